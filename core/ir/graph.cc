@@ -1,0 +1,447 @@
+#include "core/ir/graph.h"
+
+#include <algorithm>
+#include <cassert>
+#include <charconv>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace airscope {
+namespace {
+
+bool IsPythonKeyword(std::string_view name) {
+  static constexpr std::string_view kKeywords[] = {
+      "False", "None",     "True", "and",    "as",   "assert", "async",  "await",    "break",
+      "class", "continue", "def",  "del",    "elif", "else",   "except", "finally",  "for",
+      "from",  "global",   "if",   "import", "in",   "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",     "raise", "return", "try", "while",  "with",   "yield"};
+  for (std::string_view k : kKeywords) {
+    if (k == name) return true;
+  }
+  return false;
+}
+
+bool IsIdentChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// FX's _Namespace turns any hint into an identifier: illegal characters become
+// '_', a leading digit gets a '_' in front.
+std::string SanitizeHint(std::string_view hint) {
+  std::string out;
+  out.reserve(hint.size() + 1);
+  for (char c : hint) out += IsIdentChar(c) ? c : '_';
+  if (out.empty()) out = "_unnamed";
+  if (out[0] >= '0' && out[0] <= '9') out.insert(out.begin(), '_');
+  return out;
+}
+
+// The default name hint for a target, as FX derives it:
+// `torch.ops.aten.add.Tensor` -> `add`, `operator.getitem` -> `getitem`.
+std::string HintFromTarget(OpKind op, std::string_view target) {
+  if (op == OpKind::kOutput) return "output";
+  std::string_view t = target;
+  if (t.substr(0, 10) == "torch.ops.") {
+    t.remove_prefix(10);
+    size_t dot = t.find('.');  // namespace
+    if (dot != std::string_view::npos) t.remove_prefix(dot + 1);
+    dot = t.find('.');  // overload
+    if (dot != std::string_view::npos) t = t.substr(0, dot);
+  } else {
+    size_t dot = t.rfind('.');
+    if (dot != std::string_view::npos) t.remove_prefix(dot + 1);
+  }
+  return std::string(t);
+}
+
+}  // namespace
+
+Graph::Graph() : Graph("graph") {}
+Graph::Graph(std::string name) : name_(std::move(name)), pool_(std::make_shared<StringPool>()) {}
+
+Graph::~Graph() {
+  Node* n = head_;
+  while (n) {
+    Node* next = n->next_;
+    delete n;
+    n = next;
+  }
+}
+
+Graph::Graph(Graph&& other) noexcept
+    : name_(std::move(other.name_)),
+      style_(std::move(other.style_)),
+      pool_(std::move(other.pool_)),
+      head_(std::exchange(other.head_, nullptr)),
+      tail_(std::exchange(other.tail_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
+      by_name_(std::move(other.by_name_)),
+      base_counts_(std::move(other.base_counts_)) {
+  for (Node* n = head_; n; n = n->next_) n->graph_ = this;
+}
+
+Graph& Graph::operator=(Graph&& other) noexcept {
+  if (this != &other) {
+    Graph moved(std::move(other));
+    std::swap(name_, moved.name_);
+    std::swap(style_, moved.style_);
+    std::swap(pool_, moved.pool_);
+    std::swap(head_, moved.head_);
+    std::swap(tail_, moved.tail_);
+    std::swap(size_, moved.size_);
+    std::swap(by_name_, moved.by_name_);
+    std::swap(base_counts_, moved.base_counts_);
+    for (Node* n = head_; n; n = n->next_) n->graph_ = this;
+    for (Node* n = moved.head_; n; n = n->next_) n->graph_ = &moved;
+  }
+  return *this;
+}
+
+const std::string* Graph::Intern(std::string_view text) {
+  auto it = pool_->index.find(text);
+  if (it != pool_->index.end()) return it->second;
+  const std::string* stored = &pool_->storage.emplace_back(text);
+  pool_->index.emplace(*stored, stored);
+  return stored;
+}
+
+bool Graph::IsLegalName(std::string_view name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+  for (char c : name) {
+    if (!IsIdentChar(c)) return false;
+  }
+  return !IsPythonKeyword(name);
+}
+
+std::string Graph::UniqueName(std::string_view hint) {
+  // Mirrors torch.fx.graph._Namespace.create_name.
+  std::string candidate = SanitizeHint(hint);
+  std::string base = candidate;
+  int64_t num = 0;
+  bool has_num = false;
+  size_t underscore = candidate.rfind('_');
+  if (underscore != std::string::npos && underscore + 1 < candidate.size() && underscore > 0) {
+    std::string_view digits = std::string_view(candidate).substr(underscore + 1);
+    bool all_digits = std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (all_digits && digits.size() < 18) {
+      base = candidate.substr(0, underscore);
+      std::from_chars(digits.data(), digits.data() + digits.size(), num);
+      has_num = true;
+    }
+  }
+  if (!has_num || num == 0) num = base_counts_[base];
+  while (by_name_.count(candidate) || IsPythonKeyword(candidate)) {
+    ++num;
+    candidate = fmt::format("{}_{}", base, num);
+  }
+  base_counts_[base] = num;
+  return candidate;
+}
+
+Node* Graph::NewNode(NodeSpec&& spec, std::string name) {
+  Node* node = new Node(this, spec.op, Intern(spec.target), std::move(name));
+  node->stream_ = Intern("");
+  node->args_ = std::move(spec.args);
+  node->kwargs_ = std::move(spec.kwargs);
+  by_name_.emplace(node->name_, node);
+  AddUses(node);
+  ++size_;
+  return node;
+}
+
+void Graph::Link(Node* node, Node* before) {
+  if (before == nullptr) {
+    node->prev_ = tail_;
+    node->next_ = nullptr;
+    if (tail_) tail_->next_ = node; else head_ = node;
+    tail_ = node;
+    return;
+  }
+  node->next_ = before;
+  node->prev_ = before->prev_;
+  if (before->prev_) before->prev_->next_ = node; else head_ = node;
+  before->prev_ = node;
+}
+
+void Graph::Unlink(Node* node) {
+  if (node->prev_) node->prev_->next_ = node->next_; else head_ = node->next_;
+  if (node->next_) node->next_->prev_ = node->prev_; else tail_ = node->prev_;
+  node->prev_ = node->next_ = nullptr;
+}
+
+void Graph::AddUses(Node* user) {
+  auto add = [user](Node* input) {
+    std::vector<Node*>& users = input->users_;
+    // The common case (a user's first reference) appends; a repeated
+    // reference by the same user is found at the back.
+    if (users.empty() || users.back() != user) {
+      if (std::find(users.begin(), users.end(), user) == users.end()) users.push_back(user);
+    }
+  };
+  for (const Argument& a : user->args_) a.ForEachNode(add);
+  for (const Kwarg& kw : user->kwargs_) kw.value.ForEachNode(add);
+}
+
+void Graph::RemoveUses(Node* user) {
+  auto remove = [user](Node* input) {
+    std::vector<Node*>& users = input->users_;
+    auto it = std::find(users.begin(), users.end(), user);
+    if (it != users.end()) users.erase(it);
+  };
+  for (const Argument& a : user->args_) a.ForEachNode(remove);
+  for (const Kwarg& kw : user->kwargs_) kw.value.ForEachNode(remove);
+}
+
+Result<Node*> Graph::AppendNamed(NodeSpec spec) {
+  if (!IsLegalName(spec.name)) return Status::Errorf("'{}' is not a legal node name", spec.name);
+  if (by_name_.count(spec.name)) return Status::Errorf("duplicate node name '{}'", spec.name);
+  std::string name = std::move(spec.name);
+  Node* node = NewNode(std::move(spec), std::move(name));
+  Link(node, nullptr);
+  return node;
+}
+
+Node* Graph::Append(NodeSpec spec) {
+  std::string name = UniqueName(spec.name.empty() ? HintFromTarget(spec.op, spec.target) : spec.name);
+  Node* node = NewNode(std::move(spec), std::move(name));
+  Link(node, nullptr);
+  return node;
+}
+
+Node* Graph::InsertBefore(Node* position, NodeSpec spec) {
+  assert(position && position->graph_ == this);
+  std::string name = UniqueName(spec.name.empty() ? HintFromTarget(spec.op, spec.target) : spec.name);
+  Node* node = NewNode(std::move(spec), std::move(name));
+  Link(node, position);
+  return node;
+}
+
+Node* Graph::InsertAfter(Node* position, NodeSpec spec) {
+  assert(position && position->graph_ == this);
+  std::string name = UniqueName(spec.name.empty() ? HintFromTarget(spec.op, spec.target) : spec.name);
+  Node* node = NewNode(std::move(spec), std::move(name));
+  Link(node, position->next_);
+  return node;
+}
+
+void Graph::SetArgs(Node* node, std::vector<Argument> args) {
+  RemoveUses(node);
+  node->args_ = std::move(args);
+  AddUses(node);
+}
+
+void Graph::SetKwargs(Node* node, std::vector<Kwarg> kwargs) {
+  RemoveUses(node);
+  node->kwargs_ = std::move(kwargs);
+  AddUses(node);
+}
+
+void Graph::SetStream(Node* node, std::string_view stream) { node->stream_ = Intern(stream); }
+
+size_t Graph::ReplaceAllUsesWith(Node* from, Node* to) {
+  if (from == to) return 0;
+  std::vector<Node*> users = from->users_;
+  auto swap_ref = [from, to](Node* n) { return n == from ? to : n; };
+  for (Node* user : users) {
+    std::vector<Argument> args;
+    args.reserve(user->args_.size());
+    for (const Argument& a : user->args_) args.push_back(a.MapNodes(swap_ref));
+    std::vector<Kwarg> kwargs;
+    kwargs.reserve(user->kwargs_.size());
+    for (const Kwarg& kw : user->kwargs_) kwargs.push_back({kw.name, kw.value.MapNodes(swap_ref)});
+    RemoveUses(user);
+    user->args_ = std::move(args);
+    user->kwargs_ = std::move(kwargs);
+    AddUses(user);
+  }
+  return users.size();
+}
+
+Status Graph::Erase(Node* node) {
+  if (!node->users_.empty()) {
+    return Status::Errorf("cannot erase '{}': it still has {} user(s), first '{}'", node->name_,
+                          node->users_.size(), node->users_.front()->name_);
+  }
+  RemoveUses(node);
+  Unlink(node);
+  by_name_.erase(node->name_);
+  --size_;
+  delete node;
+  return Status::Ok();
+}
+
+void Graph::MoveBefore(Node* node, Node* position) {
+  if (node == position) return;
+  Unlink(node);
+  Link(node, position);
+}
+
+Status Graph::Rename(Node* node, std::string_view name) {
+  if (name == node->name_) return Status::Ok();
+  if (!IsLegalName(name)) return Status::Errorf("'{}' is not a legal node name", name);
+  if (by_name_.count(name)) return Status::Errorf("a node named '{}' already exists", name);
+  by_name_.erase(node->name_);
+  node->name_ = std::string(name);
+  by_name_.emplace(node->name_, node);
+  return Status::Ok();
+}
+
+Node* Graph::Find(std::string_view name) const {
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? nullptr : it->second;
+}
+
+Node* Graph::output() const {
+  for (Node* n = tail_; n; n = n->prev_) {
+    if (n->op_ == OpKind::kOutput) return n;
+  }
+  return nullptr;
+}
+
+std::vector<Node*> Graph::Placeholders() const {
+  std::vector<Node*> out;
+  for (Node* n = head_; n; n = n->next_) {
+    if (n->op_ == OpKind::kPlaceholder) out.push_back(n);
+  }
+  return out;
+}
+
+std::vector<Node*> Graph::Nodes() const {
+  std::vector<Node*> out;
+  out.reserve(size_);
+  for (Node* n = head_; n; n = n->next_) out.push_back(n);
+  return out;
+}
+
+Status Graph::Lint() const {
+  // Position of every node; a node used before its position is a topological error.
+  std::unordered_map<const Node*, size_t> position;
+  position.reserve(size_);
+  size_t index = 0;
+  size_t outputs = 0;
+  for (const Node* n = head_; n; n = n->next_, ++index) {
+    if (n->graph_ != this) return Status::Errorf("node '{}' belongs to another graph", n->name_);
+    if (!position.emplace(n, index).second) return Status::Errorf("node '{}' appears twice", n->name_);
+    auto found = by_name_.find(n->name_);
+    if (found == by_name_.end() || found->second != n) {
+      return Status::Errorf("node '{}' is missing from the name index (duplicate name?)", n->name_);
+    }
+    switch (n->op_) {
+      case OpKind::kPlaceholder:
+      case OpKind::kGetAttr:
+        if (n->args_.size() > 1) {
+          return Status::Errorf("{} '{}' takes at most one argument, has {}", OpKindName(n->op_), n->name_,
+                                n->args_.size());
+        }
+        break;
+      case OpKind::kOutput:
+        ++outputs;
+        if (n->args_.size() != 1) {
+          return Status::Errorf("output '{}' must have exactly one argument, has {}", n->name_, n->args_.size());
+        }
+        if (n->next_ != nullptr) {
+          return Status::Errorf("output '{}' is followed by '{}': output must be the last node", n->name_,
+                                n->next_->name_);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  if (index != size_) return Status::Errorf("graph size {} but {} nodes linked", size_, index);
+  if (by_name_.size() != size_) return Status::Errorf("name index has {} entries for {} nodes", by_name_.size(), size_);
+  if (outputs > 1) return Status::Errorf("graph has {} output nodes", outputs);
+
+  for (const Node* n = head_; n; n = n->next_) {
+    size_t here = position[n];
+    Status bad = Status::Ok();
+    for (const Node* input : n->inputs()) {
+      auto it = position.find(input);
+      if (it == position.end()) {
+        return Status::Errorf("node '{}' uses '{}', which is not in the graph", n->name_, input->name_);
+      }
+      if (it->second >= here) {
+        return Status::Errorf("node '{}' uses '{}' before it is defined (not in topological order)", n->name_,
+                              input->name_);
+      }
+      const auto& users = input->users_;
+      if (std::find(users.begin(), users.end(), n) == users.end()) {
+        return Status::Errorf("'{}' uses '{}' but is missing from its users", n->name_, input->name_);
+      }
+    }
+    for (const Node* user : n->users_) {
+      if (!position.count(user)) {
+        return Status::Errorf("'{}' lists user '{}', which is not in the graph", n->name_, user->name_);
+      }
+      auto ins = user->inputs();
+      if (std::find(ins.begin(), ins.end(), n) == ins.end()) {
+        return Status::Errorf("'{}' lists user '{}', which does not use it", n->name_, user->name_);
+      }
+    }
+    std::vector<const Node*> seen(n->users_.begin(), n->users_.end());
+    std::sort(seen.begin(), seen.end());
+    if (std::adjacent_find(seen.begin(), seen.end()) != seen.end()) {
+      return Status::Errorf("'{}' lists a user twice", n->name_);
+    }
+  }
+  return Status::Ok();
+}
+
+std::unique_ptr<Graph> Graph::Clone() const {
+  auto copy = std::make_unique<Graph>(name_);
+  copy->style_ = style_;
+  copy->pool_ = pool_;  // interned strings are immutable; sharing keeps pointers valid
+  copy->base_counts_ = base_counts_;
+  std::unordered_map<const Node*, Node*> mapping;
+  mapping.reserve(size_);
+  auto remap = [&mapping](Node* n) { return mapping.at(n); };
+  for (const Node* n = head_; n; n = n->next_) {
+    NodeSpec spec;
+    spec.op = n->op_;
+    spec.target = *n->target_;
+    for (const Argument& a : n->args_) spec.args.push_back(a.MapNodes(remap));
+    for (const Kwarg& kw : n->kwargs_) spec.kwargs.push_back({kw.name, kw.value.MapNodes(remap)});
+    Node* c = copy->NewNode(std::move(spec), n->name_);
+    c->stream_ = n->stream_;
+    if (n->meta_) c->meta_ = std::make_unique<NodeMeta>(*n->meta_);
+    copy->Link(c, nullptr);
+    mapping.emplace(n, c);
+  }
+  return copy;
+}
+
+bool SameGraph(const Graph& a, const Graph& b, std::string* why) {
+  auto fail = [why](std::string message) {
+    if (why) *why = std::move(message);
+    return false;
+  };
+  if (a.size() != b.size()) return fail(fmt::format("{} nodes vs {} nodes", a.size(), b.size()));
+  const Node* x = a.front();
+  const Node* y = b.front();
+  for (; x && y; x = x->next(), y = y->next()) {
+    if (x->name() != y->name()) return fail(fmt::format("node '{}' vs '{}'", x->name(), y->name()));
+    const std::string& n = x->name();
+    if (x->op() != y->op()) return fail(fmt::format("'{}': op differs", n));
+    if (x->target() != y->target()) {
+      return fail(fmt::format("'{}': target '{}' vs '{}'", n, x->target(), y->target()));
+    }
+    if (x->args().size() != y->args().size()) return fail(fmt::format("'{}': arg count differs", n));
+    for (size_t i = 0; i < x->args().size(); ++i) {
+      if (!x->args()[i].SameAs(y->args()[i])) return fail(fmt::format("'{}': arg {} differs", n, i));
+    }
+    if (x->kwargs().size() != y->kwargs().size()) return fail(fmt::format("'{}': kwarg count differs", n));
+    for (size_t i = 0; i < x->kwargs().size(); ++i) {
+      if (x->kwargs()[i].name != y->kwargs()[i].name || !x->kwargs()[i].value.SameAs(y->kwargs()[i].value)) {
+        return fail(fmt::format("'{}': kwarg '{}' differs", n, x->kwargs()[i].name));
+      }
+    }
+    if (x->stream() != y->stream()) return fail(fmt::format("'{}': stream differs", n));
+    bool x_meta = x->meta() != nullptr, y_meta = y->meta() != nullptr;
+    if (x_meta != y_meta) return fail(fmt::format("'{}': meta present in only one graph", n));
+    if (x_meta && !(*x->meta() == *y->meta())) return fail(fmt::format("'{}': meta differs", n));
+  }
+  return true;
+}
+
+}  // namespace airscope

@@ -1,0 +1,146 @@
+// Graph: an ordered list of Nodes with torch.fx's invariants.
+//
+// Ownership: the Graph owns its nodes; Node* stay valid until the node is
+// erased or the graph destroyed. Invariants kept by every mutating method:
+//   - node names are unique, legal Python identifiers;
+//   - `users` of every node match the node references in all args/kwargs;
+//   - Erase() refuses a node that still has users.
+// Topological order is not enforced while editing (FX doesn't either);
+// Lint() checks it, together with the rest, and names what is wrong.
+//
+// Names: nodes created by passes get names derived from a hint the way
+// torch.fx's _Namespace does (`add`, `add_1`, `add_2`, ...), so output is
+// deterministic. Loaders use AppendNamed(), which keeps the file's name.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/ir/node.h"
+#include "core/status.h"
+
+namespace airscope {
+
+// What a new node is made of (everything but its place and final name).
+struct NodeSpec {
+  OpKind op = OpKind::kCallFunction;
+  std::string target;
+  std::vector<Argument> args;
+  std::vector<Kwarg> kwargs;
+  std::string name;  // Create*: a hint; AppendNamed: the exact name
+};
+
+// How the graph was spelled where it came from, so printers can reproduce it.
+struct GraphStyle {
+  bool legacy_users = false;                // FX text `[#users=N]` (torch 1.x) vs `[num_users=N]`
+  std::string module_class = "GraphModule"; // readable code's `class X(torch.nn.Module):`
+  bool operator==(const GraphStyle&) const = default;
+};
+
+class Graph {
+ public:
+  Graph();
+  explicit Graph(std::string name);
+  ~Graph();
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+  Graph(Graph&&) noexcept;
+  Graph& operator=(Graph&&) noexcept;
+
+  // A deep copy: same names, targets, args (re-pointed at the copy's nodes), meta, streams.
+  std::unique_ptr<Graph> Clone() const;
+
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+  const GraphStyle& style() const { return style_; }
+  GraphStyle& mutable_style() { return style_; }
+
+  // ---- reading
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  Node* front() const { return head_; }
+  Node* back() const { return tail_; }
+  Node* Find(std::string_view name) const;
+  Node* output() const;                         // the (last) output node, or nullptr
+  std::vector<Node*> Placeholders() const;      // in order
+  std::vector<Node*> Nodes() const;             // a snapshot, safe to mutate while walking
+
+  class Iterator {
+   public:
+    explicit Iterator(Node* node) : node_(node) {}
+    Node* operator*() const { return node_; }
+    Iterator& operator++() { node_ = node_->next(); return *this; }
+    bool operator==(const Iterator& other) const = default;
+   private:
+    Node* node_;
+  };
+  Iterator begin() const { return Iterator(head_); }
+  Iterator end() const { return Iterator(nullptr); }
+
+  // ---- building
+  // Appends a node that keeps `spec.name` verbatim. Fails if the name is
+  // taken or not a legal identifier; the graph is unchanged then.
+  Result<Node*> AppendNamed(NodeSpec spec);
+  // Create a node with a fresh name derived from spec.name (or the target).
+  Node* Append(NodeSpec spec);
+  Node* InsertBefore(Node* position, NodeSpec spec);
+  Node* InsertAfter(Node* position, NodeSpec spec);
+
+  // ---- editing (users are kept consistent)
+  void SetArgs(Node* node, std::vector<Argument> args);
+  void SetKwargs(Node* node, std::vector<Kwarg> kwargs);
+  void SetStream(Node* node, std::string_view stream);
+  // Rewrites every use of `from` to `to`; returns how many users changed.
+  size_t ReplaceAllUsesWith(Node* from, Node* to);
+  // Removes a node with no users. Fails (graph unchanged) while it has users.
+  Status Erase(Node* node);
+  // Moves `node` to just before `position`.
+  void MoveBefore(Node* node, Node* position);
+  // Renames keeping uniqueness; fails if `name` is taken or illegal.
+  Status Rename(Node* node, std::string_view name);
+
+  // Use/def consistency, topological order, unique names, one output node at
+  // the end, arity of placeholder/get_attr/output. Names the first problem.
+  Status Lint() const;
+
+  // A fresh unique name derived from `hint` (reserves it).
+  std::string UniqueName(std::string_view hint);
+  // Interned copy of `text`, stable for the life of the graph (and its clones).
+  const std::string* Intern(std::string_view text);
+  static bool IsLegalName(std::string_view name);
+
+ private:
+  Node* NewNode(NodeSpec&& spec, std::string name);
+  void Link(Node* node, Node* before);  // before == nullptr: append
+  void Unlink(Node* node);
+  void AddUses(Node* user);
+  void RemoveUses(Node* user);
+  void ReserveName(const std::string& name);
+
+  // Interned strings: a deque never moves its elements; shared with clones so
+  // interned pointers stay valid in both.
+  struct StringPool {
+    std::deque<std::string> storage;
+    std::unordered_map<std::string_view, const std::string*> index;
+  };
+
+  std::string name_;
+  GraphStyle style_;
+  std::shared_ptr<StringPool> pool_;
+  Node* head_ = nullptr;
+  Node* tail_ = nullptr;
+  size_t size_ = 0;
+  std::unordered_map<std::string_view, Node*> by_name_;  // keys view Node::name_
+  std::unordered_map<std::string, int64_t> base_counts_;  // _Namespace's base_count
+};
+
+// Structural equality for tests and round-trips: same node sequence, names,
+// ops, targets, args, kwargs, streams and meta. On mismatch, *why says where.
+bool SameGraph(const Graph& a, const Graph& b, std::string* why = nullptr);
+
+}  // namespace airscope

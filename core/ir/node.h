@@ -1,0 +1,82 @@
+// Node: one operation in a Graph, shaped like torch.fx.Node.
+//
+// Contract: a Node is created, mutated and destroyed only through its Graph,
+// which keeps `users` consistent with every node's args/kwargs (a node appears
+// at most once in another node's users, in first-use order, as in FX's
+// ordered dict). Readers get const views; `meta` is free-form knowledge and
+// may be set directly.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/ir/argument.h"
+#include "core/ir/tensor_meta.h"
+
+namespace airscope {
+
+class Graph;
+
+enum class OpKind : uint8_t {
+  kPlaceholder,
+  kGetAttr,
+  kCallFunction,
+  kCallMethod,
+  kCallModule,
+  kOutput,
+};
+
+// FX's spelling: "placeholder", "call_function", ...
+std::string_view OpKindName(OpKind op);
+bool ParseOpKind(std::string_view text, OpKind* out);
+
+class Node {
+ public:
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  const std::string& name() const { return name_; }
+  OpKind op() const { return op_; }
+  // The target as FX prints it: `torch.ops.aten.mm.default`, `operator.getitem`,
+  // a placeholder's name, a get_attr's attribute path, a method name.
+  const std::string& target() const { return *target_; }
+  const std::vector<Argument>& args() const { return args_; }
+  const std::vector<Kwarg>& kwargs() const { return kwargs_; }
+  // nullptr if there is no kwarg of that name.
+  const Argument* kwarg(std::string_view name) const;
+  const std::vector<Node*>& users() const { return users_; }
+  // Distinct nodes this node reads, in first-use order (args then kwargs).
+  std::vector<Node*> inputs() const;
+
+  // The stream the node runs on; "" is the default stream.
+  const std::string& stream() const { return *stream_; }
+
+  const NodeMeta* meta() const { return meta_.get(); }
+  void set_meta(NodeMeta meta) { meta_ = std::make_unique<NodeMeta>(std::move(meta)); }
+  void clear_meta() { meta_.reset(); }
+
+  Node* prev() const { return prev_; }  // nullptr at the front
+  Node* next() const { return next_; }  // nullptr at the back
+  Graph& graph() const { return *graph_; }
+
+ private:
+  friend class Graph;
+  Node(Graph* graph, OpKind op, const std::string* target, std::string name);
+
+  std::string name_;
+  const std::string* target_;  // interned in the graph's string pool
+  const std::string* stream_;  // interned in the graph's string pool
+  std::vector<Argument> args_;
+  std::vector<Kwarg> kwargs_;
+  std::vector<Node*> users_;
+  std::unique_ptr<NodeMeta> meta_;
+  Node* prev_ = nullptr;
+  Node* next_ = nullptr;
+  Graph* graph_;
+  OpKind op_;
+};
+
+}  // namespace airscope

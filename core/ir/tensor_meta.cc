@@ -1,0 +1,162 @@
+#include "core/ir/tensor_meta.h"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+namespace airscope {
+namespace {
+
+std::string JoinDims(const std::vector<Dim>& dims) {
+  std::string out;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) out += ", ";
+    out += dims[i].ToString();
+  }
+  return out;
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+// Parses the inside of `[...]` starting at text[*pos] == '['; on success
+// *pos is just past the `]`.
+Status ParseDimList(std::string_view text, size_t* pos, std::vector<Dim>* dims, size_t* error_offset) {
+  size_t i = *pos + 1;
+  size_t item_start = i;
+  int depth = 0;
+  auto add_item = [&](size_t end) -> Status {
+    std::string_view item = Trim(text.substr(item_start, end - item_start));
+    if (item.empty()) {
+      *error_offset = item_start;
+      return Status::Error("expected a size");
+    }
+    int64_t value = 0;
+    auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (ec == std::errc() && ptr == item.data() + item.size()) {
+      if (value < 0) {
+        *error_offset = item_start;
+        return Status::Errorf("negative size {}", value);
+      }
+      dims->emplace_back(value);
+    } else {
+      dims->push_back(Dim::Symbol(std::string(item)));
+    }
+    return Status::Ok();
+  };
+  for (; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (depth == 0 && (c == ',' || c == ']')) {
+      bool empty_list = c == ']' && dims->empty() && Trim(text.substr(item_start, i - item_start)).empty();
+      if (!empty_list) AIRSCOPE_RETURN_IF_ERROR(add_item(i));
+      item_start = i + 1;
+      if (c == ']') {
+        *pos = i + 1;
+        return Status::Ok();
+      }
+    }
+  }
+  *error_offset = text.size();
+  return Status::Error("expected ']'");
+}
+
+}  // namespace
+
+Dim Dim::Symbol(std::string expr) {
+  Dim dim;
+  dim.symbol_ = std::move(expr);
+  return dim;
+}
+
+std::string Dim::ToString() const { return is_static() ? fmt::format("{}", value_) : symbol_; }
+
+std::vector<Dim> TensorMeta::EffectiveStrides() const {
+  if (!strides.empty()) return strides;
+  std::vector<Dim> out(sizes.size());
+  int64_t running = 1;
+  bool symbolic = false;
+  std::string running_sym;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    out[i] = symbolic ? Dim::Symbol(running_sym) : Dim(running);
+    const Dim& size = sizes[i];
+    if (!symbolic && size.is_static()) {
+      running *= size.value();
+    } else {
+      std::string lhs = symbolic ? running_sym : fmt::format("{}", running);
+      running_sym = lhs == "1" ? size.ToString() : fmt::format("{}*{}", lhs, size.ToString());
+      symbolic = true;
+    }
+  }
+  return out;
+}
+
+std::optional<int64_t> TensorMeta::NumElements() const {
+  int64_t n = 1;
+  for (const Dim& d : sizes) {
+    if (!d.is_static()) return std::nullopt;
+    n *= d.value();
+  }
+  return n;
+}
+
+std::optional<int64_t> TensorMeta::NumBytes() const {
+  auto n = NumElements();
+  if (!n || dtype == DType::kUnknown) return std::nullopt;
+  return *n * ItemSize(dtype);
+}
+
+std::string TensorMeta::ShapeString() const {
+  return fmt::format("{}[{}]", ShortName(dtype), JoinDims(sizes));
+}
+
+std::string TensorMeta::ToAnnotation() const {
+  std::string out = ShapeString();
+  if (!strides.empty() || !device.empty()) {
+    out += fmt::format("[{}]{}", JoinDims(EffectiveStrides()), device);
+  }
+  return out;
+}
+
+Result<TensorMeta> TensorMeta::ParseAnnotation(std::string_view text, size_t* error_offset) {
+  size_t scratch = 0;
+  size_t* err = error_offset ? error_offset : &scratch;
+  size_t bracket = text.find('[');
+  if (bracket == std::string_view::npos) {
+    *err = text.size();
+    return Status::Errorf("expected '[' after the dtype in \"{}\"", text);
+  }
+  TensorMeta meta;
+  auto dtype = ParseShortDType(text.substr(0, bracket));
+  if (!dtype) {
+    *err = 0;
+    return Status::Errorf("unknown dtype '{}' (expected f32, f16, bf16, i64, b8, ...)", text.substr(0, bracket));
+  }
+  meta.dtype = *dtype;
+  size_t pos = bracket;
+  AIRSCOPE_RETURN_IF_ERROR(ParseDimList(text, &pos, &meta.sizes, err));
+  if (pos < text.size() && text[pos] == '[') {
+    AIRSCOPE_RETURN_IF_ERROR(ParseDimList(text, &pos, &meta.strides, err));
+    if (meta.strides.size() != meta.sizes.size()) {
+      *err = bracket;
+      return Status::Errorf("{} strides for {} sizes", meta.strides.size(), meta.sizes.size());
+    }
+  }
+  std::string_view device = text.substr(pos);
+  for (size_t i = 0; i < device.size(); ++i) {
+    char c = device[i];
+    bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == ':' || c == '_';
+    if (!ok) {
+      *err = pos + i;
+      return Status::Errorf("unexpected '{}' after the shape", c);
+    }
+  }
+  meta.device = std::string(device);
+  return meta;
+}
+
+}  // namespace airscope

@@ -1,0 +1,76 @@
+// Status and Result<T>: how errors that user input can cause cross module lines.
+//
+// Contract: a Status is either OK or carries a human-readable message that is
+// complete on its own (it already names file:line:col where there is a file).
+// Nothing in airscope throws across a module boundary; code that can fail on
+// user input returns Status or Result<T>. Programming errors (broken
+// invariants) may still assert.
+#pragma once
+
+#include <cassert>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace airscope {
+
+class [[nodiscard]] Status {
+ public:
+  Status() = default;  // OK
+  static Status Ok() { return Status(); }
+  static Status Error(std::string message) { return Status(std::move(message), true); }
+  template <typename... Args>
+  static Status Errorf(fmt::format_string<Args...> format, Args&&... args) {
+    return Error(fmt::format(format, std::forward<Args>(args)...));
+  }
+
+  bool ok() const { return !failed_; }
+  explicit operator bool() const { return ok(); }
+  const std::string& message() const { return message_; }
+
+  // Returns this error with `context: ` in front (e.g. a file name).
+  Status WithPrefix(std::string_view context) const {
+    if (ok()) return *this;
+    return Error(fmt::format("{}: {}", context, message_));
+  }
+
+ private:
+  Status(std::string message, bool failed) : message_(std::move(message)), failed_(failed) {}
+  std::string message_;
+  bool failed_ = false;
+};
+
+// Either a value or an error Status.
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}                // NOLINT: implicit by design
+  Result(Status status) : status_(std::move(status)) { assert(!status_.ok()); }  // NOLINT
+
+  bool ok() const { return value_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  const Status& status() const { return status_; }
+
+  T& value() & { assert(ok()); return *value_; }
+  const T& value() const& { assert(ok()); return *value_; }
+  T&& value() && { assert(ok()); return std::move(*value_); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+
+ private:
+  std::optional<T> value_;
+  Status status_;
+};
+
+}  // namespace airscope
+
+// Propagates a failed Status from an expression returning Status.
+#define AIRSCOPE_RETURN_IF_ERROR(expr)            \
+  do {                                            \
+    ::airscope::Status _airscope_st = (expr);     \
+    if (!_airscope_st.ok()) return _airscope_st;  \
+  } while (0)

@@ -1,0 +1,169 @@
+#include "core/ir/graph.h"
+
+#include <gtest/gtest.h>
+
+namespace airscope {
+namespace {
+
+NodeSpec Call(std::string target, std::vector<Argument> args, std::string name = "") {
+  NodeSpec spec;
+  spec.op = OpKind::kCallFunction;
+  spec.target = std::move(target);
+  spec.args = std::move(args);
+  spec.name = std::move(name);
+  return spec;
+}
+
+NodeSpec Placeholder(std::string name) {
+  NodeSpec spec;
+  spec.op = OpKind::kPlaceholder;
+  spec.target = name;
+  spec.name = std::move(name);
+  return spec;
+}
+
+NodeSpec Output(std::vector<Argument> values) {
+  NodeSpec spec;
+  spec.op = OpKind::kOutput;
+  spec.target = "output";
+  spec.args = {Argument::Tuple(std::move(values))};
+  spec.name = "output";
+  return spec;
+}
+
+TEST(GraphTest, UsersFollowArgs) {
+  Graph g;
+  Node* x = *g.AppendNamed(Placeholder("x"));
+  Node* mm = g.Append(Call("torch.ops.aten.mm.default", {Argument::NodeRef(x), Argument::NodeRef(x)}));
+  EXPECT_EQ(mm->name(), "mm");
+  ASSERT_EQ(x->users().size(), 1u);  // used twice by mm, listed once
+  Node* add = g.Append(Call("torch.ops.aten.add.Tensor", {Argument::NodeRef(mm), Argument::Int(1)}));
+  g.Append(Output({Argument::NodeRef(add)}));
+  EXPECT_TRUE(g.Lint().ok()) << g.Lint().message();
+  g.SetArgs(mm, {Argument::NodeRef(x), Argument::Float(2.0)});
+  EXPECT_EQ(x->users().size(), 1u);
+  g.SetArgs(mm, {Argument::Float(2.0)});
+  EXPECT_TRUE(x->users().empty());
+}
+
+TEST(GraphTest, NamesAreUniqueLikeFx) {
+  Graph g;
+  Node* a = g.Append(Call("torch.ops.aten.add.Tensor", {}));
+  Node* b = g.Append(Call("torch.ops.aten.add.Tensor", {}));
+  Node* c = g.Append(Call("torch.ops.aten.add.Tensor", {}, "add_1"));
+  Node* d = g.Append(Call("operator.getitem", {}));
+  Node* e = g.Append(Call("x", {}, "3d-thing"));
+  EXPECT_EQ(a->name(), "add");
+  EXPECT_EQ(b->name(), "add_1");
+  EXPECT_EQ(c->name(), "add_2");
+  EXPECT_EQ(d->name(), "getitem");
+  EXPECT_EQ(e->name(), "_3d_thing");
+  EXPECT_FALSE(g.AppendNamed(Call("x", {}, "add")).ok());
+  EXPECT_FALSE(g.AppendNamed(Call("x", {}, "class")).ok());
+}
+
+TEST(GraphTest, EraseFailsWithUsersAndKeepsGraph) {
+  Graph g;
+  Node* x = *g.AppendNamed(Placeholder("x"));
+  Node* neg = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}));
+  Status st = g.Erase(x);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("neg"), std::string::npos);
+  EXPECT_EQ(g.size(), 2u);
+  EXPECT_TRUE(g.Erase(neg).ok());
+  EXPECT_TRUE(g.Erase(x).ok());
+  EXPECT_TRUE(g.empty());
+}
+
+TEST(GraphTest, ReplaceAllUsesInsideLists) {
+  Graph g;
+  Node* x = *g.AppendNamed(Placeholder("x"));
+  Node* y = *g.AppendNamed(Placeholder("y"));
+  Node* cat = g.Append(Call("torch.ops.aten.cat.default",
+                            {Argument::List({Argument::NodeRef(x), Argument::NodeRef(x)}), Argument::Int(0)}));
+  EXPECT_EQ(g.ReplaceAllUsesWith(x, y), 1u);
+  EXPECT_TRUE(x->users().empty());
+  ASSERT_EQ(y->users().size(), 1u);
+  EXPECT_EQ(cat->args()[0].items()[1].as_node(), y);
+  EXPECT_TRUE(g.Lint().ok());
+}
+
+TEST(GraphTest, LintFindsTopologicalError) {
+  Graph g;
+  Node* x = *g.AppendNamed(Placeholder("x"));
+  Node* a = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}));
+  Node* b = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(a)}));
+  g.MoveBefore(b, a);
+  Status st = g.Lint();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("before it is defined"), std::string::npos) << st.message();
+}
+
+TEST(GraphTest, InsertBeforeAfter) {
+  Graph g;
+  Node* x = *g.AppendNamed(Placeholder("x"));
+  Node* out = g.Append(Output({Argument::NodeRef(x)}));
+  Node* enter = g.InsertBefore(out, Call("torch.ops.air.scope_enter.default", {}));
+  Node* exit = g.InsertAfter(enter, Call("torch.ops.air.scope_exit.default", {}));
+  EXPECT_EQ(x->next(), enter);
+  EXPECT_EQ(enter->next(), exit);
+  EXPECT_EQ(exit->next(), out);
+  EXPECT_TRUE(g.Lint().ok());
+}
+
+TEST(GraphTest, CloneIsDeepAndEqual) {
+  Graph g;
+  Node* x = *g.AppendNamed(Placeholder("x"));
+  NodeMeta meta;
+  meta.tensors.push_back(*TensorMeta::ParseAnnotation("f32[2, 3]"));
+  x->set_meta(meta);
+  Node* n = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}));
+  g.SetStream(n, "stream_1");
+  g.Append(Output({Argument::NodeRef(n)}));
+  auto copy = g.Clone();
+  std::string why;
+  EXPECT_TRUE(SameGraph(g, *copy, &why)) << why;
+  EXPECT_NE(copy->Find("neg"), n);
+  EXPECT_EQ(copy->Find("neg")->args()[0].as_node(), copy->Find("x"));
+  EXPECT_EQ(copy->Find("neg")->stream(), "stream_1");
+  EXPECT_TRUE(copy->Lint().ok());
+}
+
+TEST(GraphTest, LongChainLintsWithoutRecursion) {
+  Graph g;
+  Node* prev = *g.AppendNamed(Placeholder("x"));
+  for (int i = 0; i < 200000; ++i) {
+    prev = g.Append(Call("torch.ops.aten.relu.default", {Argument::NodeRef(prev)}));
+  }
+  g.Append(Output({Argument::NodeRef(prev)}));
+  EXPECT_TRUE(g.Lint().ok());
+}
+
+TEST(TensorMetaTest, ParsesBothAnnotationForms) {
+  auto a = TensorMeta::ParseAnnotation("f32[2, 16, 128]");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->ToAnnotation(), "f32[2, 16, 128]");
+  EXPECT_EQ(a->NumBytes(), 2 * 16 * 128 * 4);
+  auto b = TensorMeta::ParseAnnotation("bf16[s0, 4][4, 1]cuda:0");
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  EXPECT_FALSE(b->sizes[0].is_static());
+  EXPECT_EQ(b->device, "cuda:0");
+  EXPECT_EQ(b->ToAnnotation(), "bf16[s0, 4][4, 1]cuda:0");
+  auto scalar = TensorMeta::ParseAnnotation("f32[]");
+  ASSERT_TRUE(scalar.ok());
+  EXPECT_EQ(scalar->NumElements(), 1);
+  EXPECT_FALSE(TensorMeta::ParseAnnotation("q32[2]").ok());
+  EXPECT_FALSE(TensorMeta::ParseAnnotation("f32[2,").ok());
+  EXPECT_FALSE(TensorMeta::ParseAnnotation("f32[-1]").ok());
+}
+
+TEST(TensorMetaTest, SymbolicContiguousStrides) {
+  auto m = TensorMeta::ParseAnnotation("f32[s0, 3, 4]");
+  ASSERT_TRUE(m.ok());
+  auto strides = m->EffectiveStrides();
+  EXPECT_EQ(strides[0].ToString(), "12");
+  EXPECT_EQ(strides[2].ToString(), "1");
+}
+
+}  // namespace
+}  // namespace airscope
