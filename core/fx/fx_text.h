@@ -1,0 +1,29 @@
+// FX graph text: what `print(gm.graph)` prints, read and written.
+//
+//   graph():
+//       %x : [num_users=1] = placeholder[target=x]
+//       %mm : [num_users=1] = call_function[target=torch.ops.aten.mm.default](args = (%x, %x), kwargs = {})
+//       return (mm,)
+//
+// Both torch 2.x `[num_users=N]` and torch 1.x `[#users=N]` are read; the
+// graph's style().legacy_users records which, and the printer writes the same.
+// Printing reproduces torch's Graph.__str__ byte for byte (no trailing newline
+// after the last line, like torch; callers writing files add one).
+// The `[num_users=N]` count in a file is checked against the users the graph
+// derives; a mismatch is an error naming the node.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/ir/graph.h"
+#include "core/status.h"
+
+namespace airscope {
+
+// Errors read "FILENAME:LINE:COL: message" (1-based line and column).
+Result<std::unique_ptr<Graph>> ParseFxText(std::string_view text, std::string_view filename);
+std::string PrintFxText(const Graph& graph);
+
+}  // namespace airscope

@@ -1,0 +1,27 @@
+// Shape inference over a whole graph: fills NodeMeta (source kInferred) for
+// every node that has none and whose op the registry can infer, in graph
+// order (no recursion). Annotated meta is never overwritten; where both exist
+// a disagreement is reported as a warning, not fixed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/ir/graph.h"
+#include "core/ops/op_registry.h"
+
+namespace airscope {
+
+struct InferenceReport {
+  size_t inferred = 0;                // nodes given meta by inference
+  size_t annotated = 0;               // nodes that already had meta
+  size_t unknown_ops = 0;             // nodes whose target the registry does not know (kept opaque)
+  std::vector<std::string> warnings;  // "node 'x': annotation f32[2, 2] but inferred f32[2, 3]", first 20
+};
+
+InferenceReport InferShapes(Graph& graph, const OpRegistry& registry);
+
+// Sum of OpCost over the graph's nodes (nodes with unknown cost are counted in *unknown).
+OpCost TotalCost(const Graph& graph, const OpRegistry& registry, size_t* unknown = nullptr);
+
+}  // namespace airscope
