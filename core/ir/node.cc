@@ -21,6 +21,27 @@ bool ParseOpKind(std::string_view text, OpKind* out) {
   return false;
 }
 
+std::string OpHistogramKey(const Node& node) {
+  const std::string& target = node.target();
+  switch (node.op()) {
+    case OpKind::kCallFunction: {
+      std::string_view t = target;
+      if (t.substr(0, 10) == "torch.ops.") return std::string(t.substr(10));
+      for (std::string_view module : {"operator.", "builtins.", "_operator."}) {
+        if (t.substr(0, module.size()) == module) {
+          return "<built-in function " + std::string(t.substr(module.size())) + ">";
+        }
+      }
+      return target;
+    }
+    case OpKind::kCallMethod:
+    case OpKind::kCallModule:
+      return target;
+    default:
+      return std::string(OpKindName(node.op()));
+  }
+}
+
 Node::Node(Graph* graph, OpKind op, const std::string* target, std::string name)
     : name_(std::move(name)), target_(target), stream_(nullptr), graph_(graph), op_(op) {}
 

@@ -33,6 +33,11 @@ enum class OpKind : uint8_t {
 std::string_view OpKindName(OpKind op);
 bool ParseOpKind(std::string_view text, OpKind* out);
 
+// The key torch uses when counting ops: str(node.target) for call_function
+// (`aten.mm.default`, `<built-in function getitem>`), else the op kind
+// (`placeholder`, `get_attr`, `output`) and, for call_method/call_module, the target.
+std::string OpHistogramKey(const Node& node);
+
 class Node {
  public:
   Node(const Node&) = delete;
