@@ -1,1 +1,126 @@
-int main() { return 0; }
+// airscope: the interactive shell, the script runner and `-c`.
+//
+//   airscope                     interactive (GNU readline) when stdin is a terminal,
+//                                else runs the commands read from stdin
+//   airscope FILE.airscript      run a script; stops at the first failing line
+//   airscope -c 'cmd; cmd'       run commands given on the command line
+// Exit status: 0 all commands succeeded, 1 a command failed, 2 bad usage.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "core/file_util.h"
+#include "repl/command_table.h"
+#include "repl/interpreter.h"
+#include "repl/line_editor.h"
+#include "repl/session.h"
+
+namespace airscope {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: airscope [FILE.airscript] [-c 'COMMAND; COMMAND']\n"
+    "  no arguments: interactive shell (type help)\n"
+    "  FILE.airscript: run a script, stop at the first failing line, exit 1 if one failed\n"
+    "  -c TEXT: run the commands in TEXT (separated by ';')\n";
+
+class TerminalSink : public OutputSink {
+ public:
+  explicit TerminalSink(const Session& session) : session_(session) {}
+  void Output(const CommandOutput& out) override {
+    std::string text = out.Render(UseColor(STDOUT_FILENO));
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  }
+  void Error(std::string_view message) override {
+    std::fflush(stdout);  // keep stdout and stderr in order when both go to one pipe
+    bool color = UseColor(STDERR_FILENO);
+    fmt::print(stderr, "{}{}{}\n", color ? "\033[31m" : "", message, color ? "\033[0m" : "");
+    std::fflush(stderr);
+  }
+
+ private:
+  bool UseColor(int fd) const {
+    const std::string& mode = session_.settings().Get("color");
+    if (mode == "never") return false;
+    if (mode == "always") return true;
+    const char* no_color = std::getenv("NO_COLOR");
+    const char* term = std::getenv("TERM");
+    return isatty(fd) && !(no_color && *no_color) && !(term && std::strcmp(term, "dumb") == 0);
+  }
+  const Session& session_;
+};
+
+int RunInteractive(Session& session, const CommandTable& table, Interpreter& interpreter, TerminalSink& sink) {
+  LineEditor editor(table, session);
+  fmt::print("airscope: a debugger for torch.compile -> TorchAir -> aclgraph (simulated NPU). Type help.\n");
+  while (!session.quit_requested()) {
+    const Session::Entry* current = session.current();
+    std::string prompt = current ? fmt::format("(airscope:{}) ", current->name) : "(airscope) ";
+    std::optional<std::string> line = editor.ReadLine(prompt);
+    if (!line) {
+      fmt::print("\n");
+      break;
+    }
+    Status status = interpreter.ExecuteLine(*line);
+    if (!status.ok()) sink.Error("error: " + status.message());
+  }
+  return 0;
+}
+
+int Main(int argc, char** argv) {
+  std::string script;
+  std::string commands;
+  bool have_commands = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      fmt::print("{}", kUsage);
+      return 0;
+    }
+    if (arg == "-c") {
+      if (i + 1 >= argc) {
+        fmt::print(stderr, "airscope: -c needs an argument\n{}", kUsage);
+        return 2;
+      }
+      commands = argv[++i];
+      have_commands = true;
+    } else if (!arg.empty() && arg[0] == '-') {
+      fmt::print(stderr, "airscope: unknown option {}\n{}", arg, kUsage);
+      return 2;
+    } else if (script.empty()) {
+      script = std::string(arg);
+    } else {
+      fmt::print(stderr, "airscope: one script at a time\n{}", kUsage);
+      return 2;
+    }
+  }
+  if (have_commands && !script.empty()) {
+    fmt::print(stderr, "airscope: give either a script or -c, not both\n{}", kUsage);
+    return 2;
+  }
+
+  Session session;
+  CommandTable table = BuildCommandTable();
+  TerminalSink sink(session);
+  Interpreter interpreter(session, table, sink);
+
+  if (!have_commands && script.empty()) {
+    if (isatty(STDIN_FILENO)) return RunInteractive(session, table, interpreter, sink);
+    script = "/dev/stdin";
+  }
+  Status status = have_commands ? interpreter.RunCommandText(commands) : interpreter.RunScript(script);
+  if (status.ok()) return 0;
+  if (interpreter.reported_failures() == 0) sink.Error(status.message());
+  return 1;
+}
+
+}  // namespace
+}  // namespace airscope
+
+int main(int argc, char** argv) { return airscope::Main(argc, argv); }

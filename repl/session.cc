@@ -1,0 +1,48 @@
+#include "repl/session.h"
+
+namespace airscope {
+
+Session::Session() : registry_(&OpRegistry::Builtin()) {}
+
+void Session::AddGraph(std::string name, LoadedGraph loaded, bool* replaced) {
+  *replaced = false;
+  for (Entry& entry : graphs_) {
+    if (entry.name == name) {
+      entry.loaded = std::move(loaded);
+      *replaced = true;
+      current_ = name;
+      return;
+    }
+  }
+  current_ = name;
+  graphs_.push_back({std::move(name), std::move(loaded)});
+}
+
+Status Session::Use(std::string_view name) {
+  if (!Find(name)) {
+    std::string known;
+    for (const Entry& e : graphs_) known += (known.empty() ? "" : ", ") + e.name;
+    if (known.empty()) return Status::Errorf("no graph named '{}': nothing is loaded yet (use load PATH)", name);
+    return Status::Errorf("no graph named '{}' (loaded: {})", name, known);
+  }
+  current_ = std::string(name);
+  return Status::Ok();
+}
+
+const Session::Entry* Session::Find(std::string_view name) const {
+  for (const Entry& e : graphs_) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+Result<Session::Entry*> Session::Current() {
+  for (Entry& e : graphs_) {
+    if (e.name == current_) return &e;
+  }
+  return Status::Error("no graph loaded: use load PATH first");
+}
+
+const Session::Entry* Session::current() const { return Find(current_); }
+
+}  // namespace airscope

@@ -1,0 +1,65 @@
+#include "repl/command_output.h"
+
+namespace airscope {
+namespace {
+
+std::string_view AnsiStart(Style style) {
+  switch (style) {
+    case Style::kHeading: return "\033[1m";
+    case Style::kGood: return "\033[32m";
+    case Style::kBad: return "\033[31m";
+    case Style::kDim: return "\033[2m";
+    case Style::kAccent: return "\033[36m";
+    case Style::kPlain: break;
+  }
+  return "";
+}
+
+}  // namespace
+
+void CommandOutput::Add(std::string_view text, Style style) { lines_.push_back({style, std::string(text)}); }
+
+void CommandOutput::AddBlock(std::string_view text, Style style) {
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    Add(text.substr(start, end - start), style);
+    start = end + 1;
+  }
+}
+
+void CommandOutput::Append(const CommandOutput& other) {
+  lines_.insert(lines_.end(), other.lines_.begin(), other.lines_.end());
+}
+
+std::string CommandOutput::Text() const {
+  size_t total = 0;
+  for (const Line& line : lines_) total += line.text.size() + 1;
+  std::string out;
+  out.reserve(total);
+  for (const Line& line : lines_) {
+    out += line.text;
+    out += '\n';
+  }
+  return out;
+}
+
+std::string CommandOutput::Render(bool color) const {
+  if (!color) return Text();
+  std::string out;
+  for (const Line& line : lines_) {
+    std::string_view start = AnsiStart(line.style);
+    if (start.empty()) {
+      out += line.text;
+    } else {
+      out += start;
+      out += line.text;
+      out += "\033[0m";
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace airscope

@@ -1,0 +1,69 @@
+// The command table: one entry per command with its name, syntax, help,
+// handler and completer. `help`, tab completion and dispatch all read this
+// table, so a command exists in exactly one place.
+//
+// Dispatch accepts any unique prefix of a command name (`st` is ambiguous
+// between `stats` and `step` and says so); an exact name always wins.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "repl/command_output.h"
+#include "repl/tokenizer.h"
+
+namespace airscope {
+
+class Session;
+class Interpreter;
+
+struct CommandContext {
+  Session& session;
+  Interpreter& interpreter;
+  const std::vector<Word>& args;  // the words after the command name
+  CommandOutput& out;
+};
+
+using CommandHandler = std::function<Status(CommandContext&)>;
+
+// What the next word of a command can be, for tab completion.
+enum class CompletionKind : uint8_t { kNone, kFile, kNode, kGraph, kCommand, kSetting, kFixed };
+// Given the words typed so far after the command name, what the next one is.
+struct CompletionRule {
+  CompletionKind kind = CompletionKind::kNone;
+  std::vector<std::string> fixed;  // kFixed: the choices
+};
+using CommandCompleter = std::function<CompletionRule(const std::vector<std::string>& words_before)>;
+
+struct CommandSpec {
+  std::string name;
+  std::string syntax;   // "load PATH [as NAME]"
+  std::string summary;  // one line for `help` and the README
+  std::string help;     // the full text for `help NAME`
+  CommandHandler handler;
+  CommandCompleter completer;  // may be empty: nothing to complete
+};
+
+class CommandTable {
+ public:
+  void Add(CommandSpec spec);
+  // Exact name, else a unique prefix; errors list the candidates.
+  Result<const CommandSpec*> Lookup(std::string_view word) const;
+  const std::vector<CommandSpec>& commands() const { return commands_; }
+  std::vector<std::string> NamesWithPrefix(std::string_view prefix) const;
+
+ private:
+  std::vector<CommandSpec> commands_;  // kept sorted by name
+};
+
+// Every airscope command, registered by the command files.
+CommandTable BuildCommandTable();
+// Per-area registration, one function per commands_*.cc file.
+void RegisterGraphCommands(CommandTable& table);
+void RegisterShellCommands(CommandTable& table);
+void RegisterExpectCommand(CommandTable& table);
+
+}  // namespace airscope

@@ -1,0 +1,203 @@
+// expect: assertions that turn a script into a test. Each form states what
+// it checks; a failure says "expected X, actual Y" and fails the line.
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "repl/command_table.h"
+#include "repl/graph_views.h"
+#include "repl/interpreter.h"
+
+namespace airscope {
+namespace {
+
+constexpr std::string_view kSyntax =
+    "expect nodes N [PATTERN] | graphs N | lint | node NAME [FIELD VALUE] | no node NAME |\n"
+    "       output \"COMMAND\" contains|lacks \"TEXT\" | error \"COMMAND\" [contains \"TEXT\"]";
+
+Status Mismatch(std::string_view what, std::string_view expected, std::string_view actual) {
+  return Status::Errorf("expect failed: {}: expected {}, actual {}", what, expected, actual);
+}
+
+Result<size_t> ParseCount(const Word& word) {
+  size_t value = 0;
+  auto [ptr, ec] = std::from_chars(word.text.data(), word.text.data() + word.text.size(), value);
+  if (ec != std::errc() || ptr != word.text.data() + word.text.size()) {
+    return Status::Errorf("column {}: expected a count, got '{}'", word.column, word.text);
+  }
+  return value;
+}
+
+std::string WithoutSpaces(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c != ' ') out += c;
+  }
+  return out;
+}
+
+Result<const Graph*> CurrentGraph(CommandContext& ctx) {
+  Result<Session::Entry*> entry = ctx.session.Current();
+  if (!entry.ok()) return entry.status();
+  return static_cast<const Graph*>((*entry)->loaded.graph.get());
+}
+
+Status ExpectNodes(CommandContext& ctx, const std::vector<Word>& args) {
+  if (args.empty() || args.size() > 2) return Status::Error("usage: expect nodes N [PATTERN]");
+  Result<size_t> want = ParseCount(args[0]);
+  if (!want.ok()) return want.status();
+  Result<const Graph*> graph = CurrentGraph(ctx);
+  if (!graph.ok()) return graph.status();
+  size_t count = 0;
+  for (const Node* node : **graph) count += args.size() == 1 || NodeMatches(*node, args[1].text);
+  if (count == *want) return Status::Ok();
+  std::string what = args.size() == 1 ? "node count" : fmt::format("nodes matching '{}'", args[1].text);
+  return Mismatch(what, fmt::format("{}", *want), fmt::format("{}", count));
+}
+
+Status ExpectGraphs(CommandContext& ctx, const std::vector<Word>& args) {
+  if (args.size() != 1) return Status::Error("usage: expect graphs N");
+  Result<size_t> want = ParseCount(args[0]);
+  if (!want.ok()) return want.status();
+  size_t count = ctx.session.graphs().size();
+  if (count == *want) return Status::Ok();
+  return Mismatch("graph count", fmt::format("{}", *want), fmt::format("{}", count));
+}
+
+Status ExpectLint(CommandContext& ctx, const std::vector<Word>& args) {
+  if (!args.empty()) return Status::Error("usage: expect lint");
+  Result<const Graph*> graph = CurrentGraph(ctx);
+  if (!graph.ok()) return graph.status();
+  Status lint = (*graph)->Lint();
+  if (lint.ok()) return Status::Ok();
+  return Mismatch("lint", "a clean graph", lint.message());
+}
+
+Status ExpectNode(CommandContext& ctx, const std::vector<Word>& args) {
+  if (args.empty() || (args.size() != 1 && args.size() != 3 && !(args.size() == 2 && args[1].text == "exists"))) {
+    return Status::Error("usage: expect node NAME [exists | op|target|shape|stream|users VALUE]");
+  }
+  Result<const Graph*> graph = CurrentGraph(ctx);
+  if (!graph.ok()) return graph.status();
+  const std::string& name = args[0].text;
+  const Node* node = (*graph)->Find(name);
+  if (!node) return Mismatch(fmt::format("node '{}'", name), "it to exist", "no such node");
+  if (args.size() < 3) return Status::Ok();
+  const std::string& field = args[1].text;
+  const std::string& want = args[2].text;
+  std::string actual;
+  bool equal = false;
+  if (field == "op") {
+    actual = OpKindName(node->op());
+    equal = actual == want;
+  } else if (field == "target") {
+    actual = node->target();
+    equal = actual == want || OpHistogramKey(*node) == want;
+  } else if (field == "shape" || field == "value") {
+    actual = ValueString(*node);
+    equal = WithoutSpaces(actual) == WithoutSpaces(want);
+  } else if (field == "stream") {
+    actual = StreamString(*node);
+    equal = actual == want || (want.empty() && node->stream().empty());
+  } else if (field == "users") {
+    actual = fmt::format("{}", node->users().size());
+    equal = actual == want;
+  } else {
+    return Status::Errorf("column {}: unknown node field '{}' (op, target, shape, stream, users)", args[1].column,
+                          field);
+  }
+  if (equal) return Status::Ok();
+  return Mismatch(fmt::format("node '{}' {}", name, field), fmt::format("'{}'", want), fmt::format("'{}'", actual));
+}
+
+Status ExpectNoNode(CommandContext& ctx, const std::vector<Word>& args) {
+  if (args.size() != 2 || args[0].text != "node") return Status::Error("usage: expect no node NAME");
+  Result<const Graph*> graph = CurrentGraph(ctx);
+  if (!graph.ok()) return graph.status();
+  if (!(*graph)->Find(args[1].text)) return Status::Ok();
+  return Mismatch(fmt::format("node '{}'", args[1].text), "no such node", "it exists");
+}
+
+Status ExpectOutput(CommandContext& ctx, const std::vector<Word>& args) {
+  if (args.size() != 3 || (args[1].text != "contains" && args[1].text != "lacks")) {
+    return Status::Error("usage: expect output \"COMMAND\" contains|lacks \"TEXT\"");
+  }
+  CommandOutput captured;
+  Status status = ctx.interpreter.ExecuteCaptured(args[0].text, &captured);
+  if (!status.ok()) {
+    return Status::Errorf("expect failed: command \"{}\" failed: {}", args[0].text, status.message());
+  }
+  std::string text = captured.Text();
+  bool contains = text.find(args[2].text) != std::string::npos;
+  bool want_contains = args[1].text == "contains";
+  if (contains == want_contains) return Status::Ok();
+  ctx.out.Styled(Style::kDim, "output of \"{}\" was:", args[0].text);
+  ctx.out.AddBlock(text, Style::kDim);
+  return Mismatch(fmt::format("output of \"{}\"", args[0].text),
+                  fmt::format("{} \"{}\"", want_contains ? "to contain" : "not to contain", args[2].text),
+                  want_contains ? "no such text" : "it is there");
+}
+
+Status ExpectError(CommandContext& ctx, const std::vector<Word>& args) {
+  if (args.size() != 1 && !(args.size() == 3 && args[1].text == "contains")) {
+    return Status::Error("usage: expect error \"COMMAND\" [contains \"TEXT\"]");
+  }
+  CommandOutput captured;
+  Status status = ctx.interpreter.ExecuteCaptured(args[0].text, &captured);
+  if (status.ok()) return Mismatch(fmt::format("command \"{}\"", args[0].text), "an error", "it succeeded");
+  // Show the error the command gave: the point of such a test is often its wording.
+  ctx.out.Styled(Style::kDim, "error (as expected): {}", status.message());
+  if (args.size() == 3 && status.message().find(args[2].text) == std::string::npos) {
+    return Mismatch(fmt::format("error of \"{}\"", args[0].text), fmt::format("to contain \"{}\"", args[2].text),
+                    fmt::format("\"{}\"", status.message()));
+  }
+  return Status::Ok();
+}
+
+Status Expect(CommandContext& ctx) {
+  const auto& args = ctx.args;
+  if (args.empty()) return Status::Errorf("usage: {}", kSyntax);
+  std::vector<Word> rest(args.begin() + 1, args.end());
+  const std::string& form = args[0].text;
+  if (form == "nodes") return ExpectNodes(ctx, rest);
+  if (form == "graphs") return ExpectGraphs(ctx, rest);
+  if (form == "lint") return ExpectLint(ctx, rest);
+  if (form == "node") return ExpectNode(ctx, rest);
+  if (form == "no") return ExpectNoNode(ctx, rest);
+  if (form == "output") return ExpectOutput(ctx, rest);
+  if (form == "error") return ExpectError(ctx, rest);
+  return Status::Errorf("column {}: unknown expect form '{}' (nodes, graphs, lint, node, no node, output, error)",
+                        args[0].column, form);
+}
+
+}  // namespace
+
+void RegisterExpectCommand(CommandTable& table) {
+  table.Add({"expect", "expect CONDITION", "assert something about the session (makes a script a test)",
+             std::string(kSyntax) +
+                 "\n\n"
+                 "  expect nodes 6                     the current graph has 6 nodes\n"
+                 "  expect nodes 2 aten.addmm          2 nodes match the pattern (as in find)\n"
+                 "  expect graphs 1                    one graph is loaded\n"
+                 "  expect lint                        the current graph passes lint\n"
+                 "  expect node mm                     node mm exists\n"
+                 "  expect node mm target aten.mm.default   (also: op, shape f32[3,3], stream stream_1, users 2)\n"
+                 "  expect no node clone               node clone does not exist\n"
+                 "  expect output \"stats\" contains \"aten.mm.default\"\n"
+                 "  expect error \"load missing.txt\" contains \"cannot open\"\n"
+                 "A failed expect prints what was expected and what was found, and fails the line.",
+             Expect, [](const std::vector<std::string>& before) {
+               if (before.empty()) {
+                 return CompletionRule{CompletionKind::kFixed, {"nodes", "graphs", "lint", "node", "no", "output", "error"}};
+               }
+               if (before[0] == "node" && before.size() == 1) return CompletionRule{CompletionKind::kNode, {}};
+               if (before[0] == "node" && before.size() == 2) {
+                 return CompletionRule{CompletionKind::kFixed, {"exists", "op", "target", "shape", "stream", "users"}};
+               }
+               if (before[0] == "no" && before.size() == 1) return CompletionRule{CompletionKind::kFixed, {"node"}};
+               if (before[0] == "no" && before.size() == 2) return CompletionRule{CompletionKind::kNode, {}};
+               return CompletionRule{};
+             }});
+}
+
+}  // namespace airscope

@@ -1,0 +1,210 @@
+// Graph commands: load, graphs, use, show, node, find, stats, dump.
+#include <fmt/format.h>
+
+#include "core/file_util.h"
+#include "core/fx/fx_text.h"
+#include "core/fx/graph_json.h"
+#include "core/fx/readable.h"
+#include "repl/command_table.h"
+#include "repl/graph_views.h"
+#include "repl/interpreter.h"
+#include "viz/dot_writer.h"
+
+namespace airscope {
+namespace {
+
+const std::vector<std::string> kShowFormats = {"fx", "readable", "json", "dot"};
+const std::vector<std::string> kDumpFormats = {"fx", "readable", "json", "dot", "svg", "png"};
+
+Status Usage(std::string_view syntax) {
+  return Status::Errorf("usage: {}", syntax);
+}
+
+// The text of `graph` in a text format (not svg/png).
+Result<std::string> GraphText(const Graph& graph, std::string_view format) {
+  if (format == "fx") return PrintFxText(graph) + "\n";
+  if (format == "readable") return PrintReadable(graph);
+  if (format == "json") return PrintGraphJson(graph);
+  if (format == "dot") return GraphToDot(graph);
+  return Status::Errorf("unknown format '{}' (one of: {})", format, fmt::join(kShowFormats, ", "));
+}
+
+Status Load(CommandContext& ctx) {
+  const auto& args = ctx.args;
+  if (args.size() != 1 && !(args.size() == 3 && args[1].text == "as")) return Usage("load PATH [as NAME]");
+  std::string path = ctx.interpreter.ResolvePath(args[0].text);
+  Session& session = ctx.session;
+  Result<LoadedGraph> loaded =
+      LoadGraphFile(path, session.settings().GetUnsigned("max-file-size"), session.registry());
+  if (!loaded.ok()) return loaded.status();
+  std::string name = args.size() == 3 ? args[2].text : DefaultGraphName(path);
+  if (!Graph::IsLegalName(name) && name.find('-') == std::string::npos) {
+    return Status::Errorf("'{}' is not a usable graph name (letters, digits, _ and -)", name);
+  }
+  loaded->graph->set_name(name);
+  const InferenceReport report = loaded->inference;
+  size_t nodes = loaded->graph->size();
+  GraphFormat format = loaded->format;
+  bool replaced = false;
+  session.AddGraph(name, std::move(loaded).value(), &replaced);
+  ctx.out.Styled(Style::kGood, "{} graph '{}' from {} ({}): {} nodes", replaced ? "replaced" : "loaded", name,
+                 args[0].text, GraphFormatName(format), nodes);
+  std::string unknown = report.unknown_ops ? fmt::format(", {} opaque (not in the op registry)", report.unknown_ops) : "";
+  ctx.out.Styled(Style::kDim, "  shapes: {} annotated, {} inferred{}", report.annotated, report.inferred, unknown);
+  for (const std::string& warning : report.warnings) ctx.out.Styled(Style::kBad, "  warning: {}", warning);
+  return Status::Ok();
+}
+
+Status Graphs(CommandContext& ctx) {
+  if (!ctx.args.empty()) return Usage("graphs");
+  const auto& graphs = ctx.session.graphs();
+  if (graphs.empty()) {
+    ctx.out.Print("no graphs loaded (use load PATH)");
+    return Status::Ok();
+  }
+  const Session::Entry* current = ctx.session.current();
+  for (const Session::Entry& e : graphs) {
+    ctx.out.Print("{} {:<20} {:>7} nodes  {:<8}  {}", &e == current ? "*" : " ", e.name, e.loaded.graph->size(),
+                  GraphFormatName(e.loaded.format), e.loaded.path);
+  }
+  return Status::Ok();
+}
+
+Status Use(CommandContext& ctx) {
+  if (ctx.args.size() != 1) return Usage("use NAME");
+  AIRSCOPE_RETURN_IF_ERROR(ctx.session.Use(ctx.args[0].text));
+  ctx.out.Print("using graph '{}'", ctx.args[0].text);
+  return Status::Ok();
+}
+
+Status Show(CommandContext& ctx) {
+  std::string format = "fx";
+  const auto& args = ctx.args;
+  if (args.size() == 2 && args[0].text == "--format") {
+    format = args[1].text;
+  } else if (!args.empty()) {
+    return Usage("show [--format fx|readable|json|dot]");
+  }
+  Result<Session::Entry*> entry = ctx.session.Current();
+  if (!entry.ok()) return entry.status();
+  Result<std::string> text = GraphText(*(*entry)->loaded.graph, format);
+  if (!text.ok()) return text.status();
+  ctx.out.AddBlock(*text);
+  return Status::Ok();
+}
+
+Status NodeCommand(CommandContext& ctx) {
+  if (ctx.args.size() != 1) return Usage("node NAME");
+  Result<Session::Entry*> entry = ctx.session.Current();
+  if (!entry.ok()) return entry.status();
+  const Graph& graph = *(*entry)->loaded.graph;
+  const Node* node = graph.Find(ctx.args[0].text);
+  if (!node) return Status::Errorf("no node named '{}' in graph '{}' (try find {})", ctx.args[0].text, graph.name(), ctx.args[0].text);
+  DescribeNode(*node, ctx.session.registry(), ctx.out);
+  return Status::Ok();
+}
+
+Status Find(CommandContext& ctx) {
+  if (ctx.args.size() != 1) return Usage("find PATTERN");
+  Result<Session::Entry*> entry = ctx.session.Current();
+  if (!entry.ok()) return entry.status();
+  const std::string& pattern = ctx.args[0].text;
+  size_t matches = 0;
+  for (const Node* node : *(*entry)->loaded.graph) {
+    if (!NodeMatches(*node, pattern)) continue;
+    ++matches;
+    ctx.out.Print("{:<24} {:<14} {:<40} {}", node->name(), OpKindName(node->op()), node->target(), ValueString(*node));
+  }
+  ctx.out.Styled(Style::kDim, "{} node(s) match '{}'", matches, pattern);
+  return Status::Ok();
+}
+
+Status Stats(CommandContext& ctx) {
+  if (!ctx.args.empty()) return Usage("stats");
+  Result<Session::Entry*> entry = ctx.session.Current();
+  if (!entry.ok()) return entry.status();
+  DescribeStats(*(*entry)->loaded.graph, ctx.session.registry(), ctx.out);
+  return Status::Ok();
+}
+
+Status Dump(CommandContext& ctx) {
+  if (ctx.args.size() != 2) return Usage("dump fx|readable|json|dot|svg|png PATH");
+  Result<Session::Entry*> entry = ctx.session.Current();
+  if (!entry.ok()) return entry.status();
+  const Graph& graph = *(*entry)->loaded.graph;
+  const std::string& format = ctx.args[0].text;
+  const std::string& path = ctx.args[1].text;
+  if (format == "svg" || format == "png") {
+    Result<RenderInfo> info = RenderGraph(graph, format, path);
+    if (!info.ok()) return info.status();
+    ctx.out.Print("wrote {} ({}, layout {})", path, format, info->engine);
+    if (!info->note.empty()) ctx.out.Styled(Style::kDim, "  {}", info->note);
+    return Status::Ok();
+  }
+  if (std::find(kDumpFormats.begin(), kDumpFormats.end(), format) == kDumpFormats.end()) {
+    return Status::Errorf("unknown dump format '{}' (one of: {})", format, fmt::join(kDumpFormats, ", "));
+  }
+  Result<std::string> text = GraphText(graph, format);
+  if (!text.ok()) return text.status();
+  AIRSCOPE_RETURN_IF_ERROR(WriteFileAtomically(path, *text));
+  ctx.out.Print("wrote {} ({}, {} bytes)", path, format, text->size());
+  return Status::Ok();
+}
+
+CommandCompleter Always(CompletionKind kind) {
+  return [kind](const std::vector<std::string>&) { return CompletionRule{kind, {}}; };
+}
+
+}  // namespace
+
+void RegisterGraphCommands(CommandTable& table) {
+  table.Add({"load", "load PATH [as NAME]", "load a graph file (FX text, readable code or airscope JSON)",
+             "Loads a graph and makes it current. The format is recognised from the content: FX graph text\n"
+             "(print(gm.graph), torch 1.x `[#users=N]` or 2.x `[num_users=N]`), print_readable code\n"
+             "(`class GraphModule(torch.nn.Module):`) or airscope JSON. Shapes come from the file's annotations;\n"
+             "the op registry infers the rest. The graph is named after the file (mlp.graph.txt -> mlp) unless\n"
+             "`as NAME` is given; loading a name again replaces that graph. A file that fails to load changes nothing.\n"
+             "In a script, a relative PATH that does not exist from the working directory is tried relative to\n"
+             "the script's own directory.",
+             Load, [](const std::vector<std::string>& before) {
+               return before.size() == 1 ? CompletionRule{CompletionKind::kFixed, {"as"}}
+                                         : CompletionRule{before.empty() ? CompletionKind::kFile : CompletionKind::kNone, {}};
+             }});
+  table.Add({"graphs", "graphs", "list loaded graphs (* marks the current one)",
+             "Lists every loaded graph with its node count, source format and path. The current graph,\n"
+             "the one other commands work on, is marked with *.",
+             Graphs, nullptr});
+  table.Add({"use", "use NAME", "make a loaded graph the current one", "Makes NAME the current graph.", Use,
+             Always(CompletionKind::kGraph)});
+  table.Add({"show", "show [--format fx|readable|json|dot]", "print the current graph (default: FX text)",
+             "Prints the current graph as torch prints it: FX graph text (default), print_readable code,\n"
+             "airscope JSON, or DOT.",
+             Show, [](const std::vector<std::string>& before) {
+               if (before.empty()) return CompletionRule{CompletionKind::kFixed, {"--format"}};
+               return CompletionRule{CompletionKind::kFixed, kShowFormats};
+             }});
+  table.Add({"node", "node NAME", "everything about one node: op, target, args, value, users, cost",
+             "Shows a node's op kind, target, args and kwargs, the value it produces (shape, dtype, strides,\n"
+             "device; whether annotated in the file or inferred), its stream, inputs and users, and what the\n"
+             "op registry knows (category, FLOPs and bytes moved).",
+             NodeCommand, Always(CompletionKind::kNode)});
+  table.Add({"find", "find PATTERN", "list nodes whose name or target matches PATTERN",
+             "Lists nodes whose name, target or op key matches PATTERN: a glob with * and ?, or, without\n"
+             "wildcards, a substring. Example: find aten.mm   find 'view*'",
+             Find, Always(CompletionKind::kNode)});
+  table.Add({"stats", "stats", "node counts, op histogram, inputs/outputs, tensor bytes, FLOPs",
+             "Summarises the current graph: nodes by op kind, inputs with shapes, number of outputs, total\n"
+             "bytes of all tensors the graph produces (where shapes are known), total FLOPs and bytes moved\n"
+             "from the op registry's cost model, and the op histogram (keys as torch's str(node.target)).",
+             Stats, nullptr});
+  table.Add({"dump", "dump FORMAT PATH", "write the current graph to a file (fx, readable, json, dot, svg, png)",
+             "Writes the current graph to PATH in FORMAT: fx, readable, json, dot, or svg/png rendered by\n"
+             "graphviz (graphs over 2,000 nodes are laid out with sfdp). Files are written atomically: a\n"
+             "temporary file renamed into place, so an interrupted dump leaves no partial file.",
+             Dump, [](const std::vector<std::string>& before) {
+               return before.empty() ? CompletionRule{CompletionKind::kFixed, kDumpFormats}
+                                     : CompletionRule{CompletionKind::kFile, {}};
+             }});
+}
+
+}  // namespace airscope

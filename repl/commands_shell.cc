@@ -1,0 +1,90 @@
+// Shell commands: help, echo, set, source, quit.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "repl/command_table.h"
+#include "repl/interpreter.h"
+
+namespace airscope {
+namespace {
+
+Status Help(CommandContext& ctx) {
+  const CommandTable& table = ctx.interpreter.table();
+  if (ctx.args.empty()) {
+    size_t width = 0;
+    for (const CommandSpec& spec : table.commands()) width = std::max(width, spec.syntax.size());
+    ctx.out.Styled(Style::kHeading, "commands (any unique prefix works; help COMMAND for details):");
+    for (const CommandSpec& spec : table.commands()) {
+      ctx.out.Print("  {:<{}}  {}", spec.syntax, width, spec.summary);
+    }
+    return Status::Ok();
+  }
+  if (ctx.args.size() != 1) return Status::Error("usage: help [COMMAND]");
+  Result<const CommandSpec*> spec = table.Lookup(ctx.args[0].text);
+  if (!spec.ok()) return spec.status();
+  ctx.out.Styled(Style::kHeading, "{}", (*spec)->syntax);
+  ctx.out.AddBlock((*spec)->help);
+  return Status::Ok();
+}
+
+Status Echo(CommandContext& ctx) {
+  std::string text;
+  for (size_t i = 0; i < ctx.args.size(); ++i) {
+    if (i) text += ' ';
+    text += ctx.args[i].text;
+  }
+  ctx.out.Add(text);
+  return Status::Ok();
+}
+
+Status Set(CommandContext& ctx) {
+  Settings& settings = ctx.session.settings();
+  if (ctx.args.empty()) {
+    for (const SettingSpec& spec : settings.specs()) {
+      ctx.out.Print("{:<16} {:<12} {}", spec.name, settings.Get(spec.name), spec.help);
+    }
+    return Status::Ok();
+  }
+  if (ctx.args.size() != 2) return Status::Error("usage: set [NAME VALUE]");
+  return settings.Set(ctx.args[0].text, ctx.args[1].text);
+}
+
+Status Source(CommandContext& ctx) {
+  if (ctx.args.size() != 1) return Status::Error("usage: source FILE");
+  return ctx.interpreter.RunScript(ctx.interpreter.ResolvePath(ctx.args[0].text));
+}
+
+Status Quit(CommandContext& ctx) {
+  if (!ctx.args.empty()) return Status::Error("usage: quit");
+  ctx.session.RequestQuit();
+  return Status::Ok();
+}
+
+}  // namespace
+
+void RegisterShellCommands(CommandTable& table) {
+  table.Add({"help", "help [COMMAND]", "list commands, or explain one", "Without an argument, lists every command. "
+             "With one, shows its syntax and full help.",
+             Help, [](const std::vector<std::string>& before) {
+               return CompletionRule{before.empty() ? CompletionKind::kCommand : CompletionKind::kNone, {}};
+             }});
+  table.Add({"echo", "echo TEXT...", "print the words given", "Prints its arguments separated by single spaces; "
+             "useful to label the output of scripts.",
+             Echo, nullptr});
+  table.Add({"set", "set [NAME VALUE]", "show or change a setting (on-error, color, max-file-size)",
+             "Without arguments lists every setting with its value. `set on-error continue` makes a script go on\n"
+             "after a failing line (it still exits 1 at the end); `set color never` turns colour off;\n"
+             "`set max-file-size BYTES` bounds what load reads.",
+             Set, [](const std::vector<std::string>& before) {
+               return CompletionRule{before.empty() ? CompletionKind::kSetting : CompletionKind::kNone, {}};
+             }});
+  table.Add({"source", "source FILE", "run the commands in FILE (scripts nest up to 16 deep)",
+             "Runs an .airscript file line by line, as if typed. A failing line is reported as FILE:LINE and\n"
+             "stops the file (unless on-error is continue); the source command then fails too.",
+             Source, [](const std::vector<std::string>&) { return CompletionRule{CompletionKind::kFile, {}}; }});
+  table.Add({"quit", "quit", "leave airscope", "Ends the session (Ctrl-D does the same interactively).", Quit,
+             nullptr});
+}
+
+}  // namespace airscope

@@ -1,0 +1,55 @@
+#include "repl/completion.h"
+
+#include <algorithm>
+
+#include "repl/tokenizer.h"
+
+namespace airscope {
+
+Completion Complete(const CommandTable& table, const Session& session, std::string_view line) {
+  Completion result;
+  // Words before the one being typed; an unterminated quote just means "no completion".
+  size_t word_start = line.find_last_of(" \t");
+  word_start = word_start == std::string_view::npos ? 0 : word_start + 1;
+  std::string_view partial = line.substr(word_start);
+  Result<std::vector<Word>> before = Tokenize(line.substr(0, word_start));
+  if (!before.ok()) return result;
+
+  std::vector<std::string> options;
+  if (before->empty()) {
+    options = table.NamesWithPrefix(partial);
+  } else {
+    Result<const CommandSpec*> spec = table.Lookup(before->front().text);
+    if (!spec.ok() || !(*spec)->completer) return result;
+    std::vector<std::string> args;
+    for (size_t i = 1; i < before->size(); ++i) args.push_back((*before)[i].text);
+    CompletionRule rule = (*spec)->completer(args);
+    switch (rule.kind) {
+      case CompletionKind::kNone: return result;
+      case CompletionKind::kFile: result.files = true; return result;
+      case CompletionKind::kFixed: options = rule.fixed; break;
+      case CompletionKind::kCommand:
+        for (const CommandSpec& c : table.commands()) options.push_back(c.name);
+        break;
+      case CompletionKind::kSetting:
+        for (const SettingSpec& s : session.settings().specs()) options.push_back(s.name);
+        break;
+      case CompletionKind::kGraph:
+        for (const Session::Entry& e : session.graphs()) options.push_back(e.name);
+        break;
+      case CompletionKind::kNode:
+        if (const Session::Entry* current = session.current()) {
+          for (const Node* n : *current->loaded.graph) options.push_back(n->name());
+        }
+        break;
+    }
+  }
+  for (std::string& option : options) {
+    if (option.compare(0, partial.size(), partial) == 0) result.candidates.push_back(std::move(option));
+  }
+  std::sort(result.candidates.begin(), result.candidates.end());
+  result.candidates.erase(std::unique(result.candidates.begin(), result.candidates.end()), result.candidates.end());
+  return result;
+}
+
+}  // namespace airscope

@@ -1,0 +1,100 @@
+#include "repl/graph_loader.h"
+
+#include "core/file_util.h"
+#include "core/fx/fx_text.h"
+#include "core/fx/graph_json.h"
+#include "core/fx/readable.h"
+
+namespace airscope {
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// The first line that is not blank and not a comment, with leading spaces removed.
+std::string_view FirstMeaningfulLine(std::string_view content) {
+  size_t pos = 0;
+  while (pos < content.size()) {
+    size_t end = content.find('\n', pos);
+    if (end == std::string_view::npos) end = content.size();
+    std::string_view line = content.substr(pos, end - pos);
+    size_t first = line.find_first_not_of(" \t\r");
+    if (first != std::string_view::npos && line[first] != '#') return line.substr(first);
+    pos = end + 1;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view GraphFormatName(GraphFormat format) {
+  switch (format) {
+    case GraphFormat::kFxText: return "fx";
+    case GraphFormat::kReadable: return "readable";
+    case GraphFormat::kJson: return "json";
+  }
+  return "?";
+}
+
+Result<GraphFormat> SniffGraphFormat(std::string_view content, std::string_view path) {
+  if (content.find('\0') != std::string_view::npos) {
+    size_t at = content.find('\0');
+    return Status::Errorf("{}: not a text file (NUL byte at offset {})", path, at);
+  }
+  std::string_view line = FirstMeaningfulLine(content);
+  if (line.empty()) return Status::Errorf("{}: the file is empty", path);
+  if (StartsWith(line, "{") || StartsWith(line, "[")) return GraphFormat::kJson;
+  if (StartsWith(line, "graph(")) return GraphFormat::kFxText;
+  if (StartsWith(line, "class ") || StartsWith(line, "def forward")) return GraphFormat::kReadable;
+  std::string_view shown = line.substr(0, 40);
+  return Status::Errorf(
+      "{}:1:1: unrecognized graph format: the file starts with \"{}\"; airscope reads FX graph text "
+      "(\"graph():\"), print_readable code (\"class GraphModule(torch.nn.Module):\") and airscope JSON",
+      path, shown);
+}
+
+Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& path, const OpRegistry& registry) {
+  Result<GraphFormat> format = SniffGraphFormat(content, path);
+  if (!format.ok()) return format.status();
+  Result<std::unique_ptr<Graph>> parsed = Status::Error("unreachable");
+  switch (*format) {
+    case GraphFormat::kFxText: parsed = ParseFxText(content, path); break;
+    case GraphFormat::kReadable: parsed = ParseReadable(content, path); break;
+    case GraphFormat::kJson: parsed = ParseGraphJson(content, path); break;
+  }
+  if (!parsed.ok()) return parsed.status();
+  LoadedGraph loaded;
+  loaded.graph = std::move(parsed).value();
+  loaded.graph->set_name(DefaultGraphName(path));
+  loaded.path = path;
+  loaded.format = *format;
+  loaded.inference = InferShapes(*loaded.graph, registry);
+  return loaded;
+}
+
+Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, const OpRegistry& registry) {
+  Result<std::string> content = ReadFile(path, max_bytes);
+  if (!content.ok()) return content.status();
+  return LoadGraphText(*content, path, registry);
+}
+
+std::string DefaultGraphName(std::string_view path) {
+  size_t slash = path.rfind('/');
+  std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  for (std::string_view ext : {".graph.txt", ".readable.py", ".json", ".txt", ".py", ".fx"}) {
+    if (EndsWith(base, ext) && base.size() > ext.size()) {
+      base.remove_suffix(ext.size());
+      break;
+    }
+  }
+  std::string name(base);
+  for (char& c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    if (!ok) c = '_';
+  }
+  return name.empty() ? "graph" : name;
+}
+
+}  // namespace airscope

@@ -1,0 +1,38 @@
+// Loading a graph file whatever its format: the format is sniffed from the
+// content (not only the extension), the matching parser runs, and the op
+// registry's shape inference fills in what annotations did not state.
+// Lives in repl because it is the one place that knows every format.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/ir/graph.h"
+#include "core/ops/shape_inference.h"
+#include "core/status.h"
+
+namespace airscope {
+
+enum class GraphFormat : uint8_t { kFxText, kReadable, kJson };
+std::string_view GraphFormatName(GraphFormat format);  // "fx", "readable", "json"
+
+// Decides the format from the first meaningful text; an error says what was
+// seen and what formats airscope reads.
+Result<GraphFormat> SniffGraphFormat(std::string_view content, std::string_view path);
+
+struct LoadedGraph {
+  std::unique_ptr<Graph> graph;
+  std::string path;
+  GraphFormat format = GraphFormat::kFxText;
+  InferenceReport inference;
+};
+
+Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, const OpRegistry& registry);
+Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& path, const OpRegistry& registry);
+
+// "models/mlp.graph.txt" -> "mlp": the file name without directories and
+// without the extensions airscope writes (.graph.txt, .readable.py, .json, .txt, .py, .fx).
+std::string DefaultGraphName(std::string_view path);
+
+}  // namespace airscope

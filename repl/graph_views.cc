@@ -1,0 +1,218 @@
+#include "repl/graph_views.h"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "core/fx/python_repr.h"
+
+namespace airscope {
+namespace {
+
+std::string FormatBytes(double bytes) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (bytes >= 1024 && unit < 4) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.2f} {}", bytes, kUnits[unit]);
+}
+
+std::string FormatCount(double value) {
+  static constexpr const char* kUnits[] = {"", "K", "M", "G", "T", "P"};
+  int unit = 0;
+  while (value >= 1000 && unit < 5) {
+    value /= 1000;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{:.0f}", value) : fmt::format("{:.2f}{}", value, kUnits[unit]);
+}
+
+std::string NodeList(const std::vector<Node*>& nodes) {
+  if (nodes.empty()) return "(none)";
+  std::string out;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (i == 12) {
+      out += fmt::format(", ... ({} in all)", nodes.size());
+      break;
+    }
+    if (i) out += ", ";
+    out += nodes[i]->name();
+  }
+  return out;
+}
+
+bool GlobMatch(std::string_view pattern, std::string_view text) {
+  // Iterative matcher with single-star backtracking: linear memory, no recursion.
+  size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+      ++p;
+      ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+}  // namespace
+
+std::string ValueString(const Node& node) {
+  const NodeMeta* meta = node.meta();
+  if (!meta) return "?";
+  switch (meta->kind) {
+    case ValueKind::kTensor:
+      return meta->tensors.empty() ? "?" : meta->tensors[0].ShapeString();
+    case ValueKind::kTuple: {
+      std::string out = "(";
+      for (size_t i = 0; i < meta->tensors.size(); ++i) {
+        if (i) out += ", ";
+        const TensorMeta& t = meta->tensors[i];
+        out += t.dtype == DType::kUnknown && t.sizes.empty() ? "None" : t.ShapeString();
+      }
+      return out + ")";
+    }
+    case ValueKind::kSymInt:
+    case ValueKind::kOpaque:
+      return meta->annotation.empty() ? "-" : meta->annotation;
+  }
+  return "?";
+}
+
+std::string StreamString(const Node& node) { return node.stream().empty() ? "default" : node.stream(); }
+
+bool MatchesPattern(std::string_view pattern, std::string_view text) {
+  if (pattern.find_first_of("*?") == std::string_view::npos) return text.find(pattern) != std::string_view::npos;
+  return GlobMatch(pattern, text);
+}
+
+bool NodeMatches(const Node& node, std::string_view pattern) {
+  return MatchesPattern(pattern, node.name()) || MatchesPattern(pattern, node.target()) ||
+         MatchesPattern(pattern, OpHistogramKey(node));
+}
+
+void DescribeNode(const Node& node, const OpRegistry& registry, CommandOutput& out) {
+  out.Styled(Style::kHeading, "node {}", node.name());
+  out.Print("  op:       {}", OpKindName(node.op()));
+  out.Print("  target:   {}", node.target());
+  std::vector<Argument> args(node.args().begin(), node.args().end());
+  out.Print("  args:     {}", FormatFxArg(Argument::Tuple(std::move(args))));
+  std::string kwargs = "{";
+  for (size_t i = 0; i < node.kwargs().size(); ++i) {
+    if (i) kwargs += ", ";
+    kwargs += node.kwargs()[i].name + ": " + FormatFxArg(node.kwargs()[i].value);
+  }
+  out.Print("  kwargs:   {}}}", kwargs);
+  const NodeMeta* meta = node.meta();
+  std::string source = !meta ? "" : meta->source == MetaSource::kAnnotated ? " (annotated)" : " (inferred)";
+  out.Print("  value:    {}{}", ValueString(node), source);
+  if (const TensorMeta* t = meta ? meta->tensor() : nullptr) {
+    std::vector<std::string> strides;
+    for (const Dim& d : t->EffectiveStrides()) strides.push_back(d.ToString());
+    out.Print("  strides:  [{}]{}", fmt::join(strides, ", "), t->strides.empty() ? " (contiguous)" : "");
+    if (!t->device.empty()) out.Print("  device:   {}", t->device);
+    if (auto bytes = t->NumBytes()) out.Print("  bytes:    {}", FormatBytes(static_cast<double>(*bytes)));
+  }
+  out.Print("  stream:   {}", StreamString(node));
+  out.Print("  inputs:   {}", NodeList(node.inputs()));
+  out.Print("  users:    {}", NodeList(node.users()));
+  if (node.op() == OpKind::kCallFunction) {
+    const OpInfo* info = registry.Find(node.target());
+    if (!info) {
+      out.Print("  registry: not in the op registry (kept as an opaque node)");
+    } else {
+      std::string cost = "cost unknown (shapes missing or symbolic)";
+      if (info->cost) {
+        if (auto c = info->cost(node)) {
+          cost = fmt::format("{} FLOPs, {} read, {} written", FormatCount(c->flops), FormatBytes(c->bytes_read),
+                             FormatBytes(c->bytes_written));
+        }
+      }
+      out.Print("  registry: {}{}, {}", OpCategoryName(info->category), info->inplace ? " (in-place)" : "", cost);
+    }
+  }
+  if (meta && !meta->stack_trace.empty()) {
+    out.Print("  source:");
+    size_t start = 0;
+    while (start < meta->stack_trace.size()) {
+      size_t end = meta->stack_trace.find('\n', start);
+      if (end == std::string::npos) end = meta->stack_trace.size();
+      out.Print("    {}", std::string_view(meta->stack_trace).substr(start, end - start));
+      start = end + 1;
+    }
+  }
+}
+
+void DescribeStats(const Graph& graph, const OpRegistry& registry, CommandOutput& out) {
+  std::map<OpKind, size_t> by_op;
+  std::map<std::string, size_t> histogram;
+  double tensor_bytes = 0;
+  size_t known_shapes = 0, unknown_ops = 0, unknown_cost = 0;
+  OpCost total;
+  for (const Node* node : graph) {
+    ++by_op[node->op()];
+    ++histogram[OpHistogramKey(*node)];
+    if (const NodeMeta* meta = node->meta(); meta && (meta->kind == ValueKind::kTensor || meta->kind == ValueKind::kTuple)) {
+      bool all_known = !meta->tensors.empty();
+      for (const TensorMeta& t : meta->tensors) {
+        auto bytes = t.NumBytes();
+        if (bytes) tensor_bytes += static_cast<double>(*bytes);
+        all_known = all_known && (bytes.has_value() || (t.dtype == DType::kUnknown && t.sizes.empty()));
+      }
+      if (all_known) ++known_shapes;
+    }
+    if (node->op() != OpKind::kCallFunction) continue;
+    const OpInfo* info = registry.Find(node->target());
+    if (!info) {
+      ++unknown_ops;
+      continue;
+    }
+    std::optional<OpCost> cost = info->cost ? info->cost(*node) : std::nullopt;
+    if (!cost) {
+      ++unknown_cost;
+      continue;
+    }
+    total.flops += cost->flops;
+    total.bytes_read += cost->bytes_read;
+    total.bytes_written += cost->bytes_written;
+  }
+  out.Styled(Style::kHeading, "graph {}: {} nodes", graph.name(), graph.size());
+  std::vector<std::string> kinds;
+  for (const auto& [op, count] : by_op) kinds.push_back(fmt::format("{} {}", OpKindName(op), count));
+  out.Print("  by op kind:   {}", fmt::join(kinds, ", "));
+  std::vector<Node*> inputs = graph.Placeholders();
+  std::vector<std::string> input_desc;
+  for (const Node* n : inputs) input_desc.push_back(fmt::format("{} {}", n->name(), ValueString(*n)));
+  out.Print("  inputs:       {}", inputs.size());
+  for (size_t i = 0; i < input_desc.size() && i < 8; ++i) out.Print("    {}", input_desc[i]);
+  if (input_desc.size() > 8) out.Print("    ... {} more", input_desc.size() - 8);
+  size_t output_count = 0;
+  if (const Node* output = graph.output(); output && !output->args().empty()) {
+    const Argument& value = output->args()[0];
+    output_count = value.is_sequence() ? value.items().size() : 1;
+  }
+  out.Print("  outputs:      {}", output_count);
+  out.Print("  tensor bytes: {} ({} of {} nodes with known shapes)", FormatBytes(tensor_bytes), known_shapes,
+            graph.size());
+  out.Print("  compute:      {} FLOPs, {} read, {} written ({} ops with unknown cost, {} not in the registry)",
+            FormatCount(total.flops), FormatBytes(total.bytes_read), FormatBytes(total.bytes_written), unknown_cost,
+            unknown_ops);
+  std::vector<std::pair<std::string, size_t>> sorted(histogram.begin(), histogram.end());
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  size_t width = 0;
+  for (const auto& [key, count] : sorted) width = std::max(width, key.size());
+  out.Print("  ops:");
+  for (const auto& [key, count] : sorted) out.Print("    {:<{}}  {}", key, width, count);
+}
+
+}  // namespace airscope

@@ -1,0 +1,52 @@
+// Session: everything a user has loaded and set in one airscope run. It is
+// the state commands read and change; it does no I/O of its own. A failing
+// command must leave it exactly as it was (commands build new state first
+// and swap it in only on success).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/ops/op_registry.h"
+#include "core/status.h"
+#include "repl/graph_loader.h"
+#include "repl/settings.h"
+
+namespace airscope {
+
+class Session {
+ public:
+  Session();
+
+  // ---- graphs, in load order; at most one is current
+  struct Entry {
+    std::string name;
+    LoadedGraph loaded;
+  };
+  const std::vector<Entry>& graphs() const { return graphs_; }
+  // Adds (or replaces, setting *replaced) the graph `name` and makes it current.
+  void AddGraph(std::string name, LoadedGraph loaded, bool* replaced);
+  Status Use(std::string_view name);
+  const Entry* Find(std::string_view name) const;
+  // The current graph, or an error telling the user how to get one.
+  Result<Entry*> Current();
+  const Entry* current() const;
+
+  Settings& settings() { return settings_; }
+  const Settings& settings() const { return settings_; }
+  const OpRegistry& registry() const { return *registry_; }
+
+  bool quit_requested() const { return quit_requested_; }
+  void RequestQuit() { quit_requested_ = true; }
+
+ private:
+  std::vector<Entry> graphs_;
+  std::string current_;
+  Settings settings_;
+  const OpRegistry* registry_;
+  bool quit_requested_ = false;
+};
+
+}  // namespace airscope

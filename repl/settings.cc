@@ -1,0 +1,73 @@
+#include "repl/settings.h"
+
+#include <cassert>
+#include <charconv>
+
+#include <fmt/format.h>
+
+namespace airscope {
+
+Settings::Settings() {
+  Declare({"on-error", "stop", "in a script: stop at the first failing line, or continue and fail at the end",
+           {"stop", "continue"}, SettingSpec::Kind::kChoice});
+  Declare({"color", "auto", "colour in output: auto (a terminal without NO_COLOR), always, never",
+           {"auto", "always", "never"}, SettingSpec::Kind::kChoice});
+  Declare({"max-file-size", "2147483648", "largest file `load` reads, in bytes; larger ones are refused", {},
+           SettingSpec::Kind::kUnsigned});
+}
+
+void Settings::Declare(SettingSpec spec) {
+  values_[spec.name] = spec.default_value;
+  specs_.push_back(std::move(spec));
+}
+
+const SettingSpec* Settings::Find(std::string_view name) const {
+  for (const SettingSpec& spec : specs_) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+Status Settings::Set(std::string_view name, std::string_view value) {
+  const SettingSpec* spec = Find(name);
+  if (!spec) {
+    std::string known;
+    for (const SettingSpec& s : specs_) known += (known.empty() ? "" : ", ") + s.name;
+    return Status::Errorf("unknown setting '{}' (settings: {})", name, known);
+  }
+  switch (spec->kind) {
+    case SettingSpec::Kind::kChoice: {
+      bool ok = false;
+      for (const std::string& choice : spec->choices) ok = ok || choice == value;
+      if (!ok) return Status::Errorf("{} must be one of {}, not '{}'", name, fmt::join(spec->choices, "|"), value);
+      break;
+    }
+    case SettingSpec::Kind::kUnsigned: {
+      uint64_t parsed = 0;
+      auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+      if (ec != std::errc() || ptr != value.data() + value.size()) {
+        return Status::Errorf("{} takes a whole number, not '{}'", name, value);
+      }
+      break;
+    }
+    case SettingSpec::Kind::kText:
+      break;
+  }
+  values_[spec->name] = std::string(value);
+  return Status::Ok();
+}
+
+const std::string& Settings::Get(std::string_view name) const {
+  auto it = values_.find(name);
+  assert(it != values_.end());
+  return it->second;
+}
+
+uint64_t Settings::GetUnsigned(std::string_view name) const {
+  const std::string& text = Get(name);
+  uint64_t value = 0;
+  std::from_chars(text.data(), text.data() + text.size(), value);
+  return value;
+}
+
+}  // namespace airscope

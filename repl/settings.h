@@ -1,0 +1,38 @@
+// Settings: the named options `set NAME VALUE` changes. Each setting is
+// declared once (name, default, allowed values or kind, help), so `set`
+// validates, lists and completes from the same table.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace airscope {
+
+struct SettingSpec {
+  std::string name;
+  std::string default_value;
+  std::string help;
+  std::vector<std::string> choices;  // empty: any value of `kind`
+  enum class Kind : uint8_t { kChoice, kUnsigned, kText } kind = Kind::kChoice;
+};
+
+class Settings {
+ public:
+  Settings();  // the builtin settings
+  void Declare(SettingSpec spec);
+  Status Set(std::string_view name, std::string_view value);
+  const std::string& Get(std::string_view name) const;  // asserts the setting exists
+  uint64_t GetUnsigned(std::string_view name) const;
+  const std::vector<SettingSpec>& specs() const { return specs_; }
+
+ private:
+  const SettingSpec* Find(std::string_view name) const;
+  std::vector<SettingSpec> specs_;
+  std::map<std::string, std::string, std::less<>> values_;
+};
+
+}  // namespace airscope

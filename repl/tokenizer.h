@@ -1,0 +1,30 @@
+// Splitting shell input into words, the way a user expects from a shell:
+// whitespace separates words, "double" and 'single' quotes group (backslash
+// escapes \" \\ \n inside double quotes), `#` at the start of a word begins a
+// comment that runs to the end of the line.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace airscope {
+
+struct Word {
+  std::string text;
+  size_t column = 0;  // 1-based column where the word starts in the line
+  bool quoted = false;
+};
+
+// Errors name the column: "column 7: unterminated quote".
+Result<std::vector<Word>> Tokenize(std::string_view line);
+
+// Splits `-c` text into commands on `;` outside quotes.
+std::vector<std::string> SplitCommands(std::string_view text);
+
+// Quotes a word for display/round trip if it needs it.
+std::string QuoteWord(std::string_view word);
+
+}  // namespace airscope
