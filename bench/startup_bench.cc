@@ -1,0 +1,44 @@
+// Startup time of `airscope -c quit`: fork/exec the real binary N times and
+// print a table of wall-clock times. Target: under 30 ms.
+//   startup_bench [PATH_TO_AIRSCOPE] [RUNS]
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+int main(int argc, char** argv) {
+  std::string binary = argc > 1 ? argv[1] : "repl/airscope";
+  int runs = argc > 2 ? std::atoi(argv[2]) : 50;
+  std::vector<double> ms;
+  for (int i = 0; i < runs; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    pid_t pid = fork();
+    if (pid == 0) {
+      execl(binary.c_str(), binary.c_str(), "-c", "quit", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    auto end = std::chrono::steady_clock::now();
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      fmt::print(stderr, "{} -c quit failed (status {})\n", binary, status);
+      return 1;
+    }
+    ms.push_back(std::chrono::duration<double, std::milli>(end - start).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  double mean = 0;
+  for (double m : ms) mean += m;
+  mean /= static_cast<double>(ms.size());
+  fmt::print("{:<28} {:>10} {:>10} {:>10} {:>10}\n", "airscope -c quit", "mean ms", "p50 ms", "p90 ms", "max ms");
+  fmt::print("{:<28} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f}\n", fmt::format("{} runs", runs), mean,
+             ms[ms.size() / 2], ms[ms.size() * 9 / 10], ms.back());
+  fmt::print("target: under 30 ms\n");
+  return 0;
+}
