@@ -1,0 +1,168 @@
+// Unit tests for the shell's pieces: tokenizer, command table, completion,
+// settings, format sniffing and the interpreter (scripts, expect, errors).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "repl/command_table.h"
+#include "repl/completion.h"
+#include "repl/graph_loader.h"
+#include "repl/interpreter.h"
+#include "repl/session.h"
+#include "repl/tokenizer.h"
+
+namespace airscope {
+namespace {
+
+const std::string kData = AIRSCOPE_TEST_DATA;
+
+class RecordingSink : public OutputSink {
+ public:
+  void Output(const CommandOutput& out) override { text += out.Text(); }
+  void Error(std::string_view message) override { errors.emplace_back(message); }
+  std::string text;
+  std::vector<std::string> errors;
+};
+
+struct Shell {
+  Session session;
+  CommandTable table = BuildCommandTable();
+  RecordingSink sink;
+  Interpreter interpreter{session, table, sink};
+};
+
+std::string WriteTemp(const std::string& name, const std::string& content) {
+  std::string path = testing::TempDir() + "/" + name;
+  std::ofstream(path) << content;
+  return path;
+}
+
+TEST(TokenizerTest, QuotesCommentsAndColumns) {
+  auto words = Tokenize("expect output \"show --format fx\" contains 'a b'  # trailing");
+  ASSERT_TRUE(words.ok());
+  ASSERT_EQ(words->size(), 5u);
+  EXPECT_EQ((*words)[2].text, "show --format fx");
+  EXPECT_TRUE((*words)[2].quoted);
+  EXPECT_EQ((*words)[4].text, "a b");
+  EXPECT_EQ((*words)[1].column, 8u);
+  auto escaped = Tokenize(R"(echo "say \"hi\"")");
+  ASSERT_TRUE(escaped.ok());
+  EXPECT_EQ((*escaped)[1].text, "say \"hi\"");
+  auto bad = Tokenize("echo \"open");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("column 6"), std::string::npos) << bad.status().message();
+  EXPECT_TRUE(Tokenize("   # only a comment")->empty());
+}
+
+TEST(TokenizerTest, SplitCommandsRespectsQuotes) {
+  auto parts = SplitCommands("echo a; echo \"b;c\"; quit");
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts[1], " echo \"b;c\"");
+  EXPECT_EQ(QuoteWord("a b"), "\"a b\"");
+  EXPECT_EQ(QuoteWord("plain"), "plain");
+}
+
+TEST(CommandTableTest, UniquePrefixAndAmbiguity) {
+  CommandTable table = BuildCommandTable();
+  auto load = table.Lookup("lo");
+  ASSERT_TRUE(load.ok());
+  EXPECT_EQ((*load)->name, "load");
+  auto ambiguous = table.Lookup("s");
+  ASSERT_FALSE(ambiguous.ok());
+  EXPECT_EQ(ambiguous.status().message(), "ambiguous command \"s\": set, show, source, stats");
+  EXPECT_FALSE(table.Lookup("zzz").ok());
+  for (const CommandSpec& spec : table.commands()) {
+    EXPECT_FALSE(spec.summary.empty()) << spec.name;
+    EXPECT_FALSE(spec.help.empty()) << spec.name;
+    EXPECT_EQ(spec.syntax.rfind(spec.name, 0), 0u) << spec.name << ": syntax must start with the name";
+  }
+}
+
+TEST(CompletionTest, CommandsArgumentsNodesAndFiles) {
+  Shell shell;
+  EXPECT_EQ(Complete(shell.table, shell.session, "st").candidates, (std::vector<std::string>{"stats"}));
+  EXPECT_EQ(Complete(shell.table, shell.session, "show --format r").candidates,
+            (std::vector<std::string>{"readable"}));
+  EXPECT_TRUE(Complete(shell.table, shell.session, "load ../da").files);
+  EXPECT_EQ(Complete(shell.table, shell.session, "set on").candidates, (std::vector<std::string>{"on-error"}));
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("load " + kData + "/seed_multistream.graph.txt").ok());
+  EXPECT_EQ(Complete(shell.table, shell.session, "node a").candidates,
+            (std::vector<std::string>{"abs_1", "add", "arg0_1"}));
+  EXPECT_EQ(Complete(shell.table, shell.session, "use se").candidates,
+            (std::vector<std::string>{"seed_multistream"}));
+  EXPECT_EQ(Complete(shell.table, shell.session, "help exp").candidates, (std::vector<std::string>{"expect"}));
+}
+
+TEST(GraphLoaderTest, SniffsByContentNotExtension) {
+  EXPECT_EQ(*SniffGraphFormat("\n\ngraph():\n", "x.py"), GraphFormat::kFxText);
+  EXPECT_EQ(*SniffGraphFormat("# comment\nclass GraphModule(torch.nn.Module):\n", "x.txt"), GraphFormat::kReadable);
+  EXPECT_EQ(*SniffGraphFormat("  {\"format\": \"airscope-graph\"}", "x.txt"), GraphFormat::kJson);
+  EXPECT_FALSE(SniffGraphFormat("", "x").ok());
+  EXPECT_FALSE(SniffGraphFormat(std::string_view("graph\0", 6), "x").ok());
+  EXPECT_EQ(DefaultGraphName("a/b/mlp.graph.txt"), "mlp");
+  EXPECT_EQ(DefaultGraphName("mlp.readable.py"), "mlp");
+  EXPECT_EQ(DefaultGraphName("my model.json"), "my_model");
+}
+
+TEST(InterpreterTest, ScriptStopsAtFirstFailingLine) {
+  Shell shell;
+  std::string script = WriteTemp("stop.airscript", "echo one\nexpect graphs 3\necho never\n");
+  Status status = shell.interpreter.RunScript(script);
+  EXPECT_FALSE(status.ok());
+  ASSERT_EQ(shell.sink.errors.size(), 1u);
+  EXPECT_EQ(shell.sink.errors[0], script + ":2: expect failed: graph count: expected 3, actual 0");
+  EXPECT_EQ(shell.sink.text, "one\n");
+}
+
+TEST(InterpreterTest, OnErrorContinueRunsEverythingButStillFails) {
+  Shell shell;
+  std::string script =
+      WriteTemp("continue.airscript", "set on-error continue\nexpect graphs 3\necho after\nbogus\necho end\n");
+  Status status = shell.interpreter.RunScript(script);
+  EXPECT_FALSE(status.ok());
+  EXPECT_EQ(shell.sink.errors.size(), 2u);
+  EXPECT_EQ(shell.sink.text, "after\nend\n");
+  EXPECT_EQ(shell.interpreter.reported_failures(), 2u);
+}
+
+TEST(InterpreterTest, SourceNestsWithADepthLimit) {
+  Shell shell;
+  std::string loop = WriteTemp("loop.airscript", "source loop.airscript\n");
+  Status status = shell.interpreter.RunScript(loop);
+  ASSERT_FALSE(status.ok());
+  bool found = false;
+  for (const std::string& e : shell.sink.errors) found = found || e.find("nested deeper than 16") != std::string::npos;
+  EXPECT_TRUE(found);
+}
+
+TEST(InterpreterTest, FailedLoadKeepsTheSession) {
+  Shell shell;
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("load " + kData + "/mlp.graph.txt").ok());
+  Status bad = shell.interpreter.ExecuteLine("load " + kData + "/bad/truncated.graph.txt as mlp");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("truncated.graph.txt:3:"), std::string::npos) << bad.message();
+  ASSERT_EQ(shell.session.graphs().size(), 1u);
+  EXPECT_EQ(shell.session.current()->name, "mlp");
+  EXPECT_EQ(shell.session.current()->loaded.graph->size(), 15u);
+}
+
+TEST(InterpreterTest, ExpectFormsPassAndFail) {
+  Shell shell;
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("load " + kData + "/seed_multistream.readable.py as seed").ok());
+  EXPECT_TRUE(shell.interpreter.ExecuteLine("expect nodes 6").ok());
+  EXPECT_TRUE(shell.interpreter.ExecuteLine("expect node mm shape f32[3,3]").ok());
+  EXPECT_TRUE(shell.interpreter.ExecuteLine("expect node mm stream default").ok());
+  EXPECT_TRUE(shell.interpreter.ExecuteLine("expect output \"stats\" contains aten.mm.default").ok());
+  EXPECT_TRUE(shell.interpreter.ExecuteLine("expect output \"stats\" lacks aten.bmm").ok());
+  EXPECT_TRUE(shell.interpreter.ExecuteLine("expect error \"node nope\" contains nope").ok());
+  Status failed = shell.interpreter.ExecuteLine("expect node mm target aten.bmm.default");
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.message(),
+            "expect failed: node 'mm' target: expected 'aten.bmm.default', actual 'torch.ops.aten.mm.default'");
+  EXPECT_FALSE(shell.interpreter.ExecuteLine("expect error \"stats\"").ok());
+  EXPECT_FALSE(shell.interpreter.ExecuteLine("expect frobnicate").ok());
+}
+
+}  // namespace
+}  // namespace airscope
