@@ -77,13 +77,21 @@ std::unique_ptr<Graph> ChainWithBranches(int n) {
   return g;
 }
 
-std::string FreshDir() {
-  std::string dir = testing::TempDir() + "/dot_writer_test_" + std::to_string(getpid()) + "_" +
-                    testing::UnitTest::GetInstance()->current_test_info()->name();
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+// A fresh directory per test, removed again when the test ends.
+class ScratchDir {
+ public:
+  ScratchDir()
+      : path_(testing::TempDir() + "/dot_writer_test_" + std::to_string(getpid()) + "_" +
+              testing::UnitTest::GetInstance()->current_test_info()->name()) {
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 TEST(DotWriterTest, ClustersLabelsAndDashedEventEdges) {
   auto dot = GraphToDot(*TwoStreams());
@@ -124,7 +132,8 @@ TEST(DotWriterTest, OutputIsDeterministicAndParsesBack) {
 }
 
 TEST(DotWriterTest, RendersSvgAndPng) {
-  std::string dir = FreshDir();
+  ScratchDir scratch;
+  const std::string& dir = scratch.path();
   auto info = RenderGraph(*TwoStreams(), "svg", dir + "/g.svg");
   ASSERT_TRUE(info.ok()) << info.status().message();
   EXPECT_EQ(info->engine, "dot");
@@ -142,7 +151,8 @@ TEST(DotWriterTest, RendersSvgAndPng) {
 }
 
 TEST(DotWriterTest, BadFormatIsAnError) {
-  std::string dir = FreshDir();
+  ScratchDir scratch;
+  const std::string& dir = scratch.path();
   auto info = RenderGraph(*TwoStreams(), "jpeg", dir + "/g.jpeg");
   ASSERT_FALSE(info.ok());
   EXPECT_NE(info.status().message().find("svg"), std::string::npos);
@@ -151,7 +161,8 @@ TEST(DotWriterTest, BadFormatIsAnError) {
 }
 
 TEST(DotWriterTest, LargeGraphSwitchesToSfdp) {
-  std::string dir = FreshDir();
+  ScratchDir scratch;
+  const std::string& dir = scratch.path();
   auto g = ChainWithBranches(60);
   DotOptions options;
   options.max_nodes_for_dot = 50;
@@ -166,7 +177,8 @@ TEST(DotWriterTest, LargeGraphSwitchesToSfdp) {
 
 // The 5,000-node case the contract is about; reports the time so regressions show.
 TEST(DotWriterTest, FiveThousandNodesRenderQuickly) {
-  std::string dir = FreshDir();
+  ScratchDir scratch;
+  const std::string& dir = scratch.path();
   auto g = ChainWithBranches(5000);
   auto start = std::chrono::steady_clock::now();
   auto info = RenderGraph(*g, "svg", dir + "/5k.svg");
