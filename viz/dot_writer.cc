@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -158,6 +159,21 @@ std::string LastGraphvizError() {
   return out;
 }
 
+// One rendering context for the process, freed at exit. Why not one per call:
+// graphviz 2.43's pango text-layout plugin caches a pointer into the
+// context's font table in a static, so after gvFreeContext the next context's
+// first label reads freed memory (valgrind: invalid read under textspan_size);
+// gvContext also leaks ~3.6 KB per call. graphviz is not thread-safe, so
+// renders hold the mutex while they use the context.
+struct SharedRenderer {
+  std::mutex mutex;
+  gv::ContextPtr context;
+};
+SharedRenderer& Renderer() {
+  static SharedRenderer renderer;
+  return renderer;
+}
+
 }  // namespace
 
 Result<std::string> GraphToDot(const Graph& graph, const DotOptions& options) {
@@ -179,8 +195,10 @@ Result<RenderInfo> RenderGraph(const Graph& graph, std::string_view format, cons
                             options.max_nodes_for_dot);
   }
 
-  // Declared first so it is freed last, after the graph and its layout.
-  gv::ContextPtr context(gvContext());
+  SharedRenderer& renderer = Renderer();
+  std::lock_guard<std::mutex> lock(renderer.mutex);
+  if (!renderer.context) renderer.context.reset(gvContext());
+  GVC_t* context = renderer.context.get();
   if (!context) return Status::Error("graphviz: could not create a rendering context");
   gv::GraphPtr g = BuildGraph(graph);
   if (!g) return Status::Error("graphviz could not create a graph");
@@ -194,17 +212,17 @@ Result<RenderInfo> RenderGraph(const Graph& graph, std::string_view format, cons
 
   // Errors from graphviz are collected for aglasterr instead of printed.
   agerrlevel_t old_level = agseterr(AGMAX);
-  int layout_rc = gvLayout(context.get(), g.get(), info.engine.c_str());
+  int layout_rc = gvLayout(context, g.get(), info.engine.c_str());
   agseterr(old_level);
   if (layout_rc != 0) {
     return Status::Errorf("graphviz {} layout failed: {}", info.engine, LastGraphvizError());
   }
-  LayoutGuard layout(context.get(), g.get());
+  LayoutGuard layout(context, g.get());
 
   char* data = nullptr;
   unsigned int length = 0;
   std::string format_text(format);
-  if (gvRenderData(context.get(), g.get(), format_text.c_str(), &data, &length) != 0 || !data) {
+  if (gvRenderData(context, g.get(), format_text.c_str(), &data, &length) != 0 || !data) {
     if (data) gvFreeRenderData(data);
     return Status::Errorf("graphviz could not render {}: {}", format, LastGraphvizError());
   }
