@@ -1,0 +1,235 @@
+// Graph -> libcgraph graph -> DOT text (agwrite) or SVG/PNG (libgvc).
+#include "viz/dot_writer.h"
+
+#include <array>
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/file_util.h"
+#include "viz/graphviz_util.h"
+
+namespace airscope {
+namespace {
+
+// Light fills so black text stays readable; assigned to streams in order of first appearance.
+constexpr std::array<std::string_view, 8> kStreamPalette = {
+    "#dbeafe", "#dcfce7", "#fef9c3", "#fce7f3", "#ede9fe", "#ffedd5", "#ccfbf1", "#e5e7eb"};
+
+std::string_view ShortTarget(std::string_view target) {
+  constexpr std::string_view kPrefix = "torch.ops.";
+  if (target.starts_with(kPrefix)) target.remove_prefix(kPrefix.size());
+  return target;
+}
+
+// air.record / air.wait order streams through events rather than data.
+bool IsEventOp(const Node& node) {
+  if (node.op() != OpKind::kCallFunction) return false;
+  std::string_view target = ShortTarget(node.target());
+  for (std::string_view op : {std::string_view("air.record"), std::string_view("air.wait")}) {
+    if (target.starts_with(op) && (target.size() == op.size() || target[op.size()] == '.')) return true;
+  }
+  return false;
+}
+
+std::string ShapeText(const Node& node) {
+  const NodeMeta* meta = node.meta();
+  if (!meta) return "";
+  switch (meta->kind) {
+    case ValueKind::kTensor: return meta->tensors.empty() ? "" : meta->tensors[0].ShapeString();
+    case ValueKind::kTuple: {
+      std::vector<std::string> parts;
+      for (const TensorMeta& t : meta->tensors) parts.push_back(t.ShapeString());
+      return fmt::format("({})", fmt::join(parts, ", "));
+    }
+    case ValueKind::kSymInt:
+    case ValueKind::kOpaque: return meta->annotation;
+  }
+  return "";
+}
+
+// DOT label escapes start with a backslash (\N, \G, \l...), so user text
+// must have its own backslashes doubled; lines are joined with the `\n` escape.
+std::string LabelLine(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\\') out += "\\\\";
+    else if (c == '\n') out += "\\n";
+    else out += c;
+  }
+  return out;
+}
+
+std::string NodeLabel(const Node& node) {
+  std::string label = LabelLine(node.name());
+  // A placeholder's target repeats its name; say what it is instead.
+  if (node.op() == OpKind::kCallFunction || node.op() == OpKind::kCallMethod ||
+      node.op() == OpKind::kCallModule || node.op() == OpKind::kGetAttr) {
+    label += "\\n" + LabelLine(ShortTarget(node.target()));
+  }
+  if (std::string shape = ShapeText(node); !shape.empty()) label += "\\n" + LabelLine(shape);
+  return label;
+}
+
+void StyleNode(Agnode_t* n, const Node& node) {
+  switch (node.op()) {
+    case OpKind::kPlaceholder:
+      gv::Set(n, "shape", "ellipse");
+      gv::Set(n, "style", "filled");
+      gv::Set(n, "fillcolor", "#bfdbfe");
+      break;
+    case OpKind::kOutput:
+      gv::Set(n, "shape", "doubleoctagon");
+      gv::Set(n, "style", "filled");
+      gv::Set(n, "fillcolor", "#d1d5db");
+      break;
+    case OpKind::kGetAttr:
+      gv::Set(n, "shape", "note");
+      break;
+    default:
+      if (IsEventOp(node)) gv::Set(n, "shape", "cds");
+      break;
+  }
+}
+
+// Builds the cgraph graph: attributes, stream clusters, nodes, edges.
+gv::GraphPtr BuildGraph(const Graph& graph) {
+  gv::GraphPtr g = gv::OpenDirected(graph.name());
+  Agraph_t* root = g.get();
+  gv::SetDefault(root, AGRAPH, "rankdir", "TB");
+  gv::SetDefault(root, AGRAPH, "fontname", "Helvetica");
+  gv::SetDefault(root, AGNODE, "shape", "box");
+  gv::SetDefault(root, AGNODE, "fontname", "Helvetica");
+  gv::SetDefault(root, AGEDGE, "fontname", "Helvetica");
+
+  std::unordered_map<std::string, Agraph_t*> clusters;
+  std::unordered_map<const Node*, Agnode_t*> nodes;
+  for (const Node* node : graph) {
+    Agraph_t* parent = root;
+    if (!node->stream().empty()) {
+      auto [it, fresh] = clusters.emplace(node->stream(), nullptr);
+      if (fresh) {
+        std::string name = "cluster_" + node->stream();
+        it->second = agsubg(root, gv::Str(name), 1);
+        gv::Set(it->second, "label", "stream " + LabelLine(node->stream()));
+        gv::Set(it->second, "style", "filled,rounded");
+        gv::Set(it->second, "fillcolor", std::string(kStreamPalette[(clusters.size() - 1) % kStreamPalette.size()]));
+        gv::Set(it->second, "color", "#9ca3af");
+      }
+      parent = it->second;
+    }
+    Agnode_t* n = agnode(parent, gv::Str(node->name()), 1);
+    gv::Set(n, "label", NodeLabel(*node));
+    StyleNode(n, *node);
+    nodes.emplace(node, n);
+  }
+  for (const Node* node : graph) {
+    for (const Node* input : node->inputs()) {
+      auto tail = nodes.find(input);
+      if (tail == nodes.end()) continue;  // an input from another graph: nothing to draw
+      Agedge_t* e = agedge(root, tail->second, nodes.at(node), nullptr, 1);
+      if (IsEventOp(*input) || IsEventOp(*node)) gv::Set(e, "style", "dashed");
+    }
+  }
+  return g;
+}
+
+// gvFreeLayout must run before the graph is closed and the context freed.
+class LayoutGuard {
+ public:
+  LayoutGuard(GVC_t* context, Agraph_t* graph) : context_(context), graph_(graph) {}
+  ~LayoutGuard() { gvFreeLayout(context_, graph_); }
+  LayoutGuard(const LayoutGuard&) = delete;
+  LayoutGuard& operator=(const LayoutGuard&) = delete;
+
+ private:
+  GVC_t* context_;
+  Agraph_t* graph_;
+};
+
+std::string LastGraphvizError() {
+  const char* text = aglasterr();
+  std::string out = text ? text : "";
+  std::free(const_cast<char*>(text));  // aglasterr hands over a malloc'd copy
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
+// One rendering context for the process, freed at exit. Why not one per call:
+// graphviz 2.43's pango text-layout plugin caches a pointer into the
+// context's font table in a static, so after gvFreeContext the next context's
+// first label reads freed memory (valgrind: invalid read under textspan_size);
+// gvContext also leaks ~3.6 KB per call. graphviz is not thread-safe, so
+// renders hold the mutex while they use the context.
+struct SharedRenderer {
+  std::mutex mutex;
+  gv::ContextPtr context;
+};
+SharedRenderer& Renderer() {
+  static SharedRenderer renderer;
+  return renderer;
+}
+
+}  // namespace
+
+Result<std::string> GraphToDot(const Graph& graph, const DotOptions& options) {
+  gv::GraphPtr g = BuildGraph(graph);
+  if (!g) return Status::Error("graphviz could not create a graph");
+  return gv::Write(g.get());
+}
+
+Result<RenderInfo> RenderGraph(const Graph& graph, std::string_view format, const std::string& path,
+                               const DotOptions& options) {
+  if (format != "svg" && format != "png") {
+    return Status::Errorf("unsupported render format '{}' (use svg or png)", format);
+  }
+  RenderInfo info;
+  info.engine = "dot";
+  if (graph.size() > options.max_nodes_for_dot) {
+    info.engine = "sfdp";
+    info.note = fmt::format("{} nodes > {}: laid out with sfdp instead of dot", graph.size(),
+                            options.max_nodes_for_dot);
+  }
+
+  SharedRenderer& renderer = Renderer();
+  std::lock_guard<std::mutex> lock(renderer.mutex);
+  if (!renderer.context) renderer.context.reset(gvContext());
+  GVC_t* context = renderer.context.get();
+  if (!context) return Status::Error("graphviz: could not create a rendering context");
+  gv::GraphPtr g = BuildGraph(graph);
+  if (!g) return Status::Error("graphviz could not create a graph");
+  if (info.engine == "sfdp") {
+    // Straight edges and overlap removal by the final scaling step only (prism0)
+    // keep sfdp fast: full prism refinement alone took ~5 s of 7 s at 5k nodes.
+    gv::Set(g.get(), "overlap", "prism0");
+    gv::Set(g.get(), "splines", "false");
+    gv::Set(g.get(), "outputorder", "edgesfirst");
+  }
+
+  // Errors from graphviz are collected for aglasterr instead of printed.
+  agerrlevel_t old_level = agseterr(AGMAX);
+  int layout_rc = gvLayout(context, g.get(), info.engine.c_str());
+  agseterr(old_level);
+  if (layout_rc != 0) {
+    return Status::Errorf("graphviz {} layout failed: {}", info.engine, LastGraphvizError());
+  }
+  LayoutGuard layout(context, g.get());
+
+  char* data = nullptr;
+  unsigned int length = 0;
+  std::string format_text(format);
+  if (gvRenderData(context, g.get(), format_text.c_str(), &data, &length) != 0 || !data) {
+    if (data) gvFreeRenderData(data);
+    return Status::Errorf("graphviz could not render {}: {}", format, LastGraphvizError());
+  }
+  std::string rendered(data, length);
+  gvFreeRenderData(data);
+  AIRSCOPE_RETURN_IF_ERROR(WriteFileAtomically(path, rendered));
+  return info;
+}
+
+}  // namespace airscope
