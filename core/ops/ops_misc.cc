@@ -6,17 +6,35 @@
 // (no flops); host syncs read their input; stream control costs nothing.
 #include <cmath>
 
+#include "core/ir/graph.h"
 #include "core/ops/op_families.h"
 #include "core/ops/op_helpers.h"
 
 namespace airscope {
 namespace {
 
+// Whether the graph's annotations state devices (torch >= 2.5 prints
+// `f32[2, 2][2, 1]cpu`; older torch prints `f32[2, 2]`), judged by its
+// placeholders and get_attrs.
+bool GraphStatesDevices(const Node& node) {
+  for (const Node* n : node.graph()) {
+    if (n->op() != OpKind::kPlaceholder && n->op() != OpKind::kGetAttr) continue;
+    const NodeMeta* meta = n->meta();
+    if (meta && meta->tensor() && !meta->tensor()->device.empty()) return true;
+  }
+  return false;
+}
+
+// A created tensor records its device kwarg only when the graph's
+// annotations state devices at all: inferred meta then reads like the
+// file's own annotations (and compares equal to them) in either style.
+std::string StatedDevice(const Node& node) { return GraphStatesDevices(node) ? DeviceKwarg(node) : ""; }
+
 TensorMeta Created(const Node& node, std::vector<Dim> sizes, DType dtype) {
   TensorMeta t;
   t.dtype = dtype;
   t.sizes = std::move(sizes);
-  t.device = DeviceKwarg(node);
+  t.device = StatedDevice(node);
   return t;
 }
 
@@ -55,7 +73,7 @@ Result<NodeMeta> InferLike(const Node& node) {
   auto dtype = DTypeArg(node, 99, "dtype");
   if (!dtype.ok()) return dtype.status();
   TensorMeta out = Like(**self, (*self)->sizes, dtype->value_or((*self)->dtype));
-  if (std::string device = DeviceKwarg(node); !device.empty()) out.device = device;
+  if (std::string device = StatedDevice(node); !device.empty()) out.device = device;
   return TensorResult(std::move(out));
 }
 
@@ -68,7 +86,7 @@ Result<NodeMeta> InferNewFilled(const Node& node) {
   auto dtype = DTypeArg(node, 99, "dtype");
   if (!dtype.ok()) return dtype.status();
   TensorMeta out = Like(**self, std::move(*sizes), dtype->value_or((*self)->dtype));
-  if (std::string device = DeviceKwarg(node); !device.empty()) out.device = device;
+  if (std::string device = StatedDevice(node); !device.empty()) out.device = device;
   return TensorResult(std::move(out));
 }
 

@@ -538,8 +538,15 @@ TEST(MiscTest, Creation) {
   Node* ones = b.Call("aten.ones.default", {Ints({16, 16})},
                       {{"device", Argument::OfDevice(Device{"cpu", -1})}, {"pin_memory", B(false)}});
   ASSERT_TRUE(Infer(ones).ok());
-  EXPECT_EQ(ones->meta()->tensor()->ShapeString(), "f32[16, 16]");
-  EXPECT_EQ(ones->meta()->tensor()->device, "cpu");
+  EXPECT_EQ(ones->meta()->tensor()->ToAnnotation(), "f32[16, 16]");  // the graph states no devices
+  {
+    GraphBuilder with_devices;
+    with_devices.Input("x", "f32[2][1]npu:0");
+    Node* on_cpu = with_devices.Call("aten.ones.default", {Ints({16, 16})},
+                                     {{"device", Argument::OfDevice(Device{"cpu", -1})}});
+    ASSERT_TRUE(Infer(on_cpu).ok());
+    EXPECT_EQ(on_cpu->meta()->tensor()->device, "cpu");
+  }
   EXPECT_EQ(Shape(b.Call("aten.zeros.default", {Ints({3})}, {{"dtype", Argument::OfDType(DType::kInt64)}})), "i64[3]");
   EXPECT_EQ(Shape(b.Call("aten.empty.default", {Ints({2, 3})})), "f32[2, 3]");
   EXPECT_EQ(Shape(b.Call("aten.full.default", {Ints({2}), I(7)})), "i64[2]");
