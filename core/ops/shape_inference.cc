@@ -47,6 +47,10 @@ InferenceReport InferShapes(Graph& graph, const OpRegistry& registry) {
   for (Node* node : graph) {
     const NodeMeta* existing = node->meta();
     if (existing) ++report.annotated;
+    if (node->op() == OpKind::kCallMethod || node->op() == OpKind::kCallModule) {
+      ++report.unknown_ops;  // Tensor methods and submodules have no rules (aten graphs have neither)
+      continue;
+    }
     if (node->op() != OpKind::kCallFunction) continue;  // placeholders, get_attr, output: nothing to infer
     const OpInfo* info = registry.Find(node->target());
     if (!info) {
@@ -82,8 +86,10 @@ OpCost TotalCost(const Graph& graph, const OpRegistry& registry, size_t* unknown
   OpCost total;
   size_t missing = 0;
   for (const Node* node : graph) {
-    if (node->op() != OpKind::kCallFunction) continue;
-    const OpInfo* info = registry.Find(node->target());
+    bool is_op = node->op() == OpKind::kCallFunction || node->op() == OpKind::kCallMethod ||
+                 node->op() == OpKind::kCallModule;
+    if (!is_op) continue;
+    const OpInfo* info = node->op() == OpKind::kCallFunction ? registry.Find(node->target()) : nullptr;
     std::optional<OpCost> cost;
     if (info && info->cost) cost = info->cost(*node);
     if (!cost) {

@@ -203,12 +203,17 @@ TEST(ShapeInferenceTest, ReportCountsAndMessages) {
   Node* right = b.Call("aten.neg.default", {N(x)});                      // annotated correctly
   right->set_meta(Annotated("f32[2, 3]"));
   Node* good = b.Call("aten.add.Tensor", {N(x), I(1)});
-  b.Output({N(relu), N(weird), N(wrong), N(right), N(good), N(attr)});
+  NodeSpec method;
+  method.op = OpKind::kCallMethod;
+  method.target = "contiguous";
+  method.args = {N(x)};
+  Node* contiguous = b.graph.Append(method);                             // call_method: no rules
+  b.Output({N(relu), N(weird), N(wrong), N(right), N(good), N(attr), N(contiguous)});
 
   InferenceReport report = InferShapes(b.graph, R());
   EXPECT_EQ(report.annotated, 3u);  // x, wrong, right
   EXPECT_EQ(report.inferred, 1u);   // good
-  EXPECT_EQ(report.unknown_ops, 1u);
+  EXPECT_EQ(report.unknown_ops, 2u);  // some_new_op, contiguous
   EXPECT_EQ(report.failed, 2u);
   ASSERT_EQ(report.errors.size(), 2u);
   EXPECT_EQ(report.errors[0], "node 'mm': mm: input 'y' has no shape");
@@ -225,7 +230,7 @@ TEST(ShapeInferenceTest, ReportCountsAndMessages) {
 
   size_t unknown = 0;
   TotalCost(b.graph, R(), &unknown);
-  EXPECT_EQ(unknown, 3u);  // mm, relu (no shapes), some_new_op (no rule)
+  EXPECT_EQ(unknown, 4u);  // mm, relu (no shapes), some_new_op, contiguous (no rule)
 }
 
 TEST(ShapeInferenceTest, WarningsAreCapped) {
