@@ -17,6 +17,10 @@ struct InferenceReport {
   size_t annotated = 0;               // nodes that already had meta
   size_t unknown_ops = 0;             // nodes whose target the registry does not know (kept opaque)
   std::vector<std::string> warnings;  // "node 'x': annotation f32[2, 2] but inferred f32[2, 3]", first 20
+  // Nodes without meta whose op is known but whose inference failed (e.g. an
+  // input has no shape); they stay without meta. errors: the first 20 messages.
+  size_t failed = 0;
+  std::vector<std::string> errors;    // "node 'mm': mm: inner dims 3 and 4 differ"
 };
 
 InferenceReport InferShapes(Graph& graph, const OpRegistry& registry);

@@ -1,0 +1,71 @@
+#include "core/ops/op_registry.h"
+
+#include "core/ops/op_families.h"
+
+namespace airscope {
+
+std::string_view OpCategoryName(OpCategory category) {
+  switch (category) {
+    case OpCategory::kPointwise: return "pointwise";
+    case OpCategory::kReduction: return "reduction";
+    case OpCategory::kMatmul: return "matmul";
+    case OpCategory::kConvolution: return "convolution";
+    case OpCategory::kNormalization: return "normalization";
+    case OpCategory::kView: return "view";
+    case OpCategory::kCopy: return "copy";
+    case OpCategory::kCreation: return "creation";
+    case OpCategory::kStreamControl: return "stream_control";
+    case OpCategory::kOther: return "other";
+  }
+  return "other";
+}
+
+std::string_view StripTorchOps(std::string_view target) {
+  constexpr std::string_view kPrefix = "torch.ops.";
+  if (target.substr(0, kPrefix.size()) == kPrefix) target.remove_prefix(kPrefix.size());
+  return target;
+}
+
+const OpInfo* OpRegistry::Find(std::string_view target) const {
+  std::string_view key = StripTorchOps(target);
+  auto it = ops_.find(key);
+  if (it != ops_.end()) return &it->second;
+  // FX prints Python's operator module as `_operator.getitem` in some versions.
+  constexpr std::string_view kPrivateOperator = "_operator.";
+  if (key.substr(0, kPrivateOperator.size()) == kPrivateOperator) {
+    it = ops_.find(std::string("operator.") + std::string(key.substr(kPrivateOperator.size())));
+    if (it != ops_.end()) return &it->second;
+  }
+  return nullptr;
+}
+
+void OpRegistry::Register(OpInfo info) {
+  std::string key = info.name;
+  ops_.insert_or_assign(std::move(key), std::move(info));
+}
+
+std::vector<std::string> OpRegistry::Names() const {
+  std::vector<std::string> names;
+  names.reserve(ops_.size());
+  for (const auto& [name, info] : ops_) names.push_back(name);
+  return names;  // std::map keeps them sorted
+}
+
+const OpRegistry& OpRegistry::Builtin() {
+  // Built once, on first use, and never mutated afterwards (thread-safe
+  // initialisation of a function-local static).
+  static const OpRegistry registry = [] {
+    OpRegistry r;
+    RegisterPointwiseOps(r);
+    RegisterMatmulOps(r);
+    RegisterConvNormOps(r);
+    RegisterViewOps(r);
+    RegisterReductionOps(r);
+    RegisterBackwardOps(r);
+    RegisterMiscOps(r);
+    return r;
+  }();
+  return registry;
+}
+
+}  // namespace airscope

@@ -1,0 +1,357 @@
+// The rest of the table: tensor creation, copies and dtype/device moves,
+// concatenation, embedding lookup, host syncs (item / _local_scalar_dense,
+// which capture must avoid) and TorchAir's stream-control ops.
+//
+// Cost: creation writes its output; copies read inputs and write outputs
+// (no flops); host syncs read their input; stream control costs nothing.
+#include <cmath>
+
+#include "core/ir/graph.h"
+#include "core/ops/op_families.h"
+#include "core/ops/op_helpers.h"
+
+namespace airscope {
+namespace {
+
+// Whether the graph's annotations state devices (torch >= 2.5 prints
+// `f32[2, 2][2, 1]cpu`; older torch prints `f32[2, 2]`), judged by its
+// placeholders and get_attrs.
+bool GraphStatesDevices(const Node& node) {
+  for (const Node* n : node.graph()) {
+    if (n->op() != OpKind::kPlaceholder && n->op() != OpKind::kGetAttr) continue;
+    const NodeMeta* meta = n->meta();
+    if (meta && meta->tensor() && !meta->tensor()->device.empty()) return true;
+  }
+  return false;
+}
+
+// A created tensor records its device kwarg only when the graph's
+// annotations state devices at all: inferred meta then reads like the
+// file's own annotations (and compares equal to them) in either style.
+std::string StatedDevice(const Node& node) { return GraphStatesDevices(node) ? DeviceKwarg(node) : ""; }
+
+TensorMeta Created(const Node& node, std::vector<Dim> sizes, DType dtype) {
+  TensorMeta t;
+  t.dtype = dtype;
+  t.sizes = std::move(sizes);
+  t.device = StatedDevice(node);
+  return t;
+}
+
+// ones/zeros/empty(size, *, dtype=None, layout, device, pin_memory): dtype defaults to f32.
+Result<NodeMeta> InferFilled(const Node& node) {
+  auto sizes = DimListArg(node, 0, "size");
+  if (!sizes.ok()) return sizes.status();
+  auto dtype = DTypeArg(node, 99, "dtype");
+  if (!dtype.ok()) return dtype.status();
+  return TensorResult(Created(node, std::move(*sizes), dtype->value_or(DType::kFloat32)));
+}
+
+DType ScalarDType(const Argument* value) {
+  if (!value) return DType::kFloat32;
+  switch (value->kind()) {
+    case Argument::Kind::kBool: return DType::kBool;
+    case Argument::Kind::kInt: return DType::kInt64;
+    default: return DType::kFloat32;
+  }
+}
+
+// full(size, fill_value, *, dtype=None, ...): dtype from the fill value's kind.
+Result<NodeMeta> InferFull(const Node& node) {
+  auto sizes = DimListArg(node, 0, "size");
+  if (!sizes.ok()) return sizes.status();
+  auto dtype = DTypeArg(node, 99, "dtype");
+  if (!dtype.ok()) return dtype.status();
+  DType fallback = ScalarDType(FindArg(node, 1, "fill_value"));
+  return TensorResult(Created(node, std::move(*sizes), dtype->value_or(fallback)));
+}
+
+// zeros_like(self, *, dtype=None, device=None, ...) and friends.
+Result<NodeMeta> InferLike(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  auto dtype = DTypeArg(node, 99, "dtype");
+  if (!dtype.ok()) return dtype.status();
+  TensorMeta out = Like(**self, (*self)->sizes, dtype->value_or((*self)->dtype));
+  if (std::string device = StatedDevice(node); !device.empty()) out.device = device;
+  return TensorResult(std::move(out));
+}
+
+// new_zeros(self, size, *, dtype=None, ...): self's dtype and device by default.
+Result<NodeMeta> InferNewFilled(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  auto sizes = DimListArg(node, 1, "size");
+  if (!sizes.ok()) return sizes.status();
+  auto dtype = DTypeArg(node, 99, "dtype");
+  if (!dtype.ok()) return dtype.status();
+  TensorMeta out = Like(**self, std::move(*sizes), dtype->value_or((*self)->dtype));
+  if (std::string device = StatedDevice(node); !device.empty()) out.device = device;
+  return TensorResult(std::move(out));
+}
+
+Result<double> NumberArg(const Node& node, size_t index, std::string_view name, bool* is_float) {
+  const Argument* arg = FindArg(node, index, name);
+  if (!arg) return OpError(node, "missing argument '{}'", name);
+  if (arg->kind() == Argument::Kind::kInt) return static_cast<double>(arg->as_int());
+  if (arg->kind() == Argument::Kind::kFloat) {
+    *is_float = true;
+    return arg->as_float();
+  }
+  return OpError(node, "argument '{}' is not a number", name);
+}
+
+// arange(end) / arange.start(start, end) / arange.start_step(start, end, step):
+// ceil((end - start) / step) elements; int64 unless a bound is a float.
+InferFn ArangeInfer(bool has_start, bool has_step) {
+  return [has_start, has_step](const Node& node) -> Result<NodeMeta> {
+    bool is_float = false;
+    double start = 0, step = 1;
+    size_t at = 0;
+    if (has_start) {
+      auto s = NumberArg(node, at++, "start", &is_float);
+      if (!s.ok()) return s.status();
+      start = *s;
+    }
+    auto end = NumberArg(node, at++, "end", &is_float);
+    if (!end.ok()) return end.status();
+    if (has_step) {
+      auto s = NumberArg(node, at++, "step", &is_float);
+      if (!s.ok()) return s.status();
+      step = *s;
+    }
+    if (step == 0) return OpError(node, "step must be nonzero");
+    double n = std::ceil((*end - start) / step);
+    if (n < 0) return OpError(node, "upper bound and step are inconsistent: start {} end {} step {}", start, *end, step);
+    auto dtype = DTypeArg(node, 99, "dtype");
+    if (!dtype.ok()) return dtype.status();
+    DType fallback = is_float ? DType::kFloat32 : DType::kInt64;
+    return TensorResult(Created(node, {Dim(static_cast<int64_t>(n))}, dtype->value_or(fallback)));
+  };
+}
+
+// scalar_tensor(s, *, dtype=None, ...): a 0-dim f32 by default.
+Result<NodeMeta> InferScalarTensor(const Node& node) {
+  auto dtype = DTypeArg(node, 99, "dtype");
+  if (!dtype.ok()) return dtype.status();
+  return TensorResult(Created(node, {}, dtype->value_or(DType::kFloat32)));
+}
+
+Result<NodeMeta> InferClone(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  return TensorResult(Like(**self, (*self)->sizes));
+}
+
+// _to_copy(self, *, dtype=None, layout, device=None, ...).
+Result<NodeMeta> InferToCopy(const Node& node) { return InferLike(node); }
+
+// copy_(self, src, non_blocking): self, which src must broadcast to.
+Result<NodeMeta> InferCopyInplace(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  auto src = TensorArg(node, 1, "src");
+  if (!src.ok()) return src.status();
+  auto b = Broadcast(node, (*self)->sizes, (*src)->sizes);
+  if (!b.ok()) return b.status();
+  if (*b != (*self)->sizes) {
+    return OpError(node, "src {} does not broadcast to self {}", FormatDims((*src)->sizes), FormatDims((*self)->sizes));
+  }
+  return TensorResult(Like(**self, (*self)->sizes));
+}
+
+// Sum of sizes along the cat dim: static parts add up, symbols are listed.
+Dim SumDims(const std::vector<Dim>& dims) {
+  int64_t total = 0;
+  std::string symbolic;
+  for (const Dim& d : dims) {
+    if (d.is_static()) {
+      total += d.value();
+    } else {
+      symbolic += symbolic.empty() ? d.symbol() : " + " + d.symbol();
+    }
+  }
+  if (symbolic.empty()) return Dim(total);
+  return AddConst(Dim::Symbol(symbolic), total);
+}
+
+// cat(tensors, dim=0): all but the cat dim agree; legacy 1-D empty tensors
+// ([0]) are skipped as torch does.
+Result<NodeMeta> InferCat(const Node& node) {
+  auto tensors = TensorListArg(node, 0, "tensors");
+  if (!tensors.ok()) return tensors.status();
+  std::vector<const TensorMeta*> parts;
+  DType dtype = DType::kUnknown;
+  for (const TensorMeta* t : *tensors) {
+    dtype = dtype == DType::kUnknown ? t->dtype : PromoteTypes(dtype, t->dtype);
+    if (!(t->sizes.size() == 1 && t->sizes[0] == Dim(0))) parts.push_back(t);
+  }
+  if (parts.empty()) {
+    if (tensors->empty()) return OpError(node, "expects a non-empty list of tensors");
+    return TensorResult(Like(*(*tensors)[0], {Dim(0)}, dtype));
+  }
+  auto dim = IntArg(node, 1, "dim", 0);
+  if (!dim.ok()) return dim.status();
+  const std::vector<Dim>& first = parts[0]->sizes;
+  auto d = NormalizeDim(node, *dim, first.size());
+  if (!d.ok()) return d.status();
+  if (first.empty()) return OpError(node, "zero-dimensional tensors cannot be concatenated");
+  std::vector<Dim> along;
+  for (const TensorMeta* t : parts) {
+    if (t->sizes.size() != first.size()) {
+      return OpError(node, "tensors {} and {} have different ranks", FormatDims(first), FormatDims(t->sizes));
+    }
+    for (size_t i = 0; i < first.size(); ++i) {
+      if (static_cast<int64_t>(i) == *d) continue;
+      if (first[i].is_static() && t->sizes[i].is_static() && first[i] != t->sizes[i]) {
+        return OpError(node, "sizes {} and {} differ in dim {}: {} and {}", FormatDims(first), FormatDims(t->sizes), i,
+                       first[i].ToString(), t->sizes[i].ToString());
+      }
+    }
+    along.push_back(t->sizes[*d]);
+  }
+  std::vector<Dim> out = first;
+  out[*d] = SumDims(along);
+  return TensorResult(Like(*parts[0], std::move(out), dtype));
+}
+
+// stack(tensors, dim=0): equal shapes, a new dim of len(tensors) at dim.
+Result<NodeMeta> InferStack(const Node& node) {
+  auto tensors = TensorListArg(node, 0, "tensors");
+  if (!tensors.ok()) return tensors.status();
+  if (tensors->empty()) return OpError(node, "expects a non-empty list of tensors");
+  const std::vector<Dim>& first = (*tensors)[0]->sizes;
+  DType dtype = (*tensors)[0]->dtype;
+  for (const TensorMeta* t : *tensors) {
+    if (t->sizes.size() != first.size()) {
+      return OpError(node, "tensors {} and {} have different shapes", FormatDims(first), FormatDims(t->sizes));
+    }
+    for (size_t i = 0; i < first.size(); ++i) {
+      if (first[i].is_static() && t->sizes[i].is_static() && first[i] != t->sizes[i]) {
+        return OpError(node, "sizes {} and {} differ in dim {}: {} and {}", FormatDims(first), FormatDims(t->sizes), i,
+                       first[i].ToString(), t->sizes[i].ToString());
+      }
+    }
+    dtype = PromoteTypes(dtype, t->dtype);
+  }
+  auto dim = IntArg(node, 1, "dim", 0);
+  if (!dim.ok()) return dim.status();
+  auto d = NormalizeDim(node, *dim, first.size() + 1);
+  if (!d.ok()) return d.status();
+  std::vector<Dim> out = first;
+  out.insert(out.begin() + *d, Dim(static_cast<int64_t>(tensors->size())));
+  return TensorResult(Like(*(*tensors)[0], std::move(out), dtype));
+}
+
+// embedding(weight[num, dim], indices, ...) -> indices.shape + [dim].
+Result<NodeMeta> InferEmbedding(const Node& node) {
+  auto weight = TensorArg(node, 0, "weight");
+  if (!weight.ok()) return weight.status();
+  auto indices = TensorArg(node, 1, "indices");
+  if (!indices.ok()) return indices.status();
+  if ((*weight)->sizes.size() != 2) return OpError(node, "weight must be 2-D, got {}", FormatDims((*weight)->sizes));
+  std::vector<Dim> out = (*indices)->sizes;
+  out.push_back((*weight)->sizes[1]);
+  return TensorResult(Like(**weight, std::move(out)));
+}
+
+// A gather reads the indices and only the rows it returns.
+std::optional<OpCost> EmbeddingCost(const Node& node) {
+  auto indices = TensorArg(node, 1, "indices");
+  auto written = OutputBytes(node);
+  if (!indices.ok() || !written) return std::nullopt;
+  auto index_bytes = (*indices)->NumBytes();
+  if (!index_bytes) return std::nullopt;
+  return OpCost{0, static_cast<double>(*index_bytes) + *written, *written};
+}
+
+// item / _local_scalar_dense: copy one element to the host. The value is a
+// Python number (an unbacked SymInt/SymFloat in a traced graph), so the meta
+// is kSymInt; tensors[0] records the 0-dim tensor it came from (its dtype).
+Result<NodeMeta> InferHostScalar(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  auto n = (*self)->NumElements();
+  if (n && *n != 1) {
+    return OpError(node, "a tensor with {} elements cannot be converted to a scalar", *n);
+  }
+  NodeMeta meta;
+  meta.kind = ValueKind::kSymInt;
+  meta.source = MetaSource::kInferred;
+  meta.tensors.push_back(Like(**self, {}));
+  return meta;
+}
+
+std::optional<OpCost> HostScalarCost(const Node& node) {
+  auto read = InputBytes(node);
+  if (!read) return std::nullopt;
+  return OpCost{0, *read, 0};
+}
+
+// air.scope_enter / scope_exit / record / wait order work between streams;
+// they produce no tensor.
+Result<NodeMeta> InferStreamControl(const Node&) {
+  NodeMeta meta;
+  meta.kind = ValueKind::kOpaque;
+  meta.source = MetaSource::kInferred;
+  return meta;
+}
+
+// sym_size.int(self, dim): the size as a SymInt, `Sym(s0)` (or `Sym(4)`).
+Result<NodeMeta> InferSymSize(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  auto dim = IntArg(node, 1, "dim");
+  if (!dim.ok()) return dim.status();
+  auto d = NormalizeDim(node, *dim, (*self)->sizes.size());
+  if (!d.ok()) return d.status();
+  if ((*self)->sizes.empty()) return OpError(node, "a 0-dim tensor has no sizes");
+  NodeMeta meta;
+  meta.kind = ValueKind::kSymInt;
+  meta.source = MetaSource::kInferred;
+  meta.annotation = fmt::format("Sym({})", (*self)->sizes[*d].ToString());
+  return meta;
+}
+
+}  // namespace
+
+void RegisterMiscOps(OpRegistry& r) {
+  constexpr auto C = OpCategory::kCreation;
+  for (const char* name : {"aten.ones.default", "aten.zeros.default", "aten.empty.default",
+                           "aten.empty.memory_format"}) {
+    AddOp(r, name, C, InferFilled, CopyCost());
+  }
+  AddOp(r, "aten.empty_strided.default", C, InferFilled, CopyCost());
+  AddOp(r, "aten.full.default", C, InferFull, CopyCost());
+  AddOp(r, "aten.scalar_tensor.default", C, InferScalarTensor, CopyCost());
+  for (const char* name : {"aten.zeros_like.default", "aten.ones_like.default", "aten.empty_like.default",
+                           "aten.full_like.default", "aten.rand_like.default", "aten.randn_like.default"}) {
+    AddOp(r, name, C, InferLike, CopyCost());
+  }
+  for (const char* name : {"aten.new_zeros.default", "aten.new_ones.default", "aten.new_empty.default"}) {
+    AddOp(r, name, C, InferNewFilled, CopyCost());
+  }
+  AddOp(r, "aten.arange.default", C, ArangeInfer(false, false), CopyCost());
+  AddOp(r, "aten.arange.start", C, ArangeInfer(true, false), CopyCost());
+  AddOp(r, "aten.arange.start_step", C, ArangeInfer(true, true), CopyCost());
+
+  constexpr auto K = OpCategory::kCopy;
+  AddOp(r, "aten.clone.default", K, InferClone, CopyCost());
+  AddOp(r, "aten.lift_fresh_copy.default", K, InferClone, CopyCost());
+  AddOp(r, "aten._to_copy.default", K, InferToCopy, CopyCost());
+  AddOp(r, "aten.copy_.default", K, InferCopyInplace, CopyCost(), /*inplace=*/true);
+  AddOp(r, "aten.cat.default", K, InferCat, CopyCost());
+  AddOp(r, "aten.stack.default", K, InferStack, CopyCost());
+
+  AddOp(r, "aten.embedding.default", OpCategory::kOther, InferEmbedding, EmbeddingCost);
+  AddOp(r, "aten._local_scalar_dense.default", OpCategory::kOther, InferHostScalar, HostScalarCost);
+  AddOp(r, "aten.item.default", OpCategory::kOther, InferHostScalar, HostScalarCost);
+  AddOp(r, "aten.sym_size.int", OpCategory::kOther, InferSymSize, ZeroCost());
+
+  for (const char* name : {"air.scope_enter.default", "air.scope_exit.default", "air.record.default",
+                           "air.wait.default"}) {
+    AddOp(r, name, OpCategory::kStreamControl, InferStreamControl, ZeroCost());
+  }
+}
+
+}  // namespace airscope

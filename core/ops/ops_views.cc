@@ -1,0 +1,371 @@
+// View ops: a new shape over the same storage (view, reshape, transpose,
+// permute, expand, slice, select, split, getitem, ...). They cost nothing:
+// no data moves and no math is done.
+#include <algorithm>
+#include <limits>
+
+#include "core/ops/op_families.h"
+#include "core/ops/op_helpers.h"
+
+namespace airscope {
+namespace {
+
+// Graphs print `end=None` as sys.maxsize; anything this large means "to the end".
+constexpr int64_t kToEnd = std::numeric_limits<int64_t>::max() / 2;
+
+// The target shape of view/reshape with at most one -1, which takes what the
+// other sizes leave of the input's element count.
+Result<std::vector<Dim>> ResolveShape(const Node& node, const std::vector<Dim>& input, std::vector<Dim> shape) {
+  std::optional<size_t> infer_at;
+  std::vector<Dim> known;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const Dim& d = shape[i];
+    if (d.is_static() && d.value() == -1) {
+      if (infer_at) return OpError(node, "only one dimension can be inferred in {}", FormatDims(shape));
+      infer_at = i;
+    } else if (d.is_static() && d.value() < 0) {
+      return OpError(node, "invalid shape dimension {} in {}", d.value(), FormatDims(shape));
+    } else {
+      known.push_back(d);
+    }
+  }
+  DimProduct total = ProductOf(input);
+  DimProduct given = ProductOf(known);
+  if (infer_at) {
+    if (auto q = DivideExact(total, given)) {
+      shape[*infer_at] = DimOf(*q);
+    } else if (total.is_static() && given.is_static()) {
+      return OpError(node, "shape {} is invalid for input {} of {} elements", FormatDims(shape), FormatDims(input),
+                     total.coeff);
+    } else {
+      shape[*infer_at] = Dim::Symbol(fmt::format("({})//({})", DimOf(total).ToString(), DimOf(given).ToString()));
+    }
+  } else if (total.is_static() && given.is_static() && total.coeff != given.coeff) {
+    return OpError(node, "shape {} is invalid for input {} of {} elements", FormatDims(shape), FormatDims(input),
+                   total.coeff);
+  }
+  return shape;
+}
+
+Result<NodeMeta> InferView(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  auto shape = DimListArg(node, 1, "size");
+  if (!shape.ok()) return shape.status();
+  auto resolved = ResolveShape(node, (*self)->sizes, std::move(*shape));
+  if (!resolved.ok()) return resolved.status();
+  return TensorResult(Like(**self, std::move(*resolved)));
+}
+
+Result<NodeMeta> InferSame(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  return TensorResult(Like(**self, (*self)->sizes));
+}
+
+Result<NodeMeta> InferT(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  std::vector<Dim> sizes = (*self)->sizes;
+  if (sizes.size() > 2) return OpError(node, "expects a tensor with <= 2 dims, got {}", FormatDims(sizes));
+  std::reverse(sizes.begin(), sizes.end());
+  return TensorResult(Like(**self, std::move(sizes)));
+}
+
+Result<NodeMeta> InferTranspose(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  std::vector<Dim> sizes = (*self)->sizes;
+  auto d0 = IntArg(node, 1, "dim0");
+  if (!d0.ok()) return d0.status();
+  auto d1 = IntArg(node, 2, "dim1");
+  if (!d1.ok()) return d1.status();
+  auto a = NormalizeDim(node, *d0, sizes.size());
+  if (!a.ok()) return a.status();
+  auto b = NormalizeDim(node, *d1, sizes.size());
+  if (!b.ok()) return b.status();
+  if (!sizes.empty()) std::swap(sizes[*a], sizes[*b]);
+  return TensorResult(Like(**self, std::move(sizes)));
+}
+
+Result<NodeMeta> InferPermute(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  auto dims = IntListArg(node, 1, "dims");
+  if (!dims.ok()) return dims.status();
+  const std::vector<Dim>& in = (*self)->sizes;
+  if (dims->size() != in.size()) {
+    return OpError(node, "dims has {} entries for a tensor of rank {}", dims->size(), in.size());
+  }
+  std::vector<bool> seen(in.size(), false);
+  std::vector<Dim> out;
+  for (int64_t d : *dims) {
+    auto n = NormalizeDim(node, d, in.size());
+    if (!n.ok()) return n.status();
+    if (seen[*n]) return OpError(node, "dim {} repeats in the permutation", d);
+    seen[*n] = true;
+    out.push_back(in[*n]);
+  }
+  return TensorResult(Like(**self, std::move(out)));
+}
+
+// expand(self, size): new leading dims may be added; -1 keeps a size; only
+// size-1 dims can grow.
+Result<NodeMeta> InferExpand(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  auto shape = DimListArg(node, 1, "size");
+  if (!shape.ok()) return shape.status();
+  const std::vector<Dim>& in = (*self)->sizes;
+  std::vector<Dim> out = std::move(*shape);
+  if (out.size() < in.size()) {
+    return OpError(node, "target {} has fewer dims than input {}", FormatDims(out), FormatDims(in));
+  }
+  size_t lead = out.size() - in.size();
+  for (size_t i = 0; i < out.size(); ++i) {
+    Dim& target = out[i];
+    bool keep = target.is_static() && target.value() == -1;
+    if (i < lead) {
+      if (keep) return OpError(node, "-1 is not allowed for the new leading dim {}", i);
+      continue;
+    }
+    const Dim& source = in[i - lead];
+    if (keep) {
+      target = source;
+    } else if (source != target && source != Dim(1) && source.is_static() && target.is_static()) {
+      return OpError(node, "cannot expand dim {} of size {} to {}", i - lead, source.ToString(), target.ToString());
+    }
+  }
+  return TensorResult(Like(**self, std::move(out)));
+}
+
+Result<NodeMeta> InferUnsqueeze(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  auto dim = IntArg(node, 1, "dim");
+  if (!dim.ok()) return dim.status();
+  std::vector<Dim> sizes = (*self)->sizes;
+  auto d = NormalizeDim(node, *dim, sizes.size() + 1);
+  if (!d.ok()) return d.status();
+  sizes.insert(sizes.begin() + *d, Dim(1));
+  return TensorResult(Like(**self, std::move(sizes)));
+}
+
+// squeeze.default drops every size-1 dim; squeeze.dim/.dims only the named
+// ones, and only where the size is 1 (others stay, as in torch).
+Result<NodeMeta> InferSqueeze(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  const std::vector<Dim>& in = (*self)->sizes;
+  bool all = FindArg(node, 1, "dim") == nullptr;
+  std::vector<bool> chosen(in.size(), all);
+  if (!all) {
+    auto dims = IntListArg(node, 1, "dim");
+    if (!dims.ok()) return dims.status();
+    for (int64_t d : *dims) {
+      auto n = NormalizeDim(node, d, in.size());
+      if (!n.ok()) return n.status();
+      if (static_cast<size_t>(*n) < in.size()) chosen[*n] = true;
+    }
+  }
+  std::vector<Dim> out;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (!(chosen[i] && in[i] == Dim(1))) out.push_back(in[i]);
+  }
+  return TensorResult(Like(**self, std::move(out)));
+}
+
+// slice(self, dim=0, start=None, end=None, step=1), Python slicing with
+// negative indices and clamping.
+Result<NodeMeta> InferSlice(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  std::vector<Dim> sizes = (*self)->sizes;
+  auto dim = IntArg(node, 1, "dim", 0);
+  if (!dim.ok()) return dim.status();
+  auto d = NormalizeDim(node, *dim, sizes.size());
+  if (!d.ok()) return d.status();
+  auto start_arg = OptionalIntArg(node, 2, "start");
+  if (!start_arg.ok()) return start_arg.status();
+  auto end_arg = OptionalIntArg(node, 3, "end");
+  if (!end_arg.ok()) return end_arg.status();
+  auto step = IntArg(node, 4, "step", 1);
+  if (!step.ok()) return step.status();
+  if (*step < 1) return OpError(node, "step must be positive, got {}", *step);
+  if (sizes.empty()) return OpError(node, "cannot slice a 0-dim tensor");
+  int64_t start = start_arg->value_or(0);
+  int64_t end = end_arg->value_or(std::numeric_limits<int64_t>::max());
+  const Dim& size = sizes[*d];
+  Dim out;
+  if (size.is_static()) {
+    int64_t n = size.value();
+    auto clamp = [n](int64_t i) { return std::clamp(i < 0 ? i + n : i, int64_t{0}, n); };
+    int64_t s = clamp(start), e = clamp(end);
+    out = Dim(e > s ? (e - s + *step - 1) / *step : 0);
+  } else if (*step == 1 && start >= 0 && end >= kToEnd) {
+    out = AddConst(size, -start);
+  } else if (*step == 1 && start < 0 && end >= kToEnd) {
+    out = Dim(-start);  // the last |start| elements; Dynamo guards size >= |start|
+  } else if (start >= 0 && end >= 0 && end < kToEnd) {
+    out = Dim(end > start ? (end - start + *step - 1) / *step : 0);  // assumes end <= size, as Dynamo guards
+  } else {
+    out = Dim::Symbol(fmt::format("slice({}, {}, {}, {})", size.ToString(), start, end, *step));
+  }
+  sizes[*d] = out;
+  return TensorResult(Like(**self, std::move(sizes)));
+}
+
+Result<NodeMeta> InferSelect(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  std::vector<Dim> sizes = (*self)->sizes;
+  if (sizes.empty()) return OpError(node, "cannot select from a 0-dim tensor");
+  auto dim = IntArg(node, 1, "dim");
+  if (!dim.ok()) return dim.status();
+  auto d = NormalizeDim(node, *dim, sizes.size());
+  if (!d.ok()) return d.status();
+  auto index = IntArg(node, 2, "index");
+  if (!index.ok()) return index.status();
+  const Dim& size = sizes[*d];
+  if (size.is_static() && (*index >= size.value() || *index < -size.value())) {
+    return OpError(node, "index {} out of range for dim {} of size {}", *index, *d, size.value());
+  }
+  sizes.erase(sizes.begin() + *d);
+  return TensorResult(Like(**self, std::move(sizes)));
+}
+
+Result<NodeMeta> SplitInto(const Node& node, const TensorMeta& self, size_t dim, const std::vector<Dim>& chunks) {
+  std::vector<TensorMeta> parts;
+  for (const Dim& chunk : chunks) {
+    std::vector<Dim> sizes = self.sizes;
+    sizes[dim] = chunk;
+    parts.push_back(Like(self, std::move(sizes)));
+  }
+  return TupleResult(std::move(parts));
+}
+
+// split(self, split_size, dim=0): chunks of split_size, the last one smaller.
+Result<NodeMeta> InferSplit(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  auto split = IntArg(node, 1, "split_size");
+  if (!split.ok()) return split.status();
+  auto dim = IntArg(node, 2, "dim", 0);
+  if (!dim.ok()) return dim.status();
+  auto d = NormalizeDim(node, *dim, (*self)->sizes.size());
+  if (!d.ok()) return d.status();
+  if ((*self)->sizes.empty()) return OpError(node, "cannot split a 0-dim tensor");
+  const Dim& size = (*self)->sizes[*d];
+  if (!size.is_static()) {
+    return OpError(node, "dim {} has symbolic size {}; the number of chunks is unknown", *d, size.ToString());
+  }
+  if (*split < 0 || (*split == 0 && size.value() != 0)) {
+    return OpError(node, "split_size {} is invalid for dim {} of size {}", *split, *d, size.value());
+  }
+  std::vector<Dim> chunks;
+  int64_t n = size.value();
+  if (n == 0) chunks.emplace_back(0);  // torch returns one empty chunk
+  for (int64_t at = 0; at < n; at += *split) chunks.emplace_back(std::min(*split, n - at));
+  return SplitInto(node, **self, *d, chunks);
+}
+
+Result<NodeMeta> InferSplitWithSizes(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  auto sizes = DimListArg(node, 1, "split_sizes");
+  if (!sizes.ok()) return sizes.status();
+  auto dim = IntArg(node, 2, "dim", 0);
+  if (!dim.ok()) return dim.status();
+  auto d = NormalizeDim(node, *dim, (*self)->sizes.size());
+  if (!d.ok()) return d.status();
+  if ((*self)->sizes.empty()) return OpError(node, "cannot split a 0-dim tensor");
+  const Dim& size = (*self)->sizes[*d];
+  DimProduct sum;
+  sum.coeff = 0;
+  bool all_static = true;
+  for (const Dim& s : *sizes) {
+    if (s.is_static()) sum.coeff += s.value(); else all_static = false;
+  }
+  if (all_static && size.is_static() && sum.coeff != size.value()) {
+    return OpError(node, "split_sizes {} sum to {} but dim {} has size {}", FormatDims(*sizes), sum.coeff, *d,
+                   size.value());
+  }
+  return SplitInto(node, **self, *d, *sizes);
+}
+
+Result<NodeMeta> InferUnbind(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  auto dim = IntArg(node, 1, "dim", 0);
+  if (!dim.ok()) return dim.status();
+  auto d = NormalizeDim(node, *dim, (*self)->sizes.size());
+  if (!d.ok()) return d.status();
+  if ((*self)->sizes.empty()) return OpError(node, "cannot unbind a 0-dim tensor");
+  const Dim& size = (*self)->sizes[*d];
+  if (!size.is_static()) return OpError(node, "dim {} has symbolic size {}", *d, size.ToString());
+  std::vector<Dim> rest = (*self)->sizes;
+  rest.erase(rest.begin() + *d);
+  return TupleResult(std::vector<TensorMeta>(static_cast<size_t>(size.value()), Like(**self, rest)));
+}
+
+// operator.getitem(tuple, i): element i of a tuple-valued input.
+Result<NodeMeta> InferGetitem(const Node& node) {
+  const Argument* source = FindArg(node, 0, "a");
+  if (!source || !source->is_node()) return OpError(node, "first argument is not a node");
+  const Node& input = *source->as_node();
+  const NodeMeta* meta = input.meta();
+  if (!meta) return OpError(node, "input '{}' has no shape", input.name());
+  if (meta->kind != ValueKind::kTuple) return OpError(node, "input '{}' is not a tuple", input.name());
+  auto index = IntArg(node, 1, "b");
+  if (!index.ok()) return index.status();
+  int64_t n = static_cast<int64_t>(meta->tensors.size());
+  int64_t i = *index < 0 ? *index + n : *index;
+  if (i < 0 || i >= n) {
+    return OpError(node, "index {} out of range for '{}' with {} elements", *index, input.name(), n);
+  }
+  const TensorMeta& element = meta->tensors[static_cast<size_t>(i)];
+  if (element.dtype == DType::kUnknown && element.sizes.empty()) {
+    return OpError(node, "element {} of '{}' is None", i, input.name());
+  }
+  return TensorResult(element);
+}
+
+// _reshape_alias(self, size, stride) and as_strided(self, size, stride, offset):
+// the size is given outright.
+Result<NodeMeta> InferGivenSize(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  auto shape = DimListArg(node, 1, "size");
+  if (!shape.ok()) return shape.status();
+  return TensorResult(Like(**self, std::move(*shape)));
+}
+
+}  // namespace
+
+void RegisterViewOps(OpRegistry& r) {
+  constexpr auto V = OpCategory::kView;
+  for (const char* name : {"aten.view.default", "aten._unsafe_view.default", "aten.reshape.default"}) {
+    AddOp(r, name, V, InferView, ZeroCost());
+  }
+  AddOp(r, "aten._reshape_alias.default", V, InferGivenSize, ZeroCost());
+  AddOp(r, "aten.as_strided.default", V, InferGivenSize, ZeroCost());
+  for (const char* name : {"aten.detach.default", "aten.alias.default", "aten.lift_fresh.default"}) {
+    AddOp(r, name, V, InferSame, ZeroCost());
+  }
+  AddOp(r, "aten.t.default", V, InferT, ZeroCost());
+  AddOp(r, "aten.transpose.int", V, InferTranspose, ZeroCost());
+  AddOp(r, "aten.permute.default", V, InferPermute, ZeroCost());
+  AddOp(r, "aten.expand.default", V, InferExpand, ZeroCost());
+  AddOp(r, "aten.unsqueeze.default", V, InferUnsqueeze, ZeroCost());
+  for (const char* name : {"aten.squeeze.default", "aten.squeeze.dim", "aten.squeeze.dims"}) {
+    AddOp(r, name, V, InferSqueeze, ZeroCost());
+  }
+  AddOp(r, "aten.slice.Tensor", V, InferSlice, ZeroCost());
+  AddOp(r, "aten.select.int", V, InferSelect, ZeroCost());
+  AddOp(r, "aten.split.Tensor", V, InferSplit, ZeroCost());
+  AddOp(r, "aten.split_with_sizes.default", V, InferSplitWithSizes, ZeroCost());
+  AddOp(r, "aten.unbind.int", V, InferUnbind, ZeroCost());
+  AddOp(r, "operator.getitem", V, InferGetitem, ZeroCost());
+}
+
+}  // namespace airscope

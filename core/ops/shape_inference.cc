@@ -1,0 +1,107 @@
+#include "core/ops/shape_inference.h"
+
+#include <fmt/format.h>
+
+namespace airscope {
+namespace {
+
+constexpr size_t kMaxMessages = 20;
+
+std::string Describe(const NodeMeta& meta) {
+  if (meta.kind == ValueKind::kTensor && !meta.tensors.empty()) return meta.tensors[0].ShapeString();
+  if (meta.kind == ValueKind::kTuple) {
+    std::string out = "(";
+    for (size_t i = 0; i < meta.tensors.size(); ++i) {
+      if (i) out += ", ";
+      const TensorMeta& t = meta.tensors[i];
+      out += t.dtype == DType::kUnknown && t.sizes.empty() ? "None" : t.ShapeString();
+    }
+    return out + ")";
+  }
+  return meta.annotation.empty() ? "?" : meta.annotation;
+}
+
+// Annotation and inference agree when they describe the same tensors by
+// dtype and sizes; strides and device are left out on purpose (many
+// annotations state neither, and inference does not compute strides).
+bool SameTensors(const NodeMeta& annotated, const NodeMeta& inferred) {
+  if (annotated.kind != inferred.kind) return false;
+  if (annotated.tensors.size() != inferred.tensors.size()) return false;
+  for (size_t i = 0; i < annotated.tensors.size(); ++i) {
+    if (annotated.tensors[i].dtype != inferred.tensors[i].dtype) return false;
+    if (annotated.tensors[i].sizes != inferred.tensors[i].sizes) return false;
+  }
+  return true;
+}
+
+void Note(std::vector<std::string>* messages, std::string message) {
+  if (messages->size() < kMaxMessages) messages->push_back(std::move(message));
+}
+
+}  // namespace
+
+InferenceReport InferShapes(Graph& graph, const OpRegistry& registry) {
+  InferenceReport report;
+  // Graph order is topological for a linted graph, so one forward walk sees
+  // every input before its users; no recursion, so deep graphs are fine.
+  for (Node* node : graph) {
+    const NodeMeta* existing = node->meta();
+    if (existing) ++report.annotated;
+    if (node->op() == OpKind::kCallMethod || node->op() == OpKind::kCallModule) {
+      ++report.unknown_ops;  // Tensor methods and submodules have no rules (aten graphs have neither)
+      continue;
+    }
+    if (node->op() != OpKind::kCallFunction) continue;  // placeholders, get_attr, output: nothing to infer
+    const OpInfo* info = registry.Find(node->target());
+    if (!info) {
+      ++report.unknown_ops;
+      continue;
+    }
+    if (!info->infer) continue;
+    Result<NodeMeta> inferred = info->infer(*node);
+    if (existing) {
+      // Only tensor values are compared: a kSymInt/kOpaque annotation is
+      // verbatim text inference cannot reproduce.
+      bool comparable = existing->kind == ValueKind::kTensor || existing->kind == ValueKind::kTuple;
+      if (inferred.ok() && comparable && !SameTensors(*existing, *inferred)) {
+        Note(&report.warnings, fmt::format("node '{}': annotation {} but inferred {}", node->name(),
+                                           Describe(*existing), Describe(*inferred)));
+      }
+      continue;
+    }
+    if (!inferred.ok()) {
+      ++report.failed;
+      Note(&report.errors, fmt::format("node '{}': {}", node->name(), inferred.status().message()));
+      continue;
+    }
+    NodeMeta meta = std::move(inferred).value();
+    meta.source = MetaSource::kInferred;
+    node->set_meta(std::move(meta));
+    ++report.inferred;
+  }
+  return report;
+}
+
+OpCost TotalCost(const Graph& graph, const OpRegistry& registry, size_t* unknown) {
+  OpCost total;
+  size_t missing = 0;
+  for (const Node* node : graph) {
+    bool is_op = node->op() == OpKind::kCallFunction || node->op() == OpKind::kCallMethod ||
+                 node->op() == OpKind::kCallModule;
+    if (!is_op) continue;
+    const OpInfo* info = node->op() == OpKind::kCallFunction ? registry.Find(node->target()) : nullptr;
+    std::optional<OpCost> cost;
+    if (info && info->cost) cost = info->cost(*node);
+    if (!cost) {
+      ++missing;
+      continue;
+    }
+    total.flops += cost->flops;
+    total.bytes_read += cost->bytes_read;
+    total.bytes_written += cost->bytes_written;
+  }
+  if (unknown) *unknown = missing;
+  return total;
+}
+
+}  // namespace airscope
