@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include <fmt/format.h>
+
 #include "core/ir/argument.h"
 
 namespace airscope {
@@ -18,5 +20,11 @@ std::string PythonStringRepr(const std::string& value);
 std::string FormatFxArg(const Argument& arg);
 // One argument as FX's Python codegen prints it in readable code.
 std::string FormatPythonArg(const Argument& arg);
+
+// Appending forms of the above, for printers that build one large buffer
+// (formatting a million nodes through temporary strings is measurably slower).
+void AppendPythonFloatRepr(fmt::memory_buffer& out, double value);
+void AppendFxArg(fmt::memory_buffer& out, const Argument& arg);
+void AppendPythonArg(fmt::memory_buffer& out, const Argument& arg);
 
 }  // namespace airscope

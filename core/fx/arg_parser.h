@@ -1,0 +1,87 @@
+// ArgParser: reads one argument value of a node from a line of FX text or
+// readable code, the inverse of python_repr.h's printers.
+//
+// Two dialects:
+//   kFx      torch.fx.node._format_arg: `%name` node refs, strings bare
+//            (`{approximate: tanh}`), devices bare (`cpu`, `npu:0`).
+//   kPython  Python source / str(): bare names are node refs, strings are
+//            quoted, `device(type='cpu', index=0)`.
+// Both: ints (int64; wider ones become Raw), floats (`1e-05`, `inf`, `-inf`,
+// `nan`), None/True/False, `[..]` lists, `(..)` tuples, `torch.float32`
+// dtypes, `torch.contiguous_format`, `torch.strided`. Anything else that is
+// bracket-balanced is kept verbatim as Argument::Raw, so no file is rejected
+// for a value airscope cannot interpret. Hard errors (with the 0-based offset
+// into the line): a node name used before its definition, an unclosed or
+// mismatched bracket, nesting deeper than kMaxDepth.
+//
+// A value ends before a `,` or a closing bracket at nesting depth 0 (or the
+// end of the line). Nesting is bounded, so hostile input cannot exhaust the
+// stack.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/ir/argument.h"
+#include "core/ir/graph.h"
+
+namespace airscope {
+
+enum class ArgDialect : uint8_t { kFx, kPython };
+
+class ArgParser {
+ public:
+  static constexpr int kMaxDepth = 512;
+
+  ArgParser(std::string_view line, ArgDialect dialect, const Graph* graph)
+      : line_(line), dialect_(dialect), graph_(graph) {}
+
+  // Parses the value starting at *pos (leading spaces skipped); on success
+  // *pos is just past it. `kwarg` names the keyword the value belongs to ("" for
+  // positional values): a bare `cpu` is a device only as `device: cpu`.
+  bool ParseValue(size_t* pos, std::string_view kwarg, Argument* out) { return Value(pos, kwarg, 0, out); }
+
+  // Parses `open item, item, ... close` as a sequence; *pos at the opener.
+  bool ParseSequence(size_t* pos, Argument* out) { return Sequence(pos, 0, out); }
+  // The same, handing back the items (a node's args tuple becomes its args
+  // vector without building a Tuple first).
+  bool ParseItems(size_t* pos, std::vector<Argument>* items) { return Items(pos, 0, items); }
+
+  // Set when a Parse* returned false.
+  size_t error_offset() const { return error_offset_; }
+  const std::string& error() const { return error_; }
+
+  // Sets the error and returns false (for callers sharing the error slot).
+  bool Fail(size_t offset, std::string message);
+
+  void SkipSpaces(size_t* pos) const {
+    while (*pos < line_.size() && line_[*pos] == ' ') ++*pos;
+  }
+  std::string_view line() const { return line_; }
+
+  // Scans a Python string literal at *pos ('...' or "..."), unescaping it.
+  bool QuotedString(size_t* pos, std::string* out);
+  // Skips a balanced bracketed/quoted span up to a `,` or closer at depth 0;
+  // *pos ends there.
+  bool SkipBalanced(size_t* pos);
+
+ private:
+  bool Value(size_t* pos, std::string_view kwarg, int depth, Argument* out);
+  bool Sequence(size_t* pos, int depth, Argument* out);
+  bool Items(size_t* pos, int depth, std::vector<Argument>* items);
+  bool Atom(std::string_view text, size_t start, std::string_view kwarg, Argument* out);
+  bool NodeByName(std::string_view name, size_t offset, Argument* out);
+
+  std::string_view line_;
+  ArgDialect dialect_;
+  const Graph* graph_;
+  size_t error_offset_ = 0;
+  std::string error_;
+};
+
+bool IsIdentStart(char c);
+bool IsIdentChar(char c);
+
+}  // namespace airscope

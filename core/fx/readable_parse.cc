@@ -1,0 +1,368 @@
+// ParseReadable: reads print_readable() code line by line (see readable.h).
+// Each statement is one node; its Python spelling says the op kind:
+//   name = self.a.b               get_attr, target `a.b`
+//   name = self.submod_0(x)       call_module, target `submod_0`
+//   name = x.view(...)            call_method when `x` is a node, target `view`
+//   name = torch.ops.aten.mm.default(...) / operator.getitem(...)  call_function, dotted target verbatim
+//   return value                  the output node, named `output`
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/fx/arg_parser.h"
+#include "core/fx/readable.h"
+#include "core/fx/source_text.h"
+
+namespace airscope {
+namespace {
+
+std::string_view TrimRight(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// NodeMeta for an annotation string (without its quotes). A tensor annotation
+// is kept as a TensorMeta only when it prints back identically, so every
+// file round-trips; anything else is kept verbatim.
+NodeMeta MetaFromAnnotation(std::string_view annotation) {
+  NodeMeta meta;
+  meta.source = MetaSource::kAnnotated;
+  auto tensor = TensorMeta::ParseAnnotation(annotation);
+  if (tensor.ok() && tensor->ToAnnotation() == annotation) {
+    meta.kind = ValueKind::kTensor;
+    meta.tensors.push_back(std::move(tensor.value()));
+    return meta;
+  }
+  meta.kind = annotation.substr(0, 4) == "Sym(" ? ValueKind::kSymInt : ValueKind::kOpaque;
+  meta.annotation = std::string(annotation);
+  return meta;
+}
+
+class ReadableParser {
+ public:
+  ReadableParser(std::string_view text, std::string_view filename)
+      : text_(text), filename_(filename), graph_(std::make_unique<Graph>()) {}
+
+  Result<std::unique_ptr<Graph>> Run() {
+    AIRSCOPE_RETURN_IF_ERROR(CheckSourceText(text_, filename_));
+    enum class State { kClass, kDef, kSignature, kBody, kDone } state = State::kClass;
+    size_t pos = 0;
+    while (pos < text_.size()) {
+      const char* nl = static_cast<const char*>(std::memchr(text_.data() + pos, '\n', text_.size() - pos));
+      size_t end = nl ? static_cast<size_t>(nl - text_.data()) : text_.size();
+      ++line_no_;
+      std::string_view line = text_.substr(pos, end - pos);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      pos = end + 1;
+      size_t indent = line.find_first_not_of(' ');
+      if (indent == std::string_view::npos) continue;  // blank
+      line_ = TrimRight(line);
+      switch (state) {
+        case State::kClass:
+          AIRSCOPE_RETURN_IF_ERROR(ParseClass(indent));
+          state = State::kDef;
+          break;
+        case State::kDef: {
+          constexpr std::string_view kDef = "def forward(";
+          if (line_.substr(indent, kDef.size()) != kDef) return Error(indent, "expected 'def forward(self, ...):'");
+          bool done = false;
+          AIRSCOPE_RETURN_IF_ERROR(ParseParams(indent + kDef.size(), &done));
+          state = done ? State::kBody : State::kSignature;
+          break;
+        }
+        case State::kSignature: {
+          bool done = false;
+          AIRSCOPE_RETURN_IF_ERROR(ParseParams(indent, &done));
+          if (done) state = State::kBody;
+          break;
+        }
+        case State::kBody:
+          if (line_[indent] == '#') {
+            if (!pending_trace_.empty()) pending_trace_ += '\n';
+            pending_trace_ += line_.substr(indent);
+          } else if (line_.substr(indent, 6) == "return" &&
+                     (line_.size() == indent + 6 || line_[indent + 6] == ' ')) {
+            AIRSCOPE_RETURN_IF_ERROR(ParseReturn(indent + 6));
+            state = State::kDone;
+          } else {
+            AIRSCOPE_RETURN_IF_ERROR(ParseStatement(indent));
+          }
+          break;
+        case State::kDone:
+          if (line_[indent] == '#') break;
+          return Error(indent, "unexpected text after the 'return' line");
+      }
+    }
+    if (state != State::kDone) {
+      return ErrorAtOffset(filename_, text_, text_.size(),
+                           state == State::kClass ? "expected 'class GraphModule(torch.nn.Module):'"
+                                                  : "expected a 'return' line before the end of the file (truncated?)");
+    }
+    return std::move(graph_);
+  }
+
+ private:
+  Status Error(size_t col0, std::string_view message) const { return ErrorAt(filename_, line_no_, col0 + 1, message); }
+  Status ParserError(const ArgParser& parser) const { return Error(parser.error_offset(), parser.error()); }
+
+  size_t Ident(size_t pos) const {
+    if (pos >= line_.size() || !IsIdentStart(line_[pos])) return pos;
+    while (pos < line_.size() && IsIdentChar(line_[pos])) ++pos;
+    return pos;
+  }
+  void SkipSpaces(size_t* pos) const {
+    while (*pos < line_.size() && line_[*pos] == ' ') ++*pos;
+  }
+
+  Status ParseClass(size_t indent) {
+    constexpr std::string_view kClass = "class ";
+    constexpr std::string_view kBase = "(torch.nn.Module):";
+    std::string_view rest = line_.substr(indent);
+    if (rest.substr(0, kClass.size()) != kClass || rest.size() <= kClass.size() + kBase.size() ||
+        rest.substr(rest.size() - kBase.size()) != kBase) {
+      return Error(indent, "expected 'class GraphModule(torch.nn.Module):'");
+    }
+    graph_->mutable_style().module_class =
+        std::string(rest.substr(kClass.size(), rest.size() - kClass.size() - kBase.size()));
+    return Status::Ok();
+  }
+
+  // Parameters of `def forward(` from `pos` on this line; *done once `):` is read.
+  Status ParseParams(size_t pos, bool* done) {
+    ArgParser parser(line_, ArgDialect::kPython, graph_.get());
+    while (true) {
+      SkipSpaces(&pos);
+      if (pos >= line_.size()) return Status::Ok();  // continues on the next line
+      if (line_[pos] == ')') {
+        ++pos;
+        size_t colon = line_.find(':', pos);  // allows a `-> type` return annotation
+        if (colon == std::string_view::npos || colon + 1 != line_.size()) {
+          return Error(pos, "expected ':' after the parameter list");
+        }
+        *done = true;
+        return Status::Ok();
+      }
+      size_t name_end = Ident(pos);
+      if (name_end == pos) return Error(pos, "expected a parameter name");
+      std::string_view name = line_.substr(pos, name_end - pos);
+      pos = name_end;
+      SkipSpaces(&pos);
+      std::string annotation;
+      bool annotated = false;
+      if (pos < line_.size() && line_[pos] == ':') {
+        ++pos;
+        SkipSpaces(&pos);
+        if (pos >= line_.size() || (line_[pos] != '"' && line_[pos] != '\'')) {
+          return Error(pos, "expected a quoted annotation after ':'");
+        }
+        if (!parser.QuotedString(&pos, &annotation)) return ParserError(parser);
+        annotated = true;
+        SkipSpaces(&pos);
+      }
+      Argument default_value;
+      bool has_default = false;
+      if (pos < line_.size() && line_[pos] == '=') {
+        ++pos;
+        if (!parser.ParseValue(&pos, {}, &default_value)) return ParserError(parser);
+        has_default = true;
+      }
+      SkipSpaces(&pos);
+      if (pos < line_.size() && line_[pos] == ',') {
+        ++pos;
+      } else if (pos < line_.size() && line_[pos] != ')') {
+        return Error(pos, "expected ',' or ')' after a parameter");
+      }
+      if (name == "self" && !seen_self_) {
+        seen_self_ = true;
+        continue;
+      }
+      NodeSpec spec;
+      spec.op = OpKind::kPlaceholder;
+      spec.target = std::string(name);
+      spec.name = std::string(name);
+      if (has_default) spec.args.push_back(std::move(default_value));
+      auto node = graph_->AppendNamed(std::move(spec));
+      if (!node.ok()) return Error(name.data() - line_.data(), node.status().message());
+      if (annotated) (*node)->set_meta(MetaFromAnnotation(annotation));
+    }
+  }
+
+  // The statement ends at a `;` outside brackets and strings: what follows is
+  // torch's `;  a = b = None` deletion, which carries no graph information.
+  std::string_view CutDeletion(size_t from) const {
+    int depth = 0;
+    char quote = 0;
+    for (size_t i = from; i < line_.size(); ++i) {
+      char c = line_[i];
+      if (quote) {
+        if (c == '\\') ++i;
+        else if (c == quote) quote = 0;
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+      } else if (c == '(' || c == '[' || c == '{') {
+        ++depth;
+      } else if (c == ')' || c == ']' || c == '}') {
+        --depth;
+      } else if (c == ';' && depth == 0) {
+        return TrimRight(line_.substr(0, i));
+      }
+    }
+    return line_;
+  }
+
+  Status ParseStatement(size_t indent) {
+    size_t pos = indent;
+    size_t name_end = Ident(pos);
+    if (name_end == pos) return Error(pos, "expected 'name = ...', a '# comment' or 'return ...'");
+    std::string_view name = line_.substr(pos, name_end - pos);
+    pos = name_end;
+    SkipSpaces(&pos);
+    std::string annotation;
+    bool annotated = false;
+    line_ = CutDeletion(pos);
+    ArgParser parser(line_, ArgDialect::kPython, graph_.get());
+    if (pos < line_.size() && line_[pos] == ':') {
+      ++pos;
+      SkipSpaces(&pos);
+      if (pos >= line_.size() || (line_[pos] != '"' && line_[pos] != '\'')) {
+        return Error(pos, "expected a quoted annotation after ':'");
+      }
+      if (!parser.QuotedString(&pos, &annotation)) return ParserError(parser);
+      annotated = true;
+      SkipSpaces(&pos);
+    }
+    if (pos >= line_.size() || line_[pos] != '=') return Error(pos, "expected '=' after the node name");
+    ++pos;
+    SkipSpaces(&pos);
+
+    // The callee: `self.path`, `obj.method` or a dotted function name.
+    size_t callee_at = pos;
+    std::vector<std::string_view> parts;
+    while (true) {
+      size_t end = Ident(pos);
+      if (end == pos) return Error(pos, "expected a call or 'self.attribute' after '='");
+      parts.push_back(line_.substr(pos, end - pos));
+      pos = end;
+      if (pos < line_.size() && line_[pos] == '.') {
+        ++pos;
+        continue;
+      }
+      break;
+    }
+    std::string_view dotted = line_.substr(callee_at, pos - callee_at);
+    NodeSpec spec;
+    spec.name = std::string(name);
+    bool is_self = parts.size() > 1 && parts[0] == "self";
+    if (pos >= line_.size()) {
+      if (!is_self) return Error(callee_at, "expected a call or 'self.attribute' after '='");
+      spec.op = OpKind::kGetAttr;
+      spec.target = std::string(dotted.substr(5));
+    } else {
+      if (line_[pos] != '(') return Error(pos, "expected '(' after the callee");
+      if (is_self) {
+        spec.op = OpKind::kCallModule;
+        spec.target = std::string(dotted.substr(5));
+      } else if (parts.size() == 2 && graph_->Find(parts[0]) != nullptr) {
+        spec.op = OpKind::kCallMethod;
+        spec.target = std::string(parts[1]);
+        spec.args.push_back(Argument::NodeRef(graph_->Find(parts[0])));
+      } else {
+        spec.op = OpKind::kCallFunction;
+        spec.target = std::string(dotted);
+      }
+      AIRSCOPE_RETURN_IF_ERROR(ParseCallArgs(parser, &pos, &spec));
+      SkipSpaces(&pos);
+      if (pos != line_.size()) return Error(pos, "unexpected text after the call");
+    }
+    auto node = graph_->AppendNamed(std::move(spec));
+    if (!node.ok()) return Error(indent, node.status().message());
+    AttachMeta(*node, annotated ? &annotation : nullptr);
+    return Status::Ok();
+  }
+
+  // `(a, b, key = value)` with *pos at the `(`.
+  Status ParseCallArgs(ArgParser& parser, size_t* pos, NodeSpec* spec) {
+    size_t open = *pos;
+    size_t i = open + 1;
+    while (true) {
+      SkipSpaces(&i);
+      if (i >= line_.size()) return Error(open, "unclosed '(' (expected ')' before the end of the line)");
+      if (line_[i] == ')') break;
+      // `key = value` (torch prints spaces around '='; plain `key=value` is accepted too).
+      size_t key_end = Ident(i);
+      size_t after = key_end;
+      SkipSpaces(&after);
+      bool keyword = key_end > i && after < line_.size() && line_[after] == '=' &&
+                     (after + 1 >= line_.size() || line_[after + 1] != '=');
+      Argument value;
+      if (keyword) {
+        std::string_view key = line_.substr(i, key_end - i);
+        i = after + 1;
+        if (!parser.ParseValue(&i, key, &value)) return ParserError(parser);
+        spec->kwargs.push_back({std::string(key), std::move(value)});
+      } else {
+        if (!spec->kwargs.empty()) return Error(i, "positional argument after a keyword argument");
+        if (!parser.ParseValue(&i, {}, &value)) return ParserError(parser);
+        spec->args.push_back(std::move(value));
+      }
+      if (i < line_.size() && line_[i] == ',') {
+        ++i;
+      } else if (i < line_.size() && line_[i] != ')') {
+        return Error(i, fmt::format("mismatched '{}': expected ')' to close '(' at column {}", line_[i], open + 1));
+      }
+    }
+    *pos = i + 1;
+    return Status::Ok();
+  }
+
+  Status ParseReturn(size_t pos) {
+    line_ = CutDeletion(pos);
+    ArgParser parser(line_, ArgDialect::kPython, graph_.get());
+    SkipSpaces(&pos);
+    if (pos >= line_.size()) return Error(pos, "expected a value after 'return'");
+    Argument value;
+    if (!parser.ParseValue(&pos, {}, &value)) return ParserError(parser);
+    SkipSpaces(&pos);
+    if (pos != line_.size()) return Error(pos, "unexpected text after the returned value");
+    NodeSpec spec;
+    spec.op = OpKind::kOutput;
+    spec.target = "output";
+    spec.name = graph_->Find("output") ? graph_->UniqueName("output") : "output";
+    spec.args.push_back(std::move(value));
+    auto node = graph_->AppendNamed(std::move(spec));
+    if (!node.ok()) return Error(0, node.status().message());
+    AttachMeta(*node, nullptr);
+    return Status::Ok();
+  }
+
+  void AttachMeta(Node* node, const std::string* annotation) {
+    if (annotation == nullptr && pending_trace_.empty()) return;
+    NodeMeta meta;
+    if (annotation) {
+      meta = MetaFromAnnotation(*annotation);
+    } else {
+      meta.kind = ValueKind::kOpaque;
+    }
+    meta.stack_trace = std::move(pending_trace_);
+    pending_trace_.clear();
+    node->set_meta(std::move(meta));
+  }
+
+  std::string_view text_;
+  std::string_view filename_;
+  std::unique_ptr<Graph> graph_;
+  std::string_view line_;
+  size_t line_no_ = 0;
+  bool seen_self_ = false;
+  std::string pending_trace_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Graph>> ParseReadable(std::string_view text, std::string_view filename) {
+  return ReadableParser(text, filename).Run();
+}
+
+}  // namespace airscope

@@ -1,0 +1,28 @@
+// Helpers shared by the text loaders: where an offset is (line:col) and the
+// encoding check every loader runs before it parses, so binary garbage gets
+// one clear error instead of a confusing syntax error deep in a line.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace airscope {
+
+struct LineCol {
+  size_t line = 1;  // 1-based
+  size_t col = 1;   // 1-based, in bytes
+};
+// Counts newlines before `offset`: meant for error paths, not per line.
+LineCol LineColAt(std::string_view text, size_t offset);
+
+// "FILENAME:LINE:COL: message".
+Status ErrorAt(std::string_view filename, size_t line, size_t col, std::string_view message);
+Status ErrorAtOffset(std::string_view filename, std::string_view text, size_t offset, std::string_view message);
+
+// Fails on an empty (or all-whitespace) text, a NUL byte or invalid UTF-8, naming where.
+Status CheckSourceText(std::string_view text, std::string_view filename);
+
+}  // namespace airscope

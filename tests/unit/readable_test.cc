@@ -1,0 +1,159 @@
+#include "core/fx/readable.h"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace airscope {
+namespace {
+
+std::string ErrorOf(std::string_view text) {
+  auto g = ParseReadable(text, "r.py");
+  if (g.ok()) return "<parsed>";
+  return g.status().message();
+}
+
+TEST(Readable, ParsesEveryStatementForm) {
+  std::string text =
+      "class MyModule(torch.nn.Module):\n"
+      "    def forward(self, x: \"f32[2, 2][2, 1]cpu\",\n"
+      "                s0: \"Sym(s0)\",\n"
+      "                w,\n"
+      "    ):\n"
+      "        p: \"f32[2]\" = self.layer.weight\n"
+      "\n"
+      "        # File: model.py:12 in forward, code: y = x.view(-1)\n"
+      "        view: \"f32[4]\" = x.view(-1);  x = None\n"
+      "        size = torch.sym_size(view, 0)\n"
+      "        enter = torch.ops.air.scope_enter.default(['_user_stream_label'], ['stream_1'])\n"
+      "        ones: \"f16[2]\" = torch.ops.aten.ones.default([2], dtype = torch.float16, "
+      "device = device(type='cuda', index=0), pin_memory = False)\n"
+      "        gelu: \"weird thing\" = torch.ops.aten.gelu.default(ones, approximate = 'tanh')\n"
+      "        sub = self.submod_0(gelu, p)\n"
+      "        return (sub, size)\n";
+  auto g = ParseReadable(text, "r.py");
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  const Graph& graph = **g;
+  EXPECT_EQ(graph.style().module_class, "MyModule");
+  ASSERT_EQ(graph.Placeholders().size(), 3u);
+
+  const Node* x = graph.Find("x");
+  ASSERT_NE(x->meta(), nullptr);
+  ASSERT_NE(x->meta()->tensor(), nullptr);
+  EXPECT_EQ(x->meta()->tensor()->device, "cpu");
+  EXPECT_EQ(x->meta()->source, MetaSource::kAnnotated);
+  EXPECT_EQ(graph.Find("s0")->meta()->kind, ValueKind::kSymInt);
+  EXPECT_EQ(graph.Find("s0")->meta()->annotation, "Sym(s0)");
+  EXPECT_EQ(graph.Find("w")->meta(), nullptr);
+
+  const Node* p = graph.Find("p");
+  EXPECT_EQ(p->op(), OpKind::kGetAttr);
+  EXPECT_EQ(p->target(), "layer.weight");
+
+  const Node* view = graph.Find("view");
+  EXPECT_EQ(view->op(), OpKind::kCallMethod);
+  EXPECT_EQ(view->target(), "view");
+  ASSERT_EQ(view->args().size(), 2u);
+  EXPECT_EQ(view->args()[0].as_node(), x);
+  EXPECT_EQ(view->args()[1].as_int(), -1);
+  EXPECT_EQ(view->meta()->stack_trace, "# File: model.py:12 in forward, code: y = x.view(-1)");
+
+  const Node* size = graph.Find("size");
+  EXPECT_EQ(size->op(), OpKind::kCallFunction);
+  EXPECT_EQ(size->target(), "torch.sym_size");
+  EXPECT_EQ(size->meta(), nullptr);
+
+  const Node* enter = graph.Find("enter");
+  EXPECT_EQ(enter->target(), "torch.ops.air.scope_enter.default");
+  EXPECT_EQ(enter->args()[0].items()[0].as_string(), "_user_stream_label");
+
+  const Node* ones = graph.Find("ones");
+  EXPECT_EQ(ones->kwarg("dtype")->as_dtype(), DType::kFloat16);
+  EXPECT_EQ(ones->kwarg("device")->as_device(), (Device{"cuda", 0}));
+  EXPECT_FALSE(ones->kwarg("pin_memory")->as_bool());
+
+  const Node* gelu = graph.Find("gelu");
+  EXPECT_EQ(gelu->kwarg("approximate")->as_string(), "tanh");
+  EXPECT_EQ(gelu->meta()->kind, ValueKind::kOpaque);
+  EXPECT_EQ(gelu->meta()->annotation, "weird thing");
+
+  const Node* sub = graph.Find("sub");
+  EXPECT_EQ(sub->op(), OpKind::kCallModule);
+  EXPECT_EQ(sub->target(), "submod_0");
+
+  const Node* out = graph.output();
+  EXPECT_EQ(out->name(), "output");
+  EXPECT_EQ(out->args()[0].kind(), Argument::Kind::kTuple);
+  EXPECT_TRUE(graph.Lint().ok()) << graph.Lint().message();
+
+  // Printed in torch 2.x's layout: one-line signature, no deletion statements.
+  std::string expected =
+      "class MyModule(torch.nn.Module):\n"
+      "    def forward(self, x: \"f32[2, 2][2, 1]cpu\", s0: \"Sym(s0)\", w):\n"
+      "        p: \"f32[2]\" = self.layer.weight\n"
+      "\n"
+      "        # File: model.py:12 in forward, code: y = x.view(-1)\n"
+      "        view: \"f32[4]\" = x.view(-1)\n"
+      "        size = torch.sym_size(view, 0)\n"
+      "        enter = torch.ops.air.scope_enter.default(['_user_stream_label'], ['stream_1'])\n"
+      "        ones: \"f16[2]\" = torch.ops.aten.ones.default([2], dtype = torch.float16, "
+      "device = device(type='cuda', index=0), pin_memory = False)\n"
+      "        gelu: \"weird thing\" = torch.ops.aten.gelu.default(ones, approximate = 'tanh')\n"
+      "        sub = self.submod_0(gelu, p)\n"
+      "        return (sub, size)\n";
+  std::string printed = PrintReadable(graph);
+  EXPECT_EQ(printed, expected);
+  auto again = ParseReadable(printed, "printed.py");
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  std::string why;
+  EXPECT_TRUE(SameGraph(graph, **again, &why)) << why;
+}
+
+TEST(Readable, StackTraceWithoutAnnotationIsOpaqueMeta) {
+  std::string text =
+      "class GraphModule(torch.nn.Module):\n"
+      "    def forward(self, x):\n"
+      "        # No stacktrace found for following nodes\n"
+      "        relu = torch.ops.aten.relu.default(x)\n"
+      "        return relu\n";
+  auto g = ParseReadable(text, "r.py");
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  const NodeMeta* meta = (*g)->Find("relu")->meta();
+  ASSERT_NE(meta, nullptr);
+  EXPECT_EQ(meta->kind, ValueKind::kOpaque);
+  EXPECT_TRUE(meta->annotation.empty());
+  EXPECT_EQ(meta->stack_trace, "# No stacktrace found for following nodes");
+  EXPECT_EQ(PrintReadable(**g),
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, x):\n"
+            "\n"
+            "        # No stacktrace found for following nodes\n"
+            "        relu = torch.ops.aten.relu.default(x)\n"
+            "        return relu\n");
+}
+
+TEST(ReadableErrors, LocatedMessages) {
+  EXPECT_EQ(ErrorOf(""), "r.py:1:1: empty file");
+  EXPECT_EQ(ErrorOf("def forward(self):\n"), "r.py:1:1: expected 'class GraphModule(torch.nn.Module):'");
+  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = f(z)\n"),
+            "r.py:3:15: name 'z' used before definition");
+  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        x = f(x)\n"
+                    "        return x\n"),
+            "r.py:3:9: duplicate node name 'x'");
+  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = f(x, [1, 2)\n"),
+            "r.py:3:23: mismatched ')': expected ']' to close '[' at column 18");
+  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = f(x)\n"),
+            "r.py:4:1: expected a 'return' line before the end of the file (truncated?)");
+  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = 3\n"),
+            "r.py:3:13: expected a call or 'self.attribute' after '='");
+  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = f('abc)\n"),
+            "r.py:3:15: unterminated string (expected a closing ')");
+  std::string deep = "class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        return " +
+                     std::string(10000, '(') + std::string(10000, ')') + "\n";
+  EXPECT_EQ(ErrorOf(deep), "r.py:3:528: nesting deeper than 512 levels");
+  std::string garbage = "class GraphModule(torch.nn.Module):\n\x80\x81";
+  EXPECT_EQ(ErrorOf(garbage), "r.py:2:1: invalid UTF-8 byte 0x80: this is not a text file");
+}
+
+}  // namespace
+}  // namespace airscope
