@@ -3,7 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "tests/unit/op_test_util.h"
-#include "tests/unit/sample_subset_reader.h"
+#include "core/file_util.h"
+#include "core/fx/readable.h"
 
 namespace airscope {
 namespace {
@@ -260,26 +261,34 @@ TEST(ShapeInferenceTest, StreamOpsGetOpaqueMeta) {
 }
 
 // Every annotated node of every sample, re-inferred from its placeholders
-// and get_attrs alone (read with the test's small sample reader).
+// and get_attrs alone: strip call_function meta, infer, compare with the
+// annotation torch printed.
 class SampleTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(SampleTest, ReinferredShapesEqualAnnotations) {
   std::string path = std::string(AIRSCOPE_TEST_DATA) + "/" + GetParam() + ".readable.py";
-  std::vector<testing::SampleNode> annotated;
-  auto graph = testing::SampleSubsetReader::Read(path, &annotated);
+  auto text = ReadFile(path);
+  ASSERT_TRUE(text.ok()) << text.status().message();
+  auto graph = ParseReadable(*text, path);
   ASSERT_TRUE(graph.ok()) << graph.status().message();
+  std::vector<std::pair<std::string, std::string>> annotated;  // name, annotation
   for (Node* node : **graph) {
-    if (node->op() == OpKind::kCallFunction) node->clear_meta();
+    if (node->op() != OpKind::kCallFunction) continue;
+    if (node->meta() && node->meta()->tensor()) {
+      annotated.emplace_back(node->name(), node->meta()->tensor()->ToAnnotation());
+    }
+    node->clear_meta();
   }
+  ASSERT_FALSE(annotated.empty());
   InferenceReport report = InferShapes(**graph, R());
   EXPECT_EQ(report.unknown_ops, 0u);
   EXPECT_EQ(report.failed, 0u) << (report.errors.empty() ? "" : report.errors[0]);
-  for (const testing::SampleNode& want : annotated) {
-    const Node* node = (*graph)->Find(want.name);
+  for (const auto& [name, annotation] : annotated) {
+    const Node* node = (*graph)->Find(name);
     ASSERT_NE(node, nullptr);
-    ASSERT_NE(node->meta(), nullptr) << want.name;
-    ASSERT_NE(node->meta()->tensor(), nullptr) << want.name;
-    EXPECT_EQ(node->meta()->tensor()->ToAnnotation(), want.annotation) << want.name;
+    ASSERT_NE(node->meta(), nullptr) << name;
+    ASSERT_NE(node->meta()->tensor(), nullptr) << name;
+    EXPECT_EQ(node->meta()->tensor()->ToAnnotation(), annotation) << name;
   }
   size_t unknown = 99;
   OpCost total = TotalCost(**graph, R(), &unknown);
