@@ -74,7 +74,7 @@ Status ExpectLint(CommandContext& ctx, const std::vector<Word>& args) {
 }
 
 Status ExpectNode(CommandContext& ctx, const std::vector<Word>& args) {
-  if (args.empty() || (args.size() != 1 && args.size() != 3 && !(args.size() == 2 && args[1].text == "exists"))) {
+  if (args.empty() || (args.size() == 2 && args[1].text != "exists")) {
     return Status::Error("usage: expect node NAME [exists | op|target|shape|stream|users VALUE]");
   }
   Result<const Graph*> graph = CurrentGraph(ctx);
@@ -84,7 +84,9 @@ Status ExpectNode(CommandContext& ctx, const std::vector<Word>& args) {
   if (!node) return Mismatch(fmt::format("node '{}'", name), "it to exist", "no such node");
   if (args.size() < 3) return Status::Ok();
   const std::string& field = args[1].text;
-  const std::string& want = args[2].text;
+  // The value may be several words (`shape f32[1, 32, 112, 112]` unquoted).
+  std::string want = args[2].text;
+  for (size_t i = 3; i < args.size(); ++i) want += " " + args[i].text;
   std::string actual;
   bool equal = false;
   if (field == "op") {

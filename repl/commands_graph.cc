@@ -44,13 +44,19 @@ Status Load(CommandContext& ctx) {
   loaded->graph->set_name(name);
   const InferenceReport report = loaded->inference;
   size_t nodes = loaded->graph->size();
+  size_t without_shape = 0;
+  for (const Node* node : *loaded->graph) without_shape += node->op() != OpKind::kOutput && !node->meta();
   GraphFormat format = loaded->format;
   bool replaced = false;
   session.AddGraph(name, std::move(loaded).value(), &replaced);
   ctx.out.Styled(Style::kGood, "{} graph '{}' from {} ({}): {} nodes", replaced ? "replaced" : "loaded", name,
                  args[0].text, GraphFormatName(format), nodes);
-  std::string unknown = report.unknown_ops ? fmt::format(", {} opaque (not in the op registry)", report.unknown_ops) : "";
-  ctx.out.Styled(Style::kDim, "  shapes: {} annotated, {} inferred{}", report.annotated, report.inferred, unknown);
+  std::string unknown = report.unknown_ops ? fmt::format("; {} opaque (not in the op registry)", report.unknown_ops) : "";
+  ctx.out.Styled(Style::kDim, "  shapes: {} annotated, {} inferred, {} unknown{}", report.annotated, report.inferred,
+                 without_shape, unknown);
+  if (without_shape > 0 && report.annotated == 0) {
+    ctx.out.Styled(Style::kDim, "  (this file states no input shapes; the readable form or airscope JSON carries them)");
+  }
   for (const std::string& warning : report.warnings) ctx.out.Styled(Style::kBad, "  warning: {}", warning);
   return Status::Ok();
 }

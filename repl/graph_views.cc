@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/fx/python_repr.h"
+#include "core/ops/shape_inference.h"
 
 namespace airscope {
 namespace {
@@ -116,6 +117,14 @@ void DescribeNode(const Node& node, const OpRegistry& registry, CommandOutput& o
   const NodeMeta* meta = node.meta();
   std::string source = !meta ? "" : meta->source == MetaSource::kAnnotated ? " (annotated)" : " (inferred)";
   out.Print("  value:    {}{}", ValueString(node), source);
+  if (!meta && node.op() == OpKind::kCallFunction) {
+    // Say why there is no shape: usually an input without one.
+    const OpInfo* info = registry.Find(node.target());
+    if (info && info->infer) {
+      Result<NodeMeta> inferred = info->infer(node);
+      if (!inferred.ok()) out.Styled(Style::kDim, "            not inferred: {}", inferred.status().message());
+    }
+  }
   if (const TensorMeta* t = meta ? meta->tensor() : nullptr) {
     std::vector<std::string> strides;
     for (const Dim& d : t->EffectiveStrides()) strides.push_back(d.ToString());
@@ -157,8 +166,7 @@ void DescribeStats(const Graph& graph, const OpRegistry& registry, CommandOutput
   std::map<OpKind, size_t> by_op;
   std::map<std::string, size_t> histogram;
   double tensor_bytes = 0;
-  size_t known_shapes = 0, unknown_ops = 0, unknown_cost = 0;
-  OpCost total;
+  size_t known_shapes = 0, unknown_ops = 0;
   for (const Node* node : graph) {
     ++by_op[node->op()];
     ++histogram[OpHistogramKey(*node)];
@@ -171,21 +179,12 @@ void DescribeStats(const Graph& graph, const OpRegistry& registry, CommandOutput
       }
       if (all_known) ++known_shapes;
     }
-    if (node->op() != OpKind::kCallFunction) continue;
-    const OpInfo* info = registry.Find(node->target());
-    if (!info) {
-      ++unknown_ops;
-      continue;
-    }
-    std::optional<OpCost> cost = info->cost ? info->cost(*node) : std::nullopt;
-    if (!cost) {
-      ++unknown_cost;
-      continue;
-    }
-    total.flops += cost->flops;
-    total.bytes_read += cost->bytes_read;
-    total.bytes_written += cost->bytes_written;
+    bool is_op = node->op() == OpKind::kCallFunction || node->op() == OpKind::kCallMethod ||
+                 node->op() == OpKind::kCallModule;
+    if (is_op && (node->op() != OpKind::kCallFunction || !registry.Find(node->target()))) ++unknown_ops;
   }
+  size_t unknown_cost = 0;
+  OpCost total = TotalCost(graph, registry, &unknown_cost);
   out.Styled(Style::kHeading, "graph {}: {} nodes", graph.name(), graph.size());
   std::vector<std::string> kinds;
   for (const auto& [op, count] : by_op) kinds.push_back(fmt::format("{} {}", OpKindName(op), count));

@@ -83,20 +83,25 @@ Status Interpreter::RunCommandText(std::string_view text) { return RunLines(Spli
 
 Status Interpreter::RunLines(const std::vector<std::string>& lines, std::string_view origin) {
   size_t failed = 0;
-  size_t first_failed_line = 0;
+  Status first_failure;
   for (size_t i = 0; i < lines.size(); ++i) {
     if (session_.quit_requested()) break;
+    size_t reported_before = reported_failures_;
     Status status = ExecuteLine(lines[i]);
     if (status.ok()) continue;
-    sink_->Error(fmt::format("{}:{}: {}", origin, i + 1, status.message()));
-    ++reported_failures_;
-    if (failed++ == 0) first_failed_line = i + 1;
-    if (session_.settings().Get("on-error") != "continue") {
-      return Status::Errorf("{}: stopped at line {}", origin, i + 1);
+    Status located = status;
+    if (reported_failures_ == reported_before) {
+      // Not yet reported (it is not a failure inside a sourced script, which
+      // its own script reported): report it here, with its location.
+      located = Status::Errorf("{}:{}: {}", origin, i + 1, status.message());
+      sink_->Error(located.message());
+      ++reported_failures_;
     }
+    if (failed++ == 0) first_failure = located;
+    if (session_.settings().Get("on-error") != "continue") return located;
   }
-  if (failed == 0) return Status::Ok();
-  return Status::Errorf("{}: {} line(s) failed, the first at line {}", origin, failed, first_failed_line);
+  if (failed <= 1) return first_failure;
+  return Status::Errorf("{} ({} lines failed in {})", first_failure.message(), failed, origin);
 }
 
 std::string Interpreter::ResolvePath(std::string_view path) const {

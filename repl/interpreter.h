@@ -4,8 +4,8 @@
 //
 // Output goes to an OutputSink; handlers never print. A failing line in a
 // script is reported once, by the script that holds it, as
-// "FILE:LINE: message"; a `source` that failed is then itself a failing line
-// of the outer script.
+// "FILE:LINE: message". A `source` that failed fails its own line in the
+// outer script with that same message, which is not reported again.
 #pragma once
 
 #include <string>

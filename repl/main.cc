@@ -67,8 +67,10 @@ int RunInteractive(Session& session, const CommandTable& table, Interpreter& int
       fmt::print("\n");
       break;
     }
+    size_t reported_before = interpreter.reported_failures();
     Status status = interpreter.ExecuteLine(*line);
-    if (!status.ok()) sink.Error("error: " + status.message());
+    // A failing `source` has already reported its line; don't say it twice.
+    if (!status.ok() && interpreter.reported_failures() == reported_before) sink.Error("error: " + status.message());
   }
   return 0;
 }
