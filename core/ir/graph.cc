@@ -353,9 +353,15 @@ Status Graph::Lint() const {
   if (by_name_.size() != size_) return Status::Errorf("name index has {} entries for {} nodes", by_name_.size(), size_);
   if (outputs > 1) return Status::Errorf("graph has {} output nodes", outputs);
 
+  // Use/def consistency as two edge lists that must be equal: (input, user)
+  // from every node's args and (node, user) from every users list. Sorting
+  // both is O(E log E), so a node with 100,000 users lints as fast as a chain.
+  using Edge = std::pair<size_t, size_t>;  // (position of the used node, position of the user)
+  std::vector<Edge> from_args, from_users;
+  std::vector<const Node*> by_position(size_);
+  for (const auto& [node, pos] : position) by_position[pos] = node;
   for (const Node* n = head_; n; n = n->next_) {
     size_t here = position[n];
-    Status bad = Status::Ok();
     for (const Node* input : n->inputs()) {
       auto it = position.find(input);
       if (it == position.end()) {
@@ -365,25 +371,30 @@ Status Graph::Lint() const {
         return Status::Errorf("node '{}' uses '{}' before it is defined (not in topological order)", n->name_,
                               input->name_);
       }
-      const auto& users = input->users_;
-      if (std::find(users.begin(), users.end(), n) == users.end()) {
-        return Status::Errorf("'{}' uses '{}' but is missing from its users", n->name_, input->name_);
-      }
+      from_args.emplace_back(it->second, here);
     }
     for (const Node* user : n->users_) {
-      if (!position.count(user)) {
+      auto it = position.find(user);
+      if (it == position.end()) {
         return Status::Errorf("'{}' lists user '{}', which is not in the graph", n->name_, user->name_);
       }
-      auto ins = user->inputs();
-      if (std::find(ins.begin(), ins.end(), n) == ins.end()) {
-        return Status::Errorf("'{}' lists user '{}', which does not use it", n->name_, user->name_);
-      }
+      from_users.emplace_back(here, it->second);
     }
-    std::vector<const Node*> seen(n->users_.begin(), n->users_.end());
-    std::sort(seen.begin(), seen.end());
-    if (std::adjacent_find(seen.begin(), seen.end()) != seen.end()) {
-      return Status::Errorf("'{}' lists a user twice", n->name_);
-    }
+  }
+  std::sort(from_args.begin(), from_args.end());
+  std::sort(from_users.begin(), from_users.end());
+  if (auto dup = std::adjacent_find(from_users.begin(), from_users.end()); dup != from_users.end()) {
+    return Status::Errorf("'{}' lists user '{}' twice", by_position[dup->first]->name_,
+                          by_position[dup->second]->name_);
+  }
+  auto [a, b] = std::mismatch(from_args.begin(), from_args.end(), from_users.begin(), from_users.end());
+  if (a != from_args.end() && (b == from_users.end() || *a < *b)) {
+    return Status::Errorf("'{}' uses '{}' but is missing from its users", by_position[a->second]->name_,
+                          by_position[a->first]->name_);
+  }
+  if (b != from_users.end()) {
+    return Status::Errorf("'{}' lists user '{}', which does not use it", by_position[b->first]->name_,
+                          by_position[b->second]->name_);
   }
   return Status::Ok();
 }

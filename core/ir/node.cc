@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_set>
 
 namespace airscope {
 namespace {
@@ -54,8 +55,17 @@ const Argument* Node::kwarg(std::string_view name) const {
 
 std::vector<Node*> Node::inputs() const {
   std::vector<Node*> out;
-  auto add = [&out](Node* n) {
-    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  // Linear de-duplication is fastest for the usual handful of inputs; an
+  // output or cat with thousands of inputs switches to a hash set so it
+  // stays linear.
+  std::unordered_set<Node*> seen;
+  auto add = [&out, &seen](Node* n) {
+    if (out.size() < 16) {
+      if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+      return;
+    }
+    if (seen.empty()) seen.insert(out.begin(), out.end());
+    if (seen.insert(n).second) out.push_back(n);
   };
   for (const Argument& a : args_) a.ForEachNode(add);
   for (const Kwarg& kw : kwargs_) kw.value.ForEachNode(add);

@@ -167,3 +167,21 @@ TEST(TensorMetaTest, SymbolicContiguousStrides) {
 
 }  // namespace
 }  // namespace airscope
+
+namespace airscope {
+namespace {
+
+TEST(GraphLintTest, HundredThousandUsersOfOneNode) {
+  Graph g;
+  Node* x = *g.AppendNamed(Placeholder("x"));
+  std::vector<Argument> outs;
+  for (int i = 0; i < 100000; ++i) {
+    outs.push_back(Argument::NodeRef(g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}))));
+  }
+  g.Append(Output(std::move(outs)));
+  EXPECT_EQ(x->users().size(), 100000u);
+  EXPECT_TRUE(g.Lint().ok()) << g.Lint().message();
+}
+
+}  // namespace
+}  // namespace airscope
