@@ -71,23 +71,8 @@ bool GlobMatch(std::string_view pattern, std::string_view text) {
 std::string ValueString(const Node& node) {
   const NodeMeta* meta = node.meta();
   if (!meta) return "?";
-  switch (meta->kind) {
-    case ValueKind::kTensor:
-      return meta->tensors.empty() ? "?" : meta->tensors[0].ShapeString();
-    case ValueKind::kTuple: {
-      std::string out = "(";
-      for (size_t i = 0; i < meta->tensors.size(); ++i) {
-        if (i) out += ", ";
-        const TensorMeta& t = meta->tensors[i];
-        out += t.dtype == DType::kUnknown && t.sizes.empty() ? "None" : t.ShapeString();
-      }
-      return out + ")";
-    }
-    case ValueKind::kSymInt:
-    case ValueKind::kOpaque:
-      return meta->annotation.empty() ? "-" : meta->annotation;
-  }
-  return "?";
+  std::string shape = meta->ShapeString();
+  return shape.empty() ? "-" : shape;
 }
 
 std::string StreamString(const Node& node) { return node.stream().empty() ? "default" : node.stream(); }

@@ -36,21 +36,7 @@ bool IsEventOp(const Node& node) {
   return false;
 }
 
-std::string ShapeText(const Node& node) {
-  const NodeMeta* meta = node.meta();
-  if (!meta) return "";
-  switch (meta->kind) {
-    case ValueKind::kTensor: return meta->tensors.empty() ? "" : meta->tensors[0].ShapeString();
-    case ValueKind::kTuple: {
-      std::vector<std::string> parts;
-      for (const TensorMeta& t : meta->tensors) parts.push_back(t.ShapeString());
-      return fmt::format("({})", fmt::join(parts, ", "));
-    }
-    case ValueKind::kSymInt:
-    case ValueKind::kOpaque: return meta->annotation;
-  }
-  return "";
-}
+std::string ShapeText(const Node& node) { return node.meta() ? node.meta()->ShapeString() : ""; }
 
 // DOT label escapes start with a backslash (\N, \G, \l...), so user text
 // must have its own backslashes doubled; lines are joined with the `\n` escape.

@@ -116,6 +116,21 @@ class ReadableParser {
     while (*pos < line_.size() && line_[*pos] == ' ') ++*pos;
   }
 
+  // `: "f32[2, 2]"` after a parameter or node name, if present; leaves *pos
+  // after it (and the spaces that follow).
+  Status ParseOptionalAnnotation(ArgParser& parser, size_t* pos, std::string* annotation, bool* annotated) {
+    if (*pos >= line_.size() || line_[*pos] != ':') return Status::Ok();
+    ++*pos;
+    SkipSpaces(pos);
+    if (*pos >= line_.size() || (line_[*pos] != '"' && line_[*pos] != '\'')) {
+      return Error(*pos, "expected a quoted annotation after ':'");
+    }
+    if (!parser.QuotedString(pos, annotation)) return ParserError(parser);
+    *annotated = true;
+    SkipSpaces(pos);
+    return Status::Ok();
+  }
+
   Status ParseClass(size_t indent) {
     constexpr std::string_view kClass = "class ";
     constexpr std::string_view kBase = "(torch.nn.Module):";
@@ -151,16 +166,7 @@ class ReadableParser {
       SkipSpaces(&pos);
       std::string annotation;
       bool annotated = false;
-      if (pos < line_.size() && line_[pos] == ':') {
-        ++pos;
-        SkipSpaces(&pos);
-        if (pos >= line_.size() || (line_[pos] != '"' && line_[pos] != '\'')) {
-          return Error(pos, "expected a quoted annotation after ':'");
-        }
-        if (!parser.QuotedString(&pos, &annotation)) return ParserError(parser);
-        annotated = true;
-        SkipSpaces(&pos);
-      }
+      AIRSCOPE_RETURN_IF_ERROR(ParseOptionalAnnotation(parser, &pos, &annotation, &annotated));
       Argument default_value;
       bool has_default = false;
       if (pos < line_.size() && line_[pos] == '=') {
@@ -223,16 +229,7 @@ class ReadableParser {
     bool annotated = false;
     line_ = CutDeletion(pos);
     ArgParser parser(line_, ArgDialect::kPython, graph_.get());
-    if (pos < line_.size() && line_[pos] == ':') {
-      ++pos;
-      SkipSpaces(&pos);
-      if (pos >= line_.size() || (line_[pos] != '"' && line_[pos] != '\'')) {
-        return Error(pos, "expected a quoted annotation after ':'");
-      }
-      if (!parser.QuotedString(&pos, &annotation)) return ParserError(parser);
-      annotated = true;
-      SkipSpaces(&pos);
-    }
+    AIRSCOPE_RETURN_IF_ERROR(ParseOptionalAnnotation(parser, &pos, &annotation, &annotated));
     if (pos >= line_.size() || line_[pos] != '=') return Error(pos, "expected '=' after the node name");
     ++pos;
     SkipSpaces(&pos);

@@ -159,4 +159,24 @@ Result<TensorMeta> TensorMeta::ParseAnnotation(std::string_view text, size_t* er
   return meta;
 }
 
+std::string NodeMeta::ShapeString() const {
+  switch (kind) {
+    case ValueKind::kTensor:
+      return tensors.empty() ? "" : tensors[0].ShapeString();
+    case ValueKind::kTuple: {
+      std::string out = "(";
+      for (size_t i = 0; i < tensors.size(); ++i) {
+        if (i) out += ", ";
+        const TensorMeta& t = tensors[i];
+        out += t.dtype == DType::kUnknown && t.sizes.empty() ? "None" : t.ShapeString();
+      }
+      return out + ")";
+    }
+    case ValueKind::kSymInt:
+    case ValueKind::kOpaque:
+      break;
+  }
+  return annotation;
+}
+
 }  // namespace airscope

@@ -75,6 +75,11 @@ struct NodeMeta {
   // indentation, joined by '\n'. Empty when there were none.
   std::string stack_trace;
 
+  // `f32[3, 3]`; a tuple `(f32[2, 16, 128], f32[2, 16, 1], None)` (None for
+  // an element that is not a tensor); a SymInt/opaque value its annotation
+  // (possibly empty). The one spelling every listing uses.
+  std::string ShapeString() const;
+
   const TensorMeta* tensor() const {
     return kind == ValueKind::kTensor && !tensors.empty() ? &tensors[0] : nullptr;
   }

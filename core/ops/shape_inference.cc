@@ -8,17 +8,8 @@ namespace {
 constexpr size_t kMaxMessages = 20;
 
 std::string Describe(const NodeMeta& meta) {
-  if (meta.kind == ValueKind::kTensor && !meta.tensors.empty()) return meta.tensors[0].ShapeString();
-  if (meta.kind == ValueKind::kTuple) {
-    std::string out = "(";
-    for (size_t i = 0; i < meta.tensors.size(); ++i) {
-      if (i) out += ", ";
-      const TensorMeta& t = meta.tensors[i];
-      out += t.dtype == DType::kUnknown && t.sizes.empty() ? "None" : t.ShapeString();
-    }
-    return out + ")";
-  }
-  return meta.annotation.empty() ? "?" : meta.annotation;
+  std::string shape = meta.ShapeString();
+  return shape.empty() ? "?" : shape;
 }
 
 // Annotation and inference agree when they describe the same tensors by

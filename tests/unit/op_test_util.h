@@ -106,14 +106,7 @@ inline Result<NodeMeta> Infer(Node* node) {
 inline std::string Shape(Node* node) {
   auto meta = Infer(node);
   if (!meta.ok()) return "error: " + meta.status().message();
-  if (meta->kind == ValueKind::kTensor) return meta->tensors.at(0).ShapeString();
-  std::string out = "(";
-  for (size_t i = 0; i < meta->tensors.size(); ++i) {
-    if (i) out += ", ";
-    const TensorMeta& t = meta->tensors[i];
-    out += t.dtype == DType::kUnknown && t.sizes.empty() ? "None" : t.ShapeString();
-  }
-  return out + ")";
+  return meta->ShapeString();
 }
 
 inline std::optional<OpCost> Cost(const Node* node) {
