@@ -166,3 +166,18 @@ TEST(InterpreterTest, ExpectFormsPassAndFail) {
 
 }  // namespace
 }  // namespace airscope
+
+namespace airscope {
+namespace {
+
+TEST(InterpreterTest, CommandTextNamesItsPosition) {
+  Shell shell;
+  Status status = shell.interpreter.RunCommandText("echo a; echo \"b;c\"; expect graphs 1; echo never");
+  EXPECT_FALSE(status.ok());
+  EXPECT_EQ(shell.sink.text, "a\nb;c\n");
+  ASSERT_EQ(shell.sink.errors.size(), 1u);
+  EXPECT_EQ(shell.sink.errors[0], "-c:3: expect failed: graph count: expected 1, actual 0");
+}
+
+}  // namespace
+}  // namespace airscope
