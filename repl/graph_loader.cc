@@ -1,8 +1,9 @@
 #include "repl/graph_loader.h"
 
-#include <algorithm>
+#include <fmt/format.h>
 
 #include "core/file_util.h"
+#include "core/fx/source_text.h"
 #include "core/fx/fx_text.h"
 #include "core/fx/graph_json.h"
 #include "core/fx/readable.h"
@@ -42,11 +43,7 @@ std::string_view GraphFormatName(GraphFormat format) {
 
 Result<GraphFormat> SniffGraphFormat(std::string_view content, std::string_view path) {
   if (size_t at = content.find('\0'); at != std::string_view::npos) {
-    std::string_view before = content.substr(0, at);
-    size_t line = 1 + static_cast<size_t>(std::count(before.begin(), before.end(), '\n'));
-    size_t line_start = before.rfind('\n');
-    size_t column = at - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
-    return Status::Errorf("{}:{}:{}: not a text file (NUL byte at offset {})", path, line, column, at);
+    return ErrorAtOffset(path, content, at, fmt::format("not a text file (NUL byte at offset {})", at));
   }
   std::string_view line = FirstMeaningfulLine(content);
   if (line.empty()) return Status::Errorf("{}:1:1: the file is empty (expected a graph)", path);
