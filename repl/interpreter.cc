@@ -2,6 +2,9 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <utility>
+
 #include "core/file_util.h"
 
 namespace airscope {
@@ -42,7 +45,26 @@ std::vector<std::string> SplitLines(std::string_view text) {
 Interpreter::Interpreter(Session& session, const CommandTable& table, OutputSink& sink)
     : session_(session), table_(table), sink_(&sink) {}
 
+void Interpreter::BeginBlock(std::string opener, std::string terminator, BlockHandler done) {
+  block_ = PendingBlock{std::move(opener), std::move(terminator), std::move(done),
+                        BlockLines{current_origin_, current_line_ + 1, {}}};
+}
+
 Status Interpreter::ExecuteLine(std::string_view line) {
+  if (block_) {
+    size_t first = line.find_first_not_of(" \t\r");
+    size_t last = line.find_last_not_of(" \t\r");
+    std::string_view trimmed = first == std::string_view::npos ? "" : line.substr(first, last - first + 1);
+    if (trimmed != block_->terminator) {
+      block_->lines.lines.emplace_back(line);
+      return Status::Ok();
+    }
+    PendingBlock block = std::move(*block_);
+    block_.reset();
+    Status status = block.done(block.lines);
+    if (!status.ok()) return Status::Errorf("{}: {}", block.opener, status.message());
+    return status;
+  }
   Result<std::vector<Word>> words = Tokenize(line);
   if (!words.ok()) return words.status();
   if (words->empty()) return Status::Ok();
@@ -84,16 +106,40 @@ Status Interpreter::RunCommandText(std::string_view text) { return RunLines(Spli
 Status Interpreter::RunLines(const std::vector<std::string>& lines, std::string_view origin) {
   size_t failed = 0;
   Status first_failure;
-  for (size_t i = 0; i < lines.size(); ++i) {
+  std::string saved_origin = std::exchange(current_origin_, std::string(origin));
+  size_t saved_line = current_line_;
+  std::optional<PendingBlock> outer_block = std::exchange(block_, std::nullopt);
+  struct Restore {
+    Interpreter* self;
+    std::string origin;
+    size_t line;
+    std::optional<PendingBlock>* outer;
+    ~Restore() {
+      self->current_origin_ = std::move(origin);
+      self->current_line_ = line;
+      self->block_ = std::move(*outer);
+    }
+  } restore{this, std::move(saved_origin), saved_line, &outer_block};
+  for (size_t i = 0; i <= lines.size(); ++i) {
     if (session_.quit_requested()) break;
     size_t reported_before = reported_failures_;
-    Status status = ExecuteLine(lines[i]);
+    Status status;
+    if (i == lines.size()) {
+      // The end of the text: only an unclosed block is an error here.
+      if (!block_) break;
+      status = Status::Errorf("'{}' (line {}) is not closed by '{}' before the end", block_->opener,
+                              block_->lines.first_line - 1, block_->terminator);
+      block_.reset();
+    } else {
+      current_line_ = i + 1;
+      status = ExecuteLine(lines[i]);
+    }
     if (status.ok()) continue;
     Status located = status;
     if (reported_failures_ == reported_before) {
       // Not yet reported (it is not a failure inside a sourced script, which
       // its own script reported): report it here, with its location.
-      located = Status::Errorf("{}:{}: {}", origin, i + 1, status.message());
+      located = Status::Errorf("{}:{}: {}", origin, std::min(i + 1, lines.size()), status.message());
       sink_->Error(located.message());
       ++reported_failures_;
     }

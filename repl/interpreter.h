@@ -8,6 +8,8 @@
 // outer script with that same message, which is not reported again.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +27,15 @@ class OutputSink {
   virtual void Output(const CommandOutput& out) = 0;
   virtual void Error(std::string_view message) = 0;  // one message, no trailing newline
 };
+
+// The lines of a block command (`pass define NAME` ... `end`), with where
+// they came from so the handler can name a bad line.
+struct BlockLines {
+  std::string origin;      // script path, "-c" or "<interactive>"
+  size_t first_line = 0;   // line number of lines[0] in origin
+  std::vector<std::string> lines;
+};
+using BlockHandler = std::function<Status(const BlockLines& block)>;
 
 class Interpreter {
  public:
@@ -44,6 +55,13 @@ class Interpreter {
   // Runs `-c` text: commands separated by ';' (outside quotes) or newlines.
   Status RunCommandText(std::string_view text);
 
+  // A command that needs the following lines (e.g. `pass define NAME`) calls
+  // this: every next line, up to a line that reads `terminator` alone, is
+  // collected instead of run, then `done` gets them; its error fails the
+  // terminator line. A script that ends inside a block fails at its end.
+  void BeginBlock(std::string opener, std::string terminator, BlockHandler done);
+  bool in_block() const { return block_.has_value(); }
+
   // A path argument as the user meant it: as given if it exists (relative to
   // the working directory), else relative to the directory of the script
   // being run.
@@ -62,6 +80,15 @@ class Interpreter {
   Session& session_;
   const CommandTable& table_;
   OutputSink* sink_;
+  struct PendingBlock {
+    std::string opener;      // "pass define multistream", for messages
+    std::string terminator;  // "end"
+    BlockHandler done;
+    BlockLines lines;
+  };
+  std::optional<PendingBlock> block_;
+  std::string current_origin_ = "<interactive>";
+  size_t current_line_ = 0;
   std::vector<std::string> script_dirs_;  // innermost last
   size_t reported_failures_ = 0;
 };

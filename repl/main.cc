@@ -61,7 +61,9 @@ int RunInteractive(Session& session, const CommandTable& table, Interpreter& int
   fmt::print("airscope: a debugger for torch.compile -> TorchAir -> aclgraph (simulated NPU). Type help.\n");
   while (!session.quit_requested()) {
     const Session::Entry* current = session.current();
-    std::string prompt = current ? fmt::format("(airscope:{}) ", current->name) : "(airscope) ";
+    std::string prompt = interpreter.in_block()       ? "...> "
+                         : current                    ? fmt::format("(airscope:{}) ", current->name)
+                                                      : "(airscope) ";
     std::optional<std::string> line = editor.ReadLine(prompt);
     if (!line) {
       fmt::print("\n");

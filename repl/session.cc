@@ -2,7 +2,20 @@
 
 namespace airscope {
 
-Session::Session() : registry_(&OpRegistry::Builtin()) {}
+Session::Session()
+    : registry_(&OpRegistry::Builtin()),
+      passes_(PassRegistry::WithBuiltins()),
+      decompositions_(DecompositionTable::Builtin()) {}
+
+PassContext Session::MakePassContext() const {
+  PassContext context;
+  context.registry = registry_;
+  context.decompositions = &decompositions_;
+  context.passes = &passes_;
+  context.custom_pre = custom_pre_;
+  context.custom_post = custom_post_;
+  return context;
+}
 
 void Session::AddGraph(std::string name, LoadedGraph loaded, bool* replaced) {
   *replaced = false;

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "core/ops/op_registry.h"
+#include "core/pass/decomposition.h"
+#include "core/pass/pass.h"
 #include "core/status.h"
 #include "repl/graph_loader.h"
 #include "repl/settings.h"
@@ -38,6 +40,16 @@ class Session {
   const Settings& settings() const { return settings_; }
   const OpRegistry& registry() const { return *registry_; }
 
+  // ---- passes: builtin plus user-defined, the decomposition table, and the
+  // user passes registered for the custom_pre / custom_post stages.
+  PassRegistry& passes() { return passes_; }
+  const PassRegistry& passes() const { return passes_; }
+  DecompositionTable& decompositions() { return decompositions_; }
+  std::vector<std::string>& custom_pre_passes() { return custom_pre_; }
+  std::vector<std::string>& custom_post_passes() { return custom_post_; }
+  // A context for running passes with this session's configuration.
+  PassContext MakePassContext() const;
+
   bool quit_requested() const { return quit_requested_; }
   void RequestQuit() { quit_requested_ = true; }
 
@@ -46,6 +58,10 @@ class Session {
   std::string current_;
   Settings settings_;
   const OpRegistry* registry_;
+  PassRegistry passes_;
+  DecompositionTable decompositions_;
+  std::vector<std::string> custom_pre_;
+  std::vector<std::string> custom_post_;
   bool quit_requested_ = false;
 };
 

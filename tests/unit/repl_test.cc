@@ -181,3 +181,50 @@ TEST(InterpreterTest, CommandTextNamesItsPosition) {
 
 }  // namespace
 }  // namespace airscope
+
+namespace airscope {
+namespace {
+
+// A test-only block command: `block NAME` ... `end` echoes the collected lines.
+CommandTable TableWithBlockCommand() {
+  CommandTable table = BuildCommandTable();
+  table.Add({"block", "block NAME", "collect lines until end", "test", [](CommandContext& ctx) {
+               std::string name = ctx.args.empty() ? "" : ctx.args[0].text;
+               Interpreter* interp = &ctx.interpreter;
+               ctx.interpreter.BeginBlock("block " + name, "end", [interp, name](const BlockLines& block) {
+                 if (name == "bad") return Status::Errorf("line {}: refused", block.first_line);
+                 CommandOutput lines;
+                 for (const std::string& l : block.lines) lines.Add(l);
+                 lines.Add(fmt::format("{} lines from {}:{}", block.lines.size(), block.origin, block.first_line));
+                 return interp->ExecuteCaptured("echo collected", &lines);
+               });
+               return Status::Ok();
+             },
+             nullptr});
+  return table;
+}
+
+TEST(InterpreterTest, BlocksCollectLinesUntilTheTerminator) {
+  Session session;
+  CommandTable table = TableWithBlockCommand();
+  RecordingSink sink;
+  Interpreter interpreter(session, table, sink);
+  std::string script = WriteTemp("block.airscript", "block ok\n  first\n  second\nend\necho after\n");
+  EXPECT_TRUE(interpreter.RunScript(script).ok());
+  EXPECT_EQ(sink.text, "after\n");  // collected lines are not run as commands
+  EXPECT_TRUE(sink.errors.empty());
+
+  std::string bad = WriteTemp("bad_block.airscript", "echo a\nblock bad\n  x\nend\necho never\n");
+  EXPECT_FALSE(interpreter.RunScript(bad).ok());
+  ASSERT_EQ(sink.errors.size(), 1u);
+  EXPECT_EQ(sink.errors[0], bad + ":4: block bad: line 3: refused");
+
+  std::string open = WriteTemp("open_block.airscript", "block ok\n  x\n");
+  EXPECT_FALSE(interpreter.RunScript(open).ok());
+  ASSERT_EQ(sink.errors.size(), 2u);
+  EXPECT_EQ(sink.errors[1], open + ":2: 'block ok' (line 1) is not closed by 'end' before the end");
+  EXPECT_FALSE(interpreter.in_block());
+}
+
+}  // namespace
+}  // namespace airscope

@@ -1,0 +1,48 @@
+// DecompositionTable: what `decompose` rewrites, op by op (PrimTorch's
+// decomposition table is the model). An entry turns one node into a small
+// subgraph of simpler ops inserted before it, then replaces the node's uses
+// and erases it. Builtin entries are C++ functions; users add entries from a
+// script as templates over the node's arguments, e.g.
+//   aten.silu.default -> aten.mul.Tensor($0, aten.sigmoid.default($0))
+// where $0, $1, ... are the node's positional arguments.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/ir/graph.h"
+#include "core/ops/op_registry.h"
+#include "core/status.h"
+
+namespace airscope {
+
+// Rewrites `node` (whose target has this entry); returns false if this
+// instance is not decomposable (e.g. an unsupported argument) and leaves the
+// graph unchanged then.
+using DecompositionFn = std::function<Result<bool>(Graph& graph, Node* node, const OpRegistry& registry)>;
+
+struct Decomposition {
+  std::string target;       // "aten.addmm.default" (without torch.ops.)
+  std::string description;  // "addmm(b, x, w) -> add(mm(x, w), b)"
+  bool builtin = true;
+  DecompositionFn rewrite;
+};
+
+class DecompositionTable {
+ public:
+  static DecompositionTable Builtin();
+
+  void Add(Decomposition entry);  // replaces an entry for the same target
+  // Parses a template (see the header comment); errors name the column.
+  Status AddTemplate(std::string_view target, std::string_view template_text);
+  const Decomposition* Find(std::string_view target) const;  // with or without torch.ops.
+  std::vector<const Decomposition*> All() const;             // sorted by target
+
+ private:
+  std::map<std::string, Decomposition, std::less<>> entries_;
+};
+
+}  // namespace airscope

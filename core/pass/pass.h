@@ -1,0 +1,86 @@
+// Pass: a small function over the Graph that reports whether it changed it.
+//
+// Contract (MLIR's spirit): a pass never prints, dumps, times or lints; the
+// PassManager and its instrumentation do that around it. A pass returns
+// Result<bool>: true when it changed the graph, false when it left it as it
+// was, an error (naming what and where) when it cannot do its job. A pass
+// that fails or leaves a graph that does not lint is rolled back by the
+// manager, so a pass may give up half way without cleaning up.
+//
+// Passes read their configuration from the PassContext (op registry,
+// decomposition table, user passes for the custom stages); they hold no
+// state of their own between runs, so running the same pipeline on the same
+// graph always gives the same result (stages can be recomputed by replay).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/ir/graph.h"
+#include "core/ops/op_registry.h"
+#include "core/status.h"
+
+namespace airscope {
+
+class DecompositionTable;
+class PassRegistry;
+
+struct PassContext {
+  const OpRegistry* registry = nullptr;
+  const DecompositionTable* decompositions = nullptr;  // used by `decompose`
+  const PassRegistry* passes = nullptr;                // to look up user passes
+  // The user passes registered for the custom_pre / custom_post stages, in order.
+  std::vector<std::string> custom_pre;
+  std::vector<std::string> custom_post;
+  // A pass may leave short notes for the user here ("decomposed 2 addmm");
+  // the manager attaches them to the stage. Never printed by the pass.
+  std::vector<std::string> remarks;
+};
+
+using PassFn = std::function<Result<bool>(Graph& graph, PassContext& context)>;
+
+enum class PassKind : uint8_t {
+  kPipeline,  // part of the default TorchAir pipeline
+  kOptional,  // builtin, inserted by the user (cse, constant_fold, fuse_pointwise)
+  kUser,      // defined by the user: `pass define` in a script or a plugin
+};
+
+struct PassInfo {
+  std::string name;     // "remove_noop"
+  std::string summary;  // one line for listings
+  std::string help;     // the paragraph `help pass NAME` prints
+  PassKind kind = PassKind::kPipeline;
+  PassFn run;
+};
+
+// The passes airscope knows: builtin ones plus those the user defined.
+class PassRegistry {
+ public:
+  // Every builtin pass (pipeline and optional).
+  static PassRegistry WithBuiltins();
+
+  // Adds or replaces a pass (a user may redefine their own pass; builtin
+  // names cannot be taken by user passes: that is an error).
+  Status Register(PassInfo info);
+  const PassInfo* Find(std::string_view name) const;
+  std::vector<const PassInfo*> All() const;  // sorted by name
+
+ private:
+  std::map<std::string, PassInfo, std::less<>> passes_;
+};
+
+// The default TorchAir reduce-overhead (aclgraph) pipeline, in order
+// (DESIGN.md "The pipeline").
+const std::vector<std::string>& DefaultPipeline();
+
+// Registration of the builtin passes, one function per pass file family.
+void RegisterGraphPasses(PassRegistry& registry);    // decompose, functionalize, remove_noop, view_to_reshape,
+                                                     // dce, reinplace, cse, constant_fold, fuse_pointwise
+void RegisterStreamPasses(PassRegistry& registry);   // custom_pre, custom_post, validate_scopes, remove_cat_ops,
+                                                     // event_closure, event_record, resolve_stream_markers, lower
+
+}  // namespace airscope

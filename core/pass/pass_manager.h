@@ -1,0 +1,47 @@
+// PassManager: runs one pass with instrumentation around it, and guarantees
+// that a failed pass leaves the graph exactly as it was.
+//
+// For each pass: BeforePass hooks; the pass runs on the graph; the graph is
+// linted; on success AfterPass hooks (with `changed`); on an error or a lint
+// failure the graph is restored from the copy taken before the pass, and
+// AfterPassFailed hooks run with the error, which names the pass and, for a
+// lint failure, what lint found. Timing and dumping are instrumentation too
+// (see TimingInstrumentation and the dump hook in repl).
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "core/pass/pass.h"
+
+namespace airscope {
+
+class PassInstrumentation {
+ public:
+  virtual ~PassInstrumentation() = default;
+  virtual void BeforePass(const PassInfo& pass, const Graph& graph) {}
+  virtual void AfterPass(const PassInfo& pass, const Graph& graph, bool changed) {}
+  virtual void AfterPassFailed(const PassInfo& pass, const Graph& restored, const Status& error) {}
+};
+
+struct PassOutcome {
+  bool changed = false;
+  double seconds = 0;                // wall time of the pass itself (not lint)
+  std::vector<std::string> remarks;  // what the pass noted
+};
+
+class PassManager {
+ public:
+  // Instrumentation is not owned and must outlive the manager's use.
+  void AddInstrumentation(PassInstrumentation* instrumentation) { instrumentations_.push_back(instrumentation); }
+
+  // Runs `pass` on `graph`. On error the graph is unchanged and the Status
+  // reads "pass 'NAME' failed: ..." or "pass 'NAME' broke the graph: lint: ...".
+  Result<PassOutcome> Run(const PassInfo& pass, Graph& graph, PassContext& context);
+
+ private:
+  std::vector<PassInstrumentation*> instrumentations_;
+};
+
+}  // namespace airscope

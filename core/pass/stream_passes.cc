@@ -1,0 +1,6 @@
+// Placeholder until the stream passes land.
+#include "core/pass/pass.h"
+
+namespace airscope {
+void RegisterStreamPasses(PassRegistry&) {}
+}  // namespace airscope
