@@ -65,5 +65,8 @@ CommandTable BuildCommandTable();
 void RegisterGraphCommands(CommandTable& table);
 void RegisterShellCommands(CommandTable& table);
 void RegisterExpectCommand(CommandTable& table);
+void RegisterDeviceCommands(CommandTable& table);
+// `set device.PARAM VALUE` and `device set PARAM VALUE` (commands_device.cc).
+Status SetDeviceParameter(Session& session, std::string_view name, std::string_view value);
 
 }  // namespace airscope

@@ -47,6 +47,10 @@ Status Set(CommandContext& ctx) {
     return Status::Ok();
   }
   if (ctx.args.size() != 2) return Status::Error("usage: set [NAME VALUE]");
+  // device.* names are the simulated device's parameters (see commands_device.cc).
+  if (ctx.args[0].text.rfind("device.", 0) == 0) {
+    return SetDeviceParameter(ctx.session, std::string_view(ctx.args[0].text).substr(7), ctx.args[1].text);
+  }
   return settings.Set(ctx.args[0].text, ctx.args[1].text);
 }
 

@@ -13,6 +13,7 @@
 #include "core/pass/decomposition.h"
 #include "core/pass/pass.h"
 #include "core/status.h"
+#include "repl/device_state.h"
 #include "repl/graph_loader.h"
 #include "repl/settings.h"
 
@@ -50,6 +51,9 @@ class Session {
   // A context for running passes with this session's configuration.
   PassContext MakePassContext() const;
 
+  // The simulated device (spec, allocator, captured graphs, last trace).
+  DeviceState& device() { return device_; }
+
   bool quit_requested() const { return quit_requested_; }
   void RequestQuit() { quit_requested_ = true; }
 
@@ -63,6 +67,7 @@ class Session {
   std::vector<std::string> custom_pre_;
   std::vector<std::string> custom_post_;
   bool quit_requested_ = false;
+  DeviceState device_;
 };
 
 }  // namespace airscope
