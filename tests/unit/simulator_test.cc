@@ -1,0 +1,214 @@
+#include "core/device/simulator.h"
+
+#include <gtest/gtest.h>
+
+#include "viz/chrome_trace.h"
+
+namespace airscope {
+namespace {
+
+DeviceTask Task(uint32_t id, TaskKind kind, std::string node, std::string stream, std::vector<uint32_t> deps = {},
+                std::string event = "") {
+  DeviceTask t;
+  t.id = id;
+  t.kind = kind;
+  t.node = std::move(node);
+  t.op = "aten.x.default";
+  t.stream = std::move(stream);
+  t.event = std::move(event);
+  t.deps = std::move(deps);
+  return t;
+}
+
+// n small kernels in a chain on the default stream.
+TaskGraph Chain(int n, double flops = 0) {
+  TaskGraph g;
+  g.streams = {""};
+  for (int i = 0; i < n; ++i) {
+    std::vector<uint32_t> deps;
+    if (i > 0) deps.push_back(static_cast<uint32_t>(i - 1));
+    DeviceTask t = Task(static_cast<uint32_t>(i), TaskKind::kKernel, "k" + std::to_string(i), "", deps);
+    t.cost = {flops, 4096, 4096};
+    t.cost_known = true;
+    g.tasks.push_back(t);
+  }
+  return g;
+}
+
+// The seed shape: fork to s1, mm/abs there, record, join back.
+TaskGraph Forked(bool join) {
+  TaskGraph g;
+  g.streams = {"", "s1"};
+  g.tasks.push_back(Task(0, TaskKind::kEventRecord, "fork", "", {}, "fork"));
+  g.tasks.push_back(Task(1, TaskKind::kEventWait, "fork_wait", "s1", {0}, "fork"));
+  g.tasks.push_back(Task(2, TaskKind::kKernel, "mm", "s1", {}));
+  g.tasks.push_back(Task(3, TaskKind::kKernel, "abs", "s1", {2}));
+  g.tasks.push_back(Task(4, TaskKind::kEventRecord, "join", "s1", {}, "join"));
+  g.tasks.push_back(Task(5, TaskKind::kKernel, "sub", "", {2}));
+  if (join) g.tasks.push_back(Task(6, TaskKind::kEventWait, "join_wait", "", {4}, "join"));
+  for (DeviceTask& t : g.tasks) {
+    if (t.kind == TaskKind::kKernel) {
+      t.cost = {1e6, 1e6, 1e6};
+      t.cost_known = true;
+    }
+  }
+  return g;
+}
+
+SimDevice Device() { return SimDevice(*DevicePreset("ascend-910b")); }
+
+TEST(Simulator, SameInputsGiveTheSameTraceByteForByte) {
+  SimDevice a = Device(), b = Device();
+  RunOptions o;
+  o.iterations = 3;
+  ASSERT_TRUE(a.Eager(Forked(true), "g", o).ok());
+  ASSERT_TRUE(b.Eager(Forked(true), "g", o).ok());
+  EXPECT_EQ(ChromeTraceJson(a.last_trace()), ChromeTraceJson(b.last_trace()));
+}
+
+TEST(Simulator, EagerPaysDispatchAndLaunchPerOp) {
+  SimDevice d = Device();
+  RunOptions o;
+  RunResult r = *d.Eager(Chain(4), "chain", o);
+  const DeviceSpec& s = d.spec();
+  EXPECT_EQ(r.host_busy_ns, 4 * (s.host_dispatch_ns + s.host_launch_ns));
+  // Launch bound: the last kernel starts launch_latency after its launch ends.
+  int64_t last_start = 4 * (s.host_dispatch_ns + s.host_launch_ns) + s.launch_latency_ns;
+  EXPECT_EQ(r.wall_ns, last_start + s.min_kernel_ns + s.sync_return_ns);
+}
+
+TEST(Simulator, AWaitHoldsItsStreamUntilTheRecord) {
+  SimDevice d = Device();
+  ASSERT_TRUE(d.Eager(Forked(true), "g", RunOptions{}).ok());
+  const Trace& t = d.last_trace();
+  int64_t join_record = -1, join_wait_end = -1, abs_end = -1;
+  for (const Slice& s : t.slices) {
+    if (s.track == 0) continue;
+    if (s.name == "record join") join_record = s.start_ns;
+    if (s.name == "wait join") join_wait_end = s.end_ns();
+    if (s.name == "abs") abs_end = s.end_ns();
+  }
+  EXPECT_EQ(join_record, abs_end);
+  EXPECT_GE(join_wait_end, join_record);
+  bool event_flow = false;
+  for (const Flow& f : t.flows) event_flow = event_flow || f.kind == FlowKind::kEvent;
+  EXPECT_TRUE(event_flow);
+}
+
+TEST(Simulator, CaptureAndReplayTheForkedGraph) {
+  SimDevice d = Device();
+  Result<uint32_t> id = d.Capture(Forked(true), "g", {{"x", 4096}}, CaptureOptions{});
+  ASSERT_TRUE(id.ok()) << id.status().message();
+  const CapturedGraph* c = d.FindCaptured("g");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->tasks.streams, (std::vector<std::string>{"capture", "s1"}));
+  EXPECT_GT(d.allocator().Stats(c->pool).reserved, 0);
+  RunOptions o;
+  o.iterations = 2;
+  Result<RunResult> r = d.Replay(*id, o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->host_busy_ns, 2 * (d.spec().host_launch_ns + d.spec().graph_launch_ns +
+                                  7 * d.spec().graph_launch_per_node_ns));
+  // A new capture of the same graph replaces the old one and its pool.
+  PoolId old_pool = c->pool;
+  ASSERT_TRUE(d.Capture(Forked(true), "g", {{"x", 4096}}, CaptureOptions{}).ok());
+  EXPECT_FALSE(d.allocator().HasPool(old_pool));
+  EXPECT_EQ(d.captured().size(), 1u);
+}
+
+void ExpectRecovered(SimDevice& d, size_t pools_before) {
+  EXPECT_EQ(d.allocator().Pools().size(), pools_before);
+  EXPECT_EQ(d.allocator().current_pool(), kDefaultPool);
+  ASSERT_TRUE(d.has_trace());
+  EXPECT_EQ(d.last_trace().slices.back().category, SliceCategory::kError);
+  // Usable again: a good capture and a replay work.
+  Result<uint32_t> id = d.Capture(Forked(true), "ok", {}, CaptureOptions{});
+  ASSERT_TRUE(id.ok());
+  EXPECT_TRUE(d.Replay(*id, RunOptions{}).ok());
+}
+
+TEST(Simulator, CaptureOnTheDefaultStreamIsRefused) {
+  SimDevice d = Device();
+  CaptureOptions o;
+  o.capture_stream = "";
+  Result<uint32_t> r = d.Capture(Chain(2), "g", {}, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("(207000): capture on the default stream is refused"), std::string::npos);
+  EXPECT_NE(r.status().message().find("capture --stream NAME"), std::string::npos);
+  ExpectRecovered(d, 1);
+}
+
+TEST(Simulator, UnjoinedSideStreamNamesTheStreamAndItsLastTask) {
+  SimDevice d = Device();
+  Result<uint32_t> r = d.Capture(Forked(false), "g", {}, CaptureOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("ACL_ERROR_RT_STREAM_UNJOINED (107025): stream 's1'"), std::string::npos);
+  EXPECT_NE(r.status().message().find("task 4 'join'"), std::string::npos);
+  ExpectRecovered(d, 1);
+}
+
+TEST(Simulator, HostSyncInvalidatesTheCapture) {
+  SimDevice d = Device();
+  TaskGraph g = Chain(2);
+  g.tasks.push_back(Task(2, TaskKind::kHostSync, "_local_scalar_dense", "", {1}));
+  Result<uint32_t> r = d.Capture(g, "g", {}, CaptureOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED (507903)"), std::string::npos);
+  ExpectRecovered(d, 1);
+  // Eagerly the same graph runs, the host waiting for the value.
+  EXPECT_TRUE(d.Eager(g, "g", RunOptions{}).ok());
+}
+
+TEST(Simulator, EndingOnAnotherStreamFails) {
+  SimDevice d = Device();
+  CaptureOptions o;
+  o.end_stream = "other";
+  Result<uint32_t> r = d.Capture(Chain(2), "g", {}, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("Capture must end on the same stream it began on"), std::string::npos);
+  ExpectRecovered(d, 1);
+}
+
+TEST(Simulator, UsingAStreamThatNeverJoinedFails) {
+  SimDevice d = Device();
+  TaskGraph g = Chain(1);
+  g.streams.push_back("s2");
+  g.tasks.push_back(Task(1, TaskKind::kKernel, "lonely", "s2", {0}));
+  Result<uint32_t> r = d.Capture(g, "g", {}, CaptureOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("(107024): stream 's2' is not part of the capture"), std::string::npos);
+  ExpectRecovered(d, 1);
+}
+
+double Speedup(const TaskGraph& g) {
+  SimDevice d = Device();
+  RunOptions o;
+  o.iterations = 10;
+  RunResult eager = *d.Eager(g, "g", o);
+  uint32_t id = *d.Capture(g, "g", {{"x", 4096}}, CaptureOptions{});
+  RunResult replay = *d.Replay(id, o);
+  return static_cast<double>(eager.e2e_per_iter()) / static_cast<double>(replay.e2e_per_iter());
+}
+
+TEST(Simulator, ReplayBeatsEagerWhenLaunchBound) { EXPECT_GT(Speedup(Chain(20)), 3.0); }
+
+TEST(Simulator, ReplayIsNoFasterWhenComputeBound) {
+  double s = Speedup(Chain(5, 1e13));  // ~110 ms per kernel in f32
+  EXPECT_GT(s, 0.99);
+  EXPECT_LT(s, 1.01);
+}
+
+TEST(Simulator, TraceLevelNoneKeepsNoSlicesButTheSameTotals) {
+  SimDevice a = Device(), b = Device();
+  RunOptions o;
+  o.iterations = 5;
+  RunResult full = *a.Eager(Forked(true), "g", o);
+  o.trace = TraceLevel::kNone;
+  RunResult none = *b.Eager(Forked(true), "g", o);
+  EXPECT_EQ(full.wall_ns, none.wall_ns);
+  EXPECT_EQ(full.device_busy_ns, none.device_busy_ns);
+  EXPECT_TRUE(b.last_trace().slices.empty());
+}
+
+}  // namespace
+}  // namespace airscope
