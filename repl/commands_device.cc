@@ -303,14 +303,15 @@ void RegisterDeviceCommands(CommandTable& table) {
              "synchronizes after each iteration (--no-sync: once at the end). Prints host, device and\n"
              "end-to-end time per iteration. Over 1000 iterations only totals are kept (no timeline).",
              Eager, nullptr});
-  table.Add({"capture", "capture [check] [--stream NAME] [--end-stream NAME]",
+  table.Add({"capture", "capture [check] [--stream S]",
              "capture the current graph into a device graph (aclgraph), or check that it can be",
              "Records the graph's tasks on a capture stream (default 'capture'; the graph's default-stream\n"
              "tasks go there) into a graph whose tensors live in a private memory pool. Side streams join\n"
              "by waiting on an event recorded in the capture and must join back before the end. Errors\n"
              "carry aclgraph's codes: default-stream capture refused (207000), unjoined stream (107025),\n"
              "host sync during capture (507903), ending on another stream (107036), a stream used without\n"
-             "joining (107024). `capture check` lists what keeps the graph from being captured up front.",
+             "joining (107024); --end-stream S ends it on S (to see that error).\n"
+             "`capture check` lists what keeps the graph from being captured up front.",
              Capture, [](const std::vector<std::string>& before) {
                return before.empty() ? Fixed({"check", "--stream", "--end-stream"}) : CompletionRule{};
              }});
@@ -323,7 +324,7 @@ void RegisterDeviceCommands(CommandTable& table) {
              "Shows the caching allocator's pools: the default pool (eager runs) and one private pool per\n"
              "captured graph, held until the graph is replaced; reuse counts allocations served from cache.",
              Mem, nullptr});
-  table.Add({"timeline", "timeline [--width W] | timeline --json PATH", "draw the last run per stream",
+  table.Add({"timeline", "timeline [--width W | --json PATH]", "draw the last run per stream",
              "Draws the last eager/capture/replay run: one row for the host and one per stream, a time axis,\n"
              "kernel names where they fit, waits as ~, then utilisation and the longest idle gap per stream\n"
              "with its cause. --json PATH writes Chrome trace JSON (atomically) for ui.perfetto.dev.",
