@@ -1,0 +1,373 @@
+#include "viz/ge_ops.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "core/fx/python_repr.h"
+#include "viz/ge_op_types.h"
+#include "viz/proto_text.h"
+
+namespace airscope {
+namespace {
+
+constexpr std::string_view kGetitem = "operator.getitem";
+
+bool IsStreamMarker(const Node& node) {
+  return node.op() == OpKind::kCallFunction &&
+         (node.target().starts_with("torch.ops.air.") || node.target().starts_with("air."));
+}
+
+// A getitem that is no GE operator: `operator.getitem(t, i)` on a tuple-valued node.
+bool IsElidedGetitem(const Node& node) {
+  if (node.op() != OpKind::kCallFunction || node.target() != kGetitem) return false;
+  if (node.args().size() != 2 || !node.kwargs().empty()) return false;
+  if (!node.args()[0].is_node() || node.args()[1].kind() != Argument::Kind::kInt) return false;
+  const NodeMeta* meta = node.args()[0].as_node()->meta();
+  int64_t index = node.args()[1].as_int();
+  return meta != nullptr && meta->kind == ValueKind::kTuple && index >= 0 &&
+         static_cast<size_t>(index) < meta->tensors.size();
+}
+
+GeDesc TensorDesc(const TensorMeta& meta, std::string name) {
+  GeDesc desc;
+  desc.name = std::move(name);
+  desc.dtype = meta.dtype;
+  if (meta.dtype == DType::kUnknown && meta.sizes.empty()) return desc;  // a None tuple element
+  desc.has_shape = !meta.sizes.empty();
+  for (const Dim& d : meta.sizes) desc.dims.push_back(d.is_static() ? d.value() : -1);
+  desc.layout = "ND";
+  desc.meta = TorchAirMetaString(meta);
+  return desc;
+}
+
+std::vector<GeDesc> OutputDescs(const Node& node) {
+  std::vector<GeDesc> descs;
+  if (node.op() == OpKind::kOutput || IsStreamMarker(node)) return descs;
+  const NodeMeta* meta = node.meta();
+  if (meta == nullptr) {
+    GeDesc desc;
+    desc.name = "y";
+    descs.push_back(std::move(desc));
+  } else if (meta->kind == ValueKind::kTensor && !meta->tensors.empty()) {
+    descs.push_back(TensorDesc(meta->tensors[0], "y"));
+  } else if (meta->kind == ValueKind::kTuple) {
+    for (size_t i = 0; i < meta->tensors.size(); ++i) {
+      descs.push_back(TensorDesc(meta->tensors[i], fmt::format("y{}", i)));
+    }
+  } else {
+    // SymInt / opaque: the annotation is all there is.
+    GeDesc desc;
+    desc.name = "y";
+    desc.meta = meta->annotation;
+    descs.push_back(std::move(desc));
+  }
+  return descs;
+}
+
+GeAttr StringAttr(std::string key, std::string value) {
+  GeAttr attr;
+  attr.key = std::move(key);
+  attr.kind = GeAttr::Kind::kS;
+  attr.s = std::move(value);
+  return attr;
+}
+
+class Builder {
+ public:
+  Builder(const Graph& graph, const GeOpsOptions& options) : graph_(graph), options_(options) {}
+
+  Result<std::vector<GeOp>> Run() {
+    AssignNames();
+    std::vector<GeOp> ops;
+    int64_t data_index = 0;
+    for (const Node* node : graph_) {
+      if (IsElidedGetitem(*node)) continue;
+      GeOp op;
+      op.name = names_.at(node);
+      op.type = types_.at(node);
+      op.stream = node->stream();
+      op.output_desc = OutputDescs(*node);
+      if (node->op() == OpKind::kPlaceholder) {
+        GeAttr index;
+        index.key = "index";
+        index.kind = GeAttr::Kind::kI;
+        index.i = data_index++;
+        op.attrs.push_back(std::move(index));
+        for (GeDesc& d : op.output_desc) d.device_type = "NPU";
+        if (!op.output_desc.empty()) {
+          GeDesc in = op.output_desc[0];
+          in.name = "x";
+          op.input_desc.push_back(std::move(in));
+        }
+      }
+      descs_[node] = op.output_desc;
+      CollectInputs(*node, &op);
+      AddExtraAttrs(*node, &op);
+      AddNameAttrs(&op);
+      ops.push_back(std::move(op));
+    }
+    return ops;
+  }
+
+ private:
+  // TorchAir's naming: Data/Const keep the FX name, others `Type`, `Type_1`, ...
+  void AssignNames() {
+    std::unordered_set<std::string> used;
+    for (const Node* node : graph_) {
+      if (node->op() == OpKind::kPlaceholder || node->op() == OpKind::kGetAttr) used.insert(node->name());
+    }
+    std::unordered_map<std::string, int64_t> counters;
+    for (const Node* node : graph_) {
+      std::string type;
+      switch (node->op()) {
+        case OpKind::kPlaceholder: type = "Data"; break;
+        case OpKind::kGetAttr: type = "Const"; break;
+        case OpKind::kOutput: type = "NetOutput"; break;
+        case OpKind::kCallFunction: type = GeTypeForTarget(node->target()).type; break;
+        case OpKind::kCallMethod:
+        case OpKind::kCallModule: type = CamelCase(node->target()); break;
+      }
+      types_[node] = type;
+      if (IsElidedGetitem(*node)) continue;
+      std::string name;
+      if (node->op() == OpKind::kPlaceholder || node->op() == OpKind::kGetAttr || options_.fx_names) {
+        name = node->name();
+        if (options_.fx_names && node->op() == OpKind::kOutput) name = "NetOutput";
+      } else {
+        auto [it, fresh] = counters.try_emplace(type, 0);
+        if (fresh && used.insert(type).second) {
+          name = type;
+        } else {
+          int64_t& counter = it->second;
+          do {
+            ++counter;
+            name = fmt::format("{}_{}", type, counter);
+          } while (!used.insert(name).second);
+        }
+      }
+      used.insert(name);
+      names_[node] = name;
+    }
+  }
+
+  // The pbtxt reference of a node (`t:i` for an elided getitem) and its desc.
+  std::string DataRef(const Node* node, const GeDesc** desc) const {
+    const Node* producer = node;
+    size_t index = 0;
+    if (IsElidedGetitem(*node)) {
+      producer = node->args()[0].as_node();
+      index = static_cast<size_t>(node->args()[1].as_int());
+    }
+    auto it = descs_.find(producer);
+    *desc = (it != descs_.end() && index < it->second.size()) ? &it->second[index] : nullptr;
+    return fmt::format("{}:{}", names_.at(producer), index);
+  }
+
+  void CollectInputs(const Node& node, GeOp* op) {
+    std::vector<std::string> control;
+    std::vector<const Node*> data_nodes;
+    auto add_control = [&](const Node* producer) {
+      std::string ref = "^" + names_.at(producer);
+      for (const std::string& c : control) {
+        if (c == ref) return;
+      }
+      control.push_back(std::move(ref));
+    };
+    auto visit = [&](Node* producer) {
+      if (IsStreamMarker(*producer)) {
+        add_control(producer);
+      } else {
+        data_nodes.push_back(producer);
+      }
+    };
+    for (const Argument& arg : node.args()) arg.ForEachNode(visit);
+    for (const Kwarg& kw : node.kwargs()) {
+      if (kw.name == "_control_deps") {
+        kw.value.ForEachNode([&](Node* producer) { add_control(producer); });
+      } else {
+        kw.value.ForEachNode(visit);
+      }
+    }
+    bool net_output = node.op() == OpKind::kOutput;
+    for (size_t i = 0; i < data_nodes.size(); ++i) {
+      const GeDesc* desc = nullptr;
+      op->inputs.push_back(DataRef(data_nodes[i], &desc));
+      GeDesc in = desc != nullptr ? *desc : GeDesc{};
+      if (net_output) {
+        in.name = fmt::format("input{}", i);
+      } else {
+        in.name = data_nodes.size() == 1 ? std::string("x") : fmt::format("x{}", i + 1);
+      }
+      op->input_desc.push_back(std::move(in));
+    }
+    for (std::string& c : control) op->inputs.push_back(std::move(c));
+    data_inputs_ = std::move(data_nodes);
+  }
+
+  // Python repr with node references spelled by their pbtxt names.
+  void AppendArg(std::string& out, const Argument& arg) const {
+    if (arg.is_node()) {
+      const Node* node = arg.as_node();
+      if (IsElidedGetitem(*node)) {
+        out += fmt::format("{}_getitem_{}", names_.at(node->args()[0].as_node()), node->args()[1].as_int());
+      } else {
+        out += names_.at(node);
+      }
+      return;
+    }
+    if (!arg.is_sequence()) {
+      out += FormatPythonArg(arg);
+      return;
+    }
+    bool tuple = arg.kind() == Argument::Kind::kTuple;
+    out += tuple ? '(' : '[';
+    for (size_t i = 0; i < arg.items().size(); ++i) {
+      if (i > 0) out += ", ";
+      AppendArg(out, arg.items()[i]);
+    }
+    if (tuple && arg.items().size() == 1) out += ',';
+    out += tuple ? ')' : ']';
+  }
+
+  // True when the reader rebuilds exactly these args from the data inputs alone.
+  bool ArgsAreDefault(const Node& node) const {
+    auto same_nodes = [&](std::span<const Argument> items) {
+      if (items.size() != data_inputs_.size()) return false;
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (!items[i].is_node() || items[i].as_node() != data_inputs_[i]) return false;
+      }
+      return true;
+    };
+    if (node.op() == OpKind::kOutput) {
+      return node.args().size() == 1 && node.args()[0].kind() == Argument::Kind::kTuple &&
+             same_nodes(node.args()[0].items());
+    }
+    if (node.op() == OpKind::kPlaceholder || node.op() == OpKind::kGetAttr) return node.args().empty();
+    return same_nodes(node.args());
+  }
+
+  void AddExtraAttrs(const Node& node, GeOp* op) {
+    if (node.op() == OpKind::kGetAttr && node.target() != node.name()) {
+      op->attrs.push_back(StringAttr("_fx_target", node.target()));
+    }
+    if (node.op() == OpKind::kCallMethod || node.op() == OpKind::kCallModule) {
+      op->attrs.push_back(StringAttr("_fx_op", std::string(OpKindName(node.op()))));
+      op->attrs.push_back(StringAttr("_aten_op", node.target()));
+    }
+    if (node.op() == OpKind::kCallFunction && !GeTypeForTarget(node.target()).canonical) {
+      op->attrs.push_back(StringAttr("_aten_op", node.target()));
+    }
+    if (!ArgsAreDefault(node)) {
+      std::string text = "(";
+      for (size_t i = 0; i < node.args().size(); ++i) {
+        if (i > 0) text += ", ";
+        AppendArg(text, node.args()[i]);
+      }
+      if (node.args().size() == 1) text += ',';
+      text += ')';
+      op->attrs.push_back(StringAttr("_fx_args", std::move(text)));
+    }
+    std::string kwargs;
+    for (const Kwarg& kw : node.kwargs()) {
+      if (kw.name == "_control_deps") continue;
+      kwargs += kwargs.empty() ? "(" : ", ";
+      kwargs += kw.name + "=";
+      AppendArg(kwargs, kw.value);
+    }
+    if (!kwargs.empty()) op->attrs.push_back(StringAttr("_fx_kwargs", kwargs + ")"));
+    if (!node.stream().empty()) op->attrs.push_back(StringAttr("_user_stream_label", node.stream()));
+  }
+
+  static void AddNameAttrs(GeOp* op) {
+    auto list = [](const char* key, GeAttr::Kind kind) {
+      GeAttr attr;
+      attr.key = key;
+      attr.kind = kind;
+      return attr;
+    };
+    GeAttr in_key = list("_input_name_key", GeAttr::Kind::kListS);
+    GeAttr in_value = list("_input_name_value", GeAttr::Kind::kListI);
+    GeAttr out_key = list("_output_name_key", GeAttr::Kind::kListS);
+    GeAttr out_value = list("_output_name_value", GeAttr::Kind::kListI);
+    for (size_t i = 0; i < op->input_desc.size(); ++i) {
+      in_key.list_s.push_back(op->input_desc[i].name);
+      in_value.list_i.push_back(static_cast<int64_t>(i));
+    }
+    for (size_t i = 0; i < op->output_desc.size(); ++i) {
+      out_key.list_s.push_back(op->output_desc[i].name);
+      out_value.list_i.push_back(static_cast<int64_t>(i));
+    }
+    for (GeAttr* attr : {&in_key, &in_value, &out_key, &out_value}) op->attrs.push_back(std::move(*attr));
+  }
+
+  const Graph& graph_;
+  GeOpsOptions options_;
+  std::unordered_map<const Node*, std::string> names_;
+  std::unordered_map<const Node*, std::string> types_;
+  std::unordered_map<const Node*, std::vector<GeDesc>> descs_;
+  std::vector<const Node*> data_inputs_;  // of the node being built
+};
+
+void Line(std::string& out, int indent, std::string_view text) {
+  out.append(static_cast<size_t>(indent), ' ');
+  out += text;
+  out += '\n';
+}
+
+}  // namespace
+
+std::string TorchAirMetaString(const TensorMeta& meta) {
+  std::string dims;
+  for (size_t i = 0; i < meta.sizes.size(); ++i) {
+    if (i > 0) dims += ", ";
+    dims += meta.sizes[i].ToString();
+  }
+  return fmt::format("Tensor(dtype={}, shape=torch.Size([{}])", TorchName(meta.dtype), dims);
+}
+
+void AppendDescText(std::string& out, const GeDesc& desc, int indent) {
+  Line(out, indent, fmt::format("name: \"{}\"", ProtoCEscape(desc.name)));
+  if (desc.dtype != DType::kUnknown) Line(out, indent, fmt::format("dtype: {}", GeName(desc.dtype)));
+  if (desc.has_shape) {
+    Line(out, indent, "shape {");
+    for (int64_t d : desc.dims) Line(out, indent + 2, fmt::format("dim: {}", d));
+    Line(out, indent, "}");
+  }
+  if (!desc.layout.empty()) Line(out, indent, fmt::format("layout: \"{}\"", ProtoCEscape(desc.layout)));
+  if (!desc.meta.empty()) {
+    Line(out, indent, "attr {");
+    Line(out, indent + 2, "key: \"_meta\"");
+    Line(out, indent + 2, "value {");
+    Line(out, indent + 4, fmt::format("s: \"{}\"", ProtoCEscape(desc.meta)));
+    Line(out, indent + 2, "}");
+    Line(out, indent, "}");
+  }
+  if (!desc.device_type.empty()) {
+    Line(out, indent, fmt::format("device_type: \"{}\"", ProtoCEscape(desc.device_type)));
+  }
+}
+
+void AppendAttrValueText(std::string& out, const GeAttr& attr, int indent) {
+  switch (attr.kind) {
+    case GeAttr::Kind::kS: Line(out, indent, fmt::format("s: \"{}\"", ProtoCEscape(attr.s))); break;
+    case GeAttr::Kind::kI: Line(out, indent, fmt::format("i: {}", attr.i)); break;
+    case GeAttr::Kind::kListS:
+      Line(out, indent, "list {");
+      for (const std::string& s : attr.list_s) Line(out, indent + 2, fmt::format("s: \"{}\"", ProtoCEscape(s)));
+      Line(out, indent, "}");
+      break;
+    case GeAttr::Kind::kListI:
+      Line(out, indent, "list {");
+      for (int64_t i : attr.list_i) Line(out, indent + 2, fmt::format("i: {}", i));
+      Line(out, indent, "}");
+      break;
+  }
+}
+
+Result<std::vector<GeOp>> BuildGeOps(const Graph& graph, const GeOpsOptions& options) {
+  return Builder(graph, options).Run();
+}
+
+}  // namespace airscope
