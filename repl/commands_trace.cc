@@ -133,6 +133,15 @@ Status LoadTraceLog(CommandContext& ctx, const std::string& path) {
                  log->lines, log->records, log->compiles.size(), graphs.size());
   for (const TraceProblem& p : log->problems) ctx.out.Styled(Style::kBad, "  warning: {}:{}: {}", shown, p.line, p.message);
   for (const std::string& w : warnings) ctx.out.Styled(Style::kBad, "  warning: {}", w);
+  if (graphs.empty()) {
+    // The log's compiles, guards and reasons still need a home: an empty graph named after the file.
+    LoadedGraph holder;
+    holder.graph = std::make_unique<Graph>(DefaultGraphName(path));
+    holder.path = path;
+    holder.format = GraphFormat::kReadable;
+    graphs.emplace_back(DefaultGraphName(path), std::move(holder));
+    ctx.out.Styled(Style::kBad, "  no graph of the log loaded: '{}' (an empty graph) holds its compiles", graphs[0].first);
+  }
   std::string first;
   for (auto& [name, loaded] : graphs) {
     ctx.out.Print("  {:<36} {:>5} nodes", name, loaded.graph->size());
@@ -145,12 +154,8 @@ Status LoadTraceLog(CommandContext& ctx, const std::string& path) {
     }
     if (first.empty()) first = name;
   }
-  if (!first.empty()) {
-    AIRSCOPE_RETURN_IF_ERROR(session.Use(first));
-    ctx.out.Print("using graph '{}' (use ID:STAGE for another)", first);
-  } else {
-    ctx.out.Styled(Style::kBad, "  the log holds no graph, so there is nothing to select");
-  }
+  AIRSCOPE_RETURN_IF_ERROR(session.Use(first));
+  ctx.out.Print("using graph '{}' (use ID:STAGE for another)", first);
   return Status::Ok();
 }
 
