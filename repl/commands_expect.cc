@@ -214,7 +214,7 @@ void RegisterExpectCommand(CommandTable& table) {
                  "  expect no node clone               node clone does not exist\n"
                  "  expect output \"stats\" contains \"aten.mm.default\"\n"
                  "  expect error \"load missing.txt\" contains \"cannot open\"\n"
-                 "  expect hit / expect miss             the last call hit / missed the compile cache\n"
+                 "  expect hit / expect miss           the last call hit / missed the compile cache\n"
                  "  expect cache 2                     the current frame has 2 cache entries\n"
                  "  expect compiles 3                  the trace log (or frame) has 3 compiles\n"
                  "A failed expect prints what was expected and what was found, and fails the line.",
