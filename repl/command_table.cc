@@ -39,6 +39,7 @@ CommandTable BuildCommandTable() {
   RegisterShellCommands(table);
   RegisterExpectCommand(table);
   RegisterDeviceCommands(table);
+  RegisterCacheCommands(table);
   return table;
 }
 

@@ -68,5 +68,6 @@ void RegisterExpectCommand(CommandTable& table);
 void RegisterDeviceCommands(CommandTable& table);
 // `set device.PARAM VALUE` and `device set PARAM VALUE` (commands_device.cc).
 Status SetDeviceParameter(Session& session, std::string_view name, std::string_view value);
+void RegisterCacheCommands(CommandTable& table);
 
 }  // namespace airscope

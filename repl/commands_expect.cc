@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "repl/cache_state.h"
 #include "repl/command_table.h"
 #include "repl/graph_views.h"
 #include "repl/interpreter.h"
@@ -13,7 +14,8 @@ namespace {
 
 constexpr std::string_view kSyntax =
     "expect nodes N [PATTERN] | graphs N | lint | node NAME [FIELD VALUE] | no node NAME |\n"
-    "       output \"COMMAND\" contains|lacks \"TEXT\" | error \"COMMAND\" [contains \"TEXT\"]";
+    "       output \"COMMAND\" contains|lacks \"TEXT\" | error \"COMMAND\" [contains \"TEXT\"] |\n"
+    "       hit | miss | cache N | compiles N";
 
 Status Mismatch(std::string_view what, std::string_view expected, std::string_view actual) {
   return Status::Errorf("expect failed: {}: expected {}, actual {}", what, expected, actual);
@@ -156,6 +158,30 @@ Status ExpectError(CommandContext& ctx, const std::vector<Word>& args) {
   return Status::Ok();
 }
 
+// The compile-cache forms: the last `call` hit / missed, the frame's entry count, the compile count.
+Status ExpectCache(CommandContext& ctx, std::string_view form, const std::vector<Word>& args) {
+  const CacheState* state = FindCacheState(ctx.session);
+  if (form == "hit" || form == "miss") {
+    if (!args.empty()) return Status::Errorf("usage: expect {}", form);
+    if (!state || !state->last_call) return Mismatch("last call", std::string(form), "no call yet");
+    bool hit = *state->last_call == CallOutcome::Kind::kHit;
+    if (hit == (form == "hit")) return Status::Ok();
+    return Mismatch("last call", fmt::format("a cache {}", form),
+                    *state->last_call == CallOutcome::Kind::kEager ? "a miss that ran eager" : (hit ? "a hit" : "a miss"));
+  }
+  if (args.size() != 1) return Status::Errorf("usage: expect {} N", form);
+  Result<size_t> want = ParseCount(args[0]);
+  if (!want.ok()) return want.status();
+  size_t count = 0;
+  if (form == "compiles" && state && state->trace) {
+    count = state->trace->compiles.size();
+  } else if (state && state->frame) {
+    count = state->frame->entries().size();
+  }
+  if (count == *want) return Status::Ok();
+  return Mismatch(form == "cache" ? "cache entries" : "compiles", fmt::format("{}", *want), fmt::format("{}", count));
+}
+
 Status Expect(CommandContext& ctx) {
   const auto& args = ctx.args;
   if (args.empty()) return Status::Errorf("usage: {}", kSyntax);
@@ -168,7 +194,8 @@ Status Expect(CommandContext& ctx) {
   if (form == "no") return ExpectNoNode(ctx, rest);
   if (form == "output") return ExpectOutput(ctx, rest);
   if (form == "error") return ExpectError(ctx, rest);
-  return Status::Errorf("column {}: unknown expect form '{}' (nodes, graphs, lint, node, no node, output, error)",
+  if (form == "hit" || form == "miss" || form == "cache" || form == "compiles") return ExpectCache(ctx, form, rest);
+  return Status::Errorf("column {}: unknown expect form '{}' (nodes, graphs, lint, node, no node, output, error, hit, miss, cache, compiles)",
                         args[0].column, form);
 }
 
@@ -187,10 +214,14 @@ void RegisterExpectCommand(CommandTable& table) {
                  "  expect no node clone               node clone does not exist\n"
                  "  expect output \"stats\" contains \"aten.mm.default\"\n"
                  "  expect error \"load missing.txt\" contains \"cannot open\"\n"
+                 "  expect hit / expect miss           the last call hit / missed the compile cache\n"
+                 "  expect cache 2                     the current frame has 2 cache entries\n"
+                 "  expect compiles 3                  the trace log (or frame) has 3 compiles\n"
                  "A failed expect prints what was expected and what was found, and fails the line.",
              Expect, [](const std::vector<std::string>& before) {
                if (before.empty()) {
-                 return CompletionRule{CompletionKind::kFixed, {"nodes", "graphs", "lint", "node", "no", "output", "error"}};
+                 return CompletionRule{CompletionKind::kFixed,
+                                       {"nodes", "graphs", "lint", "node", "no", "output", "error", "hit", "miss", "cache", "compiles"}};
                }
                if (before[0] == "node" && before.size() == 1) return CompletionRule{CompletionKind::kNode, {}};
                if (before[0] == "node" && before.size() == 2) {

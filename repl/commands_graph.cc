@@ -5,6 +5,7 @@
 #include "core/fx/fx_text.h"
 #include "core/fx/graph_json.h"
 #include "core/fx/readable.h"
+#include "repl/cache_state.h"
 #include "repl/command_table.h"
 #include "repl/graph_views.h"
 #include "repl/interpreter.h"
@@ -33,6 +34,7 @@ Status Load(CommandContext& ctx) {
   const auto& args = ctx.args;
   if (args.size() != 1 && !(args.size() == 3 && args[1].text == "as")) return Usage("load PATH [as NAME]");
   std::string path = ctx.interpreter.ResolvePath(args[0].text);
+  if (args.size() == 1 && IsTraceLogFile(path)) return LoadTraceLog(ctx, path);
   Session& session = ctx.session;
   Result<LoadedGraph> loaded =
       LoadGraphFile(path, session.settings().GetUnsigned("max-file-size"), session.registry());

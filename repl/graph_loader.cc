@@ -1,5 +1,7 @@
 #include "repl/graph_loader.h"
 
+#include <cstdio>
+
 #include <fmt/format.h>
 
 #include "core/file_util.h"
@@ -7,6 +9,7 @@
 #include "core/fx/fx_text.h"
 #include "core/fx/graph_json.h"
 #include "core/fx/readable.h"
+#include "viz/torch_trace.h"
 
 namespace airscope {
 namespace {
@@ -80,6 +83,16 @@ Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, c
   Result<std::string> content = ReadFile(path, max_bytes);
   if (!content.ok()) return content.status();
   return LoadGraphText(*content, path, registry);
+}
+
+bool IsTraceLogFile(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) return false;
+  char buffer[512];
+  size_t got = std::fread(buffer, 1, sizeof(buffer), file);
+  std::fclose(file);
+  std::string_view head(buffer, got);
+  return LooksLikeTraceLog(head.substr(0, head.find('\n')));
 }
 
 std::string DefaultGraphName(std::string_view path) {

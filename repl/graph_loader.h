@@ -31,6 +31,10 @@ struct LoadedGraph {
 Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, const OpRegistry& registry);
 Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& path, const OpRegistry& registry);
 
+// True when the file's first line is a TORCH_TRACE record (glog prefix + JSON
+// object): `load` reads such a file as a trace log, not as one graph.
+bool IsTraceLogFile(const std::string& path);
+
 // "models/mlp.graph.txt" -> "mlp": the file name without directories and
 // without the extensions airscope writes (.graph.txt, .readable.py, .json, .txt, .py, .fx).
 std::string DefaultGraphName(std::string_view path);

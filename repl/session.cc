@@ -22,13 +22,14 @@ void Session::AddGraph(std::string name, LoadedGraph loaded, bool* replaced) {
   for (Entry& entry : graphs_) {
     if (entry.name == name) {
       entry.loaded = std::move(loaded);
+      entry.cache.reset();  // a replaced graph is a new frame: its old cache entries do not apply
       *replaced = true;
       current_ = name;
       return;
     }
   }
   current_ = name;
-  graphs_.push_back({std::move(name), std::move(loaded)});
+  graphs_.push_back({std::move(name), std::move(loaded), nullptr});
 }
 
 Status Session::Use(std::string_view name) {

@@ -19,6 +19,8 @@
 
 namespace airscope {
 
+struct CacheState;  // repl/cache_state.h: a graph's frame and compile cache, or the trace log it came from
+
 class Session {
  public:
   Session();
@@ -27,6 +29,7 @@ class Session {
   struct Entry {
     std::string name;
     LoadedGraph loaded;
+    std::shared_ptr<CacheState> cache;  // null until a call / mark_dynamic / trace load
   };
   const std::vector<Entry>& graphs() const { return graphs_; }
   // Adds (or replaces, setting *replaced) the graph `name` and makes it current.

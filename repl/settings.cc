@@ -14,6 +14,13 @@ Settings::Settings() {
            {"auto", "always", "never"}, SettingSpec::Kind::kChoice});
   Declare({"max-file-size", "2147483648", "largest file `load` reads, in bytes; larger ones are refused", {},
            SettingSpec::Kind::kUnsigned});
+  // The compile cache (commands_cache.cc): Dynamo's and TorchAir's knobs, same names and defaults.
+  Declare({"cache_size_limit", "8", "compiled entries a frame keeps before calls that miss run eager "
+           "(Dynamo's config.recompile_limit)", {}, SettingSpec::Kind::kUnsigned});
+  Declare({"static_capture_size_limit", "64", "reduce-overhead: captured graphs per entry (one per input shape) "
+           "before new shapes run eager (TorchAir aclgraph)", {}, SettingSpec::Kind::kUnsigned});
+  Declare({"mode", "default", "compile mode: default, or reduce-overhead (capture a device graph per input shape)",
+           {"default", "reduce-overhead"}, SettingSpec::Kind::kChoice});
 }
 
 void Settings::Declare(SettingSpec spec) {

@@ -1,0 +1,232 @@
+#include "core/dynamo/call_spec.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include <fmt/format.h>
+
+namespace airscope {
+namespace {
+
+bool IsIdentChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+Status ErrorAtCol(size_t column, std::string_view message) {
+  return Status::Errorf("column {}: {}", column, message);
+}
+
+// A cursor over one token that knows the column of every byte.
+struct Cursor {
+  std::string_view text;
+  size_t column;  // column of text[0]
+  size_t pos = 0;
+
+  bool done() const { return pos >= text.size(); }
+  char peek() const { return done() ? '\0' : text[pos]; }
+  size_t col() const { return column + pos; }
+  void SkipSpaces() {
+    while (!done() && text[pos] == ' ') ++pos;
+  }
+};
+
+// Parses `[a, b, ...]` starting at '['; `what` is "size" or "stride".
+Result<std::vector<int64_t>> ParseIntList(Cursor& cur, std::string_view what) {
+  if (cur.peek() != '[') return ErrorAtCol(cur.col(), fmt::format("expected '[' to start the {}s", what));
+  size_t open = cur.col();
+  ++cur.pos;
+  std::vector<int64_t> values;
+  cur.SkipSpaces();
+  if (cur.peek() == ']') {
+    ++cur.pos;
+    return values;
+  }
+  while (true) {
+    cur.SkipSpaces();
+    if (cur.done()) return ErrorAtCol(open, fmt::format("unterminated {} list: expected ']'", what));
+    size_t start = cur.pos;
+    if (cur.peek() == '-') {
+      size_t end = start + 1;
+      while (end < cur.text.size() && cur.text[end] >= '0' && cur.text[end] <= '9') ++end;
+      return ErrorAtCol(cur.col(), fmt::format("negative {} {}", what, cur.text.substr(start, end - start)));
+    }
+    int64_t value = 0;
+    auto [ptr, ec] = std::from_chars(cur.text.data() + start, cur.text.data() + cur.text.size(), value);
+    if (ec == std::errc::result_out_of_range) return ErrorAtCol(cur.col(), fmt::format("{} too large", what));
+    if (ec != std::errc()) {
+      return ErrorAtCol(cur.col(), fmt::format("expected a {} (a whole number), got '{}'", what, cur.peek()));
+    }
+    cur.pos = static_cast<size_t>(ptr - cur.text.data());
+    values.push_back(value);
+    cur.SkipSpaces();
+    if (cur.peek() == ',') {
+      ++cur.pos;
+      continue;
+    }
+    if (cur.peek() == ']') {
+      ++cur.pos;
+      return values;
+    }
+    if (cur.done()) return ErrorAtCol(open, fmt::format("unterminated {} list: expected ']'", what));
+    return ErrorAtCol(cur.col(), fmt::format("expected ',' or ']' in the {} list, got '{}'", what, cur.peek()));
+  }
+}
+
+Result<CallInput> ParseOne(const SpecToken& token) {
+  Cursor cur{token.text, token.column};
+  CallInput input;
+  input.column = token.column;
+  size_t eq = token.text.find('=');
+  if (eq == std::string_view::npos) {
+    return ErrorAtCol(token.column, fmt::format("expected NAME=SPEC (e.g. x=f32[2,2]), got '{}'", token.text));
+  }
+  input.name = std::string(token.text.substr(0, eq));
+  if (input.name.empty()) return ErrorAtCol(token.column, "missing input name before '='");
+  for (char c : input.name) {
+    if (!IsIdentChar(c)) return ErrorAtCol(token.column, fmt::format("'{}' is not an input name", input.name));
+  }
+  cur.pos = eq + 1;
+  size_t dtype_start = cur.pos;
+  while (!cur.done() && IsIdentChar(cur.peek())) ++cur.pos;
+  std::string_view dtype_text = token.text.substr(dtype_start, cur.pos - dtype_start);
+  if (dtype_text.empty()) return ErrorAtCol(token.column + dtype_start, "expected a dtype (f32, f16, bf16, i64, b8, ...)");
+  std::optional<DType> dtype = ParseShortDType(dtype_text);
+  if (!dtype) dtype = ParseTorchDType(dtype_text);
+  if (!dtype || *dtype == DType::kUnknown) {
+    return ErrorAtCol(token.column + dtype_start,
+                      fmt::format("unknown dtype '{}' (f32, f16, bf16, f64, i8, i16, i32, i64, u8, b8, ...)", dtype_text));
+  }
+  input.dtype = *dtype;
+  Result<std::vector<int64_t>> sizes = ParseIntList(cur, "size");
+  if (!sizes.ok()) return sizes.status();
+  input.sizes = std::move(sizes).value();
+  if (cur.peek() == '@') {
+    ++cur.pos;
+    Result<std::vector<int64_t>> strides = ParseIntList(cur, "stride");
+    if (!strides.ok()) return strides.status();
+    if (strides->size() != input.sizes.size()) {
+      return ErrorAtCol(token.column + eq + 1 + dtype_text.size(),
+                        fmt::format("{} strides for {} sizes", strides->size(), input.sizes.size()));
+    }
+    input.strides = std::move(strides).value();
+  } else {
+    input.strides.assign(input.sizes.size(), 1);
+    for (size_t i = input.sizes.size(); i-- > 1;) {
+      input.strides[i - 1] = input.strides[i] * std::max<int64_t>(input.sizes[i], 1);
+    }
+  }
+  if (cur.peek() == ':') {
+    ++cur.pos;
+    std::string_view device = token.text.substr(cur.pos);
+    if (device.empty()) return ErrorAtCol(cur.col(), "expected a device after ':' (npu:0, cpu)");
+    std::string_view type = device.substr(0, device.find(':'));
+    if (type != "npu" && type != "cpu" && type != "cuda" && type != "meta") {
+      return ErrorAtCol(cur.col(), fmt::format("unknown device '{}' (npu, npu:N, cpu, cuda:N)", device));
+    }
+    if (type.size() < device.size()) {
+      std::string_view index = device.substr(type.size() + 1);
+      int value = 0;
+      auto [ptr, ec] = std::from_chars(index.data(), index.data() + index.size(), value);
+      if (index.empty() || ec != std::errc() || ptr != index.data() + index.size()) {
+        return ErrorAtCol(cur.col() + type.size() + 1, fmt::format("bad device index '{}'", index));
+      }
+    }
+    input.device = type == "npu" && type.size() == device.size() ? "npu:0" : std::string(device);
+    cur.pos = token.text.size();
+  }
+  if (!cur.done()) {
+    return ErrorAtCol(cur.col(), fmt::format("unexpected '{}' after the shape (expected @[strides] or :device)",
+                                             token.text.substr(cur.pos)));
+  }
+  input.ComputeHeader();
+  return input;
+}
+
+}  // namespace
+
+std::string CallInput::ShapeString() const {
+  return fmt::format("{}[{}]", ShortName(dtype), fmt::join(sizes, ", "));
+}
+
+uint32_t DeviceCode(std::string_view device) {
+  std::string_view type = device.substr(0, device.find(':'));
+  uint32_t index = 0;
+  if (type.size() < device.size()) {
+    std::string_view rest = device.substr(type.size() + 1);
+    std::from_chars(rest.data(), rest.data() + rest.size(), index);
+  }
+  if (type == "cpu") return 0;
+  if (type == "npu") return 0x10000 + index;
+  if (type == "cuda") return 0x20000 + index;
+  uint32_t hash = 0;
+  for (char c : device) hash = hash * 31 + static_cast<unsigned char>(c);
+  return 0x30000 + (hash & 0xff);
+}
+
+uint64_t PackHeader(DType dtype, uint32_t device_code, bool requires_grad, size_t rank) {
+  return static_cast<uint64_t>(dtype) | (static_cast<uint64_t>(requires_grad) << 8) |
+         (static_cast<uint64_t>(rank & 0xff) << 16) | (static_cast<uint64_t>(device_code) << 24);
+}
+
+void CallInput::ComputeHeader() { header = PackHeader(dtype, DeviceCode(device), requires_grad, sizes.size()); }
+
+Result<std::vector<CallInput>> ParseCallSpec(std::span<const SpecToken> tokens) {
+  std::vector<CallInput> inputs;
+  for (const SpecToken& token : tokens) {
+    if (token.text == "grad") {
+      if (inputs.empty()) return ErrorAtCol(token.column, "'grad' must follow an input spec (x=f32[2] grad)");
+      inputs.back().requires_grad = true;
+      inputs.back().ComputeHeader();
+      continue;
+    }
+    Result<CallInput> input = ParseOne(token);
+    if (!input.ok()) return input.status();
+    inputs.push_back(std::move(input).value());
+  }
+  if (inputs.empty()) return Status::Error("expected at least one input spec: NAME=DTYPE[SIZES] (e.g. x=f32[2,2])");
+  return inputs;
+}
+
+Result<std::vector<CallInput>> ParseCallSpec(std::string_view text) {
+  std::vector<SpecToken> tokens;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    if (text[pos] == ' ') {
+      ++pos;
+      continue;
+    }
+    size_t end = text.find(' ', pos);
+    if (end == std::string_view::npos) end = text.size();
+    tokens.push_back({text.substr(pos, end - pos), pos + 1});
+    pos = end;
+  }
+  return ParseCallSpec(tokens);
+}
+
+Result<std::vector<CallInput>> BindCallInputs(const Graph& graph, std::vector<CallInput> inputs) {
+  std::vector<Node*> placeholders = graph.Placeholders();
+  std::vector<std::string> names;
+  for (const Node* p : placeholders) names.push_back(p->name());
+  std::string takes = names.empty() ? "no inputs" : fmt::format("{}", fmt::join(names, ", "));
+  std::vector<int> given(placeholders.size(), -1);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    auto it = std::find(names.begin(), names.end(), inputs[i].name);
+    if (it == names.end()) {
+      return ErrorAtCol(inputs[i].column, fmt::format("no input named '{}' (the graph takes {})", inputs[i].name, takes));
+    }
+    size_t index = static_cast<size_t>(it - names.begin());
+    if (given[index] >= 0) return ErrorAtCol(inputs[i].column, fmt::format("input '{}' given twice", inputs[i].name));
+    given[index] = static_cast<int>(i);
+  }
+  std::vector<CallInput> ordered;
+  for (size_t i = 0; i < placeholders.size(); ++i) {
+    if (given[i] < 0) {
+      return Status::Errorf("missing input '{}': {} given, the graph takes {} ({})", names[i], inputs.size(),
+                            names.size(), takes);
+    }
+    ordered.push_back(std::move(inputs[static_cast<size_t>(given[i])]));
+  }
+  return ordered;
+}
+
+}  // namespace airscope

@@ -1,0 +1,63 @@
+// Call specs: the input metadata of one simulated call of a frame, as the user
+// types it after `call`:  x=f32[2,2]@[2,1] y=f32[4]:npu:0 grad
+//
+//   NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad]
+//
+// DTYPE is the annotation abbreviation (f32, bf16, i64, b8, ...), SIZES and
+// STRIDES comma-separated non-negative integers, DEVICE torch's str(device)
+// (npu:0 when omitted), and a following word `grad` sets requires_grad.
+// Errors name the column of the offending token ("column 9: unknown dtype 'f33'").
+// Binding a spec to a graph checks that every placeholder is given exactly once.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/ir/dtype.h"
+#include "core/ir/graph.h"
+#include "core/status.h"
+
+namespace airscope {
+
+// One tensor argument of a call. `strides` is always filled (contiguous when
+// the spec states none). `header` packs dtype, device, requires_grad and rank
+// so a guard checks all four with one comparison.
+struct CallInput {
+  std::string name;
+  DType dtype = DType::kUnknown;
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> strides;
+  std::string device = "npu:0";
+  bool requires_grad = false;
+  size_t column = 0;  // where the spec of this input starts, for errors
+  uint64_t header = 0;
+
+  // `f32[2, 2]` (the short form of the sizes).
+  std::string ShapeString() const;
+  void ComputeHeader();
+};
+
+// Device code used in the packed header: cpu 0, npu:K 0x10000+K, cuda:K
+// 0x20000+K, anything else 0x30000 + a stable hash byte.
+uint32_t DeviceCode(std::string_view device);
+uint64_t PackHeader(DType dtype, uint32_t device_code, bool requires_grad, size_t rank);
+
+struct SpecToken {
+  std::string_view text;
+  size_t column = 1;  // 1-based column of the token's first byte
+};
+
+// Parses the words after `call`. Nothing about the graph is checked here.
+Result<std::vector<CallInput>> ParseCallSpec(std::span<const SpecToken> tokens);
+// Convenience for tests: splits `text` on spaces (columns relative to `text`).
+Result<std::vector<CallInput>> ParseCallSpec(std::string_view text);
+
+// Orders `inputs` as the graph's placeholders and checks names and count.
+// Errors: "column 12: no input named 'z' (the graph takes x, y)",
+// "missing input 'y' (the graph takes x, y)", "column 9: input 'x' given twice".
+Result<std::vector<CallInput>> BindCallInputs(const Graph& graph, std::vector<CallInput> inputs);
+
+}  // namespace airscope

@@ -1,0 +1,118 @@
+// Frame and its compile cache: Dynamo's frame evaluation, simulated.
+//
+// A Frame is one compiled function (a loaded graph). Call() looks the inputs
+// up in the cache entries (newest first, as Dynamo's cache list): a hit runs
+// the entry; a miss compiles through the caller's CompileFn and stores a new
+// entry with compile id `frame/compile` ("0/1"), unless the frame already
+// holds cache_size_limit entries, in which case the call runs eager (Dynamo's
+// recompile_limit; the warning is reported once). Dynamic dims come from
+// mark_dynamic, TorchAir dim gears and automatic dynamic (a dim that changed
+// between compiles is compiled as a symbol the next time).
+// In reduce-overhead mode each entry keeps one captured device graph per
+// distinct input shape, up to static_capture_size_limit, then runs eager.
+// A failed compile leaves the frame as it was (nothing cached, no state moved).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/dynamo/guards.h"
+#include "core/ir/graph.h"
+#include "core/status.h"
+
+namespace airscope {
+
+// Compiling: given the frame's graph and the placeholder metas the entry
+// specializes on (symbols where dims are dynamic), return the artifact.
+using CompileFn = std::function<Result<std::unique_ptr<Graph>>(const Graph& graph, const std::vector<TensorMeta>& inputs)>;
+
+struct FrameOptions {
+  size_t cache_size_limit = 8;  // Dynamo's config.recompile_limit (cache_size_limit)
+  bool automatic_dynamic = true;
+  bool reduce_overhead = false;
+  size_t static_capture_size_limit = 64;  // TorchAir config.debug.aclgraph.static_capture_size_limit
+};
+
+struct CacheEntry {
+  std::string compile_id;  // "0/1"
+  GuardSet guards;
+  std::unique_ptr<Graph> artifact;
+  uint64_t hits = 0;
+  // reduce-overhead: the input shapes a device graph was captured for, in order.
+  std::vector<std::vector<int64_t>> captured;
+  uint64_t replays = 0;
+  uint64_t eager_runs = 0;  // calls past static_capture_size_limit
+};
+
+struct CallOutcome {
+  enum class Kind : uint8_t { kHit, kCompiled, kEager };
+  Kind kind = Kind::kHit;
+  size_t entry = 0;               // index into entries() (kHit, kCompiled)
+  std::string compile_id;         // the entry's, or the refused one for kEager
+  std::vector<std::string> failures;  // "0/0: tensor 'x' size mismatch ..." newest entry first
+  bool limit_hit_now = false;     // this call first hit the recompile limit
+  std::vector<std::string> dynamic_notes;  // why dims became symbolic in this compile
+  enum class Capture : uint8_t { kNone, kCaptured, kReplayed, kEagerOverLimit } capture = Capture::kNone;
+  size_t capture_index = 0;
+};
+
+class Frame {
+ public:
+  Frame(std::string function, std::string file, int frame_id);
+
+  // mark_dynamic(x, dim, min, max): compiled as a symbol from the first compile.
+  void MarkDynamic(const std::string& input, size_t dim, int64_t min, int64_t max);
+  // torchair.inference.set_dim_gears: dynamic, restricted to `gears`.
+  void SetGears(const std::string& input, size_t dim, std::vector<int64_t> gears);
+
+  // `inputs` must be bound to the graph (placeholder order). Errors come only
+  // from `compile` or from dynamic markings that do not fit the inputs; the
+  // frame is unchanged then.
+  Result<CallOutcome> Call(const Graph& graph, const std::vector<CallInput>& inputs, const FrameOptions& options,
+                           const CompileFn& compile);
+
+  const std::vector<std::unique_ptr<CacheEntry>>& entries() const { return entries_; }
+  const std::string& function() const { return function_; }
+  const std::string& file() const { return file_; }
+  int frame_id() const { return frame_id_; }
+  uint64_t calls() const { return calls_; }
+  uint64_t eager_calls() const { return eager_calls_; }
+  bool limit_hit() const { return limit_hit_; }
+  // The last miss (compile or eager), for `why`; nullopt before any miss.
+  const std::optional<CallOutcome>& last_miss() const { return last_miss_; }
+  const std::vector<std::string>& last_miss_shapes() const { return last_miss_shapes_; }
+
+  // Dynamo's recompile message for a miss.
+  std::string RecompileMessage(const CallOutcome& outcome) const;
+  std::string LimitMessage(const CallOutcome& outcome, size_t limit) const;
+
+ private:
+  struct Marking {
+    DimKind kind = DimKind::kSymbolic;
+    int64_t min = 2, max = std::numeric_limits<int64_t>::max();
+    std::vector<int64_t> gears;
+  };
+  Result<std::vector<TensorGuard>> BuildGuards(const std::vector<CallInput>& inputs, std::vector<std::string>* notes) const;
+  void Capture(CacheEntry& entry, const std::vector<CallInput>& inputs, const FrameOptions& options, CallOutcome& outcome);
+
+  std::string function_;
+  std::string file_;
+  int frame_id_ = 0;
+  int next_compile_ = 0;
+  std::vector<std::unique_ptr<CacheEntry>> entries_;  // creation order; lookup newest first
+  std::map<std::pair<std::string, size_t>, Marking> markings_;
+  // Automatic dynamic: sizes seen per input at compiles; nullopt once a dim changed.
+  std::map<std::string, std::vector<std::optional<int64_t>>> seen_sizes_;
+  uint64_t calls_ = 0;
+  uint64_t eager_calls_ = 0;
+  bool limit_hit_ = false;
+  std::optional<CallOutcome> last_miss_;
+  std::vector<std::string> last_miss_shapes_;
+};
+
+}  // namespace airscope

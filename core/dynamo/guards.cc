@@ -1,0 +1,252 @@
+#include "core/dynamo/guards.h"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace airscope {
+namespace {
+
+std::string DeviceArg(std::string_view device) {
+  size_t colon = device.find(':');
+  if (device == "cpu" || colon == std::string_view::npos) return device.substr(0, 3) == "npu" ? "0" : "None";
+  return std::string(device.substr(colon + 1));
+}
+
+std::string DimText(const DimGuard& dim) { return dim.kind == DimKind::kStatic ? fmt::format("{}", dim.value) : "None"; }
+
+std::string FormatShapeGuard(const DimGuard& dim, const std::string& source) {
+  if (dim.kind == DimKind::kGears) return fmt::format("{} in ({})  # torchair dim gears", source, fmt::join(dim.gears, ", "));
+  if (dim.max == std::numeric_limits<int64_t>::max()) return fmt::format("{} <= {}", dim.min, source);
+  return fmt::format("{} <= {} <= {}", dim.min, source, dim.max);
+}
+
+}  // namespace
+
+std::string_view DimKindName(DimKind kind) {
+  switch (kind) {
+    case DimKind::kStatic: return "static";
+    case DimKind::kSymbolic: return "symbolic";
+    case DimKind::kGears: return "gears";
+  }
+  return "?";
+}
+
+std::string_view ScalarTypeName(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32: return "Float";
+    case DType::kFloat16: return "Half";
+    case DType::kBFloat16: return "BFloat16";
+    case DType::kFloat64: return "Double";
+    case DType::kFloat8E4M3Fn: return "Float8_e4m3fn";
+    case DType::kFloat8E5M2: return "Float8_e5m2";
+    case DType::kInt8: return "Char";
+    case DType::kInt16: return "Short";
+    case DType::kInt32: return "Int";
+    case DType::kInt64: return "Long";
+    case DType::kUInt8: return "Byte";
+    case DType::kUInt16: return "UInt16";
+    case DType::kUInt32: return "UInt32";
+    case DType::kUInt64: return "UInt64";
+    case DType::kBool: return "Bool";
+    case DType::kComplex32: return "ComplexHalf";
+    case DType::kComplex64: return "ComplexFloat";
+    case DType::kComplex128: return "ComplexDouble";
+    case DType::kUnknown: break;
+  }
+  return "Undefined";
+}
+
+std::string DispatchKeySetFor(std::string_view device) {
+  std::string_view type = device.substr(0, device.find(':'));
+  std::string backend = type == "npu" ? "PrivateUse1" : type == "cuda" ? "CUDA" : type == "meta" ? "Meta" : "CPU";
+  return fmt::format("DispatchKeySet({0}, BackendSelect, ADInplaceOrView, Autograd{0})", backend);
+}
+
+std::string SizeSource(std::string_view input, size_t dim) { return fmt::format("L['{}'].size()[{}]", input, dim); }
+
+TensorMeta TensorGuard::ToMeta() const {
+  TensorMeta meta;
+  meta.dtype = dtype;
+  meta.device = device;
+  bool dynamic = false;
+  for (const DimGuard& dim : sizes) {
+    meta.sizes.push_back(dim.kind == DimKind::kStatic ? Dim(dim.value) : Dim::Symbol(dim.symbol));
+    dynamic = dynamic || dim.kind != DimKind::kStatic;
+  }
+  // Strides are stated only when they are not the contiguous ones.
+  bool contiguous = true;
+  int64_t expect = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    if (!strides[i]) break;
+    if (*strides[i] != expect) contiguous = false;
+    if (sizes[i].kind != DimKind::kStatic) break;
+    expect *= std::max<int64_t>(sizes[i].value, 1);
+  }
+  if (!contiguous && !dynamic) {
+    for (const auto& s : strides) meta.strides.push_back(Dim(s.value_or(0)));
+  }
+  return meta;
+}
+
+GuardSet::GuardSet(std::vector<TensorGuard> tensors) : tensors_(std::move(tensors)) { Compile(); }
+
+void GuardSet::Compile() {
+  checks_.clear();
+  gears_.clear();
+  std::map<std::string, std::pair<uint16_t, uint16_t>> first_use;  // symbol -> (input, dim)
+  for (size_t i = 0; i < tensors_.size(); ++i) {
+    const TensorGuard& t = tensors_[i];
+    auto in = static_cast<uint16_t>(i);
+    checks_.push_back({Op::kHeader, in, 0, 0, 0,
+                       static_cast<int64_t>(PackHeader(t.dtype, DeviceCode(t.device), t.requires_grad, t.sizes.size())), 0});
+    for (size_t d = 0; d < t.sizes.size(); ++d) {
+      const DimGuard& dim = t.sizes[d];
+      auto dd = static_cast<uint16_t>(d);
+      if (dim.kind == DimKind::kStatic) {
+        checks_.push_back({Op::kSize, in, dd, 0, 0, dim.value, 0});
+        continue;
+      }
+      auto [it, fresh] = first_use.emplace(dim.symbol, std::make_pair(in, dd));
+      if (!fresh) {
+        checks_.push_back({Op::kEqual, in, dd, it->second.first, it->second.second, 0, 0});
+      } else if (dim.kind == DimKind::kGears) {
+        checks_.push_back({Op::kGears, in, dd, 0, 0, static_cast<int64_t>(gears_.size()),
+                           static_cast<int64_t>(dim.gears.size())});
+        gears_.insert(gears_.end(), dim.gears.begin(), dim.gears.end());
+      } else {
+        checks_.push_back({Op::kRange, in, dd, 0, 0, dim.min, dim.max});
+      }
+    }
+    for (size_t d = 0; d < t.strides.size(); ++d) {
+      if (t.strides[d]) checks_.push_back({Op::kStride, in, static_cast<uint16_t>(d), 0, 0, *t.strides[d], 0});
+    }
+  }
+}
+
+bool GuardSet::Check(std::span<const CallInput> inputs) const {
+  if (inputs.size() != tensors_.size()) return false;
+  for (const FlatCheck& c : checks_) {
+    const CallInput& in = inputs[c.input];
+    switch (c.op) {
+      case Op::kHeader:
+        if (in.header != static_cast<uint64_t>(c.a)) return false;
+        break;
+      case Op::kSize:
+        if (in.sizes[c.dim] != c.a) return false;
+        break;
+      case Op::kStride:
+        if (in.strides[c.dim] != c.a) return false;
+        break;
+      case Op::kRange: {
+        int64_t v = in.sizes[c.dim];
+        if (v < c.a || v > c.b) return false;
+        break;
+      }
+      case Op::kGears: {
+        int64_t v = in.sizes[c.dim];
+        const int64_t* begin = gears_.data() + c.a;
+        if (std::find(begin, begin + c.b, v) == begin + c.b) return false;
+        break;
+      }
+      case Op::kEqual:
+        if (in.sizes[c.dim] != inputs[c.other_input].sizes[c.other_dim]) return false;
+        break;
+    }
+  }
+  return true;
+}
+
+std::optional<std::string> GuardSet::FirstFailure(std::span<const CallInput> inputs) const {
+  if (inputs.size() != tensors_.size()) {
+    return fmt::format("len(L) == {} (got {} inputs)", tensors_.size(), inputs.size());
+  }
+  // The tensor checks first, in check_tensor's own order; then the shape env.
+  for (size_t i = 0; i < tensors_.size(); ++i) {
+    const TensorGuard& t = tensors_[i];
+    const CallInput& in = inputs[i];
+    std::string prefix = fmt::format("tensor '{}'", t.name);
+    if (DispatchKeySetFor(t.device) != DispatchKeySetFor(in.device)) {
+      return fmt::format("{} dispatch key set mismatch. expected {}, actual {}", prefix, DispatchKeySetFor(t.device),
+                         DispatchKeySetFor(in.device));
+    }
+    if (t.dtype != in.dtype) {
+      return fmt::format("{} dtype mismatch. expected {}, actual {}", prefix, ScalarTypeName(t.dtype), ScalarTypeName(in.dtype));
+    }
+    if (DeviceCode(t.device) != DeviceCode(in.device)) {
+      return fmt::format("{} device index mismatch. expected {}, actual {}", prefix, DeviceArg(t.device), DeviceArg(in.device));
+    }
+    if (t.requires_grad != in.requires_grad) {
+      return fmt::format("{} requires_grad mismatch. expected requires_grad={}", prefix, t.requires_grad ? 1 : 0);
+    }
+    if (t.sizes.size() != in.sizes.size()) {
+      return fmt::format("{} rank mismatch. expected {}, actual {}", prefix, t.sizes.size(), in.sizes.size());
+    }
+    for (size_t d = 0; d < t.sizes.size(); ++d) {
+      if (t.sizes[d].kind == DimKind::kStatic && t.sizes[d].value != in.sizes[d]) {
+        return fmt::format("{} size mismatch at index {}. expected {}, actual {}", prefix, d, t.sizes[d].value, in.sizes[d]);
+      }
+    }
+    for (size_t d = 0; d < t.strides.size(); ++d) {
+      if (t.strides[d] && *t.strides[d] != in.strides[d]) {
+        return fmt::format("{} stride mismatch at index {}. expected {}, actual {}", prefix, d, *t.strides[d], in.strides[d]);
+      }
+    }
+  }
+  std::map<std::string, std::pair<size_t, size_t>> first_use;
+  for (size_t i = 0; i < tensors_.size(); ++i) {
+    for (size_t d = 0; d < tensors_[i].sizes.size(); ++d) {
+      const DimGuard& dim = tensors_[i].sizes[d];
+      if (dim.kind == DimKind::kStatic) continue;
+      int64_t v = inputs[i].sizes[d];
+      std::string source = SizeSource(tensors_[i].name, d);
+      auto [it, fresh] = first_use.emplace(dim.symbol, std::make_pair(i, d));
+      if (!fresh) {
+        auto [oi, od] = it->second;
+        if (inputs[oi].sizes[od] != v) {
+          return fmt::format("{} == {}  # {} != {}", source, SizeSource(tensors_[oi].name, od), v, inputs[oi].sizes[od]);
+        }
+        continue;
+      }
+      bool ok = dim.kind == DimKind::kGears ? std::find(dim.gears.begin(), dim.gears.end(), v) != dim.gears.end()
+                                            : (v >= dim.min && v <= dim.max);
+      if (!ok) return fmt::format("{}  # {} = {}", FormatShapeGuard(dim, source), source, v);
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> GuardSet::TensorLines() const {
+  std::vector<std::string> lines;
+  for (const TensorGuard& t : tensors_) {
+    std::vector<std::string> sizes, strides;
+    for (const DimGuard& d : t.sizes) sizes.push_back(DimText(d));
+    for (const auto& s : t.strides) strides.push_back(s ? fmt::format("{}", *s) : "None");
+    lines.push_back(fmt::format("check_tensor(L['{}'], Tensor, {}, {}, device={}, requires_grad={}, size=[{}], stride=[{}])",
+                                t.name, DispatchKeySetFor(t.device), TorchName(t.dtype), DeviceArg(t.device),
+                                t.requires_grad ? "True" : "False", fmt::join(sizes, ", "), fmt::join(strides, ", ")));
+  }
+  return lines;
+}
+
+std::vector<std::string> GuardSet::ShapeEnvLines() const {
+  std::vector<std::string> lines;
+  std::map<std::string, std::string> first_source;
+  for (const TensorGuard& t : tensors_) {
+    for (size_t d = 0; d < t.sizes.size(); ++d) {
+      const DimGuard& dim = t.sizes[d];
+      if (dim.kind == DimKind::kStatic) continue;
+      std::string source = SizeSource(t.name, d);
+      auto [it, fresh] = first_source.emplace(dim.symbol, source);
+      if (!fresh) {
+        lines.push_back(fmt::format("{} == {}", source, it->second));
+      } else {
+        lines.push_back(FormatShapeGuard(dim, source));
+      }
+    }
+  }
+  return lines;
+}
+
+}  // namespace airscope

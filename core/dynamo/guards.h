@@ -1,0 +1,93 @@
+// Guards: what a compiled cache entry assumes about its inputs, as Dynamo
+// states it. Per input a TensorGuard (dtype, device, requires_grad, rank,
+// sizes, strides; each dim static, symbolic or restricted to TorchAir dim
+// gears) and, for symbolic dims, shape-env guards (`2 <= L['x'].size()[0]`,
+// `L['y'].size()[0] == L['x'].size()[0]`, gears membership).
+//
+// A GuardSet is built once per entry and compiled into a flat list of checks
+// (one packed header compare per tensor, then one compare per static dim or
+// stride), so evaluating a hit costs a few dozen integer compares and no
+// allocation. Check() answers pass/fail; FirstFailure() re-evaluates slowly
+// and says why in Dynamo's words (`tensor 'x' size mismatch at index 0.
+// expected 2, actual 4`).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/dynamo/call_spec.h"
+#include "core/ir/tensor_meta.h"
+
+namespace airscope {
+
+enum class DimKind : uint8_t { kStatic, kSymbolic, kGears };
+std::string_view DimKindName(DimKind kind);
+
+struct DimGuard {
+  DimKind kind = DimKind::kStatic;
+  int64_t value = 0;    // kStatic: the size
+  std::string symbol;   // kSymbolic/kGears: s0, s1, ...
+  int64_t min = 2;      // kSymbolic: range (Dynamo specializes 0 and 1)
+  int64_t max = std::numeric_limits<int64_t>::max();
+  std::vector<int64_t> gears;  // kGears: allowed sizes, ascending
+};
+
+struct TensorGuard {
+  std::string name;
+  DType dtype = DType::kUnknown;
+  std::string device;
+  bool requires_grad = false;
+  std::vector<DimGuard> sizes;
+  std::vector<std::optional<int64_t>> strides;  // nullopt: depends on a symbol, not checked
+
+  // The placeholder meta a compile sees: symbols where dims are dynamic.
+  TensorMeta ToMeta() const;
+};
+
+class GuardSet {
+ public:
+  GuardSet() = default;
+  explicit GuardSet(std::vector<TensorGuard> tensors);
+
+  // Fast path: true when every guard holds. `inputs` are in placeholder order.
+  bool Check(std::span<const CallInput> inputs) const;
+  // Slow path for a miss: the first failing guard in Dynamo's words, or nullopt.
+  std::optional<std::string> FirstFailure(std::span<const CallInput> inputs) const;
+
+  // The guard lines, as Dynamo's TREE_GUARD_MANAGER lists them (without the tree).
+  std::vector<std::string> TensorLines() const;     // TENSOR_MATCH: check_tensor(...)
+  std::vector<std::string> ShapeEnvLines() const;   // SHAPE_ENV: 2 <= L['x'].size()[0]
+  // Dynamo's guard_count analogue: tensor checks + shape env guards.
+  size_t count() const { return tensors_.size() + ShapeEnvLines().size(); }
+  size_t check_count() const { return checks_.size(); }
+  const std::vector<TensorGuard>& tensors() const { return tensors_; }
+
+ private:
+  enum class Op : uint8_t { kHeader, kSize, kStride, kRange, kGears, kEqual };
+  struct FlatCheck {
+    Op op;
+    uint16_t input;
+    uint16_t dim;
+    uint16_t other_input;  // kEqual
+    uint16_t other_dim;
+    int64_t a;  // header / size / stride / min / gears offset
+    int64_t b;  // max / gears count
+  };
+  void Compile();
+  std::vector<TensorGuard> tensors_;
+  std::vector<FlatCheck> checks_;
+  std::vector<int64_t> gears_;  // all gear lists, concatenated
+};
+
+// torch's scalar type name in guard failures: Float, Half, BFloat16, Long, ...
+std::string_view ScalarTypeName(DType dtype);
+// `DispatchKeySet(PrivateUse1, BackendSelect, ADInplaceOrView, AutogradPrivateUse1)` for npu.
+std::string DispatchKeySetFor(std::string_view device);
+// `L['x'].size()[0]`
+std::string SizeSource(std::string_view input, size_t dim);
+
+}  // namespace airscope

@@ -1,0 +1,43 @@
+// CacheState: what the compile-cache commands keep per loaded graph (one
+// Session::Entry member). A graph loaded from a file gets a Frame on its
+// first `call`/`mark_dynamic`/`gears`; a graph registered from a TORCH_TRACE
+// log shares the parsed log with the other graphs of that log, so `compiles`,
+// `guards ID` and `recompiles` work from any of them.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/dynamo/compile_cache.h"
+#include "core/ops/op_registry.h"
+#include "repl/command_table.h"
+#include "repl/session.h"
+#include "viz/torch_trace.h"
+
+namespace airscope {
+
+struct CacheState {
+  std::unique_ptr<Frame> frame;
+  std::shared_ptr<const TraceLog> trace;
+  std::optional<CallOutcome::Kind> last_call;  // for `expect hit|miss`
+  // One line per recompile of this frame, for `recompiles`.
+  std::vector<std::string> recompiles;
+};
+
+// The current graph's cache state, created when missing.
+Result<CacheState*> CurrentCacheState(Session& session);
+// The current graph's cache state or nullptr (nothing created).
+const CacheState* FindCacheState(const Session& session);
+
+// Compiling for the simulated cache: a clone of `graph` whose placeholders
+// carry `inputs` (symbols where dynamic) and whose other shapes are inferred
+// again. The one function the real pipeline (PipelineRun) will replace.
+Result<std::unique_ptr<Graph>> CompileForCall(const Graph& graph, const std::vector<TensorMeta>& inputs,
+                                              const OpRegistry& registry);
+
+// `load FILE.log`: registers each graph of the log as `ID:STAGE`.
+Status LoadTraceLog(CommandContext& ctx, const std::string& path);
+
+}  // namespace airscope

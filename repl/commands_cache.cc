@@ -1,0 +1,380 @@
+// Compile-cache commands: call, mark_dynamic, gears, cache, guards, why.
+// A loaded graph is a frame; `call` looks its inputs up in the frame's cache
+// entries, prints a hit or Dynamo's recompile message, and compiles through
+// CompileForCall. The trace-log commands are in commands_trace.cc.
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "core/fx/readable.h"
+#include "core/ops/shape_inference.h"
+#include "repl/cache_state.h"
+#include "repl/interpreter.h"
+
+namespace airscope {
+
+void RegisterTraceCommands(CommandTable& table);  // commands_trace.cc
+Status GuardsCommand(CommandContext& ctx);         // commands_trace.cc: frames and trace logs
+
+Result<CacheState*> CurrentCacheState(Session& session) {
+  Result<Session::Entry*> entry = session.Current();
+  if (!entry.ok()) return entry.status();
+  if (!(*entry)->cache) (*entry)->cache = std::make_shared<CacheState>();
+  return (*entry)->cache.get();
+}
+
+const CacheState* FindCacheState(const Session& session) {
+  const Session::Entry* entry = session.current();
+  return entry ? entry->cache.get() : nullptr;
+}
+
+Result<std::unique_ptr<Graph>> CompileForCall(const Graph& graph, const std::vector<TensorMeta>& inputs,
+                                              const OpRegistry& registry) {
+  std::unique_ptr<Graph> compiled = graph.Clone();
+  std::vector<Node*> placeholders = compiled->Placeholders();
+  if (placeholders.size() != inputs.size()) {
+    return Status::Errorf("compile: the graph takes {} inputs, {} given", placeholders.size(), inputs.size());
+  }
+  // Shapes are derived again from the specialized inputs; only ops the
+  // registry cannot infer keep what their annotation said.
+  for (Node* node : *compiled) {
+    if (node->op() == OpKind::kPlaceholder) continue;
+    if (node->op() == OpKind::kCallFunction && !registry.Find(node->target())) continue;
+    node->clear_meta();
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    NodeMeta meta;
+    meta.kind = ValueKind::kTensor;
+    meta.source = MetaSource::kAnnotated;
+    meta.tensors.push_back(inputs[i]);
+    placeholders[i]->set_meta(std::move(meta));
+  }
+  InferShapes(*compiled, registry);
+  return compiled;
+}
+
+namespace {
+
+Status Usage(std::string_view syntax) { return Status::Errorf("usage: {}", syntax); }
+
+Result<int64_t> ParseInt(const Word& word, std::string_view what) {
+  int64_t value = 0;
+  auto [ptr, ec] = std::from_chars(word.text.data(), word.text.data() + word.text.size(), value);
+  if (ec != std::errc() || ptr != word.text.data() + word.text.size() || value < 0) {
+    return Status::Errorf("column {}: expected {} (a whole number), got '{}'", word.column, what, word.text);
+  }
+  return value;
+}
+
+FrameOptions OptionsFrom(const Settings& settings) {
+  FrameOptions options;
+  options.cache_size_limit = settings.GetUnsigned("cache_size_limit");
+  options.static_capture_size_limit = settings.GetUnsigned("static_capture_size_limit");
+  options.reduce_overhead = settings.Get("mode") == "reduce-overhead";
+  return options;
+}
+
+// The frame of the current graph, created on first use.
+Result<Frame*> CurrentFrame(Session& session) {
+  Result<Session::Entry*> entry = session.Current();
+  if (!entry.ok()) return entry.status();
+  Result<CacheState*> state = CurrentCacheState(session);
+  if (!state.ok()) return state.status();
+  if (!(*state)->frame) {
+    int frame_id = 0;
+    for (const Session::Entry& e : session.graphs()) frame_id += e.cache && e.cache->frame;
+    (*state)->frame = std::make_unique<Frame>("forward", (*entry)->loaded.path, frame_id);
+  }
+  return (*state)->frame.get();
+}
+
+// The input names of the current graph, for checking mark_dynamic / gears.
+Result<size_t> InputIndex(Session& session, const Word& word) {
+  Result<Session::Entry*> entry = session.Current();
+  if (!entry.ok()) return entry.status();
+  std::vector<std::string> names;
+  for (const Node* p : (*entry)->loaded.graph->Placeholders()) names.push_back(p->name());
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == word.text) return i;
+  }
+  return Status::Errorf("column {}: no input named '{}' (the graph takes {})", word.column, word.text,
+                        fmt::join(names, ", "));
+}
+
+std::string EntryShapes(const CacheEntry& entry) {
+  std::vector<std::string> parts;
+  for (const TensorGuard& t : entry.guards.tensors()) parts.push_back(fmt::format("{}={}", t.name, t.ToMeta().ShapeString()));
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+void PrintGuardTree(const CacheEntry& entry, CommandOutput& out) {
+  std::vector<std::string> tensor_lines = entry.guards.TensorLines();
+  out.Print("TREE_GUARD_MANAGER:");
+  out.Print("+- RootGuardManager");
+  for (size_t i = 0; i < tensor_lines.size(); ++i) {
+    const std::string& name = entry.guards.tensors()[i].name;
+    out.Print("| +- GuardManager: source=L['{}'], accessed_by=DictGetItemGuardAccessor({})", name, name);
+    out.Print("| | +- TENSOR_MATCH: {}", tensor_lines[i]);
+  }
+  for (const std::string& line : entry.guards.ShapeEnvLines()) out.Print("| +- SHAPE_ENV: {}", line);
+}
+
+void PrintCompiled(const Frame& frame, const CacheEntry& entry, size_t index, const CallOutcome& outcome,
+                   CommandOutput& out) {
+  for (const std::string& note : outcome.dynamic_notes) out.Styled(Style::kDim, "  {}", note);
+  out.Styled(Style::kAccent, "[{}] compiled entry {}: {} ({} guards)", entry.compile_id, index, EntryShapes(entry),
+             entry.guards.count());
+  for (const std::string& line : entry.guards.TensorLines()) out.Print("  {}", line);
+  for (const std::string& line : entry.guards.ShapeEnvLines()) out.Print("  {}", line);
+}
+
+void PrintCapture(const CallOutcome& outcome, size_t limit, CommandOutput& out) {
+  switch (outcome.capture) {
+    case CallOutcome::Capture::kNone: break;
+    case CallOutcome::Capture::kCaptured:
+      out.Print("  reduce-overhead: captured device graph #{} for this input shape", outcome.capture_index);
+      break;
+    case CallOutcome::Capture::kReplayed:
+      out.Print("  reduce-overhead: replayed captured graph #{}", outcome.capture_index);
+      break;
+    case CallOutcome::Capture::kEagerOverLimit:
+      out.Styled(Style::kBad, "  reduce-overhead: static_capture_size_limit ({}) reached: this shape runs eager", limit);
+      break;
+  }
+}
+
+Status Call(CommandContext& ctx) {
+  if (ctx.args.empty()) return Usage("call NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad] ...");
+  Result<Session::Entry*> entry = ctx.session.Current();
+  if (!entry.ok()) return entry.status();
+  std::vector<SpecToken> tokens;
+  for (const Word& w : ctx.args) tokens.push_back({w.text, w.column});
+  Result<std::vector<CallInput>> parsed = ParseCallSpec(tokens);
+  if (!parsed.ok()) return parsed.status();
+  const Graph& graph = *(*entry)->loaded.graph;
+  Result<std::vector<CallInput>> inputs = BindCallInputs(graph, std::move(parsed).value());
+  if (!inputs.ok()) return inputs.status();
+  Result<Frame*> frame = CurrentFrame(ctx.session);
+  if (!frame.ok()) return frame.status();
+  FrameOptions options = OptionsFrom(ctx.session.settings());
+  const OpRegistry& registry = ctx.session.registry();
+  CompileFn compile = [&registry](const Graph& g, const std::vector<TensorMeta>& metas) {
+    return CompileForCall(g, metas, registry);
+  };
+  Result<CallOutcome> outcome = (*frame)->Call(graph, *inputs, options, compile);
+  if (!outcome.ok()) return outcome.status();
+  CacheState& state = *(*entry)->cache;
+  state.last_call = outcome->kind;
+  const Frame& f = **frame;
+  switch (outcome->kind) {
+    case CallOutcome::Kind::kHit:
+      ctx.out.Styled(Style::kGood, "cache hit (entry {}, {})", outcome->entry, outcome->compile_id);
+      break;
+    case CallOutcome::Kind::kCompiled:
+      if (!outcome->failures.empty()) {
+        ctx.out.Styled(Style::kBad, "[{}] {}", outcome->compile_id, f.RecompileMessage(*outcome));
+        state.recompiles.push_back(fmt::format("{}: {}", outcome->compile_id, fmt::join(outcome->failures, "; ")));
+      } else {
+        ctx.out.Print("cache miss: first call, compiling");
+      }
+      PrintCompiled(f, *f.entries()[outcome->entry], outcome->entry, *outcome, ctx.out);
+      break;
+    case CallOutcome::Kind::kEager:
+      if (outcome->limit_hit_now) {
+        ctx.out.Styled(Style::kBad, "[{}] {}", outcome->compile_id, f.LimitMessage(*outcome, options.cache_size_limit));
+      }
+      ctx.out.Styled(Style::kBad, "cache miss: recompile limit ({}) reached, running eager", options.cache_size_limit);
+      break;
+  }
+  PrintCapture(*outcome, options.static_capture_size_limit, ctx.out);
+  return Status::Ok();
+}
+
+Status MarkDynamic(CommandContext& ctx) {
+  const auto& args = ctx.args;
+  if (args.size() != 2 && args.size() != 4) return Usage("mark_dynamic INPUT DIM [MIN MAX]");
+  Result<size_t> input = InputIndex(ctx.session, args[0]);
+  if (!input.ok()) return input.status();
+  Result<int64_t> dim = ParseInt(args[1], "a dim");
+  if (!dim.ok()) return dim.status();
+  int64_t min = 2, max = std::numeric_limits<int64_t>::max();
+  if (args.size() == 4) {
+    Result<int64_t> lo = ParseInt(args[2], "a minimum size");
+    if (!lo.ok()) return lo.status();
+    Result<int64_t> hi = ParseInt(args[3], "a maximum size");
+    if (!hi.ok()) return hi.status();
+    if (*lo > *hi) return Status::Errorf("column {}: MIN {} is larger than MAX {}", args[2].column, *lo, *hi);
+    min = *lo;
+    max = *hi;
+  }
+  Result<Frame*> frame = CurrentFrame(ctx.session);
+  if (!frame.ok()) return frame.status();
+  (*frame)->MarkDynamic(args[0].text, static_cast<size_t>(*dim), min, max);
+  ctx.out.Print("marked L['{}'].size()[{}] dynamic{} (applies to the next compile)", args[0].text, *dim,
+                args.size() == 4 ? fmt::format(" in [{}, {}]", min, max) : "");
+  return Status::Ok();
+}
+
+Status Gears(CommandContext& ctx) {
+  const auto& args = ctx.args;
+  if (args.size() != 3) return Usage("gears INPUT DIM G1,G2,...");
+  Result<size_t> input = InputIndex(ctx.session, args[0]);
+  if (!input.ok()) return input.status();
+  Result<int64_t> dim = ParseInt(args[1], "a dim");
+  if (!dim.ok()) return dim.status();
+  std::vector<int64_t> gears;
+  std::string_view text = args[2].text;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find(',', pos);
+    if (end == std::string_view::npos) end = text.size();
+    Word piece{std::string(text.substr(pos, end - pos)), args[2].column + pos, false};
+    Result<int64_t> gear = ParseInt(piece, "a gear size");
+    if (!gear.ok()) return gear.status();
+    gears.push_back(*gear);
+    pos = end + 1;
+  }
+  Result<Frame*> frame = CurrentFrame(ctx.session);
+  if (!frame.ok()) return frame.status();
+  (*frame)->SetGears(args[0].text, static_cast<size_t>(*dim), gears);
+  ctx.out.Print("dim gears for L['{}'].size()[{}]: {} (applies to the next compile)", args[0].text, *dim,
+                fmt::join(gears, ", "));
+  return Status::Ok();
+}
+
+Status Cache(CommandContext& ctx) {
+  if (ctx.args.size() > 1) return Usage("cache [ENTRY]");
+  Result<Session::Entry*> entry = ctx.session.Current();
+  if (!entry.ok()) return entry.status();
+  const CacheState* state = (*entry)->cache.get();
+  if (!state || !state->frame) {
+    ctx.out.Print("graph '{}': no calls yet (use call NAME=SPEC ...)", (*entry)->name);
+    return Status::Ok();
+  }
+  const Frame& frame = *state->frame;
+  if (ctx.args.size() == 1) {
+    for (size_t i = 0; i < frame.entries().size(); ++i) {
+      const CacheEntry& e = *frame.entries()[i];
+      if (fmt::format("{}", i) != ctx.args[0].text && e.compile_id != ctx.args[0].text) continue;
+      ctx.out.Styled(Style::kHeading, "entry {} [{}]: the compiled graph", i, e.compile_id);
+      ctx.out.AddBlock(PrintReadable(*e.artifact));
+      return Status::Ok();
+    }
+    return Status::Errorf("column {}: no cache entry '{}'", ctx.args[0].column, ctx.args[0].text);
+  }
+  FrameOptions options = OptionsFrom(ctx.session.settings());
+  ctx.out.Print("frame {} ({}): {} call(s), {} entr{}, cache_size_limit {}, mode {}{}", frame.frame_id(),
+                (*entry)->name, frame.calls(), frame.entries().size(), frame.entries().size() == 1 ? "y" : "ies",
+                options.cache_size_limit, ctx.session.settings().Get("mode"),
+                frame.eager_calls() ? fmt::format(", {} eager call(s) past the limit", frame.eager_calls()) : "");
+  if (frame.entries().empty()) return Status::Ok();
+  ctx.out.Print("  {:<5} {:<10} {:>6} {:>6}  {}", "entry", "compile", "guards", "hits", "specialized on");
+  for (size_t i = 0; i < frame.entries().size(); ++i) {
+    const CacheEntry& e = *frame.entries()[i];
+    ctx.out.Print("  {:<5} {:<10} {:>6} {:>6}  {}", i, e.compile_id, e.guards.count(), e.hits, EntryShapes(e));
+    if (!e.captured.empty() || e.eager_runs) {
+      ctx.out.Print("        captured graphs: {} of {} (static_capture_size_limit), {} replay(s), {} eager run(s)",
+                    e.captured.size(), options.static_capture_size_limit, e.replays, e.eager_runs);
+      for (size_t k = 0; k < e.captured.size(); ++k) {
+        std::vector<std::string> shapes;
+        std::vector<int64_t> current;
+        for (int64_t v : e.captured[k]) {
+          if (v >= 0) {
+            current.push_back(v);
+          } else {
+            shapes.push_back(fmt::format("[{}]", fmt::join(current, ", ")));
+            current.clear();
+          }
+        }
+        ctx.out.Print("          #{} {}", k, fmt::join(shapes, " "));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status Why(CommandContext& ctx) {
+  if (!ctx.args.empty()) return Usage("why");
+  const CacheState* state = FindCacheState(ctx.session);
+  if (!state || !state->frame || !state->frame->last_miss()) {
+    ctx.out.Print("no cache miss to explain yet (the first call of a frame compiles; later misses are explained here)");
+    return Status::Ok();
+  }
+  const Frame& frame = *state->frame;
+  const CallOutcome& miss = *frame.last_miss();
+  ctx.out.Print("last miss: call {}", fmt::join(frame.last_miss_shapes(), " "));
+  ctx.out.Print("  no entry's guards held (checked newest first):");
+  for (const std::string& failure : miss.failures) ctx.out.Print("    - {}", failure);
+  if (miss.kind == CallOutcome::Kind::kEager) {
+    ctx.out.Print("  so the call ran eager: the frame holds {} entries = cache_size_limit", frame.entries().size());
+    ctx.out.Styled(Style::kDim, "  (mark the changing dim dynamic, or raise cache_size_limit)");
+    return Status::Ok();
+  }
+  ctx.out.Print("  so Dynamo recompiled: {}", miss.compile_id);
+  for (const std::string& note : miss.dynamic_notes) ctx.out.Print("  {}", note);
+  if (miss.dynamic_notes.empty()) {
+    ctx.out.Styled(Style::kDim, "  (every dim of the new entry is static: a changed size recompiles again)");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status GuardsOfFrame(CommandContext& ctx, const Frame& frame, const Word* which) {
+  std::vector<size_t> picked;
+  if (!which) {
+    for (size_t i = 0; i < frame.entries().size(); ++i) picked.push_back(i);
+  } else {
+    for (size_t i = 0; i < frame.entries().size(); ++i) {
+      if (frame.entries()[i]->compile_id == which->text || fmt::format("{}", i) == which->text) picked.push_back(i);
+    }
+    if (picked.empty()) {
+      return Status::Errorf("column {}: no cache entry '{}' (entries 0..{}; or a compile id like {}/0)", which->column,
+                            which->text, frame.entries().size() == 0 ? 0 : frame.entries().size() - 1, frame.frame_id());
+    }
+  }
+  for (size_t i : picked) {
+    const CacheEntry& e = *frame.entries()[i];
+    ctx.out.Styled(Style::kHeading, "entry {} [{}]: {} guards, {} hit(s)", i, e.compile_id, e.guards.count(), e.hits);
+    PrintGuardTree(e, ctx.out);
+  }
+  return Status::Ok();
+}
+
+void RegisterCacheCommands(CommandTable& table) {
+  table.Add({"call", "call NAME=SPEC ... ", "invoke the current graph as a frame: cache hit, or compile a new entry",
+             "Calls the current graph with input metadata, one NAME=SPEC per input:\n"
+             "  NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad]      e.g.  call x=f32[2,2]@[2,1] y=f32[4]:npu:0 grad\n"
+             "The cache entries are checked newest first. A hit prints `cache hit (entry N, ID)`; a miss prints\n"
+             "Dynamo's recompile message (which guard of which entry failed) and compiles a new entry with its\n"
+             "guards. A dim that changed between compiles becomes symbolic (automatic dynamic). Past\n"
+             "cache_size_limit entries, misses run eager. In reduce-overhead mode each entry captures one device\n"
+             "graph per input shape, up to static_capture_size_limit. A bad spec changes nothing.",
+             Call, nullptr});
+  table.Add({"mark_dynamic", "mark_dynamic INPUT DIM [MIN MAX]", "compile a dim as a symbol (torch._dynamo.mark_dynamic)",
+             "Makes dim DIM of input INPUT symbolic from the next compile on, with range guards\n"
+             "(default 2 <= size; Dynamo specializes 0 and 1).",
+             MarkDynamic, nullptr});
+  table.Add({"gears", "gears INPUT DIM G1,G2,...", "TorchAir dim gears: a dynamic dim limited to listed sizes",
+             "As torchair.inference.set_dim_gears: dim DIM of INPUT is compiled as a symbol guarded to be one\n"
+             "of the listed sizes; another size misses the entry.",
+             Gears, nullptr});
+  table.Add({"cache", "cache [ENTRY]", "the current frame's cache entries: compile id, guards, hits, captured graphs",
+             "Lists the cache entries of the current graph's frame in creation order, with compile id, number\n"
+             "of guards, hits and the shapes each is specialized on (symbols for dynamic dims); in\n"
+             "reduce-overhead mode also the captured device graphs per input shape. `cache ENTRY` (an index or a\n"
+             "compile id) prints that entry's compiled graph, with symbolic shapes where dims are dynamic.",
+             Cache, nullptr});
+  table.Add({"guards", "guards [ENTRY|ID]", "the guard tree of cache entries, or of compile ID in a trace log",
+             "Prints the guards of every cache entry (or of entry ENTRY, or compile id like 0/1) as Dynamo's\n"
+             "TREE_GUARD_MANAGER lists them. For a graph loaded from a TORCH_TRACE log, `guards ID` prints the\n"
+             "log's dynamo_cpp_guards_str (or dynamo_guards) for that compile.",
+             GuardsCommand, nullptr});
+  table.Add({"why", "why", "explain the last cache miss",
+             "For the last call that missed: which guard of which entry failed, and what happened next\n"
+             "(a recompile, which dims became symbolic, or an eager run past the limit).",
+             Why, nullptr});
+  RegisterTraceCommands(table);
+}
+
+}  // namespace airscope

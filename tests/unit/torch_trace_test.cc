@@ -1,0 +1,146 @@
+#include "viz/torch_trace.h"
+
+#include <filesystem>
+#include <regex>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "core/file_util.h"
+#include "viz/md5.h"
+
+namespace airscope {
+namespace {
+
+std::string TraceDir() { return std::string(AIRSCOPE_TEST_DATA) + "/torch_trace"; }
+
+TEST(Md5Test, Rfc1321Vectors) {
+  EXPECT_EQ(Md5Hex(""), "d41d8cd98f00b204e9800998ecf8427e");
+  EXPECT_EQ(Md5Hex("a"), "0cc175b9c0f1b6a831c399e269772661");
+  EXPECT_EQ(Md5Hex("abc"), "900150983cd24fb0d6963f7d28e17f72");
+  EXPECT_EQ(Md5Hex("message digest"), "f96b697d7cb7938d525a2f31aaf161d0");
+  EXPECT_EQ(Md5Hex("abcdefghijklmnopqrstuvwxyz"), "c3fcd3d76192e4007dfb496cca67e13b");
+  EXPECT_EQ(Md5Hex("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"),
+            "d174ab98d277d9f5a5611c2c9f419d9f");
+  EXPECT_EQ(Md5Hex("12345678901234567890123456789012345678901234567890123456789012345678901234567890"),
+            "57edf4a22be3c955ac49da2e2107b67a");
+}
+
+TEST(Md5Test, IncrementalUpdatesMatchOneShot) {
+  std::string text(1000, 'x');
+  for (size_t i = 0; i < text.size(); ++i) text[i] = static_cast<char>('a' + i % 26);
+  Md5 md5;
+  for (size_t pos = 0; pos < text.size(); pos += 37) md5.Update(std::string_view(text).substr(pos, 37));
+  EXPECT_EQ(md5.HexDigest(), Md5Hex(text));
+}
+
+// Counted with a plain scan, independently of the reader.
+struct ScanCounts {
+  std::set<std::string> start_ids;
+  std::map<std::string, size_t> artifacts;
+};
+ScanCounts Scan(const std::string& text) {
+  ScanCounts counts;
+  std::regex start(R"re(\{"dynamo_start".*"frame_id": (\d+), "frame_compile_id": (\d+))re");
+  std::regex artifact(R"re(\] \{"artifact": \{"name": "((fx_graph|aotautograd|autograd)_cache_(hit|miss|bypass))")re");
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (line.empty() || line[0] == '\t') continue;
+    std::smatch m;
+    if (std::regex_search(line, m, start)) counts.start_ids.insert(m[1].str() + "/" + m[2].str());
+    if (std::regex_search(line, m, artifact)) ++counts.artifacts[m[1].str()];
+  }
+  return counts;
+}
+
+TEST(TorchTraceTest, EverySampleLoadsWithItsCompilesAndCacheArtifacts) {
+  size_t logs = 0;
+  for (const auto& file : std::filesystem::directory_iterator(TraceDir())) {
+    if (file.path().extension() != ".log") continue;
+    ++logs;
+    std::string path = file.path().string();
+    SCOPED_TRACE(path);
+    std::string text = ReadFile(path).value();
+    ScanCounts expected = Scan(text);
+    Result<TraceLog> log = LoadTraceLogFile(path, uint64_t{1} << 30);
+    ASSERT_TRUE(log.ok()) << log.status().message();
+    EXPECT_EQ(log->compiles.size(), expected.start_ids.size());
+    for (const TraceCompile& c : log->compiles) EXPECT_TRUE(expected.start_ids.count(c.id)) << c.id;
+    std::map<std::string, size_t> got;
+    for (const TraceArtifact& a : log->cache_artifacts) ++got[a.name];
+    EXPECT_EQ(got, expected.artifacts);
+    size_t hits = 0, misses = 0;
+    for (const auto& [name, n] : expected.artifacts) {
+      hits += name.ends_with("_hit") ? n : 0;
+      misses += name.ends_with("_miss") ? n : 0;
+    }
+    EXPECT_EQ(log->CountArtifacts("fx_graph", "hit") + log->CountArtifacts("aotautograd", "hit"), hits);
+    EXPECT_EQ(log->CountArtifacts("fx_graph", "miss") + log->CountArtifacts("aotautograd", "miss"), misses);
+    // The same text through the in-memory reader gives the same result.
+    TraceLog again = ParseTraceLog(text, path);
+    EXPECT_EQ(again.compiles.size(), log->compiles.size());
+    EXPECT_EQ(again.graphs.size(), log->graphs.size());
+    bool corrupted = path.find("corrupted") != std::string::npos;
+    EXPECT_EQ(log->problems.empty(), !corrupted);
+  }
+  EXPECT_EQ(logs, 6u);
+}
+
+TEST(TorchTraceTest, CompileDetailsGuardsAndGraphs) {
+  TraceLog log = LoadTraceLogFile(TraceDir() + "/comp_metrics.log", uint64_t{1} << 30).value();
+  ASSERT_EQ(log.compiles.size(), 3u);
+  EXPECT_EQ(log.compiles[0].id, "0/0");
+  EXPECT_EQ(log.compiles[0].status, "restart");
+  EXPECT_NE(log.compiles[0].reason.find("skip function graph_break"), std::string::npos);
+  EXPECT_EQ(log.compiles[0].attempts, 2);
+  EXPECT_EQ(log.compiles[2].status, "success");
+  EXPECT_EQ(log.compiles[2].function, "torch_dynamo_resume_in_fn_at_9553");
+  EXPECT_EQ(log.dynamo_guards.size(), 3u);
+
+  TraceLog simple = LoadTraceLogFile(TraceDir() + "/simple.log", uint64_t{1} << 30).value();
+  ASSERT_EQ(simple.compiles.size(), 1u);
+  EXPECT_EQ(simple.compiles[0].guard_count, 49);
+  EXPECT_EQ(simple.compiles[0].cache_size, 0);
+  EXPECT_NE(simple.cpp_guards.at("0/0").find("TENSOR_MATCH: check_tensor(L['x']"), std::string::npos);
+  std::vector<std::string> stages;
+  for (const TraceGraph& g : simple.graphs) stages.push_back(g.compile_id + ":" + g.stage);
+  EXPECT_EQ(stages, (std::vector<std::string>{"0/0:dynamo_output_graph", "0/0:aot_inference_graph",
+                                              "0/0:inductor_post_grad_graph"}));
+}
+
+TEST(TorchTraceTest, CorruptedLogIsReportedWithItsLineAndTheRestLoads) {
+  TraceLog log = LoadTraceLogFile(TraceDir() + "/simple_corrupted_json.log", uint64_t{1} << 30).value();
+  ASSERT_EQ(log.problems.size(), 1u);
+  EXPECT_EQ(log.problems[0].line, 13u);
+  EXPECT_NE(log.problems[0].message.find("md5 mismatch"), std::string::npos);
+  EXPECT_EQ(log.compiles.size(), 1u);
+  EXPECT_EQ(log.graphs.size(), 3u);
+}
+
+TEST(TorchTraceTest, BrokenEnvelopesAndStrayLinesAreProblemsNotCrashes) {
+  TraceLog log = ParseTraceLog(
+      "V0101 00:00:00.000000 1 a.py:1] {\"dynamo_start\": {\"stack\": []}, \"frame_id\": 0, \"frame_compile_id\": 0}\n"
+      "V0101 00:00:00.000000 1 a.py:1] {\"dynamo_guards\": {}, \"frame_id\": 0, \"frame_compile_id\": 0, \"has_payload\": "
+      "\"0cc175b9c0f1b6a831c399e269772661\"}\n"
+      "\ta\n"
+      "V0101 00:00:00.000000 1 a.py:1] {\"broken\": \n"
+      "\tpayload of a broken record\n"
+      "garbage\n"
+      "V0101 00:00:00.000000 1 a.py:1] {\"artifact\": {\"name\": \"fx_graph_cache_hit\"}, \"frame_id\": 0, \"frame_compile_id\": 0}\n",
+      "t.log");
+  EXPECT_EQ(log.compiles.size(), 1u);
+  EXPECT_EQ(log.dynamo_guards.at("0/0"), "a");
+  ASSERT_EQ(log.problems.size(), 2u);
+  EXPECT_EQ(log.problems[0].line, 4u);
+  EXPECT_EQ(log.problems[1].line, 6u);
+  EXPECT_EQ(log.CountArtifacts("fx_graph", "hit"), 1u);
+  EXPECT_TRUE(LooksLikeTraceLog("V0101 00:00:00.000000 1 a.py:1] {\"str\": [\"x\", 0]}"));
+  EXPECT_FALSE(LooksLikeTraceLog("class GraphModule(torch.nn.Module):"));
+}
+
+}  // namespace
+}  // namespace airscope

@@ -1,0 +1,334 @@
+#include "viz/torch_trace.h"
+
+#include <cstdio>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "viz/md5.h"
+
+namespace airscope {
+namespace {
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The JSON part of a glog-prefixed record, or npos: `[VIWEF]MMDD hh:mm:ss.uuuuuu TID FILE:LINE] {...}`.
+size_t JsonStart(std::string_view line) {
+  if (line.size() < 20 || (line[0] != 'V' && line[0] != 'I' && line[0] != 'W' && line[0] != 'E' && line[0] != 'F')) {
+    return std::string_view::npos;
+  }
+  for (size_t i = 1; i <= 4; ++i) {
+    if (!IsDigit(line[i])) return std::string_view::npos;
+  }
+  if (line[5] != ' ') return std::string_view::npos;
+  size_t close = line.find("] ", 6);
+  if (close == std::string_view::npos) return std::string_view::npos;
+  return close + 2;
+}
+
+// The first key of the envelope object as written (nlohmann sorts keys).
+std::string_view FirstKey(std::string_view json) {
+  if (json.size() < 4 || json[0] != '{' || json[1] != '"') return {};
+  size_t end = json.find('"', 2);
+  return end == std::string_view::npos ? std::string_view() : json.substr(2, end - 2);
+}
+
+bool IsCacheArtifact(std::string_view name) {
+  for (std::string_view cache : {"fx_graph_cache_", "aotautograd_cache_", "autograd_cache_"}) {
+    if (name.substr(0, cache.size()) != cache) continue;
+    std::string_view outcome = name.substr(cache.size());
+    return outcome == "hit" || outcome == "miss" || outcome == "bypass";
+  }
+  return false;
+}
+
+bool IsGraphStage(std::string_view key) {
+  return key.size() > 6 && key.substr(key.size() - 6) == "_graph";
+}
+
+int64_t IntOr(const nlohmann::json& object, const char* key, int64_t fallback) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_number_integer() ? it->get<int64_t>() : fallback;
+}
+
+std::string StringOr(const nlohmann::json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+const TraceCompile* TraceLog::FindCompile(std::string_view id) const {
+  for (const TraceCompile& c : compiles) {
+    if (c.id == id) return &c;
+  }
+  return nullptr;
+}
+
+size_t TraceLog::CountArtifacts(std::string_view cache, std::string_view outcome) const {
+  size_t n = 0;
+  for (const TraceArtifact& a : cache_artifacts) {
+    bool cache_ok = cache == "fx_graph" ? a.name.starts_with("fx_graph_cache_")
+                                        : (a.name.starts_with("aotautograd_cache_") || a.name.starts_with("autograd_cache_"));
+    n += cache_ok && a.name.ends_with(std::string("_") + std::string(outcome));
+  }
+  return n;
+}
+
+bool LooksLikeTraceLog(std::string_view first_line) {
+  size_t start = JsonStart(first_line);
+  return start != std::string_view::npos && start < first_line.size() && first_line[start] == '{';
+}
+
+struct TraceLogReader::State {
+  TraceLog log;
+  std::map<std::string, size_t, std::less<>> compile_index;
+  std::vector<std::string> strings;  // the "str" table: index -> file name
+  // The record whose payload lines are being read.
+  bool open = false;
+  bool orphan_reported = false;
+  std::string kind;
+  std::string compile_id;
+  std::string expected_md5;
+  std::string artifact;
+  size_t line = 0;
+  size_t payload_lines = 0;
+  Md5 md5;
+  std::string payload;
+
+  TraceCompile& Compile(const std::string& id, int frame, int compile, size_t at) {
+    auto it = compile_index.find(id);
+    if (it != compile_index.end()) return log.compiles[it->second];
+    compile_index.emplace(id, log.compiles.size());
+    TraceCompile c;
+    c.id = id;
+    c.frame_id = frame;
+    c.frame_compile_id = compile;
+    c.line = at;
+    c.status = "unknown";
+    log.compiles.push_back(std::move(c));
+    return log.compiles.back();
+  }
+
+  void Problem(size_t at, std::string message) { log.problems.push_back({at, std::move(message)}); }
+
+  void CloseRecord() {
+    if (!open) return;
+    open = false;
+    if (expected_md5.empty()) return;  // a broken record's payload: already reported
+    std::string digest = md5.HexDigest();
+    md5 = Md5();
+    log.payload_bytes += payload.size();
+    if (digest != expected_md5) {
+      std::string detail;
+      if (!payload.empty() && (payload[0] == '{' || payload[0] == '[')) {
+        nlohmann::json parsed = nlohmann::json::parse(payload, nullptr, false);
+        if (parsed.is_discarded()) detail = "; its JSON does not parse";
+      }
+      Problem(line, fmt::format("{} payload md5 mismatch (has_payload {}, computed {}){}: the record is damaged and "
+                                "was skipped",
+                                kind, expected_md5, digest, detail));
+      return;
+    }
+    if (IsGraphStage(kind)) {
+      log.graphs.push_back({compile_id, kind, payload, line});
+    } else if (kind == "dynamo_cpp_guards_str") {
+      log.cpp_guards[compile_id] = payload;
+    } else if (kind == "dynamo_guards") {
+      log.dynamo_guards[compile_id] = payload;
+    } else if (kind == "recompile_reasons" || artifact == "recompile_reasons") {
+      nlohmann::json parsed = nlohmann::json::parse(payload, nullptr, false);
+      if (parsed.is_array()) {
+        for (const auto& r : parsed) {
+          log.recompile_reasons.emplace_back(compile_id, r.is_string() ? r.get<std::string>() : r.dump());
+        }
+      } else if (!payload.empty()) {
+        log.recompile_reasons.emplace_back(compile_id, payload);
+      }
+    }
+  }
+
+  void Record(std::string_view json_text, size_t at) {
+    std::string_view key = FirstKey(json_text);
+    nlohmann::json envelope = nlohmann::json::parse(json_text, nullptr, false);
+    if (envelope.is_discarded() || !envelope.is_object() || key.empty()) {
+      Problem(at, "broken JSON envelope: the record was skipped");
+      open = true;  // swallow its payload lines, unchecked
+      kind = "";
+      expected_md5 = "";
+      payload.clear();
+      return;
+    }
+    ++log.records;
+    kind = std::string(key);
+    artifact.clear();
+    compile_id.clear();
+    line = at;
+    int frame = static_cast<int>(IntOr(envelope, "frame_id", -1));
+    int compile = static_cast<int>(IntOr(envelope, "frame_compile_id", -1));
+    int attempt = static_cast<int>(IntOr(envelope, "attempt", 0));
+    if (frame >= 0 && compile >= 0) compile_id = fmt::format("{}/{}", frame, compile);
+    const nlohmann::json& body = envelope[kind];
+
+    if (kind == "str" && body.is_array() && body.size() == 2 && body[0].is_string() && body[1].is_number_integer()) {
+      size_t index = body[1].get<size_t>();
+      if (index < 1000000) {
+        if (strings.size() <= index) strings.resize(index + 1);
+        strings[index] = body[0].get<std::string>();
+      }
+    } else if (kind == "dynamo_start" && !compile_id.empty()) {
+      TraceCompile& c = Compile(compile_id, frame, compile, at);
+      ++c.starts;
+      if (body.is_object() && body.contains("stack") && body["stack"].is_array() && !body["stack"].empty()) {
+        const nlohmann::json& top = body["stack"].back();
+        if (c.function.empty()) c.function = StringOr(top, "name");
+        int64_t file = IntOr(top, "filename", -1);
+        if (c.filename.empty() && file >= 0 && static_cast<size_t>(file) < strings.size()) {
+          c.filename = fmt::format("{}:{}", strings[static_cast<size_t>(file)], IntOr(top, "line", 0));
+        }
+      }
+    } else if (kind == "compilation_metrics" && !compile_id.empty() && body.is_object()) {
+      TraceCompile& c = Compile(compile_id, frame, compile, at);
+      c.has_metrics = true;
+      if (std::string name = StringOr(body, "co_name"); !name.empty()) c.function = name;
+      if (std::string file = StringOr(body, "co_filename"); !file.empty()) {
+        c.filename = fmt::format("{}:{}", file, IntOr(body, "co_firstlineno", 0));
+      }
+      c.graph_op_count = IntOr(body, "graph_op_count", -1);
+      c.graph_node_count = IntOr(body, "graph_node_count", -1);
+      c.graph_input_count = IntOr(body, "graph_input_count", -1);
+      c.cache_size = IntOr(body, "cache_size", -1);
+      c.accumulated_cache_size = IntOr(body, "accumulated_cache_size", -1);
+      c.guard_count = IntOr(body, "guard_count", -1);
+      c.shape_env_guard_count = IntOr(body, "shape_env_guard_count", -1);
+      std::string fail_type = StringOr(body, "fail_type");
+      std::vector<std::string> restarts;
+      if (auto it = body.find("restart_reasons"); it != body.end() && it->is_array()) {
+        for (const auto& r : *it) restarts.push_back(r.is_string() ? r.get<std::string>() : r.dump());
+      }
+      if (!fail_type.empty()) {
+        c.status = "failure";
+        c.reason = fmt::format("{}: {}", fail_type, StringOr(body, "fail_reason"));
+      } else if (!restarts.empty()) {
+        c.status = "restart";
+        c.reason = fmt::format("{}", fmt::join(restarts, "; "));
+      } else {
+        c.status = "success";
+        c.reason.clear();
+      }
+    } else if (kind == "artifact" && body.is_object()) {
+      artifact = StringOr(body, "name");
+      if (IsCacheArtifact(artifact)) log.cache_artifacts.push_back({compile_id, artifact, at});
+    } else if (kind == "recompile_reasons" && !body.is_object()) {
+      // Older logs put the reasons in the envelope itself.
+      if (body.is_array()) {
+        for (const auto& r : body) log.recompile_reasons.emplace_back(compile_id, r.is_string() ? r.get<std::string>() : r.dump());
+      }
+    }
+    if (!compile_id.empty()) {
+      auto it = compile_index.find(compile_id);
+      if (it != compile_index.end()) {
+        TraceCompile& c = log.compiles[it->second];
+        c.attempts = std::max(c.attempts, attempt + 1);
+      }
+    }
+    expected_md5 = StringOr(envelope, "has_payload");
+    payload.clear();
+    payload_lines = 0;
+    open = !expected_md5.empty();
+  }
+};
+
+TraceLogReader::TraceLogReader(std::string path) : state_(std::make_unique<State>()) {
+  state_->log.path = std::move(path);
+}
+TraceLogReader::~TraceLogReader() = default;
+
+void TraceLogReader::AddLine(std::string_view line) {
+  State& s = *state_;
+  size_t at = ++s.log.lines;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (!line.empty() && line[0] == '\t') {
+    if (!s.open) {
+      if (!s.orphan_reported) s.Problem(at, "payload line (starts with a TAB) without a record that has a payload");
+      s.orphan_reported = true;
+      return;
+    }
+    if (s.expected_md5.empty()) return;  // the payload of a broken record
+    std::string_view text = line.substr(1);
+    if (s.payload_lines++ > 0) {
+      s.md5.Update("\n");
+      s.payload += '\n';
+    }
+    s.md5.Update(text);
+    s.payload.append(text);
+    return;
+  }
+  s.CloseRecord();
+  s.orphan_reported = false;
+  if (line.empty()) return;
+  size_t start = JsonStart(line);
+  if (start == std::string_view::npos || start >= line.size() || line[start] != '{') {
+    s.Problem(at, "not a TORCH_TRACE record (expected a glog prefix and a JSON object)");
+    return;
+  }
+  s.Record(line.substr(start), at);
+}
+
+TraceLog TraceLogReader::Finish() {
+  state_->CloseRecord();
+  return std::move(state_->log);
+}
+
+TraceLog ParseTraceLog(std::string_view content, std::string path) {
+  TraceLogReader reader(std::move(path));
+  size_t pos = 0;
+  while (pos < content.size()) {
+    size_t end = content.find('\n', pos);
+    if (end == std::string_view::npos) end = content.size();
+    reader.AddLine(content.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return reader.Finish();
+}
+
+Result<TraceLog> LoadTraceLogFile(const std::string& path, uint64_t max_bytes) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) return Status::Errorf("{}: cannot open", path);
+  TraceLogReader reader(path);
+  std::string pending;
+  std::vector<char> chunk(1 << 20);
+  uint64_t total = 0;
+  size_t got = 0;
+  while ((got = std::fread(chunk.data(), 1, chunk.size(), file)) > 0) {
+    total += got;
+    if (total > max_bytes) {
+      std::fclose(file);
+      return Status::Errorf("{}: larger than max-file-size ({} bytes)", path, max_bytes);
+    }
+    std::string_view data(chunk.data(), got);
+    size_t pos = 0;
+    while (true) {
+      size_t end = data.find('\n', pos);
+      if (end == std::string_view::npos) {
+        pending.append(data.substr(pos));
+        break;
+      }
+      if (pending.empty()) {
+        reader.AddLine(data.substr(pos, end - pos));
+      } else {
+        pending.append(data.substr(pos, end - pos));
+        reader.AddLine(pending);
+        pending.clear();
+      }
+      pos = end + 1;
+    }
+  }
+  bool failed = std::ferror(file);
+  std::fclose(file);
+  if (failed) return Status::Errorf("{}: read error", path);
+  if (!pending.empty()) reader.AddLine(pending);
+  return reader.Finish();
+}
+
+}  // namespace airscope

@@ -1,0 +1,102 @@
+// TORCH_TRACE structured logs (the input of PyTorch's tlparse), read line by
+// line. Each record is a glog prefix (`V1206 15:18:20.599000 1500233
+// torch/_dynamo/output_graph.py:1336] `) and one JSON envelope on one line;
+// with "has_payload" the record's payload follows as lines starting with a
+// TAB, and md5("\n".join(lines without the TAB)) equals the has_payload value.
+//
+// The reader collects what airscope shows: compiles (per compile id
+// `frame/compile`, from dynamo_start and compilation_metrics), guards
+// (dynamo_cpp_guards_str / dynamo_guards), recompile reasons, cache artifacts
+// (fx_graph_cache_* / aotautograd_cache_*) and the graphs (any `*_graph`
+// envelope: dynamo_output_graph, aot_forward_graph, aot_inference_graph, ...)
+// as print_readable text. Payloads of other records are only checksummed.
+// A bad line (broken JSON, md5 mismatch, a stray payload line) is recorded as
+// a problem with its line number and reading goes on: a damaged log still loads.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace airscope {
+
+struct TraceCompile {
+  std::string id;  // "0/1"
+  int frame_id = 0;
+  int frame_compile_id = 0;
+  int attempts = 1;        // highest attempt seen + 1
+  int starts = 0;          // dynamo_start records (a log can hold several runs)
+  size_t line = 0;         // first dynamo_start (or first record) line
+  bool has_metrics = false;
+  std::string function;    // co_name
+  std::string filename;    // co_filename:co_firstlineno
+  std::string status;      // success | restart | failure | unknown (no compilation_metrics)
+  std::string reason;      // failure: "fail_type: fail_reason"; restart: the restart reasons
+  int64_t graph_op_count = -1, graph_node_count = -1, graph_input_count = -1;
+  int64_t cache_size = -1, accumulated_cache_size = -1, guard_count = -1, shape_env_guard_count = -1;
+};
+
+struct TraceGraph {
+  std::string compile_id;  // "" when the record had no frame id
+  std::string stage;       // the envelope key: dynamo_output_graph, aot_forward_graph, ...
+  std::string text;        // print_readable code
+  size_t line = 0;
+};
+
+struct TraceArtifact {
+  std::string compile_id;
+  std::string name;  // fx_graph_cache_hit, aotautograd_cache_miss, ...
+  size_t line = 0;
+};
+
+struct TraceProblem {
+  size_t line = 0;
+  std::string message;
+};
+
+struct TraceLog {
+  std::string path;
+  size_t lines = 0;
+  size_t records = 0;
+  size_t payload_bytes = 0;
+  std::vector<TraceCompile> compiles;                  // in order of first appearance
+  std::map<std::string, std::string> cpp_guards;       // compile id -> dynamo_cpp_guards_str (last)
+  std::map<std::string, std::string> dynamo_guards;    // compile id -> dynamo_guards JSON text (last)
+  std::vector<std::pair<std::string, std::string>> recompile_reasons;  // (compile id, reason)
+  std::vector<TraceArtifact> cache_artifacts;          // fx_graph_cache_* and aotautograd_cache_* only
+  std::vector<TraceGraph> graphs;                      // in log order
+  std::vector<TraceProblem> problems;
+
+  const TraceCompile* FindCompile(std::string_view id) const;
+  // Artifacts whose name ends with `_hit`, `_miss`, `_bypass` (of either cache).
+  size_t CountArtifacts(std::string_view cache, std::string_view outcome) const;
+};
+
+// True when `first_line` is a glog-prefixed JSON record (what `load` sniffs).
+bool LooksLikeTraceLog(std::string_view first_line);
+
+class TraceLogReader {
+ public:
+  explicit TraceLogReader(std::string path);
+  ~TraceLogReader();
+  TraceLogReader(const TraceLogReader&) = delete;
+  TraceLogReader& operator=(const TraceLogReader&) = delete;
+  // One line without its '\n' (a trailing '\r' is dropped).
+  void AddLine(std::string_view line);
+  TraceLog Finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+TraceLog ParseTraceLog(std::string_view content, std::string path);
+// Reads the file in chunks (never the whole file at once); errors only for I/O.
+Result<TraceLog> LoadTraceLogFile(const std::string& path, uint64_t max_bytes);
+
+}  // namespace airscope
