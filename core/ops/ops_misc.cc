@@ -349,7 +349,7 @@ void RegisterMiscOps(OpRegistry& r) {
   AddOp(r, "aten.sym_size.int", OpCategory::kOther, InferSymSize, ZeroCost());
 
   for (const char* name : {"air.scope_enter.default", "air.scope_exit.default", "air.record.default",
-                           "air.wait.default"}) {
+                           "air.wait.default", "air.tagged_event_record.default", "air.tagged_event_wait.default"}) {
     AddOp(r, name, OpCategory::kStreamControl, InferStreamControl, ZeroCost());
   }
 }
