@@ -30,7 +30,7 @@ struct CommandContext {
 using CommandHandler = std::function<Status(CommandContext&)>;
 
 // What the next word of a command can be, for tab completion.
-enum class CompletionKind : uint8_t { kNone, kFile, kNode, kGraph, kCommand, kSetting, kFixed };
+enum class CompletionKind : uint8_t { kNone, kFile, kNode, kGraph, kCommand, kSetting, kFixed, kPass };
 // Given the words typed so far after the command name, what the next one is.
 struct CompletionRule {
   CompletionKind kind = CompletionKind::kNone;
@@ -65,5 +65,6 @@ CommandTable BuildCommandTable();
 void RegisterGraphCommands(CommandTable& table);
 void RegisterShellCommands(CommandTable& table);
 void RegisterExpectCommand(CommandTable& table);
+void RegisterPassCommands(CommandTable& table);  // pass define/add/remove/list, plugin load
 
 }  // namespace airscope

@@ -14,6 +14,7 @@
 #include "core/pass/pass.h"
 #include "core/status.h"
 #include "repl/graph_loader.h"
+#include "repl/plugin_loader.h"
 #include "repl/settings.h"
 
 namespace airscope {
@@ -49,6 +50,8 @@ class Session {
   std::vector<std::string>& custom_post_passes() { return custom_post_; }
   // A context for running passes with this session's configuration.
   PassContext MakePassContext() const;
+  // C++ pass plugins loaded with `plugin load` (their passes are in passes()).
+  PluginSet& plugins() { return plugins_; }
 
   bool quit_requested() const { return quit_requested_; }
   void RequestQuit() { quit_requested_ = true; }
@@ -62,6 +65,7 @@ class Session {
   DecompositionTable decompositions_;
   std::vector<std::string> custom_pre_;
   std::vector<std::string> custom_post_;
+  PluginSet plugins_;
   bool quit_requested_ = false;
 };
 

@@ -325,8 +325,8 @@ Result<PassInfo> DefineRewritePass(const std::string& name, const std::vector<st
   info.name = name;
   info.kind = PassKind::kUser;
   info.summary = fmt::format("rewrite pass, {} rule{}", program->rules.size(), program->rules.size() == 1 ? "" : "s");
-  std::string help = fmt::format("A user rewrite pass defined with `pass define` at {}:{}. Its rules, applied in "
-                                 "order, each over all nodes in graph order:",
+  std::string help = fmt::format("A user rewrite pass defined with `pass define` at {}:{}.\n"
+                                 "Its rules, applied in order, each over every node in graph order:",
                                  origin, first_line > 0 ? first_line - 1 : 0);
   for (const RewriteRule& rule : program->rules) help += fmt::format("\n  {}", rule.text);
   info.help = std::move(help);
