@@ -58,11 +58,21 @@ Result<bool> EventClosure(Graph& graph, PassContext& context) {
   if (!output) return Status::Error("the graph has no output node to join the streams before");
 
   const OpRegistry* registry = context.registry;
+  // A graph that already starts with the fork record was closed before: its
+  // tag stays; only scopes without their wait get one.
   Node* first = graph.front();
-  std::string fork_tag = fmt::format("{}_{}", graph.name(), first->name());
-  if (!HasTagged(graph, kTaggedRecord, fork_tag)) {
+  std::string fork_tag;
+  if (IsCall(*first, kTaggedRecord) && !first->args().empty() &&
+      first->args()[0].kind() == Argument::Kind::kString) {
+    fork_tag = first->args()[0].as_string();
+  } else {
+    fork_tag = fmt::format("{}_{}", graph.name(), first->name());
     InsertCall(graph, first, /*before=*/true, kTaggedRecord, TagArgs(fork_tag), {}, registry);
-    for (Node* enter : user_enters) InsertCall(graph, enter, /*before=*/false, kTaggedWait, TagArgs(fork_tag), {}, registry);
+    changed = true;
+  }
+  for (Node* enter : user_enters) {
+    if (enter->next() && IsCall(*enter->next(), kTaggedWait)) continue;
+    InsertCall(graph, enter, /*before=*/false, kTaggedWait, TagArgs(fork_tag), {}, registry);
     changed = true;
   }
   for (Node* exit : user_exits) {
