@@ -34,6 +34,11 @@ class LineParser {
     return pos_ >= line_.size() || line_[pos_] == '#';
   }
   size_t pos() const { return pos_; }
+  // Where the next token starts (spaces skipped), for errors that point at it.
+  size_t Next() {
+    Skip();
+    return pos_;
+  }
   // The next identifier-like word (letters, digits, '_'), or "".
   std::string_view PeekWord() {
     Skip();
@@ -214,7 +219,7 @@ Result<RewriteRule> ParseRule(std::string_view line, size_t number) {
   RewriteRule rule;
   rule.line = number;
   if (!p.Keyword("on")) return p.Error(p.pos(), "expected 'on PATTERN: ACTION'");
-  size_t pattern_at = p.pos();
+  size_t pattern_at = p.Next();
   if (p.Keyword("name")) {
     rule.by_name = true;
     p.Skip();
@@ -226,7 +231,7 @@ Result<RewriteRule> ParseRule(std::string_view line, size_t number) {
   if (rule.pattern.empty()) rule.pattern = std::string(p.Until(':'));
   if (rule.pattern.empty()) return p.Error(pattern_at, "expected a target pattern (or 'name GLOB') after 'on'");
   if (!p.Char(':')) return p.Error(p.pos(), "expected ':' after the pattern");
-  size_t action_at = p.pos();
+  size_t action_at = p.Next();
   if (p.Keyword("insert")) {
     if (p.Keyword("before")) {
       rule.action = RewriteAction::kInsertBefore;
@@ -267,7 +272,7 @@ Result<RewriteRule> ParseRule(std::string_view line, size_t number) {
     if (!call.ok()) return call.status();
     rule.call = std::move(*call);
     if (p.Keyword("as")) {
-      size_t at = p.pos();
+      size_t at = p.Next();
       Result<std::string> bind = p.Identifier("a name after 'as'");
       if (!bind.ok()) return bind.status();
       if (IsReservedRef(*bind)) return p.Error(at, fmt::format("'{}' is reserved ($node, $argN)", *bind));
