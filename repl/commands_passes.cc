@@ -61,7 +61,9 @@ Status AddOrRemove(CommandContext& ctx, bool add) {
     if (found != list.end()) return Status::Errorf("'{}' is already in {}", name, stage_name);
     list.push_back(name);
   } else {
-    if (found == list.end()) return Status::Errorf("'{}' is not in {} ({})", name, stage_name, JoinOrNone(list));
+    if (found == list.end()) {
+      return Status::Errorf("'{}' is not in {} (it holds: {})", name, stage_name, JoinOrNone(list));
+    }
     list.erase(found);
   }
   ctx.out.Print("{}: {}", stage_name, JoinOrNone(list));

@@ -23,7 +23,9 @@ Status Help(CommandContext& ctx) {
   if (ctx.args.size() == 2 && ctx.args[0].text == "pass") {
     const PassInfo* pass = ctx.session.passes().Find(ctx.args[1].text);
     if (!pass) return Status::Errorf("no pass named '{}' (pass list shows them)", ctx.args[1].text);
-    std::string_view kind = pass->kind == PassKind::kPipeline ? "pipeline" : pass->kind == PassKind::kOptional ? "optional" : "user";
+    std::string_view kind = pass->kind == PassKind::kPipeline   ? "pipeline"
+                            : pass->kind == PassKind::kOptional ? "optional"
+                                                                : "user";
     ctx.out.Styled(Style::kHeading, "pass {} ({} pass): {}", pass->name, kind, pass->summary);
     ctx.out.AddBlock(pass->help);
     return Status::Ok();
