@@ -288,7 +288,8 @@ std::optional<OpCost> HostScalarCost(const Node& node) {
   return OpCost{0, *read, 0};
 }
 
-// air.scope_enter / scope_exit / record / wait order work between streams;
+// air.scope_enter / scope_exit / record / wait (and the tagged events of
+// event_closure) order work between streams;
 // they produce no tensor.
 Result<NodeMeta> InferStreamControl(const Node&) {
   NodeMeta meta;

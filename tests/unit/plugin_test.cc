@@ -6,6 +6,7 @@
 #include "core/pass/pass_manager.h"
 #include "pass_test_util.h"
 #include "repl/command_table.h"
+#include "repl/completion.h"
 #include "repl/interpreter.h"
 #include "repl/plugin_loader.h"
 #include "repl/session.h"
@@ -96,6 +97,36 @@ TEST(PluginTest, PluginLoadCommand) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.message().find("plugin API version 1001"), std::string::npos);
   EXPECT_FALSE(interpreter.ExecuteLine("plugin unload x").ok());
+}
+
+}  // namespace
+}  // namespace airscope
+
+namespace airscope {
+namespace {
+
+TEST(PassCommandsTest, CompletionOfPassNamesAndDefineThroughTheInterpreter) {
+  Session session;
+  CommandTable table = BuildCommandTable();
+  Sink sink;
+  Interpreter interpreter(session, table, sink);
+  for (const char* line : {"pass define mine", "  on aten.mm.default: set stream s1", "end", "pass add post mine"}) {
+    Status status = interpreter.ExecuteLine(line);
+    ASSERT_TRUE(status.ok()) << line << ": " << status.message();
+  }
+  EXPECT_EQ(session.custom_post_passes(), std::vector<std::string>{"mine"});
+  EXPECT_EQ(Complete(table, session, "help pass event_").candidates,
+            (std::vector<std::string>{"event_closure", "event_record"}));
+  EXPECT_EQ(Complete(table, session, "pass add pre mi").candidates, std::vector<std::string>{"mine"});
+  EXPECT_EQ(Complete(table, session, "pass add p").candidates, (std::vector<std::string>{"post", "pre"}));
+  EXPECT_EQ(Complete(table, session, "pass l").candidates, std::vector<std::string>{"list"});
+  // A bad block fails its `end` line with the rule's line; the old definition stays.
+  ASSERT_TRUE(interpreter.ExecuteLine("pass define mine").ok());
+  ASSERT_TRUE(interpreter.ExecuteLine("  on aten.mm.default: set strem s1").ok());
+  Status bad = interpreter.ExecuteLine("end");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.message(), "pass define mine: line 1, column 27: expected 'stream' after 'set'");
+  EXPECT_EQ(session.passes().Find("mine")->summary, "rewrite pass, 1 rule");
 }
 
 }  // namespace
