@@ -40,6 +40,7 @@ CommandTable BuildCommandTable() {
   RegisterExpectCommand(table);
   RegisterDeviceCommands(table);
   RegisterCacheCommands(table);
+  RegisterPassCommands(table);
   return table;
 }
 

@@ -30,7 +30,7 @@ struct CommandContext {
 using CommandHandler = std::function<Status(CommandContext&)>;
 
 // What the next word of a command can be, for tab completion.
-enum class CompletionKind : uint8_t { kNone, kFile, kNode, kGraph, kCommand, kSetting, kFixed };
+enum class CompletionKind : uint8_t { kNone, kFile, kNode, kGraph, kCommand, kSetting, kFixed, kPass };
 // Given the words typed so far after the command name, what the next one is.
 struct CompletionRule {
   CompletionKind kind = CompletionKind::kNone;
@@ -69,5 +69,6 @@ void RegisterDeviceCommands(CommandTable& table);
 // `set device.PARAM VALUE` and `device set PARAM VALUE` (commands_device.cc).
 Status SetDeviceParameter(Session& session, std::string_view name, std::string_view value);
 void RegisterCacheCommands(CommandTable& table);
+void RegisterPassCommands(CommandTable& table);  // pass define/add/remove/list, plugin load
 
 }  // namespace airscope

@@ -20,7 +20,17 @@ Status Help(CommandContext& ctx) {
     }
     return Status::Ok();
   }
-  if (ctx.args.size() != 1) return Status::Error("usage: help [COMMAND]");
+  if (ctx.args.size() == 2 && ctx.args[0].text == "pass") {
+    const PassInfo* pass = ctx.session.passes().Find(ctx.args[1].text);
+    if (!pass) return Status::Errorf("no pass named '{}' (pass list shows them)", ctx.args[1].text);
+    std::string_view kind = pass->kind == PassKind::kPipeline   ? "pipeline"
+                            : pass->kind == PassKind::kOptional ? "optional"
+                                                                : "user";
+    ctx.out.Styled(Style::kHeading, "pass {} ({} pass): {}", pass->name, kind, pass->summary);
+    ctx.out.AddBlock(pass->help);
+    return Status::Ok();
+  }
+  if (ctx.args.size() != 1) return Status::Error("usage: help [COMMAND] | help pass NAME");
   Result<const CommandSpec*> spec = table.Lookup(ctx.args[0].text);
   if (!spec.ok()) return spec.status();
   ctx.out.Styled(Style::kHeading, "{}", (*spec)->syntax);
@@ -68,10 +78,13 @@ Status Quit(CommandContext& ctx) {
 }  // namespace
 
 void RegisterShellCommands(CommandTable& table) {
-  table.Add({"help", "help [COMMAND]", "list commands, or explain one", "Without an argument, lists every command. "
-             "With one, shows its syntax and full help.",
+  table.Add({"help", "help [COMMAND] | help pass NAME", "list commands, or explain one (or a pass)",
+             "Without an argument, lists every command. With one, shows its syntax and full help.\n"
+             "`help pass NAME` shows what pass NAME does and which TorchAir step it models.",
              Help, [](const std::vector<std::string>& before) {
-               return CompletionRule{before.empty() ? CompletionKind::kCommand : CompletionKind::kNone, {}};
+               if (before.empty()) return CompletionRule{CompletionKind::kCommand, {}};
+               if (before.size() == 1 && before[0] == "pass") return CompletionRule{CompletionKind::kPass, {}};
+               return CompletionRule{};
              }});
   table.Add({"echo", "echo TEXT...", "print the words given", "Prints its arguments separated by single spaces; "
              "useful to label the output of scripts.",

@@ -37,6 +37,9 @@ Completion Complete(const CommandTable& table, const Session& session, std::stri
       case CompletionKind::kGraph:
         for (const Session::Entry& e : session.graphs()) options.push_back(e.name);
         break;
+      case CompletionKind::kPass:
+        for (const PassInfo* pass : session.passes().All()) options.push_back(pass->name);
+        break;
       case CompletionKind::kNode:
         if (const Session::Entry* current = session.current()) {
           for (const Node* n : *current->loaded.graph) options.push_back(n->name());

@@ -15,6 +15,7 @@
 #include "core/status.h"
 #include "repl/device_state.h"
 #include "repl/graph_loader.h"
+#include "repl/plugin_loader.h"
 #include "repl/settings.h"
 
 namespace airscope {
@@ -53,6 +54,8 @@ class Session {
   std::vector<std::string>& custom_post_passes() { return custom_post_; }
   // A context for running passes with this session's configuration.
   PassContext MakePassContext() const;
+  // C++ pass plugins loaded with `plugin load` (their passes are in passes()).
+  PluginSet& plugins() { return plugins_; }
 
   // The simulated device (spec, allocator, captured graphs, last trace).
   DeviceState& device() { return device_; }
@@ -69,6 +72,7 @@ class Session {
   DecompositionTable decompositions_;
   std::vector<std::string> custom_pre_;
   std::vector<std::string> custom_post_;
+  PluginSet plugins_;
   bool quit_requested_ = false;
   DeviceState device_;
 };

@@ -288,7 +288,8 @@ std::optional<OpCost> HostScalarCost(const Node& node) {
   return OpCost{0, *read, 0};
 }
 
-// air.scope_enter / scope_exit / record / wait order work between streams;
+// air.scope_enter / scope_exit / record / wait (and the tagged events of
+// event_closure) order work between streams;
 // they produce no tensor.
 Result<NodeMeta> InferStreamControl(const Node&) {
   NodeMeta meta;
@@ -349,7 +350,7 @@ void RegisterMiscOps(OpRegistry& r) {
   AddOp(r, "aten.sym_size.int", OpCategory::kOther, InferSymSize, ZeroCost());
 
   for (const char* name : {"air.scope_enter.default", "air.scope_exit.default", "air.record.default",
-                           "air.wait.default"}) {
+                           "air.wait.default", "air.tagged_event_record.default", "air.tagged_event_wait.default"}) {
     AddOp(r, name, OpCategory::kStreamControl, InferStreamControl, ZeroCost());
   }
 }

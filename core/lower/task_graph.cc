@@ -1,0 +1,147 @@
+#include "core/lower/task_graph.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "core/pass/stream_util.h"
+
+namespace airscope {
+namespace {
+
+bool IsMemcpy(std::string_view target) { return target == "aten.copy_.default" || target == "aten._to_copy.default"; }
+bool IsHostSync(std::string_view target) {
+  return target == "aten._local_scalar_dense.default" || target == "aten.item.default";
+}
+
+void SortUnique(std::vector<uint32_t>& ids) {
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+}
+
+// The tag of a tagged event op: args[0] as a string.
+Result<std::string> TagOf(const Node& node) {
+  if (node.args().empty() || node.args()[0].kind() != Argument::Kind::kString) {
+    return Status::Errorf("'{}' needs its event tag (a string) as args[0]", node.name());
+  }
+  return node.args()[0].as_string();
+}
+
+}  // namespace
+
+std::string_view TaskKindName(TaskKind kind) {
+  switch (kind) {
+    case TaskKind::kKernel: return "kernel";
+    case TaskKind::kMemcpy: return "memcpy";
+    case TaskKind::kEventRecord: return "event_record";
+    case TaskKind::kEventWait: return "event_wait";
+    case TaskKind::kHostSync: return "host_sync";
+  }
+  return "?";
+}
+
+Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registry) {
+  TaskGraph out;
+  out.streams.push_back("");
+  // For every node, the tasks that produce what it holds: its own task, or
+  // for a no-op (a view, getitem) the producers of its inputs.
+  std::unordered_map<const Node*, std::vector<uint32_t>> producers;
+  std::map<std::string, uint32_t, std::less<>> last_record;  // event -> latest record task
+
+  auto data_deps = [&](const Node& node) {
+    std::vector<uint32_t> deps;
+    for (const Node* input : node.inputs()) {
+      auto it = producers.find(input);
+      if (it != producers.end()) deps.insert(deps.end(), it->second.begin(), it->second.end());
+    }
+    SortUnique(deps);
+    return deps;
+  };
+  auto add_task = [&](const Node& node, TaskKind kind, std::string event, std::vector<uint32_t> deps) {
+    DeviceTask task;
+    task.id = static_cast<uint32_t>(out.tasks.size());
+    task.kind = kind;
+    task.node = node.name();
+    task.op = std::string(StripTorchOps(node.target()));
+    task.stream = node.stream();
+    task.event = std::move(event);
+    SortUnique(deps);
+    task.deps = std::move(deps);
+    if (kind == TaskKind::kKernel || kind == TaskKind::kMemcpy || kind == TaskKind::kHostSync) {
+      const OpInfo* info = registry.Find(node.target());
+      if (info && info->cost) {
+        if (std::optional<OpCost> cost = info->cost(node)) {
+          task.cost = *cost;
+          task.cost_known = true;
+        }
+      }
+    }
+    if (std::find(out.streams.begin(), out.streams.end(), task.stream) == out.streams.end()) {
+      out.streams.push_back(task.stream);
+    }
+    out.tasks.push_back(std::move(task));
+    return out.tasks.back().id;
+  };
+
+  for (const Node* node : lowered) {
+    if (node->op() == OpKind::kCallMethod || node->op() == OpKind::kCallModule) {
+      return Status::Errorf("{} '{}' cannot become a device task (only call_function nodes can be launched)",
+                            OpKindName(node->op()), node->name());
+    }
+    if (IsNoOpNode(*node, registry)) {
+      if (node->op() != OpKind::kPlaceholder && node->op() != OpKind::kGetAttr) producers[node] = data_deps(*node);
+      continue;
+    }
+    std::string_view target = StripTorchOps(node->target());
+    if (target == kRecord || target == kTaggedRecord) {
+      std::string event = node->name();
+      if (target == kTaggedRecord) {
+        Result<std::string> tag = TagOf(*node);
+        if (!tag.ok()) return tag.status();
+        event = *tag;
+      }
+      uint32_t id = add_task(*node, TaskKind::kEventRecord, event, data_deps(*node));
+      last_record[event] = id;
+      producers[node] = {id};
+    } else if (target == kTaggedWait) {
+      Result<std::string> tag = TagOf(*node);
+      if (!tag.ok()) return tag.status();
+      auto it = last_record.find(*tag);
+      if (it == last_record.end()) {
+        return Status::Errorf("wait '{}' waits for event '{}', which no record before it records", node->name(), *tag);
+      }
+      producers[node] = {add_task(*node, TaskKind::kEventWait, *tag, {it->second})};
+    } else if (target == kWait) {
+      if (node->args().empty() || !node->args()[0].is_sequence()) {
+        return Status::Errorf("wait '{}' takes a list of records as args[0]", node->name());
+      }
+      // One wait task per event waited for.
+      std::vector<uint32_t> ids;
+      for (const Argument& item : node->args()[0].items()) {
+        const Node* record = item.is_node() ? item.as_node() : nullptr;
+        if (!record || !IsCall(*record, kRecord)) {
+          return Status::Errorf("wait '{}' waits for '{}', which is not an air.record (run event_record first)",
+                                node->name(), record ? record->name() : "a non-node value");
+        }
+        auto it = last_record.find(record->name());
+        if (it == last_record.end()) {
+          return Status::Errorf("wait '{}' waits for event '{}', which no record before it records", node->name(),
+                                record->name());
+        }
+        ids.push_back(add_task(*node, TaskKind::kEventWait, record->name(), {it->second}));
+      }
+      producers[node] = ids;
+    } else if (IsMemcpy(target)) {
+      producers[node] = {add_task(*node, TaskKind::kMemcpy, "", data_deps(*node))};
+    } else if (IsHostSync(target)) {
+      producers[node] = {add_task(*node, TaskKind::kHostSync, "", data_deps(*node))};
+    } else {
+      producers[node] = {add_task(*node, TaskKind::kKernel, "", data_deps(*node))};
+    }
+  }
+  return out;
+}
+
+}  // namespace airscope

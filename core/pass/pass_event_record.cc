@@ -1,0 +1,56 @@
+// event_record: TorchAir's apply_event_record (torchair/_acl_concrete_graph/
+// graph_pass.py). A user may write air.wait([tensor]) meaning "wait until the
+// stream that produced this tensor got this far"; an event needs a record,
+// so one is placed right after the tensor and the wait waits on it.
+#include <map>
+
+#include "core/pass/stream_passes.h"
+#include "core/pass/stream_util.h"
+
+namespace airscope {
+namespace {
+
+Result<bool> EventRecord(Graph& graph, PassContext& context) {
+  bool changed = false;
+  std::map<std::string, Node*> record_after;  // waited tensor -> its record (reused)
+  for (Node* node : graph.Nodes()) {
+    if (!IsCall(*node, kWait)) continue;
+    if (node->args().empty() || !node->args()[0].is_sequence()) {
+      return Status::Errorf("air.wait '{}' takes a list of records or tensors as args[0]", node->name());
+    }
+    bool rewritten = false;
+    std::vector<Argument> waited;
+    for (const Argument& item : node->args()[0].items()) {
+      if (!item.is_node() || IsCall(*item.as_node(), kRecord)) {
+        waited.push_back(item);
+        continue;
+      }
+      Node* tensor = item.as_node();
+      auto [it, inserted] = record_after.try_emplace(tensor->name(), nullptr);
+      if (inserted) it->second = InsertCall(graph, tensor, /*before=*/false, kRecord, {}, {}, context.registry);
+      waited.push_back(Argument::NodeRef(it->second));
+      rewritten = true;
+    }
+    if (!rewritten) continue;
+    std::vector<Argument> args = node->args();
+    args[0] = node->args()[0].kind() == Argument::Kind::kTuple ? Argument::Tuple(std::move(waited))
+                                                               : Argument::List(std::move(waited));
+    graph.SetArgs(node, std::move(args));
+    changed = true;
+  }
+  return changed;
+}
+
+}  // namespace
+
+PassInfo EventRecordPass() {
+  return {"event_record", "give every tensor passed to air.wait an air.record after it (apply_event_record)",
+          "Models TorchAir's apply_event_record (torchair/_acl_concrete_graph/graph_pass.py). For every\n"
+          "air.wait.default node, each entry of args[0] that is not an air.record node (a tensor the user waits\n"
+          "for) gets an air.record.default() inserted right after the node that makes it - one record per\n"
+          "waited tensor, reused when the same tensor is waited for twice - and the wait then waits on those\n"
+          "records. Waits that already name records are left alone.",
+          PassKind::kPipeline, EventRecord};
+}
+
+}  // namespace airscope

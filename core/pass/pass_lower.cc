@@ -1,0 +1,46 @@
+// lower: the last stage. It gives every node without a stream the one its
+// scope markers imply (so a pipeline that skipped resolve_stream_markers
+// still lowers correctly), then checks the graph can become a TaskGraph:
+// BuildTaskGraph is the one definition of "lowerable", so lower runs it and
+// reports its error rather than keep a second copy of the rules.
+#include <fmt/format.h>
+
+#include "core/lower/task_graph.h"
+#include "core/pass/stream_passes.h"
+#include "core/pass/stream_util.h"
+
+namespace airscope {
+namespace {
+
+Result<bool> Lower(Graph& graph, PassContext& context) {
+  Result<std::vector<std::string>> streams = StreamsFromScopes(graph);
+  if (!streams.ok()) return streams.status();
+  bool changed = false;
+  size_t i = 0;
+  for (Node* node : graph.Nodes()) {
+    const std::string& stream = (*streams)[i++];
+    if (!node->stream().empty() || stream.empty()) continue;
+    graph.SetStream(node, stream);
+    changed = true;
+  }
+  const OpRegistry& registry = context.registry ? *context.registry : OpRegistry::Builtin();
+  Result<TaskGraph> tasks = BuildTaskGraph(graph, registry);
+  if (!tasks.ok()) return tasks.status();
+  context.remarks.push_back(fmt::format("{} device tasks on {} stream(s)", tasks->tasks.size(), tasks->streams.size()));
+  return changed;
+}
+
+}  // namespace
+
+PassInfo LowerPass() {
+  return {"lower", "check every node becomes a device task on its stream (kernel, memcpy, event)",
+          "The last stage, modelling what TorchAir's AclConcreteGraph does when it captures the FX graph into an\n"
+          "aclgraph: every node becomes a device task (a kernel, a memcpy for copy_/_to_copy, an event record or\n"
+          "wait, a host sync for _local_scalar_dense/item) or is a no-op (placeholders, get_attr, output, views,\n"
+          "getitem, scope markers). Gives nodes that have no stream yet the stream their scope implies, and\n"
+          "checks that every wait's event has a record before it and that no node is a call_method or\n"
+          "call_module (those cannot be launched). Changed when it assigned a stream.",
+          PassKind::kPipeline, Lower};
+}
+
+}  // namespace airscope

@@ -1,0 +1,342 @@
+// Parser of the rewrite language (grammar in rewrite_language.h). A tiny
+// hand-written cursor over one line: the language is line-oriented, so every
+// error can name its line and column.
+#include "core/pass/rewrite_language.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "core/fx/arg_parser.h"
+#include "core/ir/dtype.h"
+
+namespace airscope {
+namespace {
+
+constexpr int kMaxNesting = 64;
+
+bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+class LineParser {
+ public:
+  LineParser(std::string_view line, size_t line_number) : line_(line), number_(line_number) {}
+
+  Status Error(size_t pos, std::string_view message) const {
+    return Status::Errorf("line {}, column {}: {}", number_, pos + 1, message);
+  }
+  void Skip() {
+    while (pos_ < line_.size() && (line_[pos_] == ' ' || line_[pos_] == '\t')) ++pos_;
+  }
+  bool AtEnd() {
+    Skip();
+    return pos_ >= line_.size() || line_[pos_] == '#';
+  }
+  size_t pos() const { return pos_; }
+  // Where the next token starts (spaces skipped), for errors that point at it.
+  size_t Next() {
+    Skip();
+    return pos_;
+  }
+  // The next identifier-like word (letters, digits, '_'), or "".
+  std::string_view PeekWord() {
+    Skip();
+    size_t end = pos_;
+    while (end < line_.size() && IsWordChar(line_[end])) ++end;
+    return line_.substr(pos_, end - pos_);
+  }
+  bool Keyword(std::string_view word) {
+    if (PeekWord() != word) return false;
+    pos_ += word.size();
+    return true;
+  }
+  bool Char(char c) {
+    Skip();
+    if (pos_ < line_.size() && line_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  // A run of non-space characters up to (not including) `stop`.
+  std::string_view Until(char stop) {
+    Skip();
+    size_t end = pos_;
+    while (end < line_.size() && line_[end] != stop && line_[end] != ' ' && line_[end] != '\t') ++end;
+    std::string_view out = line_.substr(pos_, end - pos_);
+    pos_ = end;
+    return out;
+  }
+  Result<std::string> Identifier(std::string_view what) {
+    std::string_view word = PeekWord();
+    if (word.empty() || std::isdigit(static_cast<unsigned char>(word[0]))) {
+      return Error(pos_, fmt::format("expected {}", what));
+    }
+    pos_ += word.size();
+    return std::string(word);
+  }
+  // A dotted name: aten.mm.default, torch.ops.air.record.default.
+  Result<std::string> DottedName() {
+    Skip();
+    size_t start = pos_;
+    size_t end = pos_;
+    while (end < line_.size() && (IsWordChar(line_[end]) || line_[end] == '.')) ++end;
+    std::string_view name = line_.substr(start, end - start);
+    if (name.empty() || name.find('.') == std::string_view::npos || name.front() == '.' || name.back() == '.' ||
+        name.find("..") != std::string_view::npos) {
+      return Error(start, "expected an op target such as air.record.default");
+    }
+    pos_ = end;
+    return std::string(name);
+  }
+
+  Result<CallTemplate> Call() {
+    CallTemplate call;
+    Result<std::string> target = DottedName();
+    if (!target.ok()) return target.status();
+    call.target = *target;
+    if (!Char('(')) return Error(pos_, fmt::format("expected '(' after {}", call.target));
+    if (Char(')')) return call;
+    while (true) {
+      Skip();
+      // KEY=VALUE?
+      std::string_view word = PeekWord();
+      size_t after = pos_ + word.size();
+      while (after < line_.size() && line_[after] == ' ') ++after;
+      if (!word.empty() && after < line_.size() && line_[after] == '=' &&
+          !std::isdigit(static_cast<unsigned char>(word[0]))) {
+        pos_ = after + 1;
+        Result<ValueTemplate> value = Value(0);
+        if (!value.ok()) return value.status();
+        call.kwargs.emplace_back(std::string(word), std::move(*value));
+      } else {
+        if (!call.kwargs.empty()) return Error(pos_, "a positional argument cannot follow a keyword argument");
+        Result<ValueTemplate> value = Value(0);
+        if (!value.ok()) return value.status();
+        call.args.push_back(std::move(*value));
+      }
+      if (Char(')')) return call;
+      if (!Char(',')) return Error(pos_, "expected ',' or ')' in the call's arguments");
+      if (Char(')')) return call;  // trailing comma
+    }
+  }
+
+  Result<ValueTemplate> Value(int depth) {
+    if (depth > kMaxNesting) return Error(pos_, "values nested too deeply");
+    Skip();
+    if (pos_ >= line_.size()) return Error(pos_, "expected a value");
+    char c = line_[pos_];
+    ValueTemplate value;
+    if (c == '[' || c == '(') {
+      char close = c == '[' ? ']' : ')';
+      value.kind = c == '[' ? ValueTemplate::Kind::kList : ValueTemplate::Kind::kTuple;
+      ++pos_;
+      bool comma = false;
+      while (!Char(close)) {
+        if (!value.items.empty() && !comma) return Error(pos_, fmt::format("expected ',' or '{}'", close));
+        Result<ValueTemplate> item = Value(depth + 1);
+        if (!item.ok()) return item.status();
+        value.items.push_back(std::move(*item));
+        comma = Char(',');
+      }
+      // (x) is x in Python; (x,) is a tuple.
+      if (value.kind == ValueTemplate::Kind::kTuple && value.items.size() == 1 && !comma) {
+        return std::move(value.items[0]);
+      }
+      return value;
+    }
+    if (c == '$') {
+      ++pos_;
+      Result<std::string> name = Identifier("a name after '$' ($node, $arg0 or a name bound with 'as')");
+      if (!name.ok()) return name.status();
+      value.kind = ValueTemplate::Kind::kRef;
+      value.ref = *name;
+      return value;
+    }
+    if (c == '\'' || c == '"') {
+      ArgParser strings(line_, ArgDialect::kPython, nullptr);
+      std::string text;
+      size_t at = pos_;
+      if (!strings.QuotedString(&pos_, &text)) return Error(at, "unterminated string");
+      value.literal = Argument::String(std::move(text));
+      return value;
+    }
+    size_t start = pos_;
+    size_t end = pos_;
+    while (end < line_.size() && (IsWordChar(line_[end]) || line_[end] == '.' || line_[end] == '-' ||
+                                  line_[end] == '+')) {
+      ++end;
+    }
+    std::string word(line_.substr(start, end - start));
+    if (word.empty()) return Error(start, fmt::format("unexpected '{}' where a value was expected", c));
+    pos_ = end;
+    if (word == "None") return value;
+    if (word == "True" || word == "False") {
+      value.literal = Argument::Bool(word == "True");
+      return value;
+    }
+    if (word.rfind("torch.", 0) == 0) {
+      if (std::optional<DType> dtype = ParseTorchDType(word)) {
+        value.literal = Argument::OfDType(*dtype);
+        return value;
+      }
+      return Error(start, fmt::format("unknown torch value '{}' (dtypes like torch.float32 are allowed)", word));
+    }
+    char* stop = nullptr;
+    errno = 0;
+    long long integer = std::strtoll(word.c_str(), &stop, 10);
+    if (*stop == '\0' && errno != ERANGE) {
+      value.literal = Argument::Int(integer);
+      return value;
+    }
+    errno = 0;
+    double real = std::strtod(word.c_str(), &stop);
+    if (*stop == '\0' && word.find_first_of("0123456789") != std::string::npos) {
+      value.literal = Argument::Float(real);
+      return value;
+    }
+    return Error(start, fmt::format("'{}' is not a value (quote strings; refer to nodes as $node, $arg0 or $NAME)",
+                                    word));
+  }
+
+ private:
+  std::string_view line_;
+  size_t number_;
+  size_t pos_ = 0;
+};
+
+bool IsReservedRef(std::string_view name) {
+  if (name == "node") return true;
+  if (name.size() > 3 && name.substr(0, 3) == "arg") {
+    return name.substr(3).find_first_not_of("0123456789") == std::string_view::npos;
+  }
+  return false;
+}
+
+Result<RewriteRule> ParseRule(std::string_view line, size_t number) {
+  LineParser p(line, number);
+  RewriteRule rule;
+  rule.line = number;
+  if (!p.Keyword("on")) return p.Error(p.pos(), "expected 'on PATTERN: ACTION'");
+  size_t pattern_at = p.Next();
+  if (p.Keyword("name")) {
+    rule.by_name = true;
+    p.Skip();
+    if (p.pos() < line.size() && line[p.pos()] == ':') {  // a target glob literally called `name`
+      rule.by_name = false;
+      rule.pattern = "name";
+    }
+  }
+  if (rule.pattern.empty()) rule.pattern = std::string(p.Until(':'));
+  if (rule.pattern.empty()) return p.Error(pattern_at, "expected a target pattern (or 'name GLOB') after 'on'");
+  if (!p.Char(':')) return p.Error(p.pos(), "expected ':' after the pattern");
+  size_t action_at = p.Next();
+  if (p.Keyword("insert")) {
+    if (p.Keyword("before")) {
+      rule.action = RewriteAction::kInsertBefore;
+    } else if (p.Keyword("after")) {
+      rule.action = RewriteAction::kInsertAfter;
+    } else {
+      return p.Error(p.pos(), "expected 'before' or 'after' after 'insert'");
+    }
+    if (p.Char('$')) {
+      Result<std::string> anchor = p.Identifier("a name after '$'");
+      if (!anchor.ok()) return anchor.status();
+      rule.anchor = *anchor;
+    }
+  } else if (p.Keyword("replace")) {
+    if (!p.Keyword("with")) return p.Error(p.pos(), "expected 'with' after 'replace'");
+    rule.action = RewriteAction::kReplace;
+  } else if (p.Keyword("erase")) {
+    rule.action = RewriteAction::kErase;
+  } else if (p.Keyword("set")) {
+    if (!p.Keyword("stream")) return p.Error(p.pos(), "expected 'stream' after 'set'");
+    rule.action = RewriteAction::kSetStream;
+    p.Skip();
+    if (p.pos() < line.size() && (line[p.pos()] == '\'' || line[p.pos()] == '"')) {
+      Result<ValueTemplate> quoted = p.Value(0);
+      if (!quoted.ok()) return quoted.status();
+      rule.stream = quoted->literal.as_string();
+    } else {
+      Result<std::string> stream = p.Identifier("a stream name");
+      if (!stream.ok()) return stream.status();
+      rule.stream = *stream;
+    }
+  } else {
+    return p.Error(action_at, "expected an action: insert before|after, replace with, erase or set stream");
+  }
+  if (rule.action == RewriteAction::kInsertBefore || rule.action == RewriteAction::kInsertAfter ||
+      rule.action == RewriteAction::kReplace) {
+    Result<CallTemplate> call = p.Call();
+    if (!call.ok()) return call.status();
+    rule.call = std::move(*call);
+    if (p.Keyword("as")) {
+      size_t at = p.Next();
+      Result<std::string> bind = p.Identifier("a name after 'as'");
+      if (!bind.ok()) return bind.status();
+      if (IsReservedRef(*bind)) return p.Error(at, fmt::format("'{}' is reserved ($node, $argN)", *bind));
+      rule.bind = *bind;
+    }
+  }
+  if (!p.AtEnd()) return p.Error(p.pos(), "unexpected text after the action");
+  return rule;
+}
+
+}  // namespace
+
+bool GlobMatch(std::string_view pattern, std::string_view text) {
+  // Iterative matcher with one backtrack point: linear for typical patterns.
+  size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+      ++p, ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+Result<RewriteProgram> ParseRewriteProgram(const std::vector<std::string>& lines, size_t first_line) {
+  RewriteProgram program;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string_view line = lines[i];
+    size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos || line[first] == '#') continue;
+    size_t last = line.find_last_not_of(" \t\r");
+    Result<RewriteRule> rule = ParseRule(line.substr(0, last + 1), first_line + i);
+    if (!rule.ok()) return rule.status();
+    rule->text = std::string(line.substr(first, last - first + 1));
+    program.rules.push_back(std::move(*rule));
+  }
+  if (program.rules.empty()) return Status::Errorf("line {}: the pass has no rules (write 'on PATTERN: ACTION')",
+                                                   first_line);
+  return program;
+}
+
+Result<PassInfo> DefineRewritePass(const std::string& name, const std::vector<std::string>& lines, size_t first_line,
+                                   const std::string& origin) {
+  Result<RewriteProgram> program = ParseRewriteProgram(lines, first_line);
+  if (!program.ok()) return program.status();
+  PassInfo info;
+  info.name = name;
+  info.kind = PassKind::kUser;
+  info.summary = fmt::format("rewrite pass, {} rule{}", program->rules.size(), program->rules.size() == 1 ? "" : "s");
+  std::string help = fmt::format("A user rewrite pass defined with `pass define` at {}:{}.\n"
+                                 "Its rules, applied in order, each over every node in graph order:",
+                                 origin, first_line > 0 ? first_line - 1 : 0);
+  for (const RewriteRule& rule : program->rules) help += fmt::format("\n  {}", rule.text);
+  info.help = std::move(help);
+  info.run = MakeRewritePass(std::move(*program));
+  return info;
+}
+
+}  // namespace airscope

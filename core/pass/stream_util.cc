@@ -1,0 +1,98 @@
+#include "core/pass/stream_util.h"
+
+#include <fmt/format.h>
+
+namespace airscope {
+
+bool IsCall(const Node& node, std::string_view short_target) {
+  return node.op() == OpKind::kCallFunction && StripTorchOps(node.target()) == short_target;
+}
+
+std::optional<std::string> UserStreamOf(const Node& node) {
+  if (!IsCall(node, kScopeEnter) || node.args().size() < 2) return std::nullopt;
+  const Argument& labels = node.args()[0];
+  const Argument& streams = node.args()[1];
+  if (!labels.is_sequence() || !streams.is_sequence() || streams.items().empty()) return std::nullopt;
+  bool user = false;
+  for (const Argument& label : labels.items()) {
+    if (label.kind() == Argument::Kind::kString && label.as_string() == kUserStreamLabel) user = true;
+  }
+  const Argument& first = streams.items()[0];
+  if (!user || first.kind() != Argument::Kind::kString) return std::nullopt;
+  return first.as_string();
+}
+
+void InferMetaIfPossible(Node* node, const OpRegistry* registry) {
+  if (!registry) return;
+  const OpInfo* info = registry->Find(node->target());
+  if (!info || !info->infer) return;
+  Result<NodeMeta> meta = info->infer(*node);
+  if (meta.ok()) node->set_meta(std::move(*meta));
+}
+
+Node* InsertCall(Graph& graph, Node* position, bool before, std::string_view target, std::vector<Argument> args,
+                 std::vector<Kwarg> kwargs, const OpRegistry* registry) {
+  NodeSpec spec;
+  spec.op = OpKind::kCallFunction;
+  std::string_view bare = StripTorchOps(target);
+  // operator.getitem and other Python callables keep their spelling.
+  spec.target = bare.substr(0, 9) == "operator." ? std::string(bare) : fmt::format("torch.ops.{}", bare);
+  spec.args = std::move(args);
+  spec.kwargs = std::move(kwargs);
+  Node* node = before ? graph.InsertBefore(position, std::move(spec)) : graph.InsertAfter(position, std::move(spec));
+  InferMetaIfPossible(node, registry);
+  return node;
+}
+
+bool IsNoOpNode(const Node& node, const OpRegistry& registry) {
+  switch (node.op()) {
+    case OpKind::kPlaceholder:
+    case OpKind::kGetAttr:
+    case OpKind::kOutput:
+      return true;
+    case OpKind::kCallMethod:
+    case OpKind::kCallModule:
+      return false;
+    case OpKind::kCallFunction:
+      break;
+  }
+  std::string_view target = StripTorchOps(node.target());
+  if (target == kScopeEnter || target == kScopeExit) return true;
+  if (target == "operator.getitem" || target == "aten.sym_size.int") return true;
+  const OpInfo* info = registry.Find(target);
+  return info && info->category == OpCategory::kView;
+}
+
+Result<std::vector<std::string>> StreamsFromScopes(const Graph& graph) {
+  struct Open {
+    const Node* enter;
+    std::string stream;
+  };
+  std::vector<Open> stack;
+  std::vector<std::string> streams;
+  streams.reserve(graph.size());
+  for (const Node* node : graph) {
+    std::string current = stack.empty() ? "" : stack.back().stream;
+    if (IsCall(*node, kScopeEnter)) {
+      streams.push_back(current);
+      std::optional<std::string> user = UserStreamOf(*node);
+      stack.push_back({node, user ? *user : current});
+    } else if (IsCall(*node, kScopeExit)) {
+      if (stack.empty()) return Status::Errorf("air.scope_exit '{}' has no matching scope_enter", node->name());
+      stack.pop_back();
+      streams.push_back(stack.empty() ? "" : stack.back().stream);
+    } else if (node->op() == OpKind::kOutput || node->op() == OpKind::kPlaceholder) {
+      streams.push_back("");  // graph inputs and outputs live on the default stream
+    } else {
+      streams.push_back(std::move(current));
+    }
+  }
+  if (!stack.empty()) {
+    const Open& open = stack.back();
+    return Status::Errorf("air.scope_enter '{}' (stream {}) is never closed", open.enter->name(),
+                          open.stream.empty() ? "default" : open.stream);
+  }
+  return streams;
+}
+
+}  // namespace airscope

@@ -1,0 +1,59 @@
+// Helpers shared by the stream passes (TorchAir's AclConcreteGraph passes,
+// torchair/_acl_concrete_graph/graph_pass.py) and the task-graph builder:
+// recognising air.* stream-control nodes, reading a scope's user stream,
+// inserting calls with inferred meta, and what the stream of every node is
+// according to its scope markers.
+//
+// Targets are compared without the `torch.ops.` prefix, so a graph may spell
+// them either way; nodes these helpers create use FX's spelling
+// (`torch.ops.air.record.default`).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/ir/graph.h"
+#include "core/ops/op_registry.h"
+#include "core/status.h"
+
+namespace airscope {
+
+inline constexpr std::string_view kScopeEnter = "air.scope_enter.default";
+inline constexpr std::string_view kScopeExit = "air.scope_exit.default";
+inline constexpr std::string_view kRecord = "air.record.default";
+inline constexpr std::string_view kWait = "air.wait.default";
+inline constexpr std::string_view kTaggedRecord = "air.tagged_event_record.default";
+inline constexpr std::string_view kTaggedWait = "air.tagged_event_wait.default";
+// The label TorchAir's scope_enter carries when the scope names a user stream.
+inline constexpr std::string_view kUserStreamLabel = "_user_stream_label";
+
+// True for a call_function whose target is `short_target` in either spelling.
+bool IsCall(const Node& node, std::string_view short_target);
+
+// For a scope_enter whose args[0] holds "_user_stream_label": its stream,
+// args[1][0]. nullopt for other scope_enters (and for any other node).
+std::optional<std::string> UserStreamOf(const Node& scope_enter);
+
+// Creates `target(args, kwargs)` (short or full spelling; stored in FX's)
+// before or after `position`, and gives it meta from the registry's shape
+// inference when the op is known and inference succeeds.
+Node* InsertCall(Graph& graph, Node* position, bool before, std::string_view target, std::vector<Argument> args,
+                 std::vector<Kwarg> kwargs, const OpRegistry* registry);
+
+// Sets meta on `node` from the registry's inference when it can (no-op otherwise).
+void InferMetaIfPossible(Node* node, const OpRegistry* registry);
+
+// Nodes that do no device work: placeholders, get_attr, output, views
+// (registry category kView), getitem, sym_size, the scope markers.
+bool IsNoOpNode(const Node& node, const OpRegistry& registry);
+
+// The stream every node should run on according to its scope markers, in
+// graph order: inside a user-stream scope the innermost scope's stream, the
+// markers themselves on the enclosing stream, "" elsewhere. Scopes that do not
+// name a user stream inherit the enclosing stream. Fails, naming the node, on
+// a scope_exit without a scope_enter or a scope never closed.
+Result<std::vector<std::string>> StreamsFromScopes(const Graph& graph);
+
+}  // namespace airscope

@@ -1,0 +1,111 @@
+#include "repl/plugin_loader.h"
+
+#include <dlfcn.h>
+
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "core/pass/plugin_api.h"
+
+namespace airscope {
+namespace {
+
+// What a plugin's init hands back through the host callbacks.
+struct HostState {
+  std::vector<PassInfo> passes;
+  std::string error;
+};
+
+int RegisterPassCallback(AirscopePluginHost* host, const PassInfo* pass) {
+  auto* state = static_cast<HostState*>(host->host_data);
+  if (!pass || pass->name.empty()) {
+    state->error = "register_pass was given a pass without a name";
+    return 1;
+  }
+  PassInfo copy = *pass;
+  copy.kind = PassKind::kUser;
+  state->passes.push_back(std::move(copy));
+  return 0;
+}
+
+void SetErrorCallback(AirscopePluginHost* host, const char* message) {
+  static_cast<HostState*>(host->host_data)->error = message ? message : "";
+}
+
+std::string DlError() {
+  const char* error = dlerror();
+  return error ? error : "unknown dlopen error";
+}
+
+}  // namespace
+
+Result<LoadedPlugin> PluginSet::Load(const std::string& path, PassRegistry& registry) {
+  for (const LoadedPlugin& plugin : loaded_) {
+    if (plugin.path == path) return Status::Errorf("plugin {} is already loaded", path);
+  }
+  dlerror();
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) return Status::Errorf("cannot load plugin {}: {}", path, DlError());
+  // Any failure below closes the handle; nothing of the plugin is kept then.
+  auto fail = [&](Status status) {
+    dlclose(handle);
+    return status;
+  };
+  auto version = reinterpret_cast<AirscopePluginVersionFn>(dlsym(handle, "airscope_plugin_api_version"));
+  auto init = reinterpret_cast<AirscopePluginInitFn>(dlsym(handle, "airscope_plugin_init"));
+  if (!version || !init) {
+    return fail(Status::Errorf("{} is not an airscope plugin: it does not export {} (see core/pass/plugin_api.h)",
+                               path, !version ? "airscope_plugin_api_version" : "airscope_plugin_init"));
+  }
+  int plugin_version = version();
+  if (plugin_version != AIRSCOPE_PLUGIN_API_VERSION) {
+    return fail(Status::Errorf("plugin {} was built for plugin API version {}, this airscope has version {}: rebuild "
+                               "it against this airscope's headers",
+                               path, plugin_version, AIRSCOPE_PLUGIN_API_VERSION));
+  }
+  Status result;
+  LoadedPlugin loaded{path, {}};
+  {
+    HostState state;
+    AirscopePluginHost host{AIRSCOPE_PLUGIN_API_VERSION, &state, RegisterPassCallback, SetErrorCallback};
+    int code = 0;
+    try {
+      code = init(&host);
+    } catch (const std::exception& e) {
+      code = -1;
+      state.error = fmt::format("threw {}", e.what());
+    } catch (...) {
+      code = -1;
+      state.error = "threw an exception";
+    }
+    if (code != 0) {
+      result = Status::Errorf("plugin {}: init failed ({}): {}", path, code,
+                              state.error.empty() ? "no reason given" : state.error);
+    } else if (state.passes.empty()) {
+      result = Status::Errorf("plugin {} registered no passes", path);
+    }
+    // Check every pass before registering any, so a refused one leaves the registry as it was.
+    for (const PassInfo& pass : state.passes) {
+      if (!result.ok()) break;
+      const PassInfo* existing = registry.Find(pass.name);
+      if (!Graph::IsLegalName(pass.name)) {
+        result = Status::Errorf("plugin {}: '{}' is not a usable pass name", path, pass.name);
+      } else if (existing && existing->kind != PassKind::kUser) {
+        result = Status::Errorf("plugin {}: '{}' is a builtin pass; choose another name", path, pass.name);
+      }
+    }
+    if (result.ok()) {
+      for (PassInfo& pass : state.passes) {
+        loaded.passes.push_back(pass.name);
+        (void)registry.Register(std::move(pass));
+      }
+    }
+    // `state` (which may hold the plugin's std::functions) dies here, before any dlclose.
+  }
+  if (!result.ok()) return fail(result);
+  loaded_.push_back(loaded);
+  return loaded;
+}
+
+}  // namespace airscope
