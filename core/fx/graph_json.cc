@@ -385,7 +385,13 @@ Status ReadNode(const json& object, const ArgumentReader& reader, Graph* graph) 
 
 Status ReadStyle(const json& object, GraphStyle* style) {
   if (!object.is_object()) return Status::Error("\"style\" must be an object");
-  AIRSCOPE_RETURN_IF_ERROR(CheckKeys(object, {"legacy_users", "module_class"}, "style"));
+  AIRSCOPE_RETURN_IF_ERROR(
+      CheckKeys(object, {"legacy_users", "module_class", "subscript_getitem", "submodules"}, "style"));
+  if (object.contains("subscript_getitem")) {
+    if (!object["subscript_getitem"].is_boolean()) return Status::Error("style: \"subscript_getitem\" must be a bool");
+    style->subscript_getitem = object["subscript_getitem"].get<bool>();
+  }
+  AIRSCOPE_RETURN_IF_ERROR(OptionalString(object, "submodules", &style->submodules).WithPrefix("style"));
   if (object.contains("legacy_users")) {
     if (!object["legacy_users"].is_boolean()) return Status::Error("style: \"legacy_users\" must be a bool");
     style->legacy_users = object["legacy_users"].get<bool>();
@@ -453,6 +459,9 @@ std::string PrintGraphJson(const Graph& graph) {
   doc["name"] = graph.name();
   doc["style"] = ordered_json{{"legacy_users", graph.style().legacy_users},
                               {"module_class", graph.style().module_class}};
+  // Written only when set, so graphs without them keep their documented form.
+  if (graph.style().subscript_getitem) doc["style"]["subscript_getitem"] = true;
+  if (!graph.style().submodules.empty()) doc["style"]["submodules"] = graph.style().submodules;
   ordered_json nodes = ordered_json::array();
   for (const Node* node : graph) nodes.push_back(NodeToJson(*node));
   doc["nodes"] = std::move(nodes);

@@ -61,6 +61,7 @@ class ReadableParser {
       line_ = TrimRight(line);
       switch (state) {
         case State::kClass:
+          class_indent_ = indent;
           AIRSCOPE_RETURN_IF_ERROR(ParseClass(indent));
           state = State::kDef;
           break;
@@ -91,7 +92,17 @@ class ReadableParser {
           }
           break;
         case State::kDone:
-          if (line_[indent] == '#') break;
+          if (line_[indent] == '#' && submodules_.empty()) break;
+          if (line_.substr(indent, 6) == "class " || !submodules_.empty()) {
+            // Submodule classes (higher-order ops' subgraphs) follow forward;
+            // they are kept verbatim, not parsed into this graph.
+            if (submodules_.empty() && indent <= class_indent_) {
+              return Error(indent, "unexpected text after the 'return' line");
+            }
+            submodules_ += line_;
+            submodules_ += '\n';
+            break;
+          }
           return Error(indent, "unexpected text after the 'return' line");
       }
     }
@@ -100,10 +111,24 @@ class ReadableParser {
                            state == State::kClass ? "expected 'class GraphModule(torch.nn.Module):'"
                                                   : "expected a 'return' line before the end of the file (truncated?)");
     }
+    graph_->mutable_style().submodules = std::move(submodules_);
     return std::move(graph_);
   }
 
  private:
+  // Python's binary operator -> the `operator` module function FX records.
+  static std::string_view BinaryOperatorFunction(std::string_view symbol) {
+    static constexpr std::pair<std::string_view, std::string_view> kOperators[] = {
+        {"+", "add"},      {"-", "sub"},       {"*", "mul"},    {"/", "truediv"}, {"//", "floordiv"},
+        {"%", "mod"},      {"**", "pow"},      {"@", "matmul"}, {"&", "and_"},    {"|", "or_"},
+        {"^", "xor"},      {"<<", "lshift"},   {">>", "rshift"}, {"<", "lt"},     {"<=", "le"},
+        {">", "gt"},       {">=", "ge"},       {"==", "eq"},    {"!=", "ne"}};
+    for (const auto& [sym, function] : kOperators) {
+      if (sym == symbol) return function;
+    }
+    return {};
+  }
+
   Status Error(size_t col0, std::string_view message) const { return ErrorAt(filename_, line_no_, col0 + 1, message); }
   Status ParserError(const ArgParser& parser) const { return Error(parser.error_offset(), parser.error()); }
 
@@ -122,6 +147,15 @@ class ReadableParser {
     if (*pos >= line_.size() || line_[*pos] != ':') return Status::Ok();
     ++*pos;
     SkipSpaces(pos);
+    if (*pos < line_.size() && (IsIdentStart(line_[*pos]))) {
+      // An unquoted Python type (`L_x_ : torch.Tensor`, older Dynamo output):
+      // it states no shape, so it is skipped, not kept as an annotation.
+      size_t end = *pos;
+      while (end < line_.size() && (IsIdentChar(line_[end]) || line_[end] == '.')) ++end;
+      *pos = end;
+      SkipSpaces(pos);
+      return Status::Ok();
+    }
     if (*pos >= line_.size() || (line_[*pos] != '"' && line_[*pos] != '\'')) {
       return Error(*pos, "expected a quoted annotation after ':'");
     }
@@ -252,6 +286,57 @@ class ReadableParser {
     NodeSpec spec;
     spec.name = std::string(name);
     bool is_self = parts.size() > 1 && parts[0] == "self";
+    Node* operand = parts.size() == 1 ? graph_->Find(parts[0]) : nullptr;
+    if (pos >= line_.size() && operand && operand->op() == OpKind::kPlaceholder && operand->name() == operand->target() &&
+        !annotated) {
+      // `l_x_ = L_x_`: FX's codegen names a placeholder whose node name differs
+      // from its target this way (Dynamo's output graphs).
+      Status renamed = graph_->Rename(operand, name);
+      if (!renamed.ok()) return Error(indent, renamed.message());
+      return Status::Ok();
+    }
+    if (operand && pos < line_.size() && line_[pos] == '[') {
+      // `x[0]`: torch >= 2.4 prints operator.getitem as a subscript.
+      size_t open = pos++;
+      Argument index;
+      if (!parser.ParseValue(&pos, {}, &index)) return ParserError(parser);
+      SkipSpaces(&pos);
+      if (pos >= line_.size() || line_[pos] != ']') return Error(open, "unclosed '[' (expected ']')");
+      ++pos;
+      SkipSpaces(&pos);
+      if (pos != line_.size()) return Error(pos, "unexpected text after the subscript");
+      spec.op = OpKind::kCallFunction;
+      spec.target = "operator.getitem";
+      spec.args = {Argument::NodeRef(operand), std::move(index)};
+      graph_->mutable_style().subscript_getitem = true;
+      auto node = graph_->AppendNamed(std::move(spec));
+      if (!node.ok()) return Error(indent, node.status().message());
+      AttachMeta(*node, annotated ? &annotation : nullptr);
+      return Status::Ok();
+    }
+    if (operand && pos < line_.size() && line_[pos] == ' ') {
+      // `x + y`, `x * 0.5`: Python operators in Dynamo's output graphs become
+      // the operator module's functions, as FX records them.
+      size_t op_at = pos + 1;
+      size_t op_end = op_at;
+      while (op_end < line_.size() && std::strchr("+-*/%@&|^<>=!~", line_[op_end]) != nullptr) ++op_end;
+      std::string_view symbol = line_.substr(op_at, op_end - op_at);
+      std::string_view function = BinaryOperatorFunction(symbol);
+      if (function.empty()) return Error(op_at, fmt::format("unsupported operator '{}'", symbol));
+      pos = op_end;
+      SkipSpaces(&pos);
+      Argument rhs;
+      if (!parser.ParseValue(&pos, {}, &rhs)) return ParserError(parser);
+      SkipSpaces(&pos);
+      if (pos != line_.size()) return Error(pos, "unexpected text after the expression");
+      spec.op = OpKind::kCallFunction;
+      spec.target = fmt::format("operator.{}", function);
+      spec.args = {Argument::NodeRef(operand), std::move(rhs)};
+      auto node = graph_->AppendNamed(std::move(spec));
+      if (!node.ok()) return Error(indent, node.status().message());
+      AttachMeta(*node, annotated ? &annotation : nullptr);
+      return Status::Ok();
+    }
     if (pos >= line_.size()) {
       if (!is_self) return Error(callee_at, "expected a call or 'self.attribute' after '='");
       spec.op = OpKind::kGetAttr;
@@ -353,6 +438,8 @@ class ReadableParser {
   std::string_view line_;
   size_t line_no_ = 0;
   bool seen_self_ = false;
+  size_t class_indent_ = 0;
+  std::string submodules_;  // verbatim lines of nested classes after forward
   std::string pending_trace_;
 };
 

@@ -23,8 +23,8 @@ std::string AnnotationOf(const Node& node) {
   return {};
 }
 
-void PutAnnotated(fmt::memory_buffer& out, const Node& node) {
-  Put(out, node.name());
+void PutAnnotated(fmt::memory_buffer& out, const Node& node, std::string_view shown_name = {}) {
+  Put(out, shown_name.empty() ? std::string_view(node.name()) : shown_name);
   std::string annotation = AnnotationOf(node);
   if (!annotation.empty()) {
     Put(out, ": \"");
@@ -76,13 +76,23 @@ std::string PrintReadable(const Graph& graph) {
   for (const Node* node : graph) {
     if (node->op() != OpKind::kPlaceholder) continue;
     Put(out, ", ");
-    PutAnnotated(out, *node);
+    // The signature names the placeholder's target; a node renamed from it
+    // gets `name = target` in the body (Dynamo's `l_x_ = L_x_`).
+    PutAnnotated(out, *node, node->target());
     if (!node->args().empty()) {
       Put(out, " = ");
       AppendPythonArg(out, node->args()[0]);
     }
   }
   Put(out, "):\n");
+  for (const Node* node : graph) {
+    if (node->op() != OpKind::kPlaceholder || node->name() == node->target()) continue;
+    Put(out, "        ");
+    Put(out, node->name());
+    Put(out, " = ");
+    Put(out, node->target());
+    out.push_back('\n');
+  }
   for (const Node* node : graph) {
     if (node->op() == OpKind::kPlaceholder) continue;
     PutStackTrace(out, *node);
@@ -114,12 +124,21 @@ std::string PrintReadable(const Graph& graph) {
       default:
         PutAnnotated(out, *node);
         Put(out, " = ");
+        if (graph.style().subscript_getitem && node->target() == "operator.getitem" && node->args().size() == 2 &&
+            node->kwargs().empty()) {
+          AppendPythonArg(out, node->args()[0]);
+          out.push_back('[');
+          AppendPythonArg(out, node->args()[1]);
+          out.push_back(']');
+          break;
+        }
         Put(out, node->target());
         PutCallArgs(out, *node, 0);
         break;
     }
     out.push_back('\n');
   }
+  Put(out, graph.style().submodules);
   return std::string(out.data(), out.size());
 }
 

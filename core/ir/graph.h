@@ -39,6 +39,10 @@ struct NodeSpec {
 struct GraphStyle {
   bool legacy_users = false;                // FX text `[#users=N]` (torch 1.x) vs `[num_users=N]`
   std::string module_class = "GraphModule"; // readable code's `class X(torch.nn.Module):`
+  bool subscript_getitem = false;           // readable code wrote `x[0]` (torch >= 2.4), not operator.getitem(x, 0)
+  // Nested submodule classes printed after forward (higher-order ops' subgraphs,
+  // e.g. flex_attention's score_mod), kept verbatim so the code prints back whole.
+  std::string submodules;
   bool operator==(const GraphStyle&) const = default;
 };
 

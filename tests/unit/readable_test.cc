@@ -157,3 +157,87 @@ TEST(ReadableErrors, LocatedMessages) {
 
 }  // namespace
 }  // namespace airscope
+
+namespace airscope {
+namespace {
+
+// Forms real torch output uses beyond print_readable of AOT graphs: Dynamo's
+// placeholder renames, subscript getitem (torch >= 2.4), nested submodule
+// classes of higher-order ops, unquoted type annotations and Python operators.
+TEST(ReadableDynamoTest, PlaceholderRenameRoundTrips) {
+  const std::string text =
+      "class GraphModule(torch.nn.Module):\n"
+      "    def forward(self, L_x_: \"f32[4, 4][4, 1]cuda:0\"):\n"
+      "        l_x_ = L_x_\n"
+      "        out: \"f32[4, 4][4, 1]cuda:0\" = torch._C._nn.gelu(l_x_);  l_x_ = None\n"
+      "        return (out,)\n";
+  auto graph = ParseReadable(text, "dyn.py");
+  ASSERT_TRUE(graph.ok()) << graph.status().message();
+  const Node* x = (*graph)->Find("l_x_");
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->op(), OpKind::kPlaceholder);
+  EXPECT_EQ(x->target(), "L_x_");
+  EXPECT_EQ((*graph)->size(), 3u);
+  EXPECT_EQ(PrintReadable(**graph), "class GraphModule(torch.nn.Module):\n"
+                                    "    def forward(self, L_x_: \"f32[4, 4][4, 1]cuda:0\"):\n"
+                                    "        l_x_ = L_x_\n"
+                                    "        out: \"f32[4, 4][4, 1]cuda:0\" = torch._C._nn.gelu(l_x_)\n"
+                                    "        return (out,)\n");
+}
+
+TEST(ReadableDynamoTest, SubscriptGetitemAndNestedClassesRoundTrip) {
+  const std::string text =
+      "class <lambda>(torch.nn.Module):\n"
+      "    def forward(self, arg0_1: \"f32[2, 8]\"):\n"
+      "        score0 = self.score0\n"
+      "        split = torch.ops.aten.split.Tensor(arg0_1, 4, 1)\n"
+      "        getitem: \"f32[2, 4]\" = split[0]\n"
+      "        getitem_1: \"f32[2, 4]\" = split[1];  split = None\n"
+      "        return (getitem, getitem_1)\n"
+      "    class score0(torch.nn.Module):\n"
+      "        def forward(self, arg0_1: \"f32[][]cuda:0\"):\n"
+      "            return arg0_1\n";
+  auto graph = ParseReadable(text, "hop.py");
+  ASSERT_TRUE(graph.ok()) << graph.status().message();
+  const Node* item = (*graph)->Find("getitem_1");
+  ASSERT_NE(item, nullptr);
+  EXPECT_EQ(item->target(), "operator.getitem");
+  EXPECT_EQ(item->args()[1].as_int(), 1);
+  EXPECT_EQ((*graph)->style().module_class, "<lambda>");
+  std::string printed = PrintReadable(**graph);
+  EXPECT_NE(printed.find("getitem_1: \"f32[2, 4]\" = split[1]\n"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("    class score0(torch.nn.Module):\n"), std::string::npos) << printed;
+  auto again = ParseReadable(printed, "hop2.py");
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  std::string why;
+  EXPECT_TRUE(SameGraph(**graph, **again, &why)) << why;
+  EXPECT_EQ(PrintReadable(**again), printed);
+}
+
+TEST(ReadableDynamoTest, UnquotedTypesMethodsAndOperators) {
+  const std::string text =
+      "class GraphModule(torch.nn.Module):\n"
+      "    def forward(self, L_x_ : torch.Tensor, L_y_ : torch.Tensor):\n"
+      "        l_x_ = L_x_\n"
+      "        l_y_ = L_y_\n"
+      "        cos = l_x_.cos();  l_x_ = None\n"
+      "        mul = cos * l_y_;  cos = l_y_ = None\n"
+      "        add = mul + 1.5;  mul = None\n"
+      "        return (add,)\n";
+  auto graph = ParseReadable(text, "ops.py");
+  ASSERT_TRUE(graph.ok()) << graph.status().message();
+  EXPECT_EQ((*graph)->Find("cos")->op(), OpKind::kCallMethod);
+  EXPECT_EQ((*graph)->Find("mul")->target(), "operator.mul");
+  EXPECT_EQ((*graph)->Find("add")->target(), "operator.add");
+  EXPECT_EQ((*graph)->Find("add")->args()[1].as_float(), 1.5);
+  EXPECT_EQ(OpHistogramKey(*(*graph)->Find("mul")), "<built-in function mul>");
+  auto bad = ParseReadable(
+      "class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = x ~~ 2\n        return (y,)\n",
+      "bad.py");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("bad.py:3:15: unsupported operator '~~'"), std::string::npos)
+      << bad.status().message();
+}
+
+}  // namespace
+}  // namespace airscope
