@@ -1,0 +1,64 @@
+// decompose: applies the decomposition table to every call whose target has
+// an entry (PrimTorch / torch._decomp, which AOT autograd runs before
+// TorchAir sees the graph).
+#include <fmt/format.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/pass/decomposition.h"
+#include "core/pass/graph_passes.h"
+#include "core/pass/pass_util.h"
+
+namespace airscope {
+namespace {
+
+Result<bool> RunDecompose(Graph& graph, PassContext& context) {
+  if (!context.decompositions) return false;
+  const OpRegistry& registry = RegistryOf(context);
+  std::map<std::string, int> done;  // target -> count, for the remark (sorted)
+  int declined = 0;
+  // Candidates are taken up front, by name: a rule inserts its nodes before
+  // the node it rewrites and may erase other nodes (layer norm's getitems),
+  // so pointers from a snapshot could dangle, and new nodes must not be
+  // decomposed again in this run (one level, as torch's table).
+  std::vector<std::string> candidates;
+  for (const Node* node : graph) {
+    if (node->op() == OpKind::kCallFunction && context.decompositions->Find(node->target())) {
+      candidates.push_back(node->name());
+    }
+  }
+  for (const std::string& name : candidates) {
+    Node* node = graph.Find(name);
+    if (!node || node->op() != OpKind::kCallFunction) continue;
+    const Decomposition* entry = context.decompositions->Find(node->target());
+    if (!entry || !entry->rewrite) continue;
+    std::string target = entry->target;
+    Result<bool> rewrote = entry->rewrite(graph, node, registry);
+    if (!rewrote.ok()) return rewrote.status().WithPrefix(fmt::format("decomposing '{}'", name));
+    if (*rewrote) {
+      ++done[target];
+    } else {
+      ++declined;
+    }
+  }
+  for (const auto& [target, count] : done) context.remarks.push_back(fmt::format("decomposed {} {}", count, target));
+  if (declined > 0) context.remarks.push_back(fmt::format("left {} node(s) a rule could not handle", declined));
+  return !done.empty();
+}
+
+}  // namespace
+
+PassInfo DecomposePass() {
+  return {"decompose", "apply the decomposition table (builtin + user entries) to aten ops",
+          "Rewrites every call_function whose target has an entry in the decomposition table into simpler aten "
+          "ops inserted before it (new nodes are named after their op and get inferred meta), then erases it; "
+          "native_layer_norm's getitem users are rewired to the new out/mean/rstd values. Builtin entries: addmm, "
+          "gelu, _softmax, _log_softmax, native_layer_norm, silu, hardtanh, t, mean.dim; `decomp add` adds "
+          "templates. Leaves alone ops without an entry and instances a rule declines (e.g. a symbolic size it "
+          "needs). Models the PrimTorch decomposition table AOT autograd applies (torch._decomp).",
+          PassKind::kPipeline, RunDecompose};
+}
+
+}  // namespace airscope
