@@ -14,34 +14,48 @@
 namespace airscope {
 namespace {
 
+constexpr int kMaxRounds = 16;
+
 Result<bool> RunDecompose(Graph& graph, PassContext& context) {
   if (!context.decompositions) return false;
   const OpRegistry& registry = RegistryOf(context);
   std::map<std::string, int> done;  // target -> count, for the remark (sorted)
   int declined = 0;
-  // Candidates are taken up front, by name: a rule inserts its nodes before
-  // the node it rewrites and may erase other nodes (layer norm's getitems),
-  // so pointers from a snapshot could dangle, and new nodes must not be
-  // decomposed again in this run (one level, as torch's table).
-  std::vector<std::string> candidates;
-  for (const Node* node : graph) {
-    if (node->op() == OpKind::kCallFunction && context.decompositions->Find(node->target())) {
-      candidates.push_back(node->name());
+  // Rounds: the ops a rule emits may have entries too (layer norm emits
+  // mean.dim, which decomposes to sum and div), and torch decomposes until
+  // nothing in the table is left. Each round takes its candidates up front,
+  // by name: a rule may erase other nodes (layer norm's getitems), so
+  // pointers could dangle, and a round must not chase its own output.
+  bool progress = true;
+  int round = 0;
+  for (; progress && round < kMaxRounds; ++round) {
+    progress = false;
+    std::vector<std::string> candidates;
+    for (const Node* node : graph) {
+      if (node->op() == OpKind::kCallFunction && context.decompositions->Find(node->target())) {
+        candidates.push_back(node->name());
+      }
+    }
+    declined = 0;
+    for (const std::string& name : candidates) {
+      Node* node = graph.Find(name);
+      if (!node || node->op() != OpKind::kCallFunction) continue;
+      const Decomposition* entry = context.decompositions->Find(node->target());
+      if (!entry || !entry->rewrite) continue;
+      std::string target = entry->target;
+      Result<bool> rewrote = entry->rewrite(graph, node, registry);
+      if (!rewrote.ok()) return rewrote.status().WithPrefix(fmt::format("decomposing '{}'", name));
+      if (*rewrote) {
+        ++done[target];
+        progress = true;
+      } else {
+        ++declined;
+      }
     }
   }
-  for (const std::string& name : candidates) {
-    Node* node = graph.Find(name);
-    if (!node || node->op() != OpKind::kCallFunction) continue;
-    const Decomposition* entry = context.decompositions->Find(node->target());
-    if (!entry || !entry->rewrite) continue;
-    std::string target = entry->target;
-    Result<bool> rewrote = entry->rewrite(graph, node, registry);
-    if (!rewrote.ok()) return rewrote.status().WithPrefix(fmt::format("decomposing '{}'", name));
-    if (*rewrote) {
-      ++done[target];
-    } else {
-      ++declined;
-    }
+  if (progress && round == kMaxRounds) {
+    context.remarks.push_back(fmt::format(
+        "stopped after {} rounds: a decomposition keeps producing ops that have entries", kMaxRounds));
   }
   for (const auto& [target, count] : done) context.remarks.push_back(fmt::format("decomposed {} {}", count, target));
   if (declined > 0) context.remarks.push_back(fmt::format("left {} node(s) a rule could not handle", declined));

@@ -19,6 +19,8 @@
 namespace airscope {
 namespace {
 
+constexpr std::string_view kFused = "airscope.fused_pointwise.default";
+
 bool Fusable(const Node* node, const OpRegistry& registry) {
   if (node->op() != OpKind::kCallFunction) return false;
   const OpInfo* info = registry.Find(node->target());
@@ -39,8 +41,8 @@ std::optional<double> FlopsPerElement(const std::vector<Node*>& chain, const OpR
   return total;
 }
 
-Result<bool> RunFusePointwise(Graph& graph, PassContext& context) {
-  const OpRegistry& registry = RegistryOf(context);
+// One greedy round over the graph; returns the number of chains fused.
+Result<size_t> FuseRound(Graph& graph, const OpRegistry& registry, size_t* fused_nodes) {
   std::unordered_set<const Node*> taken;
   std::vector<std::vector<Node*>> chains;
   for (Node* node : graph) {
@@ -56,14 +58,19 @@ Result<bool> RunFusePointwise(Graph& graph, PassContext& context) {
     for (Node* member : chain) taken.insert(member);
     chains.push_back(std::move(chain));
   }
-  size_t fused_nodes = 0;
   for (const std::vector<Node*>& chain : chains) {
     std::unordered_set<const Node*> members(chain.begin(), chain.end());
     std::vector<Argument> inputs;
     std::unordered_set<const Node*> seen;
     std::vector<Argument> ops;
     for (const Node* member : chain) {
-      ops.push_back(Argument::String(std::string(CallTarget(*member))));
+      // A fused node joining a longer chain contributes the ops it fused.
+      const Argument* fused_ops = IsTarget(*member, kFused) ? member->kwarg("ops") : nullptr;
+      if (fused_ops && fused_ops->is_sequence()) {
+        for (const Argument& op : fused_ops->items()) ops.push_back(op);
+      } else {
+        ops.push_back(Argument::String(std::string(CallTarget(*member))));
+      }
       for (Node* input : member->inputs()) {
         if (!members.count(input) && seen.insert(input).second) inputs.push_back(Argument::NodeRef(input));
       }
@@ -72,18 +79,34 @@ Result<bool> RunFusePointwise(Graph& graph, PassContext& context) {
     std::vector<Kwarg> kwargs = {{"ops", Argument::List(std::move(ops))},
                                  {"dtype", Argument::OfDType(TensorOf(last)->dtype)}};
     if (auto flops = FlopsPerElement(chain, registry)) kwargs.push_back({"flops_per_element", Argument::Float(*flops)});
-    Node* fused = graph.InsertBefore(last, CallSpec("airscope.fused_pointwise.default", std::move(inputs),
+    Node* fused = graph.InsertBefore(last, CallSpec(kFused, std::move(inputs),
                                                     std::move(kwargs), "fused_pointwise"));
     graph.SetStream(fused, last->stream());
     fused->set_meta(*last->meta());  // the chain's value, whatever inference would say
     graph.ReplaceAllUsesWith(last, fused);
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) AIRSCOPE_RETURN_IF_ERROR(graph.Erase(*it));
-    fused_nodes += chain.size();
+    *fused_nodes += chain.size();
   }
-  if (!chains.empty()) {
-    context.remarks.push_back(fmt::format("fused {} pointwise node(s) into {}", fused_nodes, chains.size()));
+  return chains.size();
+}
+
+Result<bool> RunFusePointwise(Graph& graph, PassContext& context) {
+  const OpRegistry& registry = RegistryOf(context);
+  // Greedy chains can leave two fused chains back to back (a chain that
+  // ended at a node another chain had taken); later rounds merge those, so
+  // one run leaves nothing a second run could fuse. Every round that fuses
+  // removes nodes, so the loop ends.
+  size_t fused_nodes = 0, rounds_fused = 0;
+  for (;;) {
+    Result<size_t> chains = FuseRound(graph, registry, &fused_nodes);
+    if (!chains.ok()) return chains.status();
+    if (*chains == 0) break;
+    rounds_fused += *chains;
   }
-  return !chains.empty();
+  if (rounds_fused > 0) {
+    context.remarks.push_back(fmt::format("fused {} pointwise node(s) in {} step(s)", fused_nodes, rounds_fused));
+  }
+  return rounds_fused > 0;
 }
 
 }  // namespace
