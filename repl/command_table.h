@@ -65,5 +65,6 @@ CommandTable BuildCommandTable();
 void RegisterGraphCommands(CommandTable& table);
 void RegisterShellCommands(CommandTable& table);
 void RegisterExpectCommand(CommandTable& table);
+void RegisterDecompCommands(CommandTable& table);
 
 }  // namespace airscope

@@ -90,6 +90,13 @@ class TemplateParser {
 
   bool Literal(size_t* pos, TemplateExpr* out) {
     size_t start = *pos;
+    if (IsIdentStart(text_[start])) {
+      std::string_view word = text_.substr(start, IdentEnd(start) - start);
+      if (word != "None" && word != "True" && word != "False" && word != "inf" && word != "nan" &&
+          word.substr(0, 6) != "torch." && word != "device") {
+        return Fail(start, "unknown name '" + std::string(word) + "' (arguments are $0, $1, ...)");
+      }
+    }
     Argument value;
     if (!literals_.ParseValue(pos, "", &value)) return Fail(literals_.error_offset(), literals_.error());
     if (value.kind() == Argument::Kind::kRaw) {
@@ -117,7 +124,9 @@ class TemplateParser {
       if (*pos < text_.size() && text_[*pos] == ',') {
         ++*pos;
         Skip(pos);
-      } else if (*pos >= text_.size() || text_[*pos] != close) {
+      } else if (*pos >= text_.size()) {
+        return Fail(start, fmt::format("'{}' is never closed", open));
+      } else if (text_[*pos] != close) {
         return Fail(*pos, fmt::format("expected ',' or '{}'", close));
       }
     }
@@ -158,7 +167,9 @@ class TemplateParser {
       if (*pos < text_.size() && text_[*pos] == ',') {
         ++*pos;
         Skip(pos);
-      } else if (*pos >= text_.size() || text_[*pos] != ')') {
+      } else if (*pos >= text_.size()) {
+        return Fail(paren, "'(' is never closed");
+      } else if (text_[*pos] != ')') {
         return Fail(*pos, "expected ',' or ')'");
       }
     }
