@@ -8,7 +8,7 @@
 namespace airscope {
 namespace {
 
-constexpr std::string_view kSyntax = "decomp list | decomp add TARGET \"TEMPLATE\"";
+constexpr std::string_view kSyntax = "decomp list|add [TARGET \"TEMPLATE\"]";
 
 Status DecompList(CommandContext& ctx) {
   std::vector<const Decomposition*> entries = ctx.session.decompositions().All();
