@@ -41,6 +41,7 @@ CommandTable BuildCommandTable() {
   RegisterDeviceCommands(table);
   RegisterCacheCommands(table);
   RegisterPassCommands(table);
+  RegisterDecompCommands(table);
   return table;
 }
 

@@ -70,5 +70,6 @@ void RegisterDeviceCommands(CommandTable& table);
 Status SetDeviceParameter(Session& session, std::string_view name, std::string_view value);
 void RegisterCacheCommands(CommandTable& table);
 void RegisterPassCommands(CommandTable& table);  // pass define/add/remove/list, plugin load
+void RegisterDecompCommands(CommandTable& table);
 
 }  // namespace airscope

@@ -314,6 +314,49 @@ Result<NodeMeta> InferSymSize(const Node& node) {
   return meta;
 }
 
+// airscope.fused_pointwise.default(*inputs, ops=[...], dtype=..., flops_per_element=...):
+// what the fuse_pointwise pass makes of a chain of pointwise ops. Its value
+// is pointwise in its inputs (their broadcast sizes, the first tensor's
+// device) with the chain's result dtype from the `dtype` kwarg.
+Result<NodeMeta> InferFusedPointwise(const Node& node) {
+  const TensorMeta* first = nullptr;
+  std::vector<Dim> sizes;
+  for (size_t i = 0; i < node.args().size(); ++i) {
+    if (!node.args()[i].is_node()) continue;
+    auto t = TensorArg(node, i, "input");
+    if (!t.ok()) return t.status();
+    if (!first) {
+      first = *t;
+      sizes = (*t)->sizes;
+      continue;
+    }
+    auto b = Broadcast(node, sizes, (*t)->sizes);
+    if (!b.ok()) return b.status();
+    sizes = std::move(*b);
+  }
+  if (!first) return OpError(node, "no tensor input");
+  auto dtype = DTypeArg(node, 99, "dtype");
+  if (!dtype.ok()) return dtype.status();
+  return TensorResult(Like(*first, std::move(sizes), dtype->value_or(first->dtype)));
+}
+
+// The fused kernel reads its inputs and writes its output once (the point of
+// fusing); its flops are the chain's, given per element by the pass (else 1
+// per fused op).
+std::optional<OpCost> FusedPointwiseCost(const Node& node) {
+  auto read = InputBytes(node);
+  auto written = OutputBytes(node);
+  auto elements = OutputElements(node);
+  if (!read || !written || !elements) return std::nullopt;
+  double per_element = 0;
+  if (const Argument* f = node.kwarg("flops_per_element"); f && f->kind() == Argument::Kind::kFloat) {
+    per_element = f->as_float();
+  } else if (const Argument* ops = node.kwarg("ops"); ops && ops->is_sequence()) {
+    per_element = static_cast<double>(ops->items().size());
+  }
+  return OpCost{per_element * *elements, *read, *written};
+}
+
 }  // namespace
 
 void RegisterMiscOps(OpRegistry& r) {
@@ -353,6 +396,7 @@ void RegisterMiscOps(OpRegistry& r) {
                            "air.wait.default", "air.tagged_event_record.default", "air.tagged_event_wait.default"}) {
     AddOp(r, name, OpCategory::kStreamControl, InferStreamControl, ZeroCost());
   }
+  AddOp(r, "airscope.fused_pointwise.default", OpCategory::kPointwise, InferFusedPointwise, FusedPointwiseCost);
 }
 
 }  // namespace airscope

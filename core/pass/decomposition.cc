@@ -1,17 +1,39 @@
-// Placeholder until the decompose pass lands: an empty builtin table.
+// The decomposition table: builtin entries plus user templates.
 #include "core/pass/decomposition.h"
+
+#include "core/pass/decomp_template.h"
 
 namespace airscope {
 
-DecompositionTable DecompositionTable::Builtin() { return DecompositionTable(); }
+DecompositionTable DecompositionTable::Builtin() {
+  DecompositionTable table;
+  AddBuiltinDecompositions(table);
+  return table;
+}
 
 void DecompositionTable::Add(Decomposition entry) {
+  entry.target = std::string(StripTorchOps(entry.target));
   std::string key = entry.target;
   entries_[key] = std::move(entry);
 }
 
-Status DecompositionTable::AddTemplate(std::string_view target, std::string_view) {
-  return Status::Errorf("no template support yet for '{}'", target);
+Status DecompositionTable::AddTemplate(std::string_view target, std::string_view template_text) {
+  std::string_view key = StripTorchOps(target);
+  // A target is namespace.op.overload, as the decompose pass matches it.
+  size_t dots = 0;
+  for (char c : key) dots += c == '.';
+  if (dots != 2 || key.front() == '.' || key.back() == '.' || key.find("..") != std::string_view::npos) {
+    return Status::Errorf("'{}' is not an op target (expected e.g. aten.silu.default)", target);
+  }
+  Result<DecompositionFn> rewrite = ParseDecompositionTemplate(template_text);
+  if (!rewrite.ok()) return rewrite.status();
+  Decomposition entry;
+  entry.target = std::string(key);
+  entry.description = std::string(template_text);
+  entry.builtin = false;
+  entry.rewrite = std::move(rewrite).value();
+  Add(std::move(entry));
+  return Status::Ok();
 }
 
 const Decomposition* DecompositionTable::Find(std::string_view target) const {

@@ -45,4 +45,8 @@ class DecompositionTable {
   std::map<std::string, Decomposition, std::less<>> entries_;
 };
 
+// The builtin entries (decomp_builtin.cc): addmm, gelu, _softmax,
+// _log_softmax, native_layer_norm, silu, hardtanh, t, mean.dim.
+void AddBuiltinDecompositions(DecompositionTable& table);
+
 }  // namespace airscope

@@ -1,0 +1,40 @@
+// dce: dead code elimination, as torch.fx's Graph.eliminate_dead_code.
+#include <fmt/format.h>
+
+#include "core/pass/graph_passes.h"
+#include "core/pass/pass_util.h"
+
+namespace airscope {
+namespace {
+
+Result<bool> RunDce(Graph& graph, PassContext& context) {
+  const OpRegistry& registry = RegistryOf(context);
+  size_t erased = 0;
+  // One reverse walk: a node's users all come after it, so by the time the
+  // walk reaches a node every dead user has already been erased. No
+  // recursion, no fixpoint loop.
+  for (Node* node = graph.back(); node;) {
+    Node* prev = node->prev();
+    if (node->op() == OpKind::kCallFunction && node->users().empty() && !HasSideEffects(*node, registry)) {
+      AIRSCOPE_RETURN_IF_ERROR(graph.Erase(node));
+      ++erased;
+    }
+    node = prev;
+  }
+  if (erased > 0) context.remarks.push_back(fmt::format("erased {} dead node(s)", erased));
+  return erased > 0;
+}
+
+}  // namespace
+
+PassInfo DcePass() {
+  return {"dce", "erase calls whose results nobody uses",
+          "Erases every call_function node without users that has no side effects, in one reverse walk (a node "
+          "that becomes dead when its last user goes is erased in the same walk). Keeps placeholders, get_attr, "
+          "the output, and calls with side effects: in-place ops (copy_ included), TorchAir's air.* stream and "
+          "event ops, host syncs (_local_scalar_dense, item), random ops, and ops the registry does not know. "
+          "Models torch.fx's eliminate_dead_code as TorchAir's AclConcreteGraph runs it.",
+          PassKind::kPipeline, RunDce};
+}
+
+}  // namespace airscope

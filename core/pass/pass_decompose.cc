@@ -1,0 +1,78 @@
+// decompose: applies the decomposition table to every call whose target has
+// an entry (PrimTorch / torch._decomp, which AOT autograd runs before
+// TorchAir sees the graph).
+#include <fmt/format.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/pass/decomposition.h"
+#include "core/pass/graph_passes.h"
+#include "core/pass/pass_util.h"
+
+namespace airscope {
+namespace {
+
+constexpr int kMaxRounds = 16;
+
+Result<bool> RunDecompose(Graph& graph, PassContext& context) {
+  if (!context.decompositions) return false;
+  const OpRegistry& registry = RegistryOf(context);
+  std::map<std::string, int> done;  // target -> count, for the remark (sorted)
+  int declined = 0;
+  // Rounds: the ops a rule emits may have entries too (layer norm emits
+  // mean.dim, which decomposes to sum and div), and torch decomposes until
+  // nothing in the table is left. Each round takes its candidates up front,
+  // by name: a rule may erase other nodes (layer norm's getitems), so
+  // pointers could dangle, and a round must not chase its own output.
+  bool progress = true;
+  int round = 0;
+  for (; progress && round < kMaxRounds; ++round) {
+    progress = false;
+    std::vector<std::string> candidates;
+    for (const Node* node : graph) {
+      if (node->op() == OpKind::kCallFunction && context.decompositions->Find(node->target())) {
+        candidates.push_back(node->name());
+      }
+    }
+    declined = 0;
+    for (const std::string& name : candidates) {
+      Node* node = graph.Find(name);
+      if (!node || node->op() != OpKind::kCallFunction) continue;
+      const Decomposition* entry = context.decompositions->Find(node->target());
+      if (!entry || !entry->rewrite) continue;
+      std::string target = entry->target;
+      Result<bool> rewrote = entry->rewrite(graph, node, registry);
+      if (!rewrote.ok()) return rewrote.status().WithPrefix(fmt::format("decomposing '{}'", name));
+      if (*rewrote) {
+        ++done[target];
+        progress = true;
+      } else {
+        ++declined;
+      }
+    }
+  }
+  if (progress && round == kMaxRounds) {
+    context.remarks.push_back(fmt::format(
+        "stopped after {} rounds: a decomposition keeps producing ops that have entries", kMaxRounds));
+  }
+  for (const auto& [target, count] : done) context.remarks.push_back(fmt::format("decomposed {} {}", count, target));
+  if (declined > 0) context.remarks.push_back(fmt::format("left {} node(s) a rule could not handle", declined));
+  return !done.empty();
+}
+
+}  // namespace
+
+PassInfo DecomposePass() {
+  return {"decompose", "apply the decomposition table (builtin + user entries) to aten ops",
+          "Rewrites every call_function whose target has an entry in the decomposition table into simpler aten "
+          "ops inserted before it (new nodes are named after their op and get inferred meta), then erases it; "
+          "native_layer_norm's getitem users are rewired to the new out/mean/rstd values. Builtin entries: addmm, "
+          "gelu, _softmax, _log_softmax, native_layer_norm, silu, hardtanh, t, mean.dim; `decomp add` adds "
+          "templates. Leaves alone ops without an entry and instances a rule declines (e.g. a symbolic size it "
+          "needs). Models the PrimTorch decomposition table AOT autograd applies (torch._decomp).",
+          PassKind::kPipeline, RunDecompose};
+}
+
+}  // namespace airscope

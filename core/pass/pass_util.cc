@@ -1,0 +1,172 @@
+#include "core/pass/pass_util.h"
+
+#include <fmt/format.h>
+
+namespace airscope {
+namespace {
+
+constexpr std::string_view kTorchOps = "torch.ops.";
+
+// "aten.hardtanh_.default" -> {"aten", "hardtanh_", "default"}; false for other shapes.
+bool SplitOp(std::string_view target, std::string_view* ns, std::string_view* op, std::string_view* overload) {
+  size_t first = target.find('.');
+  if (first == std::string_view::npos) return false;
+  size_t second = target.find('.', first + 1);
+  if (second == std::string_view::npos || target.find('.', second + 1) != std::string_view::npos) return false;
+  *ns = target.substr(0, first);
+  *op = target.substr(first + 1, second - first - 1);
+  *overload = target.substr(second + 1);
+  return !ns->empty() && !op->empty() && !overload->empty() && *ns != "operator";
+}
+
+}  // namespace
+
+const OpRegistry& RegistryOf(const PassContext& context) {
+  return context.registry ? *context.registry : OpRegistry::Builtin();
+}
+
+std::string_view CallTarget(const Node& node) {
+  if (node.op() != OpKind::kCallFunction) return {};
+  return StripTorchOps(node.target());
+}
+
+bool IsTarget(const Node& node, std::string_view target) {
+  return node.op() == OpKind::kCallFunction && CallTarget(node) == StripTorchOps(target);
+}
+
+std::string TorchTarget(std::string_view target) {
+  if (target.substr(0, kTorchOps.size()) == kTorchOps) return std::string(target);
+  std::string_view ns, op, overload;
+  if (!SplitOp(target, &ns, &op, &overload)) return std::string(target);
+  return fmt::format("{}{}", kTorchOps, target);
+}
+
+NodeSpec CallSpec(std::string_view target, std::vector<Argument> args, std::vector<Kwarg> kwargs, std::string hint) {
+  NodeSpec spec;
+  spec.op = OpKind::kCallFunction;
+  spec.target = TorchTarget(target);
+  spec.args = std::move(args);
+  spec.kwargs = std::move(kwargs);
+  spec.name = std::move(hint);
+  return spec;
+}
+
+bool InferMeta(Node* node, const OpRegistry& registry) {
+  const OpInfo* info = registry.Find(node->target());
+  if (!info || !info->infer) {
+    node->clear_meta();
+    return false;
+  }
+  Result<NodeMeta> meta = info->infer(*node);
+  if (!meta.ok()) {
+    node->clear_meta();
+    return false;
+  }
+  NodeMeta value = std::move(meta).value();
+  value.source = MetaSource::kInferred;
+  node->set_meta(std::move(value));
+  return true;
+}
+
+Node* InsertCall(Graph& graph, Node* position, NodeSpec spec, std::string_view stream, const OpRegistry& registry) {
+  Node* node = graph.InsertBefore(position, std::move(spec));
+  if (!stream.empty()) graph.SetStream(node, stream);
+  InferMeta(node, registry);
+  return node;
+}
+
+Node* Retarget(Graph& graph, Node* node, std::string_view target, std::vector<Argument> args,
+               std::vector<Kwarg> kwargs, const OpRegistry& registry, bool keep_meta_on_failure) {
+  // Graph has no SetTarget (targets are interned per node), so the new node
+  // takes the old one's place and then its name: the graph reads as if
+  // node.target had been assigned, as FX passes do.
+  std::string name = node->name();
+  Node* replacement = graph.InsertBefore(node, CallSpec(target, std::move(args), std::move(kwargs), "airscope_tmp"));
+  graph.SetStream(replacement, node->stream());
+  if (!InferMeta(replacement, registry) && keep_meta_on_failure && node->meta()) {
+    replacement->set_meta(*node->meta());
+  }
+  graph.ReplaceAllUsesWith(node, replacement);
+  Status erased = graph.Erase(node);
+  assert(erased.ok());
+  (void)erased;
+  Status renamed = graph.Rename(replacement, name);
+  assert(renamed.ok());
+  (void)renamed;
+  return replacement;
+}
+
+std::string OutOfPlaceTarget(std::string_view inplace_target) {
+  std::string_view ns, op, overload;
+  if (!SplitOp(StripTorchOps(inplace_target), &ns, &op, &overload)) return "";
+  if (op.size() < 2 || op.back() != '_' || op[op.size() - 2] == '_') return "";
+  return fmt::format("{}.{}.{}", ns, op.substr(0, op.size() - 1), overload);
+}
+
+std::string InplaceTarget(std::string_view target) {
+  std::string_view ns, op, overload;
+  if (!SplitOp(StripTorchOps(target), &ns, &op, &overload)) return "";
+  if (op.back() == '_' || op.front() == '_') return "";  // already in-place, or a private op
+  return fmt::format("{}.{}_.{}", ns, op, overload);
+}
+
+bool HasSideEffects(const Node& node, const OpRegistry& registry) {
+  if (node.op() != OpKind::kCallFunction) return true;
+  std::string_view target = CallTarget(node);
+  if (target.substr(0, 4) == "air.") return true;  // stream/event ops order the device
+  if (target == "aten._local_scalar_dense.default" || target == "aten.item.default") return true;
+  if (target.find("rand") != std::string_view::npos || target.find("dropout") != std::string_view::npos) return true;
+  const OpInfo* info = registry.Find(target);
+  if (!info) return true;  // unknown: it may do anything
+  return info->inplace;
+}
+
+std::unordered_map<const Node*, size_t> Positions(const Graph& graph) {
+  std::unordered_map<const Node*, size_t> out;
+  out.reserve(graph.size());
+  size_t i = 0;
+  for (const Node* node : graph) out.emplace(node, i++);
+  return out;
+}
+
+const TensorMeta* TensorOf(const Node* node) {
+  return node && node->meta() ? node->meta()->tensor() : nullptr;
+}
+
+namespace {
+
+// Stated contiguous strides, or a fresh result of an op that always writes
+// a contiguous tensor (matmul, reductions, creation).
+bool ContiguousByItself(const Node* node, const TensorMeta& tensor) {
+  if (!tensor.strides.empty()) {
+    TensorMeta plain = tensor;
+    plain.strides.clear();
+    return plain.EffectiveStrides() == tensor.strides;
+  }
+  if (node->op() != OpKind::kCallFunction) return false;
+  const OpInfo* info = OpRegistry::Builtin().Find(node->target());
+  if (!info || info->inplace) return false;
+  return info->category == OpCategory::kMatmul || info->category == OpCategory::kReduction ||
+         info->category == OpCategory::kCreation;
+}
+
+}  // namespace
+
+bool KnownContiguous(const Node* node) {
+  const TensorMeta* tensor = TensorOf(node);
+  if (!tensor) return false;
+  if (ContiguousByItself(node, *tensor)) return true;
+  // A pointwise result follows its inputs' layout (TensorIterator): it is
+  // contiguous when every tensor input is, judged one level up only (no
+  // recursion over long chains; unknown means "not known contiguous").
+  if (!tensor->strides.empty() || node->op() != OpKind::kCallFunction) return false;
+  const OpInfo* info = OpRegistry::Builtin().Find(node->target());
+  if (!info || info->inplace || info->category != OpCategory::kPointwise) return false;
+  for (const Node* input : node->inputs()) {
+    const TensorMeta* in = TensorOf(input);
+    if (!in || !ContiguousByItself(input, *in)) return false;
+  }
+  return true;
+}
+
+}  // namespace airscope

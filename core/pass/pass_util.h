@@ -1,0 +1,72 @@
+// Helpers shared by the builtin graph passes (core/pass/pass_*.cc): target
+// tests that accept either spelling, building call_function nodes that carry
+// inferred meta, retargeting a node in place (as FX passes set node.target),
+// side-effect and in-place knowledge, and positions for "is this use later?".
+//
+// Contract: helpers never print; they keep the Graph's invariants (they only
+// mutate through Graph's API). Nodes they create get meta from the op
+// registry's inference, or none when inference fails (never a guess).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/ir/graph.h"
+#include "core/ops/op_registry.h"
+#include "core/pass/pass.h"
+
+namespace airscope {
+
+// The registry a pass should use: the context's, else the builtin one.
+const OpRegistry& RegistryOf(const PassContext& context);
+
+// A call_function whose target is `target` (given without `torch.ops.`);
+// the node's target may be spelled either way.
+bool IsTarget(const Node& node, std::string_view target);
+// The target without `torch.ops.` ("" for nodes that are not call_function).
+std::string_view CallTarget(const Node& node);
+// How graphs spell op targets: "aten.add.Tensor" -> "torch.ops.aten.add.Tensor";
+// `operator.*` and already prefixed targets are unchanged.
+std::string TorchTarget(std::string_view target);
+
+// A call_function spec; the name hint defaults to the op ("add" for aten.add.Tensor).
+NodeSpec CallSpec(std::string_view target, std::vector<Argument> args, std::vector<Kwarg> kwargs = {},
+                  std::string hint = "");
+
+// Runs the registry's inference for `node`; on success sets its meta (source
+// kInferred) and returns true; on failure leaves the node without meta.
+bool InferMeta(Node* node, const OpRegistry& registry);
+
+// Inserts `spec` before `position`, on `stream`, and infers its meta.
+Node* InsertCall(Graph& graph, Node* position, NodeSpec spec, std::string_view stream, const OpRegistry& registry);
+
+// Replaces `node` by a node with another target (and args/kwargs) that keeps
+// its name, position, stream and users; meta is inferred, else the old meta
+// kept when `keep_meta_on_failure` (the value is the same one). Returns the new node.
+Node* Retarget(Graph& graph, Node* node, std::string_view target, std::vector<Argument> args,
+               std::vector<Kwarg> kwargs, const OpRegistry& registry, bool keep_meta_on_failure = true);
+
+// In-place <-> out-of-place by torch's naming rule (the op name minus/plus a
+// trailing underscore): "aten.hardtanh_.default" <-> "aten.hardtanh.default".
+// Returns "" when the name has no such form. Targets without `torch.ops.`.
+std::string OutOfPlaceTarget(std::string_view inplace_target);
+std::string InplaceTarget(std::string_view target);
+
+// Whether erasing (or deduplicating) this call changes behaviour beyond its
+// value: in-place ops (copy_ included), TorchAir stream/event ops, host
+// syncs, random ops, and ops the registry does not know (conservative).
+bool HasSideEffects(const Node& node, const OpRegistry& registry);
+
+// Index of every node in graph order (a snapshot: nodes inserted later are absent).
+std::unordered_map<const Node*, size_t> Positions(const Graph& graph);
+
+// The tensor a node makes, or nullptr when it is unknown or not one tensor.
+const TensorMeta* TensorOf(const Node* node);
+// Strides stated and equal to the contiguous ones, or unstated on a value
+// made by a computing op (which allocates a fresh, contiguous result).
+bool KnownContiguous(const Node* node);
+
+}  // namespace airscope

@@ -1,0 +1,71 @@
+// decomp: the session's decomposition table (what the `decompose` pass
+// applies): list its entries, add user templates.
+#include <fmt/format.h>
+
+#include "repl/command_table.h"
+#include "repl/session.h"
+
+namespace airscope {
+namespace {
+
+constexpr std::string_view kSyntax = "decomp list|add [TARGET \"TEMPLATE\"]";
+
+Status DecompList(CommandContext& ctx) {
+  std::vector<const Decomposition*> entries = ctx.session.decompositions().All();
+  if (entries.empty()) {
+    ctx.out.Add("no decompositions");
+    return Status::Ok();
+  }
+  size_t width = 0;
+  for (const Decomposition* e : entries) width = std::max(width, e->target.size());
+  for (const Decomposition* e : entries) {
+    ctx.out.Print("{:<{}}  {:<7}  {}", e->target, width, e->builtin ? "builtin" : "user", e->description);
+  }
+  return Status::Ok();
+}
+
+Status DecompAdd(CommandContext& ctx) {
+  if (ctx.args.size() != 3) return Status::Errorf("usage: decomp add TARGET \"TEMPLATE\"");
+  const Word& target = ctx.args[1];
+  const Word& text = ctx.args[2];
+  // The table is changed only when the template parses (AddTemplate builds first).
+  Status status = ctx.session.decompositions().AddTemplate(target.text, text.text);
+  if (!status.ok()) {
+    // Template errors say "column N" within the template; point into the line too.
+    return Status::Errorf("template for {} (argument at column {}): {}", target.text, text.column, status.message());
+  }
+  ctx.out.Print("decomposition for {} added", StripTorchOps(target.text));
+  return Status::Ok();
+}
+
+Status Decomp(CommandContext& ctx) {
+  if (ctx.args.empty()) return Status::Errorf("usage: {}", kSyntax);
+  const std::string& form = ctx.args[0].text;
+  if (form == "list") {
+    if (ctx.args.size() != 1) return Status::Error("usage: decomp list");
+    return DecompList(ctx);
+  }
+  if (form == "add") return DecompAdd(ctx);
+  return Status::Errorf("column {}: unknown decomp form '{}' (list, add)", ctx.args[0].column, form);
+}
+
+}  // namespace
+
+void RegisterDecompCommands(CommandTable& table) {
+  table.Add({"decomp", std::string(kSyntax), "list the decomposition table or add a template entry",
+             std::string(kSyntax) +
+                 "\n\n"
+                 "The `decompose` pass rewrites every call whose target has an entry in this table.\n"
+                 "  decomp list      every entry: target, builtin or user, what it becomes\n"
+                 "  decomp add aten.silu.default \"aten.mul.Tensor($0, aten.sigmoid.default($0))\"\n"
+                 "A template is one call expression over the node's positional arguments $0, $1, ...;\n"
+                 "calls nest, keyword arguments are name=value, literals read as in Python (1, 0.5,\n"
+                 "None, True, [0, 1], 'tanh', torch.float32). A user entry replaces an entry for the\n"
+                 "same target (builtin ones included). Template errors name the column.",
+             Decomp, [](const std::vector<std::string>& before) {
+               if (before.empty()) return CompletionRule{CompletionKind::kFixed, {"list", "add"}};
+               return CompletionRule{};
+             }});
+}
+
+}  // namespace airscope
