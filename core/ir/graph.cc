@@ -241,19 +241,26 @@ void Graph::SetStream(Node* node, std::string_view stream) { node->stream_ = Int
 
 size_t Graph::ReplaceAllUsesWith(Node* from, Node* to) {
   if (from == to) return 0;
-  std::vector<Node*> users = from->users_;
+  // Edits each user's arguments in place and moves only the user entries
+  // involved: passes like cse call this once per removed node, so it must not
+  // rebuild argument vectors or recompute every use of every user.
+  std::vector<Node*> users = std::move(from->users_);
+  from->users_.clear();
   auto swap_ref = [from, to](Node* n) { return n == from ? to : n; };
+  auto rewrite = [&](Argument& a) {
+    if (a.is_node()) {
+      if (a.as_node() == from) a = Argument::NodeRef(to);
+    } else if (a.is_sequence() && a.ContainsNode()) {
+      a = a.MapNodes(swap_ref);
+    }
+  };
+  std::vector<Node*>& to_users = to->users_;
   for (Node* user : users) {
-    std::vector<Argument> args;
-    args.reserve(user->args_.size());
-    for (const Argument& a : user->args_) args.push_back(a.MapNodes(swap_ref));
-    std::vector<Kwarg> kwargs;
-    kwargs.reserve(user->kwargs_.size());
-    for (const Kwarg& kw : user->kwargs_) kwargs.push_back({kw.name, kw.value.MapNodes(swap_ref)});
-    RemoveUses(user);
-    user->args_ = std::move(args);
-    user->kwargs_ = std::move(kwargs);
-    AddUses(user);
+    for (Argument& a : user->args_) rewrite(a);
+    for (Kwarg& kw : user->kwargs_) rewrite(kw.value);
+    if (to_users.empty() || to_users.back() != user) {
+      if (std::find(to_users.begin(), to_users.end(), user) == to_users.end()) to_users.push_back(user);
+    }
   }
   return users.size();
 }

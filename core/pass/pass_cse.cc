@@ -79,9 +79,17 @@ Result<bool> RunCse(Graph& graph, PassContext& context) {
   std::unordered_map<Key, Node*, KeyHash, KeyEqual> first;
   first.reserve(graph.size());
   size_t removed = 0;
+  // Side effects depend only on the target, and targets are interned per
+  // graph: one registry lookup per distinct op, not per node.
+  std::unordered_map<const std::string*, bool> pure_by_target;
+  auto is_pure = [&](const Node& node) {
+    auto [it, inserted] = pure_by_target.try_emplace(&node.target(), false);
+    if (inserted) it->second = !HasSideEffects(node, registry);
+    return it->second;
+  };
   for (Node* node = graph.front(); node;) {
     Node* next = node->next();
-    if (node->op() == OpKind::kCallFunction && !HasSideEffects(*node, registry)) {
+    if (node->op() == OpKind::kCallFunction && is_pure(*node)) {
       auto [it, inserted] = first.try_emplace(Key{node}, node);
       if (!inserted) {
         graph.ReplaceAllUsesWith(node, it->second);
