@@ -38,6 +38,7 @@ CommandTable BuildCommandTable() {
   RegisterGraphCommands(table);
   RegisterShellCommands(table);
   RegisterExpectCommand(table);
+  RegisterPipelineCommands(table);
   return table;
 }
 

@@ -30,7 +30,9 @@ struct CommandContext {
 using CommandHandler = std::function<Status(CommandContext&)>;
 
 // What the next word of a command can be, for tab completion.
-enum class CompletionKind : uint8_t { kNone, kFile, kNode, kGraph, kCommand, kSetting, kFixed };
+enum class CompletionKind : uint8_t { kNone, kFile, kNode, kGraph, kCommand, kSetting, kFixed,
+                                      kPass,    // a registered pass or a pass of the current pipeline
+                                      kStage };  // input, last, a stage number or pass name that ran
 // Given the words typed so far after the command name, what the next one is.
 struct CompletionRule {
   CompletionKind kind = CompletionKind::kNone;
@@ -65,5 +67,6 @@ CommandTable BuildCommandTable();
 void RegisterGraphCommands(CommandTable& table);
 void RegisterShellCommands(CommandTable& table);
 void RegisterExpectCommand(CommandTable& table);
+void RegisterPipelineCommands(CommandTable& table);
 
 }  // namespace airscope

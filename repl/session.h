@@ -12,6 +12,7 @@
 #include "core/ops/op_registry.h"
 #include "core/pass/decomposition.h"
 #include "core/pass/pass.h"
+#include "core/pass/pipeline_run.h"
 #include "core/status.h"
 #include "repl/graph_loader.h"
 #include "repl/settings.h"
@@ -26,6 +27,9 @@ class Session {
   struct Entry {
     std::string name;
     LoadedGraph loaded;
+    // The pipeline stepping this graph: created on first use from `loaded`,
+    // dropped when the name is loaded again.
+    std::unique_ptr<PipelineRun> pipeline;
   };
   const std::vector<Entry>& graphs() const { return graphs_; }
   // Adds (or replaces, setting *replaced) the graph `name` and makes it current.
@@ -35,6 +39,17 @@ class Session {
   // The current graph, or an error telling the user how to get one.
   Result<Entry*> Current();
   const Entry* current() const;
+
+  // The graph commands act on (show, node, find, stats, expect, dump, ...):
+  // the current entry's pipeline stage at the cursor once a pipeline exists,
+  // else the loaded graph. While an override is set (bisect examining a
+  // stage), that graph instead.
+  Result<const Graph*> CurrentGraph();
+  const Graph* current_graph() const;  // nullptr when there is none
+  void set_graph_override(const Graph* graph) { graph_override_ = graph; }
+  // The current graph's pipeline, created on first use (its memory budget
+  // follows the pipeline.memory-budget setting).
+  Result<PipelineRun*> CurrentPipeline();
 
   Settings& settings() { return settings_; }
   const Settings& settings() const { return settings_; }
@@ -63,6 +78,7 @@ class Session {
   std::vector<std::string> custom_pre_;
   std::vector<std::string> custom_post_;
   bool quit_requested_ = false;
+  const Graph* graph_override_ = nullptr;
 };
 
 }  // namespace airscope
