@@ -2,6 +2,7 @@
 // stages, diff, bisect. They drive the current graph's PipelineRun (created
 // on first use from the loaded graph); once it exists, the stage at its
 // cursor is the graph every other command sees (Session::CurrentGraph).
+#include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -113,18 +114,43 @@ Status ListPipeline(CommandContext& ctx, const PipelineRun& run) {
 }
 
 Status PipelineCommand(CommandContext& ctx) {
-  constexpr std::string_view kSyntax = "pipeline [insert PASS before|after PASS | remove PASS]";
+  constexpr std::string_view kSyntax =
+      "pipeline [insert PASS [before|after PASS] | remove PASS | set PASS,PASS,... | default]";
   Result<PipelineRun*> run = Pipeline(ctx);
   if (!run.ok()) return run.status();
   const auto& args = ctx.args;
   if (args.empty()) return ListPipeline(ctx, **run);
   size_t cursor = (*run)->cursor();
-  if (args[0].text == "insert" && args.size() == 4 && (args[2].text == "before" || args[2].text == "after")) {
+  if (args[0].text == "insert" && (args.size() == 2 || (args.size() == 4 && (args[2].text == "before" ||
+                                                                               args[2].text == "after")))) {
     if (!ctx.session.passes().Find(args[1].text)) {
       return Status::Errorf("pass '{}' is not registered", args[1].text);
     }
-    AIRSCOPE_RETURN_IF_ERROR((*run)->InsertPass(args[1].text, args[3].text, args[2].text == "after"));
-    ctx.out.Print("inserted '{}' {} '{}'", args[1].text, args[2].text, args[3].text);
+    if (args.size() == 2) {
+      (*run)->AppendPass(args[1].text);
+      ctx.out.Print("appended '{}'", args[1].text);
+    } else {
+      AIRSCOPE_RETURN_IF_ERROR((*run)->InsertPass(args[1].text, args[3].text, args[2].text == "after"));
+      ctx.out.Print("inserted '{}' {} '{}'", args[1].text, args[2].text, args[3].text);
+    }
+  } else if ((args[0].text == "set" && args.size() == 2) || (args[0].text == "default" && args.size() == 1)) {
+    std::vector<std::string> passes;
+    if (args[0].text == "default") {
+      passes = DefaultPipeline();
+    } else {
+      for (size_t start = 0; start <= args[1].text.size();) {
+        size_t end = std::min(args[1].text.find(',', start), args[1].text.size());
+        std::string name = args[1].text.substr(start, end - start);
+        if (!ctx.session.passes().Find(name) &&
+            std::find(DefaultPipeline().begin(), DefaultPipeline().end(), name) == DefaultPipeline().end()) {
+          return Status::Errorf("pass '{}' is not registered", name);
+        }
+        passes.push_back(std::move(name));
+        start = end + 1;
+      }
+    }
+    AIRSCOPE_RETURN_IF_ERROR((*run)->SetPasses(std::move(passes)));
+    ctx.out.Print("pipeline: {}", fmt::join((*run)->passes(), ", "));
   } else if (args[0].text == "remove" && args.size() == 2) {
     AIRSCOPE_RETURN_IF_ERROR((*run)->RemovePass(args[1].text));
     ctx.out.Print("removed '{}'", args[1].text);
@@ -415,15 +441,17 @@ CompletionRule PassRule() { return CompletionRule{CompletionKind::kPass, {}}; }
 }  // namespace
 
 void RegisterPipelineCommands(CommandTable& table) {
-  table.Add({"pipeline", "pipeline [insert P before|after Q | remove P]",
+  table.Add({"pipeline", "pipeline [insert|remove|set|default ...]",
              "the passes: cursor, breakpoints, skips, status, time, nodes (or edit the list)",
              "Lists the current graph's pipeline (the TorchAir reduce-overhead passes by default): `->` marks\n"
              "the next pass, `b` a breakpoint, `s` a skipped pass; status is changed, unchanged, skipped,\n"
              "failed (the last attempt at the cursor) or pending; then the pass's time in ms and the node\n"
-             "count after it. `pipeline insert cse after dce` adds a registered pass; `pipeline remove dce`\n"
-             "drops one. Editing before the cursor drops the stages after the edit (the cursor moves back).",
+             "count after it. Editing: `pipeline insert cse after dce` adds a registered pass (without\n"
+             "before/after: at the end); `pipeline remove dce` drops one; `pipeline set decompose,dce`\n"
+             "replaces the list; `pipeline default` restores TorchAir's. Editing before the cursor drops the\n"
+             "stages after the edit (the cursor moves back).",
              PipelineCommand, [](const std::vector<std::string>& before) {
-               if (before.empty()) return CompletionRule{CompletionKind::kFixed, {"insert", "remove"}};
+               if (before.empty()) return CompletionRule{CompletionKind::kFixed, {"insert", "remove", "set", "default"}};
                if (before[0] == "insert" && before.size() == 2) {
                  return CompletionRule{CompletionKind::kFixed, {"before", "after"}};
                }

@@ -42,6 +42,15 @@ Status PipelineRun::InsertPass(std::string pass, std::string_view anchor, bool a
   return Status::Ok();
 }
 
+Status PipelineRun::SetPasses(std::vector<std::string> passes) {
+  size_t same = 0;
+  while (same < passes.size() && same < passes_.size() && passes[same] == passes_[same]) ++same;
+  if (same < cursor()) AIRSCOPE_RETURN_IF_ERROR(TruncateTo(same));
+  if (same <= cursor()) failure_.reset();
+  passes_ = std::move(passes);
+  return Status::Ok();
+}
+
 Status PipelineRun::RemovePass(std::string_view pass) {
   auto it = std::find(passes_.begin(), passes_.end(), pass);
   if (it == passes_.end()) return Status::Errorf("no pass '{}' in the pipeline", pass);

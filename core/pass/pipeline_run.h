@@ -90,6 +90,10 @@ class PipelineRun {
   const std::vector<std::string>& passes() const { return passes_; }
   // Inserts `pass` before or after the first occurrence of `anchor`.
   Status InsertPass(std::string pass, std::string_view anchor, bool after);
+  // Appends `pass` at the end.
+  void AppendPass(std::string pass) { passes_.push_back(std::move(pass)); }
+  // Replaces the list; stages are kept as far as the old and new lists agree.
+  Status SetPasses(std::vector<std::string> passes);
   // Removes the first occurrence of `pass`.
   Status RemovePass(std::string_view pass);
   bool Contains(std::string_view pass) const;
