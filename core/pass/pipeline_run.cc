@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <exception>
 
 #include <fmt/format.h>
 
@@ -251,16 +252,32 @@ Result<std::shared_ptr<const Graph>> PipelineRun::GraphAt(size_t stage) const {
   while (!snapshots_[base]) --base;  // stage 0 is always kept
   std::unique_ptr<Graph> graph = snapshots_[base]->Clone();
   PassContext context = replay_context_;
-  PassManager manager;
+  // Replays run the passes bare: each already ran on this very input and
+  // passed lint, so no rollback copy and no lint per pass (a copy of a 1M-node
+  // graph per replayed pass made recomputing a late stage take minutes). One
+  // lint at the end catches a pass that turned out not to be deterministic.
   for (size_t k = base + 1; k <= stage; ++k) {
     if (stages_[k].status != StageStatus::kRan || !stages_[k].changed) continue;
     const PassInfo* info = replay_passes_ ? replay_passes_->Find(stages_[k].pass) : nullptr;
-    if (!info) return Status::Errorf("cannot recompute stage {}: pass '{}' is no longer registered", stage,
-                                     stages_[k].pass);
-    Result<PassOutcome> outcome = manager.Run(*info, *graph, context);
-    if (!outcome.ok()) {
-      return Status::Errorf("cannot recompute stage {}: replaying stage {}: {}", stage, k, outcome.status().message());
+    if (!info || !info->run) {
+      return Status::Errorf("cannot recompute stage {}: pass '{}' is no longer registered", stage, stages_[k].pass);
     }
+    Result<bool> changed = Status::Error("exception");
+    try {
+      changed = info->run(*graph, context);
+    } catch (const std::exception& e) {
+      changed = Status::Errorf("exception: {}", e.what());
+    } catch (...) {
+      changed = Status::Error("unknown exception");
+    }
+    if (!changed.ok()) {
+      return Status::Errorf("cannot recompute stage {}: replaying stage {}: pass '{}' failed: {}", stage, k,
+                            stages_[k].pass, changed.status().message());
+    }
+  }
+  if (Status lint = graph->Lint(); !lint.ok()) {
+    return Status::Errorf("cannot recompute stage {}: the replayed graph does not lint (a pass is not deterministic?): {}",
+                          stage, lint.message());
   }
   return std::shared_ptr<const Graph>(std::move(graph));
 }
