@@ -42,6 +42,7 @@ CommandTable BuildCommandTable() {
   RegisterCacheCommands(table);
   RegisterPassCommands(table);
   RegisterDecompCommands(table);
+  RegisterPipelineCommands(table);
   return table;
 }
 

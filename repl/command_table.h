@@ -30,7 +30,9 @@ struct CommandContext {
 using CommandHandler = std::function<Status(CommandContext&)>;
 
 // What the next word of a command can be, for tab completion.
-enum class CompletionKind : uint8_t { kNone, kFile, kNode, kGraph, kCommand, kSetting, kFixed, kPass };
+enum class CompletionKind : uint8_t { kNone, kFile, kNode, kGraph, kCommand, kSetting, kFixed,
+                                      kPass,    // a registered pass or a pass of the current pipeline
+                                      kStage };  // input, last, a stage number or pass name that ran
 // Given the words typed so far after the command name, what the next one is.
 struct CompletionRule {
   CompletionKind kind = CompletionKind::kNone;
@@ -71,5 +73,6 @@ Status SetDeviceParameter(Session& session, std::string_view name, std::string_v
 void RegisterCacheCommands(CommandTable& table);
 void RegisterPassCommands(CommandTable& table);  // pass define/add/remove/list, plugin load
 void RegisterDecompCommands(CommandTable& table);
+void RegisterPipelineCommands(CommandTable& table);
 
 }  // namespace airscope

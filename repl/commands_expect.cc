@@ -38,11 +38,7 @@ std::string WithoutSpaces(std::string_view text) {
   return out;
 }
 
-Result<const Graph*> CurrentGraph(CommandContext& ctx) {
-  Result<Session::Entry*> entry = ctx.session.Current();
-  if (!entry.ok()) return entry.status();
-  return static_cast<const Graph*>((*entry)->loaded.graph.get());
-}
+Result<const Graph*> CurrentGraph(CommandContext& ctx) { return ctx.session.CurrentGraph(); }
 
 Status ExpectNodes(CommandContext& ctx, const std::vector<Word>& args) {
   if (args.empty() || args.size() > 2) return Status::Error("usage: expect nodes N [PATTERN]");

@@ -1,33 +1,35 @@
 // Graph commands: load, graphs, use, show, node, find, stats, dump.
+// They act on Session::CurrentGraph(): once the pipeline has run, that is
+// the stage at its cursor.
 #include <fmt/format.h>
 
-#include "core/file_util.h"
-#include "core/fx/fx_text.h"
-#include "core/fx/graph_json.h"
-#include "core/fx/readable.h"
+#include <optional>
+
 #include "repl/cache_state.h"
 #include "repl/command_table.h"
+#include "repl/graph_text.h"
 #include "repl/graph_views.h"
 #include "repl/interpreter.h"
-#include "viz/dot_writer.h"
+#include "repl/stage_graph.h"
 
 namespace airscope {
 namespace {
-
-const std::vector<std::string> kShowFormats = {"fx", "readable", "json", "dot"};
-const std::vector<std::string> kDumpFormats = {"fx", "readable", "json", "dot", "svg", "png"};
 
 Status Usage(std::string_view syntax) {
   return Status::Errorf("usage: {}", syntax);
 }
 
-// The text of `graph` in a text format (not svg/png).
-Result<std::string> GraphText(const Graph& graph, std::string_view format) {
-  if (format == "fx") return PrintFxText(graph) + "\n";
-  if (format == "readable") return PrintReadable(graph);
-  if (format == "json") return PrintGraphJson(graph);
-  if (format == "dot") return GraphToDot(graph);
-  return Status::Errorf("unknown format '{}' (one of: {})", format, fmt::join(kShowFormats, ", "));
+// The graph a command reads: the current graph (the pipeline's stage at the
+// cursor once a pipeline exists), or the stage `--stage S` names.
+Result<std::shared_ptr<const Graph>> GraphFor(CommandContext& ctx, const std::string* stage) {
+  if (stage) {
+    Result<StageGraph> resolved = ResolveStageGraph(ctx.session, *stage);
+    if (!resolved.ok()) return resolved.status();
+    return std::move(resolved->graph);
+  }
+  Result<const Graph*> graph = ctx.session.CurrentGraph();
+  if (!graph.ok()) return graph.status();
+  return std::shared_ptr<const Graph>(std::shared_ptr<const Graph>(), *graph);  // not owned
 }
 
 Status Load(CommandContext& ctx) {
@@ -87,15 +89,20 @@ Status Use(CommandContext& ctx) {
 
 Status Show(CommandContext& ctx) {
   std::string format = "fx";
+  std::optional<std::string> stage;
   const auto& args = ctx.args;
-  if (args.size() == 2 && args[0].text == "--format") {
-    format = args[1].text;
-  } else if (!args.empty()) {
-    return Usage("show [--format fx|readable|json|dot]");
+  for (size_t i = 0; i < args.size(); i += 2) {
+    if (i + 1 < args.size() && args[i].text == "--format") {
+      format = args[i + 1].text;
+    } else if (i + 1 < args.size() && args[i].text == "--stage") {
+      stage = args[i + 1].text;
+    } else {
+      return Usage(fmt::format("show [--format {}] [--stage S]", fmt::join(GraphFormatNames(true), "|")));
+    }
   }
-  Result<Session::Entry*> entry = ctx.session.Current();
-  if (!entry.ok()) return entry.status();
-  Result<std::string> text = GraphText(*(*entry)->loaded.graph, format);
+  Result<std::shared_ptr<const Graph>> graph = GraphFor(ctx, stage ? &*stage : nullptr);
+  if (!graph.ok()) return graph.status();
+  Result<std::string> text = GraphText(**graph, format);
   if (!text.ok()) return text.status();
   ctx.out.AddBlock(*text);
   return Status::Ok();
@@ -103,9 +110,9 @@ Status Show(CommandContext& ctx) {
 
 Status NodeCommand(CommandContext& ctx) {
   if (ctx.args.size() != 1) return Usage("node NAME");
-  Result<Session::Entry*> entry = ctx.session.Current();
-  if (!entry.ok()) return entry.status();
-  const Graph& graph = *(*entry)->loaded.graph;
+  Result<const Graph*> current = ctx.session.CurrentGraph();
+  if (!current.ok()) return current.status();
+  const Graph& graph = **current;
   const Node* node = graph.Find(ctx.args[0].text);
   if (!node) return Status::Errorf("no node named '{}' in graph '{}' (try find {})", ctx.args[0].text, graph.name(), ctx.args[0].text);
   DescribeNode(*node, ctx.session.registry(), ctx.out);
@@ -114,11 +121,11 @@ Status NodeCommand(CommandContext& ctx) {
 
 Status Find(CommandContext& ctx) {
   if (ctx.args.size() != 1) return Usage("find PATTERN");
-  Result<Session::Entry*> entry = ctx.session.Current();
-  if (!entry.ok()) return entry.status();
+  Result<const Graph*> graph = ctx.session.CurrentGraph();
+  if (!graph.ok()) return graph.status();
   const std::string& pattern = ctx.args[0].text;
   size_t matches = 0;
-  for (const Node* node : *(*entry)->loaded.graph) {
+  for (const Node* node : **graph) {
     if (!NodeMatches(*node, pattern)) continue;
     ++matches;
     ctx.out.Print("{:<24} {:<14} {:<40} {}", node->name(), OpKindName(node->op()), node->target(), ValueString(*node));
@@ -129,33 +136,22 @@ Status Find(CommandContext& ctx) {
 
 Status Stats(CommandContext& ctx) {
   if (!ctx.args.empty()) return Usage("stats");
-  Result<Session::Entry*> entry = ctx.session.Current();
-  if (!entry.ok()) return entry.status();
-  DescribeStats(*(*entry)->loaded.graph, ctx.session.registry(), ctx.out);
+  Result<const Graph*> graph = ctx.session.CurrentGraph();
+  if (!graph.ok()) return graph.status();
+  DescribeStats(**graph, ctx.session.registry(), ctx.out);
   return Status::Ok();
 }
 
 Status Dump(CommandContext& ctx) {
-  if (ctx.args.size() != 2) return Usage("dump fx|readable|json|dot|svg|png PATH");
-  Result<Session::Entry*> entry = ctx.session.Current();
-  if (!entry.ok()) return entry.status();
-  const Graph& graph = *(*entry)->loaded.graph;
-  const std::string& format = ctx.args[0].text;
-  const std::string& path = ctx.args[1].text;
-  if (format == "svg" || format == "png") {
-    Result<RenderInfo> info = RenderGraph(graph, format, path);
-    if (!info.ok()) return info.status();
-    ctx.out.Print("wrote {} ({}, layout {})", path, format, info->engine);
-    if (!info->note.empty()) ctx.out.Styled(Style::kDim, "  {}", info->note);
-    return Status::Ok();
-  }
-  if (std::find(kDumpFormats.begin(), kDumpFormats.end(), format) == kDumpFormats.end()) {
-    return Status::Errorf("unknown dump format '{}' (one of: {})", format, fmt::join(kDumpFormats, ", "));
-  }
-  Result<std::string> text = GraphText(graph, format);
-  if (!text.ok()) return text.status();
-  AIRSCOPE_RETURN_IF_ERROR(WriteFileAtomically(path, *text));
-  ctx.out.Print("wrote {} ({}, {} bytes)", path, format, text->size());
+  const auto& args = ctx.args;
+  std::string syntax = fmt::format("dump {} PATH [--stage S]", fmt::join(GraphFormatNames(false), "|"));
+  if (args.size() != 2 && !(args.size() == 4 && args[2].text == "--stage")) return Usage(syntax);
+  Result<std::shared_ptr<const Graph>> graph = GraphFor(ctx, args.size() == 4 ? &args[3].text : nullptr);
+  if (!graph.ok()) return graph.status();
+  Result<WrittenGraph> written = WriteGraph(**graph, args[0].text, args[1].text);
+  if (!written.ok()) return written.status();
+  ctx.out.Print("{}", written->summary);
+  if (!written->note.empty()) ctx.out.Styled(Style::kDim, "  {}", written->note);
   return Status::Ok();
 }
 
@@ -184,12 +180,18 @@ void RegisterGraphCommands(CommandTable& table) {
              Graphs, nullptr});
   table.Add({"use", "use NAME", "make a loaded graph the current one", "Makes NAME the current graph.", Use,
              Always(CompletionKind::kGraph)});
-  table.Add({"show", "show [--format fx|readable|json|dot]", "print the current graph (default: FX text)",
-             "Prints the current graph as torch prints it: FX graph text (default), print_readable code,\n"
-             "airscope JSON, or DOT.",
+  table.Add({"show", "show [--format F] [--stage S]", "print the current graph (default: FX text)",
+             fmt::format(
+                 "Prints the current graph as torch prints it: FX graph text (default), print_readable code,\n"
+                 "airscope JSON, DOT, ... (formats: {}). Once the pipeline has run, the current graph is the\n"
+                 "stage at its cursor; --stage S prints another stage (a number, a pass name, input or last).",
+                 fmt::join(GraphFormatNames(true), ", ")),
              Show, [](const std::vector<std::string>& before) {
-               if (before.empty()) return CompletionRule{CompletionKind::kFixed, {"--format"}};
-               return CompletionRule{CompletionKind::kFixed, kShowFormats};
+               if (!before.empty() && before.back() == "--format") {
+                 return CompletionRule{CompletionKind::kFixed, GraphFormatNames(true)};
+               }
+               if (!before.empty() && before.back() == "--stage") return CompletionRule{CompletionKind::kStage, {}};
+               return CompletionRule{CompletionKind::kFixed, {"--format", "--stage"}};
              }});
   table.Add({"node", "node NAME", "everything about one node: op, target, args, value, users, cost",
              "Shows a node's op kind, target, args and kwargs, the value it produces (shape, dtype, strides,\n"
@@ -205,13 +207,19 @@ void RegisterGraphCommands(CommandTable& table) {
              "bytes of all tensors the graph produces (where shapes are known), total FLOPs and bytes moved\n"
              "from the op registry's cost model, and the op histogram (keys as torch's str(node.target)).",
              Stats, nullptr});
-  table.Add({"dump", "dump FORMAT PATH", "write the current graph to a file (fx, readable, json, dot, svg, png)",
-             "Writes the current graph to PATH in FORMAT: fx, readable, json, dot, or svg/png rendered by\n"
-             "graphviz (graphs over 2,000 nodes are laid out with sfdp). Files are written atomically: a\n"
-             "temporary file renamed into place, so an interrupted dump leaves no partial file.",
+  table.Add({"dump", "dump FORMAT PATH [--stage S]", "write the current graph (or a stage) to a file",
+             fmt::format(
+                 "Writes the current graph to PATH in FORMAT ({}); svg/png are rendered by\n"
+                 "graphviz (graphs over 2,000 nodes are laid out with sfdp). --stage S writes a pipeline stage\n"
+                 "instead (a number, a pass name, input or last). Files are written atomically: a temporary\n"
+                 "file renamed into place, so an interrupted dump leaves no partial file. For a dump after\n"
+                 "every stage, set dump.dir, dump.formats and dump.when.",
+                 fmt::join(GraphFormatNames(false), ", ")),
              Dump, [](const std::vector<std::string>& before) {
-               return before.empty() ? CompletionRule{CompletionKind::kFixed, kDumpFormats}
-                                     : CompletionRule{CompletionKind::kFile, {}};
+               if (before.empty()) return CompletionRule{CompletionKind::kFixed, GraphFormatNames(false)};
+               if (before.size() == 1) return CompletionRule{CompletionKind::kFile, {}};
+               if (before.size() == 2) return CompletionRule{CompletionKind::kFixed, {"--stage"}};
+               return before.size() == 3 ? CompletionRule{CompletionKind::kStage, {}} : CompletionRule{};
              }});
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "repl/tokenizer.h"
 
 namespace airscope {
@@ -37,12 +39,25 @@ Completion Complete(const CommandTable& table, const Session& session, std::stri
       case CompletionKind::kGraph:
         for (const Session::Entry& e : session.graphs()) options.push_back(e.name);
         break;
+      case CompletionKind::kNode:
+        if (const Graph* graph = session.current_graph()) {
+          for (const Node* n : *graph) options.push_back(n->name());
+        }
+        break;
       case CompletionKind::kPass:
         for (const PassInfo* pass : session.passes().All()) options.push_back(pass->name);
+        for (const std::string& pass : DefaultPipeline()) options.push_back(pass);
+        if (const Session::Entry* current = session.current(); current && current->pipeline) {
+          for (const std::string& pass : current->pipeline->passes()) options.push_back(pass);
+        }
         break;
-      case CompletionKind::kNode:
-        if (const Session::Entry* current = session.current()) {
-          for (const Node* n : *current->loaded.graph) options.push_back(n->name());
+      case CompletionKind::kStage:
+        options = {"input", "last"};
+        if (const Session::Entry* current = session.current(); current && current->pipeline) {
+          for (const StageRecord& stage : current->pipeline->stages()) {
+            options.push_back(fmt::format("{}", stage.number));
+            if (stage.number > 0) options.push_back(stage.pass);
+          }
         }
         break;
     }

@@ -6,6 +6,7 @@
 
 #include "core/file_util.h"
 #include "core/fx/source_text.h"
+#include "viz/pbtxt_reader.h"
 #include "core/fx/fx_text.h"
 #include "core/fx/graph_json.h"
 #include "core/fx/readable.h"
@@ -40,6 +41,7 @@ std::string_view GraphFormatName(GraphFormat format) {
     case GraphFormat::kFxText: return "fx";
     case GraphFormat::kReadable: return "readable";
     case GraphFormat::kJson: return "json";
+    case GraphFormat::kPbtxt: return "pbtxt";
   }
   return "?";
 }
@@ -53,10 +55,13 @@ Result<GraphFormat> SniffGraphFormat(std::string_view content, std::string_view 
   if (StartsWith(line, "{") || StartsWith(line, "[")) return GraphFormat::kJson;
   if (StartsWith(line, "graph(")) return GraphFormat::kFxText;
   if (StartsWith(line, "class ") || StartsWith(line, "def forward")) return GraphFormat::kReadable;
+  // TorchAir's pbtxt (GraphDef text): `node {` blocks, possibly after `name:`.
+  if (StartsWith(line, "node {") || StartsWith(line, "node{") || StartsWith(line, "name:")) return GraphFormat::kPbtxt;
   std::string_view shown = line.substr(0, 40);
   return Status::Errorf(
       "{}:1:1: unrecognized graph format: the file starts with \"{}\"; airscope reads FX graph text "
-      "(\"graph():\"), print_readable code (\"class GraphModule(torch.nn.Module):\") and airscope JSON",
+      "(\"graph():\"), print_readable code (\"class GraphModule(torch.nn.Module):\"), airscope JSON and "
+      "TorchAir pbtxt (\"node {{\")",
       path, shown);
 }
 
@@ -68,6 +73,7 @@ Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& p
     case GraphFormat::kFxText: parsed = ParseFxText(content, path); break;
     case GraphFormat::kReadable: parsed = ParseReadable(content, path); break;
     case GraphFormat::kJson: parsed = ParseGraphJson(content, path); break;
+    case GraphFormat::kPbtxt: parsed = ParsePbtxt(content, path); break;
   }
   if (!parsed.ok()) return parsed.status();
   LoadedGraph loaded;
@@ -98,7 +104,7 @@ bool IsTraceLogFile(const std::string& path) {
 std::string DefaultGraphName(std::string_view path) {
   size_t slash = path.rfind('/');
   std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  for (std::string_view ext : {".graph.txt", ".readable.py", ".json", ".txt", ".py", ".fx"}) {
+  for (std::string_view ext : {".graph.txt", ".readable.py", ".json", ".pbtxt", ".ge.txt", ".txt", ".py", ".fx"}) {
     if (EndsWith(base, ext) && base.size() > ext.size()) {
       base.remove_suffix(ext.size());
       break;

@@ -14,8 +14,8 @@
 
 namespace airscope {
 
-enum class GraphFormat : uint8_t { kFxText, kReadable, kJson };
-std::string_view GraphFormatName(GraphFormat format);  // "fx", "readable", "json"
+enum class GraphFormat : uint8_t { kFxText, kReadable, kJson, kPbtxt };
+std::string_view GraphFormatName(GraphFormat format);  // "fx", "readable", "json", "pbtxt"
 
 // Decides the format from the first meaningful text; an error says what was
 // seen and what formats airscope reads.

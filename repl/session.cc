@@ -23,13 +23,14 @@ void Session::AddGraph(std::string name, LoadedGraph loaded, bool* replaced) {
     if (entry.name == name) {
       entry.loaded = std::move(loaded);
       entry.cache.reset();  // a replaced graph is a new frame: its old cache entries do not apply
+      entry.pipeline.reset();  // its stages belong to the old graph
       *replaced = true;
       current_ = name;
       return;
     }
   }
   current_ = name;
-  graphs_.push_back({std::move(name), std::move(loaded), nullptr});
+  graphs_.push_back({std::move(name), std::move(loaded), nullptr, nullptr});
 }
 
 Status Session::Use(std::string_view name) {
@@ -58,5 +59,35 @@ Result<Session::Entry*> Session::Current() {
 }
 
 const Session::Entry* Session::current() const { return Find(current_); }
+
+Result<const Graph*> Session::CurrentGraph() {
+  if (graph_override_) return graph_override_;
+  Result<Entry*> entry = Current();
+  if (!entry.ok()) return entry.status();
+  if ((*entry)->pipeline) return &(*entry)->pipeline->Current();
+  return static_cast<const Graph*>((*entry)->loaded.graph.get());
+}
+
+const Graph* Session::current_graph() const {
+  if (graph_override_) return graph_override_;
+  const Entry* entry = current();
+  if (!entry) return nullptr;
+  return entry->pipeline ? &entry->pipeline->Current() : entry->loaded.graph.get();
+}
+
+Result<PipelineRun*> Session::CurrentPipeline() {
+  Result<Entry*> entry = Current();
+  if (!entry.ok()) return entry.status();
+  PipelineOptions options;
+  options.memory_budget = settings_.GetUnsigned("pipeline.memory-budget");
+  std::unique_ptr<PipelineRun>& run = (*entry)->pipeline;
+  if (!run) {
+    run = std::make_unique<PipelineRun>(std::shared_ptr<const Graph>((*entry)->loaded.graph->Clone()),
+                                        DefaultPipeline(), options);
+  } else if (run->options().memory_budget != options.memory_budget) {
+    run->set_memory_budget(options.memory_budget);
+  }
+  return run.get();
+}
 
 }  // namespace airscope

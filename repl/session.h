@@ -12,6 +12,7 @@
 #include "core/ops/op_registry.h"
 #include "core/pass/decomposition.h"
 #include "core/pass/pass.h"
+#include "core/pass/pipeline_run.h"
 #include "core/status.h"
 #include "repl/device_state.h"
 #include "repl/graph_loader.h"
@@ -31,6 +32,9 @@ class Session {
     std::string name;
     LoadedGraph loaded;
     std::shared_ptr<CacheState> cache;  // null until a call / mark_dynamic / trace load
+    // The pipeline stepping this graph: created on first use from `loaded`,
+    // dropped when the name is loaded again.
+    std::unique_ptr<PipelineRun> pipeline;
   };
   const std::vector<Entry>& graphs() const { return graphs_; }
   // Adds (or replaces, setting *replaced) the graph `name` and makes it current.
@@ -40,6 +44,17 @@ class Session {
   // The current graph, or an error telling the user how to get one.
   Result<Entry*> Current();
   const Entry* current() const;
+
+  // The graph commands act on (show, node, find, stats, expect, dump, ...):
+  // the current entry's pipeline stage at the cursor once a pipeline exists,
+  // else the loaded graph. While an override is set (bisect examining a
+  // stage), that graph instead.
+  Result<const Graph*> CurrentGraph();
+  const Graph* current_graph() const;  // nullptr when there is none
+  void set_graph_override(const Graph* graph) { graph_override_ = graph; }
+  // The current graph's pipeline, created on first use (its memory budget
+  // follows the pipeline.memory-budget setting).
+  Result<PipelineRun*> CurrentPipeline();
 
   Settings& settings() { return settings_; }
   const Settings& settings() const { return settings_; }
@@ -75,6 +90,7 @@ class Session {
   PluginSet plugins_;
   bool quit_requested_ = false;
   DeviceState device_;
+  const Graph* graph_override_ = nullptr;
 };
 
 }  // namespace airscope

@@ -1,9 +1,12 @@
 #include "repl/settings.h"
 
+#include <algorithm>
 #include <cassert>
 #include <charconv>
 
 #include <fmt/format.h>
+
+#include "repl/graph_text.h"
 
 namespace airscope {
 
@@ -12,6 +15,17 @@ Settings::Settings() {
            {"stop", "continue"}, SettingSpec::Kind::kChoice});
   Declare({"color", "auto", "colour in output: auto (a terminal without NO_COLOR), always, never",
            {"auto", "always", "never"}, SettingSpec::Kind::kChoice});
+  Declare({"dump.dir", "", "directory for automatic dumps after each pipeline stage (NN_pass.ext); empty: none", {},
+           SettingSpec::Kind::kText});
+  Declare({"dump.formats", "fx", "formats of automatic dumps, comma separated", GraphFormatNames(false),
+           SettingSpec::Kind::kChoiceList});
+  Declare({"dump.when", "all", "which stages to dump: all, change (only stages that changed the graph), off",
+           {"all", "change", "off"}, SettingSpec::Kind::kChoice});
+  Declare({"pipeline.memory-budget", "1073741824",
+           "bytes of stage snapshots a pipeline keeps; older ones are dropped and recomputed on demand", {},
+           SettingSpec::Kind::kUnsigned});
+  Declare({"show-times", "on", "print pass times (off: for golden scripts, whose output must not vary)",
+           {"on", "off"}, SettingSpec::Kind::kChoice});
   Declare({"max-file-size", "2147483648", "largest file `load` reads, in bytes; larger ones are refused", {},
            SettingSpec::Kind::kUnsigned});
   // The compile cache (commands_cache.cc): Dynamo's and TorchAir's knobs, same names and defaults.
@@ -54,6 +68,20 @@ Status Settings::Set(std::string_view name, std::string_view value) {
       auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), parsed);
       if (ec != std::errc() || ptr != value.data() + value.size()) {
         return Status::Errorf("{} takes a whole number, not '{}'", name, value);
+      }
+      break;
+    }
+    case SettingSpec::Kind::kChoiceList: {
+      if (value.empty()) return Status::Errorf("{} needs at least one of {}", name, fmt::join(spec->choices, ","));
+      size_t start = 0;
+      while (start <= value.size()) {
+        size_t end = std::min(value.find(',', start), value.size());
+        std::string_view item = value.substr(start, end - start);
+        if (std::find(spec->choices.begin(), spec->choices.end(), item) == spec->choices.end()) {
+          return Status::Errorf("{} takes a comma-separated list of {}, not '{}'", name, fmt::join(spec->choices, ","),
+                                item);
+        }
+        start = end + 1;
       }
       break;
     }

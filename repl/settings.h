@@ -17,7 +17,8 @@ struct SettingSpec {
   std::string default_value;
   std::string help;
   std::vector<std::string> choices;  // empty: any value of `kind`
-  enum class Kind : uint8_t { kChoice, kUnsigned, kText } kind = Kind::kChoice;
+  // kChoiceList: a comma-separated list of `choices` ("fx,dot").
+  enum class Kind : uint8_t { kChoice, kUnsigned, kText, kChoiceList } kind = Kind::kChoice;
 };
 
 class Settings {

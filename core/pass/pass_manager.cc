@@ -1,17 +1,35 @@
 #include "core/pass/pass_manager.h"
 
+#include <exception>
 #include <utility>
 
 namespace airscope {
+namespace {
 
-Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassContext& context) {
+// Passes are plain functions and may be user code: an exception escaping one
+// is a failure of that pass, never of the debugger.
+Result<bool> RunGuarded(const PassInfo& pass, Graph& graph, PassContext& context) {
+  if (!pass.run) return Status::Errorf("pass '{}' has no implementation", pass.name);
+  try {
+    return pass.run(graph, context);
+  } catch (const std::exception& e) {
+    return Status::Errorf("exception: {}", e.what());
+  } catch (...) {
+    return Status::Error("unknown exception");
+  }
+}
+
+}  // namespace
+
+Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassContext& context,
+                                     const Graph* pristine) {
   for (PassInstrumentation* inst : instrumentations_) inst->BeforePass(pass, graph);
   // The copy is the rollback point: a pass may fail half way through.
-  std::unique_ptr<Graph> before = graph.Clone();
+  std::unique_ptr<Graph> before;
+  if (!pristine) before = graph.Clone();
   context.remarks.clear();
   auto start = std::chrono::steady_clock::now();
-  Result<bool> changed = pass.run ? pass.run(graph, context)
-                                  : Result<bool>(Status::Errorf("pass '{}' has no implementation", pass.name));
+  Result<bool> changed = RunGuarded(pass, graph, context);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   Status failure;
   if (!changed.ok()) {
@@ -19,8 +37,11 @@ Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassCon
   } else if (Status lint = graph.Lint(); !lint.ok()) {
     failure = Status::Errorf("pass '{}' broke the graph: lint: {}", pass.name, lint.message());
   }
+  for (PassInstrumentation* inst : instrumentations_) inst->PassTimed(pass, seconds);
   if (!failure.ok()) {
+    if (!before) before = pristine->Clone();
     graph = std::move(*before);
+    context.remarks.clear();
     for (PassInstrumentation* inst : instrumentations_) inst->AfterPassFailed(pass, graph, failure);
     return failure;
   }
@@ -29,6 +50,7 @@ Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassCon
   outcome.changed = *changed;
   outcome.seconds = seconds;
   outcome.remarks = std::move(context.remarks);
+  context.remarks.clear();
   return outcome;
 }
 

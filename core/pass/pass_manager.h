@@ -2,11 +2,12 @@
 // that a failed pass leaves the graph exactly as it was.
 //
 // For each pass: BeforePass hooks; the pass runs on the graph; the graph is
-// linted; on success AfterPass hooks (with `changed`); on an error or a lint
-// failure the graph is restored from the copy taken before the pass, and
-// AfterPassFailed hooks run with the error, which names the pass and, for a
-// lint failure, what lint found. Timing and dumping are instrumentation too
-// (see TimingInstrumentation and the dump hook in repl).
+// linted; PassTimed hooks get the pass's own run time (success or failure);
+// on success AfterPass hooks (with `changed`); on an error, an exception
+// escaping the pass, or a lint failure the graph is restored from the copy
+// taken before the pass, and AfterPassFailed hooks run with the error, which
+// names the pass and, for a lint failure, what lint found. Timing and dumping
+// are instrumentation too (TimingInstrumentation; the dump hook in repl).
 #pragma once
 
 #include <chrono>
@@ -21,6 +22,10 @@ class PassInstrumentation {
  public:
   virtual ~PassInstrumentation() = default;
   virtual void BeforePass(const PassInfo& pass, const Graph& graph) {}
+  // The manager's measurement of the pass itself (not lint), called once per
+  // run, before AfterPass / AfterPassFailed. The only clock: hooks that want
+  // time read it here instead of timing again.
+  virtual void PassTimed(const PassInfo& pass, double seconds) {}
   virtual void AfterPass(const PassInfo& pass, const Graph& graph, bool changed) {}
   virtual void AfterPassFailed(const PassInfo& pass, const Graph& restored, const Status& error) {}
 };
@@ -38,7 +43,12 @@ class PassManager {
 
   // Runs `pass` on `graph`. On error the graph is unchanged and the Status
   // reads "pass 'NAME' failed: ..." or "pass 'NAME' broke the graph: lint: ...".
-  Result<PassOutcome> Run(const PassInfo& pass, Graph& graph, PassContext& context);
+  //
+  // `pristine`, when given, must be SameGraph as `graph` and outlive the call:
+  // the manager restores from it on failure instead of copying `graph` before
+  // every pass (a caller that keeps snapshots already has that copy).
+  Result<PassOutcome> Run(const PassInfo& pass, Graph& graph, PassContext& context,
+                          const Graph* pristine = nullptr);
 
  private:
   std::vector<PassInstrumentation*> instrumentations_;

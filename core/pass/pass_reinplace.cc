@@ -13,6 +13,7 @@
 
 #include "core/pass/graph_passes.h"
 #include "core/pass/pass_util.h"
+#include "core/pass/stream_util.h"
 
 namespace airscope {
 namespace {
@@ -51,7 +52,16 @@ bool IsEpilogueCopy(const Node* user, const Node* input, const Node* value) {
 Result<bool> RunReinplace(Graph& graph, PassContext& context) {
   const OpRegistry& registry = RegistryOf(context);
   std::unordered_map<const Node*, size_t> position = Positions(graph);
-  int reinplaced = 0, copies_removed = 0;
+  // Streams are not resolved yet at this point of the pipeline, so they come
+  // from the scope markers (or a stream already set on the node). TorchAir's
+  // reinplace_with_multi_stream_check: no in-place rewrite when the storage
+  // is produced or used on another stream, since the streams would race on it.
+  Result<std::vector<std::string>> scope_streams = StreamsFromScopes(graph);
+  auto stream_of = [&](const Node* n) -> std::string_view {
+    if (!n->stream().empty() || !scope_streams.ok()) return n->stream();
+    return (*scope_streams)[position.at(n)];
+  };
+  int reinplaced = 0, copies_removed = 0, cross_stream = 0;
   // Epilogue copies erased below come later in the snapshot: skip them.
   std::unordered_set<const Node*> erased;
   for (Node* node : graph.Nodes()) {
@@ -73,8 +83,12 @@ Result<bool> RunReinplace(Graph& graph, PassContext& context) {
     size_t at = position.at(node);
     Node* epilogue = nullptr;
     bool blocked = false;
+    std::string_view here = stream_of(node);
+    bool other_stream = stream_of(root) != here;
     for (Node* alias : Aliases(root, registry)) {
+      other_stream = other_stream || stream_of(alias) != here;
       for (Node* user : alias->users()) {
+        if (user != node && stream_of(user) != here && user->op() != OpKind::kOutput) other_stream = true;
         if (user == node || position.at(user) < at) continue;
         if (is_input && alias == root && !epilogue && IsEpilogueCopy(user, root, node)) {
           epilogue = user;
@@ -82,6 +96,10 @@ Result<bool> RunReinplace(Graph& graph, PassContext& context) {
         }
         blocked = true;  // self's storage is read (or written) later
       }
+    }
+    if (other_stream) {
+      ++cross_stream;
+      continue;
     }
     // A graph input may only be overwritten when its final value is this result.
     if (blocked || (is_input && !epilogue)) continue;
@@ -100,6 +118,10 @@ Result<bool> RunReinplace(Graph& graph, PassContext& context) {
     context.remarks.push_back(fmt::format("reinplaced {} op(s); removed {} copy_ epilogue(s)", reinplaced,
                                           copies_removed));
   }
+  if (cross_stream > 0) {
+    context.remarks.push_back(fmt::format("kept {} op(s) out-of-place: their input lives on another stream",
+                                          cross_stream));
+  }
   return reinplaced > 0;
 }
 
@@ -112,8 +134,10 @@ PassInfo ReinplacePass() {
           "neither self nor any view of self's storage is used after it. A graph input is overwritten only when "
           "the copy_(input, result) epilogue functionalize wrote copies this very result back; that copy_ then "
           "copies the input into itself and is removed. Leaves alone parameters (get_attr), views of graph "
-          "inputs, nodes without meta and ops without an in-place variant. Models TorchAir's reinplace "
-          "(torch.fx.passes.reinplace and _mutated_input_reinplace).",
+          "inputs, nodes without meta, ops without an in-place variant, and ops whose input's storage is produced or "
+          "used on another stream (from the scope markers: the streams would race on it). Models TorchAir's "
+          "reinplace (torch.fx.passes.reinplace, _mutated_input_reinplace and "
+          "reinplace_with_multi_stream_check).",
           PassKind::kPipeline, RunReinplace};
 }
 

@@ -208,6 +208,32 @@ TEST(ReinplaceTest, KeepsOutOfPlaceWhenInputIsReadLaterOrIsAnInput) {
   EXPECT_TRUE(SameGraph(*before, b.graph));
 }
 
+// TorchAir's reinplace_with_multi_stream_check: abs runs on stream_1 (from the
+// scope markers, before resolve_stream_markers), add on the default stream;
+// writing add's result into abs's buffer would race with stream_1.
+TEST(ReinplaceTest, KeepsOutOfPlaceAcrossStreams) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[3, 3]");
+  b.Call("air.scope_enter.default", {testing::Strs({"_user_stream_label"}), testing::Strs({"stream_1"})}, {},
+         "scope_enter");
+  Node* a = b.Call("aten.abs.default", {N(x)}, {}, "abs_1");
+  b.Call("air.scope_exit.default", {}, {}, "scope_exit");
+  Node* add = b.Call("aten.add.Tensor", {N(a), I(1)}, {}, "add");
+  b.Output({N(add)});
+  Infer(b.graph);
+  EXPECT_FALSE(RunPass(ReinplacePass(), b.graph));
+  EXPECT_EQ(b.graph.Find("add")->target(), "torch.ops.aten.add.Tensor");
+  // The same graph without the scope reinplaces add.
+  GraphBuilder c;
+  Node* y = c.Input("x", "f32[3, 3]");
+  Node* a2 = c.Call("aten.abs.default", {N(y)}, {}, "abs_1");
+  Node* add2 = c.Call("aten.add.Tensor", {N(a2), I(1)}, {}, "add");
+  c.Output({N(add2)});
+  Infer(c.graph);
+  EXPECT_TRUE(RunPass(ReinplacePass(), c.graph));
+  EXPECT_EQ(c.graph.Find("add")->target(), "torch.ops.aten.add_.Tensor");
+}
+
 // ---- remove_noop, view_to_reshape
 
 TEST(RemoveNoopTest, RemovesOnlyProvableNoops) {

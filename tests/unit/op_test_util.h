@@ -34,6 +34,11 @@ inline Argument Ints(std::vector<int64_t> values) {
   for (int64_t v : values) items.push_back(Argument::Int(v));
   return Argument::List(std::move(items));
 }
+inline Argument Strs(std::vector<std::string> values) {
+  std::vector<Argument> items;
+  for (std::string& v : values) items.push_back(Argument::String(std::move(v)));
+  return Argument::List(std::move(items));
+}
 inline Argument Nodes(std::vector<Node*> nodes) {
   std::vector<Argument> items;
   for (Node* n : nodes) items.push_back(Argument::NodeRef(n));

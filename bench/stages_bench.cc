@@ -1,0 +1,147 @@
+// Memory per pipeline stage: a chain graph of N nodes (default 1,000,000)
+// stepped through S stages (default 100) of a pass that moves a few nodes to
+// another stream, with the default 1 GiB snapshot budget and without one.
+// Prints RSS after each 10th stage, the measured bytes per node of a cloned
+// graph (what PipelineRun's estimate assumes), and the time to recompute a
+// dropped stage. The unbudgeted run stops once RSS passes a cap (default
+// 4 GiB) instead of exhausting the machine, and extrapolates.
+//   stages_bench [NODES] [STAGES] [CAP_MIB]
+#include <malloc.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "core/pass/pipeline_run.h"
+
+namespace airscope {
+namespace {
+
+double RssMiB() {
+  malloc_trim(0);  // freed snapshots go back to the OS, so RSS shows what is held
+  long pages = 0, resident = 0;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    std::fclose(f);
+  }
+  return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1 << 20);
+}
+
+std::unique_ptr<Graph> Chain(int n) {
+  auto g = std::make_unique<Graph>("chain");
+  NodeSpec input;
+  input.op = OpKind::kPlaceholder;
+  input.target = input.name = "x";
+  Node* prev = *g->AppendNamed(input);
+  NodeMeta meta;
+  meta.tensors.push_back(*TensorMeta::ParseAnnotation("f32[8, 8]"));
+  prev->set_meta(meta);
+  for (int i = 1; i + 1 < n; ++i) {
+    NodeSpec spec;
+    spec.target = "torch.ops.aten.relu.default";
+    spec.args = {Argument::NodeRef(prev)};
+    prev = g->Append(std::move(spec));
+    prev->set_meta(meta);
+  }
+  NodeSpec out;
+  out.op = OpKind::kOutput;
+  out.target = out.name = "output";
+  out.args = {Argument::Tuple({Argument::NodeRef(prev)})};
+  g->Append(std::move(out));
+  return g;
+}
+
+// Moves the first 3 default-stream compute nodes to stream_1: a few nodes per stage.
+Result<bool> StreamSome(Graph& graph, PassContext&) {
+  int moved = 0;
+  for (Node* node : graph) {
+    if (node->op() != OpKind::kCallFunction || !node->stream().empty()) continue;
+    graph.SetStream(node, "stream_1");
+    if (++moved == 3) break;
+  }
+  return moved > 0;
+}
+
+double Since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void RunStages(const std::shared_ptr<const Graph>& input, int stages, uint64_t budget, double cap_mib,
+               const PassRegistry& registry) {
+  PassContext context;
+  PipelineEnv env;
+  env.passes = &registry;
+  env.context = &context;
+  PipelineOptions options;
+  options.memory_budget = budget;
+  PipelineRun run(input, std::vector<std::string>(static_cast<size_t>(stages), "stream_some"), options);
+  fmt::print("{:>6} {:>6} {:>12} {:>10} {:>9}\n", "stage", "kept", "est MiB", "RSS MiB", "step s");
+  double base = RssMiB();
+  for (int s = 1; s <= stages; ++s) {
+    auto start = std::chrono::steady_clock::now();
+    RunReport report = run.Step(1, env);
+    double seconds = Since(start);
+    if (report.stop == RunReport::Stop::kFailed) {
+      fmt::print("failed: {}\n", report.error.message());
+      return;
+    }
+    double rss = RssMiB();
+    if (s % 10 == 0 || s == 1 || rss > cap_mib) {
+      size_t kept = 0;
+      for (size_t k = 1; k <= run.cursor(); ++k) kept += run.IsKept(k) && run.OwnerOf(k) == k;
+      fmt::print("{:>6} {:>6} {:>12.0f} {:>10.0f} {:>9.2f}\n", s, kept,
+                 static_cast<double>(run.KeptBytes()) / (1 << 20), rss, seconds);
+    }
+    if (rss > cap_mib) {
+      double per_stage = (rss - base) / s;
+      fmt::print("stopped at the {:.0f} MiB cap: ~{:.0f} MiB per stage, ~{:.1f} GiB for {} stages\n", cap_mib,
+                 per_stage, per_stage * stages / 1024, stages);
+      return;
+    }
+  }
+  if (budget != UINT64_MAX && run.cursor() > 2) {
+    size_t middle = run.cursor() / 2;
+    auto start = std::chrono::steady_clock::now();
+    Result<std::shared_ptr<const Graph>> graph = run.GraphAt(middle);
+    fmt::print("recomputing dropped stage {} (kept: {}): {:.2f} s{}\n", middle, run.IsKept(middle) ? "yes" : "no",
+               Since(start), graph.ok() ? "" : " FAILED: " + graph.status().message());
+  }
+}
+
+}  // namespace
+}  // namespace airscope
+
+int main(int argc, char** argv) {
+  using namespace airscope;
+  int nodes = argc > 1 ? std::atoi(argv[1]) : 1000000;
+  int stages = argc > 2 ? std::atoi(argv[2]) : 100;
+  double cap_mib = argc > 3 ? std::atof(argv[3]) : 4096;
+  PassRegistry registry;
+  PassInfo info;
+  info.name = "stream_some";
+  info.run = StreamSome;
+  (void)registry.Register(info);
+
+  double before = RssMiB();
+  auto start = std::chrono::steady_clock::now();
+  std::shared_ptr<const Graph> input = Chain(nodes);
+  double built = RssMiB();
+  fmt::print("{} nodes built in {:.2f} s: {:.0f} MiB, {:.0f} bytes/node\n", nodes, Since(start), built - before,
+             (built - before) * (1 << 20) / nodes);
+  start = std::chrono::steady_clock::now();
+  std::unique_ptr<Graph> copy = input->Clone();
+  double cloned = RssMiB();
+  fmt::print("one clone: {:.2f} s, {:.0f} bytes/node (PipelineRun estimates {})\n", Since(start),
+             (cloned - built) * (1 << 20) / nodes, kEstimatedBytesPerNode);
+  copy.reset();
+
+  fmt::print("\n== {} stages, budget 1 GiB (default)\n", stages);
+  RunStages(input, stages, uint64_t{1} << 30, 1e12, registry);
+  fmt::print("\n== {} stages, no budget (stops at {:.0f} MiB RSS)\n", stages, cap_mib);
+  RunStages(input, stages, UINT64_MAX, cap_mib, registry);
+  return 0;
+}

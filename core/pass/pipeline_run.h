@@ -1,0 +1,165 @@
+// PipelineRun: one graph stepping through an ordered list of passes, with a
+// cursor, breakpoints, skip flags and a snapshot of the graph after every
+// stage, so any stage can be shown, diffed, dumped or returned to.
+//
+// Stages: stage 0 is the input graph; stage k (1 <= k <= cursor) is the
+// graph after passes()[k-1] ran (or was skipped). The cursor is the number of
+// the current stage, which is also the index of the next pass to run. A pass
+// that fails leaves no stage: the cursor stays, the failure is remembered for
+// `pipeline` until the cursor moves.
+//
+// Snapshots are immutable (shared_ptr<const Graph>). A stage whose pass did
+// not change the graph (checked with SameGraph, not only the pass's word)
+// shares the previous stage's snapshot; a changed one keeps its own copy.
+// Above the memory budget (estimated as nodes x bytes_per_node per distinct
+// snapshot) the oldest snapshots other than the input and the current stage
+// are dropped; GraphAt() recomputes a dropped stage by replaying the passes
+// that changed the graph from the nearest kept snapshot, with the registry
+// and a copy of the context of the last run. That relies on passes being
+// deterministic (pass.h's contract) and not redefined since the stage ran;
+// the registry given to runs must outlive the PipelineRun.
+//
+// Editing the pass list before the cursor invalidates the stages after the
+// edit: they are dropped and the cursor moves back to the edit point.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/pass/pass.h"
+#include "core/pass/pass_manager.h"
+
+namespace airscope {
+
+enum class StageStatus : uint8_t { kInput, kRan, kSkipped, kFailed };
+std::string_view StageStatusName(StageStatus status);  // "input", "ran", "skipped", "failed"
+
+struct StageRecord {
+  size_t number = 0;         // 0 = input
+  std::string pass;          // "input" for stage 0
+  StageStatus status = StageStatus::kInput;
+  bool changed = false;      // the graph differs from the previous stage's
+  double seconds = 0;        // the pass's own time (0 when skipped)
+  std::vector<std::string> remarks;
+  std::string error;         // kFailed: the pass's error
+  size_t nodes = 0;          // node count after the stage
+};
+
+// Bytes per node of a cloned graph (Node, its args/users vectors, meta, the
+// name index), measured by bench/stages_bench on a chain of annotated nodes
+// (654 bytes/node for a 100k-node clone, RelWithDebInfo, glibc malloc).
+inline constexpr uint64_t kEstimatedBytesPerNode = 650;
+
+struct PipelineOptions {
+  uint64_t memory_budget = uint64_t{1} << 30;  // bytes of snapshots kept
+  uint64_t bytes_per_node = kEstimatedBytesPerNode;
+};
+
+// What a run needs from its caller: the passes, the context they read, the
+// instrumentation around them, and who wants to hear about each new stage
+// (e.g. to dump it). Only borrowed for the call.
+struct PipelineEnv {
+  const PassRegistry* passes = nullptr;
+  PassContext* context = nullptr;
+  std::vector<PassInstrumentation*> instrumentations;
+  // Called for every new stage, and for stage 0 when a run starts from it.
+  std::function<void(const StageRecord&, const Graph&)> on_stage;
+  bool ignore_breakpoints = false;
+};
+
+// What a Step/RunUntil did.
+struct RunReport {
+  enum class Stop : uint8_t { kCount, kEnd, kBreakpoint, kTarget, kFailed };
+  Stop stop = Stop::kCount;
+  size_t first_stage = 0;  // the new stages are first_stage..last_stage (none if first > last)
+  size_t last_stage = 0;
+  Status error;            // kFailed: the failing pass's error
+};
+
+class PipelineRun {
+ public:
+  PipelineRun(std::shared_ptr<const Graph> input, std::vector<std::string> passes = DefaultPipeline(),
+              PipelineOptions options = {});
+
+  // ---- the pass list
+  const std::vector<std::string>& passes() const { return passes_; }
+  // Inserts `pass` before or after the first occurrence of `anchor`.
+  Status InsertPass(std::string pass, std::string_view anchor, bool after);
+  // Appends `pass` at the end.
+  void AppendPass(std::string pass) { passes_.push_back(std::move(pass)); }
+  // Replaces the list; stages are kept as far as the old and new lists agree.
+  Status SetPasses(std::vector<std::string> passes);
+  // Removes the first occurrence of `pass`.
+  Status RemovePass(std::string_view pass);
+  bool Contains(std::string_view pass) const;
+
+  // ---- cursor, breakpoints, skips
+  size_t cursor() const { return stages_.size() - 1; }
+  bool at_end() const { return cursor() == passes_.size(); }
+  Status SetBreakpoint(std::string_view pass, bool on);
+  bool HasBreakpoint(std::string_view pass) const { return breakpoints_.count(std::string(pass)) > 0; }
+  const std::set<std::string>& breakpoints() const { return breakpoints_; }
+  Status SetSkip(std::string_view pass, bool on);
+  bool IsSkipped(std::string_view pass) const { return skips_.count(std::string(pass)) > 0; }
+  const std::set<std::string>& skips() const { return skips_; }
+
+  // ---- running
+  // Runs up to n passes from the cursor (stops early at the end or on failure;
+  // breakpoints do not stop a step).
+  RunReport Step(size_t n, const PipelineEnv& env);
+  // Runs until the end, or stops before a pass with a breakpoint (other than
+  // the one at the cursor when the run starts), or after `target` ran.
+  // `target` must be at or after the cursor.
+  Result<RunReport> RunUntil(std::optional<std::string_view> target, const PipelineEnv& env);
+  // Moves the cursor back one stage (dropping the stage). Fails at stage 0,
+  // or when the previous stage must be recomputed and that fails.
+  Status Back();
+  // Back to stage 0: every stage but the input is dropped.
+  void Reset();
+  // Drops the stages after `stage` (cursor moves there); fails (changing
+  // nothing) if that stage was dropped and cannot be recomputed.
+  Status TruncateTo(size_t stage);
+
+  // ---- stages
+  const std::vector<StageRecord>& stages() const { return stages_; }
+  // The failure of the pass at the cursor, if its last attempt failed.
+  const std::optional<StageRecord>& failure() const { return failure_; }
+  // "3", a pass name (its latest stage), "input", "last"/"current".
+  Result<size_t> FindStage(std::string_view spec) const;
+  const Graph& Current() const { return *snapshots_.back(); }
+  const Graph& Input() const { return *snapshots_.front(); }
+  std::shared_ptr<const Graph> CurrentShared() const { return snapshots_.back(); }
+  // The graph at `stage` (<= cursor), recomputed if its snapshot was dropped.
+  Result<std::shared_ptr<const Graph>> GraphAt(size_t stage) const;
+  bool IsKept(size_t stage) const { return snapshots_[stage] != nullptr; }
+  // The stage whose snapshot `stage` shares (itself when it has its own).
+  size_t OwnerOf(size_t stage) const;
+  // Estimated bytes of distinct kept snapshots (input included), and the budget.
+  uint64_t KeptBytes() const;
+  const PipelineOptions& options() const { return options_; }
+  void set_memory_budget(uint64_t bytes);
+
+ private:
+  Status RunOne(const PipelineEnv& env);  // runs passes_[cursor()]
+  void Evict();
+  uint64_t EstimateBytes(size_t nodes) const { return nodes * options_.bytes_per_node; }
+
+  std::vector<std::string> passes_;
+  std::set<std::string> breakpoints_;
+  std::set<std::string> skips_;
+  PipelineOptions options_;
+  std::vector<StageRecord> stages_;                        // 0..cursor
+  std::vector<std::shared_ptr<const Graph>> snapshots_;    // parallel; nullptr = dropped
+  std::optional<StageRecord> failure_;
+  // What replays use: the registry and context of the last run.
+  const PassRegistry* replay_passes_ = nullptr;
+  PassContext replay_context_;
+};
+
+}  // namespace airscope

@@ -1,0 +1,527 @@
+// Pipeline commands: pipeline, step, next, run, break, skip, back, reset,
+// stages, diff, bisect. They drive the current graph's PipelineRun (created
+// on first use from the loaded graph); once it exists, the stage at its
+// cursor is the graph every other command sees (Session::CurrentGraph).
+#include <algorithm>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "core/fx/fx_text.h"
+#include "core/pass/graph_diff.h"
+#include "repl/command_table.h"
+#include "repl/dump_instrumentation.h"
+#include "repl/graph_text.h"
+#include "repl/interpreter.h"
+#include "repl/stage_graph.h"
+
+namespace airscope {
+namespace {
+
+Status Usage(std::string_view syntax) { return Status::Errorf("usage: {}", syntax); }
+
+bool ShowTimes(const Session& session) { return session.settings().Get("show-times") == "on"; }
+
+// Everything one run borrows: the pass context, the dumps, the env.
+class Runner {
+ public:
+  explicit Runner(Session& session)
+      : context_(session.MakePassContext()), dumps_(DumpInstrumentation::FromSettings(session.settings())) {
+    env_.passes = &session.passes();
+    env_.context = &context_;
+    dumps_.Attach(env_);
+  }
+  PipelineEnv& env() { return env_; }
+  const DumpInstrumentation& dumps() const { return dumps_; }
+
+ private:
+  PassContext context_;
+  DumpInstrumentation dumps_;
+  PipelineEnv env_;
+};
+
+std::string Millis(double seconds) { return fmt::format("{:.2f}", seconds * 1000); }
+
+void PrintStage(CommandContext& ctx, const PipelineRun& run, size_t k) {
+  const StageRecord& stage = run.stages()[k];
+  size_t before = run.stages()[k - 1].nodes;
+  std::string what = stage.status == StageStatus::kSkipped ? "skipped" : stage.changed ? "changed" : "unchanged";
+  std::string time = ShowTimes(ctx.session) && stage.status == StageStatus::kRan
+                         ? fmt::format("  {} ms", Millis(stage.seconds))
+                         : "";
+  ctx.out.Print("stage {:>2}  {:<24} {:<9}  {} -> {} nodes{}", k, stage.pass, what, before, stage.nodes, time);
+  for (const std::string& remark : stage.remarks) ctx.out.Styled(Style::kDim, "          note: {}", remark);
+}
+
+// Prints what a run did and where it stopped; a failed pass fails the command.
+Status Report(CommandContext& ctx, const PipelineRun& run, const RunReport& report, const Runner& runner) {
+  for (size_t k = report.first_stage; k <= report.last_stage; ++k) PrintStage(ctx, run, k);
+  const DumpInstrumentation& dumps = runner.dumps();
+  if (!dumps.written().empty()) {
+    ctx.out.Styled(Style::kDim, "dumped {} file(s) to {}", dumps.written().size(),
+                   ctx.session.settings().Get("dump.dir"));
+  }
+  for (const std::string& error : dumps.errors()) ctx.out.Styled(Style::kBad, "warning: dump: {}", error);
+  size_t cursor = run.cursor();
+  switch (report.stop) {
+    case RunReport::Stop::kFailed: {
+      const std::string& pass = run.passes()[cursor];
+      return Status::Errorf("{} (still at stage {}, graph unchanged; `skip {}` steps over it)",
+                            report.error.message(), cursor, pass);
+    }
+    case RunReport::Stop::kBreakpoint:
+      ctx.out.Styled(Style::kAccent, "breakpoint: stopped before '{}' (at stage {})", run.passes()[cursor], cursor);
+      break;
+    case RunReport::Stop::kTarget:
+      ctx.out.Styled(Style::kAccent, "stopped after '{}' (at stage {})", run.stages()[cursor].pass, cursor);
+      break;
+    case RunReport::Stop::kEnd:
+      ctx.out.Styled(Style::kGood, "end of the pipeline: stage {}, {} nodes", cursor, run.Current().size());
+      break;
+    case RunReport::Stop::kCount:
+      ctx.out.Print("at stage {}; next pass: '{}'", cursor, run.passes()[cursor]);
+      break;
+  }
+  return Status::Ok();
+}
+
+Result<PipelineRun*> Pipeline(CommandContext& ctx) { return ctx.session.CurrentPipeline(); }
+
+Status ListPipeline(CommandContext& ctx, const PipelineRun& run) {
+  const Session::Entry* entry = ctx.session.current();
+  ctx.out.Styled(Style::kHeading, "pipeline of '{}': {} passes, at stage {} (-> marks the next pass; b break, s skip)",
+                 entry->name, run.passes().size(), run.cursor());
+  ctx.out.Print("       #  {:<24} {:<2}  {:<9} {:>9} {:>7}", "pass", "", "status", "ms", "nodes");
+  bool times = ShowTimes(ctx.session);
+  for (size_t i = 0; i < run.passes().size(); ++i) {
+    const std::string& pass = run.passes()[i];
+    std::string marks = fmt::format("{}{}", run.HasBreakpoint(pass) ? "b" : " ", run.IsSkipped(pass) ? "s" : " ");
+    std::string status = "pending", ms = "-", nodes = "-";
+    if (i < run.cursor()) {
+      const StageRecord& stage = run.stages()[i + 1];
+      status = stage.status == StageStatus::kSkipped ? "skipped" : stage.changed ? "changed" : "unchanged";
+      if (stage.status == StageStatus::kRan && times) ms = Millis(stage.seconds);
+      nodes = fmt::format("{}", stage.nodes);
+    } else if (i == run.cursor() && run.failure()) {
+      status = "failed";
+    }
+    ctx.out.Print("  {} {:>3}  {:<24} {}  {:<9} {:>9} {:>7}", i == run.cursor() ? "->" : "  ", i + 1, pass, marks,
+                  status, ms, nodes);
+    if (i == run.cursor() && run.failure()) ctx.out.Styled(Style::kBad, "          error: {}", run.failure()->error);
+  }
+  if (run.at_end()) ctx.out.Print("  -> (end)");
+  return Status::Ok();
+}
+
+Status PipelineCommand(CommandContext& ctx) {
+  constexpr std::string_view kSyntax =
+      "pipeline [insert PASS [before|after PASS] | remove PASS | set PASS,PASS,... | default]";
+  Result<PipelineRun*> run = Pipeline(ctx);
+  if (!run.ok()) return run.status();
+  const auto& args = ctx.args;
+  if (args.empty()) return ListPipeline(ctx, **run);
+  size_t cursor = (*run)->cursor();
+  if (args[0].text == "insert" && (args.size() == 2 || (args.size() == 4 && (args[2].text == "before" ||
+                                                                               args[2].text == "after")))) {
+    if (!ctx.session.passes().Find(args[1].text)) {
+      return Status::Errorf("pass '{}' is not registered", args[1].text);
+    }
+    if (args.size() == 2) {
+      (*run)->AppendPass(args[1].text);
+      ctx.out.Print("appended '{}'", args[1].text);
+    } else {
+      AIRSCOPE_RETURN_IF_ERROR((*run)->InsertPass(args[1].text, args[3].text, args[2].text == "after"));
+      ctx.out.Print("inserted '{}' {} '{}'", args[1].text, args[2].text, args[3].text);
+    }
+  } else if ((args[0].text == "set" && args.size() == 2) || (args[0].text == "default" && args.size() == 1)) {
+    std::vector<std::string> passes;
+    if (args[0].text == "default") {
+      passes = DefaultPipeline();
+    } else {
+      for (size_t start = 0; start <= args[1].text.size();) {
+        size_t end = std::min(args[1].text.find(',', start), args[1].text.size());
+        std::string name = args[1].text.substr(start, end - start);
+        if (!ctx.session.passes().Find(name) &&
+            std::find(DefaultPipeline().begin(), DefaultPipeline().end(), name) == DefaultPipeline().end()) {
+          return Status::Errorf("pass '{}' is not registered", name);
+        }
+        passes.push_back(std::move(name));
+        start = end + 1;
+      }
+    }
+    AIRSCOPE_RETURN_IF_ERROR((*run)->SetPasses(std::move(passes)));
+    ctx.out.Print("pipeline: {}", fmt::join((*run)->passes(), ", "));
+  } else if (args[0].text == "remove" && args.size() == 2) {
+    AIRSCOPE_RETURN_IF_ERROR((*run)->RemovePass(args[1].text));
+    ctx.out.Print("removed '{}'", args[1].text);
+  } else {
+    return Usage(kSyntax);
+  }
+  if ((*run)->cursor() != cursor) {
+    ctx.out.Styled(Style::kAccent, "the edit was before the cursor: back to stage {}", (*run)->cursor());
+  }
+  return Status::Ok();
+}
+
+Result<size_t> ParseCount(const Word& word) {
+  size_t value = 0;
+  auto [ptr, ec] = std::from_chars(word.text.data(), word.text.data() + word.text.size(), value);
+  if (ec != std::errc() || ptr != word.text.data() + word.text.size() || value == 0) {
+    return Status::Errorf("column {}: expected a number of passes (1 or more), got '{}'", word.column, word.text);
+  }
+  return value;
+}
+
+Status StepN(CommandContext& ctx, size_t n) {
+  Result<PipelineRun*> run = Pipeline(ctx);
+  if (!run.ok()) return run.status();
+  if ((*run)->at_end()) {
+    ctx.out.Print("already at the end of the pipeline (stage {}); use back or reset", (*run)->cursor());
+    return Status::Ok();
+  }
+  Runner runner(ctx.session);
+  RunReport report = (*run)->Step(n, runner.env());
+  return Report(ctx, **run, report, runner);
+}
+
+Status Step(CommandContext& ctx) {
+  if (ctx.args.size() > 1) return Usage("step [N]");
+  size_t n = 1;
+  if (ctx.args.size() == 1) {
+    Result<size_t> parsed = ParseCount(ctx.args[0]);
+    if (!parsed.ok()) return parsed.status();
+    n = *parsed;
+  }
+  return StepN(ctx, n);
+}
+
+Status Next(CommandContext& ctx) {
+  if (!ctx.args.empty()) return Usage("next");
+  return StepN(ctx, 1);
+}
+
+Status Run(CommandContext& ctx) {
+  const auto& args = ctx.args;
+  if (!(args.empty() || (args.size() == 2 && args[0].text == "until"))) return Usage("run [until PASS]");
+  Result<PipelineRun*> run = Pipeline(ctx);
+  if (!run.ok()) return run.status();
+  if ((*run)->at_end()) {
+    ctx.out.Print("already at the end of the pipeline (stage {}); use back or reset", (*run)->cursor());
+    return Status::Ok();
+  }
+  Runner runner(ctx.session);
+  std::optional<std::string_view> target;
+  if (args.size() == 2) target = args[1].text;
+  Result<RunReport> report = (*run)->RunUntil(target, runner.env());
+  if (!report.ok()) return report.status();
+  return Report(ctx, **run, *report, runner);
+}
+
+// break / skip share their shape: list, set, or clear with `off`.
+Status Flag(CommandContext& ctx, std::string_view command) {
+  const auto& args = ctx.args;
+  std::string syntax = fmt::format("{} [PASS [off]]", command);
+  if (args.size() > 2 || (args.size() == 2 && args[1].text != "off")) return Usage(syntax);
+  Result<PipelineRun*> run = Pipeline(ctx);
+  if (!run.ok()) return run.status();
+  bool is_break = command == "break";
+  if (args.empty()) {
+    const std::set<std::string>& set = is_break ? (*run)->breakpoints() : (*run)->skips();
+    if (set.empty()) {
+      ctx.out.Add(is_break ? "no breakpoints" : "no passes skipped");
+    } else {
+      ctx.out.Print("{}: {}", is_break ? "breakpoints" : "skipped", fmt::join(set, ", "));
+    }
+    return Status::Ok();
+  }
+  bool on = args.size() == 1;
+  const std::string& pass = args[0].text;
+  AIRSCOPE_RETURN_IF_ERROR(is_break ? (*run)->SetBreakpoint(pass, on) : (*run)->SetSkip(pass, on));
+  if (is_break) {
+    ctx.out.Print("breakpoint before '{}'{}", pass, on ? "" : " removed");
+  } else {
+    ctx.out.Print("'{}' will {}", pass, on ? "be skipped" : "run again");
+  }
+  return Status::Ok();
+}
+
+Status Break(CommandContext& ctx) { return Flag(ctx, "break"); }
+Status Skip(CommandContext& ctx) { return Flag(ctx, "skip"); }
+
+Status Back(CommandContext& ctx) {
+  if (!ctx.args.empty()) return Usage("back");
+  Result<PipelineRun*> run = Pipeline(ctx);
+  if (!run.ok()) return run.status();
+  std::string undone = (*run)->cursor() > 0 ? (*run)->stages().back().pass : "";
+  AIRSCOPE_RETURN_IF_ERROR((*run)->Back());
+  ctx.out.Print("undid '{}': at {}, {} nodes", undone, StageLabel(**run, (*run)->cursor()), (*run)->Current().size());
+  return Status::Ok();
+}
+
+Status Reset(CommandContext& ctx) {
+  if (!ctx.args.empty()) return Usage("reset");
+  Result<PipelineRun*> run = Pipeline(ctx);
+  if (!run.ok()) return run.status();
+  (*run)->Reset();
+  ctx.out.Print("back at the input (stage 0), {} nodes", (*run)->Current().size());
+  return Status::Ok();
+}
+
+std::string Bytes(uint64_t bytes) {
+  if (bytes >= (uint64_t{1} << 30)) return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1 << 30));
+  if (bytes >= (uint64_t{1} << 20)) return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1 << 20));
+  if (bytes >= 1024) return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / 1024);
+  return fmt::format("{} B", bytes);
+}
+
+Status Stages(CommandContext& ctx) {
+  if (!ctx.args.empty()) return Usage("stages");
+  Result<PipelineRun*> run = Pipeline(ctx);
+  if (!run.ok()) return run.status();
+  const PipelineRun& r = **run;
+  ctx.out.Styled(Style::kHeading, "stages of '{}': cursor at stage {}; snapshots ~{} of a {} budget",
+                 ctx.session.current()->name, r.cursor(), Bytes(r.KeptBytes()), Bytes(r.options().memory_budget));
+  ctx.out.Print("  {:>5}  {:<24} {:<9} {:<8} {:>7}  {}", "stage", "pass", "status", "changed", "nodes", "snapshot");
+  for (size_t k = 0; k <= r.cursor(); ++k) {
+    const StageRecord& stage = r.stages()[k];
+    size_t owner = r.OwnerOf(k);
+    std::string snapshot = owner == k ? "" : fmt::format("= stage {}, ", owner);
+    snapshot += r.IsKept(k) ? "kept" : "dropped (recomputed on demand)";
+    ctx.out.Print("  {:>5}  {:<24} {:<9} {:<8} {:>7}  {}", k, stage.pass, StageStatusName(stage.status),
+                  k == 0 ? "-" : stage.changed ? "yes" : "no", stage.nodes, snapshot);
+  }
+  return Status::Ok();
+}
+
+void PrintNames(CommandContext& ctx, std::string_view what, const std::vector<std::string>& names) {
+  if (names.empty()) return;
+  constexpr size_t kMax = 20;
+  std::vector<std::string> shown(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(std::min(names.size(), kMax)));
+  std::string more = names.size() > kMax ? fmt::format(" ... and {} more", names.size() - kMax) : "";
+  ctx.out.Print("  {:<8} {}{}", what, fmt::join(shown, ", "), more);
+}
+
+Status Diff(CommandContext& ctx) {
+  constexpr std::string_view kSyntax = "diff [A] [B] [--format FORMAT]";
+  std::vector<std::string> stages;
+  std::string format = "fx";
+  for (size_t i = 0; i < ctx.args.size(); ++i) {
+    if (ctx.args[i].text == "--format" && i + 1 < ctx.args.size()) {
+      format = ctx.args[++i].text;
+    } else {
+      stages.push_back(ctx.args[i].text);
+    }
+  }
+  if (stages.size() > 2) return Usage(kSyntax);
+  Result<PipelineRun*> run = Pipeline(ctx);
+  if (!run.ok()) return run.status();
+  if (stages.empty()) {
+    if ((*run)->cursor() == 0) {
+      return Status::Error("no pass has run yet: nothing to diff (step first, or diff A B to compare two stages)");
+    }
+    stages = {fmt::format("{}", (*run)->cursor() - 1), "last"};
+  } else if (stages.size() == 1) {
+    stages.push_back("last");
+  }
+  Result<StageGraph> a = ResolveStageGraph(ctx.session, stages[0]);
+  if (!a.ok()) return a.status();
+  Result<StageGraph> b = ResolveStageGraph(ctx.session, stages[1]);
+  if (!b.ok()) return b.status();
+  Result<std::string> text_a = GraphText(*a->graph, format);
+  if (!text_a.ok()) return text_a.status();
+  Result<std::string> text_b = GraphText(*b->graph, format);
+  if (!text_b.ok()) return text_b.status();
+  GraphDiff diff = DiffGraphs(*a->graph, *b->graph);
+  std::string unified = UnifiedDiff(*text_a, *text_b, a->label, b->label);
+  if (diff.empty() && unified.empty()) {
+    ctx.out.Print("{} -> {}: no differences", a->label, b->label);
+    return Status::Ok();
+  }
+  ctx.out.Styled(Style::kHeading, "{} -> {}: {} added, {} removed, {} changed", a->label, b->label, diff.added.size(),
+                 diff.removed.size(), diff.changed.size());
+  PrintNames(ctx, "added:", diff.added);
+  PrintNames(ctx, "removed:", diff.removed);
+  std::vector<std::string> changed;
+  for (const NodeChange& c : diff.changed) changed.push_back(fmt::format("{} ({})", c.name, fmt::join(c.fields, ", ")));
+  PrintNames(ctx, "changed:", changed);
+  for (std::string_view line : std::vector<std::string>{unified}) {
+    size_t start = 0;
+    while (start < line.size()) {
+      size_t end = std::min(line.find('\n', start), line.size());
+      std::string_view text = line.substr(start, end - start);
+      Style style = text.starts_with("+") && !text.starts_with("+++") ? Style::kGood
+                    : text.starts_with("-") && !text.starts_with("---") ? Style::kBad
+                    : text.starts_with("@@")                            ? Style::kAccent
+                                                                        : Style::kPlain;
+      ctx.out.Add(text, style);
+      start = end + 1;
+    }
+  }
+  return Status::Ok();
+}
+
+// Makes `graph` the current graph for commands while alive.
+class GraphOverride {
+ public:
+  GraphOverride(Session& session, const Graph* graph) : session_(session) { session_.set_graph_override(graph); }
+  ~GraphOverride() { session_.set_graph_override(nullptr); }
+  GraphOverride(const GraphOverride&) = delete;
+  GraphOverride& operator=(const GraphOverride&) = delete;
+
+ private:
+  Session& session_;
+};
+
+Status Bisect(CommandContext& ctx) {
+  if (ctx.args.size() != 1) return Usage("bisect \"COMMAND\"");
+  const std::string& condition = ctx.args[0].text;
+  Result<PipelineRun*> run = Pipeline(ctx);
+  if (!run.ok()) return run.status();
+  // A copy shares the snapshots; running it to the end leaves the user's cursor alone.
+  PipelineRun probe = **run;
+  Runner runner(ctx.session);
+  runner.env().on_stage = nullptr;  // bisect explores; it does not dump
+  runner.env().ignore_breakpoints = true;
+  Result<RunReport> report = probe.RunUntil(std::nullopt, runner.env());
+  if (!report.ok()) return report.status();
+  if (report->stop == RunReport::Stop::kFailed) {
+    ctx.out.Styled(Style::kBad, "note: the pipeline stops at stage {}: {}", probe.cursor(), report->error.message());
+  }
+  size_t last = probe.cursor();
+  size_t checks = 0;
+  std::string last_error;
+  auto good = [&](size_t stage) -> Result<bool> {
+    Result<std::shared_ptr<const Graph>> graph = probe.GraphAt(stage);
+    if (!graph.ok()) return graph.status();
+    GraphOverride scope(ctx.session, graph->get());
+    CommandOutput captured;
+    Status status = ctx.interpreter.ExecuteCaptured(condition, &captured);
+    ++checks;
+    ctx.out.Styled(Style::kDim, "  {}: {}", StageLabel(probe, stage), status.ok() ? "good" : "bad");
+    if (!status.ok()) last_error = status.message();
+    return status.ok();
+  };
+  Result<bool> first = good(0);
+  if (!first.ok()) return first.status();
+  if (!*first) {
+    ctx.out.Print("the condition already fails on the input (stage 0): {}", last_error);
+    return Status::Ok();
+  }
+  Result<bool> end = good(last);
+  if (!end.ok()) return end.status();
+  if (*end) {
+    ctx.out.Print("the condition holds at every stage (0..{}): no bad pass", last);
+    return Status::Ok();
+  }
+  size_t lo = 0, hi = last;  // lo good, hi bad
+  std::string hi_error = last_error;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    Result<bool> ok = good(mid);
+    if (!ok.ok()) return ok.status();
+    if (*ok) {
+      lo = mid;
+    } else {
+      hi = mid;
+      hi_error = last_error;
+    }
+  }
+  ctx.out.Styled(Style::kAccent, "first bad pass: {} (stage {}); last good: {} (stage {})", probe.stages()[hi].pass,
+                 hi, probe.stages()[lo].pass, lo);
+  ctx.out.Print("  at stage {}: {}", hi, hi_error);
+  ctx.out.Styled(Style::kDim,
+                 "  (binary search: {} of {} stages checked, assuming the condition stays false once it fails; "
+                 "the cursor stays at stage {})",
+                 checks, last + 1, (*run)->cursor());
+  return Status::Ok();
+}
+
+CompletionRule PassRule() { return CompletionRule{CompletionKind::kPass, {}}; }
+
+}  // namespace
+
+void RegisterPipelineCommands(CommandTable& table) {
+  table.Add({"pipeline", "pipeline [insert|remove|set|default ...]",
+             "the passes: cursor, breakpoints, skips, status, time, nodes (or edit the list)",
+             "Lists the current graph's pipeline (the TorchAir reduce-overhead passes by default): `->` marks\n"
+             "the next pass, `b` a breakpoint, `s` a skipped pass; status is changed, unchanged, skipped,\n"
+             "failed (the last attempt at the cursor) or pending; then the pass's time in ms and the node\n"
+             "count after it. Editing: `pipeline insert cse after dce` adds a registered pass (without\n"
+             "before/after: at the end); `pipeline remove dce` drops one; `pipeline set decompose,dce`\n"
+             "replaces the list; `pipeline default` restores TorchAir's. Editing before the cursor drops the\n"
+             "stages after the edit (the cursor moves back).",
+             PipelineCommand, [](const std::vector<std::string>& before) {
+               if (before.empty()) return CompletionRule{CompletionKind::kFixed, {"insert", "remove", "set", "default"}};
+               if (before[0] == "insert" && before.size() == 2) {
+                 return CompletionRule{CompletionKind::kFixed, {"before", "after"}};
+               }
+               if (before.size() <= 3) return PassRule();
+               return CompletionRule{};
+             }});
+  table.Add({"step", "step [N]", "run the next N passes (default 1)",
+             "Runs the next N passes of the pipeline from the cursor, printing a line per stage (changed or\n"
+             "not, node counts, time). Breakpoints do not stop a step. A pass that fails, throws or breaks\n"
+             "lint is rolled back: the cursor and the graph stay as they were and the error names the pass.\n"
+             "A pass that is not registered is reported the same way (skip it to go on).",
+             Step, nullptr});
+  table.Add({"next", "next", "run the next pass (step 1)", "Same as `step 1`.", Next, nullptr});
+  table.Add({"run", "run [until PASS]", "run the pipeline to the end, a breakpoint, or until PASS has run",
+             "Runs passes from the cursor until the end of the pipeline, or until the next breakpoint (it\n"
+             "stops before that pass; a breakpoint at the cursor itself does not stop the run), or, with\n"
+             "`until PASS`, until PASS has run (so `diff` shows what it did). Stops at a failing pass.",
+             Run, [](const std::vector<std::string>& before) {
+               if (before.empty()) return CompletionRule{CompletionKind::kFixed, {"until"}};
+               return before.size() == 1 ? PassRule() : CompletionRule{};
+             }});
+  table.Add({"break", "break [PASS [off]]", "stop `run` before PASS (off: remove); list breakpoints",
+             "`break dce` makes `run` stop before dce runs; `break dce off` removes it; `break` lists them.", Break,
+             [](const std::vector<std::string>& before) {
+               if (before.empty()) return PassRule();
+               return before.size() == 1 ? CompletionRule{CompletionKind::kFixed, {"off"}} : CompletionRule{};
+             }});
+  table.Add({"skip", "skip [PASS [off]]", "do not run PASS (off: run it again); list skipped passes",
+             "A skipped pass still makes a stage (the graph unchanged), so stage numbers keep following the\n"
+             "pass list. `skip decompose off` runs it again; `skip` lists the skipped passes.",
+             Skip, [](const std::vector<std::string>& before) {
+               if (before.empty()) return PassRule();
+               return before.size() == 1 ? CompletionRule{CompletionKind::kFixed, {"off"}} : CompletionRule{};
+             }});
+  table.Add({"back", "back", "undo the last stage (the cursor moves back one pass)",
+             "Returns to the previous stage: the current graph becomes what it was before the last pass, and\n"
+             "that pass is next again. A stage whose snapshot was dropped for memory is recomputed.",
+             Back, nullptr});
+  table.Add({"reset", "reset", "back to the input graph (stage 0)",
+             "Drops every stage but the input; the cursor goes back to the first pass. Breakpoints, skips\n"
+             "and the pass list stay.",
+             Reset, nullptr});
+  table.Add({"stages", "stages", "every stage so far: pass, status, nodes, and whether its snapshot is kept",
+             "Lists stage 0 (the input) to the cursor. A pass that did not change the graph shares the\n"
+             "snapshot of the stage before it (`= stage N`). Snapshots above pipeline.memory-budget (bytes,\n"
+             "estimated from node counts) are dropped oldest first, never the input or the current stage;\n"
+             "a dropped stage is recomputed on demand by replaying the passes from the nearest kept one.\n"
+             "Stages are named by number, by pass name (its latest stage), `input` or `last` in\n"
+             "show --stage, dump ... --stage, diff and bisect.",
+             Stages, nullptr});
+  table.Add({"diff", "diff [A] [B] [--format F]",
+             "what changed between two stages (default: what the last pass did)",
+             "Compares stage A with stage B (default: the stage before the cursor with the current one; with\n"
+             "one stage, that stage with the current one): the nodes added, removed and changed (matched by\n"
+             "name, saying whether op, target, args, kwargs, stream or meta changed), then a unified diff\n"
+             "(diff -u style) of the two graphs' FX text, or of another text format with --format.\n"
+             "Example: diff input last   diff remove_noop   diff 3 5",
+             Diff, [](const std::vector<std::string>& before) {
+               if (!before.empty() && before.back() == "--format") {
+                 return CompletionRule{CompletionKind::kFixed, GraphFormatNames(true)};
+               }
+               return CompletionRule{CompletionKind::kStage, {}};
+             }});
+  table.Add({"bisect", "bisect \"COMMAND\"", "find the first pass after which COMMAND (e.g. an expect) fails",
+             "Runs the whole pipeline (from stage 0, ignoring breakpoints, on a copy: the cursor stays where\n"
+             "it is) and binary-searches its stages for the first one at which COMMAND fails, running COMMAND\n"
+             "with that stage as the current graph. Like LLVM's opt-bisect-limit, it assumes the condition,\n"
+             "once false, stays false. Prints \"first bad pass: NAME (stage N); last good: NAME\".\n"
+             "Example: bisect \"expect node mm stream stream_1\"",
+             Bisect, nullptr});
+}
+
+}  // namespace airscope

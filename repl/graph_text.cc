@@ -1,0 +1,68 @@
+#include "repl/graph_text.h"
+
+#include <fmt/format.h>
+
+#include "core/file_util.h"
+#include "core/fx/fx_text.h"
+#include "core/fx/graph_json.h"
+#include "core/fx/readable.h"
+#include "viz/dot_writer.h"
+#include "viz/ge_writer.h"
+#include "viz/pbtxt_writer.h"
+
+namespace airscope {
+
+const std::vector<GraphOutputFormat>& GraphOutputFormats() {
+  static const std::vector<GraphOutputFormat> kFormats = {
+      {"fx", "fx", [](const Graph& g) -> Result<std::string> { return PrintFxText(g) + "\n"; }},
+      {"readable", "py", [](const Graph& g) -> Result<std::string> { return PrintReadable(g); }},
+      {"json", "json", [](const Graph& g) -> Result<std::string> { return PrintGraphJson(g); }},
+      {"dot", "dot", [](const Graph& g) { return GraphToDot(g); }},
+      {"pbtxt", "pbtxt", [](const Graph& g) { return GraphToPbtxt(g); }},
+      {"ge", "ge.txt", [](const Graph& g) { return GraphToGeText(g, g.name()); }},
+      {"svg", "svg", nullptr},
+      {"png", "png", nullptr},
+  };
+  return kFormats;
+}
+
+const GraphOutputFormat* FindGraphFormat(std::string_view name) {
+  for (const GraphOutputFormat& format : GraphOutputFormats()) {
+    if (format.name == name) return &format;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> GraphFormatNames(bool text_only) {
+  std::vector<std::string> names;
+  for (const GraphOutputFormat& format : GraphOutputFormats()) {
+    if (!text_only || format.text) names.push_back(format.name);
+  }
+  return names;
+}
+
+Result<std::string> GraphText(const Graph& graph, std::string_view format) {
+  const GraphOutputFormat* spec = FindGraphFormat(format);
+  if (!spec || !spec->text) {
+    return Status::Errorf("unknown format '{}' (one of: {})", format, fmt::join(GraphFormatNames(true), ", "));
+  }
+  return spec->text(graph);
+}
+
+Result<WrittenGraph> WriteGraph(const Graph& graph, std::string_view format, const std::string& path) {
+  const GraphOutputFormat* spec = FindGraphFormat(format);
+  if (!spec) {
+    return Status::Errorf("unknown dump format '{}' (one of: {})", format, fmt::join(GraphFormatNames(false), ", "));
+  }
+  if (!spec->text) {
+    Result<RenderInfo> info = RenderGraph(graph, format, path);
+    if (!info.ok()) return info.status();
+    return WrittenGraph{fmt::format("wrote {} ({}, layout {})", path, format, info->engine), info->note};
+  }
+  Result<std::string> text = spec->text(graph);
+  if (!text.ok()) return text.status();
+  AIRSCOPE_RETURN_IF_ERROR(WriteFileAtomically(path, *text));
+  return WrittenGraph{fmt::format("wrote {} ({}, {} bytes)", path, format, text->size()), ""};
+}
+
+}  // namespace airscope

@@ -1,0 +1,145 @@
+// PassManager: hooks in order, rollback to the exact graph on error, on an
+// exception and on lint breakage, errors that name the pass, timing once.
+#include <gtest/gtest.h>
+
+#include "core/pass/pass_manager.h"
+#include "core/pass/timing_instrumentation.h"
+#include "pipeline_test_util.h"
+
+namespace airscope {
+namespace {
+
+using namespace testing_passes;
+
+class Recorder : public PassInstrumentation {
+ public:
+  void BeforePass(const PassInfo& pass, const Graph& graph) override {
+    events.push_back(fmt::format("before {} {}", pass.name, graph.size()));
+  }
+  void PassTimed(const PassInfo& pass, double seconds) override {
+    events.push_back(fmt::format("timed {} {}", pass.name, seconds >= 0));
+  }
+  void AfterPass(const PassInfo& pass, const Graph& graph, bool changed) override {
+    events.push_back(fmt::format("after {} {} {}", pass.name, graph.size(), changed));
+  }
+  void AfterPassFailed(const PassInfo& pass, const Graph& restored, const Status& error) override {
+    events.push_back(fmt::format("failed {} {}", pass.name, restored.size()));
+  }
+  std::vector<std::string> events;
+};
+
+TEST(PassManagerTest, SuccessRunsHooksInOrderAndReportsRemarks) {
+  PassRegistry registry = TestRegistry();
+  auto graph = SmallGraph();
+  Recorder first, second;
+  PassManager manager;
+  manager.AddInstrumentation(&first);
+  manager.AddInstrumentation(&second);
+  PassContext context;
+  Result<PassOutcome> outcome = manager.Run(*registry.Find("insert_neg"), *graph, context);
+  ASSERT_TRUE(outcome.ok()) << outcome.status().message();
+  EXPECT_TRUE(outcome->changed);
+  ASSERT_EQ(outcome->remarks.size(), 1u);
+  EXPECT_EQ(outcome->remarks[0], "inserted neg");
+  EXPECT_TRUE(context.remarks.empty());
+  std::vector<std::string> want = {"before insert_neg 5", "timed insert_neg true", "after insert_neg 6 true"};
+  EXPECT_EQ(first.events, want);
+  EXPECT_EQ(second.events, want);
+  EXPECT_TRUE(graph->Lint().ok());
+}
+
+TEST(PassManagerTest, ErrorRollsBackAndNamesThePass) {
+  PassRegistry registry = TestRegistry();
+  auto graph = SmallGraph();
+  auto original = graph->Clone();
+  Recorder recorder;
+  PassManager manager;
+  manager.AddInstrumentation(&recorder);
+  PassContext context;
+  Result<PassOutcome> outcome = manager.Run(*registry.Find("fail_half_way"), *graph, context);
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.status().message(), "pass 'fail_half_way' failed: cannot handle node 'add'");
+  std::string why;
+  EXPECT_TRUE(SameGraph(*graph, *original, &why)) << why;
+  EXPECT_NE(graph->Find("relu"), nullptr);
+  EXPECT_EQ(recorder.events,
+            (std::vector<std::string>{"before fail_half_way 5", "timed fail_half_way true", "failed fail_half_way 5"}));
+}
+
+TEST(PassManagerTest, LintBreakageRollsBackAndSaysWhatLintFound) {
+  PassRegistry registry = TestRegistry();
+  auto graph = SmallGraph();
+  auto original = graph->Clone();
+  PassManager manager;
+  PassContext context;
+  Result<PassOutcome> outcome = manager.Run(*registry.Find("break_lint"), *graph, context);
+  ASSERT_FALSE(outcome.ok());
+  const std::string& message = outcome.status().message();
+  EXPECT_EQ(message.rfind("pass 'break_lint' broke the graph: lint: ", 0), 0u) << message;
+  EXPECT_EQ(message, "pass 'break_lint' broke the graph: lint: " + [] {
+              auto g = SmallGraph();
+              g->MoveBefore(g->output(), g->output()->prev());
+              return g->Lint().message();
+            }());
+  std::string why;
+  EXPECT_TRUE(SameGraph(*graph, *original, &why)) << why;
+  EXPECT_TRUE(graph->Lint().ok());
+}
+
+TEST(PassManagerTest, ExceptionIsAFailureOfThePass) {
+  PassRegistry registry = TestRegistry();
+  auto graph = SmallGraph();
+  auto original = graph->Clone();
+  PassManager manager;
+  PassContext context;
+  Result<PassOutcome> outcome = manager.Run(*registry.Find("throws"), *graph, context);
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.status().message(), "pass 'throws' failed: exception: map::at");
+  EXPECT_TRUE(SameGraph(*graph, *original));
+}
+
+TEST(PassManagerTest, MissingImplementationIsAnError) {
+  PassInfo info = Info("empty", nullptr);
+  auto graph = SmallGraph();
+  PassManager manager;
+  PassContext context;
+  Result<PassOutcome> outcome = manager.Run(info, *graph, context);
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.status().message(), "pass 'empty' failed: pass 'empty' has no implementation");
+}
+
+TEST(PassManagerTest, PristineCopyIsUsedForRollback) {
+  PassRegistry registry = TestRegistry();
+  auto graph = SmallGraph();
+  auto pristine = graph->Clone();
+  PassManager manager;
+  PassContext context;
+  ASSERT_FALSE(manager.Run(*registry.Find("fail_half_way"), *graph, context, pristine.get()).ok());
+  EXPECT_TRUE(SameGraph(*graph, *pristine));
+  ASSERT_TRUE(manager.Run(*registry.Find("remove_clone"), *graph, context, pristine.get()).ok());
+  EXPECT_EQ(graph->size(), 4u);
+}
+
+TEST(TimingInstrumentationTest, RecordsEveryRunOnceWithFailures) {
+  PassRegistry registry = TestRegistry();
+  auto graph = SmallGraph();
+  TimingInstrumentation timing;
+  PassManager manager;
+  manager.AddInstrumentation(&timing);
+  PassContext context;
+  ASSERT_TRUE(manager.Run(*registry.Find("nothing"), *graph, context).ok());
+  ASSERT_FALSE(manager.Run(*registry.Find("fail_half_way"), *graph, context).ok());
+  ASSERT_TRUE(manager.Run(*registry.Find("nothing"), *graph, context).ok());
+  ASSERT_EQ(timing.records().size(), 3u);
+  EXPECT_FALSE(timing.records()[0].failed);
+  EXPECT_TRUE(timing.records()[1].failed);
+  std::vector<PassTimingTotal> totals = timing.Totals();
+  ASSERT_EQ(totals.size(), 2u);
+  EXPECT_EQ(totals[0].pass, "nothing");
+  EXPECT_EQ(totals[0].runs, 2u);
+  EXPECT_EQ(totals[1].pass, "fail_half_way");
+  EXPECT_GE(timing.TotalSeconds(), 0.0);
+}
+
+}  // namespace
+}  // namespace airscope

@@ -1,0 +1,245 @@
+// PipelineRun: stepping, run until / breakpoints / skips, back and reset,
+// stage lookup, snapshot sharing, failures that leave everything as it was,
+// edits of the pass list, and the memory budget (evict + recompute).
+#include <gtest/gtest.h>
+
+#include "core/pass/pipeline_run.h"
+#include "pipeline_test_util.h"
+
+namespace airscope {
+namespace {
+
+using namespace testing_passes;
+
+struct Fixture {
+  PassRegistry registry = TestRegistry();
+  PassContext context;
+  std::shared_ptr<const Graph> input = SmallGraph();
+  std::vector<std::string> seen;  // stages reported to on_stage
+  PipelineEnv Env() {
+    PipelineEnv env;
+    env.passes = &registry;
+    env.context = &context;
+    env.on_stage = [this](const StageRecord& record, const Graph& graph) {
+      seen.push_back(fmt::format("{}:{}:{}", record.number, record.pass, graph.size()));
+    };
+    return env;
+  }
+};
+
+TEST(PipelineRunTest, StepsThroughPassesAndSharesUnchangedSnapshots) {
+  Fixture f;
+  PipelineRun run(f.input, {"insert_neg", "nothing", "remove_clone"});
+  EXPECT_EQ(run.cursor(), 0u);
+  EXPECT_EQ(&run.Current(), f.input.get());
+  RunReport report = run.Step(2, f.Env());
+  EXPECT_EQ(report.stop, RunReport::Stop::kCount);
+  EXPECT_EQ(report.first_stage, 1u);
+  EXPECT_EQ(report.last_stage, 2u);
+  EXPECT_EQ(run.cursor(), 2u);
+  ASSERT_EQ(run.stages().size(), 3u);
+  EXPECT_TRUE(run.stages()[1].changed);
+  EXPECT_EQ(run.stages()[1].remarks, std::vector<std::string>{"inserted neg"});
+  EXPECT_FALSE(run.stages()[2].changed);
+  EXPECT_EQ(run.stages()[2].nodes, 6u);
+  // The unchanged stage shares the snapshot of the stage before it.
+  EXPECT_EQ(run.GraphAt(2)->get(), run.GraphAt(1)->get());
+  EXPECT_EQ(run.OwnerOf(2), 1u);
+  EXPECT_NE(run.GraphAt(1)->get(), f.input.get());
+  EXPECT_EQ(f.seen, (std::vector<std::string>{"0:input:5", "1:insert_neg:6", "2:nothing:6"}));
+  report = run.Step(5, f.Env());
+  EXPECT_EQ(report.stop, RunReport::Stop::kEnd);
+  EXPECT_TRUE(run.at_end());
+  EXPECT_EQ(run.Current().size(), 5u);
+  EXPECT_EQ(run.Current().Find("clone"), nullptr);
+  // The input is never touched.
+  EXPECT_TRUE(SameGraph(*f.input, *SmallGraph()));
+}
+
+TEST(PipelineRunTest, FailingStepLeavesCursorAndGraph) {
+  Fixture f;
+  PipelineRun run(f.input, {"insert_neg", "fail_half_way", "remove_clone"});
+  run.Step(1, f.Env());
+  const Graph* before = &run.Current();
+  RunReport report = run.Step(2, f.Env());
+  EXPECT_EQ(report.stop, RunReport::Stop::kFailed);
+  EXPECT_EQ(report.error.message(), "pass 'fail_half_way' failed: cannot handle node 'add'");
+  EXPECT_EQ(run.cursor(), 1u);
+  EXPECT_EQ(&run.Current(), before);
+  EXPECT_NE(run.Current().Find("relu"), nullptr);
+  ASSERT_TRUE(run.failure().has_value());
+  EXPECT_EQ(run.failure()->status, StageStatus::kFailed);
+  EXPECT_EQ(run.failure()->number, 2u);
+  // Skipping the failing pass gets past it; the failure is forgotten.
+  ASSERT_TRUE(run.SetSkip("fail_half_way", true).ok());
+  report = run.Step(1, f.Env());
+  EXPECT_EQ(report.stop, RunReport::Stop::kCount);
+  EXPECT_EQ(run.stages()[2].status, StageStatus::kSkipped);
+  EXPECT_FALSE(run.failure().has_value());
+  EXPECT_EQ(run.GraphAt(2)->get(), run.GraphAt(1)->get());
+}
+
+TEST(PipelineRunTest, LintBreakageAndUnknownPassAreReported) {
+  Fixture f;
+  PipelineRun run(f.input, {"break_lint", "decompose"});
+  RunReport report = run.Step(1, f.Env());
+  EXPECT_EQ(report.stop, RunReport::Stop::kFailed);
+  EXPECT_EQ(report.error.message().rfind("pass 'break_lint' broke the graph: lint: ", 0), 0u);
+  EXPECT_TRUE(SameGraph(run.Current(), *f.input));
+  ASSERT_TRUE(run.SetSkip("break_lint", true).ok());
+  report = run.Step(1, f.Env());
+  EXPECT_EQ(report.stop, RunReport::Stop::kCount);
+  report = run.Step(1, f.Env());
+  EXPECT_EQ(report.stop, RunReport::Stop::kFailed);
+  EXPECT_EQ(report.error.message(), "pass 'decompose' is not registered");
+  EXPECT_EQ(run.cursor(), 1u);
+  // No registry at all is an error, not a crash.
+  PipelineEnv empty;
+  EXPECT_EQ(run.Step(1, empty).stop, RunReport::Stop::kFailed);
+}
+
+TEST(PipelineRunTest, RunUntilTargetAndBreakpoints) {
+  Fixture f;
+  PipelineRun run(f.input, {"nothing", "insert_neg", "nothing", "remove_clone"});
+  Result<RunReport> report = run.RunUntil("insert_neg", f.Env());
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->stop, RunReport::Stop::kTarget);
+  EXPECT_EQ(run.cursor(), 2u);  // after insert_neg ran
+  EXPECT_FALSE(run.RunUntil("insert_neg", f.Env()).ok());
+  EXPECT_EQ(run.RunUntil("insert_neg", f.Env()).status().message(),
+            "pass 'insert_neg' already ran (the cursor is at stage 2; use back or reset)");
+  EXPECT_EQ(run.RunUntil("bogus", f.Env()).status().message(), "no pass 'bogus' in the pipeline");
+  run.Reset();
+  EXPECT_EQ(run.cursor(), 0u);
+  ASSERT_TRUE(run.SetBreakpoint("remove_clone", true).ok());
+  report = run.RunUntil(std::nullopt, f.Env());
+  EXPECT_EQ(report->stop, RunReport::Stop::kBreakpoint);
+  EXPECT_EQ(run.cursor(), 3u);  // stopped before remove_clone
+  // Running again continues past the breakpoint it stopped at.
+  report = run.RunUntil(std::nullopt, f.Env());
+  EXPECT_EQ(report->stop, RunReport::Stop::kEnd);
+  EXPECT_TRUE(run.at_end());
+  // Breakpoints do not stop `step`, and are ignored on request.
+  run.Reset();
+  EXPECT_EQ(run.Step(4, f.Env()).stop, RunReport::Stop::kEnd);
+  run.Reset();
+  PipelineEnv env = f.Env();
+  env.ignore_breakpoints = true;
+  EXPECT_EQ(run.RunUntil(std::nullopt, env)->stop, RunReport::Stop::kEnd);
+  EXPECT_FALSE(run.SetBreakpoint("bogus", true).ok());
+  EXPECT_TRUE(run.SetBreakpoint("remove_clone", false).ok());
+  EXPECT_EQ(run.SetBreakpoint("remove_clone", false).message(), "no breakpoint on 'remove_clone'");
+}
+
+TEST(PipelineRunTest, BackAndReset) {
+  Fixture f;
+  PipelineRun run(f.input, {"insert_neg", "remove_clone"});
+  EXPECT_EQ(run.Back().message(), "already at the input (stage 0)");
+  run.Step(2, f.Env());
+  std::shared_ptr<const Graph> after_first = *run.GraphAt(1);
+  ASSERT_TRUE(run.Back().ok());
+  EXPECT_EQ(run.cursor(), 1u);
+  EXPECT_EQ(&run.Current(), after_first.get());
+  EXPECT_EQ(run.stages().size(), 2u);
+  run.Reset();
+  EXPECT_EQ(run.cursor(), 0u);
+  EXPECT_EQ(&run.Current(), f.input.get());
+}
+
+TEST(PipelineRunTest, FindStage) {
+  Fixture f;
+  PipelineRun run(f.input, {"insert_neg", "nothing", "insert_neg", "remove_clone"});
+  run.Step(3, f.Env());
+  EXPECT_EQ(*run.FindStage("input"), 0u);
+  EXPECT_EQ(*run.FindStage("last"), 3u);
+  EXPECT_EQ(*run.FindStage("2"), 2u);
+  EXPECT_EQ(*run.FindStage("nothing"), 2u);
+  EXPECT_EQ(*run.FindStage("insert_neg"), 3u);  // the latest stage of that pass
+  EXPECT_EQ(run.FindStage("4").status().message(), "stage 4 has not run yet (the cursor is at stage 3)");
+  EXPECT_EQ(run.FindStage("remove_clone").status().message(),
+            "pass 'remove_clone' has not run yet (the cursor is at stage 3)");
+  EXPECT_EQ(run.FindStage("zzz").status().message(),
+            "no stage 'zzz': give a stage number, a pass of the pipeline, input or last");
+  EXPECT_EQ(run.Current().Find("neg_1") != nullptr, true);
+}
+
+TEST(PipelineRunTest, EditingBeforeTheCursorDropsLaterStages) {
+  Fixture f;
+  PipelineRun run(f.input, {"insert_neg", "nothing", "remove_clone"});
+  run.Step(3, f.Env());
+  ASSERT_TRUE(run.InsertPass("nothing", "remove_clone", /*after=*/true).ok());  // after the end: nothing lost
+  EXPECT_EQ(run.cursor(), 3u);
+  ASSERT_TRUE(run.RemovePass("nothing").ok());  // index 1: stages 2.. dropped
+  EXPECT_EQ(run.cursor(), 1u);
+  EXPECT_EQ(run.passes(), (std::vector<std::string>{"insert_neg", "remove_clone", "nothing"}));
+  ASSERT_TRUE(run.InsertPass("remove_clone", "insert_neg", /*after=*/false).ok());
+  EXPECT_EQ(run.cursor(), 0u);
+  EXPECT_EQ(run.passes().front(), "remove_clone");
+  EXPECT_FALSE(run.InsertPass("x", "bogus", true).ok());
+  EXPECT_FALSE(run.RemovePass("bogus").ok());
+}
+
+// Each stage renames one more node in a long chain: replays must reproduce it.
+Result<bool> RenameOne(Graph& graph, PassContext&) {
+  for (Node* node : graph) {
+    if (node->op() == OpKind::kCallFunction && node->name().rfind("r_", 0) != 0) {
+      AIRSCOPE_RETURN_IF_ERROR(graph.Rename(node, "r_" + node->name()));
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST(PipelineRunTest, BudgetEvictsOldSnapshotsAndRecomputesThemExactly) {
+  PassRegistry registry;
+  ASSERT_TRUE(registry.Register(Info("rename_one", RenameOne)).ok());
+  ASSERT_TRUE(registry.Register(Info("nothing", Nothing)).ok());
+  PassContext context;
+  PipelineEnv env;
+  env.passes = &registry;
+  env.context = &context;
+  std::vector<std::string> passes;
+  for (int i = 0; i < 6; ++i) {
+    passes.push_back("rename_one");
+    passes.push_back("nothing");
+  }
+  // Unbounded: every changed stage keeps its snapshot.
+  PipelineRun full(SmallGraph(), passes);
+  ASSERT_TRUE(full.RunUntil(std::nullopt, env).ok());
+  ASSERT_TRUE(full.at_end());
+  // Room for the input plus two snapshots of 5 nodes.
+  PipelineOptions options;
+  options.bytes_per_node = 100;
+  options.memory_budget = 3 * 5 * 100;
+  PipelineRun run(SmallGraph(), passes, options);
+  ASSERT_TRUE(run.RunUntil(std::nullopt, env).ok());
+  ASSERT_TRUE(run.at_end());
+  EXPECT_LE(run.KeptBytes(), options.memory_budget);
+  EXPECT_TRUE(run.IsKept(0));
+  EXPECT_TRUE(run.IsKept(run.cursor()));
+  EXPECT_FALSE(run.IsKept(1));
+  EXPECT_FALSE(run.IsKept(2));  // shared with 1: dropped together
+  for (size_t k = 0; k <= run.cursor(); ++k) {
+    Result<std::shared_ptr<const Graph>> got = run.GraphAt(k);
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    std::string why;
+    EXPECT_TRUE(SameGraph(**got, **full.GraphAt(k), &why)) << "stage " << k << ": " << why;
+  }
+  // Going back to a dropped stage recomputes it and keeps it as the current graph.
+  while (run.cursor() > 2) ASSERT_TRUE(run.Back().ok());
+  EXPECT_TRUE(run.IsKept(2));
+  EXPECT_TRUE(SameGraph(run.Current(), **full.GraphAt(2)));
+  EXPECT_TRUE(run.Current().Find("r_relu") != nullptr);
+  // Lowering the budget to nothing keeps only the input and the current stage.
+  run.Step(6, env);
+  run.set_memory_budget(0);
+  // (Stages that share the current snapshot stay: RenameOne runs out of nodes
+  // to rename after 3 stages, and later stages change nothing.)
+  for (size_t k = 1; k < run.cursor(); ++k) {
+    EXPECT_EQ(run.IsKept(k), run.OwnerOf(k) == run.OwnerOf(run.cursor())) << k;
+  }
+  EXPECT_TRUE(run.IsKept(run.cursor()));
+}
+
+}  // namespace
+}  // namespace airscope
