@@ -1,7 +1,7 @@
 // Compile-cache commands: call, mark_dynamic, gears, cache, guards, why.
 // A loaded graph is a frame; `call` looks its inputs up in the frame's cache
 // entries, prints a hit or Dynamo's recompile message, and compiles through
-// CompileForCall. The trace-log commands are in commands_trace.cc.
+// CompileForCall and the session's pipeline (repl/compile.h). The trace-log commands are in commands_trace.cc.
 #include <charconv>
 
 #include <fmt/format.h>
@@ -9,6 +9,7 @@
 #include "core/fx/readable.h"
 #include "core/ops/shape_inference.h"
 #include "repl/cache_state.h"
+#include "repl/compile.h"
 #include "repl/interpreter.h"
 
 namespace airscope {
@@ -51,6 +52,15 @@ Result<std::unique_ptr<Graph>> CompileForCall(const Graph& graph, const std::vec
   }
   InferShapes(*compiled, registry);
   return compiled;
+}
+
+Result<std::unique_ptr<Graph>> CompileCallThroughPipeline(const Graph& graph, const std::vector<TensorMeta>& inputs,
+                                                          const Session& session) {
+  Result<std::unique_ptr<Graph>> specialized = CompileForCall(graph, inputs, session.registry());
+  if (!specialized.ok()) return specialized.status();
+  Result<Compiled> compiled = CompileThroughPipeline(std::move(specialized).value(), session);
+  if (!compiled.ok()) return compiled.status();
+  return compiled->graph->Clone();
 }
 
 namespace {
@@ -157,9 +167,11 @@ Status Call(CommandContext& ctx) {
   Result<Frame*> frame = CurrentFrame(ctx.session);
   if (!frame.ok()) return frame.status();
   FrameOptions options = OptionsFrom(ctx.session.settings());
-  const OpRegistry& registry = ctx.session.registry();
-  CompileFn compile = [&registry](const Graph& g, const std::vector<TensorMeta>& metas) {
-    return CompileForCall(g, metas, registry);
+  // A miss compiles like TorchAir's backend: inputs specialized (symbolic
+  // where dynamic), shapes inferred, then the session's whole pipeline.
+  const Session& session = ctx.session;
+  CompileFn compile = [&session](const Graph& g, const std::vector<TensorMeta>& metas) {
+    return CompileCallThroughPipeline(g, metas, session);
   };
   Result<CallOutcome> outcome = (*frame)->Call(graph, *inputs, options, compile);
   if (!outcome.ok()) return outcome.status();

@@ -15,6 +15,7 @@
 #include "core/file_util.h"
 #include "core/lower/task_graph.h"
 #include "repl/command_table.h"
+#include "repl/compile.h"
 #include "repl/interpreter.h"
 #include "viz/chrome_trace.h"
 #include "viz/run_stats.h"
@@ -51,7 +52,10 @@ struct Lowered {
 Result<Lowered> LowerCurrent(Session& session) {
   Result<Session::Entry*> entry = session.Current();
   if (!entry.ok()) return entry.status();
-  const Graph& graph = *(*entry)->loaded.graph;
+  // The device runs what TorchAir would run: the graph after `lower`.
+  Result<Compiled> lowered = LoweredCurrentGraph(session);
+  if (!lowered.ok()) return lowered.status();
+  const Graph& graph = *lowered->graph;
   Result<TaskGraph> tasks = BuildTaskGraph(graph, session.registry());
   if (!tasks.ok()) return tasks.status().WithPrefix("lower");
   Lowered l;

@@ -1,0 +1,64 @@
+#include "repl/compile.h"
+
+#include <fmt/format.h>
+
+#include "core/pass/pipeline_run.h"
+
+namespace airscope {
+
+Result<Compiled> CompileThroughPipeline(std::shared_ptr<const Graph> graph, const Session& session) {
+  PassContext context = session.MakePassContext();
+  PipelineEnv env;
+  env.passes = &session.passes();
+  env.context = &context;
+  env.ignore_breakpoints = true;
+  PipelineRun run(std::move(graph));
+  Result<RunReport> report = run.RunUntil(std::nullopt, env);
+  if (!report.ok()) return report.status().WithPrefix("compile");
+  if (report->stop == RunReport::Stop::kFailed) return report->error.WithPrefix("compile");
+  Compiled compiled;
+  compiled.graph = run.CurrentShared();
+  for (const StageRecord& stage : run.stages()) {
+    if (stage.number == 0) continue;
+    ++compiled.passes_run;
+    compiled.passes_changed += stage.changed;
+  }
+  return compiled;
+}
+
+Result<Compiled> LoweredCurrentGraph(Session& session) {
+  Result<Session::Entry*> entry = session.Current();
+  if (!entry.ok()) return entry.status();
+  if (const PipelineRun* run = (*entry)->pipeline.get()) {
+    if (run->at_end()) {
+      Compiled compiled;
+      compiled.graph = run->CurrentShared();
+      compiled.passes_run = run->cursor();
+      return compiled;
+    }
+    if (run->cursor() > 0) {
+      return Status::Errorf(
+          "the pipeline of '{}' is at stage {} of {}: `run` it to the end (or `reset`) before running it on the "
+          "device",
+          (*entry)->name, run->cursor(), run->passes().size());
+    }
+  }
+  const Graph& loaded = *(*entry)->loaded.graph;
+  if (IsLowered(loaded)) {
+    Compiled as_is;
+    as_is.graph = std::shared_ptr<const Graph>(loaded.Clone());
+    return as_is;
+  }
+  return CompileThroughPipeline(std::shared_ptr<const Graph>(loaded.Clone()), session);
+}
+
+bool IsLowered(const Graph& graph) {
+  for (const Node* node : graph) {
+    if (!node->stream().empty()) return true;
+    std::string_view target = StripTorchOps(node->target());
+    if (target == "air.tagged_event_record.default" || target == "air.tagged_event_wait.default") return true;
+  }
+  return false;
+}
+
+}  // namespace airscope
