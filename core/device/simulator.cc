@@ -69,7 +69,9 @@ Prepared Prepare(const TaskGraph& graph, const DeviceSpec& spec, DType dtype, co
     }
     switch (t.kind) {
       case TaskKind::kKernel:
-        pt.dur = t.cost_known ? spec.KernelNs(t.cost, dtype) : spec.min_kernel_ns;
+        // The task's own dtype when lowering knew it, else the run's.
+        pt.dur = t.cost_known ? spec.KernelNs(t.cost, t.dtype != DType::kUnknown ? t.dtype : dtype)
+                              : spec.min_kernel_ns;
         break;
       case TaskKind::kMemcpy:
         pt.dur = spec.D2DNs(std::max(t.cost.bytes_read, t.cost.bytes_written));
@@ -426,6 +428,14 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
           Status::Errorf("ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED ({}): {} synchronizes with the host during "
                          "capture, which invalidates it; move the .item()/host read out of the captured region "
                          "(or run this graph eagerly)",
+                         kAclCaptureInvalidated, TaskWhere(t)));
+    }
+    if (t.kind == TaskKind::kMemcpy && t.blocking) {
+      return CaptureError(
+          std::move(trace), host, pool,
+          Status::Errorf("ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED ({}): {} is a blocking host<->device copy during "
+                         "capture, which invalidates it; copy with non_blocking=True or move the copy out of the "
+                         "captured region",
                          kAclCaptureInvalidated, TaskWhere(t)));
     }
     if (!capturing[s]) {

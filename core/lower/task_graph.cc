@@ -42,6 +42,40 @@ std::string_view TaskKindName(TaskKind kind) {
   return "?";
 }
 
+namespace {
+
+const TensorMeta* TensorOfNode(const Node* node) { return node && node->meta() ? node->meta()->tensor() : nullptr; }
+
+// The dtype a task computes in: its output's, else its first tensor input's.
+DType TaskDType(const Node& node) {
+  if (const TensorMeta* out = TensorOfNode(&node); out && out->dtype != DType::kUnknown) return out->dtype;
+  for (const Node* input : node.inputs()) {
+    if (const TensorMeta* in = TensorOfNode(input); in && in->dtype != DType::kUnknown) return in->dtype;
+  }
+  return DType::kUnknown;
+}
+
+bool IsCpu(const std::string& device) { return device == "cpu" || device.rfind("cpu:", 0) == 0; }
+
+// A copy between host and device that the host waits for: one side on the
+// CPU (from meta or a `device` kwarg) and no non_blocking=True.
+bool IsBlockingCopy(const Node& node) {
+  if (const Argument* nb = node.kwarg("non_blocking"); nb && nb->kind() == Argument::Kind::kBool && nb->as_bool()) {
+    return false;
+  }
+  bool cpu = false;
+  if (const TensorMeta* out = TensorOfNode(&node)) cpu = cpu || IsCpu(out->device);
+  for (const Node* input : node.inputs()) {
+    if (const TensorMeta* in = TensorOfNode(input)) cpu = cpu || IsCpu(in->device);
+  }
+  if (const Argument* device = node.kwarg("device"); device && device->kind() == Argument::Kind::kDevice) {
+    cpu = cpu || device->as_device().type == "cpu";
+  }
+  return cpu;
+}
+
+}  // namespace
+
 Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registry) {
   TaskGraph out;
   out.streams.push_back("");
@@ -69,6 +103,8 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
     task.event = std::move(event);
     SortUnique(deps);
     task.deps = std::move(deps);
+    task.dtype = TaskDType(node);
+    if (kind == TaskKind::kMemcpy) task.blocking = IsBlockingCopy(node);
     if (kind == TaskKind::kKernel || kind == TaskKind::kMemcpy || kind == TaskKind::kHostSync) {
       const OpInfo* info = registry.Find(node.target());
       if (info && info->cost) {

@@ -36,6 +36,12 @@ struct DeviceTask {
   std::vector<uint32_t> deps; // tasks that must finish first (data and event edges), ascending
   OpCost cost;
   bool cost_known = false;
+  // The element type the task computes in (its output's, else its first
+  // input's): kernels use that dtype's peak. kUnknown when no meta says.
+  DType dtype = DType::kUnknown;
+  // A memcpy the host waits for: a copy to or from the CPU without
+  // non_blocking=True (torch's default). It invalidates a stream capture.
+  bool blocking = false;
 };
 
 struct TaskGraph {

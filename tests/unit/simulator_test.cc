@@ -159,6 +159,20 @@ TEST(Simulator, HostSyncInvalidatesTheCapture) {
   EXPECT_TRUE(d.Eager(g, "g", RunOptions{}).ok());
 }
 
+TEST(Simulator, BlockingMemcpyInvalidatesTheCaptureButNonBlockingDoesNot) {
+  SimDevice d = Device();
+  TaskGraph g = Chain(2);
+  g.tasks.push_back(Task(2, TaskKind::kMemcpy, "_to_copy", "", {1}));
+  g.tasks.back().blocking = true;
+  Result<uint32_t> r = d.Capture(g, "g", {}, CaptureOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("(507903)"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("blocking host<->device copy"), std::string::npos);
+  ExpectRecovered(d, 1);
+  g.tasks.back().blocking = false;  // non_blocking=True: an async copy captures fine
+  EXPECT_TRUE(d.Capture(g, "g2", {}, CaptureOptions{}).ok());
+}
+
 TEST(Simulator, EndingOnAnotherStreamFails) {
   SimDevice d = Device();
   CaptureOptions o;

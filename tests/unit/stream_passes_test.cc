@@ -2,6 +2,7 @@
 // example), stage by stage, and the TaskGraph built from the lowered graph.
 #include <gtest/gtest.h>
 
+#include "core/fx/readable.h"
 #include "core/lower/task_graph.h"
 #include "core/pass/pass_manager.h"
 #include "core/pass/stream_util.h"
@@ -337,6 +338,32 @@ TEST(StreamPassesTest, FailingOrLintBreakingUserPassIsRolledBackAndNamed) {
             std::string::npos)
       << outcome.status().message();
   EXPECT_EQ(Describe(*p.graph), before);
+}
+
+}  // namespace
+}  // namespace airscope
+
+namespace airscope {
+namespace {
+
+TEST(BuildTaskGraphTest, TasksCarryTheirDtypeAndBlockingCopies) {
+  auto graph = ParseReadable(
+      "class GraphModule(torch.nn.Module):\n"
+      "    def forward(self, x: \"bf16[8, 8][8, 1]npu:0\"):\n"
+      "        relu: \"bf16[8, 8][8, 1]npu:0\" = torch.ops.aten.relu.default(x)\n"
+      "        a: \"bf16[8, 8][8, 1]cpu\" = torch.ops.aten._to_copy.default(relu, device = device(type='cpu'))\n"
+      "        b: \"bf16[8, 8][8, 1]cpu\" = torch.ops.aten._to_copy.default(relu, device = device(type='cpu'), "
+      "non_blocking = True)\n"
+      "        return (a, b)\n",
+      "copies.py");
+  ASSERT_TRUE(graph.ok()) << graph.status().message();
+  Result<TaskGraph> tasks = BuildTaskGraph(**graph, OpRegistry::Builtin());
+  ASSERT_TRUE(tasks.ok()) << tasks.status().message();
+  ASSERT_EQ(tasks->tasks.size(), 3u);
+  EXPECT_EQ(tasks->tasks[0].dtype, DType::kBFloat16);
+  EXPECT_EQ(tasks->tasks[1].kind, TaskKind::kMemcpy);
+  EXPECT_TRUE(tasks->tasks[1].blocking);
+  EXPECT_FALSE(tasks->tasks[2].blocking);
 }
 
 }  // namespace
