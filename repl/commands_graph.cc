@@ -162,10 +162,11 @@ CommandCompleter Always(CompletionKind kind) {
 }  // namespace
 
 void RegisterGraphCommands(CommandTable& table) {
-  table.Add({"load", "load PATH [as NAME]", "load a graph file (FX text, readable code or airscope JSON)",
+  table.Add({"load", "load PATH [as NAME]", "load a graph file (FX text, readable code, airscope JSON, TorchAir pbtxt) or a TORCH_TRACE log",
              "Loads a graph and makes it current. The format is recognised from the content: FX graph text\n"
              "(print(gm.graph), torch 1.x `[#users=N]` or 2.x `[num_users=N]`), print_readable code\n"
-             "(`class GraphModule(torch.nn.Module):`) or airscope JSON. Shapes come from the file's annotations;\n"
+             "(`class GraphModule(torch.nn.Module):`), airscope JSON or TorchAir pbtxt (`node {`); a TORCH_TRACE log\n"
+             "loads every graph it holds as ID:STAGE (use 0/0:aot_forward_graph). Shapes come from the annotations;\n"
              "the op registry infers the rest. The graph is named after the file (mlp.graph.txt -> mlp) unless\n"
              "`as NAME` is given; loading a name again replaces that graph. A file that fails to load changes nothing.\n"
              "In a script, a relative PATH that does not exist from the working directory is tried relative to\n"

@@ -89,7 +89,7 @@ void RegisterShellCommands(CommandTable& table) {
   table.Add({"echo", "echo TEXT...", "print the words given", "Prints its arguments separated by single spaces; "
              "useful to label the output of scripts.",
              Echo, nullptr});
-  table.Add({"set", "set [NAME VALUE]", "show or change a setting (on-error, color, max-file-size)",
+  table.Add({"set", "set [NAME VALUE]", "show or change a setting (set alone lists them all)",
              "Without arguments lists every setting with its value. `set on-error continue` makes a script go on\n"
              "after a failing line (it still exits 1 at the end); `set color never` turns colour off;\n"
              "`set max-file-size BYTES` bounds what load reads.",

@@ -31,7 +31,10 @@ std::optional<std::pair<size_t, size_t>> Bisect(const std::vector<int>& A, const
   const int* b = B.data() + r.b0;
   const ptrdiff_t max_d = (n + m + 1) / 2;
   const ptrdiff_t offset = max_d;
-  const ptrdiff_t length = 2 * max_d;
+  // diff-match-patch sizes these 2 * max_d, relying on JavaScript arrays
+  // reading past their end: v[offset + 1] and v[k + 1] with k = d reach index
+  // 2 * max_d. Two spare slots keep every access in bounds.
+  const ptrdiff_t length = 2 * max_d + 2;
   std::vector<ptrdiff_t> v1(static_cast<size_t>(length), -1), v2(static_cast<size_t>(length), -1);
   v1[static_cast<size_t>(offset + 1)] = 0;
   v2[static_cast<size_t>(offset + 1)] = 0;
