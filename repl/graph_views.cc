@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/fx/python_repr.h"
+#include "core/glob.h"
 #include "core/ops/shape_inference.h"
 
 namespace airscope {
@@ -45,26 +46,6 @@ std::string NodeList(const std::vector<Node*>& nodes) {
   return out;
 }
 
-bool GlobMatch(std::string_view pattern, std::string_view text) {
-  // Iterative matcher with single-star backtracking: linear memory, no recursion.
-  size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
-      ++p;
-      ++t;
-    } else if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      mark = t;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
-      t = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
 
 }  // namespace
 

@@ -3,6 +3,8 @@
 // error can name its line and column.
 #include "core/pass/rewrite_language.h"
 
+#include "core/glob.h"
+
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -285,25 +287,6 @@ Result<RewriteRule> ParseRule(std::string_view line, size_t number) {
 
 }  // namespace
 
-bool GlobMatch(std::string_view pattern, std::string_view text) {
-  // Iterative matcher with one backtrack point: linear for typical patterns.
-  size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
-      ++p, ++t;
-    } else if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      mark = t;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
-      t = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
 
 Result<RewriteProgram> ParseRewriteProgram(const std::vector<std::string>& lines, size_t first_line) {
   RewriteProgram program;

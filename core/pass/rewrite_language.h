@@ -40,6 +40,7 @@
 
 #include "core/ir/argument.h"
 #include "core/pass/pass.h"
+#include "core/glob.h"
 #include "core/status.h"
 
 namespace airscope {
@@ -89,7 +90,5 @@ PassFn MakeRewritePass(RewriteProgram program);
 Result<PassInfo> DefineRewritePass(const std::string& name, const std::vector<std::string>& lines, size_t first_line,
                                    const std::string& origin);
 
-// Glob with `*` and `?`.
-bool GlobMatch(std::string_view pattern, std::string_view text);
 
 }  // namespace airscope
