@@ -67,6 +67,7 @@ Graph::~Graph() {
     delete n;
     n = next;
   }
+  for (Node* erased : erased_) delete erased;
 }
 
 Graph::Graph(Graph&& other) noexcept
@@ -77,7 +78,9 @@ Graph::Graph(Graph&& other) noexcept
       tail_(std::exchange(other.tail_, nullptr)),
       size_(std::exchange(other.size_, 0)),
       by_name_(std::move(other.by_name_)),
+      erased_(std::move(other.erased_)),
       base_counts_(std::move(other.base_counts_)) {
+  other.erased_.clear();
   for (Node* n = head_; n; n = n->next_) n->graph_ = this;
 }
 
@@ -91,6 +94,7 @@ Graph& Graph::operator=(Graph&& other) noexcept {
     std::swap(tail_, moved.tail_);
     std::swap(size_, moved.size_);
     std::swap(by_name_, moved.by_name_);
+    std::swap(erased_, moved.erased_);
     std::swap(base_counts_, moved.base_counts_);
     for (Node* n = head_; n; n = n->next_) n->graph_ = this;
     for (Node* n = moved.head_; n; n = n->next_) n->graph_ = &moved;
@@ -274,7 +278,10 @@ Status Graph::Erase(Node* node) {
   Unlink(node);
   by_name_.erase(node->name_);
   --size_;
-  delete node;
+  // Freed with the graph, not now: passes erase nodes in bursts (cse, dce),
+  // and one free per node there costs more than the memory it returns.
+  node->graph_ = nullptr;
+  erased_.push_back(node);
   return Status::Ok();
 }
 

@@ -102,6 +102,9 @@ class Graph {
   // Rewrites every use of `from` to `to`; returns how many users changed.
   size_t ReplaceAllUsesWith(Node* from, Node* to);
   // Removes a node with no users. Fails (graph unchanged) while it has users.
+  // The erased Node* must not be used again; its memory is returned when the
+  // graph is destroyed (passes erase in bursts, and freeing each one then
+  // cost cse a third of its time).
   Status Erase(Node* node);
   // Moves `node` to just before `position`.
   void MoveBefore(Node* node, Node* position);
@@ -140,6 +143,7 @@ class Graph {
   Node* tail_ = nullptr;
   size_t size_ = 0;
   std::unordered_map<std::string_view, Node*> by_name_;  // keys view Node::name_
+  std::vector<Node*> erased_;  // erased nodes, freed with the graph (see Erase)
   std::unordered_map<std::string, int64_t> base_counts_;  // _Namespace's base_count
 };
 
