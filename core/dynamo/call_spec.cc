@@ -112,7 +112,10 @@ Result<CallInput> ParseOne(const SpecToken& token) {
   } else {
     input.strides.assign(input.sizes.size(), 1);
     for (size_t i = input.sizes.size(); i-- > 1;) {
-      input.strides[i - 1] = input.strides[i] * std::max<int64_t>(input.sizes[i], 1);
+      // Checked: sizes come from the user, and a stride past int64 is no tensor.
+      if (__builtin_mul_overflow(input.strides[i], std::max<int64_t>(input.sizes[i], 1), &input.strides[i - 1])) {
+        return ErrorAtCol(token.column + eq + 1, "the tensor is too large: its element count overflows int64");
+      }
     }
   }
   if (cur.peek() == ':') {

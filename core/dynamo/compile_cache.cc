@@ -22,7 +22,9 @@ void Frame::SetGears(const std::string& input, size_t dim, std::vector<int64_t> 
 Result<std::vector<TensorGuard>> Frame::BuildGuards(const std::vector<CallInput>& inputs,
                                                     std::vector<std::string>* notes) const {
   for (const auto& [key, marking] : markings_) {
-    auto it = std::find_if(inputs.begin(), inputs.end(), [&](const CallInput& in) { return in.name == key.first; });
+    const std::string& input_name = key.first;  // lambdas cannot capture bindings before clang 16
+    auto it = std::find_if(inputs.begin(), inputs.end(),
+                           [&input_name](const CallInput& in) { return in.name == input_name; });
     if (it != inputs.end() && key.second >= it->sizes.size()) {
       return Status::Errorf("input '{}' has {} dims; dim {} marked {} does not exist", key.first, it->sizes.size(),
                             key.second, marking.kind == DimKind::kGears ? "with gears" : "dynamic");

@@ -98,16 +98,17 @@ std::vector<Dim> TensorMeta::EffectiveStrides() const {
 std::optional<int64_t> TensorMeta::NumElements() const {
   int64_t n = 1;
   for (const Dim& d : sizes) {
-    if (!d.is_static()) return std::nullopt;
-    n *= d.value();
+    // Sizes come from files; a count past int64 is not a tensor airscope can size.
+    if (!d.is_static() || __builtin_mul_overflow(n, d.value(), &n)) return std::nullopt;
   }
   return n;
 }
 
 std::optional<int64_t> TensorMeta::NumBytes() const {
   auto n = NumElements();
-  if (!n || dtype == DType::kUnknown) return std::nullopt;
-  return *n * ItemSize(dtype);
+  int64_t bytes = 0;
+  if (!n || dtype == DType::kUnknown || __builtin_mul_overflow(*n, ItemSize(dtype), &bytes)) return std::nullopt;
+  return bytes;
 }
 
 std::string TensorMeta::ShapeString() const {

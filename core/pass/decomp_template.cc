@@ -11,6 +11,8 @@
 namespace airscope {
 namespace {
 
+struct TemplateKwarg;
+
 struct TemplateExpr {
   enum class Kind : uint8_t { kArg, kLiteral, kList, kTuple, kCall };
   Kind kind = Kind::kLiteral;
@@ -18,7 +20,14 @@ struct TemplateExpr {
   Argument literal;                       // kLiteral
   std::string target;                     // kCall
   std::vector<TemplateExpr> items;        // kList/kTuple items, kCall positional args
-  std::vector<std::pair<std::string, TemplateExpr>> kwargs;  // kCall
+  // kCall. A vector of a struct, not of std::pair: a pair may not hold the
+  // still-incomplete TemplateExpr (clang rejects it), a vector may.
+  std::vector<TemplateKwarg> kwargs;
+};
+
+struct TemplateKwarg {
+  std::string name;
+  TemplateExpr value;
 };
 
 class TemplateParser {
@@ -156,7 +165,7 @@ class TemplateParser {
         *pos = eq + 1;
         TemplateExpr value;
         if (!Expr(pos, depth + 1, &value)) return false;
-        out->kwargs.emplace_back(std::move(key), std::move(value));
+        out->kwargs.push_back(TemplateKwarg{std::move(key), std::move(value)});
       } else {
         if (!out->kwargs.empty()) return Fail(*pos, "positional argument after a keyword argument");
         TemplateExpr value;
@@ -190,8 +199,8 @@ bool ArgsInRange(const TemplateExpr& expr, size_t arity) {
   for (const TemplateExpr& item : expr.items) {
     if (!ArgsInRange(item, arity)) return false;
   }
-  for (const auto& [name, value] : expr.kwargs) {
-    if (!ArgsInRange(value, arity)) return false;
+  for (const TemplateKwarg& kw : expr.kwargs) {
+    if (!ArgsInRange(kw.value, arity)) return false;
   }
   return true;
 }
@@ -215,7 +224,7 @@ Argument Expand(const TemplateExpr& expr, Graph& graph, Node* node, const OpRegi
       std::vector<Argument> args;
       for (const TemplateExpr& item : expr.items) args.push_back(Expand(item, graph, node, registry));
       std::vector<Kwarg> kwargs;
-      for (const auto& [name, value] : expr.kwargs) kwargs.push_back({name, Expand(value, graph, node, registry)});
+      for (const TemplateKwarg& kw : expr.kwargs) kwargs.push_back({kw.name, Expand(kw.value, graph, node, registry)});
       Node* call = InsertCall(graph, node, CallSpec(expr.target, std::move(args), std::move(kwargs)), node->stream(),
                               registry);
       return Argument::NodeRef(call);

@@ -68,3 +68,21 @@ TEST(CallSpecTest, BindChecksNamesAndCount) {
 
 }  // namespace
 }  // namespace airscope
+
+namespace airscope {
+namespace {
+
+// Found by fuzz_call_spec: contiguous strides of huge sizes overflowed int64
+// (undefined behaviour); now a clear error at the token.
+TEST(CallSpecFuzzRegression, HugeSizesAreAnErrorNotAnOverflow) {
+  auto parsed = ParseCallSpec("x=f32[99999999999,99999999999,99999999999]");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.status().message().find("overflows int64"), std::string::npos) << parsed.status().message();
+  auto meta = TensorMeta::ParseAnnotation("f32[99999999999, 99999999999, 99999999999]");
+  ASSERT_TRUE(meta.ok());
+  EXPECT_FALSE(meta->NumElements().has_value());
+  EXPECT_FALSE(meta->NumBytes().has_value());
+}
+
+}  // namespace
+}  // namespace airscope
