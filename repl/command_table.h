@@ -49,6 +49,9 @@ struct CommandSpec {
   CommandCompleter completer;  // may be empty: nothing to complete
 };
 
+// The error a handler returns for wrong arguments: "usage: SYNTAX".
+inline Status UsageError(std::string_view syntax) { return Status::Errorf("usage: {}", syntax); }
+
 class CommandTable {
  public:
   void Add(CommandSpec spec);

@@ -65,8 +65,6 @@ Result<std::unique_ptr<Graph>> CompileCallThroughPipeline(const Graph& graph, co
 
 namespace {
 
-Status Usage(std::string_view syntax) { return Status::Errorf("usage: {}", syntax); }
-
 Result<int64_t> ParseInt(const Word& word, std::string_view what) {
   int64_t value = 0;
   auto [ptr, ec] = std::from_chars(word.text.data(), word.text.data() + word.text.size(), value);
@@ -154,7 +152,7 @@ void PrintCapture(const CallOutcome& outcome, size_t limit, CommandOutput& out) 
 }
 
 Status Call(CommandContext& ctx) {
-  if (ctx.args.empty()) return Usage("call NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad] ...");
+  if (ctx.args.empty()) return UsageError("call NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad] ...");
   Result<Session::Entry*> entry = ctx.session.Current();
   if (!entry.ok()) return entry.status();
   std::vector<SpecToken> tokens;
@@ -204,7 +202,7 @@ Status Call(CommandContext& ctx) {
 
 Status MarkDynamic(CommandContext& ctx) {
   const auto& args = ctx.args;
-  if (args.size() != 2 && args.size() != 4) return Usage("mark_dynamic INPUT DIM [MIN MAX]");
+  if (args.size() != 2 && args.size() != 4) return UsageError("mark_dynamic INPUT DIM [MIN MAX]");
   Result<size_t> input = InputIndex(ctx.session, args[0]);
   if (!input.ok()) return input.status();
   Result<int64_t> dim = ParseInt(args[1], "a dim");
@@ -229,7 +227,7 @@ Status MarkDynamic(CommandContext& ctx) {
 
 Status Gears(CommandContext& ctx) {
   const auto& args = ctx.args;
-  if (args.size() != 3) return Usage("gears INPUT DIM G1,G2,...");
+  if (args.size() != 3) return UsageError("gears INPUT DIM G1,G2,...");
   Result<size_t> input = InputIndex(ctx.session, args[0]);
   if (!input.ok()) return input.status();
   Result<int64_t> dim = ParseInt(args[1], "a dim");
@@ -255,7 +253,7 @@ Status Gears(CommandContext& ctx) {
 }
 
 Status Cache(CommandContext& ctx) {
-  if (ctx.args.size() > 1) return Usage("cache [ENTRY]");
+  if (ctx.args.size() > 1) return UsageError("cache [ENTRY]");
   Result<Session::Entry*> entry = ctx.session.Current();
   if (!entry.ok()) return entry.status();
   const CacheState* state = (*entry)->cache.get();
@@ -306,7 +304,7 @@ Status Cache(CommandContext& ctx) {
 }
 
 Status Why(CommandContext& ctx) {
-  if (!ctx.args.empty()) return Usage("why");
+  if (!ctx.args.empty()) return UsageError("why");
   const CacheState* state = FindCacheState(ctx.session);
   if (!state || !state->frame || !state->frame->last_miss()) {
     ctx.out.Print("no cache miss to explain yet (the first call of a frame compiles; later misses are explained here)");

@@ -63,7 +63,7 @@ Result<Lowered> LowerCurrent(Session& session) {
   l.tasks = std::move(*tasks);
   bool dtype_set = false;
   for (const Node* p : graph.Placeholders()) {
-    const TensorMeta* t = p->meta() ? p->meta()->tensor() : nullptr;
+    const TensorMeta* t = p->tensor();
     if (!t) continue;
     if (!dtype_set && t->dtype != DType::kUnknown) {
       l.dtype = t->dtype;

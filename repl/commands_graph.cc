@@ -15,10 +15,6 @@
 namespace airscope {
 namespace {
 
-Status Usage(std::string_view syntax) {
-  return Status::Errorf("usage: {}", syntax);
-}
-
 // The graph a command reads: the current graph (the pipeline's stage at the
 // cursor once a pipeline exists), or the stage `--stage S` names.
 Result<std::shared_ptr<const Graph>> GraphFor(CommandContext& ctx, const std::string* stage) {
@@ -34,7 +30,7 @@ Result<std::shared_ptr<const Graph>> GraphFor(CommandContext& ctx, const std::st
 
 Status Load(CommandContext& ctx) {
   const auto& args = ctx.args;
-  if (args.size() != 1 && !(args.size() == 3 && args[1].text == "as")) return Usage("load PATH [as NAME]");
+  if (args.size() != 1 && !(args.size() == 3 && args[1].text == "as")) return UsageError("load PATH [as NAME]");
   std::string path = ctx.interpreter.ResolvePath(args[0].text);
   if (args.size() == 1 && IsTraceLogFile(path)) return LoadTraceLog(ctx, path);
   Session& session = ctx.session;
@@ -66,7 +62,7 @@ Status Load(CommandContext& ctx) {
 }
 
 Status Graphs(CommandContext& ctx) {
-  if (!ctx.args.empty()) return Usage("graphs");
+  if (!ctx.args.empty()) return UsageError("graphs");
   const auto& graphs = ctx.session.graphs();
   if (graphs.empty()) {
     ctx.out.Print("no graphs loaded (use load PATH)");
@@ -81,7 +77,7 @@ Status Graphs(CommandContext& ctx) {
 }
 
 Status Use(CommandContext& ctx) {
-  if (ctx.args.size() != 1) return Usage("use NAME");
+  if (ctx.args.size() != 1) return UsageError("use NAME");
   AIRSCOPE_RETURN_IF_ERROR(ctx.session.Use(ctx.args[0].text));
   ctx.out.Print("using graph '{}'", ctx.args[0].text);
   return Status::Ok();
@@ -97,7 +93,7 @@ Status Show(CommandContext& ctx) {
     } else if (i + 1 < args.size() && args[i].text == "--stage") {
       stage = args[i + 1].text;
     } else {
-      return Usage(fmt::format("show [--format {}] [--stage S]", fmt::join(GraphFormatNames(true), "|")));
+      return UsageError(fmt::format("show [--format {}] [--stage S]", fmt::join(GraphFormatNames(true), "|")));
     }
   }
   Result<std::shared_ptr<const Graph>> graph = GraphFor(ctx, stage ? &*stage : nullptr);
@@ -109,7 +105,7 @@ Status Show(CommandContext& ctx) {
 }
 
 Status NodeCommand(CommandContext& ctx) {
-  if (ctx.args.size() != 1) return Usage("node NAME");
+  if (ctx.args.size() != 1) return UsageError("node NAME");
   Result<const Graph*> current = ctx.session.CurrentGraph();
   if (!current.ok()) return current.status();
   const Graph& graph = **current;
@@ -120,7 +116,7 @@ Status NodeCommand(CommandContext& ctx) {
 }
 
 Status Find(CommandContext& ctx) {
-  if (ctx.args.size() != 1) return Usage("find PATTERN");
+  if (ctx.args.size() != 1) return UsageError("find PATTERN");
   Result<const Graph*> graph = ctx.session.CurrentGraph();
   if (!graph.ok()) return graph.status();
   const std::string& pattern = ctx.args[0].text;
@@ -135,7 +131,7 @@ Status Find(CommandContext& ctx) {
 }
 
 Status Stats(CommandContext& ctx) {
-  if (!ctx.args.empty()) return Usage("stats");
+  if (!ctx.args.empty()) return UsageError("stats");
   Result<const Graph*> graph = ctx.session.CurrentGraph();
   if (!graph.ok()) return graph.status();
   DescribeStats(**graph, ctx.session.registry(), ctx.out);
@@ -145,7 +141,7 @@ Status Stats(CommandContext& ctx) {
 Status Dump(CommandContext& ctx) {
   const auto& args = ctx.args;
   std::string syntax = fmt::format("dump {} PATH [--stage S]", fmt::join(GraphFormatNames(false), "|"));
-  if (args.size() != 2 && !(args.size() == 4 && args[2].text == "--stage")) return Usage(syntax);
+  if (args.size() != 2 && !(args.size() == 4 && args[2].text == "--stage")) return UsageError(syntax);
   Result<std::shared_ptr<const Graph>> graph = GraphFor(ctx, args.size() == 4 ? &args[3].text : nullptr);
   if (!graph.ok()) return graph.status();
   Result<WrittenGraph> written = WriteGraph(**graph, args[0].text, args[1].text);

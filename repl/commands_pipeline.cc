@@ -18,8 +18,6 @@
 namespace airscope {
 namespace {
 
-Status Usage(std::string_view syntax) { return Status::Errorf("usage: {}", syntax); }
-
 bool ShowTimes(const Session& session) { return session.settings().Get("show-times") == "on"; }
 
 // Everything one run borrows: the pass context, the dumps, the env.
@@ -155,7 +153,7 @@ Status PipelineCommand(CommandContext& ctx) {
     AIRSCOPE_RETURN_IF_ERROR((*run)->RemovePass(args[1].text));
     ctx.out.Print("removed '{}'", args[1].text);
   } else {
-    return Usage(kSyntax);
+    return UsageError(kSyntax);
   }
   if ((*run)->cursor() != cursor) {
     ctx.out.Styled(Style::kAccent, "the edit was before the cursor: back to stage {}", (*run)->cursor());
@@ -185,7 +183,7 @@ Status StepN(CommandContext& ctx, size_t n) {
 }
 
 Status Step(CommandContext& ctx) {
-  if (ctx.args.size() > 1) return Usage("step [N]");
+  if (ctx.args.size() > 1) return UsageError("step [N]");
   size_t n = 1;
   if (ctx.args.size() == 1) {
     Result<size_t> parsed = ParseCount(ctx.args[0]);
@@ -196,13 +194,13 @@ Status Step(CommandContext& ctx) {
 }
 
 Status Next(CommandContext& ctx) {
-  if (!ctx.args.empty()) return Usage("next");
+  if (!ctx.args.empty()) return UsageError("next");
   return StepN(ctx, 1);
 }
 
 Status Run(CommandContext& ctx) {
   const auto& args = ctx.args;
-  if (!(args.empty() || (args.size() == 2 && args[0].text == "until"))) return Usage("run [until PASS]");
+  if (!(args.empty() || (args.size() == 2 && args[0].text == "until"))) return UsageError("run [until PASS]");
   Result<PipelineRun*> run = Pipeline(ctx);
   if (!run.ok()) return run.status();
   if ((*run)->at_end()) {
@@ -221,7 +219,7 @@ Status Run(CommandContext& ctx) {
 Status Flag(CommandContext& ctx, std::string_view command) {
   const auto& args = ctx.args;
   std::string syntax = fmt::format("{} [PASS [off]]", command);
-  if (args.size() > 2 || (args.size() == 2 && args[1].text != "off")) return Usage(syntax);
+  if (args.size() > 2 || (args.size() == 2 && args[1].text != "off")) return UsageError(syntax);
   Result<PipelineRun*> run = Pipeline(ctx);
   if (!run.ok()) return run.status();
   bool is_break = command == "break";
@@ -249,7 +247,7 @@ Status Break(CommandContext& ctx) { return Flag(ctx, "break"); }
 Status Skip(CommandContext& ctx) { return Flag(ctx, "skip"); }
 
 Status Back(CommandContext& ctx) {
-  if (!ctx.args.empty()) return Usage("back");
+  if (!ctx.args.empty()) return UsageError("back");
   Result<PipelineRun*> run = Pipeline(ctx);
   if (!run.ok()) return run.status();
   std::string undone = (*run)->cursor() > 0 ? (*run)->stages().back().pass : "";
@@ -259,7 +257,7 @@ Status Back(CommandContext& ctx) {
 }
 
 Status Reset(CommandContext& ctx) {
-  if (!ctx.args.empty()) return Usage("reset");
+  if (!ctx.args.empty()) return UsageError("reset");
   Result<PipelineRun*> run = Pipeline(ctx);
   if (!run.ok()) return run.status();
   (*run)->Reset();
@@ -275,7 +273,7 @@ std::string Bytes(uint64_t bytes) {
 }
 
 Status Stages(CommandContext& ctx) {
-  if (!ctx.args.empty()) return Usage("stages");
+  if (!ctx.args.empty()) return UsageError("stages");
   Result<PipelineRun*> run = Pipeline(ctx);
   if (!run.ok()) return run.status();
   const PipelineRun& r = **run;
@@ -312,7 +310,7 @@ Status Diff(CommandContext& ctx) {
       stages.push_back(ctx.args[i].text);
     }
   }
-  if (stages.size() > 2) return Usage(kSyntax);
+  if (stages.size() > 2) return UsageError(kSyntax);
   Result<PipelineRun*> run = Pipeline(ctx);
   if (!run.ok()) return run.status();
   if (stages.empty()) {
@@ -373,7 +371,7 @@ class GraphOverride {
 };
 
 Status Bisect(CommandContext& ctx) {
-  if (ctx.args.size() != 1) return Usage("bisect \"COMMAND\"");
+  if (ctx.args.size() != 1) return UsageError("bisect \"COMMAND\"");
   const std::string& condition = ctx.args[0].text;
   Result<PipelineRun*> run = Pipeline(ctx);
   if (!run.ok()) return run.status();

@@ -13,8 +13,6 @@ Status GuardsOfFrame(CommandContext& ctx, const Frame& frame, const Word* which)
 
 namespace {
 
-Status Usage(std::string_view syntax) { return Status::Errorf("usage: {}", syntax); }
-
 std::string Count(int64_t value) { return value < 0 ? "-" : fmt::format("{}", value); }
 
 const TraceLog* CurrentTrace(const Session& session) {
@@ -23,7 +21,7 @@ const TraceLog* CurrentTrace(const Session& session) {
 }
 
 Status Compiles(CommandContext& ctx) {
-  if (!ctx.args.empty()) return Usage("compiles");
+  if (!ctx.args.empty()) return UsageError("compiles");
   const TraceLog* log = CurrentTrace(ctx.session);
   if (!log) {
     const CacheState* state = FindCacheState(ctx.session);
@@ -51,7 +49,7 @@ Status Compiles(CommandContext& ctx) {
 }
 
 Status Recompiles(CommandContext& ctx) {
-  if (!ctx.args.empty()) return Usage("recompiles");
+  if (!ctx.args.empty()) return UsageError("recompiles");
   const TraceLog* log = CurrentTrace(ctx.session);
   if (log) {
     if (log->recompile_reasons.empty()) {
@@ -72,7 +70,7 @@ Status Recompiles(CommandContext& ctx) {
 }  // namespace
 
 Status GuardsCommand(CommandContext& ctx) {
-  if (ctx.args.size() > 1) return Usage("guards [ENTRY|ID]");
+  if (ctx.args.size() > 1) return UsageError("guards [ENTRY|ID]");
   const Word* which = ctx.args.empty() ? nullptr : &ctx.args[0];
   if (const TraceLog* log = CurrentTrace(ctx.session)) {
     if (!which) return Status::Errorf("usage: guards ID (a compile id of the log, e.g. {})",

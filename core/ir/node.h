@@ -60,6 +60,8 @@ class Node {
   const std::string& stream() const { return *stream_; }
 
   const NodeMeta* meta() const { return meta_.get(); }
+  // The tensor this node makes, when its meta says it makes exactly one.
+  const TensorMeta* tensor() const { return meta_ ? meta_->tensor() : nullptr; }
   void set_meta(NodeMeta meta) { meta_ = std::make_unique<NodeMeta>(std::move(meta)); }
   void clear_meta() { meta_.reset(); }
 

@@ -44,13 +44,11 @@ std::string_view TaskKindName(TaskKind kind) {
 
 namespace {
 
-const TensorMeta* TensorOfNode(const Node* node) { return node && node->meta() ? node->meta()->tensor() : nullptr; }
-
 // The dtype a task computes in: its output's, else its first tensor input's.
 DType TaskDType(const Node& node) {
-  if (const TensorMeta* out = TensorOfNode(&node); out && out->dtype != DType::kUnknown) return out->dtype;
+  if (const TensorMeta* out = node.tensor(); out && out->dtype != DType::kUnknown) return out->dtype;
   for (const Node* input : node.inputs()) {
-    if (const TensorMeta* in = TensorOfNode(input); in && in->dtype != DType::kUnknown) return in->dtype;
+    if (const TensorMeta* in = input->tensor(); in && in->dtype != DType::kUnknown) return in->dtype;
   }
   return DType::kUnknown;
 }
@@ -64,9 +62,9 @@ bool IsBlockingCopy(const Node& node) {
     return false;
   }
   bool cpu = false;
-  if (const TensorMeta* out = TensorOfNode(&node)) cpu = cpu || IsCpu(out->device);
+  if (const TensorMeta* out = node.tensor()) cpu = cpu || IsCpu(out->device);
   for (const Node* input : node.inputs()) {
-    if (const TensorMeta* in = TensorOfNode(input)) cpu = cpu || IsCpu(in->device);
+    if (const TensorMeta* in = input->tensor()) cpu = cpu || IsCpu(in->device);
   }
   if (const Argument* device = node.kwarg("device"); device && device->kind() == Argument::Kind::kDevice) {
     cpu = cpu || device->as_device().type == "cpu";
@@ -157,7 +155,7 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
       std::vector<uint32_t> ids;
       for (const Argument& item : node->args()[0].items()) {
         const Node* record = item.is_node() ? item.as_node() : nullptr;
-        if (!record || !IsCall(*record, kRecord)) {
+        if (!record || !IsTarget(*record, kRecord)) {
           return Status::Errorf("wait '{}' waits for '{}', which is not an air.record (run event_record first)",
                                 node->name(), record ? record->name() : "a non-node value");
         }

@@ -29,7 +29,7 @@ bool MarkNeedExecute(Graph& graph, Node* node) {
 // A tagged event op with this tag already in the graph (the pass was run before).
 bool HasTagged(const Graph& graph, std::string_view target, const std::string& tag) {
   for (const Node* n : graph) {
-    if (IsCall(*n, target) && !n->args().empty() && n->args()[0].kind() == Argument::Kind::kString &&
+    if (IsTarget(*n, target) && !n->args().empty() && n->args()[0].kind() == Argument::Kind::kString &&
         n->args()[0].as_string() == tag) {
       return true;
     }
@@ -42,11 +42,11 @@ Result<bool> EventClosure(Graph& graph, PassContext& context) {
   std::vector<Node*> user_enters, user_exits;
   std::vector<Node*> open;  // enclosing scope_enters, to pair exits with their enter
   for (Node* node : graph.Nodes()) {
-    if (IsCall(*node, kScopeEnter)) {
+    if (IsTarget(*node, kScopeEnter)) {
       changed |= MarkNeedExecute(graph, node);
       open.push_back(node);
       if (UserStreamOf(*node)) user_enters.push_back(node);
-    } else if (IsCall(*node, kScopeExit)) {
+    } else if (IsTarget(*node, kScopeExit)) {
       changed |= MarkNeedExecute(graph, node);
       if (open.empty()) return Status::Errorf("air.scope_exit '{}' has no matching scope_enter", node->name());
       if (UserStreamOf(*open.back())) user_exits.push_back(node);
@@ -62,7 +62,7 @@ Result<bool> EventClosure(Graph& graph, PassContext& context) {
   // tag stays; only scopes without their wait get one.
   Node* first = graph.front();
   std::string fork_tag;
-  if (IsCall(*first, kTaggedRecord) && !first->args().empty() &&
+  if (IsTarget(*first, kTaggedRecord) && !first->args().empty() &&
       first->args()[0].kind() == Argument::Kind::kString) {
     fork_tag = first->args()[0].as_string();
   } else {
@@ -71,7 +71,7 @@ Result<bool> EventClosure(Graph& graph, PassContext& context) {
     changed = true;
   }
   for (Node* enter : user_enters) {
-    if (enter->next() && IsCall(*enter->next(), kTaggedWait)) continue;
+    if (enter->next() && IsTarget(*enter->next(), kTaggedWait)) continue;
     InsertCall(graph, enter, /*before=*/false, kTaggedWait, TagArgs(fork_tag), {}, registry);
     changed = true;
   }

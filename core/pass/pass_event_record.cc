@@ -14,14 +14,14 @@ Result<bool> EventRecord(Graph& graph, PassContext& context) {
   bool changed = false;
   std::map<std::string, Node*> record_after;  // waited tensor -> its record (reused)
   for (Node* node : graph.Nodes()) {
-    if (!IsCall(*node, kWait)) continue;
+    if (!IsTarget(*node, kWait)) continue;
     if (node->args().empty() || !node->args()[0].is_sequence()) {
       return Status::Errorf("air.wait '{}' takes a list of records or tensors as args[0]", node->name());
     }
     bool rewritten = false;
     std::vector<Argument> waited;
     for (const Argument& item : node->args()[0].items()) {
-      if (!item.is_node() || IsCall(*item.as_node(), kRecord)) {
+      if (!item.is_node() || IsTarget(*item.as_node(), kRecord)) {
         waited.push_back(item);
         continue;
       }

@@ -22,7 +22,7 @@ std::optional<int64_t> CatDim(const Node& cat) {
 Result<bool> RemoveCatOps(Graph& graph, PassContext& context) {
   bool changed = false;
   for (Node* node : graph.Nodes()) {
-    if (!IsCall(*node, kCat) || node->args().empty() || !node->args()[0].is_sequence()) continue;
+    if (!IsTarget(*node, kCat) || node->args().empty() || !node->args()[0].is_sequence()) continue;
     std::optional<int64_t> dim = CatDim(*node);
     if (!dim) continue;
     // Flatten inputs that are cats along the same dim used only here.
@@ -30,7 +30,7 @@ Result<bool> RemoveCatOps(Graph& graph, PassContext& context) {
     std::vector<Node*> flattened;
     for (const Argument& item : node->args()[0].items()) {
       Node* inner = item.is_node() ? item.as_node() : nullptr;
-      if (inner && IsCall(*inner, kCat) && inner->users().size() == 1 && !inner->args().empty() &&
+      if (inner && IsTarget(*inner, kCat) && inner->users().size() == 1 && !inner->args().empty() &&
           inner->args()[0].is_sequence() && CatDim(*inner) == dim && inner != node) {
         for (const Argument& x : inner->args()[0].items()) inputs.push_back(x);
         flattened.push_back(inner);

@@ -130,7 +130,7 @@ std::unordered_map<const Node*, size_t> Positions(const Graph& graph) {
 }
 
 const TensorMeta* TensorOf(const Node* node) {
-  return node && node->meta() ? node->meta()->tensor() : nullptr;
+  return node ? node->tensor() : nullptr;
 }
 
 namespace {

@@ -13,9 +13,9 @@ Result<bool> ValidateScopes(Graph& graph, PassContext&) {
   std::vector<const Node*> open;
   std::vector<std::string> problems;
   for (const Node* node : graph) {
-    if (IsCall(*node, kScopeEnter)) {
+    if (IsTarget(*node, kScopeEnter)) {
       open.push_back(node);
-    } else if (IsCall(*node, kScopeExit)) {
+    } else if (IsTarget(*node, kScopeExit)) {
       if (open.empty()) {
         problems.push_back(fmt::format("air.scope_exit '{}' has no matching scope_enter", node->name()));
       } else {

@@ -4,12 +4,8 @@
 
 namespace airscope {
 
-bool IsCall(const Node& node, std::string_view short_target) {
-  return node.op() == OpKind::kCallFunction && StripTorchOps(node.target()) == short_target;
-}
-
 std::optional<std::string> UserStreamOf(const Node& node) {
-  if (!IsCall(node, kScopeEnter) || node.args().size() < 2) return std::nullopt;
+  if (!IsTarget(node, kScopeEnter) || node.args().size() < 2) return std::nullopt;
   const Argument& labels = node.args()[0];
   const Argument& streams = node.args()[1];
   if (!labels.is_sequence() || !streams.is_sequence() || streams.items().empty()) return std::nullopt;
@@ -22,25 +18,11 @@ std::optional<std::string> UserStreamOf(const Node& node) {
   return first.as_string();
 }
 
-void InferMetaIfPossible(Node* node, const OpRegistry* registry) {
-  if (!registry) return;
-  const OpInfo* info = registry->Find(node->target());
-  if (!info || !info->infer) return;
-  Result<NodeMeta> meta = info->infer(*node);
-  if (meta.ok()) node->set_meta(std::move(*meta));
-}
-
 Node* InsertCall(Graph& graph, Node* position, bool before, std::string_view target, std::vector<Argument> args,
                  std::vector<Kwarg> kwargs, const OpRegistry* registry) {
-  NodeSpec spec;
-  spec.op = OpKind::kCallFunction;
-  std::string_view bare = StripTorchOps(target);
-  // operator.getitem and other Python callables keep their spelling.
-  spec.target = bare.substr(0, 9) == "operator." ? std::string(bare) : fmt::format("torch.ops.{}", bare);
-  spec.args = std::move(args);
-  spec.kwargs = std::move(kwargs);
+  NodeSpec spec = CallSpec(target, std::move(args), std::move(kwargs));
   Node* node = before ? graph.InsertBefore(position, std::move(spec)) : graph.InsertAfter(position, std::move(spec));
-  InferMetaIfPossible(node, registry);
+  if (registry) InferMeta(node, *registry);
   return node;
 }
 
@@ -73,11 +55,11 @@ Result<std::vector<std::string>> StreamsFromScopes(const Graph& graph) {
   streams.reserve(graph.size());
   for (const Node* node : graph) {
     std::string current = stack.empty() ? "" : stack.back().stream;
-    if (IsCall(*node, kScopeEnter)) {
+    if (IsTarget(*node, kScopeEnter)) {
       streams.push_back(current);
       std::optional<std::string> user = UserStreamOf(*node);
       stack.push_back({node, user ? *user : current});
-    } else if (IsCall(*node, kScopeExit)) {
+    } else if (IsTarget(*node, kScopeExit)) {
       if (stack.empty()) return Status::Errorf("air.scope_exit '{}' has no matching scope_enter", node->name());
       stack.pop_back();
       streams.push_back(stack.empty() ? "" : stack.back().stream);

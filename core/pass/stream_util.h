@@ -16,6 +16,7 @@
 
 #include "core/ir/graph.h"
 #include "core/ops/op_registry.h"
+#include "core/pass/pass_util.h"  // IsTarget, CallSpec, InferMeta
 #include "core/status.h"
 
 namespace airscope {
@@ -29,9 +30,6 @@ inline constexpr std::string_view kTaggedWait = "air.tagged_event_wait.default";
 // The label TorchAir's scope_enter carries when the scope names a user stream.
 inline constexpr std::string_view kUserStreamLabel = "_user_stream_label";
 
-// True for a call_function whose target is `short_target` in either spelling.
-bool IsCall(const Node& node, std::string_view short_target);
-
 // For a scope_enter whose args[0] holds "_user_stream_label": its stream,
 // args[1][0]. nullopt for other scope_enters (and for any other node).
 std::optional<std::string> UserStreamOf(const Node& scope_enter);
@@ -41,9 +39,6 @@ std::optional<std::string> UserStreamOf(const Node& scope_enter);
 // inference when the op is known and inference succeeds.
 Node* InsertCall(Graph& graph, Node* position, bool before, std::string_view target, std::vector<Argument> args,
                  std::vector<Kwarg> kwargs, const OpRegistry* registry);
-
-// Sets meta on `node` from the registry's inference when it can (no-op otherwise).
-void InferMetaIfPossible(Node* node, const OpRegistry* registry);
 
 // Nodes that do no device work: placeholders, get_attr, output, views
 // (registry category kView), getitem, sym_size, the scope markers.
