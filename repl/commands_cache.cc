@@ -66,12 +66,11 @@ Result<std::unique_ptr<Graph>> CompileCallThroughPipeline(const Graph& graph, co
 namespace {
 
 Result<int64_t> ParseInt(const Word& word, std::string_view what) {
-  int64_t value = 0;
-  auto [ptr, ec] = std::from_chars(word.text.data(), word.text.data() + word.text.size(), value);
-  if (ec != std::errc() || ptr != word.text.data() + word.text.size() || value < 0) {
+  std::optional<int64_t> value = WordAsInt(word);
+  if (!value || *value < 0) {
     return Status::Errorf("column {}: expected {} (a whole number), got '{}'", word.column, what, word.text);
   }
-  return value;
+  return *value;
 }
 
 FrameOptions OptionsFrom(const Settings& settings) {

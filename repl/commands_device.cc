@@ -33,12 +33,11 @@ Status SetDeviceParameter(Session& session, std::string_view name, std::string_v
 namespace {
 
 Result<int64_t> ParsePositive(const Word& word, std::string_view what) {
-  int64_t v = 0;
-  auto [ptr, ec] = std::from_chars(word.text.data(), word.text.data() + word.text.size(), v);
-  if (ec != std::errc() || ptr != word.text.data() + word.text.size() || v < 1) {
+  std::optional<int64_t> v = WordAsInt(word);
+  if (!v || *v < 1) {
     return Status::Errorf("column {}: {} must be a whole number >= 1, not '{}'", word.column, what, word.text);
   }
-  return v;
+  return *v;
 }
 
 struct Lowered {

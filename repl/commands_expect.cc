@@ -22,12 +22,9 @@ Status Mismatch(std::string_view what, std::string_view expected, std::string_vi
 }
 
 Result<size_t> ParseCount(const Word& word) {
-  size_t value = 0;
-  auto [ptr, ec] = std::from_chars(word.text.data(), word.text.data() + word.text.size(), value);
-  if (ec != std::errc() || ptr != word.text.data() + word.text.size()) {
-    return Status::Errorf("column {}: expected a count, got '{}'", word.column, word.text);
-  }
-  return value;
+  std::optional<int64_t> value = WordAsInt(word);
+  if (!value || *value < 0) return Status::Errorf("column {}: expected a count, got '{}'", word.column, word.text);
+  return static_cast<size_t>(*value);
 }
 
 std::string WithoutSpaces(std::string_view text) {

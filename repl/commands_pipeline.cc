@@ -162,12 +162,11 @@ Status PipelineCommand(CommandContext& ctx) {
 }
 
 Result<size_t> ParseCount(const Word& word) {
-  size_t value = 0;
-  auto [ptr, ec] = std::from_chars(word.text.data(), word.text.data() + word.text.size(), value);
-  if (ec != std::errc() || ptr != word.text.data() + word.text.size() || value == 0) {
+  std::optional<int64_t> value = WordAsInt(word);
+  if (!value || *value < 1) {
     return Status::Errorf("column {}: expected a number of passes (1 or more), got '{}'", word.column, word.text);
   }
-  return value;
+  return static_cast<size_t>(*value);
 }
 
 Status StepN(CommandContext& ctx, size_t n) {

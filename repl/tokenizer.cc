@@ -1,5 +1,7 @@
 #include "repl/tokenizer.h"
 
+#include <charconv>
+
 namespace airscope {
 
 Result<std::vector<Word>> Tokenize(std::string_view line) {
@@ -48,6 +50,14 @@ Result<std::vector<Word>> Tokenize(std::string_view line) {
     words.push_back(std::move(word));
   }
   return words;
+}
+
+std::optional<int64_t> WordAsInt(const Word& word) {
+  int64_t value = 0;
+  const char* end = word.text.data() + word.text.size();
+  auto [ptr, ec] = std::from_chars(word.text.data(), end, value);
+  if (ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
 }
 
 std::vector<std::string> SplitCommands(std::string_view text) {

@@ -4,6 +4,8 @@
 // comment that runs to the end of the line.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +22,10 @@ struct Word {
 
 // Errors name the column: "column 7: unterminated quote".
 Result<std::vector<Word>> Tokenize(std::string_view line);
+
+// The whole word as an integer, or nullopt if it is not exactly one
+// (callers check the range and word their own errors).
+std::optional<int64_t> WordAsInt(const Word& word);
 
 // Splits `-c` text into commands on `;` outside quotes.
 std::vector<std::string> SplitCommands(std::string_view text);
