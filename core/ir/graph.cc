@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <charconv>
+#include <new>
+#include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
@@ -57,6 +59,21 @@ std::string HintFromTarget(OpKind op, std::string_view target) {
 
 }  // namespace
 
+struct Graph::NodeBlock {
+  static constexpr size_t kNodes = 512;
+  alignas(Node) std::byte slots[kNodes * sizeof(Node)];
+};
+
+Node* Graph::MakeNode(OpKind op, const std::string* target, std::string name) {
+  if (blocks_.empty() || block_used_ == NodeBlock::kNodes) {
+    blocks_.push_back(std::unique_ptr<NodeBlock>(new NodeBlock));  // slots stay uninitialised
+    block_used_ = 0;
+  }
+  void* slot = blocks_.back()->slots + block_used_ * sizeof(Node);
+  ++block_used_;
+  return new (slot) Node(this, op, target, std::move(name));
+}
+
 Graph::Graph() : Graph("graph") {}
 Graph::Graph(std::string name) : name_(std::move(name)), pool_(std::make_shared<StringPool>()) {}
 
@@ -64,10 +81,10 @@ Graph::~Graph() {
   Node* n = head_;
   while (n) {
     Node* next = n->next_;
-    delete n;
+    n->~Node();
     n = next;
   }
-  for (Node* erased : erased_) delete erased;
+  for (Node* erased : erased_) erased->~Node();
 }
 
 Graph::Graph(Graph&& other) noexcept
@@ -79,8 +96,15 @@ Graph::Graph(Graph&& other) noexcept
       size_(std::exchange(other.size_, 0)),
       by_name_(std::move(other.by_name_)),
       erased_(std::move(other.erased_)),
-      base_counts_(std::move(other.base_counts_)) {
+      blocks_(std::move(other.blocks_)),
+      block_used_(std::exchange(other.block_used_, 0)),
+      base_counts_(std::move(other.base_counts_)),
+      version_(other.version_),
+      linted_version_(other.linted_version_),
+      order_valid_(other.order_valid_) {
   other.erased_.clear();
+  other.blocks_.clear();
+  other.Touch();
   for (Node* n = head_; n; n = n->next_) n->graph_ = this;
 }
 
@@ -95,7 +119,17 @@ Graph& Graph::operator=(Graph&& other) noexcept {
     std::swap(size_, moved.size_);
     std::swap(by_name_, moved.by_name_);
     std::swap(erased_, moved.erased_);
+    std::swap(blocks_, moved.blocks_);
+    std::swap(block_used_, moved.block_used_);
     std::swap(base_counts_, moved.base_counts_);
+    std::swap(order_valid_, moved.order_valid_);
+    // Never back to a version this object had before: callers compare them.
+    bool linted = moved.linted_version_ == moved.version_;  // `moved` holds what was `other`'s
+    uint64_t version = std::max(version_, moved.version_) + 1;
+    std::swap(version_, moved.version_);
+    std::swap(linted_version_, moved.linted_version_);
+    version_ = version;
+    linted_version_ = linted ? version : ~uint64_t{0};
     for (Node* n = head_; n; n = n->next_) n->graph_ = this;
     for (Node* n = moved.head_; n; n = n->next_) n->graph_ = &moved;
   }
@@ -140,21 +174,24 @@ std::string Graph::UniqueName(std::string_view hint) {
     candidate = fmt::format("{}_{}", base, num);
   }
   base_counts_[base] = num;
+  Touch();  // later names depend on the reservation
   return candidate;
 }
 
 Node* Graph::NewNode(NodeSpec&& spec, std::string name) {
-  Node* node = new Node(this, spec.op, Intern(spec.target), std::move(name));
+  Node* node = MakeNode(spec.op, Intern(spec.target), std::move(name));
   node->stream_ = Intern("");
   node->args_ = std::move(spec.args);
   node->kwargs_ = std::move(spec.kwargs);
   by_name_.emplace(node->name_, node);
   AddUses(node);
   ++size_;
+  Touch();
   return node;
 }
 
 void Graph::Link(Node* node, Node* before) {
+  order_valid_ = false;
   if (before == nullptr) {
     node->prev_ = tail_;
     node->next_ = nullptr;
@@ -169,6 +206,7 @@ void Graph::Link(Node* node, Node* before) {
 }
 
 void Graph::Unlink(Node* node) {
+  order_valid_ = false;
   if (node->prev_) node->prev_->next_ = node->next_; else head_ = node->next_;
   if (node->next_) node->next_->prev_ = node->prev_; else tail_ = node->prev_;
   node->prev_ = node->next_ = nullptr;
@@ -233,18 +271,33 @@ void Graph::SetArgs(Node* node, std::vector<Argument> args) {
   RemoveUses(node);
   node->args_ = std::move(args);
   AddUses(node);
+  Touch();
 }
 
 void Graph::SetKwargs(Node* node, std::vector<Kwarg> kwargs) {
   RemoveUses(node);
   node->kwargs_ = std::move(kwargs);
   AddUses(node);
+  Touch();
 }
 
-void Graph::SetStream(Node* node, std::string_view stream) { node->stream_ = Intern(stream); }
+void Graph::SetStream(Node* node, std::string_view stream) {
+  const std::string* interned = Intern(stream);
+  if (interned == node->stream_) return;
+  node->stream_ = interned;
+  Touch();
+}
+
+void Graph::SetTarget(Node* node, std::string_view target) {
+  const std::string* interned = Intern(target);
+  if (interned == node->target_) return;
+  node->target_ = interned;
+  Touch();
+}
 
 size_t Graph::ReplaceAllUsesWith(Node* from, Node* to) {
-  if (from == to) return 0;
+  if (from == to || from->users_.empty()) return 0;
+  Touch();
   // Edits each user's arguments in place and moves only the user entries
   // involved: passes like cse call this once per removed node, so it must not
   // rebuild argument vectors or recompute every use of every user.
@@ -278,6 +331,7 @@ Status Graph::Erase(Node* node) {
   Unlink(node);
   by_name_.erase(node->name_);
   --size_;
+  Touch();
   // Freed with the graph, not now: passes erase nodes in bursts (cse, dce),
   // and one free per node there costs more than the memory it returns.
   node->graph_ = nullptr;
@@ -286,9 +340,10 @@ Status Graph::Erase(Node* node) {
 }
 
 void Graph::MoveBefore(Node* node, Node* position) {
-  if (node == position) return;
+  if (node == position || node->next_ == position) return;
   Unlink(node);
   Link(node, position);
+  Touch();
 }
 
 Status Graph::Rename(Node* node, std::string_view name) {
@@ -298,6 +353,7 @@ Status Graph::Rename(Node* node, std::string_view name) {
   by_name_.erase(node->name_);
   node->name_ = std::string(name);
   by_name_.emplace(node->name_, node);
+  Touch();
   return Status::Ok();
 }
 
@@ -328,15 +384,25 @@ std::vector<Node*> Graph::Nodes() const {
   return out;
 }
 
+void Graph::Renumber() const {
+  if (order_valid_) return;
+  uint32_t index = 0;
+  for (const Node* n = head_; n; n = n->next_) n->order_ = index++;
+  order_valid_ = true;
+}
+
 Status Graph::Lint() const {
-  // Position of every node; a node used before its position is a topological error.
-  std::unordered_map<const Node*, size_t> position;
-  position.reserve(size_);
+  if (linted_version_ == version_) return Status::Ok();
+  // Numbers the nodes on the way (order_), so a use of a node at or after
+  // its user is a topological error. Bounded by size_: a corrupted list that
+  // loops ends the walk instead of the program.
   size_t index = 0;
   size_t outputs = 0;
+  order_valid_ = false;
   for (const Node* n = head_; n; n = n->next_, ++index) {
+    if (index == size_) return Status::Errorf("graph size {} but more nodes linked (a node appears twice?)", size_);
     if (n->graph_ != this) return Status::Errorf("node '{}' belongs to another graph", n->name_);
-    if (!position.emplace(n, index).second) return Status::Errorf("node '{}' appears twice", n->name_);
+    n->order_ = static_cast<uint32_t>(index);
     auto found = by_name_.find(n->name_);
     if (found == by_name_.end() || found->second != n) {
       return Status::Errorf("node '{}' is missing from the name index (duplicate name?)", n->name_);
@@ -366,36 +432,49 @@ Status Graph::Lint() const {
   if (index != size_) return Status::Errorf("graph size {} but {} nodes linked", size_, index);
   if (by_name_.size() != size_) return Status::Errorf("name index has {} entries for {} nodes", by_name_.size(), size_);
   if (outputs > 1) return Status::Errorf("graph has {} output nodes", outputs);
+  order_valid_ = true;
 
   // Use/def consistency as two edge lists that must be equal: (input, user)
   // from every node's args and (node, user) from every users list. Sorting
   // both is O(E log E), so a node with 100,000 users lints as fast as a chain.
-  using Edge = std::pair<size_t, size_t>;  // (position of the used node, position of the user)
+  using Edge = std::pair<uint32_t, uint32_t>;  // (position of the used node, position of the user)
   std::vector<Edge> from_args, from_users;
-  std::vector<const Node*> by_position(size_);
-  for (const auto& [node, pos] : position) by_position[pos] = node;
-  for (const Node* n = head_; n; n = n->next_) {
-    size_t here = position[n];
-    for (const Node* input : n->inputs()) {
-      auto it = position.find(input);
-      if (it == position.end()) {
-        return Status::Errorf("node '{}' uses '{}', which is not in the graph", n->name_, input->name_);
+  std::vector<const Node*> by_position;
+  by_position.reserve(size_);
+  for (const Node* n = head_; n; n = n->next_) by_position.push_back(n);
+  const Node* stray = nullptr;  // the first use of a node outside the graph
+  const Node* early = nullptr;  // the first use of a node not defined yet
+  const Node* user_of_bad = nullptr;
+  for (const Node* n = head_; n && !stray && !early; n = n->next_) {
+    uint32_t here = n->order_;
+    auto add = [&](Node* input) {
+      if (stray || early) return;
+      if (input->graph_ != this) {
+        stray = input, user_of_bad = n;
+      } else if (input->order_ >= here) {
+        early = input, user_of_bad = n;
+      } else {
+        from_args.emplace_back(input->order_, here);
       }
-      if (it->second >= here) {
-        return Status::Errorf("node '{}' uses '{}' before it is defined (not in topological order)", n->name_,
-                              input->name_);
-      }
-      from_args.emplace_back(it->second, here);
-    }
+    };
+    for (const Argument& a : n->args_) a.ForEachNode(add);
+    for (const Kwarg& kw : n->kwargs_) kw.value.ForEachNode(add);
     for (const Node* user : n->users_) {
-      auto it = position.find(user);
-      if (it == position.end()) {
+      if (user->graph_ != this) {
         return Status::Errorf("'{}' lists user '{}', which is not in the graph", n->name_, user->name_);
       }
-      from_users.emplace_back(here, it->second);
+      from_users.emplace_back(here, user->order_);
     }
   }
+  if (stray) {
+    return Status::Errorf("node '{}' uses '{}', which is not in the graph", user_of_bad->name_, stray->name_);
+  }
+  if (early) {
+    return Status::Errorf("node '{}' uses '{}' before it is defined (not in topological order)", user_of_bad->name_,
+                          early->name_);
+  }
   std::sort(from_args.begin(), from_args.end());
+  from_args.erase(std::unique(from_args.begin(), from_args.end()), from_args.end());  // a node used twice
   std::sort(from_users.begin(), from_users.end());
   if (auto dup = std::adjacent_find(from_users.begin(), from_users.end()); dup != from_users.end()) {
     return Status::Errorf("'{}' lists user '{}' twice", by_position[dup->first]->name_,
@@ -410,29 +489,47 @@ Status Graph::Lint() const {
     return Status::Errorf("'{}' lists user '{}', which does not use it", by_position[b->first]->name_,
                           by_position[b->second]->name_);
   }
+  linted_version_ = version_;
   return Status::Ok();
 }
 
 std::unique_ptr<Graph> Graph::Clone() const {
+  Renumber();
   auto copy = std::make_unique<Graph>(name_);
   copy->style_ = style_;
   copy->pool_ = pool_;  // interned strings are immutable; sharing keeps pointers valid
   copy->base_counts_ = base_counts_;
-  std::unordered_map<const Node*, Node*> mapping;
-  mapping.reserve(size_);
-  auto remap = [&mapping](Node* n) { return mapping.at(n); };
+  copy->by_name_.reserve(size_);
+  // Nodes first, then their args and users, so a graph that is not (yet) in
+  // topological order copies too; order_ maps a node to its copy.
+  std::vector<Node*> copies;
+  copies.reserve(size_);
   for (const Node* n = head_; n; n = n->next_) {
-    NodeSpec spec;
-    spec.op = n->op_;
-    spec.target = *n->target_;
-    for (const Argument& a : n->args_) spec.args.push_back(a.MapNodes(remap));
-    for (const Kwarg& kw : n->kwargs_) spec.kwargs.push_back({kw.name, kw.value.MapNodes(remap)});
-    Node* c = copy->NewNode(std::move(spec), n->name_);
+    Node* c = copy->MakeNode(n->op_, n->target_, n->name_);
     c->stream_ = n->stream_;
-    if (n->meta_) c->meta_ = std::make_unique<NodeMeta>(*n->meta_);
+    c->meta_ = n->meta_;
+    c->order_ = static_cast<uint32_t>(copies.size());
+    copy->by_name_.emplace(c->name_, c);
     copy->Link(c, nullptr);
-    mapping.emplace(n, c);
+    copies.push_back(c);
   }
+  copy->size_ = copies.size();
+  auto remap = [this, &copies](Node* n) {
+    if (n->graph_ != this) throw std::invalid_argument(fmt::format("Clone: '{}' is not in the graph", n->name_));
+    return copies[n->order_];
+  };
+  for (const Node* n = head_; n; n = n->next_) {
+    Node* c = copies[n->order_];
+    c->args_.reserve(n->args_.size());
+    for (const Argument& a : n->args_) c->args_.push_back(a.MapNodes(remap));
+    c->kwargs_.reserve(n->kwargs_.size());
+    for (const Kwarg& kw : n->kwargs_) c->kwargs_.push_back({kw.name, kw.value.MapNodes(remap)});
+    c->users_.reserve(n->users_.size());
+    for (Node* user : n->users_) c->users_.push_back(remap(user));  // same order as here
+  }
+  copy->order_valid_ = true;
+  copy->version_ = 0;
+  if (linted_version_ == version_) copy->linted_version_ = 0;  // the same graph lints the same
   return copy;
 }
 

@@ -60,9 +60,16 @@ class Graph {
   std::unique_ptr<Graph> Clone() const;
 
   const std::string& name() const { return name_; }
-  void set_name(std::string name) { name_ = std::move(name); }
+  void set_name(std::string name) { name_ = std::move(name); Touch(); }
   const GraphStyle& style() const { return style_; }
-  GraphStyle& mutable_style() { return style_; }
+  GraphStyle& mutable_style() { Touch(); return style_; }
+
+  // Bumped by every mutation (nodes, args, streams, names, meta, style; a move
+  // assignment too). Equal versions of one Graph object mean it was not
+  // touched in between, which lets the pipeline skip copying, comparing and
+  // linting after a pass that did nothing. A bump does not promise a change
+  // (SetArgs with the same args bumps); compare with SameGraph for that.
+  uint64_t version() const { return version_; }
 
   // ---- reading
   size_t size() const { return size_; }
@@ -99,6 +106,8 @@ class Graph {
   void SetArgs(Node* node, std::vector<Argument> args);
   void SetKwargs(Node* node, std::vector<Kwarg> kwargs);
   void SetStream(Node* node, std::string_view stream);
+  // FX's `node.target = ...`: the op kind, args and users stay.
+  void SetTarget(Node* node, std::string_view target);
   // Rewrites every use of `from` to `to`; returns how many users changed.
   size_t ReplaceAllUsesWith(Node* from, Node* to);
   // Removes a node with no users. Fails (graph unchanged) while it has users.
@@ -113,6 +122,8 @@ class Graph {
 
   // Use/def consistency, topological order, unique names, one output node at
   // the end, arity of placeholder/get_attr/output. Names the first problem.
+  // A clean result is remembered until the next mutation (version()), so
+  // linting a graph nobody touched since is free.
   Status Lint() const;
 
   // A fresh unique name derived from `hint` (reserves it).
@@ -128,6 +139,10 @@ class Graph {
   void AddUses(Node* user);
   void RemoveUses(Node* user);
   void ReserveName(const std::string& name);
+  friend class Node;  // set_meta / clear_meta bump the version
+  void Touch() { ++version_; }
+  // Sets every node's order_ to its position, if the cache is stale.
+  void Renumber() const;
 
   // Interned strings: a deque never moves its elements; shared with clones so
   // interned pointers stay valid in both.
@@ -143,8 +158,19 @@ class Graph {
   Node* tail_ = nullptr;
   size_t size_ = 0;
   std::unordered_map<std::string_view, Node*> by_name_;  // keys view Node::name_
-  std::vector<Node*> erased_;  // erased nodes, freed with the graph (see Erase)
+  std::vector<Node*> erased_;  // erased nodes, destroyed with the graph (see Erase)
+  // Node storage: blocks of nodes freed with the graph. One allocation per
+  // block instead of one per node matters when a clone or a load makes 100k+
+  // nodes at once; erased nodes keep their slot until then anyway.
+  struct NodeBlock;
+  std::vector<std::unique_ptr<NodeBlock>> blocks_;
+  size_t block_used_ = 0;  // slots taken in blocks_.back()
+  // Constructs a Node in the next free slot.
+  Node* MakeNode(OpKind op, const std::string* target, std::string name);
   std::unordered_map<std::string, int64_t> base_counts_;  // _Namespace's base_count
+  uint64_t version_ = 0;
+  mutable uint64_t linted_version_ = ~uint64_t{0};  // the version Lint() last passed
+  mutable bool order_valid_ = false;  // Node::order_ matches the list (see Renumber)
 };
 
 // Structural equality for tests and round-trips: same node sequence, names,

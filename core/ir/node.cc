@@ -4,6 +4,8 @@
 #include <array>
 #include <unordered_set>
 
+#include "core/ir/graph.h"
+
 namespace airscope {
 namespace {
 constexpr std::array<std::string_view, 6> kOpKindNames = {
@@ -41,6 +43,17 @@ std::string OpHistogramKey(const Node& node) {
     default:
       return std::string(OpKindName(node.op()));
   }
+}
+
+void Node::set_meta(NodeMeta meta) {
+  meta_ = std::make_shared<const NodeMeta>(std::move(meta));
+  if (graph_) graph_->Touch();
+}
+
+void Node::clear_meta() {
+  if (!meta_) return;
+  meta_.reset();
+  if (graph_) graph_->Touch();
 }
 
 Node::Node(Graph* graph, OpKind op, const std::string* target, std::string name)

@@ -62,8 +62,9 @@ class Node {
   const NodeMeta* meta() const { return meta_.get(); }
   // The tensor this node makes, when its meta says it makes exactly one.
   const TensorMeta* tensor() const { return meta_ ? meta_->tensor() : nullptr; }
-  void set_meta(NodeMeta meta) { meta_ = std::make_unique<NodeMeta>(std::move(meta)); }
-  void clear_meta() { meta_.reset(); }
+  // Meta is part of the graph's content: both bump the graph's version().
+  void set_meta(NodeMeta meta);
+  void clear_meta();
 
   Node* prev() const { return prev_; }  // nullptr at the front
   Node* next() const { return next_; }  // nullptr at the back
@@ -79,10 +80,15 @@ class Node {
   std::vector<Argument> args_;
   std::vector<Kwarg> kwargs_;
   std::vector<Node*> users_;
-  std::unique_ptr<NodeMeta> meta_;
+  // Immutable once set, so clones share it instead of copying shapes.
+  std::shared_ptr<const NodeMeta> meta_;
   Node* prev_ = nullptr;
   Node* next_ = nullptr;
   Graph* graph_;
+  // The node's place in the list as of the graph's last Renumber(): a cache
+  // for whole-graph algorithms (lint, clone), valid only while the graph's
+  // order_valid_ says so (LLVM's Instruction::Order is the model).
+  mutable uint32_t order_ = 0;
   OpKind op_;
 };
 

@@ -47,8 +47,8 @@ Result<bool> RunFunctionalize(Graph& graph, PassContext& context) {
     for (Node* user : self->users()) {
       if (user != node && position.at(user) > at) later_users.push_back(user);
     }
-    Node* value = Retarget(graph, node, functional, node->args(), node->kwargs(), registry);
-    position[value] = at;
+    Retarget(graph, node, functional, registry);
+    Node* value = node;
     // After the mutation, reads of `self` see the new contents: they read `value`.
     auto swap = [self, value](Node* n) { return n == self ? value : n; };
     for (Node* user : later_users) {

@@ -103,8 +103,7 @@ Result<bool> RunReinplace(Graph& graph, PassContext& context) {
     }
     // A graph input may only be overwritten when its final value is this result.
     if (blocked || (is_input && !epilogue)) continue;
-    Node* value = Retarget(graph, node, inplace, node->args(), node->kwargs(), registry);
-    position[value] = at;
+    Retarget(graph, node, inplace, registry);
     ++reinplaced;
     if (epilogue) {
       // copy_(input, value) now copies the input into itself.

@@ -1,5 +1,7 @@
 #include "core/pass/pass_util.h"
 
+#include <optional>
+
 #include <fmt/format.h>
 
 namespace airscope {
@@ -51,20 +53,28 @@ NodeSpec CallSpec(std::string_view target, std::vector<Argument> args, std::vect
   return spec;
 }
 
-bool InferMeta(Node* node, const OpRegistry& registry) {
-  const OpInfo* info = registry.Find(node->target());
-  if (!info || !info->infer) {
-    node->clear_meta();
-    return false;
-  }
-  Result<NodeMeta> meta = info->infer(*node);
-  if (!meta.ok()) {
-    node->clear_meta();
-    return false;
-  }
+namespace {
+
+// What the registry infers for `node` (source kInferred), if it can.
+std::optional<NodeMeta> Inferred(const Node& node, const OpRegistry& registry) {
+  const OpInfo* info = registry.Find(node.target());
+  if (!info || !info->infer) return std::nullopt;
+  Result<NodeMeta> meta = info->infer(node);
+  if (!meta.ok()) return std::nullopt;
   NodeMeta value = std::move(meta).value();
   value.source = MetaSource::kInferred;
-  node->set_meta(std::move(value));
+  return value;
+}
+
+}  // namespace
+
+bool InferMeta(Node* node, const OpRegistry& registry) {
+  std::optional<NodeMeta> meta = Inferred(*node, registry);
+  if (!meta) {
+    node->clear_meta();
+    return false;
+  }
+  node->set_meta(std::move(*meta));
   return true;
 }
 
@@ -75,25 +85,15 @@ Node* InsertCall(Graph& graph, Node* position, NodeSpec spec, std::string_view s
   return node;
 }
 
-Node* Retarget(Graph& graph, Node* node, std::string_view target, std::vector<Argument> args,
-               std::vector<Kwarg> kwargs, const OpRegistry& registry, bool keep_meta_on_failure) {
-  // Graph has no SetTarget (targets are interned per node), so the new node
-  // takes the old one's place and then its name: the graph reads as if
-  // node.target had been assigned, as FX passes do.
-  std::string name = node->name();
-  Node* replacement = graph.InsertBefore(node, CallSpec(target, std::move(args), std::move(kwargs), "airscope_tmp"));
-  graph.SetStream(replacement, node->stream());
-  if (!InferMeta(replacement, registry) && keep_meta_on_failure && node->meta()) {
-    replacement->set_meta(*node->meta());
+void Retarget(Graph& graph, Node* node, std::string_view target, const OpRegistry& registry,
+              bool keep_meta_on_failure) {
+  graph.SetTarget(node, TorchTarget(target));
+  std::optional<NodeMeta> meta = Inferred(*node, registry);
+  if (meta) {
+    node->set_meta(std::move(*meta));
+  } else if (!keep_meta_on_failure) {
+    node->clear_meta();
   }
-  graph.ReplaceAllUsesWith(node, replacement);
-  Status erased = graph.Erase(node);
-  assert(erased.ok());
-  (void)erased;
-  Status renamed = graph.Rename(replacement, name);
-  assert(renamed.ok());
-  (void)renamed;
-  return replacement;
 }
 
 std::string OutOfPlaceTarget(std::string_view inplace_target) {

@@ -43,11 +43,11 @@ bool InferMeta(Node* node, const OpRegistry& registry);
 // Inserts `spec` before `position`, on `stream`, and infers its meta.
 Node* InsertCall(Graph& graph, Node* position, NodeSpec spec, std::string_view stream, const OpRegistry& registry);
 
-// Replaces `node` by a node with another target (and args/kwargs) that keeps
-// its name, position, stream and users; meta is inferred, else the old meta
-// kept when `keep_meta_on_failure` (the value is the same one). Returns the new node.
-Node* Retarget(Graph& graph, Node* node, std::string_view target, std::vector<Argument> args,
-               std::vector<Kwarg> kwargs, const OpRegistry& registry, bool keep_meta_on_failure = true);
+// Gives `node` another target (FX's `node.target = ...`), keeping its name,
+// position, stream, args and users; meta is inferred, else the old meta kept
+// when `keep_meta_on_failure` (the value is the same one).
+void Retarget(Graph& graph, Node* node, std::string_view target, const OpRegistry& registry,
+              bool keep_meta_on_failure = true);
 
 // In-place <-> out-of-place by torch's naming rule (the op name minus/plus a
 // trailing underscore): "aten.hardtanh_.default" <-> "aten.hardtanh.default".

@@ -13,9 +13,9 @@ namespace {
 Result<bool> RunViewToReshape(Graph& graph, PassContext& context) {
   const OpRegistry& registry = RegistryOf(context);
   int rewritten = 0;
-  for (Node* node : graph.Nodes()) {  // Retarget erases only `node` itself
+  for (Node* node : graph) {
     if (!IsTarget(*node, "aten.view.default") && !IsTarget(*node, "aten._unsafe_view.default")) continue;
-    Retarget(graph, node, "aten.reshape.default", node->args(), node->kwargs(), registry);
+    Retarget(graph, node, "aten.reshape.default", registry);
     ++rewritten;
   }
   if (rewritten > 0) context.remarks.push_back(fmt::format("{} view(s) now reshape", rewritten));

@@ -112,12 +112,30 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
   replay_context_ = *env.context;
   PassManager manager;
   for (PassInstrumentation* inst : env.instrumentations) manager.AddInstrumentation(inst);
-  std::unique_ptr<Graph> work = Current().Clone();
+  std::shared_ptr<const Graph> base = snapshots_.back();
+  if (!work_.graph || work_.base != base || work_.graph->version() != work_.version) {
+    work_.graph = base->Clone();
+    work_.base = base;
+    work_.version = work_.graph->version();
+  }
+  Graph& graph = *work_.graph;
   // The current snapshot is the rollback point: no second copy.
-  Result<PassOutcome> outcome = manager.Run(*info, *work, *env.context, &Current());
-  if (!outcome.ok()) return fail(outcome.status());
-  // Trust the graph, not the pass's word: an unchanged graph shares its snapshot.
-  bool changed = !SameGraph(*work, Current());
+  Result<PassOutcome> outcome = manager.Run(*info, graph, *env.context, base.get());
+  if (!outcome.ok()) {
+    work_.version = graph.version();  // the manager restored it to equal `base`
+    return fail(outcome.status());
+  }
+  // Trust the graph, not the pass's word: an untouched graph, or a touched one
+  // that compares equal, shares the snapshot.
+  bool touched = graph.version() != work_.version;
+  bool changed = touched && !SameGraph(graph, *base);
+  std::unique_ptr<Graph> work;
+  if (touched) {
+    // Changed: it becomes the snapshot. Touched but equal: dropped, since it
+    // may differ where SameGraph does not look (e.g. names it reserved).
+    work = std::move(work_.graph);
+    work_ = WorkingCopy();
+  }
   record.status = StageStatus::kRan;
   record.changed = changed;
   record.seconds = outcome->seconds;
@@ -126,7 +144,7 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
     record.remarks.push_back(changed ? "the pass said it changed nothing, but the graph differs"
                                      : "the pass said it changed the graph, but it is the same");
   }
-  record.nodes = work->size();
+  record.nodes = changed ? work->size() : base->size();
   stages_.push_back(std::move(record));
   snapshots_.push_back(changed ? std::shared_ptr<const Graph>(std::move(work)) : snapshots_.back());
   failure_.reset();

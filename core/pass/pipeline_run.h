@@ -9,8 +9,12 @@
 // `pipeline` until the cursor moves.
 //
 // Snapshots are immutable (shared_ptr<const Graph>). A stage whose pass did
-// not change the graph (checked with SameGraph, not only the pass's word)
-// shares the previous stage's snapshot; a changed one keeps its own copy.
+// not change the graph (checked with Graph::version() and then SameGraph,
+// not only the pass's word) shares the previous stage's snapshot; a changed
+// one keeps its own. Passes run on a private working copy of the current
+// snapshot that is kept from pass to pass while passes leave it untouched,
+// so a pass that changes nothing costs no copy, no comparison and no lint,
+// and a changed graph becomes the new snapshot without a copy.
 // Above the memory budget (estimated as nodes x bytes_per_node per distinct
 // snapshot) the oldest snapshots other than the input and the current stage
 // are dropped; GraphAt() recomputes a dropped stage by replaying the passes
@@ -157,6 +161,21 @@ class PipelineRun {
   std::vector<StageRecord> stages_;                        // 0..cursor
   std::vector<std::shared_ptr<const Graph>> snapshots_;    // parallel; nullptr = dropped
   std::optional<StageRecord> failure_;
+  // The graph the next pass runs on: equal to *base (the snapshot it was
+  // copied from) while its version is still `version`; otherwise it is copied
+  // afresh from the current snapshot. A copied PipelineRun starts without
+  // one: the working graph is mutable and must never be shared.
+  struct WorkingCopy {
+    std::unique_ptr<Graph> graph;
+    std::shared_ptr<const Graph> base;
+    uint64_t version = 0;
+    WorkingCopy() = default;
+    WorkingCopy(const WorkingCopy&) {}
+    WorkingCopy& operator=(const WorkingCopy&) { return *this = WorkingCopy(); }
+    WorkingCopy(WorkingCopy&&) = default;
+    WorkingCopy& operator=(WorkingCopy&&) = default;
+  };
+  WorkingCopy work_;
   // What replays use: the registry and context of the last run.
   const PassRegistry* replay_passes_ = nullptr;
   PassContext replay_context_;

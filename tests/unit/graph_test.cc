@@ -129,6 +129,85 @@ TEST(GraphTest, CloneIsDeepAndEqual) {
   EXPECT_TRUE(copy->Lint().ok());
 }
 
+TEST(GraphTest, VersionMovesWithEveryMutationAndOnlyThen) {
+  Graph g;
+  Node* x = *g.AppendNamed(Placeholder("x"));
+  Node* n = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}));
+  Node* out = g.Append(Output({Argument::NodeRef(n)}));
+  uint64_t v = g.version();
+  auto moved = [&] {
+    bool changed = g.version() != v;
+    v = g.version();
+    return changed;
+  };
+  // Reads, and writes of what is already there, leave it.
+  (void)g.Find("neg"), (void)g.Nodes(), (void)g.Clone();
+  EXPECT_TRUE(g.Lint().ok());
+  g.SetStream(n, "");
+  g.SetTarget(n, "torch.ops.aten.neg.default");
+  g.MoveBefore(n, out);
+  EXPECT_FALSE(moved());
+  g.SetStream(n, "stream_1");
+  EXPECT_TRUE(moved());
+  g.SetTarget(n, "torch.ops.aten.abs.default");
+  EXPECT_TRUE(moved());
+  EXPECT_EQ(n->target(), "torch.ops.aten.abs.default");
+  EXPECT_EQ(x->users(), std::vector<Node*>{n});
+  g.SetArgs(n, n->args());
+  EXPECT_TRUE(moved());
+  NodeMeta meta;
+  meta.tensors.push_back(*TensorMeta::ParseAnnotation("f32[2]"));
+  n->set_meta(meta);
+  EXPECT_TRUE(moved());
+  n->clear_meta();
+  EXPECT_TRUE(moved());
+  ASSERT_TRUE(g.Rename(n, "m").ok());
+  EXPECT_TRUE(moved());
+  Node* extra = g.InsertBefore(out, Call("torch.ops.aten.relu.default", {Argument::NodeRef(x)}));
+  EXPECT_TRUE(moved());
+  ASSERT_TRUE(g.Erase(extra).ok());
+  EXPECT_TRUE(moved());
+  g.mutable_style().legacy_users = true;
+  EXPECT_TRUE(moved());
+  // A move assignment never goes back to a version the graph had before.
+  Graph other;
+  g = std::move(other);
+  EXPECT_GT(g.version(), v);
+}
+
+TEST(GraphTest, LintResultIsForgottenOnMutation) {
+  Graph g;
+  Node* x = *g.AppendNamed(Placeholder("x"));
+  Node* a = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}));
+  Node* b = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(a)}));
+  ASSERT_TRUE(g.Lint().ok());
+  ASSERT_TRUE(g.Lint().ok());  // remembered
+  g.MoveBefore(b, a);
+  EXPECT_FALSE(g.Lint().ok());
+  g.MoveBefore(a, b);
+  EXPECT_TRUE(g.Lint().ok());
+  // A clone of a clean graph is clean, and a clone's own edits are linted.
+  auto copy = g.Clone();
+  EXPECT_TRUE(copy->Lint().ok());
+  copy->MoveBefore(copy->Find("neg_1"), copy->Find("neg"));
+  EXPECT_FALSE(copy->Lint().ok());
+  EXPECT_TRUE(g.Lint().ok());
+}
+
+TEST(GraphTest, CloneCopiesAGraphOutOfTopologicalOrder) {
+  Graph g;
+  Node* x = *g.AppendNamed(Placeholder("x"));
+  Node* a = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}));
+  Node* b = g.Append(Call("torch.ops.aten.relu.default", {Argument::NodeRef(a)}));
+  g.MoveBefore(b, a);  // b now uses a, which comes after it
+  auto copy = g.Clone();
+  std::string why;
+  EXPECT_TRUE(SameGraph(g, *copy, &why)) << why;
+  EXPECT_EQ(copy->Find("relu")->args()[0].as_node(), copy->Find("neg"));
+  EXPECT_EQ(copy->Find("neg")->users(), std::vector<Node*>{copy->Find("relu")});
+  EXPECT_EQ(copy->Lint().message(), g.Lint().message());
+}
+
 TEST(GraphTest, LongChainLintsWithoutRecursion) {
   Graph g;
   Node* prev = *g.AppendNamed(Placeholder("x"));

@@ -77,6 +77,48 @@ TEST(PipelineRunTest, FailingStepLeavesCursorAndGraph) {
   EXPECT_EQ(run.stages()[2].status, StageStatus::kSkipped);
   EXPECT_FALSE(run.failure().has_value());
   EXPECT_EQ(run.GraphAt(2)->get(), run.GraphAt(1)->get());
+  // The pass after it runs on the graph as it was, not on the failed pass's half-done edits.
+  run.Step(1, f.Env());
+  EXPECT_NE(run.Current().Find("relu"), nullptr);
+  EXPECT_EQ(run.Current().Find("renamed"), nullptr);
+  EXPECT_EQ(run.Current().Find("clone"), nullptr);
+}
+
+TEST(PipelineRunTest, ChangeIsDecidedByTheGraphNotThePass) {
+  Fixture f;
+  PipelineRun run(f.input, {"touch_only", "meta_only", "nothing"});
+  run.Step(3, f.Env());
+  ASSERT_EQ(run.cursor(), 3u);
+  // Touched but equal: no change, the snapshot is shared, and the claim is noted.
+  EXPECT_FALSE(run.stages()[1].changed);
+  EXPECT_EQ(run.GraphAt(1)->get(), f.input.get());
+  EXPECT_EQ(run.stages()[1].remarks,
+            std::vector<std::string>{"the pass said it changed the graph, but it is the same"});
+  // A meta-only edit is a change, whatever the pass says.
+  EXPECT_TRUE(run.stages()[2].changed);
+  EXPECT_EQ(run.stages()[2].remarks,
+            std::vector<std::string>{"the pass said it changed nothing, but the graph differs"});
+  EXPECT_EQ(run.Current().Find("relu")->meta()->ShapeString(), "f32[7]");
+  EXPECT_EQ(f.input->Find("relu")->meta(), nullptr);
+  EXPECT_FALSE(run.stages()[3].changed);
+  EXPECT_EQ(run.GraphAt(3)->get(), run.GraphAt(2)->get());
+}
+
+TEST(PipelineRunTest, ACopiedRunHasItsOwnWorkingGraph) {
+  Fixture f;
+  PipelineRun run(f.input, {"nothing", "insert_neg", "remove_clone"});
+  run.Step(1, f.Env());  // leaves a working graph behind, equal to the input
+  PipelineRun probe = run;
+  probe.Step(2, f.Env());
+  EXPECT_EQ(probe.Current().size(), 5u);
+  EXPECT_EQ(run.cursor(), 1u);
+  EXPECT_EQ(&run.Current(), f.input.get());
+  run.Step(1, f.Env());
+  EXPECT_EQ(run.Current().size(), 6u);
+  EXPECT_NE(run.Current().Find("clone"), nullptr);
+  EXPECT_NE(run.Current().Find("neg"), nullptr);
+  EXPECT_EQ(run.Current().Find("neg_1"), nullptr);  // one neg: the probe's edits did not leak
+  EXPECT_TRUE(SameGraph(*f.input, *SmallGraph()));
 }
 
 TEST(PipelineRunTest, LintBreakageAndUnknownPassAreReported) {

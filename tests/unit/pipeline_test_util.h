@@ -71,6 +71,22 @@ inline Result<bool> BreakLint(Graph& graph, PassContext&) {
   return true;
 }
 
+// Sets a node's args to what they already are: the graph is touched (its
+// version moves) but not changed; the pass claims it changed it.
+inline Result<bool> TouchOnly(Graph& graph, PassContext&) {
+  Node* add = graph.Find("add");
+  graph.SetArgs(add, add->args());
+  return true;
+}
+
+// Changes only a node's meta, and says nothing changed.
+inline Result<bool> MetaOnly(Graph& graph, PassContext&) {
+  NodeMeta meta;
+  meta.tensors.push_back(*TensorMeta::ParseAnnotation("f32[7]"));
+  graph.Find("relu")->set_meta(std::move(meta));
+  return false;
+}
+
 inline Result<bool> Throws(Graph& graph, PassContext&) {
   graph.set_name(graph.name());
   throw std::out_of_range("map::at");
@@ -94,6 +110,8 @@ inline PassRegistry TestRegistry() {
   EXPECT_TRUE(registry.Register(Info("fail_half_way", FailHalfWay)).ok());
   EXPECT_TRUE(registry.Register(Info("break_lint", BreakLint)).ok());
   EXPECT_TRUE(registry.Register(Info("throws", Throws)).ok());
+  EXPECT_TRUE(registry.Register(Info("touch_only", TouchOnly)).ok());
+  EXPECT_TRUE(registry.Register(Info("meta_only", MetaOnly)).ok());
   return registry;
 }
 
