@@ -403,10 +403,6 @@ Status Graph::Lint() const {
     if (index == size_) return Status::Errorf("graph size {} but more nodes linked (a node appears twice?)", size_);
     if (n->graph_ != this) return Status::Errorf("node '{}' belongs to another graph", n->name_);
     n->order_ = static_cast<uint32_t>(index);
-    auto found = by_name_.find(n->name_);
-    if (found == by_name_.end() || found->second != n) {
-      return Status::Errorf("node '{}' is missing from the name index (duplicate name?)", n->name_);
-    }
     switch (n->op_) {
       case OpKind::kPlaceholder:
       case OpKind::kGetAttr:
@@ -430,7 +426,17 @@ Status Graph::Lint() const {
     }
   }
   if (index != size_) return Status::Errorf("graph size {} but {} nodes linked", size_, index);
-  if (by_name_.size() != size_) return Status::Errorf("name index has {} entries for {} nodes", by_name_.size(), size_);
+  // The name index: as many entries as nodes, each keyed by the name of a
+  // live node of this graph. Keys are unique, so that is every node once:
+  // one walk over the index instead of one lookup per node.
+  if (by_name_.size() != size_) {
+    return Status::Errorf("name index has {} entries for {} nodes (duplicate name?)", by_name_.size(), size_);
+  }
+  for (const auto& [key, node] : by_name_) {
+    if (node->graph_ != this || key.data() != node->name_.data() || key.size() != node->name_.size()) {
+      return Status::Errorf("the name index maps '{}' to a node not in the graph or of another name", key);
+    }
+  }
   if (outputs > 1) return Status::Errorf("graph has {} output nodes", outputs);
   order_valid_ = true;
 

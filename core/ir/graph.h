@@ -111,9 +111,9 @@ class Graph {
   // Rewrites every use of `from` to `to`; returns how many users changed.
   size_t ReplaceAllUsesWith(Node* from, Node* to);
   // Removes a node with no users. Fails (graph unchanged) while it has users.
-  // The erased Node* must not be used again; its memory is returned when the
-  // graph is destroyed (passes erase in bursts, and freeing each one then
-  // cost cse a third of its time).
+  // The erased Node* stays readable, with erased() true, until the graph is
+  // destroyed (passes erase in bursts, and freeing each one then cost cse a
+  // third of its time); it must not be given to the graph again.
   Status Erase(Node* node);
   // Moves `node` to just before `position`.
   void MoveBefore(Node* node, Node* position);

@@ -68,7 +68,11 @@ class Node {
 
   Node* prev() const { return prev_; }  // nullptr at the front
   Node* next() const { return next_; }  // nullptr at the back
-  Graph& graph() const { return *graph_; }
+  Graph& graph() const { return *graph_; }  // not for an erased node
+  // Erased from its graph (FX's node._erased). The Node stays readable until
+  // the graph is destroyed, so a pass may hold pointers across erasures and
+  // skip the erased ones.
+  bool erased() const { return graph_ == nullptr; }
 
  private:
   friend class Graph;

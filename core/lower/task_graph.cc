@@ -80,6 +80,7 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
   // For every node, the tasks that produce what it holds: its own task, or
   // for a no-op (a view, getitem) the producers of its inputs.
   std::unordered_map<const Node*, std::vector<uint32_t>> producers;
+  producers.reserve(lowered.size());
   std::map<std::string, uint32_t, std::less<>> last_record;  // event -> latest record task
 
   auto data_deps = [&](const Node& node) {

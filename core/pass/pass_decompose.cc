@@ -24,27 +24,27 @@ Result<bool> RunDecompose(Graph& graph, PassContext& context) {
   // Rounds: the ops a rule emits may have entries too (layer norm emits
   // mean.dim, which decomposes to sum and div), and torch decomposes until
   // nothing in the table is left. Each round takes its candidates up front,
-  // by name: a rule may erase other nodes (layer norm's getitems), so
-  // pointers could dangle, and a round must not chase its own output.
+  // since a round must not chase its own output; a rule may erase other
+  // candidates (layer norm's getitems), which are then skipped.
   bool progress = true;
   int round = 0;
   for (; progress && round < kMaxRounds; ++round) {
     progress = false;
-    std::vector<std::string> candidates;
-    for (const Node* node : graph) {
+    std::vector<Node*> candidates;
+    for (Node* node : graph) {
       if (node->op() == OpKind::kCallFunction && context.decompositions->Find(node->target())) {
-        candidates.push_back(node->name());
+        candidates.push_back(node);
       }
     }
     declined = 0;
-    for (const std::string& name : candidates) {
-      Node* node = graph.Find(name);
-      if (!node || node->op() != OpKind::kCallFunction) continue;
+    for (Node* node : candidates) {
+      // Looked up again: an earlier rewrite may have erased or changed it.
+      if (node->erased() || node->op() != OpKind::kCallFunction) continue;
       const Decomposition* entry = context.decompositions->Find(node->target());
       if (!entry || !entry->rewrite) continue;
-      std::string target = entry->target;
+      const std::string& target = entry->target;
       Result<bool> rewrote = entry->rewrite(graph, node, registry);
-      if (!rewrote.ok()) return rewrote.status().WithPrefix(fmt::format("decomposing '{}'", name));
+      if (!rewrote.ok()) return rewrote.status().WithPrefix(fmt::format("decomposing '{}'", node->name()));
       if (*rewrote) {
         ++done[target];
         progress = true;
