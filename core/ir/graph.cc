@@ -74,6 +74,22 @@ Node* Graph::MakeNode(OpKind op, const std::string* target, std::string name) {
   return new (slot) Node(this, op, target, std::move(name));
 }
 
+struct Graph::MetaBlock {
+  explicit MetaBlock(size_t capacity) { metas.reserve(capacity); }
+  std::vector<NodeMeta> metas;  // never grows past its reservation: pointers stay valid
+};
+
+const NodeMeta* Graph::StoreMeta(NodeMeta meta) {
+  std::vector<NodeMeta>* metas = writable_meta_block_ ? &writable_meta_block_->metas : nullptr;
+  if (!metas || metas->size() == metas->capacity()) {
+    // Blocks double from 16 to 1024 metas: small graphs stay small.
+    size_t capacity = metas ? std::min<size_t>(metas->capacity() * 2, 1024) : 16;
+    meta_blocks_.push_back(std::make_shared<MetaBlock>(capacity));
+    writable_meta_block_ = meta_blocks_.back().get();
+  }
+  return &writable_meta_block_->metas.emplace_back(std::move(meta));
+}
+
 Graph::Graph() : Graph("graph") {}
 Graph::Graph(std::string name) : name_(std::move(name)), pool_(std::make_shared<StringPool>()) {}
 
@@ -98,12 +114,15 @@ Graph::Graph(Graph&& other) noexcept
       erased_(std::move(other.erased_)),
       blocks_(std::move(other.blocks_)),
       block_used_(std::exchange(other.block_used_, 0)),
+      meta_blocks_(std::move(other.meta_blocks_)),
+      writable_meta_block_(std::exchange(other.writable_meta_block_, nullptr)),
       base_counts_(std::move(other.base_counts_)),
       version_(other.version_),
       linted_version_(other.linted_version_),
       order_valid_(other.order_valid_) {
   other.erased_.clear();
   other.blocks_.clear();
+  other.meta_blocks_.clear();
   other.Touch();
   for (Node* n = head_; n; n = n->next_) n->graph_ = this;
 }
@@ -121,6 +140,8 @@ Graph& Graph::operator=(Graph&& other) noexcept {
     std::swap(erased_, moved.erased_);
     std::swap(blocks_, moved.blocks_);
     std::swap(block_used_, moved.block_used_);
+    std::swap(meta_blocks_, moved.meta_blocks_);
+    std::swap(writable_meta_block_, moved.writable_meta_block_);
     std::swap(base_counts_, moved.base_counts_);
     std::swap(order_valid_, moved.order_valid_);
     // Never back to a version this object had before: callers compare them.
@@ -505,6 +526,7 @@ std::unique_ptr<Graph> Graph::Clone() const {
   copy->style_ = style_;
   copy->pool_ = pool_;  // interned strings are immutable; sharing keeps pointers valid
   copy->base_counts_ = base_counts_;
+  copy->meta_blocks_ = meta_blocks_;  // the copy's own metas go to a block of its own
   copy->by_name_.reserve(size_);
   // Nodes first, then their args and users, so a graph that is not (yet) in
   // topological order copies too; order_ maps a node to its copy.

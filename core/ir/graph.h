@@ -139,8 +139,10 @@ class Graph {
   void AddUses(Node* user);
   void RemoveUses(Node* user);
   void ReserveName(const std::string& name);
-  friend class Node;  // set_meta / clear_meta bump the version
+  friend class Node;  // set_meta / clear_meta bump the version and store meta
   void Touch() { ++version_; }
+  // Keeps `meta` for the life of this graph and of every clone made after.
+  const NodeMeta* StoreMeta(NodeMeta meta);
   // Sets every node's order_ to its position, if the cache is stale.
   void Renumber() const;
 
@@ -165,6 +167,13 @@ class Graph {
   struct NodeBlock;
   std::vector<std::unique_ptr<NodeBlock>> blocks_;
   size_t block_used_ = 0;  // slots taken in blocks_.back()
+  // Meta storage, shared with clones: a clone copies these block handles and
+  // its nodes point into them, instead of copying or reference-counting the
+  // meta of each node (that cache miss per node was half a clone's time).
+  // A replaced meta stays in its block until no graph holds the block.
+  struct MetaBlock;
+  std::vector<std::shared_ptr<MetaBlock>> meta_blocks_;
+  MetaBlock* writable_meta_block_ = nullptr;  // this graph's own block with room, if any
   // Constructs a Node in the next free slot.
   Node* MakeNode(OpKind op, const std::string* target, std::string name);
   std::unordered_map<std::string, int64_t> base_counts_;  // _Namespace's base_count

@@ -46,14 +46,15 @@ std::string OpHistogramKey(const Node& node) {
 }
 
 void Node::set_meta(NodeMeta meta) {
-  meta_ = std::make_shared<const NodeMeta>(std::move(meta));
-  if (graph_) graph_->Touch();
+  if (!graph_) return;
+  meta_ = graph_->StoreMeta(std::move(meta));
+  graph_->Touch();
 }
 
 void Node::clear_meta() {
-  if (!meta_) return;
-  meta_.reset();
-  if (graph_) graph_->Touch();
+  if (!meta_ || !graph_) return;
+  meta_ = nullptr;
+  graph_->Touch();
 }
 
 Node::Node(Graph* graph, OpKind op, const std::string* target, std::string name)

@@ -59,10 +59,11 @@ class Node {
   // The stream the node runs on; "" is the default stream.
   const std::string& stream() const { return *stream_; }
 
-  const NodeMeta* meta() const { return meta_.get(); }
+  const NodeMeta* meta() const { return meta_; }
   // The tensor this node makes, when its meta says it makes exactly one.
   const TensorMeta* tensor() const { return meta_ ? meta_->tensor() : nullptr; }
   // Meta is part of the graph's content: both bump the graph's version().
+  // Not for an erased node (ignored).
   void set_meta(NodeMeta meta);
   void clear_meta();
 
@@ -84,8 +85,9 @@ class Node {
   std::vector<Argument> args_;
   std::vector<Kwarg> kwargs_;
   std::vector<Node*> users_;
-  // Immutable once set, so clones share it instead of copying shapes.
-  std::shared_ptr<const NodeMeta> meta_;
+  // Immutable once set and stored in the graph's meta blocks (see
+  // Graph::StoreMeta), so a clone shares it without copying or counting.
+  const NodeMeta* meta_ = nullptr;
   Node* prev_ = nullptr;
   Node* next_ = nullptr;
   Graph* graph_;

@@ -55,10 +55,11 @@ struct StageRecord {
   size_t nodes = 0;          // node count after the stage
 };
 
-// Bytes per node of a cloned graph (Node, its args/users vectors, meta, the
-// name index), measured by bench/stages_bench on a chain of annotated nodes
-// (654 bytes/node for a 100k-node clone, RelWithDebInfo, glibc malloc).
-inline constexpr uint64_t kEstimatedBytesPerNode = 650;
+// Bytes per node of a cloned graph (Node, its args/users vectors, the name
+// index; meta is shared with the graph it was cloned from), measured by
+// bench/stages_bench on a chain of annotated nodes (305 bytes/node for a
+// 1M-node clone, Release, glibc malloc).
+inline constexpr uint64_t kEstimatedBytesPerNode = 310;
 
 struct PipelineOptions {
   uint64_t memory_budget = uint64_t{1} << 30;  // bytes of snapshots kept
