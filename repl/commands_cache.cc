@@ -81,17 +81,20 @@ FrameOptions OptionsFrom(const Settings& settings) {
   return options;
 }
 
+// A new frame for `entry`, not yet kept: frames are numbered in the order graphs get one.
+std::unique_ptr<Frame> NewFrame(const Session& session, const Session::Entry& entry) {
+  int frame_id = 0;
+  for (const Session::Entry& e : session.graphs()) frame_id += e.cache && e.cache->frame;
+  return std::make_unique<Frame>("forward", entry.loaded.path, frame_id);
+}
+
 // The frame of the current graph, created on first use.
 Result<Frame*> CurrentFrame(Session& session) {
   Result<Session::Entry*> entry = session.Current();
   if (!entry.ok()) return entry.status();
   Result<CacheState*> state = CurrentCacheState(session);
   if (!state.ok()) return state.status();
-  if (!(*state)->frame) {
-    int frame_id = 0;
-    for (const Session::Entry& e : session.graphs()) frame_id += e.cache && e.cache->frame;
-    (*state)->frame = std::make_unique<Frame>("forward", (*entry)->loaded.path, frame_id);
-  }
+  if (!(*state)->frame) (*state)->frame = NewFrame(session, **entry);
   return (*state)->frame.get();
 }
 
@@ -161,8 +164,14 @@ Status Call(CommandContext& ctx) {
   const Graph& graph = *(*entry)->loaded.graph;
   Result<std::vector<CallInput>> inputs = BindCallInputs(graph, std::move(parsed).value());
   if (!inputs.ok()) return inputs.status();
-  Result<Frame*> frame = CurrentFrame(ctx.session);
-  if (!frame.ok()) return frame.status();
+  // The first call of a graph makes its frame; the frame is kept only when
+  // the call succeeds, so a first call that fails to compile leaves none.
+  std::unique_ptr<Frame> first_frame;
+  Frame* frame = (*entry)->cache ? (*entry)->cache->frame.get() : nullptr;
+  if (!frame) {
+    first_frame = NewFrame(ctx.session, **entry);
+    frame = first_frame.get();
+  }
   FrameOptions options = OptionsFrom(ctx.session.settings());
   // A miss compiles like TorchAir's backend: inputs specialized (symbolic
   // where dynamic), shapes inferred, then the session's whole pipeline.
@@ -170,11 +179,14 @@ Status Call(CommandContext& ctx) {
   CompileFn compile = [&session](const Graph& g, const std::vector<TensorMeta>& metas) {
     return CompileCallThroughPipeline(g, metas, session);
   };
-  Result<CallOutcome> outcome = (*frame)->Call(graph, *inputs, options, compile);
+  Result<CallOutcome> outcome = frame->Call(graph, *inputs, options, compile);
   if (!outcome.ok()) return outcome.status();
-  CacheState& state = *(*entry)->cache;
+  Result<CacheState*> kept = CurrentCacheState(ctx.session);
+  if (!kept.ok()) return kept.status();
+  CacheState& state = **kept;
+  if (first_frame) state.frame = std::move(first_frame);
   state.last_call = outcome->kind;
-  const Frame& f = **frame;
+  const Frame& f = *frame;
   switch (outcome->kind) {
     case CallOutcome::Kind::kHit:
       ctx.out.Styled(Style::kGood, "cache hit (entry {}, {})", outcome->entry, outcome->compile_id);
