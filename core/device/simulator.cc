@@ -366,11 +366,7 @@ Result<RunResult> SimDevice::Eager(const TaskGraph& graph, const std::string& na
   return r;
 }
 
-Status SimDevice::CaptureError(Trace trace, int64_t host_ns, PoolId pool, Status error) {
-  if (pool != kDefaultPool) {
-    (void)allocator_.EndAllocateToPool(pool);
-    (void)allocator_.ReleasePool(pool);
-  }
+Status SimDevice::CaptureError(Trace trace, int64_t host_ns, Status error) {
   trace.slices.push_back({0, SliceCategory::kError, error.message(), host_ns, 0, -1, -1});
   trace.end_ns = host_ns;
   trace_ = std::move(trace);
@@ -398,18 +394,22 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   int64_t host = 0;
 
   if (cap.empty() || cap == "default") {
-    return CaptureError(std::move(trace), host, kDefaultPool,
+    return CaptureError(std::move(trace), host,
                         Status::Errorf("ACL_ERROR_RT_FEATURE_NOT_SUPPORT ({}): capture on the default stream is "
                                        "refused (CUDA: cudaErrorStreamCaptureUnsupported on the legacy stream); "
                                        "capture on a stream of its own: capture --stream NAME",
                                        kAclFeatureNotSupport));
   }
-  PoolId pool = allocator_.CreatePool(fmt::format("graph {}", name));
-  Status begun = allocator_.BeginAllocateToPool(pool);
-  if (!begun.ok()) return CaptureError(std::move(trace), host, pool, begun);
+  // The capture works on a copy of the allocator, swapped in when it succeeds:
+  // a failed capture leaves memory exactly as it was (no pool, nothing of the
+  // default pool's cache released to make room for it).
+  CachingAllocator memory = allocator_;
+  PoolId pool = memory.CreatePool(fmt::format("graph {}", name));
+  Status begun = memory.BeginAllocateToPool(pool);
+  if (!begun.ok()) return CaptureError(std::move(trace), host, begun);
   for (const GraphInput& in : inputs) {
-    Result<BlockId> b = allocator_.Allocate(std::max<int64_t>(in.bytes, 1));
-    if (!b.ok()) return CaptureError(std::move(trace), host, pool, b.status().WithPrefix("capture: static input"));
+    Result<BlockId> b = memory.Allocate(std::max<int64_t>(in.bytes, 1));
+    if (!b.ok()) return CaptureError(std::move(trace), host, b.status().WithPrefix("capture: static input"));
   }
   Prepared p = Prepare(g, spec_, options.compute_dtype, "");
   std::map<std::string, size_t> sidx;
@@ -424,7 +424,7 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
     uint32_t track = static_cast<uint32_t>(s + 1);
     if (t.kind == TaskKind::kHostSync) {
       return CaptureError(
-          std::move(trace), host, pool,
+          std::move(trace), host,
           Status::Errorf("ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED ({}): {} synchronizes with the host during "
                          "capture, which invalidates it; move the .item()/host read out of the captured region "
                          "(or run this graph eagerly)",
@@ -432,7 +432,7 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
     }
     if (t.kind == TaskKind::kMemcpy && t.blocking) {
       return CaptureError(
-          std::move(trace), host, pool,
+          std::move(trace), host,
           Status::Errorf("ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED ({}): {} is a blocking host<->device copy during "
                          "capture, which invalidates it; copy with non_blocking=True or move the copy out of the "
                          "captured region",
@@ -443,7 +443,7 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
         capturing[s] = 1;  // the side stream joins the capture (fork)
       } else {
         return CaptureError(
-            std::move(trace), host, pool,
+            std::move(trace), host,
             Status::Errorf("ACL_ERROR_RT_CAPTURE_DEPENDENCY ({}): stream '{}' is not part of the capture when "
                            "{} is issued on it; first record an event on the capture stream and wait on it on "
                            "'{}' (TorchAir's event_closure does this after scope_enter)",
@@ -457,15 +457,15 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
     (void)track;
     last_task[s] = t.id;
     if (p.out_bytes[t.id] > 0) {
-      Result<BlockId> b = allocator_.Allocate(p.out_bytes[t.id]);
-      if (!b.ok()) return CaptureError(std::move(trace), host, pool, b.status().WithPrefix("capture"));
+      Result<BlockId> b = memory.Allocate(p.out_bytes[t.id]);
+      if (!b.ok()) return CaptureError(std::move(trace), host, b.status().WithPrefix("capture"));
       blocks[t.id] = *b;
     }
-    for (uint32_t f : p.frees_after[t.id]) allocator_.Free(blocks[f]);
+    for (uint32_t f : p.frees_after[t.id]) memory.Free(blocks[f]);
   }
   // Capture must end on the stream it began on (NPUGraph::capture_end).
   if (!options.end_stream.empty() && options.end_stream != cap) {
-    return CaptureError(std::move(trace), host, pool,
+    return CaptureError(std::move(trace), host,
                         Status::Errorf("ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED ({}): capture began on stream '{}' "
                                        "but ends on '{}': Capture must end on the same stream it began on; end it "
                                        "on '{}'",
@@ -494,22 +494,23 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   for (size_t s = 0; s < streams.size(); ++s) {
     if (!capturing[s] || joined[s]) continue;
     const DeviceTask& last = g.tasks[last_task[s]];
-    return CaptureError(std::move(trace), host, pool,
+    return CaptureError(std::move(trace), host,
                         Status::Errorf("ACL_ERROR_RT_STREAM_UNJOINED ({}): stream '{}' was not joined back into "
                                        "capture stream '{}' before capture end; its last task is {}; record an "
                                        "event on '{}' after it and wait on that event on '{}' before the output",
                                        kAclStreamUnjoined, streams[s], cap, TaskWhere(last), streams[s], cap));
   }
-  Status ended = allocator_.EndAllocateToPool(pool);
-  if (!ended.ok()) return CaptureError(std::move(trace), host, pool, ended);
+  Status ended = memory.EndAllocateToPool(pool);
+  if (!ended.ok()) return CaptureError(std::move(trace), host, ended);
   // A new capture of the same graph replaces the old one and frees its pool.
   for (size_t i = 0; i < captured_.size(); ++i) {
     if (captured_[i].name == name) {
-      (void)allocator_.ReleasePool(captured_[i].pool);
+      (void)memory.ReleasePool(captured_[i].pool);
       captured_.erase(captured_.begin() + static_cast<std::ptrdiff_t>(i));
       break;
     }
   }
+  allocator_ = std::move(memory);
   CapturedGraph c;
   c.id = next_graph_id_++;
   c.name = name;

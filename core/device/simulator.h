@@ -14,9 +14,10 @@
 //
 // Contract: a deterministic discrete-event simulation in integer ns: the
 // same inputs give the same Trace byte for byte. No I/O. Every time comes from
-// the DeviceSpec. After any error the device is usable again (the failed
-// capture's pool is released, streams are idle) and last_trace() holds the
-// run up to the error with an error slice naming it.
+// the DeviceSpec. After any error the device is usable again (streams are
+// idle; a failed capture leaves the allocator exactly as it was: no pool, no
+// cached segment released for it) and last_trace() holds the run up to the
+// error with an error slice naming it.
 #pragma once
 
 #include <cstdint>
@@ -116,7 +117,7 @@ class SimDevice {
 
  private:
   Trace NewTrace(std::string title, std::vector<std::string> streams) const;
-  Status CaptureError(Trace trace, int64_t host_ns, PoolId pool, Status error);
+  Status CaptureError(Trace trace, int64_t host_ns, Status error);
 
   DeviceSpec spec_;
   CachingAllocator allocator_;
