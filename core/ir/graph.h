@@ -138,13 +138,14 @@ class Graph {
   void Unlink(Node* node);
   void AddUses(Node* user);
   void RemoveUses(Node* user);
-  void ReserveName(const std::string& name);
   friend class Node;  // set_meta / clear_meta bump the version and store meta
   void Touch() { ++version_; }
   // Keeps `meta` for the life of this graph and of every clone made after.
   const NodeMeta* StoreMeta(NodeMeta meta);
   // Sets every node's order_ to its position, if the cache is stale.
   void Renumber() const;
+  // Constructs a Node in the next free slot of blocks_.
+  Node* MakeNode(OpKind op, const std::string* target, std::string name);
 
   // Interned strings: a deque never moves its elements; shared with clones so
   // interned pointers stay valid in both.
@@ -174,8 +175,6 @@ class Graph {
   struct MetaBlock;
   std::vector<std::shared_ptr<MetaBlock>> meta_blocks_;
   MetaBlock* writable_meta_block_ = nullptr;  // this graph's own block with room, if any
-  // Constructs a Node in the next free slot.
-  Node* MakeNode(OpKind op, const std::string* target, std::string name);
   std::unordered_map<std::string, int64_t> base_counts_;  // _Namespace's base_count
   uint64_t version_ = 0;
   mutable uint64_t linted_version_ = ~uint64_t{0};  // the version Lint() last passed
