@@ -111,6 +111,7 @@ Graph::Graph(Graph&& other) noexcept
       tail_(std::exchange(other.tail_, nullptr)),
       size_(std::exchange(other.size_, 0)),
       by_name_(std::move(other.by_name_)),
+      by_name_built_(other.by_name_built_),
       erased_(std::move(other.erased_)),
       blocks_(std::move(other.blocks_)),
       block_used_(std::exchange(other.block_used_, 0)),
@@ -137,6 +138,7 @@ Graph& Graph::operator=(Graph&& other) noexcept {
     std::swap(tail_, moved.tail_);
     std::swap(size_, moved.size_);
     std::swap(by_name_, moved.by_name_);
+    std::swap(by_name_built_, moved.by_name_built_);
     std::swap(erased_, moved.erased_);
     std::swap(blocks_, moved.blocks_);
     std::swap(block_used_, moved.block_used_);
@@ -190,7 +192,8 @@ std::string Graph::UniqueName(std::string_view hint) {
     }
   }
   if (!has_num || num == 0) num = base_counts_[base];
-  while (by_name_.count(candidate) || IsPythonKeyword(candidate)) {
+  const auto& index = NameIndex();
+  while (index.count(candidate) || IsPythonKeyword(candidate)) {
     ++num;
     candidate = fmt::format("{}_{}", base, num);
   }
@@ -204,7 +207,7 @@ Node* Graph::NewNode(NodeSpec&& spec, std::string name) {
   node->stream_ = Intern("");
   node->args_ = std::move(spec.args);
   node->kwargs_ = std::move(spec.kwargs);
-  by_name_.emplace(node->name_, node);
+  NameIndex().emplace(node->name_, node);
   AddUses(node);
   ++size_;
   Touch();
@@ -258,7 +261,7 @@ void Graph::RemoveUses(Node* user) {
 
 Result<Node*> Graph::AppendNamed(NodeSpec spec) {
   if (!IsLegalName(spec.name)) return Status::Errorf("'{}' is not a legal node name", spec.name);
-  if (by_name_.count(spec.name)) return Status::Errorf("duplicate node name '{}'", spec.name);
+  if (NameIndex().count(spec.name)) return Status::Errorf("duplicate node name '{}'", spec.name);
   std::string name = std::move(spec.name);
   Node* node = NewNode(std::move(spec), std::move(name));
   Link(node, nullptr);
@@ -350,7 +353,7 @@ Status Graph::Erase(Node* node) {
   }
   RemoveUses(node);
   Unlink(node);
-  by_name_.erase(node->name_);
+  if (by_name_built_) by_name_.erase(node->name_);
   --size_;
   Touch();
   // Freed with the graph, not now: passes erase nodes in bursts (cse, dce),
@@ -370,8 +373,9 @@ void Graph::MoveBefore(Node* node, Node* position) {
 Status Graph::Rename(Node* node, std::string_view name) {
   if (name == node->name_) return Status::Ok();
   if (!IsLegalName(name)) return Status::Errorf("'{}' is not a legal node name", name);
-  if (by_name_.count(name)) return Status::Errorf("a node named '{}' already exists", name);
-  by_name_.erase(node->name_);
+  auto& index = NameIndex();
+  if (index.count(name)) return Status::Errorf("a node named '{}' already exists", name);
+  index.erase(node->name_);
   node->name_ = std::string(name);
   by_name_.emplace(node->name_, node);
   Touch();
@@ -379,8 +383,9 @@ Status Graph::Rename(Node* node, std::string_view name) {
 }
 
 Node* Graph::Find(std::string_view name) const {
-  auto it = by_name_.find(name);
-  return it == by_name_.end() ? nullptr : it->second;
+  const auto& index = NameIndex();
+  auto it = index.find(name);
+  return it == index.end() ? nullptr : it->second;
 }
 
 Node* Graph::output() const {
@@ -403,6 +408,15 @@ std::vector<Node*> Graph::Nodes() const {
   out.reserve(size_);
   for (Node* n = head_; n; n = n->next_) out.push_back(n);
   return out;
+}
+
+std::unordered_map<std::string_view, Node*>& Graph::NameIndex() const {
+  if (!by_name_built_) {
+    by_name_.reserve(size_);
+    for (Node* n = head_; n; n = n->next_) by_name_.emplace(n->name_, n);
+    by_name_built_ = true;
+  }
+  return by_name_;
 }
 
 void Graph::Renumber() const {
@@ -447,10 +461,10 @@ Status Graph::Lint() const {
     }
   }
   if (index != size_) return Status::Errorf("graph size {} but {} nodes linked", size_, index);
-  // The name index: as many entries as nodes, each keyed by the name of a
-  // live node of this graph. Keys are unique, so that is every node once:
-  // one walk over the index instead of one lookup per node.
-  if (by_name_.size() != size_) {
+  // The name index, when built: as many entries as nodes, each keyed by the
+  // name of a live node of this graph. Keys are unique, so that is every
+  // node once: one walk over the index instead of one lookup per node.
+  if (by_name_built_ && by_name_.size() != size_) {
     return Status::Errorf("name index has {} entries for {} nodes (duplicate name?)", by_name_.size(), size_);
   }
   for (const auto& [key, node] : by_name_) {
@@ -527,7 +541,7 @@ std::unique_ptr<Graph> Graph::Clone() const {
   copy->pool_ = pool_;  // interned strings are immutable; sharing keeps pointers valid
   copy->base_counts_ = base_counts_;
   copy->meta_blocks_ = meta_blocks_;  // the copy's own metas go to a block of its own
-  copy->by_name_.reserve(size_);
+  copy->by_name_built_ = false;
   // Nodes first, then their args and users, so a graph that is not (yet) in
   // topological order copies too; order_ maps a node to its copy.
   std::vector<Node*> copies;
@@ -537,7 +551,6 @@ std::unique_ptr<Graph> Graph::Clone() const {
     c->stream_ = n->stream_;
     c->meta_ = n->meta_;
     c->order_ = static_cast<uint32_t>(copies.size());
-    copy->by_name_.emplace(c->name_, c);
     copy->Link(c, nullptr);
     copies.push_back(c);
   }

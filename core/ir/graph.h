@@ -144,6 +144,8 @@ class Graph {
   const NodeMeta* StoreMeta(NodeMeta meta);
   // Sets every node's order_ to its position, if the cache is stale.
   void Renumber() const;
+  // by_name_, built if it was not.
+  std::unordered_map<std::string_view, Node*>& NameIndex() const;
   // Constructs a Node in the next free slot of blocks_.
   Node* MakeNode(OpKind op, const std::string* target, std::string name);
 
@@ -160,7 +162,13 @@ class Graph {
   Node* head_ = nullptr;
   Node* tail_ = nullptr;
   size_t size_ = 0;
-  std::unordered_map<std::string_view, Node*> by_name_;  // keys view Node::name_
+  // The name index, built on first use (see NameIndex): a clone starts
+  // without one, since many passes never look a name up, and building it was
+  // a third of a clone's time. Names are unique whether it is built or not:
+  // a clone copies unique names, and every way to add or change a name goes
+  // through the index.
+  mutable std::unordered_map<std::string_view, Node*> by_name_;  // keys view Node::name_
+  mutable bool by_name_built_ = true;
   std::vector<Node*> erased_;  // erased nodes, destroyed with the graph (see Erase)
   // Node storage: blocks of nodes freed with the graph. One allocation per
   // block instead of one per node matters when a clone or a load makes 100k+

@@ -208,6 +208,29 @@ TEST(GraphTest, CloneCopiesAGraphOutOfTopologicalOrder) {
   EXPECT_EQ(copy->Lint().message(), g.Lint().message());
 }
 
+TEST(GraphTest, ACloneNamesNodesExactlyLikeItsSource) {
+  // A clone builds its name index only when a name is looked up: erasing
+  // first and naming later must give what the source gives.
+  Graph g;
+  Node* x = *g.AppendNamed(Placeholder("x"));
+  Node* a = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}));
+  g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}));
+  auto copy = g.Clone();
+  for (Graph* graph : {&g, copy.get()}) {
+    Node* first = graph == &g ? a : graph->front()->next();
+    ASSERT_TRUE(graph->Erase(first).ok());
+    EXPECT_TRUE(graph->Lint().ok());
+    EXPECT_EQ(graph->Find("neg"), nullptr);
+    EXPECT_NE(graph->Find("neg_1"), nullptr);
+    Node* added = graph->Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(graph->front())}));
+    EXPECT_FALSE(graph->Rename(added, "neg_1").ok());
+    EXPECT_TRUE(graph->Lint().ok());
+  }
+  std::string why;
+  EXPECT_TRUE(SameGraph(g, *copy, &why)) << why;
+  EXPECT_EQ(copy->back()->name(), g.back()->name());
+}
+
 TEST(GraphTest, LongChainLintsWithoutRecursion) {
   Graph g;
   Node* prev = *g.AppendNamed(Placeholder("x"));
