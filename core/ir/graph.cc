@@ -252,8 +252,11 @@ void Graph::AddUses(Node* user) {
 void Graph::RemoveUses(Node* user) {
   auto remove = [user](Node* input) {
     std::vector<Node*>& users = input->users_;
-    auto it = std::find(users.begin(), users.end(), user);
-    if (it != users.end()) users.erase(it);
+    // From the back: passes erase and rewrite late users first (dce walks
+    // backwards), so for a node with 100,000 users this finds each at the
+    // end, where erasing is O(1), instead of scanning the whole list.
+    auto it = std::find(users.rbegin(), users.rend(), user);
+    if (it != users.rend()) users.erase(std::next(it).base());
   };
   for (const Argument& a : user->args_) a.ForEachNode(remove);
   for (const Kwarg& kw : user->kwargs_) kw.value.ForEachNode(remove);
