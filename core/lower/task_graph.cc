@@ -85,10 +85,14 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
 
   auto data_deps = [&](const Node& node) {
     std::vector<uint32_t> deps;
-    for (const Node* input : node.inputs()) {
+    // Every reference, repeats included (SortUnique drops them): cheaper
+    // than building the node's distinct inputs first.
+    auto add = [&](const Node* input) {
       auto it = producers.find(input);
       if (it != producers.end()) deps.insert(deps.end(), it->second.begin(), it->second.end());
-    }
+    };
+    for (const Argument& a : node.args()) a.ForEachNode(add);
+    for (const Kwarg& kw : node.kwargs()) kw.value.ForEachNode(add);
     SortUnique(deps);
     return deps;
   };
