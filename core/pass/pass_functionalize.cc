@@ -48,7 +48,7 @@ Result<bool> RunFunctionalize(Graph& graph, PassContext& context) {
       if (user != node && position.at(user) > at) later_users.push_back(user);
     }
     Retarget(graph, node, functional, registry);
-    Node* value = node;
+    Node* value = node;  // the out-of-place op now computes self's new contents
     // After the mutation, reads of `self` see the new contents: they read `value`.
     auto swap = [self, value](Node* n) { return n == self ? value : n; };
     for (Node* user : later_users) {
