@@ -330,6 +330,21 @@ size_t Graph::ReplaceAllUsesWith(Node* from, Node* to) {
   // rebuild argument vectors or recompute every use of every user.
   std::vector<Node*> users = std::move(from->users_);
   from->users_.clear();
+  for (Node* user : users) Redirect(user, from, to);
+  return users.size();
+}
+
+void Graph::ReplaceInput(Node* user, Node* from, Node* to) {
+  if (from == to) return;
+  std::vector<Node*>& users = from->users_;
+  auto it = std::find(users.rbegin(), users.rend(), user);
+  if (it == users.rend()) return;
+  users.erase(std::next(it).base());
+  Redirect(user, from, to);
+  Touch();
+}
+
+void Graph::Redirect(Node* user, Node* from, Node* to) {
   auto swap_ref = [from, to](Node* n) { return n == from ? to : n; };
   auto rewrite = [&](Argument& a) {
     if (a.is_node()) {
@@ -338,15 +353,12 @@ size_t Graph::ReplaceAllUsesWith(Node* from, Node* to) {
       a = a.MapNodes(swap_ref);
     }
   };
+  for (Argument& a : user->args_) rewrite(a);
+  for (Kwarg& kw : user->kwargs_) rewrite(kw.value);
   std::vector<Node*>& to_users = to->users_;
-  for (Node* user : users) {
-    for (Argument& a : user->args_) rewrite(a);
-    for (Kwarg& kw : user->kwargs_) rewrite(kw.value);
-    if (to_users.empty() || to_users.back() != user) {
-      if (std::find(to_users.begin(), to_users.end(), user) == to_users.end()) to_users.push_back(user);
-    }
+  if (to_users.empty() || to_users.back() != user) {
+    if (std::find(to_users.begin(), to_users.end(), user) == to_users.end()) to_users.push_back(user);
   }
-  return users.size();
 }
 
 Status Graph::Erase(Node* node) {

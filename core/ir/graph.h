@@ -110,6 +110,9 @@ class Graph {
   void SetTarget(Node* node, std::string_view target);
   // Rewrites every use of `from` to `to`; returns how many users changed.
   size_t ReplaceAllUsesWith(Node* from, Node* to);
+  // FX's user.replace_input_with(from, to): only `user`'s references to
+  // `from` now name `to`. Nothing happens if `user` does not use `from`.
+  void ReplaceInput(Node* user, Node* from, Node* to);
   // Removes a node with no users. Fails (graph unchanged) while it has users.
   // The erased Node* stays readable, with erased() true, until the graph is
   // destroyed (passes erase in bursts, and freeing each one then cost cse a
@@ -138,6 +141,9 @@ class Graph {
   void Unlink(Node* node);
   void AddUses(Node* user);
   void RemoveUses(Node* user);
+  // Rewrites `user`'s references to `from` into `to` and lists it among
+  // `to`'s users; the caller has taken it off `from`'s users.
+  void Redirect(Node* user, Node* from, Node* to);
   friend class Node;  // set_meta / clear_meta bump the version and store meta
   void Touch() { ++version_; }
   // Keeps `meta` for the life of this graph and of every clone made after.

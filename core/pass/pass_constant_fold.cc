@@ -88,14 +88,7 @@ Result<bool> RunConstantFold(Graph& graph, PassContext& context) {
     folded->set_meta(*root->meta());
     // Only the non-constant users read the constant; constant users are folded away below.
     for (Node* user : std::vector<Node*>(root->users())) {
-      if (constants.count(user)) continue;
-      auto swap = [root, folded](Node* n) { return n == root ? folded : n; };
-      std::vector<Argument> args;
-      for (const Argument& a : user->args()) args.push_back(a.MapNodes(swap));
-      std::vector<Kwarg> kwargs;
-      for (const Kwarg& kw : user->kwargs()) kwargs.push_back({kw.name, kw.value.MapNodes(swap)});
-      graph.SetArgs(user, std::move(args));
-      graph.SetKwargs(user, std::move(kwargs));
+      if (!constants.count(user)) graph.ReplaceInput(user, root, folded);
     }
   }
   // Constants nobody reads any more go, latest first (users before producers).

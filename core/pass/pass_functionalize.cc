@@ -50,15 +50,7 @@ Result<bool> RunFunctionalize(Graph& graph, PassContext& context) {
     Retarget(graph, node, functional, registry);
     Node* value = node;  // the out-of-place op now computes self's new contents
     // After the mutation, reads of `self` see the new contents: they read `value`.
-    auto swap = [self, value](Node* n) { return n == self ? value : n; };
-    for (Node* user : later_users) {
-      std::vector<Argument> args;
-      for (const Argument& a : user->args()) args.push_back(a.MapNodes(swap));
-      std::vector<Kwarg> kwargs;
-      for (const Kwarg& kw : user->kwargs()) kwargs.push_back({kw.name, kw.value.MapNodes(swap)});
-      graph.SetArgs(user, std::move(args));
-      graph.SetKwargs(user, std::move(kwargs));
-    }
+    for (Node* user : later_users) graph.ReplaceInput(user, self, value);
     Node* input = self->op() == OpKind::kPlaceholder ? self : nullptr;
     if (auto it = input_of.find(self); it != input_of.end()) input = it->second;
     if (input) {

@@ -231,6 +231,29 @@ TEST(GraphTest, ACloneNamesNodesExactlyLikeItsSource) {
   EXPECT_EQ(copy->back()->name(), g.back()->name());
 }
 
+TEST(GraphTest, ReplaceInputRewritesOneUserOnly) {
+  Graph g;
+  Node* x = *g.AppendNamed(Placeholder("x"));
+  Node* y = *g.AppendNamed(Placeholder("y"));
+  Node* a = g.Append(Call("torch.ops.aten.add.Tensor", {Argument::NodeRef(x), Argument::NodeRef(x)}));
+  Node* b = g.Append(Call("torch.ops.aten.cat.default", {Argument::List({Argument::NodeRef(x), Argument::NodeRef(a)})}));
+  g.Append(Output({Argument::NodeRef(b)}));
+  uint64_t v = g.version();
+  g.ReplaceInput(b, y, a);  // b does not use y: nothing happens
+  EXPECT_EQ(g.version(), v);
+  g.ReplaceInput(a, x, y);
+  EXPECT_EQ(a->args()[0].as_node(), y);
+  EXPECT_EQ(a->args()[1].as_node(), y);
+  EXPECT_EQ(x->users(), std::vector<Node*>{b});
+  EXPECT_EQ(y->users(), std::vector<Node*>{a});
+  EXPECT_NE(g.version(), v);
+  g.ReplaceInput(b, x, y);
+  EXPECT_EQ(b->args()[0].items()[0].as_node(), y);
+  EXPECT_TRUE(x->users().empty());
+  EXPECT_EQ(y->users(), (std::vector<Node*>{a, b}));
+  EXPECT_TRUE(g.Lint().ok()) << g.Lint().message();
+}
+
 TEST(GraphTest, LongChainLintsWithoutRecursion) {
   Graph g;
   Node* prev = *g.AppendNamed(Placeholder("x"));

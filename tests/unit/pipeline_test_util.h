@@ -36,11 +36,7 @@ inline Result<bool> InsertNeg(Graph& graph, PassContext& context) {
   spec.target = "torch.ops.aten.neg.default";
   spec.args = {Argument::NodeRef(relu)};
   Node* neg = graph.InsertAfter(relu, std::move(spec));
-  for (Node* user : users) {
-    std::vector<Argument> args;
-    for (const Argument& a : user->args()) args.push_back(a.MapNodes([&](Node* n) { return n == relu ? neg : n; }));
-    graph.SetArgs(user, std::move(args));
-  }
+  for (Node* user : users) graph.ReplaceInput(user, relu, neg);
   context.remarks.push_back(fmt::format("inserted {}", neg->name()));
   return true;
 }
