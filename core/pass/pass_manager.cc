@@ -4,10 +4,7 @@
 #include <utility>
 
 namespace airscope {
-namespace {
 
-// Passes are plain functions and may be user code: an exception escaping one
-// is a failure of that pass, never of the debugger.
 Result<bool> RunGuarded(const PassInfo& pass, Graph& graph, PassContext& context) {
   if (!pass.run) return Status::Errorf("pass '{}' has no implementation", pass.name);
   try {
@@ -18,8 +15,6 @@ Result<bool> RunGuarded(const PassInfo& pass, Graph& graph, PassContext& context
     return Status::Error("unknown exception");
   }
 }
-
-}  // namespace
 
 Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassContext& context,
                                      const Graph* pristine) {

@@ -18,6 +18,11 @@
 
 namespace airscope {
 
+// Runs the pass bare (no hooks, lint or rollback). Passes are plain
+// functions and may be user code: an exception escaping one is returned as
+// its failure ("exception: ..."), never a failure of the debugger.
+Result<bool> RunGuarded(const PassInfo& pass, Graph& graph, PassContext& context);
+
 class PassInstrumentation {
  public:
   virtual ~PassInstrumentation() = default;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <exception>
 
 #include <fmt/format.h>
 
@@ -280,14 +279,7 @@ Result<std::shared_ptr<const Graph>> PipelineRun::GraphAt(size_t stage) const {
     if (!info || !info->run) {
       return Status::Errorf("cannot recompute stage {}: pass '{}' is no longer registered", stage, stages_[k].pass);
     }
-    Result<bool> changed = Status::Error("exception");
-    try {
-      changed = info->run(*graph, context);
-    } catch (const std::exception& e) {
-      changed = Status::Errorf("exception: {}", e.what());
-    } catch (...) {
-      changed = Status::Error("unknown exception");
-    }
+    Result<bool> changed = RunGuarded(*info, *graph, context);
     if (!changed.ok()) {
       return Status::Errorf("cannot recompute stage {}: replaying stage {}: pass '{}' failed: {}", stage, k,
                             stages_[k].pass, changed.status().message());
