@@ -85,6 +85,13 @@ Status Report(CommandContext& ctx, const PipelineRun& run, const RunReport& repo
 
 Result<PipelineRun*> Pipeline(CommandContext& ctx) { return ctx.session.CurrentPipeline(); }
 
+// Stepping past the end is not an error: says so and returns true.
+bool SayIfAtEnd(CommandContext& ctx, const PipelineRun& run) {
+  if (!run.at_end()) return false;
+  ctx.out.Print("already at the end of the pipeline (stage {}); use back or reset", run.cursor());
+  return true;
+}
+
 Status ListPipeline(CommandContext& ctx, const PipelineRun& run) {
   const Session::Entry* entry = ctx.session.current();
   ctx.out.Styled(Style::kHeading, "pipeline of '{}': {} passes, at stage {} (-> marks the next pass; b break, s skip)",
@@ -172,10 +179,7 @@ Result<size_t> ParseCount(const Word& word) {
 Status StepN(CommandContext& ctx, size_t n) {
   Result<PipelineRun*> run = Pipeline(ctx);
   if (!run.ok()) return run.status();
-  if ((*run)->at_end()) {
-    ctx.out.Print("already at the end of the pipeline (stage {}); use back or reset", (*run)->cursor());
-    return Status::Ok();
-  }
+  if (SayIfAtEnd(ctx, **run)) return Status::Ok();
   Runner runner(ctx.session);
   RunReport report = (*run)->Step(n, runner.env());
   return Report(ctx, **run, report, runner);
@@ -202,10 +206,7 @@ Status Run(CommandContext& ctx) {
   if (!(args.empty() || (args.size() == 2 && args[0].text == "until"))) return UsageError("run [until PASS]");
   Result<PipelineRun*> run = Pipeline(ctx);
   if (!run.ok()) return run.status();
-  if ((*run)->at_end()) {
-    ctx.out.Print("already at the end of the pipeline (stage {}); use back or reset", (*run)->cursor());
-    return Status::Ok();
-  }
+  if (SayIfAtEnd(ctx, **run)) return Status::Ok();
   Runner runner(ctx.session);
   std::optional<std::string_view> target;
   if (args.size() == 2) target = args[1].text;

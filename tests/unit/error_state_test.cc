@@ -33,26 +33,14 @@
 #include "repl/interpreter.h"
 #include "repl/session.h"
 #include "repl/tokenizer.h"
+#include "shell_test_util.h"
 
 namespace airscope {
 namespace {
 
 const std::string kData = AIRSCOPE_TEST_DATA;
 
-class RecordingSink : public OutputSink {
- public:
-  void Output(const CommandOutput& out) override { text += out.Text(); }
-  void Error(std::string_view message) override { errors.emplace_back(message); }
-  std::string text;
-  std::vector<std::string> errors;
-};
-
-struct Shell {
-  Session session;
-  CommandTable table = BuildCommandTable();
-  RecordingSink sink;
-  Interpreter interpreter{session, table, sink};
-};
+using Shell = testing_shell::TestShell;
 
 // Where the bad files of the load cases are written: one directory per
 // process, as ctest runs the cases in parallel processes.

@@ -13,6 +13,7 @@
 #include "repl/dump_instrumentation.h"
 #include "repl/interpreter.h"
 #include "repl/session.h"
+#include "shell_test_util.h"
 
 namespace airscope {
 namespace {
@@ -20,14 +21,6 @@ namespace {
 using testing_passes::Info;
 
 const std::string kData = AIRSCOPE_TEST_DATA;
-
-class RecordingSink : public OutputSink {
- public:
-  void Output(const CommandOutput& out) override { text += out.Text(); }
-  void Error(std::string_view message) override { errors.emplace_back(message); }
-  std::string text;
-  std::vector<std::string> errors;
-};
 
 // Output (add, sub) becomes (add, add) and sub goes.
 Result<bool> DropSub(Graph& graph, PassContext&) {
@@ -51,12 +44,7 @@ Result<bool> RenameThenFail(Graph& graph, PassContext&) {
   return Status::Error("cannot handle node 'add'");
 }
 
-struct Shell {
-  Session session;
-  CommandTable table = BuildCommandTable();
-  RecordingSink sink;
-  Interpreter interpreter{session, table, sink};
-
+struct Shell : testing_shell::TestShell {
   Shell() {
     EXPECT_TRUE(session.passes().Register(Info("abs_on_stream", AbsOnStream)).ok());
     EXPECT_TRUE(session.passes().Register(Info("drop_sub", DropSub)).ok());

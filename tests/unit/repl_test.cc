@@ -11,26 +11,14 @@
 #include "repl/interpreter.h"
 #include "repl/session.h"
 #include "repl/tokenizer.h"
+#include "shell_test_util.h"
 
 namespace airscope {
 namespace {
 
 const std::string kData = AIRSCOPE_TEST_DATA;
 
-class RecordingSink : public OutputSink {
- public:
-  void Output(const CommandOutput& out) override { text += out.Text(); }
-  void Error(std::string_view message) override { errors.emplace_back(message); }
-  std::string text;
-  std::vector<std::string> errors;
-};
-
-struct Shell {
-  Session session;
-  CommandTable table = BuildCommandTable();
-  RecordingSink sink;
-  Interpreter interpreter{session, table, sink};
-};
+using Shell = testing_shell::TestShell;
 
 std::string WriteTemp(const std::string& name, const std::string& content) {
   std::string path = testing::TempDir() + "/" + name;
@@ -209,7 +197,7 @@ CommandTable TableWithBlockCommand() {
 TEST(InterpreterTest, BlocksCollectLinesUntilTheTerminator) {
   Session session;
   CommandTable table = TableWithBlockCommand();
-  RecordingSink sink;
+  testing_shell::RecordingSink sink;
   Interpreter interpreter(session, table, sink);
   std::string script = WriteTemp("block.airscript", "block ok\n  first\n  second\nend\necho after\n");
   EXPECT_TRUE(interpreter.RunScript(script).ok());

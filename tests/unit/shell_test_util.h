@@ -1,0 +1,31 @@
+// A shell for tests that drive commands through the real Interpreter: a
+// Session, the command table, and a sink that records what was printed and
+// which errors were reported.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "repl/command_table.h"
+#include "repl/interpreter.h"
+#include "repl/session.h"
+
+namespace airscope::testing_shell {
+
+class RecordingSink : public OutputSink {
+ public:
+  void Output(const CommandOutput& out) override { text += out.Text(); }
+  void Error(std::string_view message) override { errors.emplace_back(message); }
+  std::string text;
+  std::vector<std::string> errors;
+};
+
+struct TestShell {
+  Session session;
+  CommandTable table = BuildCommandTable();
+  RecordingSink sink;
+  Interpreter interpreter{session, table, sink};
+};
+
+}  // namespace airscope::testing_shell
