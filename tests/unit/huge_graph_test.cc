@@ -31,26 +31,32 @@ NodeSpec Call(std::string target, std::vector<Argument> args) {
   return spec;
 }
 
-NodeSpec Output(Argument value) {
+NodeSpec Output(std::vector<Argument> values) {
   NodeSpec spec;
   spec.op = OpKind::kOutput;
   spec.target = spec.name = "output";
-  spec.args = {Argument::Tuple({std::move(value)})};
+  spec.args = {Argument::Tuple(std::move(values))};
   return spec;
+}
+
+// The placeholder x: f32[4].
+Node* Input(Graph& g) {
+  NodeSpec x;
+  x.op = OpKind::kPlaceholder;
+  x.target = x.name = "x";
+  Node* input = *g.AppendNamed(std::move(x));
+  NodeMeta meta;
+  meta.tensors.push_back(*TensorMeta::ParseAnnotation("f32[4]"));
+  input->set_meta(std::move(meta));
+  return input;
 }
 
 // x: f32[4] -> relu -> relu -> ... (`length` relus) -> output, shapes inferred.
 std::unique_ptr<Graph> Chain(size_t length) {
   auto g = std::make_unique<Graph>("chain");
-  NodeSpec x;
-  x.op = OpKind::kPlaceholder;
-  x.target = x.name = "x";
-  Node* prev = *g->AppendNamed(std::move(x));
-  NodeMeta meta;
-  meta.tensors.push_back(*TensorMeta::ParseAnnotation("f32[4]"));
-  prev->set_meta(std::move(meta));
+  Node* prev = Input(*g);
   for (size_t i = 0; i < length; ++i) prev = g->Append(Call("torch.ops.aten.relu.default", {Argument::NodeRef(prev)}));
-  g->Append(Output(Argument::NodeRef(prev)));
+  g->Append(Output({Argument::NodeRef(prev)}));
   InferShapes(*g, OpRegistry::Builtin());
   return g;
 }
@@ -58,22 +64,12 @@ std::unique_ptr<Graph> Chain(size_t length) {
 // x: f32[4] read by `users` negs, all of them returned: x has `users` users.
 std::unique_ptr<Graph> Fanout(size_t users) {
   auto g = std::make_unique<Graph>("fanout");
-  NodeSpec x;
-  x.op = OpKind::kPlaceholder;
-  x.target = x.name = "x";
-  Node* input = *g->AppendNamed(std::move(x));
-  NodeMeta meta;
-  meta.tensors.push_back(*TensorMeta::ParseAnnotation("f32[4]"));
-  input->set_meta(std::move(meta));
+  Node* input = Input(*g);
   std::vector<Argument> outs;
   for (size_t i = 0; i < users; ++i) {
     outs.push_back(Argument::NodeRef(g->Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(input)}))));
   }
-  NodeSpec out;
-  out.op = OpKind::kOutput;
-  out.target = out.name = "output";
-  out.args = {Argument::Tuple(std::move(outs))};
-  g->Append(std::move(out));
+  g->Append(Output(std::move(outs)));
   InferShapes(*g, OpRegistry::Builtin());
   return g;
 }
