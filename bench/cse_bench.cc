@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/ir/graph.h"
-#include "core/pass/graph_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/pass.h"
 
 namespace airscope {

@@ -76,7 +76,7 @@ Result<int64_t> ParseInt(const Word& word, std::string_view what) {
 FrameOptions OptionsFrom(const Settings& settings) {
   FrameOptions options;
   options.cache_size_limit = settings.GetUnsigned("cache_size_limit");
-  options.static_capture_size_limit = settings.GetUnsigned("static_capture_size_limit");
+  options.static_capture_size_limit = settings.TorchAir().static_capture_size_limit;
   options.reduce_overhead = settings.Get("mode") == "reduce-overhead";
   return options;
 }

@@ -49,13 +49,14 @@ Status AddOrRemove(CommandContext& ctx, bool add) {
   Result<std::vector<std::string>*> stage = Stage(ctx, ctx.args[1].text);
   if (!stage.ok()) return stage.status();
   const std::string& name = ctx.args[2].text;
-  std::string stage_name = ctx.args[1].text == "pre" ? "custom_pre" : "custom_post";
+  std::string stage_name =
+      ctx.args[1].text == "pre" ? "post_grad_custom_pre_pass" : "post_grad_custom_post_pass";
   std::vector<std::string>& list = **stage;
   auto found = std::find(list.begin(), list.end(), name);
   if (add) {
     const PassInfo* pass = ctx.session.passes().Find(name);
     if (!pass) return Status::Errorf("no pass named '{}' (pass list shows them)", name);
-    if (name == "custom_pre" || name == "custom_post") {
+    if (pass->name == "post_grad_custom_pre_pass" || pass->name == "post_grad_custom_post_pass") {
       return Status::Errorf("'{}' cannot run inside {} (it would run itself)", name, stage_name);
     }
     if (found != list.end()) return Status::Errorf("'{}' is already in {}", name, stage_name);
@@ -95,8 +96,8 @@ Status List(CommandContext& ctx) {
     }
     if (shown == 0) ctx.out.Print("  (none)");
   }
-  ctx.out.Print("custom_pre: {}", JoinOrNone(ctx.session.custom_pre_passes()));
-  ctx.out.Print("custom_post: {}", JoinOrNone(ctx.session.custom_post_passes()));
+  ctx.out.Print("post_grad_custom_pre_pass: {}", JoinOrNone(ctx.session.custom_pre_passes()));
+  ctx.out.Print("post_grad_custom_post_pass: {}", JoinOrNone(ctx.session.custom_post_passes()));
   return Status::Ok();
 }
 

@@ -56,12 +56,21 @@ Status Set(CommandContext& ctx) {
     }
     return Status::Ok();
   }
-  if (ctx.args.size() != 2) return Status::Error("usage: set [NAME VALUE]");
-  // device.* names are the simulated device's parameters (see commands_device.cc).
-  if (ctx.args[0].text.rfind("device.", 0) == 0) {
-    return SetDeviceParameter(ctx.session, std::string_view(ctx.args[0].text).substr(7), ctx.args[1].text);
+  std::vector<std::string> words;
+  for (const auto& word : ctx.args) words.push_back(word.text);
+  // `set NAME = VALUE`: a line of a pasted Python config (config.x.y = False).
+  if (words.size() == 3 && words[1] == "=") words.erase(words.begin() + 1);
+  bool device = words[0].rfind("device.", 0) == 0;
+  if (words.size() == 1 && !device) {
+    const SettingSpec* spec = settings.Find(words[0]);
+    if (!spec) return settings.Set(words[0], "");  // the unknown-setting message
+    ctx.out.Print("{} {}", spec->name, settings.Get(spec->name));
+    return Status::Ok();
   }
-  return settings.Set(ctx.args[0].text, ctx.args[1].text);
+  if (words.size() != 2) return Status::Error("usage: set [NAME [VALUE]] (or set NAME = VALUE)");
+  // device.* names are the simulated device's parameters (see commands_device.cc).
+  if (device) return SetDeviceParameter(ctx.session, std::string_view(words[0]).substr(7), words[1]);
+  return settings.Set(words[0], words[1]);
 }
 
 Status Source(CommandContext& ctx) {

@@ -7,6 +7,19 @@ Session::Session()
       passes_(PassRegistry::WithBuiltins()),
       decompositions_(DecompositionTable::Builtin()) {}
 
+namespace {
+
+// What TorchAir's passes read of the platform, from the simulated device.
+PassEnvironment PassEnvironmentOf(const DeviceState& device) {
+  PassEnvironment env;
+  env.cann_version = device.sim.spec().cann_version;
+  env.aicore_num = device.sim.spec().aicore_num;
+  env.vectorcore_num = device.sim.spec().vectorcore_num;
+  return env;
+}
+
+}  // namespace
+
 PassContext Session::MakePassContext() const {
   PassContext context;
   context.registry = registry_;
@@ -14,6 +27,8 @@ PassContext Session::MakePassContext() const {
   context.passes = &passes_;
   context.custom_pre = custom_pre_;
   context.custom_post = custom_post_;
+  context.config = settings_.TorchAir();
+  context.env = PassEnvironmentOf(device_);
   return context;
 }
 

@@ -31,10 +31,32 @@ Settings::Settings() {
   // The compile cache (commands_cache.cc): Dynamo's and TorchAir's knobs, same names and defaults.
   Declare({"cache_size_limit", "8", "compiled entries a frame keeps before calls that miss run eager "
            "(Dynamo's config.recompile_limit)", {}, SettingSpec::Kind::kUnsigned});
-  Declare({"static_capture_size_limit", "64", "reduce-overhead: captured graphs per entry (one per input shape) "
-           "before new shapes run eager (TorchAir aclgraph)", {}, SettingSpec::Kind::kUnsigned});
   Declare({"mode", "default", "compile mode: default, or reduce-overhead (capture a device graph per input shape)",
            {"default", "reduce-overhead"}, SettingSpec::Kind::kChoice});
+  // TorchAir's CompilerConfig options, under their own names.
+  for (const ConfigOptionInfo& option : TorchAirConfigOptions()) {
+    Declare({option.name, option.default_value, option.help, {}, SettingSpec::Kind::kConfig});
+  }
+}
+
+namespace {
+
+// Names settings had before they took TorchAir's.
+std::string_view CanonicalSettingName(std::string_view name) {
+  if (name == "static_capture_size_limit") return "config.debug.aclgraph.static_capture_size_limit";
+  return name;
+}
+
+}  // namespace
+
+TorchAirConfig Settings::TorchAir() const {
+  TorchAirConfig config;
+  for (const ConfigOptionInfo& option : TorchAirConfigOptions()) {
+    Status status = SetConfigOption(config, option.name, Get(option.name));
+    assert(status.ok());  // stored values were validated by Set
+    (void)status;
+  }
+  return config;
 }
 
 void Settings::Declare(SettingSpec spec) {
@@ -43,6 +65,7 @@ void Settings::Declare(SettingSpec spec) {
 }
 
 const SettingSpec* Settings::Find(std::string_view name) const {
+  name = CanonicalSettingName(name);
   for (const SettingSpec& spec : specs_) {
     if (spec.name == name) return &spec;
   }
@@ -87,13 +110,19 @@ Status Settings::Set(std::string_view name, std::string_view value) {
     }
     case SettingSpec::Kind::kText:
       break;
+    case SettingSpec::Kind::kConfig: {
+      Result<std::string> normalized = NormalizeConfigValue(spec->name, value);
+      if (!normalized.ok()) return normalized.status();
+      values_[spec->name] = *normalized;
+      return Status::Ok();
+    }
   }
   values_[spec->name] = std::string(value);
   return Status::Ok();
 }
 
 const std::string& Settings::Get(std::string_view name) const {
-  auto it = values_.find(name);
+  auto it = values_.find(CanonicalSettingName(name));
   assert(it != values_.end());
   return it->second;
 }

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/pass/torchair_config.h"
 #include "core/status.h"
 
 namespace airscope {
@@ -18,7 +19,9 @@ struct SettingSpec {
   std::string help;
   std::vector<std::string> choices;  // empty: any value of `kind`
   // kChoiceList: a comma-separated list of `choices` ("fx,dot").
-  enum class Kind : uint8_t { kChoice, kUnsigned, kText, kChoiceList } kind = Kind::kChoice;
+  // kConfig: one of TorchAir's config.* options, validated (and normalized:
+  // "False" -> "false") by core/pass/torchair_config.h's table.
+  enum class Kind : uint8_t { kChoice, kUnsigned, kText, kChoiceList, kConfig } kind = Kind::kChoice;
 };
 
 class Settings {
@@ -29,9 +32,13 @@ class Settings {
   const std::string& Get(std::string_view name) const;  // asserts the setting exists
   uint64_t GetUnsigned(std::string_view name) const;
   const std::vector<SettingSpec>& specs() const { return specs_; }
+  // The setting a name means: itself, or what an older name now stands for
+  // ("static_capture_size_limit" -> "config.debug.aclgraph.static_capture_size_limit").
+  const SettingSpec* Find(std::string_view name) const;
+  // TorchAir's options as the settings hold them.
+  TorchAirConfig TorchAir() const;
 
  private:
-  const SettingSpec* Find(std::string_view name) const;
   std::vector<SettingSpec> specs_;
   std::map<std::string, std::string, std::less<>> values_;
 };

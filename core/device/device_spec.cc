@@ -1,6 +1,7 @@
 #include "core/device/device_spec.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -91,6 +92,10 @@ Result<DeviceSpec> DevicePreset(std::string_view name) {
     spec.h2d_bandwidth = 25e9;  // PCIe 4.0 x16, achieved
     spec.d2d_bandwidth = 1.6e12;
     spec.memory_capacity = int64_t{64} << 30;
+    // 910B2: 24 AI (cube) cores and 48 vector cores, the figure TorchAir's
+    // tools/gegraph_check/deadlock_check.py checks concurrent tasks against.
+    spec.aicore_num = 24;
+    spec.vectorcore_num = 48;
   } else if (name == "a100") {
     // A100 SXM 80GB: 312 TFLOP/s bf16/fp16 dense, 19.5 TFLOP/s fp32, 2.0 TB/s.
     spec = CommonLaunch(spec);
@@ -102,6 +107,7 @@ Result<DeviceSpec> DevicePreset(std::string_view name) {
     spec.h2d_bandwidth = 25e9;
     spec.d2d_bandwidth = 2.0e12;
     spec.memory_capacity = int64_t{80} << 30;
+    spec.aicore_num = spec.vectorcore_num = 108;  // SMs
   } else if (name == "h100") {
     // H100 SXM: 989 TFLOP/s bf16 dense, 67 TFLOP/s fp32, 3.35 TB/s, 80 GB.
     spec = CommonLaunch(spec);
@@ -113,6 +119,7 @@ Result<DeviceSpec> DevicePreset(std::string_view name) {
     spec.h2d_bandwidth = 50e9;  // PCIe 5.0 x16, achieved
     spec.d2d_bandwidth = 3.35e12;
     spec.memory_capacity = int64_t{80} << 30;
+    spec.aicore_num = spec.vectorcore_num = 132;  // SMs
   } else {
     return Status::Errorf("unknown device preset '{}' (presets: {})", name, fmt::join(DevicePresetNames(), ", "));
   }
@@ -122,7 +129,7 @@ Result<DeviceSpec> DevicePreset(std::string_view name) {
 
 namespace {
 
-enum class Kind { kNs, kRate, kBytes };
+enum class Kind { kNs, kRate, kBytes, kCount, kVersion };
 struct Param {
   const char* name;
   Kind kind;
@@ -130,6 +137,7 @@ struct Param {
   const char* help;
   double DeviceSpec::*rate = nullptr;
   int64_t DeviceSpec::*integer = nullptr;
+  std::string DeviceSpec::*text = nullptr;
 };
 
 const std::vector<Param>& Table() {
@@ -155,6 +163,10 @@ const std::vector<Param>& Table() {
       {"h2d_bandwidth", Kind::kRate, "B/s", "host-to-device copy bandwidth", &DeviceSpec::h2d_bandwidth},
       {"d2d_bandwidth", Kind::kRate, "B/s", "device-to-device copy bandwidth", &DeviceSpec::d2d_bandwidth},
       {"memory_capacity", Kind::kBytes, "bytes", "device memory", nullptr, &DeviceSpec::memory_capacity},
+      {"aicore_num", Kind::kCount, "cores", "AI (cube) cores (a GPU: SMs)", nullptr, &DeviceSpec::aicore_num},
+      {"vectorcore_num", Kind::kCount, "cores", "vector cores (a GPU: SMs)", nullptr, &DeviceSpec::vectorcore_num},
+      {"cann_version", Kind::kVersion, "version", "CANN release of the modelled software stack", nullptr, nullptr,
+       &DeviceSpec::cann_version},
   };
   return table;
 }
@@ -209,12 +221,21 @@ Result<std::string> GetDeviceParam(const DeviceSpec& spec, std::string_view name
   const Param* p = FindParam(name);
   if (!p) return UnknownParam(name);
   if (p->rate) return fmt::format("{:g}", spec.*(p->rate));
+  if (p->text) return spec.*(p->text);
   return fmt::format("{}", spec.*(p->integer));
 }
 
 Status SetDeviceParam(DeviceSpec& spec, std::string_view name, std::string_view value) {
   const Param* p = FindParam(name);
   if (!p) return UnknownParam(name);
+  if (p->text) {
+    // CANN spells releases as 8.3.RC1, 8.2.0, 9.0.0.alpha001: digits, letters, dots.
+    bool ok = !value.empty() && std::isdigit(static_cast<unsigned char>(value[0]));
+    for (char c : value) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '.');
+    if (!ok) return Status::Errorf("device.{} takes a release like 8.3.RC1 or 8.2.0, not '{}'", name, value);
+    spec.*(p->text) = std::string(value);
+    return Status::Ok();
+  }
   double v = 0;
   if (!ParseNumber(value, &v)) {
     return Status::Errorf("device.{} takes a number (suffixes K M G T allowed), not '{}'", name, value);

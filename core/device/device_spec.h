@@ -41,6 +41,13 @@ struct DeviceSpec {
   double h2d_bandwidth = 0;             // bytes/s
   double d2d_bandwidth = 0;             // bytes/s
   int64_t memory_capacity = 0;          // bytes
+  // Cores a kernel's launch may occupy: Ascend's cube (AI) cores and vector
+  // cores; a GPU's SM count stands for both (it has no such split).
+  int64_t aicore_num = 0;
+  int64_t vectorcore_num = 0;
+  // The CANN release the simulated software stack models (TorchAir passes
+  // check it, e.g. recover_view_inplace_pattern needs >= 8.3.RC1).
+  std::string cann_version = "8.3.RC1";
 
   // Peak for a dtype class: f16/bf16 -> fp16 peak, int8/fp8 -> int8 peak, else fp32.
   double PeakFor(DType dtype) const;
@@ -58,11 +65,12 @@ Result<DeviceSpec> DevicePreset(std::string_view name);
 // Parameters by name, for `device` and `device set`.
 struct DeviceParamInfo {
   std::string name;
-  std::string unit;  // "ns", "FLOP/s", "B/s", "bytes"
+  std::string unit;  // "ns", "FLOP/s", "B/s", "bytes", "cores", "version"
   std::string help;
 };
 const std::vector<DeviceParamInfo>& DeviceParams();
-// The value as shown: integers for ns/bytes, %g-style for rates.
+// The value as shown: integers for ns/bytes/cores, %g-style for rates, the
+// version text for cann_version.
 Result<std::string> GetDeviceParam(const DeviceSpec& spec, std::string_view name);
 // Parses and validates (non-negative; rates and capacity positive); `spec`
 // is unchanged on error. Rates accept suffixes: 354T, 1.6e12, 2G.

@@ -22,6 +22,7 @@
 
 #include "core/ir/graph.h"
 #include "core/ops/op_registry.h"
+#include "core/pass/torchair_config.h"
 #include "core/status.h"
 
 namespace airscope {
@@ -36,12 +37,32 @@ struct PassContext {
   // The user passes registered for the custom_pre / custom_post stages, in order.
   std::vector<std::string> custom_pre;
   std::vector<std::string> custom_post;
+  // TorchAir's switches (`set config.*`); TorchAir's defaults unless set.
+  TorchAirConfig config;
+  // Versions and core counts of the simulated device (see PassEnvironment).
+  PassEnvironment env;
+  // The FX graph's name as TorchAir's AclConcreteGraph knows it ("graph_1"),
+  // used in tags it derives (apply_event_closure_with_multi_stream).
+  std::string fx_graph_name = "graph_1";
   // A pass may leave short notes for the user here ("decomposed 2 addmm");
   // the manager attaches them to the stage. Never printed by the pass.
   std::vector<std::string> remarks;
 };
 
 using PassFn = std::function<Result<bool>(Graph& graph, PassContext& context)>;
+
+// What the effect check after a pass holds the pass to (core/pass/effect_check.h).
+enum class EffectPolicy : uint8_t {
+  // The graph inputs it writes, the value each writes into them and the value
+  // reaching each output stay the same (every TorchAir pass after aot).
+  kPreserveValues,
+  // Only which graph inputs are written and which outputs alias which inputs
+  // stay the same: the pass may change the math (aot, user passes, airscope's
+  // decompose/constant_fold/fuse_pointwise).
+  kPreserveAliasing,
+  // Not checked (lower: it only places nodes on streams and checks them).
+  kUnchecked,
+};
 
 enum class PassKind : uint8_t {
   kPipeline,  // part of the default TorchAir pipeline
@@ -50,11 +71,14 @@ enum class PassKind : uint8_t {
 };
 
 struct PassInfo {
-  std::string name;     // "remove_noop"
+  std::string name;     // TorchAir's name: "optimize_noop_ops"
   std::string summary;  // one line for listings
   std::string help;     // the paragraph `help pass NAME` prints
   PassKind kind = PassKind::kPipeline;
   PassFn run;
+  // Other names that find this pass (airscope's earlier short names: "remove_noop").
+  std::vector<std::string> aliases = {};
+  EffectPolicy effects = EffectPolicy::kPreserveValues;
 };
 
 // The passes airscope knows: builtin ones plus those the user defined.
@@ -66,21 +90,17 @@ class PassRegistry {
   // Adds or replaces a pass (a user may redefine their own pass; builtin
   // names cannot be taken by user passes: that is an error).
   Status Register(PassInfo info);
+  // By name or alias.
   const PassInfo* Find(std::string_view name) const;
   std::vector<const PassInfo*> All() const;  // sorted by name
 
  private:
   std::map<std::string, PassInfo, std::less<>> passes_;
+  std::map<std::string, std::string, std::less<>> aliases_;  // alias -> name
 };
 
-// The default TorchAir reduce-overhead (aclgraph) pipeline, in order
-// (DESIGN.md "The pipeline").
+// The default pipeline: TorchAir's reduce-overhead (aclgraph) stages in
+// TorchAir's order and with its names (../shared/TORCHAIR.md §1), then lower.
 const std::vector<std::string>& DefaultPipeline();
-
-// Registration of the builtin passes, one function per pass file family.
-void RegisterGraphPasses(PassRegistry& registry);    // decompose, functionalize, remove_noop, view_to_reshape,
-                                                     // dce, reinplace, cse, constant_fold, fuse_pointwise
-void RegisterStreamPasses(PassRegistry& registry);   // custom_pre, custom_post, validate_scopes, remove_cat_ops,
-                                                     // event_closure, event_record, resolve_stream_markers, lower
 
 }  // namespace airscope

@@ -12,7 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/pass/graph_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/pass_util.h"
 
 namespace airscope {
@@ -117,7 +117,7 @@ PassInfo ConstantFoldPass() {
           "stands for a constant tensor computed once at compile time, so its kernels leave the captured graph. "
           "Leaves alone lone creation ops, big or symbolic shapes and anything reading an input. Models "
           "Inductor's constant folding (freezing).",
-          PassKind::kOptional, RunConstantFold};
+          PassKind::kOptional, RunConstantFold, {}, EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope

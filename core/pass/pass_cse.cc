@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/pass/graph_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/pass_util.h"
 
 namespace airscope {

@@ -1,7 +1,7 @@
 // dce: dead code elimination, as torch.fx's Graph.eliminate_dead_code.
 #include <fmt/format.h>
 
-#include "core/pass/graph_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/pass_util.h"
 
 namespace airscope {
@@ -28,13 +28,13 @@ Result<bool> RunDce(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo DcePass() {
-  return {"dce", "erase calls whose results nobody uses",
+  return {"eliminate_dead_code", "erase calls whose results nobody uses",
           "Erases every call_function node without users that has no side effects, in one reverse walk (a node "
           "that becomes dead when its last user goes is erased in the same walk). Keeps placeholders, get_attr, "
           "the output, and calls with side effects: in-place ops (copy_ included), TorchAir's air.* stream and "
           "event ops, host syncs (_local_scalar_dense, item), random ops, and ops the registry does not know. "
           "Models torch.fx's eliminate_dead_code as TorchAir's AclConcreteGraph runs it.",
-          PassKind::kPipeline, RunDce};
+          PassKind::kPipeline, RunDce, {"dce"}};
 }
 
 }  // namespace airscope

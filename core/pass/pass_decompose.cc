@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/pass/decomposition.h"
-#include "core/pass/graph_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/pass_util.h"
 
 namespace airscope {
@@ -72,7 +72,7 @@ PassInfo DecomposePass() {
           "gelu, _softmax, _log_softmax, native_layer_norm, silu, hardtanh, t, mean.dim; `decomp add` adds "
           "templates. Leaves alone ops without an entry and instances a rule declines (e.g. a symbolic size it "
           "needs). Models the PrimTorch decomposition table AOT autograd applies (torch._decomp).",
-          PassKind::kPipeline, RunDecompose};
+          PassKind::kOptional, RunDecompose, {}, EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope

@@ -5,7 +5,7 @@
 // pass inserts exactly those fork/join events.
 #include <fmt/format.h>
 
-#include "core/pass/stream_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/stream_util.h"
 
 namespace airscope {
@@ -88,7 +88,7 @@ Result<bool> EventClosure(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo EventClosurePass() {
-  return {"event_closure", "fork/join every user stream with tagged events (apply_event_closure_with_multi_stream)",
+  return {"apply_event_closure_with_multi_stream", "fork/join every user stream with tagged events (apply_event_closure_with_multi_stream)",
           "Models TorchAir's apply_event_closure_with_multi_stream (torchair/_acl_concrete_graph/graph_pass.py).\n"
           "Every air.scope_enter/scope_exit gets need_execute=True. If some scope_enter names a user stream\n"
           "(args[0] holds '_user_stream_label', the stream is args[1][0]): fork - an\n"
@@ -97,7 +97,7 @@ PassInfo EventClosurePass() {
           "user-stream scope_exit, an air.tagged_event_record.default(EXIT_TAG, True) before it (EXIT_TAG =\n"
           "GRAPH_SCOPEEXITNAME) and an air.tagged_event_wait.default(EXIT_TAG, True) before the output node.\n"
           "Without these a captured graph leaves its side streams unjoined. Running it twice adds nothing more.",
-          PassKind::kPipeline, EventClosure};
+          PassKind::kPipeline, EventClosure, {"event_closure"}};
 }
 
 }  // namespace airscope

@@ -4,7 +4,7 @@
 // so one is placed right after the tensor and the wait waits on it.
 #include <map>
 
-#include "core/pass/stream_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/stream_util.h"
 
 namespace airscope {
@@ -44,13 +44,13 @@ Result<bool> EventRecord(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo EventRecordPass() {
-  return {"event_record", "give every tensor passed to air.wait an air.record after it (apply_event_record)",
+  return {"apply_event_record", "give every tensor passed to air.wait an air.record after it (apply_event_record)",
           "Models TorchAir's apply_event_record (torchair/_acl_concrete_graph/graph_pass.py). For every\n"
           "air.wait.default node, each entry of args[0] that is not an air.record node (a tensor the user waits\n"
           "for) gets an air.record.default() inserted right after the node that makes it - one record per\n"
           "waited tensor, reused when the same tensor is waited for twice - and the wait then waits on those\n"
           "records. Waits that already name records are left alone.",
-          PassKind::kPipeline, EventRecord};
+          PassKind::kPipeline, EventRecord, {"event_record"}};
 }
 
 }  // namespace airscope

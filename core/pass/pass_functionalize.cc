@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/pass/graph_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/pass_util.h"
 
 namespace airscope {
@@ -86,7 +86,7 @@ PassInfo FunctionalizePass() {
           "reduce-overhead mode sets keep_inference_input_mutations=False. Leaves alone copy_ itself, ops "
           "without an out-of-place form in the registry and mutations of views of other tensors. Models AOT "
           "autograd's functionalization as TorchAir sees it.",
-          PassKind::kPipeline, RunFunctionalize};
+          PassKind::kOptional, RunFunctionalize, {}, EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope

@@ -13,7 +13,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/pass/graph_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/pass_util.h"
 
 namespace airscope {
@@ -121,7 +121,7 @@ PassInfo FusePointwisePass() {
           "writing its output once. Scalar arguments of the fused ops are not kept. Leaves alone branching "
           "pointwise graphs (a node with several users ends a chain), reductions, views and in-place ops. Models "
           "Inductor's pointwise fusion.",
-          PassKind::kOptional, RunFusePointwise};
+          PassKind::kOptional, RunFusePointwise, {}, EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/lower/task_graph.h"
-#include "core/pass/stream_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/stream_util.h"
 
 namespace airscope {
@@ -40,7 +40,7 @@ PassInfo LowerPass() {
           "getitem, scope markers). Gives nodes that have no stream yet the stream their scope implies, and\n"
           "checks that every wait's event has a record before it and that no node is a call_method or\n"
           "call_module (those cannot be launched). Changed when it assigned a stream.",
-          PassKind::kPipeline, Lower};
+          PassKind::kPipeline, Lower, {}, EffectPolicy::kUnchecked};
 }
 
 }  // namespace airscope

@@ -11,7 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/pass/graph_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/pass_util.h"
 #include "core/pass/stream_util.h"
 
@@ -126,8 +126,8 @@ Result<bool> RunReinplace(Graph& graph, PassContext& context) {
 
 }  // namespace
 
-PassInfo ReinplacePass() {
-  return {"reinplace", "out-of-place ops whose input is dead afterwards become in-place",
+PassInfo ReinplaceInplaceableOpsPass() {
+  return {"reinplace_inplaceable_ops_pass", "out-of-place ops whose input is dead afterwards become in-place",
           "Retargets an out-of-place call (add, hardtanh, relu, ...) to its in-place variant (add_, hardtanh_, "
           "...; registered in the op registry) when its self input has the result's exact sizes and dtype and "
           "neither self nor any view of self's storage is used after it. A graph input is overwritten only when "
@@ -137,7 +137,7 @@ PassInfo ReinplacePass() {
           "used on another stream (from the scope markers: the streams would race on it). Models TorchAir's "
           "reinplace (torch.fx.passes.reinplace, _mutated_input_reinplace and "
           "reinplace_with_multi_stream_check).",
-          PassKind::kPipeline, RunReinplace};
+          PassKind::kPipeline, RunReinplace, {"reinplace"}};
 }
 
 }  // namespace airscope

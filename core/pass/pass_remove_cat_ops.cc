@@ -1,7 +1,7 @@
 // remove_cat_ops: TorchAir's AclConcreteGraph runs a pass of this name whose
 // exact rules are not public; airscope defines it as two safe rewrites (see
 // the help text) rather than guess at more.
-#include "core/pass/stream_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/stream_util.h"
 
 namespace airscope {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/ops/op_helpers.h"
-#include "core/pass/graph_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/pass_util.h"
 
 namespace airscope {
@@ -147,8 +147,8 @@ Result<bool> RunRemoveNoop(Graph& graph, PassContext& context) {
 
 }  // namespace
 
-PassInfo RemoveNoopPass() {
-  return {"remove_noop", "remove clones, views and copies that change nothing (Inductor's remove_noop_ops)",
+PassInfo OptimizeNoopOpsPass() {
+  return {"optimize_noop_ops", "remove clones, views and copies that change nothing (Inductor's remove_noop_ops)",
           "Replaces by its input, and erases, every call that provably returns its input unchanged: "
           "view/_unsafe_view/reshape/expand to the same sizes, alias/detach/lift_fresh, t of a tensor of fewer "
           "than 2 dims, transpose of a dim with itself, a full-range slice, _reshape_alias to contiguous strides "
@@ -157,7 +157,7 @@ PassInfo RemoveNoopPass() {
           "node whose own or input meta is unknown, and copies whose input's layout is not known to be "
           "contiguous (a clone of a transposed view really moves data). Models Inductor's remove_noop_ops "
           "post-grad pass.",
-          PassKind::kPipeline, RunRemoveNoop};
+          PassKind::kPipeline, RunRemoveNoop, {"remove_noop"}};
 }
 
 }  // namespace airscope

@@ -3,7 +3,7 @@
 // air.scope_enter and air.scope_exit to the scope's stream when it builds
 // the captured graph. After it, streams are explicit and the markers are
 // no-ops for lowering.
-#include "core/pass/stream_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/stream_util.h"
 
 namespace airscope {
@@ -25,8 +25,8 @@ Result<bool> ResolveStreamMarkers(Graph& graph, PassContext&) {
 
 }  // namespace
 
-PassInfo ResolveStreamMarkersPass() {
-  return {"resolve_stream_markers", "put every node between a user-stream scope_enter and its scope_exit on that stream",
+PassInfo ResolveDefaultStreamMarkersPass() {
+  return {"resolve_default_stream_markers", "put every node between a user-stream scope_enter and its scope_exit on that stream",
           "Models how TorchAir's AclConcreteGraph (torchair/_acl_concrete_graph) runs the nodes between\n"
           "air.scope_enter(['_user_stream_label'], [STREAM]) and its air.scope_exit on STREAM. Sets Node::stream\n"
           "for every node: inside nested scopes the innermost user stream wins (a scope that names no user\n"
@@ -34,7 +34,7 @@ PassInfo ResolveStreamMarkersPass() {
           "stream; records, waits and the tagged events of event_closure take the stream of where they sit (so\n"
           "the tagged wait after a scope_enter runs on the scope's stream); nodes outside every scope, the\n"
           "placeholders and the output are on the default stream \"\". Fails, naming the node, on unpaired scopes.",
-          PassKind::kPipeline, ResolveStreamMarkers};
+          PassKind::kPipeline, ResolveStreamMarkers, {"resolve_stream_markers"}};
 }
 
 }  // namespace airscope

@@ -3,7 +3,7 @@
 // it as its own stage names the offending nodes before anything else runs.
 #include <fmt/format.h>
 
-#include "core/pass/stream_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/stream_util.h"
 
 namespace airscope {
@@ -34,15 +34,15 @@ Result<bool> ValidateScopes(Graph& graph, PassContext&) {
 
 }  // namespace
 
-PassInfo ValidateScopesPass() {
-  return {"validate_scopes", "check that air.scope_enter/scope_exit pair up and nest",
+PassInfo ValidGraphPass() {
+  return {"_valid_graph", "check that air.scope_enter/scope_exit pair up and nest",
           "Checks that every air.scope_enter has a matching air.scope_exit after it and that scopes nest\n"
           "(a stack, innermost closed first). An unpaired marker is an error naming every such node, e.g.\n"
           "\"air.scope_exit 'scope_exit_1' has no matching scope_enter\" or \"air.scope_enter 'scope_enter'\n"
           "(stream stream_1) is never closed\". Never changes the graph. TorchAir has no separate pass for\n"
           "this: its stream assignment in torchair/_acl_concrete_graph/graph_pass.py assumes paired scopes;\n"
           "airscope checks it up front so the error names the nodes.",
-          PassKind::kPipeline, ValidateScopes};
+          PassKind::kPipeline, ValidateScopes, {"validate_scopes"}};
 }
 
 }  // namespace airscope

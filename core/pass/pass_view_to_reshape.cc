@@ -4,7 +4,7 @@
 // layouts cannot make a view invalid).
 #include <fmt/format.h>
 
-#include "core/pass/graph_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/pass_util.h"
 
 namespace airscope {

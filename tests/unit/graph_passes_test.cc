@@ -4,7 +4,7 @@
 
 #include "core/ops/shape_inference.h"
 #include "core/pass/decomposition.h"
-#include "core/pass/graph_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/pass_manager.h"
 #include "tests/unit/op_test_util.h"
 
@@ -172,10 +172,10 @@ TEST(FunctionalizeTest, InputMutationBecomesOutOfPlaceWithCopyBack) {
 
   // reinplace undoes it: x's only later use is the copy_ of this very result.
   // add(value, 1) goes in place too (value is dead after it).
-  EXPECT_TRUE(RunPass(ReinplacePass(), b.graph));
+  EXPECT_TRUE(RunPass(ReinplaceInplaceableOpsPass(), b.graph));
   EXPECT_EQ(Count(b.graph, "aten.hardtanh_.default"), 1u);
   EXPECT_EQ(Count(b.graph, "aten.copy_.default"), 0u);
-  EXPECT_FALSE(RunPass(ReinplacePass(), b.graph));
+  EXPECT_FALSE(RunPass(ReinplaceInplaceableOpsPass(), b.graph));
 }
 
 TEST(FunctionalizeTest, IntermediateMutationRewiresLaterUsers) {
@@ -204,7 +204,7 @@ TEST(ReinplaceTest, KeepsOutOfPlaceWhenInputIsReadLaterOrIsAnInput) {
   b.Output({N(r), N(v), N(a)});
   Infer(b.graph);
   auto before = b.graph.Clone();
-  EXPECT_FALSE(RunPass(ReinplacePass(), b.graph));
+  EXPECT_FALSE(RunPass(ReinplaceInplaceableOpsPass(), b.graph));
   EXPECT_TRUE(SameGraph(*before, b.graph));
 }
 
@@ -221,7 +221,7 @@ TEST(ReinplaceTest, KeepsOutOfPlaceAcrossStreams) {
   Node* add = b.Call("aten.add.Tensor", {N(a), I(1)}, {}, "add");
   b.Output({N(add)});
   Infer(b.graph);
-  EXPECT_FALSE(RunPass(ReinplacePass(), b.graph));
+  EXPECT_FALSE(RunPass(ReinplaceInplaceableOpsPass(), b.graph));
   EXPECT_EQ(b.graph.Find("add")->target(), "torch.ops.aten.add.Tensor");
   // The same graph without the scope reinplaces add.
   GraphBuilder c;
@@ -230,7 +230,7 @@ TEST(ReinplaceTest, KeepsOutOfPlaceAcrossStreams) {
   Node* add2 = c.Call("aten.add.Tensor", {N(a2), I(1)}, {}, "add");
   c.Output({N(add2)});
   Infer(c.graph);
-  EXPECT_TRUE(RunPass(ReinplacePass(), c.graph));
+  EXPECT_TRUE(RunPass(ReinplaceInplaceableOpsPass(), c.graph));
   EXPECT_EQ(c.graph.Find("add")->target(), "torch.ops.aten.add_.Tensor");
 }
 
@@ -251,12 +251,12 @@ TEST(RemoveNoopTest, RemovesOnlyProvableNoops) {
   Node* add0 = b.Call("aten.add.Tensor", {N(sl), I(0)}, {}, "add0");
   b.Output({N(other), N(clone_t), N(add0), N(alias)});
   Infer(b.graph);
-  EXPECT_TRUE(RunPass(RemoveNoopPass(), b.graph));
+  EXPECT_TRUE(RunPass(OptimizeNoopOpsPass(), b.graph));
   for (const char* gone : {"same", "clone_mm", "sl", "add0"}) EXPECT_EQ(b.graph.Find(gone), nullptr) << gone;
   for (const char* kept : {"other", "tr", "clone_t", "alias_u"}) EXPECT_NE(b.graph.Find(kept), nullptr) << kept;
   EXPECT_EQ(Arg0(b.graph.Find("other")), mm);
   EXPECT_EQ(b.graph.output()->args()[0].items()[2].as_node(), mm);
-  EXPECT_FALSE(RunPass(RemoveNoopPass(), b.graph));
+  EXPECT_FALSE(RunPass(OptimizeNoopOpsPass(), b.graph));
 }
 
 TEST(ViewToReshapeTest, RetargetsKeepingNameMetaAndUsers) {

@@ -15,7 +15,7 @@
 #include "core/fx/readable.h"
 #include "core/lower/task_graph.h"
 #include "core/ops/shape_inference.h"
-#include "core/pass/graph_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "viz/dot_writer.h"
 #include "viz/ge_writer.h"
 #include "viz/pbtxt_reader.h"

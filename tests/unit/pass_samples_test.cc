@@ -13,7 +13,7 @@
 #include "core/fx/readable.h"
 #include "core/ops/shape_inference.h"
 #include "core/pass/decomposition.h"
-#include "core/pass/graph_passes.h"
+#include "core/pass/builtin_passes.h"
 #include "core/pass/pass_manager.h"
 
 namespace airscope {

@@ -1,0 +1,11 @@
+// STUB: replaced by its implementation in this change series.
+#include "core/pass/builtin_passes.h"
+
+namespace airscope {
+
+PassInfo AotPass() {
+  return {"aot", "(not yet implemented)", "(not yet implemented)", PassKind::kPipeline,
+          [](Graph&, PassContext&) -> Result<bool> { return false; }, {}, EffectPolicy::kPreserveAliasing};
+}
+
+}  // namespace airscope

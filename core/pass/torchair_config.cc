@@ -1,0 +1,182 @@
+#include "core/pass/torchair_config.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include <fmt/format.h>
+
+namespace airscope {
+namespace {
+
+// One row per option: its description and where its value lives.
+struct OptionRow {
+  ConfigOptionInfo info;
+  bool TorchAirConfig::*flag = nullptr;    // kBool
+  int64_t TorchAirConfig::*number = nullptr;  // kInt
+};
+
+const std::vector<OptionRow>& Rows() {
+  using K = ConfigValueKind;
+  static const std::vector<OptionRow> kRows = {
+      {{"config.experimental_config.keep_inference_input_mutations", K::kBool, "true", 0, 0,
+        "aot keeps graph-input mutations in the graph as copy_ epilogues (aot_module_simplified, nfc:969-1005)"},
+       &TorchAirConfig::keep_inference_input_mutations},
+      {{"config.experimental_config.remove_noop_ops", K::kBool, "true", 0, 0,
+        "run optimize_noop_ops (Inductor's remove_noop_ops, nfc:350-356)"},
+       &TorchAirConfig::remove_noop_ops},
+      {{"config.experimental_config.pattern_fusion_pass", K::kBool, "true", 0, 0,
+        "run apply_pattern_passes (AddRmsNorm*/BatchMatMulTranspose fusions, ppm:20-61)"},
+       &TorchAirConfig::pattern_fusion_pass},
+      {{"config.experimental_config.frozen_parameter", K::kBool, "false", 0, 0,
+        "parameter addresses stay out of AclGraph's graph key (ag:263-278)"},
+       &TorchAirConfig::frozen_parameter},
+      {{"config.debug.aclgraph.disable_reinplace_inplaceable_ops_pass", K::kBool, "false", 0, 0,
+        "skip reinplace_inplaceable_ops_pass (f2a:274-278)"},
+       &TorchAirConfig::disable_reinplace_inplaceable_ops_pass},
+      {{"config.debug.aclgraph.disable_reinplace_input_mutated_ops_pass", K::kBool, "false", 0, 0,
+        "skip reinplace_input_mutated_ops and decompose_auto_functionalized (f2a:281-288)"},
+       &TorchAirConfig::disable_reinplace_input_mutated_ops_pass},
+      {{"config.debug.aclgraph.disable_mempool_reuse_in_same_fx", K::kBool, "false", 0, 0,
+        "captures of one FX graph do not share the memory pool's free blocks (ag:1174-1287)"},
+       &TorchAirConfig::disable_mempool_reuse_in_same_fx},
+      {{"config.debug.aclgraph.enable_output_clone", K::kBool, "false", 0, 0,
+        "replays return clones of outputs that do not alias inputs (ag:1402-1475)"},
+       &TorchAirConfig::enable_output_clone},
+      {{"config.debug.aclgraph.static_capture_size_limit", K::kInt, "64", 1, INT64_MAX,
+        "captured graphs per FX graph before every later call falls back to eager (ag:999-1014)"},
+       nullptr, &TorchAirConfig::static_capture_size_limit},
+      {{"config.debug.aclgraph.clone_input", K::kBool, "true", 0, 0,
+        "replays first copy each user input into its capture-time staging buffer (ag:1290-1359)"},
+       &TorchAirConfig::clone_input},
+      {{"config.debug.aclgraph.remove_cat_ops", K::kBool, "true", 0, 0,
+        "run remove_cat_ops (optimize_cat_with_out_tensor, f2a:240-243)"},
+       &TorchAirConfig::remove_cat_ops},
+  };
+  return kRows;
+}
+
+const OptionRow* FindRow(std::string_view name) {
+  for (const OptionRow& row : Rows()) {
+    if (row.info.name == name) return &row;
+  }
+  return nullptr;
+}
+
+Status UnknownOption(std::string_view name) {
+  return Status::Errorf("no TorchAir option '{}' (`set` lists the config.* options airscope models)", name);
+}
+
+Result<bool> ParseBool(std::string_view name, std::string_view value) {
+  if (value == "true" || value == "True" || value == "1") return true;
+  if (value == "false" || value == "False" || value == "0") return false;
+  return Status::Errorf("{} takes true or false (True/False, 1/0), not '{}'", name, value);
+}
+
+Result<int64_t> ParseInt(const ConfigOptionInfo& info, std::string_view value) {
+  int64_t parsed = 0;
+  auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+  if (error != std::errc() || end != value.data() + value.size()) {
+    return Status::Errorf("{} takes an integer in [{}, {}], not '{}'", info.name, info.min, info.max, value);
+  }
+  if (parsed < info.min || parsed > info.max) {
+    return Status::Errorf("{} must be in [{}, {}], not {}", info.name, info.min, info.max, parsed);
+  }
+  return parsed;
+}
+
+// One dotted component: its leading number and what follows ("RC1").
+struct VersionPart {
+  int64_t number = 0;
+  std::string suffix;
+};
+
+std::vector<VersionPart> SplitVersion(std::string_view text) {
+  std::vector<VersionPart> parts;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t dot = text.find('.', start);
+    std::string_view piece = text.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    VersionPart part;
+    size_t digits = 0;
+    while (digits < piece.size() && std::isdigit(static_cast<unsigned char>(piece[digits]))) ++digits;
+    if (digits > 0) std::from_chars(piece.data(), piece.data() + digits, part.number);
+    part.suffix = std::string(piece.substr(digits));
+    parts.push_back(std::move(part));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return parts;
+}
+
+}  // namespace
+
+const std::vector<ConfigOptionInfo>& TorchAirConfigOptions() {
+  static const std::vector<ConfigOptionInfo> kInfos = [] {
+    std::vector<ConfigOptionInfo> infos;
+    for (const OptionRow& row : Rows()) infos.push_back(row.info);
+    return infos;
+  }();
+  return kInfos;
+}
+
+Result<std::string> NormalizeConfigValue(std::string_view name, std::string_view value) {
+  const OptionRow* row = FindRow(name);
+  if (!row) return UnknownOption(name);
+  if (row->info.kind == ConfigValueKind::kBool) {
+    Result<bool> parsed = ParseBool(name, value);
+    if (!parsed.ok()) return parsed.status();
+    return std::string(*parsed ? "true" : "false");
+  }
+  Result<int64_t> parsed = ParseInt(row->info, value);
+  if (!parsed.ok()) return parsed.status();
+  return fmt::format("{}", *parsed);
+}
+
+Status SetConfigOption(TorchAirConfig& config, std::string_view name, std::string_view value) {
+  const OptionRow* row = FindRow(name);
+  if (!row) return UnknownOption(name);
+  if (row->info.kind == ConfigValueKind::kBool) {
+    Result<bool> parsed = ParseBool(name, value);
+    if (!parsed.ok()) return parsed.status();
+    config.*(row->flag) = *parsed;
+  } else {
+    Result<int64_t> parsed = ParseInt(row->info, value);
+    if (!parsed.ok()) return parsed.status();
+    config.*(row->number) = *parsed;
+  }
+  return Status::Ok();
+}
+
+std::string GetConfigOption(const TorchAirConfig& config, std::string_view name) {
+  const OptionRow* row = FindRow(name);
+  assert(row);
+  if (row->info.kind == ConfigValueKind::kBool) return config.*(row->flag) ? "true" : "false";
+  return fmt::format("{}", config.*(row->number));
+}
+
+int CompareVersions(std::string_view a, std::string_view b) {
+  std::vector<VersionPart> left = SplitVersion(a), right = SplitVersion(b);
+  size_t n = std::max(left.size(), right.size());
+  for (size_t i = 0; i < n; ++i) {
+    VersionPart l = i < left.size() ? left[i] : VersionPart{};
+    VersionPart r = i < right.size() ? right[i] : VersionPart{};
+    // "RC1" alone (no number) is a release candidate of the part before it:
+    // it sorts below any numbered release of that part ("8.3.RC1" < "8.3.0").
+    bool l_rc = l.suffix.rfind("RC", 0) == 0 && i < left.size();
+    bool r_rc = r.suffix.rfind("RC", 0) == 0 && i < right.size();
+    if (l_rc != r_rc) return l_rc ? -1 : 1;
+    if (l_rc && r_rc) {
+      int64_t ln = 0, rn = 0;
+      std::from_chars(l.suffix.data() + 2, l.suffix.data() + l.suffix.size(), ln);
+      std::from_chars(r.suffix.data() + 2, r.suffix.data() + r.suffix.size(), rn);
+      if (ln != rn) return ln < rn ? -1 : 1;
+      continue;
+    }
+    if (l.number != r.number) return l.number < r.number ? -1 : 1;
+    if (l.suffix != r.suffix) return l.suffix < r.suffix ? -1 : 1;
+  }
+  return 0;
+}
+
+}  // namespace airscope
