@@ -4,7 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "core/fx/fx_text.h"
+#include "core/ir/graph_match.h"
 #include "repl/cache_state.h"
+#include "repl/graph_loader.h"
 #include "repl/command_table.h"
 #include "repl/graph_views.h"
 #include "repl/interpreter.h"
@@ -14,6 +17,7 @@ namespace {
 
 constexpr std::string_view kSyntax =
     "expect nodes N [PATTERN] | graphs N | lint | node NAME [FIELD VALUE] | no node NAME |\n"
+    "       graph matches PATH |\n"
     "       output \"COMMAND\" contains|lacks \"TEXT\" | error \"COMMAND\" [contains \"TEXT\"] |\n"
     "       hit | miss | cache N | compiles N";
 
@@ -175,6 +179,36 @@ Status ExpectCache(CommandContext& ctx, std::string_view form, const std::vector
   return Mismatch(form == "cache" ? "cache entries" : "compiles", fmt::format("{}", *want), fmt::format("{}", count));
 }
 
+// Line `index` of the graph's FX text (line 0 is its header), or "(none)".
+std::string FxLine(const Graph& graph, size_t index) {
+  std::string text = PrintFxText(graph);
+  size_t start = 0;
+  for (size_t line = 0; line <= index; ++line) {
+    start = text.find('\n', start);
+    if (start == std::string::npos) return "(none)";
+    ++start;
+  }
+  size_t end = text.find('\n', start);
+  std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  size_t first = line.find_first_not_of(' ');
+  return first == std::string::npos ? "(none)" : line.substr(first);
+}
+
+Status ExpectGraphMatches(CommandContext& ctx, const std::vector<Word>& args) {
+  if (args.size() != 2 || args[0].text != "matches") return Status::Error("usage: expect graph matches PATH");
+  Result<const Graph*> graph = CurrentGraph(ctx);
+  if (!graph.ok()) return graph.status();
+  std::string path = ctx.interpreter.ResolvePath(args[1].text);
+  Result<LoadedGraph> expected =
+      LoadGraphFile(path, ctx.session.settings().GetUnsigned("max-file-size"), ctx.session.registry());
+  if (!expected.ok()) return expected.status();
+  std::string why;
+  size_t at = 0;
+  if (MatchGraphs(*expected->graph, **graph, &why, &at)) return Status::Ok();
+  return Status::Errorf("expect failed: graph does not match {}: {}\n  expected: {}\n  actual:   {}", args[1].text,
+                        why, FxLine(*expected->graph, at), FxLine(**graph, at));
+}
+
 Status Expect(CommandContext& ctx) {
   const auto& args = ctx.args;
   if (args.empty()) return Status::Errorf("usage: {}", kSyntax);
@@ -185,10 +219,11 @@ Status Expect(CommandContext& ctx) {
   if (form == "lint") return ExpectLint(ctx, rest);
   if (form == "node") return ExpectNode(ctx, rest);
   if (form == "no") return ExpectNoNode(ctx, rest);
+  if (form == "graph") return ExpectGraphMatches(ctx, rest);
   if (form == "output") return ExpectOutput(ctx, rest);
   if (form == "error") return ExpectError(ctx, rest);
   if (form == "hit" || form == "miss" || form == "cache" || form == "compiles") return ExpectCache(ctx, form, rest);
-  return Status::Errorf("column {}: unknown expect form '{}' (nodes, graphs, lint, node, no node, output, error, hit, miss, cache, compiles)",
+  return Status::Errorf("column {}: unknown expect form '{}' (nodes, graphs, lint, node, no node, graph matches, output, error, hit, miss, cache, compiles)",
                         args[0].column, form);
 }
 
@@ -205,6 +240,8 @@ void RegisterExpectCommand(CommandTable& table) {
                  "  expect node mm                     node mm exists\n"
                  "  expect node mm target aten.mm.default   (also: op, shape f32[3,3], stream stream_1, users 2)\n"
                  "  expect no node clone               node clone does not exist\n"
+                 "  expect graph matches want.py       the current graph (stage) is the one in want.py, up to\n"
+                 "                                     node names (shapes and streams are not compared)\n"
                  "  expect output \"stats\" contains \"aten.mm.default\"\n"
                  "  expect error \"load missing.txt\" contains \"cannot open\"\n"
                  "  expect hit / expect miss           the last call hit / missed the compile cache\n"
@@ -214,13 +251,15 @@ void RegisterExpectCommand(CommandTable& table) {
              Expect, [](const std::vector<std::string>& before) {
                if (before.empty()) {
                  return CompletionRule{CompletionKind::kFixed,
-                                       {"nodes", "graphs", "lint", "node", "no", "output", "error", "hit", "miss", "cache", "compiles"}};
+                                       {"nodes", "graphs", "lint", "node", "no", "graph", "output", "error", "hit", "miss", "cache", "compiles"}};
                }
                if (before[0] == "node" && before.size() == 1) return CompletionRule{CompletionKind::kNode, {}};
                if (before[0] == "node" && before.size() == 2) {
                  return CompletionRule{CompletionKind::kFixed, {"exists", "op", "target", "shape", "stream", "users"}};
                }
                if (before[0] == "no" && before.size() == 1) return CompletionRule{CompletionKind::kFixed, {"node"}};
+               if (before[0] == "graph" && before.size() == 1) return CompletionRule{CompletionKind::kFixed, {"matches"}};
+               if (before[0] == "graph" && before.size() == 2) return CompletionRule{CompletionKind::kFile, {}};
                if (before[0] == "no" && before.size() == 2) return CompletionRule{CompletionKind::kNode, {}};
                return CompletionRule{};
              }});

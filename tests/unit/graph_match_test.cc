@@ -1,0 +1,64 @@
+// MatchGraphs: equality up to node names, the check behind `expect graph matches`.
+#include <gtest/gtest.h>
+
+#include "core/fx/readable.h"
+#include "core/ir/graph_match.h"
+
+namespace airscope {
+namespace {
+
+std::unique_ptr<Graph> Parse(std::string_view body) {
+  std::string text = "class GraphModule(torch.nn.Module):\n    def forward(self, " + std::string(body);
+  Result<std::unique_ptr<Graph>> graph = ParseReadable(text, "test.py");
+  EXPECT_TRUE(graph.ok()) << graph.status().message();
+  return graph.ok() ? std::move(*graph) : std::make_unique<Graph>();
+}
+
+TEST(GraphMatchTest, NamesAndAnnotationsDoNotMatter) {
+  auto a = Parse(
+      "arg0_1: \"f32[4, 4]\"):\n"
+      "        add: \"f32[4, 4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n"
+      "        copy_ = torch.ops.aten.copy_.default(arg0_1, add)\n"
+      "        return (add,)\n");
+  auto b = Parse(
+      "x):\n"
+      "        y = aten.add.Tensor(x, 1)\n"
+      "        z = torch.ops.aten.copy_.default(x, y)\n"
+      "        return (y,)\n");
+  std::string why;
+  EXPECT_TRUE(MatchGraphs(*a, *b, &why)) << why;
+}
+
+TEST(GraphMatchTest, ReferencesMustPointAtTheSamePosition) {
+  auto a = Parse(
+      "x, y):\n"
+      "        add = torch.ops.aten.add.Tensor(x, y)\n"
+      "        return (add,)\n");
+  auto b = Parse(
+      "x, y):\n"
+      "        add = torch.ops.aten.add.Tensor(y, x)\n"
+      "        return (add,)\n");
+  std::string why;
+  size_t at = 0;
+  EXPECT_FALSE(MatchGraphs(*a, *b, &why, &at));
+  EXPECT_EQ(at, 2u);
+  EXPECT_NE(why.find("arg 0 differs"), std::string::npos) << why;
+}
+
+TEST(GraphMatchTest, TargetsKwargsAndLengthAreCompared) {
+  auto a = Parse("x):\n        s = torch.ops.aten.sum.dim_IntList(x, [0], keepdim = True)\n        return (s,)\n");
+  auto other_target = Parse("x):\n        s = torch.ops.aten.mean.dim(x, [0], keepdim = True)\n        return (s,)\n");
+  auto other_kwarg = Parse("x):\n        s = torch.ops.aten.sum.dim_IntList(x, [0], keepdim = False)\n        return (s,)\n");
+  auto longer = Parse(
+      "x):\n        s = torch.ops.aten.sum.dim_IntList(x, [0], keepdim = True)\n"
+      "        t = torch.ops.aten.neg.default(s)\n        return (s,)\n");
+  std::string why;
+  EXPECT_FALSE(MatchGraphs(*a, *other_target, &why));
+  EXPECT_NE(why.find("target"), std::string::npos) << why;
+  EXPECT_FALSE(MatchGraphs(*a, *other_kwarg, &why));
+  EXPECT_NE(why.find("kwarg 'keepdim'"), std::string::npos) << why;
+  EXPECT_FALSE(MatchGraphs(*a, *longer, &why));
+}
+
+}  // namespace
+}  // namespace airscope
