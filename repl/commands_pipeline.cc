@@ -96,7 +96,10 @@ Status ListPipeline(CommandContext& ctx, const PipelineRun& run) {
   const Session::Entry* entry = ctx.session.current();
   ctx.out.Styled(Style::kHeading, "pipeline of '{}': {} passes, at stage {} (-> marks the next pass; b break, s skip)",
                  entry->name, run.passes().size(), run.cursor());
-  ctx.out.Print("       #  {:<24} {:<2}  {:<9} {:>9} {:>7}", "pass", "", "status", "ms", "nodes");
+  // TorchAir's names run long (apply_event_closure_with_multi_stream): size the column to them.
+  size_t width = 4;
+  for (const std::string& pass : run.passes()) width = std::max(width, pass.size());
+  ctx.out.Print("       #  {:<{}} {:<2}  {:<9} {:>9} {:>7}", "pass", width, "", "status", "ms", "nodes");
   bool times = ShowTimes(ctx.session);
   for (size_t i = 0; i < run.passes().size(); ++i) {
     const std::string& pass = run.passes()[i];
@@ -110,8 +113,8 @@ Status ListPipeline(CommandContext& ctx, const PipelineRun& run) {
     } else if (i == run.cursor() && run.failure()) {
       status = "failed";
     }
-    ctx.out.Print("  {} {:>3}  {:<24} {}  {:<9} {:>9} {:>7}", i == run.cursor() ? "->" : "  ", i + 1, pass, marks,
-                  status, ms, nodes);
+    ctx.out.Print("  {} {:>3}  {:<{}} {}  {:<9} {:>9} {:>7}", i == run.cursor() ? "->" : "  ", i + 1, pass, width,
+                  marks, status, ms, nodes);
     if (i == run.cursor() && run.failure()) ctx.out.Styled(Style::kBad, "          error: {}", run.failure()->error);
   }
   if (run.at_end()) ctx.out.Print("  -> (end)");
@@ -128,15 +131,15 @@ Status PipelineCommand(CommandContext& ctx) {
   size_t cursor = (*run)->cursor();
   if (args[0].text == "insert" && (args.size() == 2 || (args.size() == 4 && (args[2].text == "before" ||
                                                                                args[2].text == "after")))) {
-    if (!ctx.session.passes().Find(args[1].text)) {
-      return Status::Errorf("pass '{}' is not registered", args[1].text);
-    }
+    const PassInfo* pass = ctx.session.passes().Find(args[1].text);
+    if (!pass) return Status::Errorf("pass '{}' is not registered", args[1].text);
     if (args.size() == 2) {
-      (*run)->AppendPass(args[1].text);
-      ctx.out.Print("appended '{}'", args[1].text);
+      (*run)->AppendPass(pass->name);
+      ctx.out.Print("appended '{}'", pass->name);
     } else {
-      AIRSCOPE_RETURN_IF_ERROR((*run)->InsertPass(args[1].text, args[3].text, args[2].text == "after"));
-      ctx.out.Print("inserted '{}' {} '{}'", args[1].text, args[2].text, args[3].text);
+      std::string anchor = ctx.session.CanonicalPassName(args[3].text);
+      AIRSCOPE_RETURN_IF_ERROR((*run)->InsertPass(pass->name, anchor, args[2].text == "after"));
+      ctx.out.Print("inserted '{}' {} '{}'", pass->name, args[2].text, anchor);
     }
   } else if ((args[0].text == "set" && args.size() == 2) || (args[0].text == "default" && args.size() == 1)) {
     std::vector<std::string> passes;
@@ -145,7 +148,7 @@ Status PipelineCommand(CommandContext& ctx) {
     } else {
       for (size_t start = 0; start <= args[1].text.size();) {
         size_t end = std::min(args[1].text.find(',', start), args[1].text.size());
-        std::string name = args[1].text.substr(start, end - start);
+        std::string name = ctx.session.CanonicalPassName(args[1].text.substr(start, end - start));
         if (!ctx.session.passes().Find(name) &&
             std::find(DefaultPipeline().begin(), DefaultPipeline().end(), name) == DefaultPipeline().end()) {
           return Status::Errorf("pass '{}' is not registered", name);
@@ -157,8 +160,9 @@ Status PipelineCommand(CommandContext& ctx) {
     AIRSCOPE_RETURN_IF_ERROR((*run)->SetPasses(std::move(passes)));
     ctx.out.Print("pipeline: {}", fmt::join((*run)->passes(), ", "));
   } else if (args[0].text == "remove" && args.size() == 2) {
-    AIRSCOPE_RETURN_IF_ERROR((*run)->RemovePass(args[1].text));
-    ctx.out.Print("removed '{}'", args[1].text);
+    std::string name = ctx.session.CanonicalPassName(args[1].text);
+    AIRSCOPE_RETURN_IF_ERROR((*run)->RemovePass(name));
+    ctx.out.Print("removed '{}'", name);
   } else {
     return UsageError(kSyntax);
   }
@@ -209,7 +213,8 @@ Status Run(CommandContext& ctx) {
   if (SayIfAtEnd(ctx, **run)) return Status::Ok();
   Runner runner(ctx.session);
   std::optional<std::string_view> target;
-  if (args.size() == 2) target = args[1].text;
+  std::string until;
+  if (args.size() == 2) target = until = ctx.session.CanonicalPassName(args[1].text);
   Result<RunReport> report = (*run)->RunUntil(target, runner.env());
   if (!report.ok()) return report.status();
   return Report(ctx, **run, *report, runner);
@@ -233,7 +238,7 @@ Status Flag(CommandContext& ctx, std::string_view command) {
     return Status::Ok();
   }
   bool on = args.size() == 1;
-  const std::string& pass = args[0].text;
+  std::string pass = ctx.session.CanonicalPassName(args[0].text);
   AIRSCOPE_RETURN_IF_ERROR(is_break ? (*run)->SetBreakpoint(pass, on) : (*run)->SetSkip(pass, on));
   if (is_break) {
     ctx.out.Print("breakpoint before '{}'{}", pass, on ? "" : " removed");

@@ -20,6 +20,11 @@ PassEnvironment PassEnvironmentOf(const DeviceState& device) {
 
 }  // namespace
 
+std::string Session::CanonicalPassName(std::string_view name) const {
+  const PassInfo* pass = passes_.Find(name);
+  return pass ? pass->name : std::string(name);
+}
+
 PassContext Session::MakePassContext() const {
   PassContext context;
   context.registry = registry_;

@@ -69,6 +69,9 @@ class Session {
   std::vector<std::string>& custom_post_passes() { return custom_post_; }
   // A context for running passes with this session's configuration.
   PassContext MakePassContext() const;
+  // A pass's TorchAir name for any name that finds it (an alias such as
+  // "remove_noop" -> "optimize_noop_ops"); other text is returned unchanged.
+  std::string CanonicalPassName(std::string_view name) const;
   // C++ pass plugins loaded with `plugin load` (their passes are in passes()).
   PluginSet& plugins() { return plugins_; }
 

@@ -61,6 +61,7 @@ class ReadableParser {
       line_ = TrimRight(line);
       switch (state) {
         case State::kClass:
+          if (line_[indent] == '#') break;  // a comment above the class (a header naming the graph's source)
           class_indent_ = indent;
           AIRSCOPE_RETURN_IF_ERROR(ParseClass(indent));
           state = State::kDef;
@@ -252,6 +253,32 @@ class ReadableParser {
     return line_;
   }
 
+  // `LHS OP RHS` from the space after LHS: Python operators in Dynamo's
+  // output graphs become the operator module's functions, as FX records
+  // them (`x + y` -> operator.add(x, y), `4 * x` -> operator.mul(4, x)).
+  Status ParseBinaryOperator(NodeSpec spec, Argument lhs, size_t pos, size_t indent, ArgParser& parser,
+                             const std::string* annotation) {
+    size_t op_at = pos + 1;
+    size_t op_end = op_at;
+    while (op_end < line_.size() && std::strchr("+-*/%@&|^<>=!~", line_[op_end]) != nullptr) ++op_end;
+    std::string_view symbol = line_.substr(op_at, op_end - op_at);
+    std::string_view function = BinaryOperatorFunction(symbol);
+    if (function.empty()) return Error(op_at, fmt::format("unsupported operator '{}'", symbol));
+    pos = op_end;
+    SkipSpaces(&pos);
+    Argument rhs;
+    if (!parser.ParseValue(&pos, {}, &rhs)) return ParserError(parser);
+    SkipSpaces(&pos);
+    if (pos != line_.size()) return Error(pos, "unexpected text after the expression");
+    spec.op = OpKind::kCallFunction;
+    spec.target = fmt::format("operator.{}", function);
+    spec.args = {std::move(lhs), std::move(rhs)};
+    auto node = graph_->AppendNamed(std::move(spec));
+    if (!node.ok()) return Error(indent, node.status().message());
+    AttachMeta(*node, annotation);
+    return Status::Ok();
+  }
+
   Status ParseStatement(size_t indent) {
     size_t pos = indent;
     size_t name_end = Ident(pos);
@@ -267,6 +294,19 @@ class ReadableParser {
     if (pos >= line_.size() || line_[pos] != '=') return Error(pos, "expected '=' after the node name");
     ++pos;
     SkipSpaces(&pos);
+
+    // `4 * l_a_`: a literal on the left of a Python operator.
+    if (Ident(pos) == pos) {
+      Argument literal;
+      size_t literal_end = pos;
+      if (parser.ParseValue(&literal_end, {}, &literal) && !literal.ContainsNode() && literal_end < line_.size() &&
+          line_[literal_end] == ' ') {
+        NodeSpec spec;
+        spec.name = std::string(name);
+        return ParseBinaryOperator(std::move(spec), std::move(literal), literal_end, indent, parser,
+                                   annotated ? &annotation : nullptr);
+      }
+    }
 
     // The callee: `self.path`, `obj.method` or a dotted function name.
     size_t callee_at = pos;
@@ -315,27 +355,8 @@ class ReadableParser {
       return Status::Ok();
     }
     if (operand && pos < line_.size() && line_[pos] == ' ') {
-      // `x + y`, `x * 0.5`: Python operators in Dynamo's output graphs become
-      // the operator module's functions, as FX records them.
-      size_t op_at = pos + 1;
-      size_t op_end = op_at;
-      while (op_end < line_.size() && std::strchr("+-*/%@&|^<>=!~", line_[op_end]) != nullptr) ++op_end;
-      std::string_view symbol = line_.substr(op_at, op_end - op_at);
-      std::string_view function = BinaryOperatorFunction(symbol);
-      if (function.empty()) return Error(op_at, fmt::format("unsupported operator '{}'", symbol));
-      pos = op_end;
-      SkipSpaces(&pos);
-      Argument rhs;
-      if (!parser.ParseValue(&pos, {}, &rhs)) return ParserError(parser);
-      SkipSpaces(&pos);
-      if (pos != line_.size()) return Error(pos, "unexpected text after the expression");
-      spec.op = OpKind::kCallFunction;
-      spec.target = fmt::format("operator.{}", function);
-      spec.args = {Argument::NodeRef(operand), std::move(rhs)};
-      auto node = graph_->AppendNamed(std::move(spec));
-      if (!node.ok()) return Error(indent, node.status().message());
-      AttachMeta(*node, annotated ? &annotation : nullptr);
-      return Status::Ok();
+      return ParseBinaryOperator(std::move(spec), Argument::NodeRef(operand), pos, indent, parser,
+                                 annotated ? &annotation : nullptr);
     }
     if (pos >= line_.size()) {
       if (!is_self) return Error(callee_at, "expected a call or 'self.attribute' after '='");
