@@ -1,143 +1,345 @@
-// reinplace: TorchAir's reinplace (torch.fx.passes.reinplace plus
-// _mutated_input_reinplace). An out-of-place op whose `self` is dead after it
-// writes its result into self's storage instead (its in-place variant), which
-// saves an allocation per op in a captured graph. It undoes what
-// functionalize did wherever that is safe.
+// reinplace_inplaceable_ops_pass: TorchAir's _reinplace_inplaceable_ops_pass
+// (gp:525-556) -> reinplace_with_multi_stream_check (gp:790-1355), its port of
+// torch.fx.passes.reinplace (PT-ri) with a stream check. An out-of-place op
+// `b = foo(a)` becomes `foo_(a)` when nothing can observe a's old value any
+// more; a `*_scatter` becomes a view + copy_. It never writes into a graph
+// input or a view of one (Step 1b): that is reinplace_input_mutated_ops' job.
 #include <fmt/format.h>
 
-#include <deque>
+#include <algorithm>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
+#include "core/pass/alias_analysis.h"
 #include "core/pass/builtin_passes.h"
 #include "core/pass/pass_util.h"
-#include "core/pass/stream_util.h"
+#include "core/pass/reinplace_stream_check.h"
+#include "core/pass/reinplace_util.h"
 
 namespace airscope {
 namespace {
 
-bool IsTensorView(const Node* node, const OpRegistry& registry) {
-  if (node->op() != OpKind::kCallFunction || IsTarget(*node, "operator.getitem")) return false;
-  const OpInfo* info = registry.Find(node->target());
-  return info && info->category == OpCategory::kView && !node->args().empty() && node->args()[0].is_node();
+// PT-ri _VIEW_INVERSE_MAP.
+std::string_view ViewInverse(const Node& node) {
+  static const std::pair<std::string_view, std::string_view> kMap[] = {
+      {"aten.diagonal_scatter.default", "aten.diagonal.default"},
+      {"aten.select_scatter.default", "aten.select.int"},
+      {"aten.slice_scatter.default", "aten.slice.Tensor"},
+      {"aten.as_strided_scatter.default", "aten.as_strided.default"},
+  };
+  for (const auto& [scatter, view] : kMap) {
+    if (IsTarget(node, scatter)) return view;
+  }
+  return {};
 }
 
-// The tensor whose storage `node` shares: walk up views (bounded by the graph).
-Node* StorageRoot(Node* node, const OpRegistry& registry) {
-  while (IsTensorView(node, registry)) node = node->args()[0].as_node();
-  return node;
+bool SameArgs(std::span<const Argument> a, std::span<const Argument> b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].SameAs(b[i])) return false;
+  }
+  return true;
 }
 
-// `root` and every view taken of it, transitively.
-std::vector<Node*> Aliases(Node* root, const OpRegistry& registry) {
-  std::vector<Node*> out = {root};
-  std::unordered_set<Node*> seen = {root};
-  for (size_t i = 0; i < out.size(); ++i) {
-    for (Node* user : out[i]->users()) {
-      if (IsTensorView(user, registry) && user->args()[0].as_node() == out[i] && seen.insert(user).second) {
-        out.push_back(user);
-      }
+bool SameKwargs(const std::vector<Kwarg>& a, const std::vector<Kwarg>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].name != b[i].name || !a[i].value.SameAs(b[i].value)) return false;
+  }
+  return true;
+}
+
+bool SameLayout(const Node* a, const Node* b) {
+  const TensorMeta* x = TensorOf(a);
+  const TensorMeta* y = TensorOf(b);
+  return x && y && x->sizes == y->sizes && x->EffectiveStrides() == y->EffectiveStrides();
+}
+
+// torch._debug_has_internal_overlap(t) == 1 (MemOverlap::Yes): a dim of size
+// > 1 with stride 0 (an expand). Other layouts are "too hard" (2), not 1.
+bool HasInternalOverlap(const TensorMeta& t) {
+  std::vector<Dim> strides = t.EffectiveStrides();
+  for (size_t i = 0; i < t.sizes.size() && i < strides.size(); ++i) {
+    if (strides[i].is_static() && strides[i].value() == 0 && !(t.sizes[i].is_static() && t.sizes[i].value() <= 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<const TensorMeta*> Leaves(const Node& node) {
+  std::vector<const TensorMeta*> out;
+  if (const NodeMeta* meta = node.meta()) {
+    if (meta->kind == ValueKind::kTensor || meta->kind == ValueKind::kTuple) {
+      for (const TensorMeta& t : meta->tensors) out.push_back(&t);
     }
   }
   return out;
 }
 
-bool IsEpilogueCopy(const Node* user, const Node* input, const Node* value) {
-  return IsTarget(*user, "aten.copy_.default") && user->args().size() >= 2 && user->args()[0].is_node() &&
-         user->args()[0].as_node() == input && user->args()[1].is_node() && user->args()[1].as_node() == value;
-}
+class Reinplacer {
+ public:
+  Reinplacer(Graph& graph, PassContext& context)
+      : graph_(graph),
+        registry_(RegistryOf(context)),
+        labels_(StreamLabels(graph)),
+        storages_(StorageMap::Compute(graph, registry_)),
+        position_(Positions(graph)) {
+    for (Node* node : graph.Placeholders()) {
+      if (storages_.Of(node) >= 0) input_storages_.insert(storages_.Of(node));
+    }
+  }
 
-Result<bool> RunReinplace(Graph& graph, PassContext& context) {
-  const OpRegistry& registry = RegistryOf(context);
-  std::unordered_map<const Node*, size_t> position = Positions(graph);
-  // Streams are not resolved yet at this point of the pipeline, so they come
-  // from the scope markers (or a stream already set on the node). TorchAir's
-  // reinplace_with_multi_stream_check: no in-place rewrite when the storage
-  // is produced or used on another stream, since the streams would race on it.
-  Result<std::vector<std::string>> scope_streams = StreamsFromScopes(graph);
-  auto stream_of = [&](const Node* n) -> std::string_view {
-    if (!n->stream().empty() || !scope_streams.ok()) return n->stream();
-    return (*scope_streams)[position.at(n)];
-  };
-  int reinplaced = 0, copies_removed = 0, cross_stream = 0;
-  // Epilogue copies erased below come later in the snapshot: skip them.
-  std::unordered_set<const Node*> erased;
-  for (Node* node : graph.Nodes()) {
-    if (erased.count(node) || node->op() != OpKind::kCallFunction) continue;
-    const OpInfo* info = registry.Find(node->target());
-    if (!info || info->inplace) continue;
-    std::string inplace = InplaceTarget(node->target());
-    const OpInfo* inplace_info = inplace.empty() ? nullptr : registry.Find(inplace);
-    if (!inplace_info || !inplace_info->inplace) continue;
-    if (node->args().empty() || !node->args()[0].is_node()) continue;
-    Node* self = node->args()[0].as_node();
-    // The result must fit self exactly (no broadcasting, no type promotion).
-    const TensorMeta* out = TensorOf(node);
-    const TensorMeta* in = TensorOf(self);
-    if (!out || !in || out->sizes != in->sizes || out->dtype != in->dtype || out->dtype == DType::kUnknown) continue;
-    Node* root = StorageRoot(self, registry);
-    bool is_input = root->op() == OpKind::kPlaceholder || root->op() == OpKind::kGetAttr;
-    if (is_input && (root != self || root->op() != OpKind::kPlaceholder)) continue;
-    size_t at = position.at(node);
-    Node* epilogue = nullptr;
-    bool blocked = false;
-    std::string_view here = stream_of(node);
-    bool other_stream = stream_of(root) != here;
-    for (Node* alias : Aliases(root, registry)) {
-      other_stream = other_stream || stream_of(alias) != here;
-      for (Node* user : alias->users()) {
-        if (user != node && stream_of(user) != here && user->op() != OpKind::kOutput) other_stream = true;
-        if (user == node || position.at(user) < at) continue;
-        if (is_input && alias == root && !epilogue && IsEpilogueCopy(user, root, node)) {
-          epilogue = user;
-          continue;
+  Result<bool> Run(std::vector<std::string>& remarks) {
+    for (Node* node : graph_.Nodes()) {
+      if (node->op() == OpKind::kCallFunction) Visit(node);
+    }
+    // Step 5: the scatters made redundant, once every rewrite is done.
+    for (Node* scatter : to_delete_) {
+      if (!scatter->users().empty()) {
+        return Status::Error(fmt::format("reinplace: {} still has users after its inverse was reinplaced "
+                                         "(TorchAir would skip the pass with a warning)", scatter->name()));
+      }
+      AIRSCOPE_RETURN_IF_ERROR(graph_.Erase(scatter));
+    }
+    if (reinplaced_ > 0) remarks.push_back(fmt::format("reinplaced {} op(s)", reinplaced_));
+    if (scatters_ > 0) remarks.push_back(fmt::format("turned {} *_scatter op(s) into view + copy_", scatters_));
+    if (into_inputs_ > 0) {
+      remarks.push_back(fmt::format("kept {} op(s) out-of-place: they would write into a graph input or a view "
+                                    "of one (Step 1b; reinplace_input_mutated_ops handles inputs)",
+                                    into_inputs_));
+    }
+    if (cross_stream_ > 0) {
+      remarks.push_back(fmt::format("kept {} op(s) out-of-place: the mutated tensor's users are on different "
+                                    "streams (ReinplaceStreamChecker)", cross_stream_));
+    }
+    if (no_meta_ > 0) {
+      remarks.push_back(fmt::format("skipped {} op(s) whose self or result has no tensor meta (TorchAir reads "
+                                    "fake tensors that airscope does not have there)", no_meta_));
+    }
+    return reinplaced_ + scatters_ > 0;
+  }
+
+ private:
+  size_t Pos(const Node* node) const {
+    auto it = position_.find(node);
+    return it == position_.end() ? 0 : it->second;
+  }
+
+  void Visit(Node* node) {
+    // Identify the candidate (gp:1053-1088).
+    const InplaceableNpuOp* multi = FindInplaceableNpuOp(*node);
+    std::vector<std::pair<size_t, Node*>> mutated;
+    bool stream_ok = false;
+    if (multi != nullptr) {
+      for (size_t idx : multi->mutated_args) {
+        if (idx >= node->args().size() || !node->args()[idx].is_node()) return;
+        mutated.emplace_back(idx, node->args()[idx].as_node());
+      }
+      stream_ok = CheckMultiReinplaceStreams(*node, multi->mutated_args, LeafCount(*node).value_or(0), labels_);
+    } else if (IsOpOverloadCall(*node)) {
+      // Schema arg0 must be a Tensor: airscope sees a node with one tensor value there.
+      if (node->args().empty() || !node->args()[0].is_node()) return;
+      Node* self = node->args()[0].as_node();
+      if (LeafCount(*self) != std::optional<size_t>(1) && self->meta() != nullptr) return;
+      mutated.emplace_back(0, self);
+      stream_ok = CheckSingleReinplaceStreams(*node, LeafCount(*node).value_or(0), labels_);
+    } else {
+      return;
+    }
+    if (!stream_ok) {
+      ++cross_stream_;
+      return;
+    }
+
+    std::vector<std::vector<Node*>> inverse_usages;
+    for (const auto& [index, self] : mutated) {
+      if (multi == nullptr) {
+        // Step 1a (gp:1099-1127): same numel and dtype, no internal overlap.
+        std::vector<const TensorMeta*> self_leaves = Leaves(*self), node_leaves = Leaves(*node);
+        if (self_leaves.empty() || node_leaves.empty()) {
+          ++no_meta_;
+          return;
         }
-        blocked = true;  // self's storage is read (or written) later
+        bool wrong = false;
+        if (self_leaves.size() == node_leaves.size()) {
+          for (size_t i = 0; i < self_leaves.size(); ++i) {
+            const TensorMeta& s = *self_leaves[i];
+            const TensorMeta& n = *node_leaves[i];
+            // Symbolic sizes: equal numel only when the sizes are the same expressions.
+            bool same_numel = s.NumElements() && n.NumElements() ? *s.NumElements() == *n.NumElements()
+                                                                  : s.sizes == n.sizes;
+            if (!same_numel) wrong = true;
+            if (s.dtype != n.dtype) wrong = true;
+            if (HasInternalOverlap(s)) wrong = true;
+          }
+        }
+        if (wrong && !IsTarget(*node, "aten.resize.default")) return;
+        // Step 1c (gp:1130-1136): self passed twice.
+        size_t repeats = 0;
+        for (const Argument& arg : node->args()) repeats += arg.is_node() && arg.as_node() == self;
+        if (repeats > 1) return;
+      }
+      // Step 1b (gp:1140-1146): never a graph input's storage.
+      int storage = storages_.Of(self);
+      if (storage < 0) {
+        ++no_meta_;
+        return;
+      }
+      if (input_storages_.count(storage)) {
+        ++into_inputs_;
+        return;
+      }
+      if (multi != nullptr) {  // multi-inplace ops skip Step 2 (gp:1149-1153, 1176-1178)
+        inverse_usages.emplace_back();
+        continue;
+      }
+      // Step 2 (gp:1155-1175): no later use of any alias, except matching scatters.
+      std::vector<Node*> aliases = storages_.NodesOf(storage);
+      std::vector<Node*> later = LaterUsages(aliases, Pos(node));
+      std::vector<Node*> inverses = ViewInverseUsages(later, aliases);
+      if (later.size() != inverses.size()) return;
+      inverse_usages.push_back(std::move(inverses));
+    }
+
+    // Step 3 (gp:1191-1231).
+    std::string_view view_op = ViewInverse(*node);
+    if (!view_op.empty() && !std::count(to_delete_.begin(), to_delete_.end(), node)) {
+      // Step 3a: base_updated = foo_scatter(base, src, args...) -> foo(base, args...).copy_(src).
+      std::vector<Argument> view_args = {Argument::NodeRef(mutated[0].second)};
+      for (size_t i = 2; i < node->args().size(); ++i) view_args.push_back(node->args()[i]);
+      Node* view = InsertCall(graph_, node, CallSpec(view_op, std::move(view_args), node->kwargs()),
+                              node->stream(), registry_);
+      InsertCall(graph_, node, CallSpec("aten.copy_.default", {Argument::NodeRef(view), node->args()[1]}),
+                 node->stream(), registry_);
+      labels_[view] = labels_[node];
+      to_delete_.push_back(node);
+      ++scatters_;
+    } else if (multi != nullptr) {
+      Retarget(graph_, node, multi->inplace, registry_);
+      ++reinplaced_;
+    } else {
+      // Step 3b: PT-ri _maybe_get_inplace_op.
+      std::string inplace = MaybeInplaceOp(*node, registry_);
+      if (inplace.empty()) return;
+      Retarget(graph_, node, inplace, registry_);
+      ++reinplaced_;
+    }
+
+    // Step 4 (gp:1239-1346): merge storages, later uses of b (and of the
+    // scatters made redundant) read a.
+    for (size_t k = 0; k < mutated.size(); ++k) {
+      Node* self = mutated[k].second;
+      storages_.Merge(storages_.Of(node), storages_.Of(self));
+      if (k >= inverse_usages.size()) continue;
+      for (Node* scatter : inverse_usages[k]) {
+        if (!std::count(to_delete_.begin(), to_delete_.end(), scatter)) to_delete_.push_back(scatter);
+      }
+      std::vector<Node*> olds = {node};
+      olds.insert(olds.end(), inverse_usages[k].begin(), inverse_usages[k].end());
+      for (Node* old : olds) {
+        std::vector<Node*> users(old->users().begin(), old->users().end());
+        for (Node* user : users) {
+          if (position_.count(user) == 0 || Pos(user) <= Pos(node)) continue;
+          bool view_of_old = storages_.Of(user) >= 0 && storages_.Of(user) == storages_.Of(old);
+          graph_.ReplaceInput(user, old, self);
+          if (view_of_old) storages_.Merge(storages_.Of(user), storages_.Of(self));
+        }
       }
     }
-    if (other_stream) {
-      ++cross_stream;
-      continue;
+  }
+
+  // PT-ri _get_all_later_node_usages: users after `at` of any alias, except
+  // the aliases themselves (views, getitems, in-place ops on the storage).
+  std::vector<Node*> LaterUsages(const std::vector<Node*>& aliases, size_t at) const {
+    std::unordered_set<const Node*> alias_set(aliases.begin(), aliases.end());
+    std::vector<Node*> out;
+    std::unordered_set<const Node*> seen;
+    for (Node* alias : aliases) {
+      for (Node* user : alias->users()) {
+        if (position_.count(user) == 0 || Pos(user) <= at) continue;
+        if (alias_set.count(user) && (IsOpOverloadCall(*user) || IsTarget(*user, "operator.getitem"))) continue;
+        if (seen.insert(user).second) out.push_back(user);
+      }
     }
-    // A graph input may only be overwritten when its final value is this result.
-    if (blocked || (is_input && !epilogue)) continue;
-    Retarget(graph, node, inplace, registry);
-    ++reinplaced;
-    if (epilogue) {
-      // copy_(input, value) now copies the input into itself.
-      graph.ReplaceAllUsesWith(epilogue, root);
-      AIRSCOPE_RETURN_IF_ERROR(graph.Erase(epilogue));
-      erased.insert(epilogue);
-      ++copies_removed;
+    std::sort(out.begin(), out.end(), [&](const Node* a, const Node* b) { return Pos(a) < Pos(b); });
+    return out;
+  }
+
+  // PT-ri _get_view_inverse_node_usages: a later `foo_scatter(base, x, args)`
+  // undoes an alias `foo(alias_base, args)` when alias_base and base have the
+  // same layout. PT-ri replays foo on fake tensors and compares layouts;
+  // airscope compares foo's arguments instead (same args -> same view).
+  std::vector<Node*> ViewInverseUsages(const std::vector<Node*>& later, const std::vector<Node*>& aliases) const {
+    std::vector<Node*> out;
+    for (Node* scatter : later) {
+      std::string_view view_op = ViewInverse(*scatter);
+      if (view_op.empty() || scatter->args().size() < 2 || !scatter->args()[0].is_node()) continue;
+      Node* base = scatter->args()[0].as_node();
+      for (Node* alias : aliases) {
+        Node* alias_base = storages_.ViewOf(alias);
+        if (alias_base == nullptr || !IsTarget(*alias, view_op)) continue;
+        std::span<const Argument> scatter_args = std::span(scatter->args()).subspan(2);
+        std::span<const Argument> view_args = std::span(alias->args()).subspan(1);
+        if (SameLayout(alias_base, base) && SameArgs(view_args, scatter_args) &&
+            SameKwargs(alias->kwargs(), scatter->kwargs())) {
+          out.push_back(scatter);
+          break;
+        }
+      }
     }
+    return out;
   }
-  if (reinplaced > 0) {
-    context.remarks.push_back(fmt::format("reinplaced {} op(s); removed {} copy_ epilogue(s)", reinplaced,
-                                          copies_removed));
+
+  Graph& graph_;
+  const OpRegistry& registry_;
+  StreamLabelMap labels_;
+  StorageMap storages_;
+  std::unordered_map<const Node*, size_t> position_;
+  std::set<int> input_storages_;
+  std::vector<Node*> to_delete_;
+  int reinplaced_ = 0, scatters_ = 0, into_inputs_ = 0, cross_stream_ = 0, no_meta_ = 0;
+};
+
+Result<bool> RunReinplaceInplaceableOps(Graph& graph, PassContext& context) {
+  if (context.config.disable_reinplace_inplaceable_ops_pass) {
+    context.remarks.push_back(
+        "skipped: config.debug.aclgraph.disable_reinplace_inplaceable_ops_pass is set (f2a:274-278)");
+    return false;
   }
-  if (cross_stream > 0) {
-    context.remarks.push_back(fmt::format("kept {} op(s) out-of-place: their input lives on another stream",
-                                          cross_stream));
-  }
-  return reinplaced > 0;
+  return Reinplacer(graph, context).Run(context.remarks);
 }
 
 }  // namespace
 
 PassInfo ReinplaceInplaceableOpsPass() {
-  return {"reinplace_inplaceable_ops_pass", "out-of-place ops whose input is dead afterwards become in-place",
-          "Retargets an out-of-place call (add, hardtanh, relu, ...) to its in-place variant (add_, hardtanh_, "
-          "...; registered in the op registry) when its self input has the result's exact sizes and dtype and "
-          "neither self nor any view of self's storage is used after it. A graph input is overwritten only when "
-          "the copy_(input, result) epilogue functionalize wrote copies this very result back; that copy_ then "
-          "copies the input into itself and is removed. Leaves alone parameters (get_attr), views of graph "
-          "inputs, nodes without meta, ops without an in-place variant, and ops whose input's storage is produced or "
-          "used on another stream (from the scope markers: the streams would race on it). Models TorchAir's "
-          "reinplace (torch.fx.passes.reinplace, _mutated_input_reinplace and "
-          "reinplace_with_multi_stream_check).",
-          PassKind::kPipeline, RunReinplace, {"reinplace"}};
+  return {"reinplace_inplaceable_ops_pass",
+          "out-of-place ops on dead intermediates become in-place (never into graph inputs)",
+          "TorchAir's _reinplace_inplaceable_ops_pass (graph_pass.py:525-556), which runs "
+          "reinplace_with_multi_stream_check (graph_pass.py:790-1355), a port of torch.fx.passes.reinplace. "
+          "Candidates: the NPU multi-inplace ops (npu_kv_rmsnorm_rope_cache_v2/npu_mla_prolog_v3/"
+          "npu_add_rms_norm_v2 _functional, gp:132-170) and op calls whose first argument is a tensor; each must "
+          "pass the ReinplaceStreamChecker (the mutated tensor's users on one stream; labels from "
+          "air.scope_enter's _user_stream_label, graph_utils.py:18-85). Step 1a: self and result have the same "
+          "numel and dtype and self no internal overlap (aten.resize exempt); 1c: self is not passed twice; "
+          "1b: self's storage is never a placeholder's, so no graph input or view of one is ever written here "
+          "(reinplace_input_mutated_ops does that). Step 2 (single ops only): no later use of any alias of "
+          "self's storage (output and copy_ count as uses) except *_scatter ops that invert one of the aliases. "
+          "Step 3a: slice/select/diagonal/as_strided_scatter(base, src, args) becomes view(base, args) + "
+          "copy_(view, src); 3b: foo becomes foo_; the multi-inplace ops their in-place op. Step 4: later uses "
+          "of the result read self. Switch: config.debug.aclgraph.disable_reinplace_inplaceable_ops_pass. "
+          "airscope simplifies: storages come from the graph (views, in-place ops and out= share their "
+          "input's storage; placeholders and other tensor results own one) instead of fake execution, and a "
+          "node without tensor meta is skipped; the in-place variant must be registered in airscope's op "
+          "registry under the same overload name (torch accepts any overload with the same argument types; "
+          "airscope has no schemas); a scatter inverts an alias when the view op's arguments are the same "
+          "(torch replays the view and compares layouts); storage offsets are not modelled; a scatter that "
+          "still has users at the end is an error (TorchAir: a warning and the half-rewritten graph).",
+          PassKind::kPipeline, RunReinplaceInplaceableOps, {"reinplace"}, EffectPolicy::kPreserveValues};
 }
 
 }  // namespace airscope

@@ -1,11 +1,276 @@
-// STUB: replaced by its implementation in this change series.
+// reinplace_input_mutated_ops: TorchAir's _reinplace_input_mutated_ops
+// (gp:559-576) -> _mutated_input_reinplace (gp:187-522), its port of
+// Inductor's input-mutation reinplace. Where AOT wrote `b = foo(x); ...;
+// copy_(x, b)` for a graph input x, foo writes into x directly (foo_) when no
+// alias of x is read between foo and that first copy_; the copy_ goes when
+// its dst is foo's args[0]. For auto_functionalized_v2 it decides which
+// bases decompose_auto_functionalized must still clone.
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/pass/alias_analysis.h"
 #include "core/pass/builtin_passes.h"
+#include "core/pass/pass_util.h"
+#include "core/pass/reinplace_stream_check.h"
+#include "core/pass/reinplace_util.h"
 
 namespace airscope {
+namespace {
+
+bool IsInput(const Node& node) { return node.op() == OpKind::kPlaceholder || node.op() == OpKind::kGetAttr; }
+
+Node* NodeArg(const Node& node, size_t i) {
+  return i < node.args().size() && node.args()[i].is_node() ? node.args()[i].as_node() : nullptr;
+}
+
+// au META_ONLY_OPS (gp uses them in is_meta_only_user).
+bool IsMetaOnlyOp(const Node& node) {
+  return IsTarget(node, "aten.sym_size.int") || IsTarget(node, "aten.sym_stride.int") ||
+         IsTarget(node, "aten.sym_numel.default") || IsTarget(node, "aten.sym_storage_offset.default");
+}
+
+class InputReinplacer {
+ public:
+  InputReinplacer(Graph& graph, PassContext& context)
+      : graph_(graph),
+        registry_(RegistryOf(context)),
+        labels_(StreamLabels(graph)),
+        storages_(StorageMap::Compute(graph, registry_)),
+        order_(Positions(graph)) {
+    // gp:213-228: copy_ epilogues into inputs; copy_nodes[dst] = the first one.
+    std::vector<Node*> nodes = graph.Nodes();
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+      Node* node = *it;
+      Node* dst = NodeArg(*node, 0);
+      Node* src = NodeArg(*node, 1);
+      if (!IsTarget(*node, "aten.copy_.default") || dst == nullptr || src == nullptr || !IsInput(*dst)) continue;
+      if (IsTarget(*src, "operator.getitem") && NodeArg(*src, 0) && FindInplaceableNpuOp(*NodeArg(*src, 0))) {
+        src = NodeArg(*src, 0);
+      }
+      copy_by_args_[{dst, src}] = node;
+      copy_nodes_[dst] = node;
+      targets_.insert(node->args()[1].as_node());
+    }
+  }
+
+  Result<bool> Run(std::vector<std::string>& remarks) {
+    for (Node* node : graph_.Nodes()) Visit(node, remarks);
+    // gp:517-522: erase the copy_s (and getitems) made redundant.
+    for (auto& [node, replacement] : replace_order_) {
+      Node* to = replacement;
+      while (replace_.count(to)) to = replace_.at(to);
+      replace_[node] = to;
+      graph_.ReplaceAllUsesWith(node, to);
+      AIRSCOPE_RETURN_IF_ERROR(graph_.Erase(node));
+    }
+    if (reinplaced_ > 0) {
+      remarks.push_back(fmt::format("reinplaced {} op(s) into graph inputs; removed {} copy_ epilogue(s)",
+                                    reinplaced_, replace_order_.size()));
+    }
+    return reinplaced_ > 0 || annotated_ > 0 || !replace_order_.empty();
+  }
+
+ private:
+  size_t Order(const Node* node) const { return order_.at(node); }
+
+  void Replace(Node* node, Node* replacement) {
+    if (replace_.emplace(node, replacement).second) {
+      replace_order_.emplace_back(node, replacement);
+    } else {
+      replace_[node] = replacement;
+      for (auto& entry : replace_order_) {
+        if (entry.first == node) entry.second = replacement;
+      }
+    }
+  }
+
+  bool IsMetaOnlyUser(const Node& user) const {
+    if (IsViewOp(user, registry_)) {
+      for (const Node* u : user.users()) {
+        if (!IsMetaOnlyUser(*u)) return false;
+      }
+      return true;  // a view nobody reads (all([]) in Python)
+    }
+    return IsMetaOnlyOp(user);
+  }
+
+  // gp:232-265.
+  bool AnyUseOfViewsAfterNode(const Node& node, const std::vector<Node*>& shared, const Node* copy,
+                              const Node* mutated) const {
+    size_t at = Order(&node);
+    for (const Node* view : shared) {
+      for (const Node* user : view->users()) {
+        if (order_.count(user) == 0) continue;
+        size_t loc = Order(user);
+        if (loc <= at) continue;
+        if (copy != nullptr && Order(copy) <= loc) continue;
+        if (IsMetaOnlyUser(*user)) continue;
+        if (IsTarget(*user, "aten.copy_.default") && NodeArg(*user, 0) == mutated) continue;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // gp:267-325. Every node sharing the storage is taken to overlap the mutated
+  // one (TorchAir without compute_overlapping_tensors, torch < 2.6).
+  bool CanInplace(const Node& node, Node* mutated) const {
+    int storage = storages_.Of(mutated);
+    if (storage < 0) return false;
+    std::vector<Node*> shared = storages_.NodesOf(storage);
+    if (IsInput(*mutated)) {
+      auto copy = copy_nodes_.find(mutated);
+      if (copy == copy_nodes_.end()) return false;  // no copy_ back: the caller never sees a mutation
+      return !AnyUseOfViewsAfterNode(node, shared, copy->second, mutated);
+    }
+    for (const Node* view : shared) {
+      if (IsInput(*view)) return false;  // a view of a graph input (gp:314-321)
+    }
+    return !AnyUseOfViewsAfterNode(node, shared, nullptr, mutated);
+  }
+
+  bool CanInplaceAll(const Node& node, const std::vector<Node*>& mutated) const {
+    std::set<int> storages;
+    for (Node* m : mutated) storages.insert(storages_.Of(m));
+    if (storages.size() != mutated.size()) return false;  // two mutated args alias
+    for (Node* m : mutated) {
+      if (!CanInplace(node, m)) return false;
+    }
+    return true;
+  }
+
+  void Visit(Node* node, std::vector<std::string>& remarks) {
+    if (const InplaceableNpuOp* multi = FindInplaceableNpuOp(*node)) {
+      // gp:448-466.
+      std::vector<Node*> mutated;
+      for (size_t idx : multi->mutated_args) {
+        Node* arg = NodeArg(*node, idx);
+        if (arg == nullptr || !copy_by_args_.count({arg, node})) return;  // every one needs its copy_
+        mutated.push_back(arg);
+      }
+      if (!CanInplaceAll(*node, mutated) ||
+          !CheckMultiReinplaceStreams(*node, multi->mutated_args, LeafCount(*node).value_or(0), labels_)) {
+        return;
+      }
+      for (Node* arg : mutated) {
+        Node* copy = copy_by_args_.at({arg, node});
+        Replace(copy, arg);
+        if (IsTarget(*copy->args()[1].as_node(), "operator.getitem")) Replace(copy->args()[1].as_node(), arg);
+      }
+      Retarget(graph_, node, multi->inplace, registry_);
+      ++reinplaced_;
+    } else if (targets_.count(node) && !IsInput(*node)) {
+      // gp:467-480.
+      Node* mutated = NodeArg(*node, 0);
+      std::string inplace = MaybeInplaceOp(*node, registry_);
+      if (mutated == nullptr || inplace.empty()) return;
+      if (!CanInplace(*node, mutated) || !CheckSingleReinplaceStreams(*node, LeafCount(*node).value_or(0), labels_)) {
+        return;
+      }
+      auto copy = copy_by_args_.find({mutated, node});
+      if (copy != copy_by_args_.end()) Replace(copy->second, mutated);
+      Retarget(graph_, node, inplace, registry_);
+      ++reinplaced_;
+    } else if (IsTarget(*node, "higher_order.auto_functionalized_v2")) {
+      VisitAutoFunctionalizedV2(node, remarks);
+    } else if (IsTarget(*node, "higher_order.auto_functionalized")) {
+      remarks.push_back(fmt::format("left {} alone: auto_functionalized (v1) needs the mutable op's schema "
+                                    "(get_mutable_args), which airscope does not have",
+                                    node->name()));
+    }
+  }
+
+  // gp:495-510 with reinplace_and_refine_tensors_to_clone (gp:378-444).
+  void VisitAutoFunctionalizedV2(Node* node, std::vector<std::string>& remarks) {
+    const Argument* bases = node->kwarg("_all_bases");
+    if (bases == nullptr || !bases->is_sequence()) return;
+    std::vector<int64_t> to_clone, missed;
+    std::set<int> reinplaced_storages;
+    for (size_t i = 0; i < bases->items().size(); ++i) {
+      const Argument& item = bases->items()[i];
+      Node* base = item.is_node() ? item.as_node() : nullptr;
+      bool attempt = base != nullptr && !reinplaced_storages.count(storages_.Of(base));
+      if (attempt && CanInplace(*node, base) && CheckAutoFunctionalizeStreams(*base, labels_)) {
+        // v2 keeps its copy_ epilogues and getitems (copy_ maps (dst, getitem), not (dst, node)).
+        reinplaced_storages.insert(storages_.Of(base));
+        continue;
+      }
+      if (attempt) missed.push_back(static_cast<int64_t>(i));
+      to_clone.push_back(static_cast<int64_t>(i));
+    }
+    NodeMeta meta;
+    if (node->meta() != nullptr) {
+      meta = *node->meta();
+    } else {
+      meta.kind = ValueKind::kTuple;  // a tuple of unknown elements: prints no annotation
+      meta.source = MetaSource::kInferred;
+    }
+    if (!(meta.only_clone_these_tensors && *meta.only_clone_these_tensors == to_clone)) {
+      meta.only_clone_these_tensors = to_clone;
+      node->set_meta(std::move(meta));
+      ++annotated_;
+    }
+    // gp:356-366's INFO line.
+    std::vector<int64_t> all;
+    for (size_t i = 0; i < bases->items().size(); ++i) all.push_back(static_cast<int64_t>(i));
+    remarks.push_back(fmt::format("For node {}, attempted to reinplace [{}]. We were unable to reinplace [{}]; "
+                                  "[{}] (if non-empty) are possible missed reinplacing opportunities",
+                                  node->name(), fmt::join(all, ", "), fmt::join(to_clone, ", "),
+                                  fmt::join(missed, ", ")));
+  }
+
+  Graph& graph_;
+  const OpRegistry& registry_;
+  StreamLabelMap labels_;
+  StorageMap storages_;
+  std::unordered_map<const Node*, size_t> order_;
+  std::map<std::pair<const Node*, const Node*>, Node*> copy_by_args_;
+  std::unordered_map<const Node*, Node*> copy_nodes_;
+  std::set<const Node*> targets_;
+  std::unordered_map<Node*, Node*> replace_;
+  std::vector<std::pair<Node*, Node*>> replace_order_;
+  int reinplaced_ = 0, annotated_ = 0;
+};
+
+Result<bool> RunReinplaceInputMutatedOps(Graph& graph, PassContext& context) {
+  if (context.config.disable_reinplace_input_mutated_ops_pass) {
+    context.remarks.push_back(
+        "skipped: config.debug.aclgraph.disable_reinplace_input_mutated_ops_pass is set (f2a:281-288)");
+    return false;
+  }
+  return InputReinplacer(graph, context).Run(context.remarks);
+}
+
+}  // namespace
 
 PassInfo ReinplaceInputMutatedOpsPass() {
-  return {"reinplace_input_mutated_ops", "(not yet implemented)", "(not yet implemented)", PassKind::kPipeline,
-          [](Graph&, PassContext&) -> Result<bool> { return false; }, {}, EffectPolicy::kPreserveValues};
+  return {"reinplace_input_mutated_ops",
+          "ops whose result AOT copies back into a graph input write into that input directly",
+          "TorchAir's _reinplace_input_mutated_ops (graph_pass.py:559-576) -> _mutated_input_reinplace "
+          "(graph_pass.py:187-522), a port of Inductor's input-mutation reinplace. Epilogues are copy_(dst, src) "
+          "with dst a placeholder or get_attr (the first such copy_ per dst counts). A node that is the src of "
+          "one becomes foo_ when foo_ exists, the ReinplaceStreamChecker agrees, and can_inplace(node, args[0]) "
+          "holds: for a graph input, a copy_ epilogue into it exists and no alias of it is used after the node "
+          "and before that first copy_ (ignoring sym_size/sym_stride/sym_numel/sym_storage_offset users, views "
+          "only they read, and copy_ into it); for a view of a graph input never; otherwise no later use of an "
+          "alias. The copy_ is then removed only if its dst is args[0]. NPU multi-inplace ops need a copy_ for "
+          "every mutated arg; their copy_s and getitems go. auto_functionalized_v2: each base of _all_bases is "
+          "reinplaced unless it shares storage with one already reinplaced or can_inplace/the stream check "
+          "fail; the rest are recorded on the node as only_clone_these_tensors (airscope keeps it in the node's "
+          "meta; `show` does not print it; the remark repeats TorchAir's INFO line) for "
+          "decompose_auto_functionalized. Switch: config.debug.aclgraph.disable_reinplace_input_mutated_ops_pass "
+          "(also skips decompose_auto_functionalized). airscope simplifies: storages come from the graph (see "
+          "reinplace_inplaceable_ops_pass) and every node on a storage is taken to overlap the mutated tensor "
+          "(TorchAir's behaviour without compute_overlapping_tensors, torch < 2.6); auto_functionalized (v1) is "
+          "left alone (it needs the op's schema); the in-place variant must be registered in the op registry "
+          "under the same overload name.",
+          PassKind::kPipeline, RunReinplaceInputMutatedOps, {}, EffectPolicy::kPreserveValues};
 }
 
 }  // namespace airscope

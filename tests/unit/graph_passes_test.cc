@@ -170,12 +170,14 @@ TEST(FunctionalizeTest, InputMutationBecomesOutOfPlaceWithCopyBack) {
   EXPECT_EQ(copy->args()[1].as_node(), value);
   EXPECT_FALSE(RunPass(FunctionalizePass(), b.graph));
 
-  // reinplace undoes it: x's only later use is the copy_ of this very result.
-  // add(value, 1) goes in place too (value is dead after it).
-  EXPECT_TRUE(RunPass(ReinplaceInplaceableOpsPass(), b.graph));
+  // reinplace_inplaceable_ops_pass never writes into an input (TorchAir's
+  // Step 1b); reinplace_input_mutated_ops undoes it: x's only use after
+  // hardtanh is the copy_ of this very result, which then goes.
+  EXPECT_FALSE(RunPass(ReinplaceInplaceableOpsPass(), b.graph));
+  EXPECT_TRUE(RunPass(ReinplaceInputMutatedOpsPass(), b.graph));
   EXPECT_EQ(Count(b.graph, "aten.hardtanh_.default"), 1u);
   EXPECT_EQ(Count(b.graph, "aten.copy_.default"), 0u);
-  EXPECT_FALSE(RunPass(ReinplaceInplaceableOpsPass(), b.graph));
+  EXPECT_FALSE(RunPass(ReinplaceInputMutatedOpsPass(), b.graph));
 }
 
 TEST(FunctionalizeTest, IntermediateMutationRewiresLaterUsers) {
@@ -194,45 +196,7 @@ TEST(FunctionalizeTest, IntermediateMutationRewiresLaterUsers) {
   EXPECT_EQ(Count(b.graph, "aten.copy_.default"), 0u);
 }
 
-TEST(ReinplaceTest, KeepsOutOfPlaceWhenInputIsReadLaterOrIsAnInput) {
-  GraphBuilder b;
-  Node* x = b.Input("x", "f32[4]");
-  Node* y = b.Call("aten.mul.Tensor", {N(x), I(2)}, {}, "y");
-  Node* r = b.Call("aten.relu.default", {N(y)}, {}, "r");
-  Node* v = b.Call("aten.view.default", {N(y), Ints({2, 2})}, {}, "v");  // a view of y read later
-  Node* a = b.Call("aten.add.Tensor", {N(x), I(1)}, {}, "a");           // x is a graph input
-  b.Output({N(r), N(v), N(a)});
-  Infer(b.graph);
-  auto before = b.graph.Clone();
-  EXPECT_FALSE(RunPass(ReinplaceInplaceableOpsPass(), b.graph));
-  EXPECT_TRUE(SameGraph(*before, b.graph));
-}
-
-// TorchAir's reinplace_with_multi_stream_check: abs runs on stream_1 (from the
-// scope markers, before resolve_stream_markers), add on the default stream;
-// writing add's result into abs's buffer would race with stream_1.
-TEST(ReinplaceTest, KeepsOutOfPlaceAcrossStreams) {
-  GraphBuilder b;
-  Node* x = b.Input("x", "f32[3, 3]");
-  b.Call("air.scope_enter.default", {testing::Strs({"_user_stream_label"}), testing::Strs({"stream_1"})}, {},
-         "scope_enter");
-  Node* a = b.Call("aten.abs.default", {N(x)}, {}, "abs_1");
-  b.Call("air.scope_exit.default", {}, {}, "scope_exit");
-  Node* add = b.Call("aten.add.Tensor", {N(a), I(1)}, {}, "add");
-  b.Output({N(add)});
-  Infer(b.graph);
-  EXPECT_FALSE(RunPass(ReinplaceInplaceableOpsPass(), b.graph));
-  EXPECT_EQ(b.graph.Find("add")->target(), "torch.ops.aten.add.Tensor");
-  // The same graph without the scope reinplaces add.
-  GraphBuilder c;
-  Node* y = c.Input("x", "f32[3, 3]");
-  Node* a2 = c.Call("aten.abs.default", {N(y)}, {}, "abs_1");
-  Node* add2 = c.Call("aten.add.Tensor", {N(a2), I(1)}, {}, "add");
-  c.Output({N(add2)});
-  Infer(c.graph);
-  EXPECT_TRUE(RunPass(ReinplaceInplaceableOpsPass(), c.graph));
-  EXPECT_EQ(c.graph.Find("add")->target(), "torch.ops.aten.add_.Tensor");
-}
+// The reinplace passes: tests/unit/reinplace_test.cc.
 
 // ---- remove_noop, view_to_reshape
 

@@ -1,0 +1,111 @@
+#include "core/pass/alias_analysis.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "core/pass/pass_util.h"
+
+namespace airscope {
+
+bool IsViewOp(const Node& node, const OpRegistry& registry) {
+  if (node.op() != OpKind::kCallFunction || IsTarget(node, "operator.getitem")) return false;
+  const OpInfo* info = registry.Find(node.target());
+  return info != nullptr && info->category == OpCategory::kView;
+}
+
+namespace {
+
+Node* NodeArg(const Node& node, size_t i) {
+  return i < node.args().size() && node.args()[i].is_node() ? node.args()[i].as_node() : nullptr;
+}
+
+bool IsInplaceOp(const Node& node, const OpRegistry& registry) {
+  const OpInfo* info = registry.Find(node.target());
+  return info != nullptr && info->inplace;
+}
+
+}  // namespace
+
+StorageMap StorageMap::Compute(const Graph& graph, const OpRegistry& registry) {
+  StorageMap map;
+  map.position_ = Positions(graph);
+  std::map<std::pair<const Node*, int64_t>, int> tuple_items;  // (producer, index) -> storage
+  for (Node* node : graph) {
+    int storage = -1;
+    const bool tensor = node->tensor() != nullptr;
+    if (node->op() == OpKind::kPlaceholder || node->op() == OpKind::kGetAttr) {
+      if (tensor) storage = map.Fresh();
+    } else if (node->op() == OpKind::kCallFunction) {
+      Node* arg0 = NodeArg(*node, 0);
+      const Argument* out = node->kwarg("out");
+      if (IsTarget(*node, "operator.getitem") && arg0 != nullptr) {
+        if (IsViewOp(*arg0, registry) && NodeArg(*arg0, 0) != nullptr) {
+          map.view_of_[node] = NodeArg(*arg0, 0);  // split/unbind: the item views the base
+          storage = map.Of(NodeArg(*arg0, 0));
+        } else if (tensor && node->args().size() > 1 && node->args()[1].kind() == Argument::Kind::kInt) {
+          auto [it, fresh] = tuple_items.try_emplace({arg0, node->args()[1].as_int()}, -1);
+          if (fresh) it->second = map.Fresh();
+          storage = it->second;
+        }
+      } else if (IsViewOp(*node, registry) && arg0 != nullptr) {
+        map.view_of_[node] = arg0;
+        storage = map.Of(arg0);
+      } else if (IsInplaceOp(*node, registry) && arg0 != nullptr) {
+        storage = map.Of(arg0);
+      } else if (out != nullptr && out->is_node()) {
+        storage = map.Of(out->as_node());
+      } else if (tensor) {
+        storage = map.Fresh();
+      }
+    }
+    map.storage_[node] = storage;
+    if (storage >= 0) map.members_[map.Find(storage)].push_back(node);
+  }
+  return map;
+}
+
+int StorageMap::Fresh() {
+  parent_.push_back(static_cast<int>(parent_.size()));
+  return parent_.back();
+}
+
+int StorageMap::Find(int storage) const {
+  while (parent_[storage] != storage) storage = parent_[storage] = parent_[parent_[storage]];
+  return storage;
+}
+
+int StorageMap::Of(const Node* node) const {
+  auto it = storage_.find(node);
+  return it == storage_.end() || it->second < 0 ? -1 : Find(it->second);
+}
+
+std::vector<Node*> StorageMap::NodesOf(int storage) const {
+  std::vector<Node*> out;
+  if (storage < 0) return out;
+  auto it = members_.find(Find(storage));
+  if (it == members_.end()) return out;
+  for (Node* node : it->second) {
+    if (!node->erased()) out.push_back(node);
+  }
+  std::sort(out.begin(), out.end(), [&](const Node* a, const Node* b) { return position_.at(a) < position_.at(b); });
+  return out;
+}
+
+Node* StorageMap::ViewOf(const Node* node) const {
+  auto it = view_of_.find(node);
+  return it == view_of_.end() ? nullptr : it->second;
+}
+
+void StorageMap::Merge(int a, int b) {
+  if (a < 0 || b < 0) return;
+  int from = Find(a), to = Find(b);
+  if (from == to) return;
+  parent_[from] = to;
+  std::vector<Node*>& into = members_[to];
+  std::vector<Node*>& moved = members_[from];
+  into.insert(into.end(), moved.begin(), moved.end());
+  members_.erase(from);
+}
+
+}  // namespace airscope

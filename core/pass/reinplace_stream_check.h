@@ -1,0 +1,45 @@
+// TorchAir's stream labels and ReinplaceStreamChecker, which both reinplace
+// passes consult before writing into a tensor's buffer: an in-place rewrite
+// is refused when the mutated tensor's users run on different streams.
+//
+//   StreamLabels: add_stream_label_to_node_meta (gu:18-55). Walks the graph in
+//     order; a scope_enter pushes the current label and, when args[0] holds
+//     "_user_stream_label", makes args[1][0] current; a scope_exit pops. Every
+//     node gets the label current at it ("" = default stream; the scope_enter
+//     itself gets its new label, the scope_exit the label it closes). Never
+//     fails: an unpaired scope_exit pops nothing, as in TorchAir. (A local
+//     copy of that walk: core/pass/stream_util.h's StreamsFromScopes labels the
+//     markers differently and rejects unpaired scopes.)
+//   SameStream: verify_nodes_on_same_stream (gu:58-85): fewer than two nodes,
+//     or all with one label.
+//   Users*: the users au:279-376 collect for a mutated input (users of the
+//     input except copy_, plus, through its copy_ epilogue, the users of that
+//     copy_'s getitem source and of the copy_ itself; for multi-inplace ops
+//     also the users of getitem(node, out_idx) for the last n outputs).
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/ir/graph.h"
+
+namespace airscope {
+
+using StreamLabelMap = std::unordered_map<const Node*, std::string>;
+
+StreamLabelMap StreamLabels(const Graph& graph);
+bool SameStream(const std::vector<Node*>& nodes, const StreamLabelMap& labels);
+
+// ReinplaceStreamChecker.check_single_reinplace (au:382-384): users of args[0]
+// (and, as au:301-313 computes for any node, of getitem(node, num_outputs-1)).
+bool CheckSingleReinplaceStreams(const Node& node, size_t num_outputs, const StreamLabelMap& labels);
+// check_multi_reinplace (au:386-391): per mutated arg index, users of that arg
+// and of getitem(node, out_idx) with out_idx among the last `indices.size()`
+// of `num_outputs` outputs.
+bool CheckMultiReinplaceStreams(const Node& node, const std::vector<size_t>& indices, size_t num_outputs,
+                                const StreamLabelMap& labels);
+// check_auto_functionalize (au:393-397): users of the mutated argument.
+bool CheckAutoFunctionalizeStreams(const Node& mutated_arg, const StreamLabelMap& labels);
+
+}  // namespace airscope

@@ -1,0 +1,7 @@
+class f(torch.nn.Module):
+    def forward(self, arg0_1_1: "f32[3]"):
+        select: "f32[]" = torch.ops.aten.select.int(arg0_1_1, 0, 0);  select = None
+        as_strided_default: "f32[3]" = torch.ops.aten.as_strided.default(arg0_1_1, [3], [1], 0)
+        boo_default = torch.ops.custom.boo.default(as_strided_default);  as_strided_default = boo_default = None
+        copy_: "f32[3]" = torch.ops.aten.copy_.default(arg0_1_1, arg0_1_1);  arg0_1_1 = copy_ = None
+        return ()

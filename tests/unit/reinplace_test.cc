@@ -1,0 +1,386 @@
+// TorchAir's two reinplace passes and decompose_auto_functionalized
+// (graph_pass.py:187-576, 790-1355; Inductor post_grad.py), one rule per
+// test. Tests marked "old airscope" failed on the reinplace airscope had
+// before it followed TorchAir.
+#include <gtest/gtest.h>
+
+#include "core/ops/shape_inference.h"
+#include "core/pass/builtin_passes.h"
+#include "core/pass/pass_manager.h"
+#include "tests/unit/op_test_util.h"
+
+namespace airscope {
+namespace {
+
+using testing::GraphBuilder;
+using testing::I;
+using testing::Ints;
+using testing::N;
+using testing::Nodes;
+using testing::Strs;
+
+struct Outcome {
+  bool changed = false;
+  std::vector<std::string> remarks;
+};
+
+Outcome RunPass(PassInfo pass, Graph& graph, TorchAirConfig config = {}, std::string torch_version = "2.6.0") {
+  PassContext context;
+  context.registry = &OpRegistry::Builtin();
+  context.config = config;
+  context.env.torch_version = torch_version;
+  PassManager manager;
+  auto outcome = manager.Run(pass, graph, context);
+  EXPECT_TRUE(outcome.ok()) << pass.name << ": " << outcome.status().message();
+  EXPECT_TRUE(graph.Lint().ok()) << graph.Lint().message();
+  Outcome out;
+  out.changed = outcome.ok() && outcome->changed;
+  out.remarks = context.remarks;
+  return out;
+}
+
+std::string TargetOf(const Graph& graph, std::string_view name) {
+  const Node* node = graph.Find(name);
+  return node ? std::string(StripTorchOps(node->target())) : "(gone)";
+}
+
+size_t Count(const Graph& graph, std::string_view target) {
+  size_t n = 0;
+  for (const Node* node : graph) n += node->op() == OpKind::kCallFunction && StripTorchOps(node->target()) == target;
+  return n;
+}
+
+void Infer(Graph& graph) { InferShapes(graph, OpRegistry::Builtin()); }
+
+// The functionalized graph of `x.add_(1); return x * 2` (the bug report):
+// add = add(arg0_1, 1); mul = mul(add, 2); copy_(arg0_1, add); return (mul,)
+struct InputMutation {
+  InputMutation() {
+    Node* arg = b.Input("arg0_1", "f32[4]");
+    Node* add = b.Call("aten.add.Tensor", {N(arg), I(1)}, {}, "add");
+    Node* mul = b.Call("aten.mul.Tensor", {N(add), I(2)}, {}, "mul");
+    b.Call("aten.copy_.default", {N(arg), N(add)}, {}, "copy_");
+    b.Output({N(mul)});
+    Infer(b.graph);
+  }
+  GraphBuilder b;
+};
+
+// ---- pass 1: reinplace_inplaceable_ops_pass
+
+// Step 1b: never into a placeholder's storage (old airscope wrote add into arg0_1).
+TEST(ReinplacePass1Test, NeverWritesIntoAGraphInput) {
+  InputMutation g;
+  auto before = g.b.graph.Clone();
+  Outcome out = RunPass(ReinplaceInplaceableOpsPass(), g.b.graph);
+  EXPECT_FALSE(out.changed);
+  EXPECT_TRUE(SameGraph(*before, g.b.graph));
+  EXPECT_EQ(TargetOf(g.b.graph, "add"), "aten.add.Tensor");
+}
+
+// A non-functional graph: add_'s result IS arg0_1's storage, so mul must not
+// write into it (old airscope turned mul into mul_ on arg0_1's buffer).
+TEST(ReinplacePass1Test, ResultOfAnInplaceOpOnAnInputAliasesTheInput) {
+  GraphBuilder b;
+  Node* arg = b.Input("arg0_1", "f32[4]");
+  Node* add_ = b.Call("aten.add_.Tensor", {N(arg), I(1)}, {}, "add_");
+  Node* mul = b.Call("aten.mul.Tensor", {N(add_), I(2)}, {}, "mul");
+  b.Output({N(mul)});
+  Infer(b.graph);
+  EXPECT_FALSE(RunPass(ReinplaceInplaceableOpsPass(), b.graph).changed);
+  EXPECT_EQ(TargetOf(b.graph, "mul"), "aten.mul.Tensor");
+}
+
+// A view of an input is the input's storage too.
+TEST(ReinplacePass1Test, NeverWritesIntoAViewOfAGraphInput) {
+  GraphBuilder b;
+  Node* arg = b.Input("x", "f32[4]");
+  Node* view = b.Call("aten.view.default", {N(arg), Ints({2, 2})}, {}, "view");
+  Node* relu = b.Call("aten.relu.default", {N(view)}, {}, "relu");
+  b.Output({N(relu)});
+  Infer(b.graph);
+  EXPECT_FALSE(RunPass(ReinplaceInplaceableOpsPass(), b.graph).changed);
+}
+
+TEST(ReinplacePass1Test, DeadIntermediateGoesInPlace) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4]");
+  Node* y = b.Call("aten.mul.Tensor", {N(x), I(2)}, {}, "y");
+  Node* r = b.Call("aten.relu.default", {N(y)}, {}, "r");
+  Node* z = b.Call("aten.add.Tensor", {N(r), I(1)}, {}, "z");
+  b.Output({N(z)});
+  Infer(b.graph);
+  Outcome out = RunPass(ReinplaceInplaceableOpsPass(), b.graph);
+  EXPECT_TRUE(out.changed);
+  EXPECT_EQ(TargetOf(b.graph, "r"), "aten.relu_.default");
+  EXPECT_EQ(TargetOf(b.graph, "z"), "aten.add_.Tensor");
+  EXPECT_EQ(TargetOf(b.graph, "y"), "aten.mul.Tensor");  // x is an input
+  // Step 4: later users read self (y), not r.
+  EXPECT_EQ(b.graph.Find("z")->args()[0].as_node(), b.graph.Find("y"));
+}
+
+// Step 2: the output node and a copy_ count as later uses.
+TEST(ReinplacePass1Test, OutputAndCopyCountAsLaterUses) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4]");
+  Node* y = b.Call("aten.mul.Tensor", {N(x), I(2)}, {}, "y");
+  Node* r = b.Call("aten.relu.default", {N(y)}, {}, "r");
+  b.Output({N(r), N(y)});
+  Infer(b.graph);
+  EXPECT_FALSE(RunPass(ReinplaceInplaceableOpsPass(), b.graph).changed);
+
+  GraphBuilder c;
+  Node* x2 = c.Input("x", "f32[4]");
+  Node* y2 = c.Call("aten.mul.Tensor", {N(x2), I(2)}, {}, "y");
+  Node* r2 = c.Call("aten.relu.default", {N(y2)}, {}, "r");
+  c.Call("aten.copy_.default", {N(x2), N(y2)}, {}, "copy_");
+  c.Output({N(r2)});
+  Infer(c.graph);
+  EXPECT_FALSE(RunPass(ReinplaceInplaceableOpsPass(), c.graph).changed);
+}
+
+// Step 2: a later use of a view of self blocks.
+TEST(ReinplacePass1Test, LaterUseOfAViewBlocks) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4]");
+  Node* y = b.Call("aten.mul.Tensor", {N(x), I(2)}, {}, "y");
+  Node* v = b.Call("aten.view.default", {N(y), Ints({2, 2})}, {}, "v");
+  Node* r = b.Call("aten.relu.default", {N(y)}, {}, "r");
+  Node* s = b.Call("aten.sum.default", {N(v)}, {}, "s");
+  b.Output({N(r), N(s)});
+  Infer(b.graph);
+  EXPECT_FALSE(RunPass(ReinplaceInplaceableOpsPass(), b.graph).changed);
+}
+
+// Step 1a: no broadcasting into self, no dtype change.
+TEST(ReinplacePass1Test, ResultMustFitSelf) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4]");
+  Node* w = b.Input("w", "f32[3, 4]");
+  Node* y = b.Call("aten.mul.Tensor", {N(x), I(2)}, {}, "y");
+  Node* a = b.Call("aten.add.Tensor", {N(y), N(w)}, {}, "a");  // f32[3, 4] from f32[4]
+  b.Output({N(a)});
+  Infer(b.graph);
+  EXPECT_FALSE(RunPass(ReinplaceInplaceableOpsPass(), b.graph).changed);
+}
+
+// Step 1c: mul(a, a) is not made mul_(a, a).
+TEST(ReinplacePass1Test, RepeatedSelfBlocks) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4]");
+  Node* y = b.Call("aten.relu.default", {N(x)}, {}, "y");
+  Node* m = b.Call("aten.mul.Tensor", {N(y), N(y)}, {}, "m");
+  b.Output({N(m)});
+  Infer(b.graph);
+  EXPECT_FALSE(RunPass(ReinplaceInplaceableOpsPass(), b.graph).changed);
+}
+
+// Step 3a: slice_scatter(base, src, ...) -> slice(base, ...) + copy_(slice, src).
+TEST(ReinplacePass1Test, ScatterBecomesViewAndCopy) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4, 4]");
+  Node* src = b.Input("src", "f32[2, 4]");
+  Node* base = b.Call("aten.mul.Tensor", {N(x), I(2)}, {}, "base");
+  Node* scatter = b.Call("aten.slice_scatter.default", {N(base), N(src), I(0), I(0), I(2)}, {}, "slice_scatter");
+  b.Output({N(scatter)});
+  Infer(b.graph);
+  ASSERT_TRUE(b.graph.Find("slice_scatter")->tensor());
+  EXPECT_TRUE(RunPass(ReinplaceInplaceableOpsPass(), b.graph).changed);
+  EXPECT_EQ(Count(b.graph, "aten.slice_scatter.default"), 0u);
+  ASSERT_EQ(Count(b.graph, "aten.slice.Tensor"), 1u);
+  ASSERT_EQ(Count(b.graph, "aten.copy_.default"), 1u);
+  EXPECT_EQ(b.graph.output()->args()[0].items()[0].as_node(), b.graph.Find("base"));
+}
+
+// ReinplaceStreamChecker: the mutated tensor's users on two streams.
+TEST(ReinplacePass1Test, UsersOnTwoStreamsBlock) {
+  auto build = [](GraphBuilder& b, bool scoped) {
+    Node* x = b.Input("x", "f32[3, 3]");
+    Node* a = b.Call("aten.abs.default", {N(x)}, {}, "abs_1");
+    if (scoped) b.Call("air.scope_enter.default", {Strs({"_user_stream_label"}), Strs({"stream_1"})}, {}, "enter");
+    Node* n = b.Call("aten.sum.default", {N(a)}, {}, "s");
+    if (scoped) b.Call("air.scope_exit.default", {}, {}, "exit");
+    Node* add = b.Call("aten.add.Tensor", {N(a), I(1)}, {}, "add");
+    b.Output({N(add), N(n)});
+    Infer(b.graph);
+  };
+  GraphBuilder b;
+  build(b, true);
+  Outcome out = RunPass(ReinplaceInplaceableOpsPass(), b.graph);
+  EXPECT_FALSE(out.changed);
+  EXPECT_EQ(TargetOf(b.graph, "add"), "aten.add.Tensor");
+  GraphBuilder c;
+  build(c, false);
+  EXPECT_TRUE(RunPass(ReinplaceInplaceableOpsPass(), c.graph).changed);
+  EXPECT_EQ(TargetOf(c.graph, "add"), "aten.add_.Tensor");
+}
+
+// TorchAir compares the users with each other, not with the producer: a tensor
+// made on stream_1 whose only user is on the default stream is reinplaced
+// (old airscope refused it).
+TEST(ReinplacePass1Test, ProducerStreamIsNotChecked) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[3, 3]");
+  b.Call("air.scope_enter.default", {Strs({"_user_stream_label"}), Strs({"stream_1"})}, {}, "enter");
+  Node* a = b.Call("aten.abs.default", {N(x)}, {}, "abs_1");
+  b.Call("air.scope_exit.default", {}, {}, "exit");
+  Node* add = b.Call("aten.add.Tensor", {N(a), I(1)}, {}, "add");
+  b.Output({N(add)});
+  Infer(b.graph);
+  EXPECT_TRUE(RunPass(ReinplaceInplaceableOpsPass(), b.graph).changed);
+  EXPECT_EQ(TargetOf(b.graph, "add"), "aten.add_.Tensor");
+}
+
+TEST(ReinplacePass1Test, SwitchTurnsItOff) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4]");
+  Node* y = b.Call("aten.mul.Tensor", {N(x), I(2)}, {}, "y");
+  Node* r = b.Call("aten.relu.default", {N(y)}, {}, "r");
+  b.Output({N(r)});
+  Infer(b.graph);
+  TorchAirConfig config;
+  config.disable_reinplace_inplaceable_ops_pass = true;
+  Outcome out = RunPass(ReinplaceInplaceableOpsPass(), b.graph, config);
+  EXPECT_FALSE(out.changed);
+  ASSERT_EQ(out.remarks.size(), 1u);
+  EXPECT_NE(out.remarks[0].find("disable_reinplace_inplaceable_ops_pass"), std::string::npos);
+}
+
+// ---- pass 2: reinplace_input_mutated_ops
+
+// The bug's graph: add writes into arg0_1 and its copy_ goes.
+TEST(ReinplacePass2Test, CopyEpilogueLetsTheProducerWriteTheInput) {
+  InputMutation g;
+  EXPECT_TRUE(RunPass(ReinplaceInputMutatedOpsPass(), g.b.graph).changed);
+  EXPECT_EQ(TargetOf(g.b.graph, "add"), "aten.add_.Tensor");
+  EXPECT_EQ(Count(g.b.graph, "aten.copy_.default"), 0u);
+  EXPECT_EQ(TargetOf(g.b.graph, "mul"), "aten.mul.Tensor");
+}
+
+// A read of arg0_1 between add and the copy_ sees the old value: no reinplace.
+TEST(ReinplacePass2Test, ReadOfTheInputBeforeTheCopyBlocks) {
+  GraphBuilder b;
+  Node* arg = b.Input("arg0_1", "f32[4]");
+  Node* add = b.Call("aten.add.Tensor", {N(arg), I(1)}, {}, "add");
+  Node* mul = b.Call("aten.mul.Tensor", {N(arg), I(2)}, {}, "mul");
+  b.Call("aten.copy_.default", {N(arg), N(add)}, {}, "copy_");
+  b.Output({N(mul)});
+  Infer(b.graph);
+  EXPECT_FALSE(RunPass(ReinplaceInputMutatedOpsPass(), b.graph).changed);
+  // A read of a view counts too; a sym_size does not.
+  GraphBuilder c;
+  Node* x = c.Input("arg0_1", "f32[4]");
+  Node* a2 = c.Call("aten.add.Tensor", {N(x), I(1)}, {}, "add");
+  Node* v = c.Call("aten.view.default", {N(x), Ints({2, 2})}, {}, "v");
+  Node* s = c.Call("aten.sum.default", {N(v)}, {}, "s");
+  c.Call("aten.copy_.default", {N(x), N(a2)}, {}, "copy_");
+  c.Output({N(s)});
+  Infer(c.graph);
+  EXPECT_FALSE(RunPass(ReinplaceInputMutatedOpsPass(), c.graph).changed);
+}
+
+// Without a copy_ epilogue the caller never sees a mutation: no reinplace.
+TEST(ReinplacePass2Test, NoEpilogueNoReinplace) {
+  GraphBuilder b;
+  Node* arg = b.Input("arg0_1", "f32[4]");
+  Node* add = b.Call("aten.add.Tensor", {N(arg), I(1)}, {}, "add");
+  b.Output({N(add)});
+  Infer(b.graph);
+  EXPECT_FALSE(RunPass(ReinplaceInputMutatedOpsPass(), b.graph).changed);
+}
+
+// copy_'s dst is not args[0]: the op is reinplaced into args[0] only if
+// args[0] itself has an epilogue; here it has none.
+TEST(ReinplacePass2Test, CopyIntoAnotherInputKeepsTheOp) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4]");
+  Node* y = b.Input("y", "f32[4]");
+  Node* add = b.Call("aten.add.Tensor", {N(x), I(1)}, {}, "add");
+  b.Call("aten.copy_.default", {N(y), N(add)}, {}, "copy_");
+  b.Output({});
+  Infer(b.graph);
+  EXPECT_FALSE(RunPass(ReinplaceInputMutatedOpsPass(), b.graph).changed);
+  EXPECT_EQ(Count(b.graph, "aten.copy_.default"), 1u);
+}
+
+// tests/st/torchair_aclgraph_reinplace_st.py test_self_copy_no_crash.
+TEST(ReinplacePass2Test, SelfCopyStays) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[3]");
+  Node* copy = b.Call("aten.copy_.default", {N(x), N(x)}, {}, "copy_");
+  b.Output({N(copy)});
+  Infer(b.graph);
+  EXPECT_FALSE(RunPass(ReinplaceInputMutatedOpsPass(), b.graph).changed);
+  EXPECT_EQ(Count(b.graph, "aten.copy_.default"), 1u);
+}
+
+TEST(ReinplacePass2Test, SwitchTurnsItAndTheDecompositionOff) {
+  InputMutation g;
+  TorchAirConfig config;
+  config.disable_reinplace_input_mutated_ops_pass = true;
+  EXPECT_FALSE(RunPass(ReinplaceInputMutatedOpsPass(), g.b.graph, config).changed);
+  EXPECT_FALSE(RunPass(DecomposeAutoFunctionalizedPass(), g.b.graph, config).changed);
+}
+
+// ---- auto_functionalized_v2 through pass 2 and the decomposition
+
+// make_fx of `auto_functionalized_v2(custom.boo, _x_base_index=0, ..., _all_bases=[base])`.
+struct AutoFunctionalized {
+  explicit AutoFunctionalized(bool input_base, bool read_after) {
+    Node* arg = b.Input("arg0_1", "f32[3]");
+    Node* base = input_base ? arg : b.Call("aten.mul.Tensor", {N(arg), I(2)}, {}, "base");
+    Node* other = b.Call("aten.select.int", {N(base), I(0), I(2)}, {}, "select_1");
+    Node* af = b.Call("higher_order.auto_functionalized_v2", {Argument::Raw("torch.ops.custom.boo.default")},
+                      {{"_x_base_index", I(0)},
+                       {"_x_size", Argument::Tuple({I(3)})},
+                       {"_x_stride", Argument::Tuple({I(1)})},
+                       {"_x_storage_offset", I(0)},
+                       {"_all_bases", Nodes({base})}},
+                      "auto_functionalized_v2");
+    b.Call("operator.getitem", {N(af), I(0)}, {}, "getitem");
+    Node* item = b.Call("operator.getitem", {N(af), I(1)}, {}, "getitem_1");
+    Node* use = read_after ? b.Call("aten.mul.Tensor", {N(other), I(10)}, {}, "mul") : other;
+    if (input_base) b.Call("aten.copy_.default", {N(arg), N(item)}, {}, "copy_");
+    b.Output({N(use), N(item)});
+    Infer(b.graph);
+  }
+  std::vector<int64_t> OnlyClone() const {
+    const Node* af = b.graph.Find("auto_functionalized_v2");
+    return af && af->meta() && af->meta()->only_clone_these_tensors ? *af->meta()->only_clone_these_tensors
+                                                                      : std::vector<int64_t>{-1};
+  }
+  GraphBuilder b;
+};
+
+TEST(AutoFunctionalizedTest, InputBaseWithEpilogueIsReinplacedThenCalledOnTheBase) {
+  AutoFunctionalized g(/*input_base=*/true, /*read_after=*/false);
+  EXPECT_TRUE(RunPass(ReinplaceInputMutatedOpsPass(), g.b.graph).changed);
+  EXPECT_EQ(g.OnlyClone(), std::vector<int64_t>{});
+  EXPECT_TRUE(RunPass(DecomposeAutoFunctionalizedPass(), g.b.graph).changed);
+  EXPECT_EQ(Count(g.b.graph, "higher_order.auto_functionalized_v2"), 0u);
+  EXPECT_EQ(Count(g.b.graph, "aten.clone.default"), 0u);
+  const Node* copy = g.b.graph.Find("copy_");
+  ASSERT_NE(copy, nullptr);
+  EXPECT_EQ(copy->args()[1].as_node(), g.b.graph.Find("arg0_1"));  // copy_(arg0_1, arg0_1)
+  EXPECT_EQ(Count(g.b.graph, "custom.boo.default"), 1u);
+}
+
+TEST(AutoFunctionalizedTest, ReadOfAnAliasBeforeTheCopyForcesAClone) {
+  AutoFunctionalized g(/*input_base=*/true, /*read_after=*/true);
+  RunPass(ReinplaceInputMutatedOpsPass(), g.b.graph);
+  EXPECT_EQ(g.OnlyClone(), std::vector<int64_t>{0});
+  EXPECT_TRUE(RunPass(DecomposeAutoFunctionalizedPass(), g.b.graph).changed);
+  EXPECT_EQ(Count(g.b.graph, "aten.clone.default"), 1u);
+  EXPECT_EQ(Count(g.b.graph, "aten.as_strided.default"), 3u);
+}
+
+TEST(AutoFunctionalizedTest, DecompositionNeedsTorch26) {
+  AutoFunctionalized g(true, false);
+  Outcome out = RunPass(DecomposeAutoFunctionalizedPass(), g.b.graph, {}, "2.5.1");
+  EXPECT_FALSE(out.changed);
+  ASSERT_EQ(out.remarks.size(), 1u);
+  EXPECT_NE(out.remarks[0].find("2.5.1"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace airscope
