@@ -153,9 +153,10 @@ class Builder {
   // ...; an operator TorchAir never builds (unmapped) keeps its FX name too.
   std::string NameOf(const Node& node, const GeOpType& ge) {
     if (options_.fx_names && node.op() == OpKind::kOutput) return "NetOutput";
-    if (node.op() == OpKind::kPlaceholder || node.op() == OpKind::kGetAttr || options_.fx_names || !ge.mapped) {
-      used_.insert(node.name());
-      return node.name();
+    if (node.op() == OpKind::kPlaceholder || node.op() == OpKind::kGetAttr) return node.name();  // reserved in Run
+    if (options_.fx_names || !ge.mapped) {
+      // An FX name a generated `Type_N` already took gets a suffix of its own.
+      return used_.insert(node.name()).second ? node.name() : UniqueName(node.name());
     }
     return UniqueName(ge.type);
   }
