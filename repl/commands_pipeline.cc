@@ -304,13 +304,29 @@ void PrintNames(CommandContext& ctx, std::string_view what, const std::vector<st
   ctx.out.Print("  {:<8} {}{}", what, fmt::join(shown, ", "), more);
 }
 
+// `diff --stats`: TorchAir's DEBUG record for the passes from stage a to b
+// (one pass when b = a + 1), cost = their measured time when show-times is on.
+void PrintPassStats(CommandContext& ctx, const PipelineRun& run, const StageGraph& a, const StageGraph& b) {
+  std::vector<std::string> passes;
+  double seconds = 0;
+  for (size_t k = a.stage + 1; k <= b.stage && k < run.stages().size(); ++k) {
+    passes.push_back(run.stages()[k].pass);
+    if (run.stages()[k].status == StageStatus::kRan) seconds += run.stages()[k].seconds;
+  }
+  std::string name = passes.empty() ? std::string("none") : fmt::format("{}", fmt::join(passes, ", "));
+  ctx.out.Print("{}", PassStatsTable(*a.graph, *b.graph, name, ShowTimes(ctx.session) ? seconds : 0.0));
+}
+
 Status Diff(CommandContext& ctx) {
-  constexpr std::string_view kSyntax = "diff [A] [B] [--format FORMAT]";
+  constexpr std::string_view kSyntax = "diff [A] [B] [--format FORMAT] [--stats]";
   std::vector<std::string> stages;
   std::string format = "fx";
+  bool stats = false;
   for (size_t i = 0; i < ctx.args.size(); ++i) {
     if (ctx.args[i].text == "--format" && i + 1 < ctx.args.size()) {
       format = ctx.args[++i].text;
+    } else if (ctx.args[i].text == "--stats") {
+      stats = true;
     } else {
       stages.push_back(ctx.args[i].text);
     }
@@ -318,6 +334,12 @@ Status Diff(CommandContext& ctx) {
   if (stages.size() > 2) return UsageError(kSyntax);
   Result<PipelineRun*> run = Pipeline(ctx);
   if (!run.ok()) return run.status();
+  if (stats && stages.size() == 1) {  // `diff --stats PASS`: what that one pass did
+    Result<StageGraph> s = ResolveStageGraph(ctx.session, stages[0]);
+    if (!s.ok()) return s.status();
+    if (s->stage == 0) return Status::Error("diff --stats: stage 0 is the input; no pass made it");
+    stages = {fmt::format("{}", s->stage - 1), fmt::format("{}", s->stage)};
+  }
   if (stages.empty()) {
     if ((*run)->cursor() == 0) {
       return Status::Error("no pass has run yet: nothing to diff (step first, or diff A B to compare two stages)");
@@ -330,6 +352,11 @@ Status Diff(CommandContext& ctx) {
   if (!a.ok()) return a.status();
   Result<StageGraph> b = ResolveStageGraph(ctx.session, stages[1]);
   if (!b.ok()) return b.status();
+  if (stats) {
+    if (a->stage > b->stage) return Status::Errorf("diff --stats: stage {} comes after stage {}", a->stage, b->stage);
+    PrintPassStats(ctx, **run, *a, *b);
+    return Status::Ok();
+  }
   Result<std::string> text_a = GraphText(*a->graph, format);
   if (!text_a.ok()) return text_a.status();
   Result<std::string> text_b = GraphText(*b->graph, format);
@@ -505,13 +532,20 @@ void RegisterPipelineCommands(CommandTable& table) {
              "Stages are named by number, by pass name (its latest stage), `input` or `last` in\n"
              "show --stage, dump ... --stage, diff and bisect.",
              Stages, nullptr});
-  table.Add({"diff", "diff [A] [B] [--format F]",
+  table.Add({"diff", "diff [A] [B] [--format F] [--stats]",
              "what changed between two stages (default: what the last pass did)",
              "Compares stage A with stage B (default: the stage before the cursor with the current one; with\n"
              "one stage, that stage with the current one): the nodes added, removed and changed (matched by\n"
              "name, saying whether op, target, args, kwargs, stream or meta changed), then a unified diff\n"
              "(diff -u style) of the two graphs' FX text, or of another text format with --format.\n"
-             "Example: diff input last   diff remove_noop   diff 3 5",
+             "--stats prints instead TorchAir's DEBUG record for the pass (graph_utils.py _compare_fx_graphs,\n"
+             "logged after each FX pass): \"After fx graph pass(NAME) optimization:\", the cost line (the\n"
+             "pass's measured time; only with show-times on), node counts before and after, removed and\n"
+             "added node names, and the operations and targets tables in TorchAir's layout. NAME is the\n"
+             "pass between A and B (several, comma separated, when B is more than one stage after A); with\n"
+             "one stage S, the pass that made S. TorchAir\n"
+             "orders names and rows by Python set order, which varies; airscope uses graph order.\n"
+             "Example: diff input last   diff remove_noop   diff 3 5   diff --stats view_to_reshape",
              Diff, [](const std::vector<std::string>& before) {
                if (!before.empty() && before.back() == "--format") {
                  return CompletionRule{CompletionKind::kFixed, GraphFormatNames(true)};

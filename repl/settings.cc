@@ -21,6 +21,10 @@ Settings::Settings() {
            SettingSpec::Kind::kChoiceList});
   Declare({"dump.when", "all", "which stages to dump: all, change (only stages that changed the graph), off",
            {"all", "change", "off"}, SettingSpec::Kind::kChoice});
+  Declare({"dump.layout", "airscope", "automatic dump files: airscope (DIR/NN_pass.ext per format), or torchair "
+           "(the TORCH_COMPILE_DEBUG=1 tree: DIR/torchair/model__K/dynamo_out_graph.txt and "
+           "forward/NNN_aot_forward_graph[_after_<pass>].txt, print_readable text, only passes TorchAir dumps)",
+           {"airscope", "torchair"}, SettingSpec::Kind::kChoice});
   Declare({"pipeline.memory-budget", "1073741824",
            "bytes of stage snapshots a pipeline keeps; older ones are dropped and recomputed on demand", {},
            SettingSpec::Kind::kUnsigned});

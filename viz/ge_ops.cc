@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/fx/python_repr.h"
+#include "viz/ge_const.h"
 #include "viz/ge_op_types.h"
 #include "viz/proto_text.h"
 
@@ -79,14 +80,18 @@ class Builder {
   Builder(const Graph& graph, const GeOpsOptions& options) : graph_(graph), options_(options) {}
 
   Result<std::vector<GeOp>> Run() {
-    AssignNames();
+    for (const Node* node : graph_) {
+      if (node->op() == OpKind::kPlaceholder || node->op() == OpKind::kGetAttr) used_.insert(node->name());
+    }
     std::vector<GeOp> ops;
     int64_t data_index = 0;
     for (const Node* node : graph_) {
       if (IsElidedGetitem(*node)) continue;
       GeOp op;
-      op.name = names_.at(node);
-      op.type = types_.at(node);
+      GeOpType ge = TypeOf(*node);
+      op.type = ge.type;
+      op.name = NameOf(*node, ge);
+      names_[node] = op.name;
       op.stream = node->stream();
       op.output_desc = OutputDescs(*node);
       if (node->op() == OpKind::kPlaceholder) {
@@ -103,8 +108,14 @@ class Builder {
         }
       }
       descs_[node] = op.output_desc;
+      std::vector<GeOp> consts = ScalarConsts(*node);
       CollectInputs(*node, &op);
-      AddExtraAttrs(*node, &op);
+      AddConverterShape(*node, &op);
+      AddExtraAttrs(*node, ge, &op);
+      for (GeOp& c : consts) {
+        AddNameAttrs(&c);
+        ops.push_back(std::move(c));
+      }
       AddNameAttrs(&op);
       ops.push_back(std::move(op));
     }
@@ -112,43 +123,87 @@ class Builder {
   }
 
  private:
-  // TorchAir's naming: Data/Const keep the FX name, others `Type`, `Type_1`, ...
-  void AssignNames() {
-    std::unordered_set<std::string> used;
-    for (const Node* node : graph_) {
-      if (node->op() == OpKind::kPlaceholder || node->op() == OpKind::kGetAttr) used.insert(node->name());
+  GeOpType TypeOf(const Node& node) const {
+    switch (node.op()) {
+      case OpKind::kPlaceholder: return {"Data", true, true, {}};
+      case OpKind::kGetAttr: return {"Const", true, true, {}};
+      case OpKind::kOutput: return {"NetOutput", true, true, {}};
+      case OpKind::kCallFunction: return GeTypeForTarget(node.target());
+      case OpKind::kCallMethod:
+      case OpKind::kCallModule: break;
     }
-    std::unordered_map<std::string, int64_t> counters;
-    for (const Node* node : graph_) {
-      std::string type;
-      switch (node->op()) {
-        case OpKind::kPlaceholder: type = "Data"; break;
-        case OpKind::kGetAttr: type = "Const"; break;
-        case OpKind::kOutput: type = "NetOutput"; break;
-        case OpKind::kCallFunction: type = GeTypeForTarget(node->target()).type; break;
-        case OpKind::kCallMethod:
-        case OpKind::kCallModule: type = CamelCase(node->target()); break;
-      }
-      types_[node] = type;
-      if (IsElidedGetitem(*node)) continue;
-      std::string name;
-      if (node->op() == OpKind::kPlaceholder || node->op() == OpKind::kGetAttr || options_.fx_names) {
-        name = node->name();
-        if (options_.fx_names && node->op() == OpKind::kOutput) name = "NetOutput";
-      } else {
-        auto [it, fresh] = counters.try_emplace(type, 0);
-        if (fresh && used.insert(type).second) {
-          name = type;
-        } else {
-          int64_t& counter = it->second;
-          do {
-            ++counter;
-            name = fmt::format("{}_{}", type, counter);
-          } while (!used.insert(name).second);
-        }
-      }
-      used.insert(name);
-      names_[node] = name;
+    return {node.target(), false, false, fmt::format("an FX {}; TorchAir converts only call_function nodes",
+                                                     OpKindName(node.op()))};
+  }
+
+  // GeGraph.next_unique_name: `Type`, then `Type_1`, ... skipping names taken.
+  std::string UniqueName(const std::string& type) {
+    auto [it, fresh] = counters_.try_emplace(type, 0);
+    std::string name;
+    if (fresh && used_.insert(type).second) return type;
+    int64_t& counter = it->second;
+    do {
+      ++counter;
+      name = fmt::format("{}_{}", type, counter);
+    } while (!used_.insert(name).second);
+    return name;
+  }
+
+  // TorchAir's naming: Data/Const keep the FX name, others `Type`, `Type_1`,
+  // ...; an operator TorchAir never builds (unmapped) keeps its FX name too.
+  std::string NameOf(const Node& node, const GeOpType& ge) {
+    if (options_.fx_names && node.op() == OpKind::kOutput) return "NetOutput";
+    if (node.op() == OpKind::kPlaceholder || node.op() == OpKind::kGetAttr) return node.name();  // reserved in Run
+    if (options_.fx_names || !ge.mapped) {
+      // An FX name a generated `Type_N` already took gets a suffix of its own.
+      return used_.insert(node.name()).second ? node.name() : UniqueName(node.name());
+    }
+    return UniqueName(ge.type);
+  }
+
+  // dtype_promote's Consts for the scalar operands of the converters that
+  // take them as tensors (add.Tensor / sub.Tensor with alpha 1, div.Tensor).
+  std::vector<GeOp> ScalarConsts(const Node& node) {
+    std::vector<GeOp> consts;
+    if (node.op() != OpKind::kCallFunction || node.args().size() != 2) return consts;
+    const std::string& t = node.target();
+    bool promotes = t == "torch.ops.aten.div.Tensor" ||
+                    ((t == "torch.ops.aten.add.Tensor" || t == "torch.ops.aten.sub.Tensor") && node.kwargs().empty());
+    const NodeMeta* meta = node.meta();
+    if (!promotes || meta == nullptr || meta->kind != ValueKind::kTensor || meta->tensors.empty()) return consts;
+    for (size_t i = 0; i < 2; ++i) {
+      std::optional<GeOp> c = ScalarConstOp(node.args()[i], meta->tensors[0].dtype);
+      if (!c) continue;
+      c->name = options_.fx_names ? UniqueName(node.name() + "_const") : UniqueName("Const");
+      c->attrs.push_back(StringAttr("_fx_part_of", node.name()));
+      scalar_inputs_[i] = c->name;
+      scalar_descs_[i] = c->output_desc[0];
+      consts.push_back(std::move(*c));
+    }
+    return consts;
+  }
+
+  // Inputs and attrs the raw op builder adds beyond the FX node's own:
+  // MatMul's absent bias and transpose flags, BatchMatMul's adj flags.
+  static void AddConverterShape(const Node& node, GeOp* op) {
+    auto flag = [](const char* key) {
+      GeAttr attr;
+      attr.key = key;
+      attr.kind = GeAttr::Kind::kB;
+      return attr;
+    };
+    if (node.op() != OpKind::kCallFunction) return;
+    if (op->type == "MatMul" && op->input_desc.size() == 2) {
+      op->inputs.push_back("");
+      GeDesc bias;
+      bias.name = "bias";
+      bias.unfed_optional = true;
+      op->input_desc.push_back(std::move(bias));
+      op->attrs.push_back(flag("transpose_x1"));
+      op->attrs.push_back(flag("transpose_x2"));
+    } else if (op->type == "BatchMatMul" && op->input_desc.size() == 2) {
+      op->attrs.push_back(flag("adj_x1"));
+      op->attrs.push_back(flag("adj_x2"));
     }
   }
 
@@ -168,6 +223,11 @@ class Builder {
   void CollectInputs(const Node& node, GeOp* op) {
     std::vector<std::string> control;
     std::vector<const Node*> data_nodes;
+    struct DataInput {
+      std::string ref;
+      GeDesc desc;
+    };
+    std::vector<DataInput> data;
     auto add_control = [&](const Node* producer) {
       std::string ref = "^" + names_.at(producer);
       for (const std::string& c : control) {
@@ -178,11 +238,20 @@ class Builder {
     auto visit = [&](Node* producer) {
       if (IsStreamMarker(*producer)) {
         add_control(producer);
-      } else {
-        data_nodes.push_back(producer);
+        return;
       }
+      data_nodes.push_back(producer);
+      const GeDesc* desc = nullptr;
+      std::string ref = DataRef(producer, &desc);
+      data.push_back({std::move(ref), desc != nullptr ? *desc : GeDesc{}});
     };
-    for (const Argument& arg : node.args()) arg.ForEachNode(visit);
+    for (size_t i = 0; i < node.args().size(); ++i) {
+      if (i < 2 && !scalar_inputs_[i].empty()) {
+        data.push_back({scalar_inputs_[i] + ":0", scalar_descs_[i]});
+        continue;
+      }
+      node.args()[i].ForEachNode(visit);
+    }
     for (const Kwarg& kw : node.kwargs()) {
       if (kw.name == "_control_deps") {
         kw.value.ForEachNode([&](Node* producer) { add_control(producer); });
@@ -190,19 +259,21 @@ class Builder {
         kw.value.ForEachNode(visit);
       }
     }
+    scalar_inputs_[0].clear();
+    scalar_inputs_[1].clear();
+    // The raw op builders append `dependencies` (control inputs) before the data inputs.
+    for (std::string& c : control) op->inputs.push_back(std::move(c));
     bool net_output = node.op() == OpKind::kOutput;
-    for (size_t i = 0; i < data_nodes.size(); ++i) {
-      const GeDesc* desc = nullptr;
-      op->inputs.push_back(DataRef(data_nodes[i], &desc));
-      GeDesc in = desc != nullptr ? *desc : GeDesc{};
+    for (size_t i = 0; i < data.size(); ++i) {
+      op->inputs.push_back(std::move(data[i].ref));
+      GeDesc in = std::move(data[i].desc);
       if (net_output) {
         in.name = fmt::format("input{}", i);
       } else {
-        in.name = data_nodes.size() == 1 ? std::string("x") : fmt::format("x{}", i + 1);
+        in.name = data.size() == 1 ? std::string("x") : fmt::format("x{}", i + 1);
       }
       op->input_desc.push_back(std::move(in));
     }
-    for (std::string& c : control) op->inputs.push_back(std::move(c));
     data_inputs_ = std::move(data_nodes);
   }
 
@@ -248,7 +319,8 @@ class Builder {
     return same_nodes(node.args());
   }
 
-  void AddExtraAttrs(const Node& node, GeOp* op) {
+  void AddExtraAttrs(const Node& node, const GeOpType& ge, GeOp* op) {
+    if (!ge.mapped) op->attrs.push_back(StringAttr("_airscope_unconverted", ge.note));
     if (node.op() == OpKind::kGetAttr && node.target() != node.name()) {
       op->attrs.push_back(StringAttr("_fx_target", node.target()));
     }
@@ -256,7 +328,7 @@ class Builder {
       op->attrs.push_back(StringAttr("_fx_op", std::string(OpKindName(node.op()))));
       op->attrs.push_back(StringAttr("_aten_op", node.target()));
     }
-    if (node.op() == OpKind::kCallFunction && !GeTypeForTarget(node.target()).canonical) {
+    if (node.op() == OpKind::kCallFunction && !ge.canonical) {
       op->attrs.push_back(StringAttr("_aten_op", node.target()));
     }
     if (!ArgsAreDefault(node)) {
@@ -305,7 +377,10 @@ class Builder {
   const Graph& graph_;
   GeOpsOptions options_;
   std::unordered_map<const Node*, std::string> names_;
-  std::unordered_map<const Node*, std::string> types_;
+  std::unordered_set<std::string> used_;                  // op names taken
+  std::unordered_map<std::string, int64_t> counters_;    // next_unique_name's, per type
+  std::string scalar_inputs_[2];                          // of the node being built: Const names per arg
+  GeDesc scalar_descs_[2];
   std::unordered_map<const Node*, std::vector<GeDesc>> descs_;
   std::vector<const Node*> data_inputs_;  // of the node being built
 };
@@ -328,7 +403,7 @@ std::string TorchAirMetaString(const TensorMeta& meta) {
 }
 
 void AppendDescText(std::string& out, const GeDesc& desc, int indent) {
-  Line(out, indent, fmt::format("name: \"{}\"", ProtoCEscape(desc.name)));
+  if (!desc.name.empty()) Line(out, indent, fmt::format("name: \"{}\"", ProtoCEscape(desc.name)));
   if (desc.dtype != DType::kUnknown) Line(out, indent, fmt::format("dtype: {}", GeName(desc.dtype)));
   if (desc.has_shape) {
     Line(out, indent, "shape {");
@@ -336,6 +411,14 @@ void AppendDescText(std::string& out, const GeDesc& desc, int indent) {
     Line(out, indent, "}");
   }
   if (!desc.layout.empty()) Line(out, indent, fmt::format("layout: \"{}\"", ProtoCEscape(desc.layout)));
+  if (desc.unfed_optional) {
+    Line(out, indent, "attr {");
+    Line(out, indent + 2, "key: \"_is_unfed_optional\"");
+    Line(out, indent + 2, "value {");
+    Line(out, indent + 4, "i: 1");
+    Line(out, indent + 2, "}");
+    Line(out, indent, "}");
+  }
   if (!desc.meta.empty()) {
     Line(out, indent, "attr {");
     Line(out, indent + 2, "key: \"_meta\"");
@@ -353,6 +436,15 @@ void AppendAttrValueText(std::string& out, const GeAttr& attr, int indent) {
   switch (attr.kind) {
     case GeAttr::Kind::kS: Line(out, indent, fmt::format("s: \"{}\"", ProtoCEscape(attr.s))); break;
     case GeAttr::Kind::kI: Line(out, indent, fmt::format("i: {}", attr.i)); break;
+    case GeAttr::Kind::kB: Line(out, indent, attr.b ? "b: true" : "b: false"); break;
+    case GeAttr::Kind::kT:
+      Line(out, indent, "t {");
+      Line(out, indent + 2, "desc {");
+      AppendDescText(out, attr.tensor_desc, indent + 4);
+      Line(out, indent + 2, "}");
+      Line(out, indent + 2, fmt::format("data: \"{}\"", ProtoCEscape(attr.s)));
+      Line(out, indent, "}");
+      break;
     case GeAttr::Kind::kListS:
       Line(out, indent, "list {");
       for (const std::string& s : attr.list_s) Line(out, indent + 2, fmt::format("s: \"{}\"", ProtoCEscape(s)));

@@ -7,14 +7,26 @@
 //     `Const` (FX name; `_fx_target` when target != name), output ->
 //     `NetOutput`; call_function -> the GE type of ge_op_types.h, named like
 //     TorchAir's GeGraph.next_unique_name (`Add`, `Add_1`, ...) unless
-//     options.fx_names, where the FX name is kept.
+//     options.fx_names, where the FX name is kept. A target with no GE type
+//     (ge_op_types.h: unmapped, multi-operator or unimplemented conversions,
+//     air.* markers, call_method/call_module) keeps its FX name and target
+//     as its op type, with attr `_airscope_unconverted` saying why.
+//   - As TorchAir's converters build them: mm -> MatMul(x1, x2, bias) with an
+//     absent bias (input "" and an `_is_unfed_optional` desc) and attrs
+//     transpose_x1/transpose_x2 = false (mm.py; auto_generated_ge_raw_ops.py
+//     MatMul); bmm -> BatchMatMul with adj_x1/adj_x2 = false (bmm.py); a
+//     Python scalar operand of add.Tensor / sub.Tensor (alpha 1) and
+//     div.Tensor -> a `Const` of the output dtype made just before the op
+//     (dtype_promote, ge_const.h), attr `_fx_part_of` = the FX node (airscope's:
+//     the reader rebuilds that node from `_fx_args` and skips the Const).
 //   - `operator.getitem(t, i)` on a tuple-valued node is no operator: users
 //     reference `t:i`; in `_fx_args` such a reference is spelled
 //     `<t>_getitem_<i>`, the name the reader gives the getitem it rebuilds.
 //   - Inputs: every node reference in args then kwargs, in order, as
 //     `name:idx`; references to producers without data output (air.* stream
 //     markers) and the kwarg `_control_deps` become control inputs `^name`
-//     (deduplicated, after the data inputs).
+//     (deduplicated, before the data inputs: the raw op builders append
+//     `dependencies` first).
 //   - Attrs beyond TorchAir's (only where they carry information):
 //     `_aten_op` (the FX target when it is not the canonical source of the GE
 //     type), `_fx_args` / `_fx_kwargs` (Python repr of args/kwargs when they
@@ -42,14 +54,18 @@ struct GeDesc {
   std::string layout;             // "ND" for tensors
   std::string meta;               // the `_meta` attr: `Tensor(dtype=..., shape=torch.Size([...])`
   std::string device_type;        // "NPU" on Data descs
+  bool unfed_optional = false;    // an absent optional input (get_invalid_desc: attr `_is_unfed_optional` i: 1)
 };
 
 struct GeAttr {
-  enum class Kind : uint8_t { kS, kI, kListS, kListI };
+  // kT: a TensorDef (`t { desc {...} data: "..." }`), desc in tensor_desc, data bytes in s.
+  enum class Kind : uint8_t { kS, kI, kB, kT, kListS, kListI };
   std::string key;
   Kind kind = Kind::kS;
   std::string s;
   int64_t i = 0;
+  bool b = false;
+  GeDesc tensor_desc;
   std::vector<std::string> list_s;
   std::vector<int64_t> list_i;
 };

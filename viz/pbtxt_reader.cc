@@ -131,6 +131,7 @@ class Reader {
     Input input;
     input.offset = f.value_offset;
     std::string_view ref = f.value;
+    if (ref.empty()) return Status::Ok();  // an absent optional input (GE's unfed optional, e.g. MatMul's bias)
     if (ref.starts_with('^')) {
       input.producer = std::string(ref.substr(1));
       input.index = -1;
@@ -429,6 +430,9 @@ class Reader {
   }
 
   Status Build(PNode& pnode) {
+    // An operator made while converting another FX node (a scalar's Const):
+    // that node's `_fx_args` holds the value, so it is not rebuilt.
+    if (FindAttr(pnode, "_fx_part_of") != nullptr) return Status::Ok();
     NodeSpec spec;
     const Attr* fx_op = FindAttr(pnode, "_fx_op");
     const Attr* aten_op = FindAttr(pnode, "_aten_op");
@@ -470,6 +474,7 @@ class Reader {
     std::vector<Node*> control;
     if (spec.op != OpKind::kPlaceholder) {
       for (const Input& input : pnode.inputs) {
+        if (nodes_[input.producer_id].node == nullptr) continue;  // a `_fx_part_of` operator
         if (input.index < 0) {
           control.push_back(nodes_[input.producer_id].node);
           continue;

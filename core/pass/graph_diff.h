@@ -40,6 +40,28 @@ struct GraphDiff {
 
 GraphDiff DiffGraphs(const Graph& a, const Graph& b);
 
+// TorchAir's DEBUG record of one FX pass (graph_utils.py _compare_fx_graphs,
+// gu:245-283, logged by debug_compare_fx_graphs under TORCH_COMPILE_DEBUG):
+//
+//   After fx graph pass(NAME) optimization:
+//       cost 0.0000123400s,                 <- only when cost_seconds > 0
+//       before 5 nodes, after 4 nodes,
+//       removed nodes: ['clone'],
+//       added nodes: [],
+//       operations statistics:
+//        <_tabulate table: name, cnt(before), cnt(after), diff; `total` first>
+//
+//       targets statistics:
+//        <the same for targets, spelled as Node._pretty_print_target prints them>
+//
+// Names are Python reprs in a list; targets as FX prints them
+// (`torch.ops.aten.add.Tensor`, `operator.getitem`, a placeholder's name).
+// TorchAir builds the name lists and the table rows from Python sets, whose
+// order varies from run to run; airscope fixes one: removed names in `before`'s
+// graph order, added names in `after`'s, table rows by first appearance in
+// `before` then in `after`. No trailing newline (a logger record).
+std::string PassStatsTable(const Graph& before, const Graph& after, std::string_view pass, double cost_seconds);
+
 // The line-level edit script, for callers that render differently.
 struct LineEdit {
   enum class Kind : uint8_t { kEqual, kDelete, kInsert };

@@ -75,11 +75,11 @@ TEST(GeWriter, StreamsNumberedByFirstAppearanceAndControlInputs) {
     return at == std::string::npos ? std::string() : text->substr(at, text->find("\n  }\n", at) - at);
   };
   EXPECT_NE(op_block("Abs").find("stream_id: 1\n"), std::string::npos);
-  EXPECT_NE(op_block("AirRecord").find("stream_id: 1\n"), std::string::npos);
+  EXPECT_NE(op_block("rec").find("stream_id: 1\n"), std::string::npos);
   EXPECT_NE(op_block("Exp").find("stream_id: 2\n"), std::string::npos);
   EXPECT_NE(op_block("Exp").find("value {\n        s: \"s_other\"\n"), std::string::npos);
   EXPECT_EQ(op_block("Neg").find("stream_id"), std::string::npos);
-  EXPECT_NE(op_block("Neg").find("input: \"Abs:0\"\n    input: \"AirRecord:-1\"\n"), std::string::npos) << op_block("Neg");
+  EXPECT_NE(op_block("Neg").find("input: \"rec:-1\"\n    input: \"Abs:0\"\n"), std::string::npos) << op_block("Neg");
   // Attrs are map entries: sorted by key.
   std::string abs = op_block("Abs");
   EXPECT_LT(abs.find("_input_name_key"), abs.find("_user_stream_label"));

@@ -33,6 +33,56 @@ TEST(GraphDiffTest, AddedRemovedChanged) {
   EXPECT_TRUE(DiffGraphs(*a, *a->Clone()).empty());
 }
 
+// TorchAir's DEBUG record (graph_utils.py _compare_fx_graphs). The expected
+// text was produced by running TorchAir's own _tabulate and the record's
+// format string on these counts (rows in graph order: TorchAir's set order
+// varies from run to run).
+TEST(GraphDiffTest, PassStatsTableInTorchAirsLayout) {
+  auto before = ParseFxText(
+      "graph():\n"
+      "    %x : [num_users=1] = placeholder[target=x]\n"
+      "    %clone : [num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%x,), kwargs = {})\n"
+      "    %neg : [num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%clone,), kwargs = {})\n"
+      "    return (neg,)\n",
+      "before");
+  auto after = ParseFxText(
+      "graph():\n"
+      "    %x : [num_users=1] = placeholder[target=x]\n"
+      "    %neg : [num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%x,), kwargs = {})\n"
+      "    return (neg,)\n",
+      "after");
+  ASSERT_TRUE(before.ok() && after.ok());
+  const std::string expected = R"(After fx graph pass(remove_clone) optimization:
+    before 4 nodes, after 3 nodes,
+    removed nodes: ['clone'],
+    added nodes: [],
+    operations statistics:
+     name           cnt(before)  cnt(after)  diff
+    -------------  -----------  ----------  ----
+    total                    4           3    -1
+    placeholder              1           1     0
+    call_function            2           1    -1
+    output                   1           1     0
+
+    targets statistics:
+     name                          cnt(before)  cnt(after)  diff
+    ----------------------------  -----------  ----------  ----
+    total                                   4           3    -1
+    x                                       1           1     0
+    torch.ops.aten.clone.default            1           0    -1
+    torch.ops.aten.neg.default              1           1     0
+    output                                  1           1     0)";
+  EXPECT_EQ(PassStatsTable(**before, **after, "remove_clone", 0), expected);
+  // A measured cost adds TorchAir's cost line, 10 decimals.
+  std::string timed = PassStatsTable(**before, **after, "remove_clone", 0.0012345);
+  EXPECT_TRUE(timed.starts_with("After fx graph pass(remove_clone) optimization:\n    cost 0.0012345000s,\n"
+                                "    before 4 nodes")) << timed;
+  // Added names and a target only `after` has.
+  std::string back = PassStatsTable(**after, **before, "p", 0);
+  EXPECT_NE(back.find("    removed nodes: [],\n    added nodes: ['clone'],\n"), std::string::npos) << back;
+  EXPECT_NE(back.find("    torch.ops.aten.clone.default            0           1     1"), std::string::npos) << back;
+}
+
 TEST(GraphDiffTest, TargetKwargsAndMetaAreNamed) {
   auto a = ParseFxText(
       "graph():\n"

@@ -11,6 +11,7 @@
 #include "core/file_util.h"
 #include "core/fx/readable.h"
 #include "core/ops/shape_inference.h"
+#include "viz/ge_const.h"
 #include "viz/ge_op_types.h"
 #include "viz/pbtxt_reader.h"
 #include "viz/proto_text.h"
@@ -79,9 +80,16 @@ TEST(GeOpTypes, TableAndReverse) {
   EXPECT_FALSE(GeTypeForTarget("torch.ops.aten.add.Scalar").canonical);
   EXPECT_EQ(GeTypeForTarget("torch.ops.aten._softmax.default").type, "SoftmaxV2");
   GeOpType unmapped = GeTypeForTarget("torch.ops.aten.native_dropout.default");
-  EXPECT_EQ(unmapped.type, "NativeDropout");
+  EXPECT_EQ(unmapped.type, "torch.ops.aten.native_dropout.default");  // no invented GE type
   EXPECT_FALSE(unmapped.mapped);
-  EXPECT_EQ(GeTypeForTarget("operator.getitem").type, "Getitem");
+  EXPECT_NE(unmapped.note.find("no GE type in airscope's table"), std::string::npos);
+  EXPECT_EQ(GeTypeForTarget("operator.getitem").type, "operator.getitem");
+  // addmm.py returns MatMulV2 (+ Add): several operators, so no single type.
+  GeOpType addmm = GeTypeForTarget("torch.ops.aten.addmm.default");
+  EXPECT_FALSE(addmm.mapped);
+  EXPECT_NE(addmm.note.find("MatMulV2"), std::string::npos);
+  EXPECT_EQ(GeTypeForTarget("torch.ops.aten.where.self").type, "SelectV2");  // where.py: ge.SelectV2
+  EXPECT_FALSE(GeTypeForTarget("torch.ops.aten.amax.default").mapped);   // amax.py: NotImplementedError
   EXPECT_EQ(TargetForGeType("Reshape"), "torch.ops.aten.view.default");
   EXPECT_EQ(TargetForGeType("Add"), "torch.ops.aten.add.Tensor");
   EXPECT_EQ(TargetForGeType("NoSuchOp"), std::nullopt);
@@ -154,8 +162,10 @@ TEST(Pbtxt, FormatPieces) {
   EXPECT_NE(t.find("s: 's: \"torch.ops.aten.native_dropout.default\"\\n'"), std::string::npos);
   EXPECT_NE(t.find("shape {\\n  dim: 2\\n  dim: -1\\n}"), std::string::npos);  // symbolic dim
   EXPECT_NE(t.find("shape=torch.Size([2, s0])"), std::string::npos);          // symbol kept in _meta
-  EXPECT_NE(t.find("input: \"NativeDropout:1\""), std::string::npos);          // getitem elided
-  EXPECT_EQ(t.find("Getitem"), std::string::npos);
+  EXPECT_NE(t.find("    name: \"d\"\n    op: \"torch.ops.aten.native_dropout.default\"\n"), std::string::npos);
+  EXPECT_NE(t.find("key: \"_airscope_unconverted\""), std::string::npos);
+  EXPECT_NE(t.find("input: \"d:1\""), std::string::npos);  // getitem elided
+  EXPECT_EQ(t.find("getitem\""), std::string::npos);
   EXPECT_NE(t.find("key: \"[o]y1\""), std::string::npos);
   // Reads back with the same args, stream, tuple meta and a rebuilt getitem.
   auto back = ParsePbtxt(t, "pieces.pbtxt");
@@ -167,10 +177,10 @@ TEST(Pbtxt, FormatPieces) {
   EXPECT_EQ(m->args()[1].as_float(), 0.5);
   EXPECT_EQ(m->meta()->ShapeString(), "f32[2, s0]");
   EXPECT_EQ((*back)->Find("Add")->stream(), "stream_1");
-  Node* rebuilt = (*back)->Find("NativeDropout_getitem_1");
+  Node* rebuilt = (*back)->Find("d_getitem_1");
   ASSERT_NE(rebuilt, nullptr);
   EXPECT_EQ(rebuilt->target(), "operator.getitem");
-  EXPECT_EQ((*back)->Find("NativeDropout")->target(), "torch.ops.aten.native_dropout.default");
+  EXPECT_EQ((*back)->Find("d")->target(), "torch.ops.aten.native_dropout.default");
   auto again = GraphToPbtxt(**back);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(*again, t);
@@ -190,16 +200,94 @@ TEST(Pbtxt, ControlInputsFromStreamMarkers) {
   g->SetArgs(g->output(), {Argument::Tuple({Argument::NodeRef(neg)})});
   auto text = GraphToPbtxt(*g);
   ASSERT_TRUE(text.ok());
-  EXPECT_NE(text->find("name: \"AirWait\"\n    op: \"AirWait\"\n    input: \"^AirRecord\"\n"), std::string::npos)
+  // No GE operator for the markers: FX name and target, their users ordered by control inputs,
+  // which the raw op builders put before the data inputs.
+  EXPECT_NE(text->find("name: \"wait\"\n    op: \"torch.ops.air.wait.default\"\n    input: \"^record\"\n"),
+            std::string::npos)
       << *text;
-  EXPECT_NE(text->find("op: \"Neg\"\n    input: \"Add:0\"\n    input: \"^AirWait\"\n"), std::string::npos);
+  EXPECT_NE(text->find("op: \"Neg\"\n    input: \"^wait\"\n    input: \"Add:0\"\n"), std::string::npos);
   auto back = ParsePbtxt(*text, "control.pbtxt");
   ASSERT_TRUE(back.ok()) << back.status().message();
   const Argument* deps = (*back)->Find("Neg")->kwarg("_control_deps");
   ASSERT_NE(deps, nullptr);
-  EXPECT_EQ(deps->items()[0].as_node()->name(), "AirWait");
+  EXPECT_EQ(deps->items()[0].as_node()->name(), "wait");
   auto again = GraphToPbtxt(**back);
   EXPECT_EQ(*again, *text);
+}
+
+// mm.py: ge.MatMul(self, mat2, None); the raw op builder appends an empty
+// input and an `_is_unfed_optional` desc for the absent bias and sets
+// transpose_x1/transpose_x2 (auto_generated_ge_raw_ops.py MatMul).
+TEST(Pbtxt, MatMulAsTheConverterBuildsIt) {
+  auto g = SampleAdd();
+  Node* add = g->Find("add");
+  Node* mm = g->InsertAfter(add, Spec(OpKind::kCallFunction, "torch.ops.aten.mm.default",
+                                      {Argument::NodeRef(add), Argument::NodeRef(g->Find("arg1_1"))}, "mm"));
+  mm->set_meta(F32({2, 2}));
+  g->SetArgs(g->output(), {Argument::Tuple({Argument::NodeRef(mm)})});
+  auto text = GraphToPbtxt(*g);
+  ASSERT_TRUE(text.ok());
+  EXPECT_NE(text->find("    op: \"MatMul\"\n    input: \"Add:0\"\n    input: \"arg1_1:0\"\n    input: \"\"\n"),
+            std::string::npos)
+      << *text;
+  EXPECT_NE(text->find("key: \"transpose_x1\"\n        value {\n            s: 'b: false\\n'"), std::string::npos);
+  EXPECT_NE(text->find("key: \"transpose_x2\""), std::string::npos);
+  EXPECT_NE(text->find("key: \"[i]bias\"\n        value {\n            s: 'name: \"bias\"\\nattr {\\n  key: "
+                       "\"_is_unfed_optional\"\\n  value {\\n    i: 1\\n  }\\n}\\n'"),
+            std::string::npos)
+      << *text;
+  auto back = ParsePbtxt(*text, "mm.pbtxt");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  Node* m = (*back)->Find("MatMul");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->target(), "torch.ops.aten.mm.default");
+  EXPECT_EQ(m->args().size(), 2u);  // the absent bias is no argument
+  EXPECT_EQ(*GraphToPbtxt(**back), *text);
+}
+
+// add.py: dtype_promote(self, other) turns a Python scalar into
+// ge.Const(v, dtype=<output dtype>) made before the Add (ge/_ge_graph.py Const).
+TEST(Pbtxt, ScalarOperandBecomesConst) {
+  auto g = SampleAdd();
+  Node* add = g->Find("add");
+  Node* add1 = g->InsertAfter(add, Spec(OpKind::kCallFunction, "torch.ops.aten.add.Tensor",
+                                        {Argument::NodeRef(add), Argument::Float(1.0)}, "add_1"));
+  add1->set_meta(F32({2, 2}));
+  g->SetArgs(g->output(), {Argument::Tuple({Argument::NodeRef(add1)})});
+  auto text = GraphToPbtxt(*g);
+  ASSERT_TRUE(text.ok());
+  const std::string& t = *text;
+  size_t konst = t.find("    name: \"Const\"\n    op: \"Const\"\n");
+  size_t user = t.find("    name: \"Add_1\"\n    op: \"Add\"\n    input: \"Add:0\"\n    input: \"Const:0\"\n");
+  ASSERT_NE(konst, std::string::npos) << t;
+  ASSERT_NE(user, std::string::npos) << t;
+  EXPECT_LT(konst, user);
+  // 1.0f little-endian: 00 00 80 3f, in protobuf text then in repr(bytes).
+  EXPECT_NE(t.find("s: 't {\\n  desc {\\n    dtype: DT_FLOAT\\n    layout: \"ND\"\\n  }\\n  data: "
+                   "\"\\\\000\\\\000\\\\200?\"\\n}\\n'"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("key: \"_readable_value\"\n        value {\n            s: 's: \"1.0\"\\n'"), std::string::npos);
+  EXPECT_NE(t.find("key: \"[o]\"\n        value {\n            s: 'dtype: DT_FLOAT\\nlayout: \"ND\"\\n'"),
+            std::string::npos);
+  auto back = ParsePbtxt(t, "const.pbtxt");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ((*back)->Find("Const"), nullptr);  // part of Add_1: its _fx_args hold the 1.0
+  Node* b = (*back)->Find("Add_1");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->args()[1].as_float(), 1.0);
+  EXPECT_EQ(*GraphToPbtxt(**back), t);
+}
+
+TEST(GeConst, ScalarBytes) {
+  EXPECT_EQ(*ScalarBytes(Argument::Float(1.0), DType::kFloat16), std::string("\x00\x3c", 2));
+  EXPECT_EQ(*ScalarBytes(Argument::Float(-2.0), DType::kBFloat16), std::string("\x00\xc0", 2));
+  EXPECT_EQ(*ScalarBytes(Argument::Float(65520.0), DType::kFloat16), std::string("\x00\x7c", 2));  // ties to inf
+  EXPECT_EQ(*ScalarBytes(Argument::Float(5.960464477539063e-08), DType::kFloat16), std::string("\x01\x00", 2));
+  EXPECT_EQ(*ScalarBytes(Argument::Int(3), DType::kInt64), std::string("\x03\0\0\0\0\0\0\0", 8));
+  EXPECT_EQ(*ScalarBytes(Argument::Bool(true), DType::kBool), std::string("\x01", 1));
+  EXPECT_FALSE(ScalarBytes(Argument::Float(1.0), DType::kComplex64).has_value());
+  EXPECT_FALSE(ScalarBytes(Argument::None(), DType::kFloat32).has_value());
 }
 
 TEST(Pbtxt, RoundTripsEverySample) {
