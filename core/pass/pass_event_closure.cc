@@ -106,8 +106,10 @@ Result<bool> EventClosure(Graph& graph, PassContext& context) {
   const OpRegistry* registry = context.registry;
   Node* first = graph.front();
   std::string enter_tag = fmt::format("{}_{}", context.fx_graph_name, first->name());
-  InsertCall(graph, first, /*before=*/true, kTaggedRecord, TagArgs(enter_tag), {}, registry);
-  for (Node* enter : user_enters) InsertCall(graph, enter, /*before=*/false, kTaggedWait, TagArgs(enter_tag), {}, registry);
+  InsertCall(graph, first, /*before=*/true, kTaggedRecord, TagArgs(enter_tag), {}, registry,
+               FxOverloadName(kTaggedRecord));
+  for (Node* enter : user_enters) InsertCall(graph, enter, /*before=*/false, kTaggedWait, TagArgs(enter_tag), {}, registry,
+               FxOverloadName(kTaggedWait));
 
   Node* output = graph.back();
   if (output->op() != OpKind::kOutput) {
@@ -115,8 +117,10 @@ Result<bool> EventClosure(Graph& graph, PassContext& context) {
   }
   for (Node* exit : user_exits) {
     std::string exit_tag = fmt::format("{}_{}", context.fx_graph_name, exit->name());
-    InsertCall(graph, exit, /*before=*/true, kTaggedRecord, TagArgs(exit_tag), {}, registry);
-    InsertCall(graph, output, /*before=*/true, kTaggedWait, TagArgs(exit_tag), {}, registry);
+    InsertCall(graph, exit, /*before=*/true, kTaggedRecord, TagArgs(exit_tag), {}, registry,
+               FxOverloadName(kTaggedRecord));
+    InsertCall(graph, output, /*before=*/true, kTaggedWait, TagArgs(exit_tag), {}, registry,
+               FxOverloadName(kTaggedWait));
   }
   return true;
 }

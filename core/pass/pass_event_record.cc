@@ -33,7 +33,8 @@ Result<bool> EventRecord(Graph& graph, PassContext& context) {
       }
       Node* tensor = item.as_node();
       auto [it, inserted] = record_after.try_emplace(tensor->name(), nullptr);
-      if (inserted) it->second = InsertCall(graph, tensor, /*before=*/false, kRecord, {}, {}, context.registry);
+      if (inserted) it->second = InsertCall(graph, tensor, /*before=*/false, kRecord, {}, {}, context.registry,
+                                              FxOverloadName(kRecord));
       waited.push_back(Argument::NodeRef(it->second));
       rewritten = true;
     }

@@ -43,7 +43,8 @@ PassInfo LowerPass() {
           "including the matching scope_exit; nested scopes: the innermost user stream; a scope that names no\n"
           "user stream keeps the enclosing one; the scope_enter itself on the enclosing stream. This overrides\n"
           "the stream labels earlier passes computed (add_stream_label_to_node_meta puts a scope_enter on its own\n"
-          "stream; those labels only steer TorchAir's passes). Then it\n"
+          "stream; those labels only steer TorchAir's passes) and any stream set directly (a rewrite rule's `set\n"
+          "stream`): TorchAir's codegen knows streams only from scopes. Then it\n"
           "checks that every wait's event has a record before it and that no node is a call_method or\n"
           "call_module (those cannot be launched). Changed when it assigned a stream.",
           PassKind::kPipeline, Lower, {}, EffectPolicy::kUnchecked};

@@ -12,6 +12,7 @@
 #include "core/fx/python_repr.h"
 #include "core/pass/builtin_passes.h"
 #include "core/pass/pass_util.h"
+#include "core/pass/stream_util.h"
 
 namespace airscope {
 namespace {
@@ -91,7 +92,7 @@ Result<bool> ReplaceDynamicWorkspaceOps(Graph& graph, PassContext& context) {
                             outputs.size(), row->outputs);
     }
     std::vector<Kwarg> kwargs = node->kwargs();
-    Node* workspace = InsertCall(graph, node, CallSpec(row->get_workspace, node->args(), node->kwargs()), node->stream(),
+    Node* workspace = InsertCall(graph, node, CallSpec(row->get_workspace, node->args(), node->kwargs(), FxOverloadName(row->get_workspace)), node->stream(),
                                  registry);
     kwargs.push_back({"workspace", Argument::NodeRef(workspace)});
     std::vector<Argument> empties;
@@ -105,14 +106,14 @@ Result<bool> ReplaceDynamicWorkspaceOps(Graph& graph, PassContext& context) {
       Device device;
       Argument device_arg = Device::Parse(out.device, &device) ? Argument::OfDevice(device) : Argument::None();
       Node* empty = InsertCall(graph, node,
-                               CallSpec("torch.empty", {Argument::List(std::move(shape))},
-                                        {{"dtype", Argument::OfDType(out.dtype)}, {"device", device_arg}}, "empty"),
+                               NodeSpec{OpKind::kCallFunction, "torch.empty", {Argument::List(std::move(shape))},
+                                        {{"dtype", Argument::OfDType(out.dtype)}, {"device", device_arg}}, "empty"},
                                node->stream(), registry);
       empties.push_back(Argument::NodeRef(empty));
     }
     // One output: out=tensor; several: out=[...] (ag:676-682).
     kwargs.push_back({"out", empties.size() == 1 ? empties[0] : Argument::List(std::move(empties))});
-    Node* run = InsertCall(graph, node, CallSpec(row->out_operator, node->args(), std::move(kwargs)), node->stream(),
+    Node* run = InsertCall(graph, node, CallSpec(row->out_operator, node->args(), std::move(kwargs), FxOverloadName(row->out_operator)), node->stream(),
                            registry);
     if (!run->meta()) run->set_meta(meta);  // the same values, now written into the empties
     graph.ReplaceAllUsesWith(node, run);

@@ -48,7 +48,9 @@ Result<bool> ResolveDefaultStreamMarkers(Graph& graph, PassContext&) {
   // Before the first node, in TorchAir's order: current_stream, then per
   // attribute getattr(current_stream, attr) and str(getattr).
   Node* first = graph.front();
-  Node* current = graph.InsertBefore(first, CallSpec("torch.npu.current_stream", {}, {}, "current_stream"));
+  // A Python function target: spelled as is (CallSpec would read it as an op overload).
+  Node* current =
+      graph.InsertBefore(first, NodeSpec{OpKind::kCallFunction, "torch.npu.current_stream", {}, {}, "current_stream"});
   std::array<Node*, 3> as_str{};
   for (size_t i = 0; i < kAttributes.size(); ++i) {
     Node* attr = graph.InsertBefore(

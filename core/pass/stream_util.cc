@@ -1,5 +1,7 @@
 #include "core/pass/stream_util.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace airscope {
@@ -19,11 +21,20 @@ std::optional<std::string> UserStreamOf(const Node& node) {
 }
 
 Node* InsertCall(Graph& graph, Node* position, bool before, std::string_view target, std::vector<Argument> args,
-                 std::vector<Kwarg> kwargs, const OpRegistry* registry) {
-  NodeSpec spec = CallSpec(target, std::move(args), std::move(kwargs));
+                 std::vector<Kwarg> kwargs, const OpRegistry* registry, std::string hint) {
+  NodeSpec spec = CallSpec(target, std::move(args), std::move(kwargs), std::move(hint));
   Node* node = before ? graph.InsertBefore(position, std::move(spec)) : graph.InsertAfter(position, std::move(spec));
   if (registry) InferMeta(node, *registry);
   return node;
+}
+
+std::string FxOverloadName(std::string_view target) {
+  target = StripTorchOps(target);
+  size_t ns = target.find('.');
+  std::string_view rest = ns == std::string_view::npos ? target : target.substr(ns + 1);
+  std::string out(rest);
+  std::replace(out.begin(), out.end(), '.', '_');
+  return out;
 }
 
 bool IsNoOpNode(const Node& node, const OpRegistry& registry) {

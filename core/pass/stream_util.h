@@ -40,9 +40,16 @@ std::optional<std::string> UserStreamOf(const Node& scope_enter);
 
 // Creates `target(args, kwargs)` (short or full spelling; stored in FX's)
 // before or after `position`, and gives it meta from the registry's shape
-// inference when the op is known and inference succeeds.
+// inference when the op is known and inference succeeds. `hint` names it
+// (default: the op's name, as rewrite rules name their nodes).
 Node* InsertCall(Graph& graph, Node* position, bool before, std::string_view target, std::vector<Argument> args,
-                 std::vector<Kwarg> kwargs, const OpRegistry* registry);
+                 std::vector<Kwarg> kwargs, const OpRegistry* registry, std::string hint = "");
+
+// The name torch.fx gives a node that a pass creates with
+// graph.call_function(<OpOverload>): the op and overload joined by '_'
+// ("air.tagged_event_record.default" -> "tagged_event_record_default"), as
+// TorchAir's passes name the nodes they insert.
+std::string FxOverloadName(std::string_view target);
 
 // Nodes that do no device work: placeholders, get_attr, output, views
 // (registry category kView), getitem, sym_size, the scope markers.

@@ -110,19 +110,19 @@ TEST(StreamPassesTest, ValidGraphRaisesTorchAirsErrorForAnExitWithoutEnter) {
 }
 
 const std::vector<std::string> kAfterEventClosure = {
-    "tagged_event_record = air.tagged_event_record.default('graph_1_arg0_1', True)",
+    "tagged_event_record_default = air.tagged_event_record.default('graph_1_arg0_1', True)",
     "arg0_1 = placeholder()",
     "scope_enter = air.scope_enter.default(['_user_stream_label'], ['stream_1'], need_execute=True)",
-    "tagged_event_wait = air.tagged_event_wait.default('graph_1_arg0_1', True)",
+    "tagged_event_wait_default = air.tagged_event_wait.default('graph_1_arg0_1', True)",
     "mm = aten.mm.default(arg0_1, arg0_1)",
     "abs_1 = aten.abs.default(mm)",
     "record = air.record.default()",
-    "tagged_event_record_1 = air.tagged_event_record.default('graph_1_scope_exit', True)",
+    "tagged_event_record_default_1 = air.tagged_event_record.default('graph_1_scope_exit', True)",
     "scope_exit = air.scope_exit.default(need_execute=True)",
     "add = aten.add.Tensor(abs_1, 1)",
     "wait = air.wait.default([record])",
     "sub = aten.sub.Tensor(arg0_1, mm)",
-    "tagged_event_wait_1 = air.tagged_event_wait.default('graph_1_scope_exit', True)",
+    "tagged_event_wait_default_1 = air.tagged_event_wait.default('graph_1_scope_exit', True)",
     "output = output((add, sub))",
 };
 
@@ -137,7 +137,7 @@ TEST(StreamPassesTest, EventClosureForksAndJoinsTheUserStream) {
   p.RunOk("event_closure", true);
   EXPECT_EQ(p.graph->size(), kAfterEventClosure.size() + 4);
   EXPECT_EQ(Describe(*p.graph)[0],
-            "tagged_event_record_2 = air.tagged_event_record.default('graph_7_tagged_event_record', True)");
+            "tagged_event_record_default_2 = air.tagged_event_record.default('graph_7_tagged_event_record_default', True)");
 }
 
 TEST(StreamPassesTest, EventClosureWithoutUserStreamsOnlyMarksScopes) {
@@ -198,16 +198,16 @@ TEST(StreamPassesTest, EventRecordLeavesRecordsAndRecordsWaitedTensors) {
   q.RunOk("event_record", true);
   EXPECT_EQ(Describe(*q.graph), (std::vector<std::string>{
       "arg0_1 = placeholder()",
-      "record_2 = air.record.default()",
+      "record_default_2 = air.record.default()",
       "mm = aten.mm.default(arg0_1, arg0_1)",
-      "record_1 = air.record.default()",
+      "record_default_1 = air.record.default()",
       "abs_1 = aten.abs.default(mm)",
-      "record = air.record.default()",
-      "wait = air.wait.default([record])",
+      "record_default = air.record.default()",
+      "wait = air.wait.default([record_default])",
       "add = aten.add.Tensor(abs_1, 1)",
-      "wait_1 = air.wait.default([record_1, record_2])",
+      "wait_1 = air.wait.default([record_default_1, record_default_2])",
       "sub = aten.sub.Tensor(arg0_1, mm)",
-      "wait_2 = air.wait.default([record_1])",
+      "wait_2 = air.wait.default([record_default_1])",
       "output = output((add, sub))",
   }));
   q.RunOk("event_record", false);
@@ -225,16 +225,16 @@ TEST(StreamPassesTest, StreamLabelsAreTorchAirsAddStreamLabelToNodeMeta) {
   EXPECT_TRUE(AddStreamLabelToNodeMeta(*p.graph));
   // gu:18-55: the scope_enter and the scope_exit both carry the scope's label.
   EXPECT_EQ(Streams(*p.graph), (std::vector<std::string>{
-      "tagged_event_record=", "arg0_1=", "scope_enter=stream_1", "tagged_event_wait=stream_1", "mm=stream_1",
-      "abs_1=stream_1", "record=stream_1", "tagged_event_record_1=stream_1", "scope_exit=stream_1", "add=",
-      "wait=", "sub=", "tagged_event_wait_1=", "output="}));
+      "tagged_event_record_default=", "arg0_1=", "scope_enter=stream_1", "tagged_event_wait_default=stream_1", "mm=stream_1",
+      "abs_1=stream_1", "record=stream_1", "tagged_event_record_default_1=stream_1", "scope_exit=stream_1", "add=",
+      "wait=", "sub=", "tagged_event_wait_default_1=", "output="}));
   EXPECT_FALSE(AddStreamLabelToNodeMeta(*p.graph));
 }
 
 const std::vector<std::string> kLoweredStreams = {
-    "tagged_event_record=", "arg0_1=", "scope_enter=", "tagged_event_wait=stream_1", "mm=stream_1",
-    "abs_1=stream_1", "record=stream_1", "tagged_event_record_1=stream_1", "scope_exit=stream_1", "add=", "wait=",
-    "sub=", "tagged_event_wait_1=", "output=",
+    "tagged_event_record_default=", "arg0_1=", "scope_enter=", "tagged_event_wait_default=stream_1", "mm=stream_1",
+    "abs_1=stream_1", "record=stream_1", "tagged_event_record_default_1=stream_1", "scope_exit=stream_1", "add=", "wait=",
+    "sub=", "tagged_event_wait_default_1=", "output=",
 };
 
 TEST(StreamPassesTest, LowerPutsNodesOnTheStreamsOfTorchAirsCodegen) {
@@ -284,16 +284,16 @@ TEST(StreamPassesTest, BuildTaskGraphFromTheLoweredSeed) {
                               t.event, fmt::join(t.deps, ","), t.cost_known ? " costed" : ""));
   }
   EXPECT_EQ(got, (std::vector<std::string>{
-      "0 event_record tagged_event_record @ event=graph_1_arg0_1 deps=[]",
-      "1 event_wait tagged_event_wait @stream_1 event=graph_1_arg0_1 deps=[0]",
+      "0 event_record tagged_event_record_default @ event=graph_1_arg0_1 deps=[]",
+      "1 event_wait tagged_event_wait_default @stream_1 event=graph_1_arg0_1 deps=[0]",
       "2 kernel mm @stream_1 event= deps=[] costed",
       "3 kernel abs_1 @stream_1 event= deps=[2] costed",
       "4 event_record record @stream_1 event=record deps=[]",
-      "5 event_record tagged_event_record_1 @stream_1 event=graph_1_scope_exit deps=[]",
+      "5 event_record tagged_event_record_default_1 @stream_1 event=graph_1_scope_exit deps=[]",
       "6 kernel add @ event= deps=[3] costed",
       "7 event_wait wait @ event=record deps=[4]",
       "8 kernel sub @ event= deps=[2] costed",
-      "9 event_wait tagged_event_wait_1 @ event=graph_1_scope_exit deps=[5]",
+      "9 event_wait tagged_event_wait_default_1 @ event=graph_1_scope_exit deps=[5]",
   }));
   EXPECT_EQ(tasks->tasks[2].cost.flops, 2.0 * 3 * 3 * 3);
 }

@@ -392,15 +392,15 @@ TEST(ReplaceDynamicWorkspaceOpsTest, FusedInferAttentionScoreGetsStaticWorkspace
       "arg0_1 = placeholder()",
       "arg1_1 = placeholder()",
       "arg2_1 = placeholder()",
-      "_npu_fused_infer_attention_score_get_max_workspace = "
+      "_npu_fused_infer_attention_score_get_max_workspace_default = "
       "npu._npu_fused_infer_attention_score_get_max_workspace.default(arg0_1, arg1_1, arg2_1, num_heads=8, "
       "input_layout='BNSD', actual_seq_lengths=[16])",
       "empty = torch.empty([1, 8, 16, 64], dtype=torch.float16, device=device(type='npu', index=0))",
       "empty_1 = torch.empty([1, 8, 16, 1], dtype=torch.float32, device=device(type='npu', index=0))",
-      "npu_fused_infer_attention_score_1 = npu.npu_fused_infer_attention_score.out(arg0_1, arg1_1, arg2_1, "
+      "npu_fused_infer_attention_score_out = npu.npu_fused_infer_attention_score.out(arg0_1, arg1_1, arg2_1, "
       "num_heads=8, input_layout='BNSD', actual_seq_lengths=[16], "
-      "workspace=_npu_fused_infer_attention_score_get_max_workspace, out=[empty, empty_1])",
-      "getitem = operator.getitem(npu_fused_infer_attention_score_1, 0)",
+      "workspace=_npu_fused_infer_attention_score_get_max_workspace_default, out=[empty, empty_1])",
+      "getitem = operator.getitem(npu_fused_infer_attention_score_out, 0)",
       "output = output((getitem,))",
   }));
 }
