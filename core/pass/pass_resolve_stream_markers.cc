@@ -18,6 +18,11 @@ constexpr std::array<std::string_view, 3> kMarkers = {"DEFAULT_STREAM_ID_MARKER"
 // The Stream attribute each marker stands for, in kMarkers' order.
 constexpr std::array<std::string_view, 3> kAttributes = {"stream_id", "device_index", "device_type"};
 
+// torch.fx never names a node after a Python builtin (its _Namespace treats
+// them as taken), so these start at `getattr_1` / `str_1`.
+constexpr const char* kGetattrHint = "getattr_1";
+constexpr const char* kStrHint = "str_1";
+
 // WHITELIST_OPS (gp:1383-1388).
 bool Whitelisted(const Node& node) {
   return IsTarget(node, kTaggedRecordOnStream) || IsTarget(node, kTaggedWaitOnStream) ||
@@ -55,8 +60,8 @@ Result<bool> ResolveDefaultStreamMarkers(Graph& graph, PassContext&) {
   for (size_t i = 0; i < kAttributes.size(); ++i) {
     Node* attr = graph.InsertBefore(
         first, CallSpec("getattr", {Argument::NodeRef(current), Argument::String(std::string(kAttributes[i]))}, {},
-                        "getattr"));
-    as_str[i] = graph.InsertBefore(first, CallSpec("str", {Argument::NodeRef(attr)}, {}, "str"));
+                        kGetattrHint));
+    as_str[i] = graph.InsertBefore(first, CallSpec("str", {Argument::NodeRef(attr)}, {}, kStrHint));
   }
   for (Node* node : graph.Nodes()) {
     if (!Whitelisted(*node)) continue;

@@ -72,7 +72,7 @@ TEST(StreamPassesTest, CustomStagesNameAMissingPass) {
   p.context.custom_post = {"multistream", "nosuch"};
   Result<PassOutcome> outcome = p.Run("custom_post");
   ASSERT_FALSE(outcome.ok());
-  EXPECT_EQ(outcome.status().message(), "pass 'custom_post' failed: no pass named 'nosuch' (registered for custom_post)");
+  EXPECT_EQ(outcome.status().message(), "pass 'post_grad_custom_post_pass' failed: no pass named 'nosuch' (registered for post_grad_custom_post_pass)");
   EXPECT_EQ(p.graph->size(), 6u);  // rolled back: multistream's edits are gone too
   p.context.custom_post.clear();
   p.RunOk("custom_post", false);
@@ -370,7 +370,7 @@ TEST(StreamPassesTest, FailingOrLintBreakingUserPassIsRolledBackAndNamed) {
   Result<PassOutcome> outcome = p.Run("custom_pre");
   ASSERT_FALSE(outcome.ok());
   EXPECT_EQ(outcome.status().message(),
-            "pass 'custom_pre' failed: pass 'unbound' failed: rule at line 1 (on aten.mm.default: insert after "
+            "pass 'post_grad_custom_pre_pass' failed: pass 'unbound' failed: rule at line 1 (on aten.mm.default: insert after "
             "air.wait.default([$nothing])) on node 'mm': $nothing is not bound (no earlier 'as nothing' has run)");
   EXPECT_EQ(Describe(*p.graph), before);
 
@@ -382,7 +382,7 @@ TEST(StreamPassesTest, FailingOrLintBreakingUserPassIsRolledBackAndNamed) {
   p.context.custom_pre = {"breaker"};
   outcome = p.Run("custom_pre");
   ASSERT_FALSE(outcome.ok());
-  EXPECT_NE(outcome.status().message().find("pass 'custom_pre' failed: pass 'breaker' broke the graph: lint:"),
+  EXPECT_NE(outcome.status().message().find("pass 'post_grad_custom_pre_pass' failed: pass 'breaker' broke the graph: lint:"),
             std::string::npos)
       << outcome.status().message();
   EXPECT_EQ(Describe(*p.graph), before);
