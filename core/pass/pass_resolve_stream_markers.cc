@@ -92,9 +92,9 @@ PassInfo ResolveDefaultStreamMarkersPass() {
           "node: cs = torch.npu.current_stream(), then for stream_id, device_index, device_type in that order\n"
           "getattr(cs, ATTR) and str(...), and each marker arg becomes its str node.\n"
           "Decided, following the source: scope_enter carries its markers inside its values list (args[1]), so\n"
-          "they are NOT replaced; TorchAir's apply_event_closure_with_multi_stream would then int() them\n"
-          "(gp:601-606, a ValueError in TorchAir) - airscope does not model that collection of stream ids, so the\n"
-          "markers simply stay in the scope_enter. This pass does not assign streams: lower does, as TorchAir's\n"
+          "they are NOT replaced. (They never get here: apply_event_closure_with_multi_stream, earlier, int()s\n"
+          "them in _extract_user_stream_info, gp:601-606 - Python's ValueError, which airscope reports there.)\n"
+          "This pass does not assign streams: lower does, as TorchAir's\n"
           "codegen does. airscope simplifies: the getattr/str nodes run nothing on the simulated device.",
           PassKind::kPipeline, ResolveDefaultStreamMarkers, {"resolve_stream_markers"}};
 }
