@@ -393,7 +393,10 @@ void RegisterMiscOps(OpRegistry& r) {
   AddOp(r, "aten.sym_size.int", OpCategory::kOther, InferSymSize, ZeroCost());
 
   for (const char* name : {"air.scope_enter.default", "air.scope_exit.default", "air.record.default",
-                           "air.wait.default", "air.tagged_event_record.default", "air.tagged_event_wait.default"}) {
+                           "air.wait.default", "air.tagged_event_record.default", "air.tagged_event_wait.default",
+                           // replace_stream_event_pass (torchair/ops/_tagged_event.py:66-272)
+                           "air.tagged_event_record_on_stream.default", "air.tagged_event_wait_on_stream.default",
+                           "air.tagged_stream_wait_stream.default", "air.record_tagged_stream_.default"}) {
     AddOp(r, name, OpCategory::kStreamControl, InferStreamControl, ZeroCost());
   }
   AddOp(r, "airscope.fused_pointwise.default", OpCategory::kPointwise, InferFusedPointwise, FusedPointwiseCost);

@@ -44,6 +44,10 @@ struct PassContext {
   // The FX graph's name as TorchAir's AclConcreteGraph knows it ("graph_1"),
   // used in tags it derives (apply_event_closure_with_multi_stream).
   std::string fx_graph_name = "graph_1";
+  // replace_stream_event_pass's GraphCounter value for this Dynamo graph: its
+  // tags start "graph_<k>_" (replace_stream_event.py:12-23; TorchAir's
+  // process-global counter starts at 0 for the first Dynamo graph).
+  int64_t dynamo_graph_counter = 0;
   // A pass may leave short notes for the user here ("decomposed 2 addmm");
   // the manager attaches them to the stage. Never printed by the pass.
   std::vector<std::string> remarks;

@@ -1,6 +1,7 @@
-// lower: the last stage. It gives every node without a stream the one its
-// scope markers imply (so a pipeline that skipped resolve_stream_markers
-// still lowers correctly), then checks the graph can become a TaskGraph:
+// lower: the last stage. It puts every node on the stream TorchAir's
+// generated forward runs it on (fx2acl_converter.py:647-735: the lines after
+// a user-stream scope_enter, up to and including its scope_exit, inside
+// `with torch.npu.stream(...)`), then checks the graph can become a TaskGraph:
 // BuildTaskGraph is the one definition of "lowerable", so lower runs it and
 // reports its error rather than keep a second copy of the rules.
 #include <fmt/format.h>
@@ -19,7 +20,7 @@ Result<bool> Lower(Graph& graph, PassContext& context) {
   size_t i = 0;
   for (Node* node : graph.Nodes()) {
     const std::string& stream = (*streams)[i++];
-    if (!node->stream().empty() || stream.empty()) continue;
+    if (node->stream() == stream) continue;
     graph.SetStream(node, stream);
     changed = true;
   }
@@ -37,7 +38,13 @@ PassInfo LowerPass() {
           "The last stage, modelling what TorchAir's AclConcreteGraph does when it captures the FX graph into an\n"
           "aclgraph: every node becomes a device task (a kernel, a memcpy for copy_/_to_copy, an event record or\n"
           "wait, a host sync for _local_scalar_dense/item) or is a no-op (placeholders, get_attr, output, views,\n"
-          "getitem, scope markers). Gives nodes that have no stream yet the stream their scope implies, and\n"
+          "getitem, scope markers). Puts every node on the stream TorchAir's codegen (fx2acl_converter.py:647-735)\n"
+          "runs it on: after a user-stream air.scope_enter line, `with torch.npu.stream(<label>)` up to and\n"
+          "including the matching scope_exit; nested scopes: the innermost user stream; a scope that names no\n"
+          "user stream keeps the enclosing one; the scope_enter itself on the enclosing stream. This overrides\n"
+          "the stream labels earlier passes computed (add_stream_label_to_node_meta puts a scope_enter on its own\n"
+          "stream; those labels only steer TorchAir's passes) and any stream set directly (a rewrite rule's `set\n"
+          "stream`): TorchAir's codegen knows streams only from scopes. Then it\n"
           "checks that every wait's event has a record before it and that no node is a call_method or\n"
           "call_module (those cannot be launched). Changed when it assigned a stream.",
           PassKind::kPipeline, Lower, {}, EffectPolicy::kUnchecked};

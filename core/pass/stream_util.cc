@@ -1,5 +1,7 @@
 #include "core/pass/stream_util.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace airscope {
@@ -19,11 +21,20 @@ std::optional<std::string> UserStreamOf(const Node& node) {
 }
 
 Node* InsertCall(Graph& graph, Node* position, bool before, std::string_view target, std::vector<Argument> args,
-                 std::vector<Kwarg> kwargs, const OpRegistry* registry) {
-  NodeSpec spec = CallSpec(target, std::move(args), std::move(kwargs));
+                 std::vector<Kwarg> kwargs, const OpRegistry* registry, std::string hint) {
+  NodeSpec spec = CallSpec(target, std::move(args), std::move(kwargs), std::move(hint));
   Node* node = before ? graph.InsertBefore(position, std::move(spec)) : graph.InsertAfter(position, std::move(spec));
   if (registry) InferMeta(node, *registry);
   return node;
+}
+
+std::string FxOverloadName(std::string_view target) {
+  target = StripTorchOps(target);
+  size_t ns = target.find('.');
+  std::string_view rest = ns == std::string_view::npos ? target : target.substr(ns + 1);
+  std::string out(rest);
+  std::replace(out.begin(), out.end(), '.', '_');
+  return out;
 }
 
 bool IsNoOpNode(const Node& node, const OpRegistry& registry) {
@@ -45,6 +56,40 @@ bool IsNoOpNode(const Node& node, const OpRegistry& registry) {
   return info && info->category == OpCategory::kView;
 }
 
+bool AddStreamLabelToNodeMeta(Graph& graph) {
+  std::vector<std::string> stack;
+  std::string current;  // "" = None, the default stream
+  bool changed = false;
+  for (Node* node : graph) {
+    if (IsTarget(*node, kScopeEnter)) {
+      stack.push_back(current);
+      bool user = false;
+      if (!node->args().empty() && node->args()[0].is_sequence()) {
+        for (const Argument& key : node->args()[0].items()) {
+          if (key.kind() == Argument::Kind::kString && key.as_string() == kUserStreamLabel) user = true;
+        }
+      }
+      if (user) {
+        // TorchAir: args[1][0] if len(args) > 1 else None.
+        const Argument* values = node->args().size() > 1 ? &node->args()[1] : nullptr;
+        current = values && values->is_sequence() && !values->items().empty() &&
+                          values->items()[0].kind() == Argument::Kind::kString
+                      ? values->items()[0].as_string()
+                      : "";
+      }
+    }
+    if (node->stream() != current) {
+      graph.SetStream(node, current);
+      changed = true;
+    }
+    if (IsTarget(*node, kScopeExit) && !stack.empty()) {
+      current = stack.back();
+      stack.pop_back();
+    }
+  }
+  return changed;
+}
+
 Result<std::vector<std::string>> StreamsFromScopes(const Graph& graph) {
   struct Open {
     const Node* enter;
@@ -61,8 +106,8 @@ Result<std::vector<std::string>> StreamsFromScopes(const Graph& graph) {
       stack.push_back({node, user ? *user : current});
     } else if (IsTarget(*node, kScopeExit)) {
       if (stack.empty()) return Status::Errorf("air.scope_exit '{}' has no matching scope_enter", node->name());
+      streams.push_back(std::move(current));  // still inside the `with` block
       stack.pop_back();
-      streams.push_back(stack.empty() ? "" : stack.back().stream);
     } else if (node->op() == OpKind::kOutput || node->op() == OpKind::kPlaceholder) {
       streams.push_back("");  // graph inputs and outputs live on the default stream
     } else {

@@ -27,6 +27,10 @@ inline constexpr std::string_view kRecord = "air.record.default";
 inline constexpr std::string_view kWait = "air.wait.default";
 inline constexpr std::string_view kTaggedRecord = "air.tagged_event_record.default";
 inline constexpr std::string_view kTaggedWait = "air.tagged_event_wait.default";
+inline constexpr std::string_view kTaggedRecordOnStream = "air.tagged_event_record_on_stream.default";
+inline constexpr std::string_view kTaggedWaitOnStream = "air.tagged_event_wait_on_stream.default";
+inline constexpr std::string_view kTaggedStreamWaitStream = "air.tagged_stream_wait_stream.default";
+inline constexpr std::string_view kRecordTaggedStream = "air.record_tagged_stream_.default";
 // The label TorchAir's scope_enter carries when the scope names a user stream.
 inline constexpr std::string_view kUserStreamLabel = "_user_stream_label";
 
@@ -36,17 +40,37 @@ std::optional<std::string> UserStreamOf(const Node& scope_enter);
 
 // Creates `target(args, kwargs)` (short or full spelling; stored in FX's)
 // before or after `position`, and gives it meta from the registry's shape
-// inference when the op is known and inference succeeds.
+// inference when the op is known and inference succeeds. `hint` names it
+// (default: the op's name, as rewrite rules name their nodes).
 Node* InsertCall(Graph& graph, Node* position, bool before, std::string_view target, std::vector<Argument> args,
-                 std::vector<Kwarg> kwargs, const OpRegistry* registry);
+                 std::vector<Kwarg> kwargs, const OpRegistry* registry, std::string hint = "");
+
+// The name torch.fx gives a node that a pass creates with
+// graph.call_function(<OpOverload>): the op and overload joined by '_'
+// ("air.tagged_event_record.default" -> "tagged_event_record_default"), as
+// TorchAir's passes name the nodes they insert.
+std::string FxOverloadName(std::string_view target);
 
 // Nodes that do no device work: placeholders, get_attr, output, views
 // (registry category kView), getitem, sym_size, the scope markers.
 bool IsNoOpNode(const Node& node, const OpRegistry& registry);
 
-// The stream every node should run on according to its scope markers, in
+// TorchAir's add_stream_label_to_node_meta (_utils/graph_utils.py:18-55):
+// walks the graph in order; a scope_enter pushes the current label and, when
+// "_user_stream_label" is among args[0], makes args[1][0] current (the label
+// is assumed to be the FIRST value, as TorchAir assumes); a scope_exit keeps
+// the current label and then pops (an exit with nothing to pop is ignored, as
+// in TorchAir). Every node's stream (meta["stream_label"]; "" = None, the
+// default stream) is set to the current label, the scope_enter getting its
+// own new label. Returns whether any node's stream changed. Never fails.
+bool AddStreamLabelToNodeMeta(Graph& graph);
+
+// The stream every node runs on in TorchAir's generated forward
+// (fx2acl_converter.py:647-735, `with torch.npu.stream(...)` opened after a
+// user-stream scope_enter line and closed after its scope_exit line), in
 // graph order: inside a user-stream scope the innermost scope's stream, the
-// markers themselves on the enclosing stream, "" elsewhere. Scopes that do not
+// scope_enter on the enclosing stream and the scope_exit on the scope's
+// stream, "" elsewhere. Scopes that do not
 // name a user stream inherit the enclosing stream. Fails, naming the node, on
 // a scope_exit without a scope_enter or a scope never closed.
 Result<std::vector<std::string>> StreamsFromScopes(const Graph& graph);

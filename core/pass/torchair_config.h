@@ -28,6 +28,8 @@ struct TorchAirConfig {
   bool remove_noop_ops = true;
   bool pattern_fusion_pass = true;
   bool frozen_parameter = false;
+  // experimental_config.aclgraph (exp:58-63)
+  bool aclnn_static_shape_kernel = false;
   // debug.aclgraph (dbg:79-88)
   bool disable_reinplace_inplaceable_ops_pass = false;
   bool disable_reinplace_input_mutated_ops_pass = false;

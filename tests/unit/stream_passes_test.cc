@@ -38,8 +38,8 @@ struct Pipeline {
     EXPECT_EQ(outcome->changed, expect_changed) << name;
   }
   void RunThrough(const std::string& last) {
-    for (const char* name : {"custom_pre", "validate_scopes", "remove_cat_ops", "event_closure", "event_record",
-                             "resolve_stream_markers", "lower"}) {
+    for (const char* name : {"custom_pre", "_valid_graph", "remove_cat_ops", "apply_event_closure_with_multi_stream",
+                             "apply_event_record", "resolve_default_stream_markers", "lower"}) {
       ASSERT_TRUE(Run(name).ok()) << name;
       if (name == last) return;
     }
@@ -72,7 +72,7 @@ TEST(StreamPassesTest, CustomStagesNameAMissingPass) {
   p.context.custom_post = {"multistream", "nosuch"};
   Result<PassOutcome> outcome = p.Run("custom_post");
   ASSERT_FALSE(outcome.ok());
-  EXPECT_EQ(outcome.status().message(), "pass 'custom_post' failed: no pass named 'nosuch' (registered for custom_post)");
+  EXPECT_EQ(outcome.status().message(), "pass 'post_grad_custom_post_pass' failed: no pass named 'nosuch' (registered for post_grad_custom_post_pass)");
   EXPECT_EQ(p.graph->size(), 6u);  // rolled back: multistream's edits are gone too
   p.context.custom_post.clear();
   p.RunOk("custom_post", false);
@@ -90,7 +90,7 @@ PassInfo Rules(const std::string& name, std::vector<std::string> lines) {
   return info.ok() ? std::move(*info) : PassInfo{};
 }
 
-TEST(StreamPassesTest, ValidateScopesNamesUnpairedMarkers) {
+TEST(StreamPassesTest, ValidGraphRaisesTorchAirsErrorForAnExitWithoutEnter) {
   Pipeline p;
   ASSERT_TRUE(p.registry.Register(Rules("unpaired", {
       "on aten.add.Tensor: insert after air.scope_exit.default()",
@@ -98,30 +98,31 @@ TEST(StreamPassesTest, ValidateScopesNamesUnpairedMarkers) {
   })).ok());
   p.context.custom_pre = {"unpaired"};
   p.RunOk("custom_pre", true);
-  Result<PassOutcome> outcome = p.Run("validate_scopes");
+  Result<PassOutcome> outcome = p.Run("_valid_graph");
   ASSERT_FALSE(outcome.ok());
+  // nfc:427-431, the first problem in graph order.
   EXPECT_EQ(outcome.status().message(),
-            "pass 'validate_scopes' failed: air.scope_exit 'scope_exit' has no matching scope_enter; "
-            "air.scope_enter 'scope_enter' (stream stream_1) is never closed");
-  // Both later stream passes refuse the same graph too.
-  EXPECT_FALSE(p.Run("resolve_stream_markers").ok());
-  EXPECT_FALSE(p.Run("lower").ok());
+            "pass '_valid_graph' failed: RuntimeError: When you call the torch.ops.air.scope_exit operator: "
+            "scope_exit, you must first call the torch.ops.air.scope_enter operator, as they must be called in "
+            "pairs. Please check your code or your post_grad_custom_pre_pass post_grad_custom_post_pass!This error "
+            "may also occur in a Dynamo graph break scenario.");
+  EXPECT_FALSE(p.Run("lower").ok());  // codegen needs paired scopes too
 }
 
 const std::vector<std::string> kAfterEventClosure = {
-    "tagged_event_record = air.tagged_event_record.default('seed_multistream_arg0_1', True)",
+    "tagged_event_record_default = air.tagged_event_record.default('graph_1_arg0_1', True)",
     "arg0_1 = placeholder()",
     "scope_enter = air.scope_enter.default(['_user_stream_label'], ['stream_1'], need_execute=True)",
-    "tagged_event_wait = air.tagged_event_wait.default('seed_multistream_arg0_1', True)",
+    "tagged_event_wait_default = air.tagged_event_wait.default('graph_1_arg0_1', True)",
     "mm = aten.mm.default(arg0_1, arg0_1)",
     "abs_1 = aten.abs.default(mm)",
     "record = air.record.default()",
-    "tagged_event_record_1 = air.tagged_event_record.default('seed_multistream_scope_exit', True)",
+    "tagged_event_record_default_1 = air.tagged_event_record.default('graph_1_scope_exit', True)",
     "scope_exit = air.scope_exit.default(need_execute=True)",
     "add = aten.add.Tensor(abs_1, 1)",
     "wait = air.wait.default([record])",
     "sub = aten.sub.Tensor(arg0_1, mm)",
-    "tagged_event_wait_1 = air.tagged_event_wait.default('seed_multistream_scope_exit', True)",
+    "tagged_event_wait_default_1 = air.tagged_event_wait.default('graph_1_scope_exit', True)",
     "output = output((add, sub))",
 };
 
@@ -130,20 +131,59 @@ TEST(StreamPassesTest, EventClosureForksAndJoinsTheUserStream) {
   p.RunThrough("remove_cat_ops");
   p.RunOk("event_closure", true);
   EXPECT_EQ(Describe(*p.graph), kAfterEventClosure);
-  // Idempotent: a second run finds the events in place.
-  p.RunOk("event_closure", false);
-  EXPECT_EQ(Describe(*p.graph), kAfterEventClosure);
+  // Tags use AclConcreteGraph's name of the FX graph (gp:656-657).
+  p.context.fx_graph_name = "graph_7";
+  // Like TorchAir, a second run inserts the events again (4 more nodes).
+  p.RunOk("event_closure", true);
+  EXPECT_EQ(p.graph->size(), kAfterEventClosure.size() + 4);
+  EXPECT_EQ(Describe(*p.graph)[0],
+            "tagged_event_record_default_2 = air.tagged_event_record.default('graph_7_tagged_event_record_default', True)");
 }
 
 TEST(StreamPassesTest, EventClosureWithoutUserStreamsOnlyMarksScopes) {
   Pipeline p;
   p.RunOk("event_closure", false);  // no scopes at all
   EXPECT_EQ(p.graph->size(), 6u);
+  ASSERT_TRUE(p.registry.Register(Rules("limit", {
+      "on aten.mm.default: insert before air.scope_enter.default(['_op_aicore_num', '_op_vectorcore_num'], ['2', '4'])",
+      "on aten.mm.default: insert after air.scope_exit.default()",
+  })).ok());
+  p.context.custom_pre = {"limit"};
+  p.RunOk("custom_pre", true);
+  p.RunOk("event_closure", true);  // need_execute=True on every scope, no events
+  EXPECT_EQ(Describe(*p.graph), (std::vector<std::string>{
+      "arg0_1 = placeholder()",
+      "scope_enter = air.scope_enter.default(['_op_aicore_num', '_op_vectorcore_num'], ['2', '4'], need_execute=True)",
+      "mm = aten.mm.default(arg0_1, arg0_1)",
+      "scope_exit = air.scope_exit.default(need_execute=True)",
+      "abs_1 = aten.abs.default(mm)",
+      "add = aten.add.Tensor(abs_1, 1)",
+      "sub = aten.sub.Tensor(arg0_1, mm)",
+      "output = output((add, sub))",
+  }));
+}
+
+TEST(StreamPassesTest, EventClosureInterpretsStreamIdsAsTorchAirDoes) {
+  // _extract_user_stream_info int()s the id values: a marker left in a
+  // scope_enter by replace_stream_event_pass is Python's ValueError.
+  Pipeline p;
+  ASSERT_TRUE(p.registry.Register(Rules("marker", {
+      "on aten.mm.default: insert before air.scope_enter.default(['_user_stream_label', '_user_stream_priority', "
+      "'_user_stream_id'], ['graph_0_stream', '0', 'DEFAULT_STREAM_ID_MARKER'])",
+      "on aten.mm.default: insert after air.scope_exit.default()",
+  })).ok());
+  p.context.custom_pre = {"marker"};
+  p.RunOk("custom_pre", true);
+  Result<PassOutcome> outcome = p.Run("event_closure");
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.status().message(),
+            "pass 'apply_event_closure_with_multi_stream' failed: ValueError: invalid literal for int() with base "
+            "10: 'DEFAULT_STREAM_ID_MARKER' (air.scope_enter 'scope_enter', key _user_stream_id)");
 }
 
 TEST(StreamPassesTest, EventRecordLeavesRecordsAndRecordsWaitedTensors) {
   Pipeline p;
-  p.RunThrough("event_closure");
+  p.RunThrough("apply_event_closure_with_multi_stream");
   p.RunOk("event_record", false);  // the seed's wait already waits on a record
   EXPECT_EQ(Describe(*p.graph), kAfterEventClosure);
 
@@ -158,26 +198,20 @@ TEST(StreamPassesTest, EventRecordLeavesRecordsAndRecordsWaitedTensors) {
   q.RunOk("event_record", true);
   EXPECT_EQ(Describe(*q.graph), (std::vector<std::string>{
       "arg0_1 = placeholder()",
-      "record_2 = air.record.default()",
+      "record_default_2 = air.record.default()",
       "mm = aten.mm.default(arg0_1, arg0_1)",
-      "record_1 = air.record.default()",
+      "record_default_1 = air.record.default()",
       "abs_1 = aten.abs.default(mm)",
-      "record = air.record.default()",
-      "wait = air.wait.default([record])",
+      "record_default = air.record.default()",
+      "wait = air.wait.default([record_default])",
       "add = aten.add.Tensor(abs_1, 1)",
-      "wait_1 = air.wait.default([record_1, record_2])",
+      "wait_1 = air.wait.default([record_default_1, record_default_2])",
       "sub = aten.sub.Tensor(arg0_1, mm)",
-      "wait_2 = air.wait.default([record_1])",
+      "wait_2 = air.wait.default([record_default_1])",
       "output = output((add, sub))",
   }));
   q.RunOk("event_record", false);
 }
-
-const std::vector<std::string> kStreams = {
-    "tagged_event_record=", "arg0_1=", "scope_enter=", "tagged_event_wait=stream_1", "mm=stream_1",
-    "abs_1=stream_1", "record=stream_1", "tagged_event_record_1=stream_1", "scope_exit=", "add=", "wait=", "sub=",
-    "tagged_event_wait_1=", "output=",
-};
 
 std::vector<std::string> Streams(const Graph& graph) {
   std::vector<std::string> out;
@@ -185,24 +219,34 @@ std::vector<std::string> Streams(const Graph& graph) {
   return out;
 }
 
-TEST(StreamPassesTest, ResolveStreamMarkersPutsMmAndAbsOnStream1) {
+TEST(StreamPassesTest, StreamLabelsAreTorchAirsAddStreamLabelToNodeMeta) {
   Pipeline p;
-  p.RunThrough("event_record");
-  p.RunOk("resolve_stream_markers", true);
-  EXPECT_EQ(Streams(*p.graph), kStreams);
-  p.RunOk("resolve_stream_markers", false);
-  p.RunOk("lower", false);  // streams already assigned
-  EXPECT_EQ(Streams(*p.graph), kStreams);
+  p.RunThrough("apply_event_record");
+  EXPECT_TRUE(AddStreamLabelToNodeMeta(*p.graph));
+  // gu:18-55: the scope_enter and the scope_exit both carry the scope's label.
+  EXPECT_EQ(Streams(*p.graph), (std::vector<std::string>{
+      "tagged_event_record_default=", "arg0_1=", "scope_enter=stream_1", "tagged_event_wait_default=stream_1", "mm=stream_1",
+      "abs_1=stream_1", "record=stream_1", "tagged_event_record_default_1=stream_1", "scope_exit=stream_1", "add=",
+      "wait=", "sub=", "tagged_event_wait_default_1=", "output="}));
+  EXPECT_FALSE(AddStreamLabelToNodeMeta(*p.graph));
 }
 
-TEST(StreamPassesTest, LowerAssignsStreamsWhenResolveWasSkipped) {
+const std::vector<std::string> kLoweredStreams = {
+    "tagged_event_record_default=", "arg0_1=", "scope_enter=", "tagged_event_wait_default=stream_1", "mm=stream_1",
+    "abs_1=stream_1", "record=stream_1", "tagged_event_record_default_1=stream_1", "scope_exit=stream_1", "add=", "wait=",
+    "sub=", "tagged_event_wait_default_1=", "output=",
+};
+
+TEST(StreamPassesTest, LowerPutsNodesOnTheStreamsOfTorchAirsCodegen) {
   Pipeline p;
-  p.RunThrough("event_record");
+  p.RunThrough("resolve_default_stream_markers");
+  AddStreamLabelToNodeMeta(*p.graph);  // labels put scope_enter on stream_1; codegen runs it before `with`
   Result<PassOutcome> outcome = p.Run("lower");
   ASSERT_TRUE(outcome.ok()) << outcome.status().message();
   EXPECT_TRUE(outcome->changed);
-  EXPECT_EQ(Streams(*p.graph), kStreams);
+  EXPECT_EQ(Streams(*p.graph), kLoweredStreams);
   EXPECT_EQ(outcome->remarks, std::vector<std::string>{"10 device tasks on 2 stream(s)"});
+  p.RunOk("lower", false);
 }
 
 TEST(StreamPassesTest, NestedScopesInnermostWins) {
@@ -217,11 +261,15 @@ TEST(StreamPassesTest, NestedScopesInnermostWins) {
   })).ok());
   p.context.custom_pre = {"nested"};
   p.RunOk("custom_pre", true);
-  p.RunOk("validate_scopes", false);
-  p.RunOk("resolve_stream_markers", true);
+  p.RunOk("_valid_graph", false);
+  p.RunOk("lower", true);
   EXPECT_EQ(Streams(*p.graph), (std::vector<std::string>{
-      "arg0_1=", "scope_enter=", "mm=outer", "scope_enter_1=outer", "abs_1=inner", "scope_exit=outer",
-      "scope_enter_2=outer", "add=outer", "scope_exit_2=outer", "scope_exit_1=", "sub=", "output="}));
+      "arg0_1=", "scope_enter=", "mm=outer", "scope_enter_1=outer", "abs_1=inner", "scope_exit=inner",
+      "scope_enter_2=outer", "add=outer", "scope_exit_2=outer", "scope_exit_1=outer", "sub=", "output="}));
+  EXPECT_TRUE(AddStreamLabelToNodeMeta(*p.graph));
+  EXPECT_EQ(Streams(*p.graph), (std::vector<std::string>{
+      "arg0_1=", "scope_enter=outer", "mm=outer", "scope_enter_1=inner", "abs_1=inner", "scope_exit=inner",
+      "scope_enter_2=outer", "add=outer", "scope_exit_2=outer", "scope_exit_1=outer", "sub=", "output="}));
 }
 
 TEST(StreamPassesTest, BuildTaskGraphFromTheLoweredSeed) {
@@ -236,16 +284,16 @@ TEST(StreamPassesTest, BuildTaskGraphFromTheLoweredSeed) {
                               t.event, fmt::join(t.deps, ","), t.cost_known ? " costed" : ""));
   }
   EXPECT_EQ(got, (std::vector<std::string>{
-      "0 event_record tagged_event_record @ event=seed_multistream_arg0_1 deps=[]",
-      "1 event_wait tagged_event_wait @stream_1 event=seed_multistream_arg0_1 deps=[0]",
+      "0 event_record tagged_event_record_default @ event=graph_1_arg0_1 deps=[]",
+      "1 event_wait tagged_event_wait_default @stream_1 event=graph_1_arg0_1 deps=[0]",
       "2 kernel mm @stream_1 event= deps=[] costed",
       "3 kernel abs_1 @stream_1 event= deps=[2] costed",
       "4 event_record record @stream_1 event=record deps=[]",
-      "5 event_record tagged_event_record_1 @stream_1 event=seed_multistream_scope_exit deps=[]",
+      "5 event_record tagged_event_record_default_1 @stream_1 event=graph_1_scope_exit deps=[]",
       "6 kernel add @ event= deps=[3] costed",
       "7 event_wait wait @ event=record deps=[4]",
       "8 kernel sub @ event= deps=[2] costed",
-      "9 event_wait tagged_event_wait_1 @ event=seed_multistream_scope_exit deps=[5]",
+      "9 event_wait tagged_event_wait_default_1 @ event=graph_1_scope_exit deps=[5]",
   }));
   EXPECT_EQ(tasks->tasks[2].cost.flops, 2.0 * 3 * 3 * 3);
 }
@@ -322,7 +370,7 @@ TEST(StreamPassesTest, FailingOrLintBreakingUserPassIsRolledBackAndNamed) {
   Result<PassOutcome> outcome = p.Run("custom_pre");
   ASSERT_FALSE(outcome.ok());
   EXPECT_EQ(outcome.status().message(),
-            "pass 'custom_pre' failed: pass 'unbound' failed: rule at line 1 (on aten.mm.default: insert after "
+            "pass 'post_grad_custom_pre_pass' failed: pass 'unbound' failed: rule at line 1 (on aten.mm.default: insert after "
             "air.wait.default([$nothing])) on node 'mm': $nothing is not bound (no earlier 'as nothing' has run)");
   EXPECT_EQ(Describe(*p.graph), before);
 
@@ -334,7 +382,7 @@ TEST(StreamPassesTest, FailingOrLintBreakingUserPassIsRolledBackAndNamed) {
   p.context.custom_pre = {"breaker"};
   outcome = p.Run("custom_pre");
   ASSERT_FALSE(outcome.ok());
-  EXPECT_NE(outcome.status().message().find("pass 'custom_pre' failed: pass 'breaker' broke the graph: lint:"),
+  EXPECT_NE(outcome.status().message().find("pass 'post_grad_custom_pre_pass' failed: pass 'breaker' broke the graph: lint:"),
             std::string::npos)
       << outcome.status().message();
   EXPECT_EQ(Describe(*p.graph), before);

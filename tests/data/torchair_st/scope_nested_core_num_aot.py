@@ -1,0 +1,9 @@
+class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[2, 2]", arg1_1: "f32[2, 2]", arg2_1: "f32[2, 2]", arg3_1: "f32[2, 2]"):
+        scope_enter = torch.ops.air.scope_enter.default(['_op_aicore_num', '_op_vectorcore_num'], ['1', '2'])
+        mm: "f32[2, 2]" = torch.ops.aten.mm.default(arg2_1, arg3_1)
+        scope_enter_1 = torch.ops.air.scope_enter.default(['_op_aicore_num', '_op_vectorcore_num'], ['3', '4'])
+        add: "f32[2, 2]" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)
+        scope_exit = torch.ops.air.scope_exit.default()
+        scope_exit_1 = torch.ops.air.scope_exit.default()
+        return (add, mm)
