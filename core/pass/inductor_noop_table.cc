@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/ops/op_helpers.h"
 #include "core/ops/op_registry.h"
@@ -181,11 +182,67 @@ const NoopRule* FindNoopRule(std::string_view target) {
   return it == Table().end() ? nullptr : &it->second;
 }
 
+namespace {
+
+bool IsPlainClone(const Node& node) {
+  const Argument* format = node.kwarg("memory_format");
+  return !format || format->is_none() ||
+         (format->kind() == Argument::Kind::kMemoryFormat && format->as_memory_format() == MemoryFormat::kPreserve);
+}
+
+std::vector<Dim> Contiguous(const TensorMeta& t) {
+  TensorMeta plain = t;
+  plain.strides.clear();
+  return plain.EffectiveStrides();
+}
+
+// The strides of a node's value as far as airscope can tell (nullopt:
+// unknown). Stated strides win. A placeholder without stated strides is taken
+// as contiguous (make_fx prints inputs that way). The table's ops give their
+// value the layout torch gives it: the first argument's for the ops that keep
+// it (identity views, preserve-format clone, dtype/device conversions,
+// pointwise int ops, slice_scatter and copy, which write into a copy of
+// `self`), contiguous for the ones that allocate (repeat, constant_pad_nd,
+// cat, clone to contiguous); other results are contiguous when KnownContiguous.
+std::optional<std::vector<Dim>> StridesOf(const Node* node, int depth = 0) {
+  const TensorMeta* t = TensorOf(node);
+  if (!t || depth > 64) return std::nullopt;
+  if (!t->strides.empty()) return t->strides;
+  if (node->op() == OpKind::kPlaceholder) return Contiguous(*t);
+  std::string_view target = CallTarget(*node);
+  bool keeps_input_layout = target == "aten.slice.Tensor" || target == "aten.view.dtype" ||
+                            target == "aten.alias.default" || target == "prims.convert_element_type.default" ||
+                            target == "prims.device_put.default" || target == "aten.ceil.default" ||
+                            target == "aten.floor.default" || target == "aten.round.default" ||
+                            target == "aten.trunc.default" || target == "aten.pow.Tensor_Scalar" ||
+                            target == "aten.slice_scatter.default" || target == "aten.copy.default" ||
+                            (target == "aten.clone.default" && IsPlainClone(*node));
+  if (target == "aten.view.default" && Arg0(*node) && TensorOf(Arg0(*node)) &&
+      TensorOf(Arg0(*node))->sizes == t->sizes) {
+    keeps_input_layout = true;  // a view to the same sizes keeps the strides
+  }
+  if (keeps_input_layout) {
+    const Node* input = Arg0(*node);
+    return input ? StridesOf(input, depth + 1) : std::nullopt;
+  }
+  if (target == "aten.repeat.default" || target == "aten.constant_pad_nd.default" || target == "aten.cat.default" ||
+      target == "aten.clone.default" || KnownContiguous(node)) {
+    return Contiguous(*t);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 bool SameMeta(const Node& a, const Node& b) {
   const TensorMeta* x = TensorOf(&a);
   const TensorMeta* y = TensorOf(&b);
-  return x && y && x->dtype != DType::kUnknown && x->sizes == y->sizes && x->dtype == y->dtype &&
-         x->device == y->device && x->EffectiveStrides() == y->EffectiveStrides();
+  if (!x || !y || x->dtype == DType::kUnknown || x->sizes != y->sizes || x->dtype != y->dtype ||
+      x->device != y->device) {
+    return false;
+  }
+  std::optional<std::vector<Dim>> sa = StridesOf(&a), sb = StridesOf(&b);
+  return sa && sb && *sa == *sb;
 }
 
 }  // namespace airscope

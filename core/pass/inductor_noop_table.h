@@ -26,8 +26,9 @@ struct NoopRule {
 const NoopRule* FindNoopRule(std::string_view target);
 
 // Inductor's same_meta(node1, node2): both make one tensor with equal sizes,
-// dtype, device and strides. Unstated strides are contiguous (TensorMeta's
-// rule); an unknown dtype never matches; conj/neg bits are not modelled.
+// dtype, device and strides. Unstated strides are derived where torch's are
+// certain (see StridesOf in the .cc) and otherwise unknown, which never matches;
+// an unknown dtype never matches; conj/neg bits are not modelled.
 bool SameMeta(const Node& a, const Node& b);
 
 }  // namespace airscope

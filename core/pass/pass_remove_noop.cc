@@ -109,7 +109,8 @@ PassInfo OptimizeNoopOpsPass() {
           "matches). Switch: config.experimental_config.remove_noop_ops (default true); when false the pass\n"
           "does nothing and says so in a remark. airscope simplifies: storages are derived from the graph\n"
           "(node_storage.h: views and in-place ops share their first argument's, everything else is fresh);\n"
-          "unstated strides count as contiguous; unknown meta never matches; conj/neg bits are not modelled;\n"
+          "strides are the stated ones, else derived where torch's are certain (inputs contiguous; see\n"
+          "inductor_noop_table.cc), unknown never matches; unknown meta never matches; conj/neg bits are not modelled;\n"
           "a SymInt argument equals a size only when both name the same symbol.",
           PassKind::kPipeline, RunOptimizeNoopOps, {"remove_noop"}};
 }
