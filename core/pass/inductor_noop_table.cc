@@ -217,9 +217,9 @@ std::optional<std::vector<Dim>> StridesOf(const Node* node, int depth = 0) {
                             target == "aten.trunc.default" || target == "aten.pow.Tensor_Scalar" ||
                             target == "aten.slice_scatter.default" || target == "aten.copy.default" ||
                             (target == "aten.clone.default" && IsPlainClone(*node));
-  if (target == "aten.view.default" && Arg0(*node) && TensorOf(Arg0(*node)) &&
+  if ((target == "aten.view.default" || target == "aten.expand.default") && Arg0(*node) && TensorOf(Arg0(*node)) &&
       TensorOf(Arg0(*node))->sizes == t->sizes) {
-    keeps_input_layout = true;  // a view to the same sizes keeps the strides
+    keeps_input_layout = true;  // a view or expand to the same sizes keeps the strides
   }
   if (keeps_input_layout) {
     const Node* input = Arg0(*node);

@@ -23,12 +23,12 @@ std::unique_ptr<Graph> Parse(const std::string& body) {
   return g.ok() ? std::move(*g) : std::make_unique<Graph>();
 }
 
-struct Run {
+struct PassRun {
   bool changed = false;
   std::vector<std::string> remarks;
 };
 
-Run RunOn(PassInfo pass, Graph& graph, PassContext context = {}) {
+PassRun RunOn(PassInfo pass, Graph& graph, PassContext context = {}) {
   context.registry = &OpRegistry::Builtin();
   PassManager manager;
   Result<PassOutcome> outcome = manager.Run(pass, graph, context);
@@ -58,7 +58,7 @@ class NoopRuleTest : public ::testing::TestWithParam<NoopCase> {};
 TEST_P(NoopRuleTest, RemovedExactlyWhenInductorWould) {
   const NoopCase& c = GetParam();
   std::unique_ptr<Graph> g = Parse(c.body);
-  Run run = RunOn(OptimizeNoopOpsPass(), *g);
+  PassRun run = RunOn(OptimizeNoopOpsPass(), *g);
   EXPECT_EQ(run.changed, c.removed) << c.name;
   EXPECT_EQ(Has(*g, c.target), !c.removed) << c.name;
 }
@@ -164,7 +164,7 @@ TEST(OptimizeNoopOpsTest, SwitchOffDoesNothingAndSaysSo) {
       "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n");
   PassContext context;
   context.config.remove_noop_ops = false;
-  Run run = RunOn(OptimizeNoopOpsPass(), *g, context);
+  PassRun run = RunOn(OptimizeNoopOpsPass(), *g, context);
   EXPECT_FALSE(run.changed);
   EXPECT_TRUE(Has(*g, "aten.clone.default"));
   ASSERT_FALSE(run.remarks.empty());
@@ -278,7 +278,7 @@ TEST(RecoverViewInplaceTest, OldCannSkipsWithRemark) {
   std::unique_ptr<Graph> g = Parse(kScatterGraph);
   PassContext context;
   context.env.cann_version = "8.2.RC1";
-  Run run = RunOn(RecoverViewInplacePatternPass(), *g, context);
+  PassRun run = RunOn(RecoverViewInplacePatternPass(), *g, context);
   EXPECT_FALSE(run.changed);
   ASSERT_FALSE(run.remarks.empty());
   EXPECT_NE(run.remarks[0].find("8.2.RC1"), std::string::npos);
@@ -304,7 +304,7 @@ TEST(ApplyPatternPassesTest, BmmTransposeFusesWhenAligned) {
 
 TEST(ApplyPatternPassesTest, MisalignedKOldTorchOrSwitchOffKeepBmm) {
   std::unique_ptr<Graph> g = Parse(BmmGraph(511));
-  Run run = RunOn(ApplyPatternPassesPass(), *g);
+  PassRun run = RunOn(ApplyPatternPassesPass(), *g);
   EXPECT_FALSE(run.changed);
   bool logged = false;
   for (const std::string& r : run.remarks) logged |= r.find("K or N alignment check failed") != std::string::npos;
