@@ -110,8 +110,8 @@ PassInfo OptimizeNoopOpsPass() {
           "does nothing and says so in a remark. airscope simplifies: storages are derived from the graph\n"
           "(node_storage.h: views and in-place ops share their first argument's, everything else is fresh);\n"
           "strides are the stated ones, else derived where torch's are certain (inputs contiguous; see\n"
-          "inductor_noop_table.cc), unknown never matches; unknown meta never matches; conj/neg bits are not modelled;\n"
-          "a SymInt argument equals a size only when both name the same symbol.",
+          "inductor_noop_table.cc), and unknown strides or meta never match; conj/neg bits are not\n"
+          "modelled; a SymInt argument equals a size only when both name the same symbol.",
           PassKind::kPipeline, RunOptimizeNoopOps, {"remove_noop"}};
 }
 

@@ -196,10 +196,10 @@ TEST(RemoveCatOpsTest, RewritesCatOfOutCapableOps) {
   EXPECT_EQ(Describe(*g), (std::vector<std::string>{
       "x = placeholder()",
       "empty = aten.empty.memory_format([16], dtype=torch.float32, device=None, pin_memory=False, memory_format=None)",
-      "slice_1 = aten.slice.Tensor(empty, 0, 0, 8)",
-      "exp_2 = aten.exp.out(x, out=slice_1)",
-      "slice_2 = aten.slice.Tensor(empty, 0, 8, 16)",
-      "exp_3 = aten.exp.out(x, out=slice_2)",
+      "slice = aten.slice.Tensor(empty, 0, 0, 8)",
+      "exp_2 = aten.exp.out(x, out=slice)",
+      "slice_1 = aten.slice.Tensor(empty, 0, 8, 16)",
+      "exp_3 = aten.exp.out(x, out=slice_1)",
       "output = output((empty,))",
   }));
 }
