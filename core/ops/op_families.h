@@ -14,5 +14,6 @@ void RegisterViewOps(OpRegistry& registry);        // ops_views.cc: view, transp
 void RegisterReductionOps(OpRegistry& registry);   // ops_reduction.cc: sum, mean, amax, softmax
 void RegisterBackwardOps(OpRegistry& registry);    // ops_backward.cc: the *_backward ops of training graphs
 void RegisterMiscOps(OpRegistry& registry);        // ops_misc.cc: creation, copies, cat, embedding, host sync, air.*
+void RegisterNpuOps(OpRegistry& registry);         // ops_npu.cc: torch_npu ops TorchAir's passes name
 
 }  // namespace airscope

@@ -63,6 +63,7 @@ const OpRegistry& OpRegistry::Builtin() {
     RegisterReductionOps(r);
     RegisterBackwardOps(r);
     RegisterMiscOps(r);
+    RegisterNpuOps(r);
     return r;
   }();
   return registry;

@@ -1,144 +1,87 @@
-// remove_noop: Inductor's remove_noop_ops. A call that provably returns its
-// input unchanged (same sizes, dtype, device and layout) is replaced by that
-// input and erased. Unknown meta never counts as "the same": such nodes stay.
+// optimize_noop_ops: TorchAir's _optimize_noop_ops (npu_fx_compiler.py:350-356)
+// runs Inductor's remove_noop_ops(gm.graph) (torch/_inductor/fx_passes/
+// post_grad.py). Every call in Inductor's noop table (inductor_noop_table.h)
+// whose condition holds, whose value has the same meta as its source, and
+// whose removal creates no new input/output aliasing is replaced by its
+// source and erased. Switch: config.remove_noop_ops (experimental_config).
 #include <fmt/format.h>
 
-#include <limits>
+#include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 
-#include "core/ops/op_helpers.h"
 #include "core/pass/builtin_passes.h"
+#include "core/pass/inductor_noop_table.h"
+#include "core/pass/node_storage.h"
 #include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {
 
-Node* Self(const Node& node) {
-  const Argument* arg = FindArg(node, 0, "self");
-  return arg && arg->is_node() ? arg->as_node() : nullptr;
+// get_fake_args_kwargs(node) is valid: every node it reads has a value.
+bool ArgsHaveValues(const Node& node) {
+  for (const Node* input : node.inputs()) {
+    if (!input->meta()) return false;
+  }
+  return true;
 }
 
-bool SameValueShape(const TensorMeta& a, const TensorMeta& b) {
-  return a.dtype == b.dtype && a.sizes == b.sizes && a.device == b.device && a.dtype != DType::kUnknown;
+// Inductor skips copy(dst, src) when dst was made with pin_memory=True.
+bool CopyIntoPinnedMemory(const Node& node) {
+  if (!IsTarget(node, "aten.copy.default") || node.args().empty() || !node.args()[0].is_node()) return false;
+  const Node* dst = node.args()[0].as_node();
+  const Argument* pin = dst->op() == OpKind::kCallFunction ? dst->kwarg("pin_memory") : nullptr;
+  return pin && pin->kind() == Argument::Kind::kBool && pin->as_bool();
 }
 
-// An argument that is a Python number equal to `value`.
-bool IsNumber(const Argument* arg, double value) {
-  if (!arg) return false;
-  if (arg->kind() == Argument::Kind::kInt) return static_cast<double>(arg->as_int()) == value;
-  if (arg->kind() == Argument::Kind::kFloat) return arg->as_float() == value;
-  return false;
-}
+Result<bool> RunOptimizeNoopOps(Graph& graph, PassContext& context) {
+  if (!context.config.remove_noop_ops) {
+    context.remarks.push_back("skipped: config.experimental_config.remove_noop_ops is false (TorchAir does not run the pass)");
+    return false;
+  }
+  const Node* output = graph.output();
+  if (!output) return false;
+  const StorageMap storages = ComputeStorages(graph, RegistryOf(context));
 
-bool IsNoneOr(const Argument* arg, auto&& pred) { return !arg || arg->is_none() || pred(*arg); }
+  std::set<const Node*> inputs, input_storages, output_storages;
+  for (const Node* p : graph.Placeholders()) {
+    inputs.insert(p);
+    input_storages.insert(StorageIn(storages, p));
+  }
+  // outputs = output.args[0] (a tuple/list, or one node in nested graphs).
+  std::vector<const Node*> outputs;
+  if (!output->args().empty()) output->args()[0].ForEachNode([&](const Node* n) { outputs.push_back(n); });
+  for (const Node* out : outputs) output_storages.insert(StorageIn(storages, out));
+  // `node in output_node.args`: output.args is `(outputs,)`, so only a node
+  // returned bare (not in a tuple) is found there, exactly as in Inductor.
+  auto in_output_args = [&](const Node* n) {
+    return std::any_of(output->args().begin(), output->args().end(),
+                       [n](const Argument& a) { return a.is_node() && a.as_node() == n; });
+  };
 
-// Whether anything mutates `node`'s value in place (then an alias is not a copy).
-bool Mutated(const Node* node, const OpRegistry& registry) {
-  for (const Node* user : node->users()) {
-    const OpInfo* info = user->op() == OpKind::kCallFunction ? registry.Find(user->target()) : nullptr;
-    if (info && info->inplace && !user->args().empty() && user->args()[0].is_node() &&
-        user->args()[0].as_node() == node) {
-      return true;
-    }
-  }
-  return false;
-}
-
-// The rule for one node: true when `node` returns `self` unchanged.
-bool IsNoop(const Node& node, Node* self, const OpRegistry& registry) {
-  const TensorMeta* in = TensorOf(self);
-  const TensorMeta* out = TensorOf(&node);
-  if (!in || !out || !SameValueShape(*in, *out)) return false;
-  std::string_view t = CallTarget(node);
-  if (t == "aten.alias.default" || t == "aten.detach.default" || t == "aten.lift_fresh.default" ||
-      t == "aten.view.default" || t == "aten._unsafe_view.default" || t == "aten.reshape.default" ||
-      t == "aten.expand.default" || t == "aten.lift_fresh_copy.default") {
-    return true;  // sizes equal: the same view of the same storage
-  }
-  if (t == "aten._reshape_alias.default") {
-    const Argument* strides = FindArg(node, 2, "stride");
-    if (!strides || !strides->is_sequence() || !in->strides.empty() || !KnownContiguous(self)) return false;
-    std::vector<Dim> contiguous = in->EffectiveStrides();
-    if (strides->items().size() != contiguous.size()) return false;
-    for (size_t i = 0; i < contiguous.size(); ++i) {
-      const Argument& s = strides->items()[i];
-      if (s.kind() != Argument::Kind::kInt || !contiguous[i].is_static() || contiguous[i].value() != s.as_int()) {
-        return false;
-      }
-    }
-    return true;
-  }
-  if (t == "aten.t.default") return in->sizes.size() < 2;
-  if (t == "aten.transpose.int") {
-    const Argument* a = FindArg(node, 1, "dim0");
-    const Argument* b = FindArg(node, 2, "dim1");
-    if (!a || !b || a->kind() != Argument::Kind::kInt || b->kind() != Argument::Kind::kInt) return false;
-    auto na = NormalizeDim(node, a->as_int(), in->sizes.size());
-    auto nb = NormalizeDim(node, b->as_int(), in->sizes.size());
-    return na.ok() && nb.ok() && *na == *nb;
-  }
-  if (t == "aten.slice.Tensor") {
-    const Argument* dim = FindArg(node, 1, "dim");
-    const Argument* start = FindArg(node, 2, "start");
-    const Argument* end = FindArg(node, 3, "end");
-    const Argument* step = FindArg(node, 4, "step");
-    auto d = NormalizeDim(node, dim && dim->kind() == Argument::Kind::kInt ? dim->as_int() : 0, in->sizes.size());
-    if (!d.ok() || in->sizes.empty() || !in->sizes[*d].is_static()) return false;
-    int64_t size = in->sizes[*d].value();
-    bool full_start = IsNoneOr(start, [](const Argument& a) { return a.kind() == Argument::Kind::kInt && a.as_int() == 0; });
-    bool full_end = IsNoneOr(end, [size](const Argument& a) { return a.kind() == Argument::Kind::kInt && a.as_int() >= size; });
-    bool unit_step = IsNoneOr(step, [](const Argument& a) { return a.kind() == Argument::Kind::kInt && a.as_int() == 1; });
-    return full_start && full_end && unit_step;
-  }
-  // Copies: removing one makes the result alias the input, harmless unless
-  // either is mutated in place (then the copy is what keeps them apart).
-  bool copy_like = t == "aten.clone.default" || t == "aten._to_copy.default";
-  if (copy_like) {
-    if (Mutated(self, registry) || Mutated(&node, registry)) return false;
-    const Argument* format = node.kwarg("memory_format");
-    bool keeps_layout = IsNoneOr(format, [](const Argument& a) {
-      return a.kind() == Argument::Kind::kMemoryFormat &&
-             (a.as_memory_format() == MemoryFormat::kContiguous || a.as_memory_format() == MemoryFormat::kPreserve);
-    });
-    if (!keeps_layout || !KnownContiguous(self)) return false;
-    if (t == "aten._to_copy.default") {
-      const Argument* layout = node.kwarg("layout");
-      if (!IsNoneOr(layout, [](const Argument& a) {
-            return a.kind() == Argument::Kind::kLayout && a.as_layout() == Layout::kStrided;
-          })) {
-        return false;
-      }
-      // dtype and device were compared through the metas above; a device
-      // kwarg the meta does not state must name the input's device.
-      const Argument* device = node.kwarg("device");
-      if (device && !device->is_none() &&
-          (device->kind() != Argument::Kind::kDevice || in->device.empty() ||
-           device->as_device().ToString() != in->device)) {
-        return false;
-      }
-    }
-    return true;
-  }
-  // Arithmetic identities (Inductor's true_noop for add/sub 0, mul/div 1).
-  if (t == "aten.add.Tensor" || t == "aten.add.Scalar" || t == "aten.sub.Tensor" || t == "aten.sub.Scalar") {
-    return IsNumber(FindArg(node, 1, "other"), 0);
-  }
-  if (t == "aten.mul.Tensor" || t == "aten.mul.Scalar" || t == "aten.div.Tensor" || t == "aten.div.Scalar") {
-    return IsNumber(FindArg(node, 1, "other"), 1);
-  }
-  return false;
-}
-
-Result<bool> RunRemoveNoop(Graph& graph, PassContext& context) {
-  const OpRegistry& registry = RegistryOf(context);
   std::map<std::string, int> removed;
-  for (Node* node : graph.Nodes()) {  // only `node` itself is erased below
-    if (node->op() != OpKind::kCallFunction) continue;
-    Node* self = Self(*node);
-    if (!self || self == node || !IsNoop(*node, self, registry)) continue;
+  for (Node* node : graph.Nodes()) {
+    if (node->erased() || node->op() != OpKind::kCallFunction) continue;
+    const NoopRule* rule = FindNoopRule(node->target());
+    if (!rule) continue;
+    Node* src = const_cast<Node*>(rule->source(*node));
+    if (!src || CopyIntoPinnedMemory(*node)) continue;
+
+    // Don't introduce new aliasing between inputs and outputs.
+    const Node* node_storage = StorageIn(storages, node);
+    const Node* src_storage = StorageIn(storages, src);
+    bool node_is_view = node_storage == src_storage;
+    if (!node_is_view && output_storages.contains(node_storage) &&
+        (input_storages.contains(src_storage) || output_storages.contains(src_storage))) {
+      continue;
+    }
+    // Even if inputs and outputs are expected to alias, don't make "node is src" true.
+    if (node_is_view && in_output_args(node) && (inputs.contains(src) || in_output_args(src))) continue;
+
+    if (!ArgsHaveValues(*node) || !SameMeta(*node, *src) || !rule->holds(*node)) continue;
     ++removed[std::string(CallTarget(*node))];
-    graph.ReplaceAllUsesWith(node, self);
+    graph.ReplaceAllUsesWith(node, src);
     AIRSCOPE_RETURN_IF_ERROR(graph.Erase(node));
   }
   for (const auto& [target, count] : removed) context.remarks.push_back(fmt::format("removed {} {}", count, target));
@@ -148,16 +91,28 @@ Result<bool> RunRemoveNoop(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo OptimizeNoopOpsPass() {
-  return {"optimize_noop_ops", "remove clones, views and copies that change nothing (Inductor's remove_noop_ops)",
-          "Replaces by its input, and erases, every call that provably returns its input unchanged: "
-          "view/_unsafe_view/reshape/expand to the same sizes, alias/detach/lift_fresh, t of a tensor of fewer "
-          "than 2 dims, transpose of a dim with itself, a full-range slice, _reshape_alias to contiguous strides "
-          "of the same sizes, clone/_to_copy of a known-contiguous tensor keeping dtype, device and layout (and "
-          "neither side mutated in place), add/sub of 0 and mul/div by 1 keeping the dtype. Leaves alone every "
-          "node whose own or input meta is unknown, and copies whose input's layout is not known to be "
-          "contiguous (a clone of a transposed view really moves data). Models Inductor's remove_noop_ops "
-          "post-grad pass.",
-          PassKind::kPipeline, RunRemoveNoop, {"remove_noop"}};
+  return {"optimize_noop_ops", "Inductor's remove_noop_ops: drop calls that return an input unchanged",
+          "TorchAir's _optimize_noop_ops (npu_fx_compiler.py:350-356, called from _optimize_fx nfc:321-322) runs\n"
+          "Inductor's remove_noop_ops (torch/_inductor/fx_passes/post_grad.py); airscope's table is torch's at\n"
+          "pytorch/pytorch@000699cc (2.10 development line; the list differs between torch versions). A call is\n"
+          "replaced by its source and erased when it is one of: slice.Tensor with start 0, end >= size or\n"
+          "2**63-1, step 1 (start or end None: kept); slice_scatter of a same-shape src over the full range\n"
+          "(source: src); repeat by all 1; constant_pad_nd with all-0 padding; prims.convert_element_type to\n"
+          "the same dtype; prims.device_put to the same device; ceil/floor/round/trunc (.default) of an integer\n"
+          "dtype; pow.Tensor_Scalar(x, 1) with the int 1; cat of one tensor (source: that tensor); view.default\n"
+          "to sizes statically equal to the input's (-1 never is); view.dtype to the same dtype; copy.default\n"
+          "(source: src, not when dst was made with pin_memory=True); alias; clone. Each also needs\n"
+          "same_meta(node, source): equal sizes, dtype, device and strides. It is skipped when it would alias\n"
+          "a graph output with an input or another output (a non-view whose storage is an output's while the\n"
+          "source's storage is an input's or an output's), or when a view returned bare is replaced by an\n"
+          "input or another bare output (Inductor's `node in output_node.args`, which a returned tuple never\n"
+          "matches). Switch: config.experimental_config.remove_noop_ops (default true); when false the pass\n"
+          "does nothing and says so in a remark. airscope simplifies: storages are derived from the graph\n"
+          "(node_storage.h: views and in-place ops share their first argument's, everything else is fresh);\n"
+          "strides are the stated ones, else derived where torch's are certain (inputs contiguous; see\n"
+          "inductor_noop_table.cc), and unknown strides or meta never match; conj/neg bits are not\n"
+          "modelled; a SymInt argument equals a size only when both name the same symbol.",
+          PassKind::kPipeline, RunOptimizeNoopOps, {"remove_noop"}};
 }
 
 }  // namespace airscope

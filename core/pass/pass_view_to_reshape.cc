@@ -1,7 +1,6 @@
-// view_to_reshape: aten.view / aten._unsafe_view become aten.reshape with the
-// same arguments (Inductor's view_to_reshape post-grad pass: reshape copies
-// when the input's strides do not allow a view, so later passes that change
-// layouts cannot make a view invalid).
+// view_to_reshape: TorchAir's _view_to_reshape (npu_fx_compiler.py:304-309)
+// sets node.target = aten.reshape.default on every aten.view.default node;
+// nothing else (aten._unsafe_view and the other view ops stay).
 #include <fmt/format.h>
 
 #include "core/pass/builtin_passes.h"
@@ -14,22 +13,22 @@ Result<bool> RunViewToReshape(Graph& graph, PassContext& context) {
   const OpRegistry& registry = RegistryOf(context);
   int rewritten = 0;
   for (Node* node : graph) {
-    if (!IsTarget(*node, "aten.view.default") && !IsTarget(*node, "aten._unsafe_view.default")) continue;
+    if (!IsTarget(*node, "aten.view.default")) continue;
     Retarget(graph, node, "aten.reshape.default", registry);
     ++rewritten;
   }
-  if (rewritten > 0) context.remarks.push_back(fmt::format("{} view(s) now reshape", rewritten));
+  if (rewritten > 0) context.remarks.push_back(fmt::format("{} aten.view.default now aten.reshape.default", rewritten));
   return rewritten > 0;
 }
 
 }  // namespace
 
 PassInfo ViewToReshapePass() {
-  return {"view_to_reshape", "aten.view and aten._unsafe_view become aten.reshape",
-          "Retargets every aten.view.default and aten._unsafe_view.default call to aten.reshape.default with "
-          "the same arguments, keeping the node's name, stream, users and meta (as Inductor assigns "
-          "node.target). Leaves every other view op (transpose, expand, _reshape_alias, ...) alone. Models "
-          "Inductor's view_to_reshape post-grad pass.",
+  return {"view_to_reshape", "aten.view.default becomes aten.reshape.default (TorchAir's _view_to_reshape)",
+          "TorchAir's _view_to_reshape (npu_fx_compiler.py:304-309, always run by _optimize_fx nfc:340) sets\n"
+          "node.target = torch.ops.aten.reshape.default on every node whose target is aten.view.default,\n"
+          "keeping its name, args, users and meta. Every other op, aten._unsafe_view.default and\n"
+          "aten.view.dtype included, is left alone. airscope simplifies nothing here.",
           PassKind::kPipeline, RunViewToReshape};
 }
 

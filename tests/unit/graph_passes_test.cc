@@ -198,47 +198,7 @@ TEST(FunctionalizeTest, IntermediateMutationRewiresLaterUsers) {
 
 // The reinplace passes: tests/unit/reinplace_test.cc.
 
-// ---- remove_noop, view_to_reshape
-
-TEST(RemoveNoopTest, RemovesOnlyProvableNoops) {
-  GraphBuilder b;
-  Node* x = b.Input("x", "f32[2, 3]");
-  Node* mm = b.Call("aten.mm.default", {N(x), N(b.Input("w", "f32[3, 3]"))}, {}, "mm");
-  Node* same = b.Call("aten.view.default", {N(mm), Ints({2, 3})}, {}, "same");
-  Node* other = b.Call("aten.view.default", {N(same), Ints({3, 2})}, {}, "other");
-  Node* tr = b.Call("aten.transpose.int", {N(mm), I(0), I(1)}, {}, "tr");
-  Node* clone_t = b.Call("aten.clone.default", {N(tr)}, {{"memory_format", Argument::OfMemoryFormat(MemoryFormat::kContiguous)}}, "clone_t");
-  Node* clone_mm = b.Call("aten.clone.default", {N(mm)}, {}, "clone_mm");
-  Node* sl = b.Call("aten.slice.Tensor", {N(clone_mm), I(0), I(0), I(9223372036854775807)}, {}, "sl");
-  Node* unknown = b.Input("u");
-  Node* alias = b.Call("aten.alias.default", {N(unknown)}, {}, "alias_u");
-  Node* add0 = b.Call("aten.add.Tensor", {N(sl), I(0)}, {}, "add0");
-  b.Output({N(other), N(clone_t), N(add0), N(alias)});
-  Infer(b.graph);
-  EXPECT_TRUE(RunPass(OptimizeNoopOpsPass(), b.graph));
-  for (const char* gone : {"same", "clone_mm", "sl", "add0"}) EXPECT_EQ(b.graph.Find(gone), nullptr) << gone;
-  for (const char* kept : {"other", "tr", "clone_t", "alias_u"}) EXPECT_NE(b.graph.Find(kept), nullptr) << kept;
-  EXPECT_EQ(Arg0(b.graph.Find("other")), mm);
-  EXPECT_EQ(b.graph.output()->args()[0].items()[2].as_node(), mm);
-  EXPECT_FALSE(RunPass(OptimizeNoopOpsPass(), b.graph));
-}
-
-TEST(ViewToReshapeTest, RetargetsKeepingNameMetaAndUsers) {
-  GraphBuilder b;
-  Node* x = b.Input("x", "f32[2, 3]");
-  Node* v = b.Call("aten.view.default", {N(x), Ints({6})}, {}, "view");
-  Node* u = b.Call("aten._unsafe_view.default", {N(v), Ints({3, 2})}, {}, "uv");
-  b.Output({N(u)});
-  Infer(b.graph);
-  EXPECT_TRUE(RunPass(ViewToReshapePass(), b.graph));
-  EXPECT_EQ(Count(b.graph, "aten.reshape.default"), 2u);
-  Node* uv = b.graph.Find("uv");
-  EXPECT_EQ(StripTorchOps(uv->target()), "aten.reshape.default");
-  EXPECT_EQ(uv->meta()->ShapeString(), "f32[3, 2]");
-  EXPECT_EQ(Arg0(uv), b.graph.Find("view"));
-  EXPECT_EQ(b.graph.output()->args()[0].items()[0].as_node(), uv);
-  EXPECT_FALSE(RunPass(ViewToReshapePass(), b.graph));
-}
+// optimize_noop_ops and view_to_reshape: tests/unit/torchair_passes_test.cc
 
 // ---- dce, cse
 

@@ -333,34 +333,6 @@ TEST(StreamPassesTest, BuildTaskGraphRefusesWaitsWithoutRecords) {
   (void)wait;
 }
 
-TEST(StreamPassesTest, RemoveCatOpsDropsSingleCatsAndFlattensNested) {
-  Graph g("g");
-  auto call = [&](const char* target, std::vector<Argument> args) {
-    return g.Append({OpKind::kCallFunction, target, std::move(args), {}, ""});
-  };
-  Node* x = g.Append({OpKind::kPlaceholder, "x", {}, {}, "x"});
-  Node* single = call("torch.ops.aten.cat.default", {Argument::List({Argument::NodeRef(x)})});
-  Node* inner = call("torch.ops.aten.cat.default", {Argument::List({Argument::NodeRef(x), Argument::NodeRef(x)}),
-                                                    Argument::Int(1)});
-  Node* outer = call("torch.ops.aten.cat.default", {Argument::List({Argument::NodeRef(inner), Argument::NodeRef(single)}),
-                                                    Argument::Int(1)});
-  Node* other_dim = call("torch.ops.aten.cat.default", {Argument::List({Argument::NodeRef(outer), Argument::NodeRef(x)})});
-  g.Append({OpKind::kOutput, "output", {Argument::Tuple({Argument::NodeRef(other_dim)})}, {}, "output"});
-  PassRegistry registry = PassRegistry::WithBuiltins();
-  PassContext context;
-  context.registry = &OpRegistry::Builtin();
-  PassManager manager;
-  Result<PassOutcome> outcome = manager.Run(*registry.Find("remove_cat_ops"), g, context);
-  ASSERT_TRUE(outcome.ok()) << outcome.status().message();
-  EXPECT_TRUE(outcome->changed);
-  EXPECT_EQ(Describe(g), (std::vector<std::string>{
-      "x = placeholder()",
-      "cat_2 = aten.cat.default([x, x, x], 1)",
-      "cat_3 = aten.cat.default([cat_2, x])",
-      "output = output((cat_3,))",
-  }));
-}
-
 TEST(StreamPassesTest, FailingOrLintBreakingUserPassIsRolledBackAndNamed) {
   Pipeline p;
   std::vector<std::string> before = Describe(*p.graph);

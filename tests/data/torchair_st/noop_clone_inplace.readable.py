@@ -1,0 +1,6 @@
+class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[2, 2]", arg1_1: "f32[2, 2]"):
+        clone: "f32[2, 2]" = torch.ops.aten.clone.default(arg0_1)
+        add: "f32[2, 2]" = torch.ops.aten.add.Tensor(clone, 1)
+        add_1: "f32[2, 2]" = torch.ops.aten.add.Tensor(arg1_1, add)
+        return (add_1,)

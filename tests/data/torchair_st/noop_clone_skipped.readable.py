@@ -1,0 +1,4 @@
+class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[2, 2]", arg1_1: "f32[2, 2]"):
+        clone: "f32[2, 2]" = torch.ops.aten.clone.default(arg0_1)
+        return (clone,)
