@@ -51,4 +51,8 @@ struct FunctionalizeStats {
 
 Result<FunctionalizeStats> Functionalize(Graph& graph, const OpRegistry& registry, bool keep_input_mutations);
 
+// Names every call_function node afresh after its op, in graph order, as a
+// re-trace does (`add`, `add_1`); other nodes keep their names.
+Status RenameAsTraced(Graph& graph);
+
 }  // namespace airscope

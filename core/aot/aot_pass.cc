@@ -48,6 +48,7 @@ Result<bool> RunAot(Graph& graph, PassContext& context) {
         keep ? "written back by copy_ before the output" : "returned as extra leading outputs", keep ? "True" : "False"));
     changed = true;
   }
+  if (changed) AIRSCOPE_RETURN_IF_ERROR(RenameAsTraced(graph));
   if (stats->left_on_views > 0) {
     context.remarks.push_back(
         fmt::format("left {} in-place op(s) on views of other tensors (view replay is not modelled)",

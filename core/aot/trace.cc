@@ -178,7 +178,7 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
     Node* kept = out->Append({node->op(), node->target(), std::move(args), std::move(kwargs), node->name()});
     if (node->meta()) kept->set_meta(*node->meta());
     b.Bind(node, Argument::NodeRef(kept));
-    opaque.push_back(fmt::format("'{}' ({} {}): {}", kept->name(), OpKindName(node->op()), node->target(), why));
+    opaque.push_back(fmt::format("Dynamo's '{}' ({} {}): {}", node->name(), OpKindName(node->op()), node->target(), why));
   }
   remarks.push_back(fmt::format("traced the Dynamo graph to aten: {} torch-level call(s) lowered, {} input(s)",
                                 lowered, inputs.size()));
