@@ -8,9 +8,9 @@ Node* AtenBuilder::Call(std::string_view target, std::vector<Argument> args, std
   Node* node = out_.Append(CallSpec(target, std::move(args), std::move(kwargs)));
   InferMeta(node, registry_);
   // make_fx keeps the user's source line on every op it records for it.
-  if (source_ && source_->meta() && !source_->meta()->stack_trace.empty() && node->meta()) {
+  if (!stack_trace_.empty() && node->meta()) {
     NodeMeta meta = *node->meta();
-    meta.stack_trace = source_->meta()->stack_trace;
+    meta.stack_trace = stack_trace_;
     node->set_meta(std::move(meta));
   }
   return node;

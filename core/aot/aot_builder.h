@@ -26,8 +26,14 @@ class AtenBuilder {
   Graph& graph() { return out_; }
   const OpRegistry& registry() const { return registry_; }
 
-  // The Dynamo node being lowered (its stack trace goes on every call).
-  void Begin(const Node* source) { source_ = source; }
+  // The Dynamo node being lowered and its source comment, which goes on every
+  // call made for it (the readable printer writes a comment only when it
+  // changes, so a node without one has the one printed above it).
+  void Begin(const Node* source, std::string stack_trace) {
+    source_ = source;
+    stack_trace_ = std::move(stack_trace);
+  }
+  const std::string& stack_trace() const { return stack_trace_; }
 
   // Appends `target` (without `torch.ops.`) called with `args`/`kwargs`.
   Node* Call(std::string_view target, std::vector<Argument> args, std::vector<Kwarg> kwargs = {});
@@ -44,6 +50,7 @@ class AtenBuilder {
   Graph& out_;
   const OpRegistry& registry_;
   const Node* source_ = nullptr;
+  std::string stack_trace_;
   std::unordered_map<const Node*, Argument> values_;
 };
 

@@ -43,10 +43,6 @@ using Result_ = std::optional<Argument>;
 
 Argument Ref(Node* node) { return Argument::NodeRef(node); }
 
-bool IsNumber(const Argument* arg) {
-  return arg && (arg->kind() == Argument::Kind::kInt || arg->kind() == Argument::Kind::kFloat ||
-                 arg->kind() == Argument::Kind::kBool);
-}
 std::optional<double> NumberOf(const Argument* arg) {
   if (!arg) return std::nullopt;
   if (arg->kind() == Argument::Kind::kInt) return static_cast<double>(arg->as_int());

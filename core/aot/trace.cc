@@ -36,7 +36,7 @@ std::string PacketOverload(std::string_view target) {
 // Dynamo's annotation is the truth about the value a call stands for: it is
 // kept when the registry inferred nothing, or the same sizes and dtype
 // (the annotation also states strides and device, which inference leaves out).
-void PreferAnnotation(Node* made, const Node& dynamo) {
+void PreferAnnotation(Node* made, const Node& dynamo, const std::string& stack_trace) {
   const NodeMeta* stated = dynamo.meta();
   if (!stated || stated->source != MetaSource::kAnnotated) return;
   if (stated->kind != ValueKind::kTensor && stated->kind != ValueKind::kTuple) return;
@@ -45,7 +45,7 @@ void PreferAnnotation(Node* made, const Node& dynamo) {
   bool agree = inferred && annotated && inferred->sizes == annotated->sizes && inferred->dtype == annotated->dtype;
   if (made->meta() && !agree) return;
   NodeMeta meta = *stated;
-  meta.stack_trace = made->meta() ? made->meta()->stack_trace : stated->stack_trace;
+  meta.stack_trace = stack_trace;
   made->set_meta(std::move(meta));
 }
 
@@ -70,8 +70,9 @@ bool IsTorchLevelGraph(const Graph& graph) {
         if (node->name() != node->target()) return true;  // Dynamo's `l_x_ = L_x_`
         break;
       case OpKind::kCallFunction:
-        if (node->target() != "operator.getitem" && !PacketOverload(node->target()).empty()) return true;
-        if (!LoweringKey(*node).empty()) return true;
+        // operator.getitem is in aten graphs too (of multi-output ops).
+        if (node->target() == "operator.getitem") break;
+        if (!PacketOverload(node->target()).empty() || !LoweringKey(*node).empty()) return true;
         break;
       case OpKind::kOutput:
         break;
@@ -114,8 +115,11 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
 
   int lowered = 0;
   std::vector<std::string> opaque;
+  std::string stack_trace;  // the comment printed last above a Dynamo node
+  std::vector<std::string> higher_order;
   for (const Node* node : dynamo) {
-    b.Begin(node);
+    if (node->meta() && !node->meta()->stack_trace.empty()) stack_trace = node->meta()->stack_trace;
+    b.Begin(node, stack_trace);
     switch (node->op()) {
       case OpKind::kPlaceholder:
         continue;
@@ -150,8 +154,9 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
       std::string packet = PacketOverload(target);
       if (target.substr(0, 10) == "torch.ops.") {
         // An op already: aten (or a custom op) is recorded as dispatched.
-        Node* call = b.Call(packet.empty() ? std::string(StripTorchOps(target)) : packet, args, kwargs);
-        PreferAnnotation(call, *node);
+        Node* call = b.Call(packet.empty() ? std::string(target) : packet, args, kwargs);
+        if (target.substr(0, 23) == "torch.ops.higher_order.") higher_order.push_back(call->name());
+        PreferAnnotation(call, *node, b.stack_trace());
         b.Bind(node, Argument::NodeRef(call));
         if (!packet.empty()) ++lowered;
         continue;
@@ -163,7 +168,7 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
       value = (*rule)(b, TorchCall{key, args, kwargs, node}, &why);
       if (value) {
         if (value->is_node() && out->size() > before && value->as_node() == out->back()) {
-          PreferAnnotation(value->as_node(), *node);
+          PreferAnnotation(value->as_node(), *node, b.stack_trace());
         }
         b.Bind(node, *value);
         ++lowered;
@@ -176,7 +181,11 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
     }
     // Opaque: kept with its target and Dynamo's meta.
     Node* kept = out->Append({node->op(), node->target(), std::move(args), std::move(kwargs), node->name()});
-    if (node->meta()) kept->set_meta(*node->meta());
+    if (node->meta()) {
+      NodeMeta meta = *node->meta();
+      meta.stack_trace = stack_trace;
+      kept->set_meta(std::move(meta));
+    }
     b.Bind(node, Argument::NodeRef(kept));
     opaque.push_back(fmt::format("Dynamo's '{}' ({} {}): {}", node->name(), OpKindName(node->op()), node->target(), why));
   }
@@ -186,6 +195,11 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
     remarks.push_back(fmt::format("lifted get_attr tensor(s) to the first inputs, as aot_module_simplified does "
                                   "with parameters and buffers: {}",
                                   fmt::join(lifted, ", ")));
+  }
+  if (!higher_order.empty()) {
+    remarks.push_back(fmt::format("kept higher-order op(s) {} with their subgraphs as Dynamo wrote them (AOT "
+                                  "renames and lowers the subgraphs; airscope does not)",
+                                  fmt::join(higher_order, ", ")));
   }
   for (const std::string& note : opaque) remarks.push_back("kept opaque: " + note);
   return out;

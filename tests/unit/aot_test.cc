@@ -147,7 +147,7 @@ TEST(AotTest, Linear3dFlattensAroundAddmm) {
   auto g = Parse(
       "        l_x_ = L_x_\n        l_w_ = L_w_\n        l_b_ = L_b_\n"
       "        y: \"f32[2, 3, 8]\" = torch.nn.functional.linear(l_x_, l_w_, l_b_)\n        return (y,)\n",
-      "L_x_: \"f32[2, 3, 4]\", L_w_: \"f32[8, 4]\", L_b_: \"f32[8]\"");
+      "L_x_: \"f32[2, 3, 4][12, 4, 1]\", L_w_: \"f32[8, 4]\", L_b_: \"f32[8]\"");
   RunAot(*g);
   EXPECT_EQ(Describe(*g), (std::vector<std::string>{
                               "arg0_1 = placeholder()", "arg1_1 = placeholder()", "arg2_1 = placeholder()",
