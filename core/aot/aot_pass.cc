@@ -42,10 +42,14 @@ Result<bool> RunAot(Graph& graph, PassContext& context) {
   auto stats = Functionalize(graph, registry, keep);
   if (!stats.ok()) return stats.status();
   if (stats->functionalized > 0) {
-    context.remarks.push_back(fmt::format(
-        "functionalized {} in-place op(s); {} mutated graph input(s) {} (keep_inference_input_mutations={})",
-        stats->functionalized, stats->mutated_inputs,
-        keep ? "written back by copy_ before the output" : "returned as extra leading outputs", keep ? "True" : "False"));
+    std::string inputs = stats->mutated_inputs == 0
+                             ? "no graph input is mutated"
+                             : fmt::format("{} mutated graph input(s) {} (keep_inference_input_mutations={})",
+                                           stats->mutated_inputs,
+                                           keep ? "written back by copy_ before the output"
+                                                : "returned as extra leading outputs",
+                                           keep ? "True" : "False");
+    context.remarks.push_back(fmt::format("functionalized {} in-place op(s); {}", stats->functionalized, inputs));
     changed = true;
   }
   if (changed) AIRSCOPE_RETURN_IF_ERROR(RenameAsTraced(graph));
@@ -74,10 +78,12 @@ std::string Help() {
       "_c10d_functional.all_to_all_single (ui:455-464), and airscope models neither of those two rules; user "
       "`decomp add` entries apply. Known calls: {}. Then functionalization: in-place ops become out-of-place; a "
       "mutated graph input is written back by aten.copy_.default(input, value) before the output when "
-      "config.keep_inference_input_mutations (TorchAir's default True), else its value is returned in front of "
+      "config.experimental_config.keep_inference_input_mutations (TorchAir's default True, exp:16), else "
+      "its value is returned in front of "
       "the outputs (fn_input_mutations_to_outputs). Simplified: a call it cannot lower (an unknown function, a "
       "call_module, whose type Dynamo's text does not print, an unmodelled argument) stays an opaque node with "
-      "its target and Dynamo's meta, named in the remarks; higher-order ops keep their subgraphs unlowered "
+      "its target and Dynamo's meta, named in the remarks (lower runs one with a known value as a kernel of "
+      "unknown cost); higher-order ops keep their subgraphs unlowered "
       "(AOT renames and lowers them); in-place ops on views are left alone; symbolic sizes stop the rules that "
       "need sizes. An aten graph is only functionalized.",
       fmt::join(LoweringKeys(), ", "));

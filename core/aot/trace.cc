@@ -187,7 +187,8 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
       kept->set_meta(std::move(meta));
     }
     b.Bind(node, Argument::NodeRef(kept));
-    opaque.push_back(fmt::format("Dynamo's '{}' ({} {}): {}", node->name(), OpKindName(node->op()), node->target(), why));
+    opaque.push_back(
+        fmt::format("Dynamo's '{}' ({} {}): {}", node->name(), OpKindName(node->op()), node->target(), why));
   }
   remarks.push_back(fmt::format("traced the Dynamo graph to aten: {} torch-level call(s) lowered, {} input(s)",
                                 lowered, inputs.size()));

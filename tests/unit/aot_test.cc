@@ -58,7 +58,8 @@ TEST(AotTest, OperatorBecomesAtenWithArgInputs) {
       "L_x_: \"f32[5, 5]\", L_y_: \"f32[5, 5]\"");
   EXPECT_TRUE(RunAot(*g).changed);
   EXPECT_EQ(Describe(*g), (std::vector<std::string>{"arg0_1 = placeholder()", "arg1_1 = placeholder()",
-                                                    "mul = aten.mul.Tensor(arg0_1, arg1_1)", "output = output((mul,))"}));
+                                                    "mul = aten.mul.Tensor(arg0_1, arg1_1)",
+                                                    "output = output((mul,))"}));
 }
 
 // links.log: the get_attr parameter is lifted to arg0_1, before the user inputs;
@@ -183,7 +184,8 @@ TEST(AotTest, UnknownFunctionAndModuleStayOpaqueWithARemark) {
       "        b: \"f32[4]\" = self.L__self___fc1(a)\n        return (b,)\n",
       "L_x_: \"f32[4]\"");
   AotRun run = RunAot(*g);
-  EXPECT_EQ(Describe(*g), (std::vector<std::string>{"arg0_1 = placeholder()", "special_thing = torch.special_thing(arg0_1)",
+  EXPECT_EQ(Describe(*g), (std::vector<std::string>{"arg0_1 = placeholder()",
+                                                    "special_thing = torch.special_thing(arg0_1)",
                                                     "b = call_module(special_thing)", "output = output((b,))"}));
   EXPECT_TRUE(AnyRemarkContains(run, "'a' (call_function torch.special_thing): no lowering rule"));
   EXPECT_TRUE(AnyRemarkContains(run, "module's type"));
