@@ -1,11 +1,99 @@
-// STUB: replaced by its implementation in this change series.
+// aot: the inference graph aot_module_simplified hands TorchAir's compiler
+// (TORCHAIR.md §1.A step 3e): a Dynamo graph is traced to aten (trace.cc),
+// the user's decompositions apply, then functionalization with
+// keep_inference_input_mutations (config.keep_inference_input_mutations,
+// TorchAir's default True). An aten graph (a make_fx/AOT printout) is only
+// functionalized.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/aot/aot.h"
+#include "core/aot/torch_functions.h"
 #include "core/pass/builtin_passes.h"
+#include "core/pass/decomposition.h"
+#include "core/pass/pass_util.h"
 
 namespace airscope {
+namespace {
+
+Result<bool> RunAot(Graph& graph, PassContext& context) {
+  const OpRegistry& registry = RegistryOf(context);
+  bool changed = false;
+  if (IsTorchLevelGraph(graph)) {
+    auto traced = TraceToAten(graph, registry, context.remarks);
+    if (!traced.ok()) return traced.status();
+    graph = std::move(**traced);
+    changed = true;
+  }
+  // TorchAir's table (npu_define.allgather, _c10d_functional.all_to_all_single)
+  // is not airscope's builtin one; only the user's `decomp add` entries apply.
+  if (context.decompositions) {
+    DecompositionTable user;
+    for (const Decomposition* entry : context.decompositions->All()) {
+      if (!entry->builtin) user.Add(*entry);
+    }
+    if (!user.All().empty()) {
+      auto decomposed = ApplyDecompositions(graph, user, registry, context.remarks);
+      if (!decomposed.ok()) return decomposed.status();
+      changed = changed || *decomposed;
+    }
+  }
+  bool keep = context.config.keep_inference_input_mutations;
+  auto stats = Functionalize(graph, registry, keep);
+  if (!stats.ok()) return stats.status();
+  if (stats->functionalized > 0) {
+    std::string inputs = stats->mutated_inputs == 0
+                             ? "no graph input is mutated"
+                             : fmt::format("{} mutated graph input(s) {} (keep_inference_input_mutations={})",
+                                           stats->mutated_inputs,
+                                           keep ? "written back by copy_ before the output"
+                                                : "returned as extra leading outputs",
+                                           keep ? "True" : "False");
+    context.remarks.push_back(fmt::format("functionalized {} in-place op(s); {}", stats->functionalized, inputs));
+    changed = true;
+  }
+  if (changed) AIRSCOPE_RETURN_IF_ERROR(RenameAsTraced(graph));
+  if (stats->left_on_views > 0) {
+    context.remarks.push_back(
+        fmt::format("left {} in-place op(s) on views of other tensors (view replay is not modelled)",
+                    stats->left_on_views));
+  }
+  return changed;
+}
+
+std::string Help() {
+  return fmt::format(
+      "Models aot_module_simplified's inference path as TorchAir calls it (_compile_graph_with_aot, "
+      "npu_fx_compiler.py:969-1005), producing the graph TorchAir's passes see. A Dynamo graph (torch.* / "
+      "torch.nn.functional.* / torch._C._nn.* / operator.* calls, Tensor methods, get_attr tensors) is re-traced "
+      "to aten: inputs become arg0_1, arg1_1, ... with get_attr tensors lifted first (aot_module_simplified puts "
+      "parameters and buffers before the user inputs; airscope keeps their first-use order since Dynamo's text "
+      "does not tell parameters from buffers); nodes are named after their aten op; shapes are inferred, else "
+      "taken from Dynamo's annotations. CompositeImplicitAutograd functions expand as torch's C++ does: linear "
+      "-> t + addmm (2-D), view + t + addmm + view (contiguous N-D), t + mm / matmul (no bias); matmul -> mm, "
+      "view + mm + _unsafe_view, bmm; softmax -> _softmax; layer_norm -> native_layer_norm[0]; dropout -> "
+      "native_dropout[0] when training (an NPU tensor takes the fused kernel), the input itself in eval or with "
+      "p=0; reshape/flatten -> view of a contiguous input. gelu, silu, relu, embedding, convolution, addmm stay "
+      "whole: TorchAir's decomposition table holds only npu_define.allgather and "
+      "_c10d_functional.all_to_all_single (ui:455-464), and airscope models neither of those two rules; user "
+      "`decomp add` entries apply. Known calls: {}. Then functionalization: in-place ops become out-of-place; a "
+      "mutated graph input is written back by aten.copy_.default(input, value) before the output when "
+      "config.experimental_config.keep_inference_input_mutations (TorchAir's default True, exp:16), else "
+      "its value is returned in front of "
+      "the outputs (fn_input_mutations_to_outputs). Simplified: a call it cannot lower (an unknown function, a "
+      "call_module, whose type Dynamo's text does not print, an unmodelled argument) stays an opaque node with "
+      "its target and Dynamo's meta, named in the remarks (lower runs one with a known value as a kernel of "
+      "unknown cost); higher-order ops keep their subgraphs unlowered "
+      "(AOT renames and lowers them); in-place ops on views are left alone; symbolic sizes stop the rules that "
+      "need sizes. An aten graph is only functionalized.",
+      fmt::join(LoweringKeys(), ", "));
+}
+
+}  // namespace
 
 PassInfo AotPass() {
-  return {"aot", "(not yet implemented)", "(not yet implemented)", PassKind::kPipeline,
-          [](Graph&, PassContext&) -> Result<bool> { return false; }, {}, EffectPolicy::kPreserveAliasing};
+  return {"aot", "Dynamo graph -> functionalized aten inference graph (aot_module_simplified)", Help(),
+          PassKind::kPipeline, RunAot, {}, EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope

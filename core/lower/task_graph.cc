@@ -126,8 +126,14 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
 
   for (const Node* node : lowered) {
     if (node->op() == OpKind::kCallMethod || node->op() == OpKind::kCallModule) {
-      return Status::Errorf("{} '{}' cannot become a device task (only call_function nodes can be launched)",
-                            OpKindName(node->op()), node->name());
+      // An opaque node `aot` could not lower: with a known value it runs as a
+      // kernel of unknown cost; without one nothing says what it makes.
+      if (!node->meta() || (node->meta()->kind != ValueKind::kTensor && node->meta()->kind != ValueKind::kTuple)) {
+        return Status::Errorf("{} '{}' cannot become a device task: it is opaque and its value is unknown",
+                              OpKindName(node->op()), node->name());
+      }
+      producers[node] = {add_task(*node, TaskKind::kKernel, "", data_deps(*node))};
+      continue;
     }
     if (IsNoOpNode(*node, registry)) {
       if (node->op() != OpKind::kPlaceholder && node->op() != OpKind::kGetAttr) producers[node] = data_deps(*node);

@@ -384,6 +384,8 @@ void RegisterMiscOps(OpRegistry& r) {
   AddOp(r, "aten.lift_fresh_copy.default", K, InferClone, CopyCost());
   AddOp(r, "aten._to_copy.default", K, InferToCopy, CopyCost());
   AddOp(r, "aten.copy_.default", K, InferCopyInplace, CopyCost(), /*inplace=*/true);
+  // The functional form of copy_ (what functionalization leaves): x with src's values, x's meta.
+  AddOp(r, "aten.copy.default", K, InferCopyInplace, CopyCost());
   AddOp(r, "aten.cat.default", K, InferCat, CopyCost());
   AddOp(r, "aten.stack.default", K, InferStack, CopyCost());
 

@@ -129,6 +129,25 @@ Result<NodeMeta> InferPowScalar(const Node& node) {
   return InferElementwise(node, kIdx, kNames, kIdx, BinaryDType::kPromote);
 }
 
+// native_dropout(x, p, train) -> (out, mask) with TorchAir's NPU meta
+// (torchair/_utils/__init__.py meta_native_dropout): when training with p != 0
+// the mask is a bit mask, uint8[ceil(numel/128)*128/8]; otherwise (x, bool like x).
+Result<NodeMeta> InferNativeDropout(const Node& node) {
+  auto self = TensorArg(node, 0, "input");
+  if (!self.ok()) return self.status();
+  auto train = BoolArg(node, 2, "train", true);
+  if (!train.ok()) return train.status();
+  const Argument* p = FindArg(node, 1, "p");
+  bool zero = p && ((p->kind() == Argument::Kind::kFloat && p->as_float() == 0) ||
+                    (p->kind() == Argument::Kind::kInt && p->as_int() == 0));
+  const TensorMeta& in = **self;
+  if (!*train || zero) return TupleResult({Like(in, in.sizes), Like(in, in.sizes, DType::kBool)});
+  std::optional<int64_t> numel = in.NumElements();
+  if (!numel) return OpError(node, "mask size needs static sizes, input is {}", FormatDims(in.sizes));
+  int64_t mask = (*numel + 127) / 128 * 128 / 8;
+  return TupleResult({Like(in, in.sizes), Like(in, {Dim(mask)}, DType::kUInt8)});
+}
+
 }  // namespace
 
 void RegisterPointwiseOps(OpRegistry& r) {
@@ -176,6 +195,7 @@ void RegisterPointwiseOps(OpRegistry& r) {
   AddOp(r, "aten.where.self", P, InferWhere, ElementwiseCost(1));
   AddOp(r, "aten.masked_fill.Scalar", P, InferMaskedFill, ElementwiseCost(1));
   AddOp(r, "aten.masked_fill.Tensor", P, InferMaskedFill, ElementwiseCost(1));
+  AddOp(r, "aten.native_dropout.default", P, InferNativeDropout, ElementwiseCost(3));
 }
 
 }  // namespace airscope

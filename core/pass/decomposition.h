@@ -45,6 +45,12 @@ class DecompositionTable {
   std::map<std::string, Decomposition, std::less<>> entries_;
 };
 
+// Rewrites every call with an entry in `table`, in rounds until none is left
+// (what `decompose` runs; `aot` runs it with the user's entries only). Notes
+// what it did in `remarks`. Returns whether the graph changed.
+Result<bool> ApplyDecompositions(Graph& graph, const DecompositionTable& table, const OpRegistry& registry,
+                                 std::vector<std::string>& remarks);
+
 // The builtin entries (decomp_builtin.cc): addmm, gelu, _softmax,
 // _log_softmax, native_layer_norm, silu, hardtanh, t, mean.dim.
 void AddBuiltinDecompositions(DecompositionTable& table);

@@ -16,9 +16,10 @@ namespace {
 
 constexpr int kMaxRounds = 16;
 
-Result<bool> RunDecompose(Graph& graph, PassContext& context) {
-  if (!context.decompositions) return false;
-  const OpRegistry& registry = RegistryOf(context);
+}  // namespace
+
+Result<bool> ApplyDecompositions(Graph& graph, const DecompositionTable& table, const OpRegistry& registry,
+                                 std::vector<std::string>& remarks) {
   std::map<std::string, int> done;  // target -> count, for the remark (sorted)
   int declined = 0;
   // Rounds: the ops a rule emits may have entries too (layer norm emits
@@ -32,7 +33,7 @@ Result<bool> RunDecompose(Graph& graph, PassContext& context) {
     progress = false;
     std::vector<Node*> candidates;
     for (Node* node : graph) {
-      if (node->op() == OpKind::kCallFunction && context.decompositions->Find(node->target())) {
+      if (node->op() == OpKind::kCallFunction && table.Find(node->target())) {
         candidates.push_back(node);
       }
     }
@@ -40,7 +41,7 @@ Result<bool> RunDecompose(Graph& graph, PassContext& context) {
     for (Node* node : candidates) {
       // Looked up again: an earlier rewrite may have erased or changed it.
       if (node->erased() || node->op() != OpKind::kCallFunction) continue;
-      const Decomposition* entry = context.decompositions->Find(node->target());
+      const Decomposition* entry = table.Find(node->target());
       if (!entry || !entry->rewrite) continue;
       const std::string& target = entry->target;
       Result<bool> rewrote = entry->rewrite(graph, node, registry);
@@ -54,12 +55,19 @@ Result<bool> RunDecompose(Graph& graph, PassContext& context) {
     }
   }
   if (progress && round == kMaxRounds) {
-    context.remarks.push_back(fmt::format(
+    remarks.push_back(fmt::format(
         "stopped after {} rounds: a decomposition keeps producing ops that have entries", kMaxRounds));
   }
-  for (const auto& [target, count] : done) context.remarks.push_back(fmt::format("decomposed {} {}", count, target));
-  if (declined > 0) context.remarks.push_back(fmt::format("left {} node(s) a rule could not handle", declined));
+  for (const auto& [target, count] : done) remarks.push_back(fmt::format("decomposed {} {}", count, target));
+  if (declined > 0) remarks.push_back(fmt::format("left {} node(s) a rule could not handle", declined));
   return !done.empty();
+}
+
+namespace {
+
+Result<bool> RunDecompose(Graph& graph, PassContext& context) {
+  if (!context.decompositions) return false;
+  return ApplyDecompositions(graph, *context.decompositions, RegistryOf(context), context.remarks);
 }
 
 }  // namespace
@@ -71,7 +79,10 @@ PassInfo DecomposePass() {
           "native_layer_norm's getitem users are rewired to the new out/mean/rstd values. Builtin entries: addmm, "
           "gelu, _softmax, _log_softmax, native_layer_norm, silu, hardtanh, t, mean.dim; `decomp add` adds "
           "templates. Leaves alone ops without an entry and instances a rule declines (e.g. a symbolic size it "
-          "needs). Models the PrimTorch decomposition table AOT autograd applies (torch._decomp).",
+          "needs). This is airscope's own Inductor-like table, NOT TorchAir's: TorchAir hands AOT only "
+          "npu_define.allgather and _c10d_functional.all_to_all_single (TORCHAIR.md §6), so gelu, softmax, "
+          "layer_norm and addmm reach TorchAir's passes whole; insert this pass to see what an Inductor-style "
+          "decomposition would make of the graph.",
           PassKind::kOptional, RunDecompose, {}, EffectPolicy::kPreserveAliasing};
 }
 
