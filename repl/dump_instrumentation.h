@@ -38,7 +38,7 @@ class DumpInstrumentation {
     std::vector<std::string> formats;  // names from GraphOutputFormats()
     When when = When::kAll;
     Layout layout = Layout::kAirscope;
-    TorchAirDumpGate gate;  // kTorchAir: which passes TorchAir calls (Attach fills it from the run's context)
+    TorchAirDumpGate gate = {};  // kTorchAir: which passes TorchAir calls (Attach fills it from the run's context)
   };
   static Config FromSettings(const Settings& settings);
   // "03_remove_noop.fx"

@@ -78,7 +78,7 @@ struct NodeMeta {
   // auto_functionalized_v2 node: the indices into _all_bases that
   // reinplace_input_mutated_ops could not reinplace, which
   // decompose_auto_functionalized clones (nullopt: never decided; clone all).
-  std::optional<std::vector<int64_t>> only_clone_these_tensors;
+  std::optional<std::vector<int64_t>> only_clone_these_tensors = {};
 
   // `f32[3, 3]`; a tuple `(f32[2, 16, 128], f32[2, 16, 1], None)` (None for
   // an element that is not a tensor); a SymInt/opaque value its annotation
