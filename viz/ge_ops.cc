@@ -108,7 +108,7 @@ class Builder {
         }
       }
       descs_[node] = op.output_desc;
-      std::vector<GeOp> consts = ScalarConsts(*node);
+      std::vector<GeOp> consts = ScalarConsts(*node, op.name);
       CollectInputs(*node, &op);
       AddConverterShape(*node, &op);
       AddExtraAttrs(*node, ge, &op);
@@ -163,7 +163,8 @@ class Builder {
 
   // dtype_promote's Consts for the scalar operands of the converters that
   // take them as tensors (add.Tensor / sub.Tensor with alpha 1, div.Tensor).
-  std::vector<GeOp> ScalarConsts(const Node& node) {
+  // `user` is the GE name of the op they feed (what a reader sees in the file).
+  std::vector<GeOp> ScalarConsts(const Node& node, const std::string& user) {
     std::vector<GeOp> consts;
     if (node.op() != OpKind::kCallFunction || node.args().size() != 2) return consts;
     const std::string& t = node.target();
@@ -175,7 +176,7 @@ class Builder {
       std::optional<GeOp> c = ScalarConstOp(node.args()[i], meta->tensors[0].dtype);
       if (!c) continue;
       c->name = options_.fx_names ? UniqueName(node.name() + "_const") : UniqueName("Const");
-      c->attrs.push_back(StringAttr("_fx_part_of", node.name()));
+      c->attrs.push_back(StringAttr("_fx_part_of", user));
       scalar_inputs_[i] = c->name;
       scalar_descs_[i] = c->output_desc[0];
       consts.push_back(std::move(*c));

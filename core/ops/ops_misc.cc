@@ -386,6 +386,12 @@ void RegisterMiscOps(OpRegistry& r) {
   AddOp(r, "aten.copy_.default", K, InferCopyInplace, CopyCost(), /*inplace=*/true);
   // The functional form of copy_ (what functionalization leaves): x with src's values, x's meta.
   AddOp(r, "aten.copy.default", K, InferCopyInplace, CopyCost());
+  // *_scatter(self, src, ...): a copy of self with src written into a view of
+  // it (the functional form of a write through a view): self's shape and dtype.
+  for (const char* name : {"aten.slice_scatter.default", "aten.select_scatter.default",
+                           "aten.diagonal_scatter.default", "aten.as_strided_scatter.default"}) {
+    AddOp(r, name, K, InferClone, CopyCost());
+  }
   AddOp(r, "aten.cat.default", K, InferCat, CopyCost());
   AddOp(r, "aten.stack.default", K, InferStack, CopyCost());
 

@@ -104,10 +104,10 @@ void BuildRichSession(Shell& shell) {
         "end\n"
         "pass add post keep_all\n"
         "pass define breaker\n"
-        "  on aten.mm.default: insert before aten.abs.default($node)\n"
+        "  on aten.addmm.default: insert before aten.abs.default($node)\n"
         "end\n"
         "pass define crasher\n"
-        "  on aten.mm.default: erase\n"
+        "  on aten.*mm.default: erase\n"
         "end\n"
         // seed: already lowered; its pipeline exists at stage 0; run eagerly, captured and replayed.
         "load $DATA/seed_multistream_lowered.json as seed\n"
@@ -115,7 +115,7 @@ void BuildRichSession(Shell& shell) {
         "eager\n"
         "capture\n"
         "replay 2\n"
-        // mlp: stepped to stage 2 (next: custom_pre), a breakpoint, a skip, two cache entries and a hit.
+        // mlp: stepped to stage 2 (next: post_grad_custom_pre_pass), a breakpoint, a skip, two cache entries and a hit.
         "load $DATA/mlp.readable.py as mlp\n"
         "step 2\n"
         "break dce\n"
@@ -247,15 +247,15 @@ TEST(ErrorStateFingerprintTest, HoldsTheStateAndChangesNothing) {
            "* mlp ",                               // the current graph
            "  seed ", "  sync ",                   // the other graphs
            "cache_size_limit 6",                   // a setting
-           "custom_post: keep_all",                // user passes and where they run
-           "on aten.mm.default: erase",            // a user pass's rules
+           "post_grad_custom_post_pass: keep_all",                // user passes and where they run
+           "on aten.*mm.default: erase",            // a user pass's rules
            "user     aten.mul.Tensor($0, aten.sigmoid.default($0))",  // a user decomposition
            "device ascend-910b",                   // the device
            "captured graph 1 (seed)",              // the captured graph's pool
            "at stage 2",                           // mlp's cursor
-           "      2  functionalize",               // a stage
-           "breakpoints: dce", "skipped: remove_cat_ops",
-           "%transpose",                           // mlp's current stage, decomposed
+           "      2  aot",               // a stage
+           "breakpoints: eliminate_dead_code", "skipped: remove_cat_ops",
+           "%addmm",                               // mlp's current stage, after aot
            "\"stream\": \"stream_1\"",             // seed's meta in JSON
            "  1     0/1             2      0  arg0_1=f32[s0, 64]",  // a cache entry
            "entry 1 [0/1]: the compiled graph",    // its compiled graph
@@ -376,7 +376,7 @@ INSTANTIATE_TEST_SUITE_P(
     Pass, ErrorStateTest,
     testing::Values(
         FailureCase{"StepIntoAPassThatBreaksLint", "pass add pre breaker", "step",
-                    "pass 'breaker' broke the graph: lint: node 'abs' uses 'mm' before it is defined",
+                    "pass 'breaker' broke the graph: lint: node 'abs' uses 'addmm' before it is defined",
                     LastRun::kIncluded, "pipeline"},
         FailureCase{"StepIntoAPassThatFails", "pass add pre crasher", "step", "cannot erase it: it is used by",
                     LastRun::kIncluded, "pipeline"},
@@ -385,7 +385,7 @@ INSTANTIATE_TEST_SUITE_P(
         FailureCase{"NextIntoAPassThatFails", "pass add pre breaker", "next", "broke the graph", LastRun::kIncluded,
                     "pipeline"},
         FailureCase{"RunUntilAnUnknownPass", "", "run until nosuch", "no pass 'nosuch' in the pipeline"},
-        FailureCase{"RunUntilAPassThatRan", "", "run until decompose", "already ran"},
+        FailureCase{"RunUntilAPassThatRan", "", "run until aot", "already ran"},
         FailureCase{"StepZero", "", "step 0", "expected a number of passes"},
         FailureCase{"BackAtTheInput", "use seed", "back", "already at the input (stage 0)"},
         FailureCase{"DecompBadTemplate", "", "decomp add aten.relu.default \"aten.mul.Tensor($0,\"", "template for"},
@@ -401,8 +401,8 @@ INSTANTIATE_TEST_SUITE_P(
         FailureCase{"RedefineWithABadRule", "", "pass define breaker\n  on aten.mm.default: insert sideways x()\nend",
                     "expected 'before' or 'after'"},
         FailureCase{"AddAnUnknownPass", "", "pass add pre nosuch", "no pass named 'nosuch'"},
-        FailureCase{"AddAPassTwice", "", "pass add post keep_all", "already in custom_post"},
-        FailureCase{"RemoveAPassNotAdded", "", "pass remove pre keep_all", "is not in custom_pre"},
+        FailureCase{"AddAPassTwice", "", "pass add post keep_all", "already in post_grad_custom_post_pass"},
+        FailureCase{"RemoveAPassNotAdded", "", "pass remove pre keep_all", "is not in post_grad_custom_pre_pass"},
         FailureCase{"PipelineInsertUnregistered", "", "pipeline insert nosuch", "is not registered"},
         FailureCase{"PipelineInsertAtAMissingAnchor", "", "pipeline insert cse before nosuch", "no pass 'nosuch'"},
         FailureCase{"PipelineSetUnknown", "", "pipeline set decompose,nosuch", "pass 'nosuch' is not registered"},
@@ -423,9 +423,9 @@ INSTANTIATE_TEST_SUITE_P(
         FailureCase{"UnknownDevice", "", "call arg0_1=f32[8,64]:tpu", "tpu"},
         FailureCase{"NoInputs", "", "call", "usage: call"},
         FailureCase{"CompileFailsOnAMiss", "pass add pre crasher", "call arg0_1=f16[8,64]",
-                    "compile: pass 'custom_pre' failed"},
+                    "compile: pass 'post_grad_custom_pre_pass' failed"},
         FailureCase{"FirstCallOfAGraphFailsToCompile", "use seed; pass add pre crasher", "call arg0_1=f32[3,3]",
-                    "compile: pass 'custom_pre' failed"},
+                    "compile: pass 'post_grad_custom_pre_pass' failed"},
         FailureCase{"MarkDynamicUnknownInput", "", "mark_dynamic nope 0", "no input named 'nope'"},
         FailureCase{"MarkDynamicMinOverMax", "use seed", "mark_dynamic arg0_1 0 9 3", "is larger than MAX"},
         FailureCase{"GearsBadSize", "", "gears arg0_1 0 2,x", "a gear size"},
@@ -505,7 +505,7 @@ TEST(ErrorStateSourceTest, ABadBlockTypedInteractivelyKeepsThePassItWouldReplace
   BuildRichSession(shell);
   std::string before = Fingerprint(shell);
   EXPECT_TRUE(shell.interpreter.ExecuteLine("pass define crasher").ok());
-  EXPECT_TRUE(shell.interpreter.ExecuteLine("  on aten.mm.default: erase twice").ok());
+  EXPECT_TRUE(shell.interpreter.ExecuteLine("  on aten.*mm.default: erase twice").ok());
   Status end = shell.interpreter.ExecuteLine("end");
   ASSERT_FALSE(end.ok());
   EXPECT_EQ(end.message().rfind("pass define crasher: ", 0), 0u) << end.message();

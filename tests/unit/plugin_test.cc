@@ -115,8 +115,8 @@ TEST(PassCommandsTest, CompletionOfPassNamesAndDefineThroughTheInterpreter) {
     ASSERT_TRUE(status.ok()) << line << ": " << status.message();
   }
   EXPECT_EQ(session.custom_post_passes(), std::vector<std::string>{"mine"});
-  EXPECT_EQ(Complete(table, session, "help pass event_").candidates,
-            (std::vector<std::string>{"event_closure", "event_record"}));
+  EXPECT_EQ(Complete(table, session, "help pass apply_event_").candidates,
+            (std::vector<std::string>{"apply_event_closure_with_multi_stream", "apply_event_record"}));
   EXPECT_EQ(Complete(table, session, "pass add pre mi").candidates, std::vector<std::string>{"mine"});
   EXPECT_EQ(Complete(table, session, "pass add p").candidates, (std::vector<std::string>{"post", "pre"}));
   EXPECT_EQ(Complete(table, session, "pass l").candidates, std::vector<std::string>{"list"});

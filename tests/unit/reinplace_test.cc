@@ -35,7 +35,7 @@ Outcome RunPass(PassInfo pass, Graph& graph, TorchAirConfig config = {}, std::st
   EXPECT_TRUE(graph.Lint().ok()) << graph.Lint().message();
   Outcome out;
   out.changed = outcome.ok() && outcome->changed;
-  out.remarks = context.remarks;
+  if (outcome.ok()) out.remarks = outcome->remarks;
   return out;
 }
 
