@@ -43,6 +43,9 @@ using Result_ = std::optional<Argument>;
 
 Argument Ref(Node* node) { return Argument::NodeRef(node); }
 
+// A node known to make one tensor.
+bool TensorValue(const Argument& arg) { return arg.is_node() && arg.as_node()->tensor() != nullptr; }
+
 std::optional<double> NumberOf(const Argument* arg) {
   if (!arg) return std::nullopt;
   if (arg->kind() == Argument::Kind::kInt) return static_cast<double>(arg->as_int());
@@ -138,8 +141,46 @@ LoweringFn Binary(std::string op) {
       *why = "keyword '" + extra + "' is not modelled";
       return std::nullopt;
     }
+    // `4 * x`, `s0 * x`: Python calls the tensor's reflected operator, so the
+    // traced call has the tensor first (Tensor.__rmul__ / __radd__).
+    if ((op == "mul" || op == "add") && kwargs.empty() && !TensorValue(*self) && TensorValue(*other)) {
+      return Ref(b.Call(fmt::format("aten.{}.Tensor", op), {*other, *self}));
+    }
     return Ref(b.Call(fmt::format("aten.{}.Tensor", op), {*self, *other}, std::move(kwargs)));
   };
+}
+
+// x.size() / x.size(d) / x.shape: static dims are ints; a symbolic dim is read
+// with aten.sym_size.int, as make_fx records a SymInt taken from a tensor.
+Result_ Size(AtenBuilder& b, const TorchCall& call, std::string* why) {
+  const Argument* self = Self(call, why);
+  if (!self) return std::nullopt;
+  const TensorMeta* t = self->is_node() ? self->as_node()->tensor() : nullptr;
+  if (!t) {
+    *why = "the tensor's shape is unknown";
+    return std::nullopt;
+  }
+  auto dim_value = [&](int64_t i) -> Argument {
+    const Dim& d = t->sizes[i];
+    if (d.is_static()) return Argument::Int(d.value());
+    return Ref(b.Call("aten.sym_size.int", {*self, Argument::Int(i)}));
+  };
+  int64_t rank = static_cast<int64_t>(t->sizes.size());
+  if (const Argument* dim = call.Arg(1, "dim"); dim && !dim->is_none()) {
+    if (dim->kind() != Argument::Kind::kInt) {
+      *why = "its dim is not an int";
+      return std::nullopt;
+    }
+    int64_t i = dim->as_int() < 0 ? dim->as_int() + rank : dim->as_int();
+    if (i < 0 || i >= rank) {
+      *why = "its dim is out of range";
+      return std::nullopt;
+    }
+    return dim_value(i);
+  }
+  std::vector<Argument> dims;
+  for (int64_t i = 0; i < rank; ++i) dims.push_back(dim_value(i));
+  return Argument::Tuple(std::move(dims));
 }
 
 LoweringFn Compare(std::string op) {
@@ -171,6 +212,13 @@ Result_ Neg(AtenBuilder& b, const TorchCall& call, std::string* why) {
 Result_ GetItem(AtenBuilder& b, const TorchCall& call, std::string* why) {
   const Argument& self = call.args.at(0);
   const Argument& index = call.args.at(1);
+  if (self.is_sequence() && index.kind() == Argument::Kind::kInt) {
+    // `x.size()[0]`: an element of a value `size` made (a dim or its sym_size node).
+    int64_t i = index.as_int() < 0 ? index.as_int() + static_cast<int64_t>(self.items().size()) : index.as_int();
+    if (i >= 0 && i < static_cast<int64_t>(self.items().size())) return self.items()[i];
+    *why = "the index is out of range";
+    return std::nullopt;
+  }
   if (!self.is_node()) {
     *why = "it indexes a value that is not a node";
     return std::nullopt;
@@ -575,6 +623,7 @@ const std::map<std::string, LoweringFn, std::less<>>& Table() {
     (*t)["conv2d"] = Conv(2);
     (*t)["conv3d"] = Conv(3);
     (*t)["view"] = View;
+    (*t)["size"] = Size;
     (*t)["reshape"] = Reshape;
     (*t)["flatten"] = Flatten;
     (*t)["contiguous"] = Contiguous;
