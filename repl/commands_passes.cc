@@ -1,6 +1,6 @@
 // Pass commands: `pass define NAME` ... `end` (a user pass in the rewrite
 // language, core/pass/rewrite_language.h), `pass add|remove pre|post NAME`
-// (the custom_pre / custom_post stages), `pass list`, and `plugin load PATH`
+// (the post_grad_custom_pre_pass / post_grad_custom_post_pass stages), `pass list`, and `plugin load PATH`
 // (C++ pass plugins, core/pass/plugin_api.h).
 #include <algorithm>
 
@@ -123,7 +123,7 @@ Status Plugin(CommandContext& ctx) {
 }  // namespace
 
 void RegisterPassCommands(CommandTable& table) {
-  table.Add({"pass", "pass define|add|remove|list ...", "define user passes and register them as custom_pre/post",
+  table.Add({"pass", "pass define|add|remove|list ...", "define user passes and register them as post_grad_custom_pre/post_pass",
              "pass define NAME        start a user pass in the rewrite language; the following lines, up to a\n"
              "                        line 'end', are its rules:\n"
              "                          on PATTERN: ACTION\n"
@@ -133,10 +133,10 @@ void RegisterPassCommands(CommandTable& table) {
              "                        set stream STREAM. CALL: TARGET(ARGS) with Python literals, $node, $arg0..,\n"
              "                        $NAME (bound by 'as NAME'). Rules run in order, each over every node in\n"
              "                        graph order; nodes a rule inserts are not revisited, so a pass always ends.\n"
-             "pass add pre|post NAME  run pass NAME in the custom_pre (post_grad_custom_pre_pass) or custom_post\n"
-             "                        (post_grad_custom_post_pass) stage, after those already added\n"
+             "pass add pre|post NAME  run pass NAME in the post_grad_custom_pre_pass or\n"
+             "                        post_grad_custom_post_pass stage, after those already added\n"
              "pass remove pre|post NAME\n"
-             "pass list               every pass by kind with its summary, and the custom_pre/post lists\n"
+             "pass list               every pass by kind with its summary, and the pre/post lists\n"
              "`help pass NAME` explains one pass. Example (TorchAir's multi-stream example):\n"
              "  pass define multistream\n"
              "    on aten.mm.default: insert before air.scope_enter.default(['_user_stream_label'], ['stream_1'])\n"

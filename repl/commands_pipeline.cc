@@ -476,9 +476,10 @@ void RegisterPipelineCommands(CommandTable& table) {
              "Lists the current graph's pipeline (the TorchAir reduce-overhead passes by default): `->` marks\n"
              "the next pass, `b` a breakpoint, `s` a skipped pass; status is changed, unchanged, skipped,\n"
              "failed (the last attempt at the cursor) or pending; then the pass's time in ms and the node\n"
-             "count after it. Editing: `pipeline insert cse after dce` adds a registered pass (without\n"
-             "before/after: at the end); `pipeline remove dce` drops one; `pipeline set decompose,dce`\n"
-             "replaces the list; `pipeline default` restores TorchAir's. Editing before the cursor drops the\n"
+             "count after it. Passes go by TorchAir's names; airscope's older short names (dce, remove_noop,\n"
+             "reinplace, custom_pre, ...) find them too. Editing: `pipeline insert cse after\n"
+             "eliminate_dead_code` adds a registered pass (without before/after: at the end); `pipeline remove\n"
+             "eliminate_dead_code` drops one; `pipeline set aot,optimize_noop_ops` replaces the list; `pipeline default` restores TorchAir's. Editing before the cursor drops the\n"
              "stages after the edit (the cursor moves back).",
              PipelineCommand, [](const std::vector<std::string>& before) {
                if (before.empty()) return CompletionRule{CompletionKind::kFixed, {"insert", "remove", "set", "default"}};
@@ -504,7 +505,8 @@ void RegisterPipelineCommands(CommandTable& table) {
                return before.size() == 1 ? PassRule() : CompletionRule{};
              }});
   table.Add({"break", "break [PASS [off]]", "stop `run` before PASS (off: remove); list breakpoints",
-             "`break dce` makes `run` stop before dce runs; `break dce off` removes it; `break` lists them.", Break,
+             "`break eliminate_dead_code` makes `run` stop before it runs; `break eliminate_dead_code off`\n"
+             "removes it; `break` lists them.", Break,
              [](const std::vector<std::string>& before) {
                if (before.empty()) return PassRule();
                return before.size() == 1 ? CompletionRule{CompletionKind::kFixed, {"off"}} : CompletionRule{};
@@ -545,7 +547,7 @@ void RegisterPipelineCommands(CommandTable& table) {
              "pass between A and B (several, comma separated, when B is more than one stage after A); with\n"
              "one stage S, the pass that made S. TorchAir\n"
              "orders names and rows by Python set order, which varies; airscope uses graph order.\n"
-             "Example: diff input last   diff remove_noop   diff 3 5   diff --stats view_to_reshape",
+             "Example: diff input last   diff optimize_noop_ops   diff 3 5   diff --stats view_to_reshape",
              Diff, [](const std::vector<std::string>& before) {
                if (!before.empty() && before.back() == "--format") {
                  return CompletionRule{CompletionKind::kFixed, GraphFormatNames(true)};
