@@ -129,10 +129,20 @@ LoweringFn Unary(std::string target) {
 // add/sub/mul/div (and their in-place forms): `.Tensor` whatever the operand.
 LoweringFn Binary(std::string op) {
   return [op](AtenBuilder& b, const TorchCall& call, std::string* why) -> Result_ {
-    const Argument* self = Self(call, why);
+    const Argument* self = call.Arg(0, "input");
+    if (!self) self = call.Arg(0, "self");
     const Argument* other = call.Arg(1, "other");
     if (!self || !other) {
-      if (self) *why = "it has no second operand";
+      *why = self ? "it has no second operand" : "it has no first operand";
+      return std::nullopt;
+    }
+    // `4 * x`, `s0 * x`: Python calls the tensor's reflected operator, so the
+    // traced call has the tensor first (Tensor.__rmul__ / __radd__).
+    if ((op == "mul" || op == "add") && call.kwargs.empty() && !TensorValue(*self) && TensorValue(*other)) {
+      return Ref(b.Call(fmt::format("aten.{}.Tensor", op), {*other, *self}));
+    }
+    if (!self->is_node()) {
+      *why = "its first argument is not a tensor";
       return std::nullopt;
     }
     std::vector<Kwarg> kwargs;
@@ -140,11 +150,6 @@ LoweringFn Binary(std::string op) {
     if (std::string extra = UnmodelledKwargs(call, {"other", "alpha", "input"}); !extra.empty()) {
       *why = "keyword '" + extra + "' is not modelled";
       return std::nullopt;
-    }
-    // `4 * x`, `s0 * x`: Python calls the tensor's reflected operator, so the
-    // traced call has the tensor first (Tensor.__rmul__ / __radd__).
-    if ((op == "mul" || op == "add") && kwargs.empty() && !TensorValue(*self) && TensorValue(*other)) {
-      return Ref(b.Call(fmt::format("aten.{}.Tensor", op), {*other, *self}));
     }
     return Ref(b.Call(fmt::format("aten.{}.Tensor", op), {*self, *other}, std::move(kwargs)));
   };

@@ -5,6 +5,7 @@
 //   name = x.view(...)            call_method when `x` is a node, target `view`
 //   name = torch.ops.aten.mm.default(...) / operator.getitem(...)  call_function, dotted target verbatim
 //   return value                  the output node, named `output`
+#include <cctype>
 #include <cstring>
 #include <utility>
 #include <vector>
@@ -295,16 +296,21 @@ class ReadableParser {
     ++pos;
     SkipSpaces(&pos);
 
-    // `4 * l_a_`: a literal on the left of a Python operator.
-    if (Ident(pos) == pos) {
-      Argument literal;
-      size_t literal_end = pos;
-      if (parser.ParseValue(&literal_end, {}, &literal) && !literal.ContainsNode() && literal_end < line_.size() &&
-          line_[literal_end] == ' ') {
-        NodeSpec spec;
-        spec.name = std::string(name);
-        return ParseBinaryOperator(std::move(spec), std::move(literal), literal_end, indent, parser,
-                                   annotated ? &annotation : nullptr);
+    // `4 * l_a_`: a number on the left of a Python operator.
+    if (pos < line_.size() && !std::isalpha(static_cast<unsigned char>(line_[pos])) && line_[pos] != '_') {
+      size_t space = line_.find(' ', pos);
+      if (space != std::string_view::npos) {
+        std::string_view token = line_.substr(pos, space - pos);
+        ArgParser literal_parser(token, ArgDialect::kPython, graph_.get());
+        Argument literal;
+        size_t end = 0;
+        if (literal_parser.ParseValue(&end, {}, &literal) && end == token.size() &&
+            (literal.kind() == Argument::Kind::kInt || literal.kind() == Argument::Kind::kFloat)) {
+          NodeSpec spec;
+          spec.name = std::string(name);
+          return ParseBinaryOperator(std::move(spec), std::move(literal), space, indent, parser,
+                                     annotated ? &annotation : nullptr);
+        }
       }
     }
 

@@ -10,7 +10,7 @@
 #include "core/pass/builtin_passes.h"
 #include "core/pass/pass_util.h"
 #include "core/pass/pattern_batch_matmul_transpose.h"
-#include "core/pass/stream_label.h"
+#include "core/pass/stream_util.h"
 #include "core/pass/torchair_config.h"
 
 namespace airscope {

@@ -15,7 +15,7 @@
 #include "core/pass/builtin_passes.h"
 #include "core/pass/out_variant_table.h"
 #include "core/pass/pass_util.h"
-#include "core/pass/stream_label.h"
+#include "core/pass/stream_util.h"
 #include "core/pass/stream_util.h"
 
 namespace airscope {

@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "core/ir/graph.h"
+#include "core/pass/stream_util.h"
 #include "core/ops/op_registry.h"
 #include "core/pass/pattern_match.h"
 
 namespace airscope {
 
-using StreamLabelMap = std::unordered_map<const Node*, std::string>;
 
 // _check_pattern_stream (pattern_pass_manager.py:20-61): every call in the
 // match runs on one stream label (all default, or all the same user stream).

@@ -7,28 +7,6 @@
 
 namespace airscope {
 
-StreamLabelMap StreamLabels(const Graph& graph) {
-  StreamLabelMap labels;
-  std::vector<std::string> stack;
-  std::string current;
-  for (const Node* node : graph) {
-    if (IsTarget(*node, kScopeEnter)) {
-      stack.push_back(current);
-      std::optional<std::string> stream = UserStreamOf(*node);
-      if (stream) current = *stream;
-    } else if (IsTarget(*node, kScopeExit)) {
-      labels[node] = current;
-      if (!stack.empty()) {
-        current = stack.back();
-        stack.pop_back();
-      }
-      continue;
-    }
-    labels[node] = current;
-  }
-  return labels;
-}
-
 bool SameStream(const std::vector<Node*>& nodes, const StreamLabelMap& labels) {
   if (nodes.size() < 2) return true;
   std::set<std::string> seen;

@@ -1,15 +1,7 @@
-// TorchAir's stream labels and ReinplaceStreamChecker, which both reinplace
-// passes consult before writing into a tensor's buffer: an in-place rewrite
-// is refused when the mutated tensor's users run on different streams.
-//
-//   StreamLabels: add_stream_label_to_node_meta (gu:18-55). Walks the graph in
-//     order; a scope_enter pushes the current label and, when args[0] holds
-//     "_user_stream_label", makes args[1][0] current; a scope_exit pops. Every
-//     node gets the label current at it ("" = default stream; the scope_enter
-//     itself gets its new label, the scope_exit the label it closes). Never
-//     fails: an unpaired scope_exit pops nothing, as in TorchAir. (A local
-//     copy of that walk: core/pass/stream_util.h's StreamsFromScopes labels the
-//     markers differently and rejects unpaired scopes.)
+// TorchAir's ReinplaceStreamChecker, which both reinplace passes consult
+// before writing into a tensor's buffer: an in-place rewrite is refused when
+// the mutated tensor's users run on different streams. Labels come from
+// StreamLabels (core/pass/stream_util.h, add_stream_label_to_node_meta).
 //   SameStream: verify_nodes_on_same_stream (gu:58-85): fewer than two nodes,
 //     or all with one label.
 //   Users*: the users au:279-376 collect for a mutated input (users of the
@@ -23,12 +15,11 @@
 #include <vector>
 
 #include "core/ir/graph.h"
+#include "core/pass/stream_util.h"
 
 namespace airscope {
 
-using StreamLabelMap = std::unordered_map<const Node*, std::string>;
 
-StreamLabelMap StreamLabels(const Graph& graph);
 bool SameStream(const std::vector<Node*>& nodes, const StreamLabelMap& labels);
 
 // ReinplaceStreamChecker.check_single_reinplace (au:382-384): users of args[0]

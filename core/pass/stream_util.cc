@@ -56,11 +56,11 @@ bool IsNoOpNode(const Node& node, const OpRegistry& registry) {
   return info && info->category == OpCategory::kView;
 }
 
-bool AddStreamLabelToNodeMeta(Graph& graph) {
+StreamLabelMap StreamLabels(const Graph& graph) {
+  StreamLabelMap labels;
   std::vector<std::string> stack;
   std::string current;  // "" = None, the default stream
-  bool changed = false;
-  for (Node* node : graph) {
+  for (const Node* node : graph) {
     if (IsTarget(*node, kScopeEnter)) {
       stack.push_back(current);
       bool user = false;
@@ -78,13 +78,23 @@ bool AddStreamLabelToNodeMeta(Graph& graph) {
                       : "";
       }
     }
-    if (node->stream() != current) {
-      graph.SetStream(node, current);
-      changed = true;
-    }
+    labels[node] = current;
     if (IsTarget(*node, kScopeExit) && !stack.empty()) {
       current = stack.back();
       stack.pop_back();
+    }
+  }
+  return labels;
+}
+
+bool AddStreamLabelToNodeMeta(Graph& graph) {
+  StreamLabelMap labels = StreamLabels(graph);
+  bool changed = false;
+  for (Node* node : graph) {
+    const std::string& label = labels[node];
+    if (node->stream() != label) {
+      graph.SetStream(node, label);
+      changed = true;
     }
   }
   return changed;

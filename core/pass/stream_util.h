@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <string_view>
 #include <vector>
 
@@ -62,7 +63,11 @@ bool IsNoOpNode(const Node& node, const OpRegistry& registry);
 // the current label and then pops (an exit with nothing to pop is ignored, as
 // in TorchAir). Every node's stream (meta["stream_label"]; "" = None, the
 // default stream) is set to the current label, the scope_enter getting its
-// own new label. Returns whether any node's stream changed. Never fails.
+// own new label. StreamLabels computes the labels (passes that only read
+// them: cat optimization, pattern and reinplace passes); AddStreamLabelToNodeMeta
+// stores them as node streams and returns whether any changed. Never fail.
+using StreamLabelMap = std::unordered_map<const Node*, std::string>;
+StreamLabelMap StreamLabels(const Graph& graph);
 bool AddStreamLabelToNodeMeta(Graph& graph);
 
 // The stream every node runs on in TorchAir's generated forward
