@@ -120,7 +120,7 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
   Graph& graph = *work_.graph;
   // The current snapshot is the rollback point: no second copy.
   Result<PassOutcome> outcome =
-      manager.Run(*info, graph, *env.context, base.get(), effects_of_ == base ? effects_ : nullptr);
+      manager.Run(*info, graph, *env.context, base.get(), effects_of_.lock() == base ? effects_ : nullptr);
   if (!outcome.ok()) {
     work_.version = graph.version();  // the manager restored it to equal `base`
     return fail(outcome.status());
