@@ -4,12 +4,14 @@
 #include <bit>
 #include <functional>
 #include <cstring>
+#include <deque>
 #include <optional>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "core/ops/op_helpers.h"
+#include "core/pass/flat_index.h"
 #include "core/pass/pass_util.h"
 
 namespace airscope {
@@ -19,8 +21,7 @@ namespace {
 enum Kind : uint32_t {
   kInput = 1,  // [kInput, name]
   kAttr,       // [kAttr, target]
-  kConst,      // [kConst, tag, payload...]
-  kList,       // [kList, is_tuple, n, items...]
+  kArgs,       // [kArgs, n, encoded arguments...]: constants and parameters (see Encode)
   kOp,         // [kOp, op, n, args..., m, (kwarg name, value)...]
   kView,       // [kView, base, step op, params]
   kWrite,      // [kWrite, base, path, src]
@@ -30,8 +31,11 @@ enum Kind : uint32_t {
   kPath,       // [kPath] (identity) or [kPath, parent, step op, params]
 };
 
-enum ConstTag : uint32_t { kNoneTag, kBoolTag, kIntTag, kFloatTag, kStringTag, kRawTag, kDTypeTag, kDeviceTag,
-                           kFormatTag, kLayoutTag };
+// How an argument is spelled inside a value's words (Encode): a tag, then
+// its payload. Constants are spelled inline rather than interned on their
+// own, which halved the number of table lookups per node.
+enum ArgTag : uint32_t { kNodeTag = 1000, kNoneTag, kBoolTag, kIntTag, kFloatTag, kStringTag, kRawTag, kDTypeTag,
+                         kDeviceTag, kFormatTag, kLayoutTag, kListTag, kTupleTag };
 
 void PushInt(std::vector<uint32_t>& words, int64_t value) {
   auto bits = static_cast<uint64_t>(value);
@@ -113,10 +117,17 @@ struct Ref {
   ValueId path = 0;
 };
 
+// Kept small (16 bytes): there is one per node that makes a tensor, and
+// only a few are ever written.
 struct Storage {
+  static constexpr uint32_t kNoWrites = ~uint32_t{0};
   ValueId root = 0;
-  const Node* input = nullptr;  // the placeholder whose storage this is
-  const Node* creator = nullptr;
+  uint32_t writes = kNoWrites;     // index in the executor's write logs
+  const Node* creator = nullptr;   // a placeholder for a graph input's storage
+  const Node* input() const { return creator && creator->op() == OpKind::kPlaceholder ? creator : nullptr; }
+};
+
+struct WriteLog {
   const Node* first_writer = nullptr;
   const Node* last_writer = nullptr;
   const Node* last_source = nullptr;  // the node a copy_ into it last copied from
@@ -143,14 +154,18 @@ class Executor {
   }
 
   void Run(const Graph& graph, EffectSummary& summary) {
-    refs_.reserve(graph.size());
+    graph_ = &graph;
+    refs_.assign(graph.size(), Ref{kUnbound, 0});
+    storages_.reserve(graph.size());
+    reads_ = FlatIndex(graph.size() / 2);
+    table_.Reserve(graph.size(), graph.size() * 8);
     for (const Node* node : graph) {
       switch (node->op()) {
         case OpKind::kPlaceholder:
-          Bind(node, NewStorage(Intern({kInput, table_.Symbol(node->name())}), node, node));
+          Bind(node, NewStorage(Intern({kInput, table_.Symbol(node->name())}), node));
           break;
         case OpKind::kGetAttr:
-          Bind(node, NewStorage(Intern({kAttr, table_.Symbol(node->target())}), nullptr, node));
+          Bind(node, NewStorage(Intern({kAttr, table_.Symbol(node->target())}), node));
           break;
         case OpKind::kOutput:
           Summarize(graph, node, summary);
@@ -165,25 +180,51 @@ class Executor {
   ValueId Intern(std::initializer_list<uint32_t> words) { return table_.Intern({words.begin(), words.size()}); }
   ValueId Intern(const std::vector<uint32_t>& words) { return table_.Intern(words); }
 
-  Ref NewStorage(ValueId root, const Node* input, const Node* creator) {
-    storages_.push_back({root, input, creator, nullptr, nullptr});
+  Ref NewStorage(ValueId root, const Node* creator) {
+    storages_.push_back({root, Storage::kNoWrites, creator});
     return {static_cast<uint32_t>(storages_.size() - 1), identity_path_};
   }
-  void Bind(const Node* node, Ref ref) { refs_[node] = ref; }
+  static uint64_t Key(const void* pointer) { return reinterpret_cast<uintptr_t>(pointer); }
+  void Bind(const Node* node, Ref ref) { refs_[graph_->PositionOf(node)] = ref; }
   const Ref* RefOf(const Node* node) const {
-    auto it = refs_.find(node);
-    return it == refs_.end() ? nullptr : &it->second;
+    const Ref& ref = refs_[graph_->PositionOf(node)];
+    return ref.storage == kUnbound ? nullptr : &ref;
   }
+
+  // Word buffers reused across values (a fresh vector per value was a third
+  // of the time); nested values take nested buffers.
+  class Scratch {
+   public:
+    explicit Scratch(Executor& e) : e_(e) {
+      if (!e_.free_.empty()) {
+        w = std::move(e_.free_.back());
+        e_.free_.pop_back();
+      }
+    }
+    ~Scratch() {
+      w.clear();
+      e_.free_.push_back(std::move(w));
+    }
+    std::vector<uint32_t> w;
+
+   private:
+    Executor& e_;
+  };
 
   // ---- values of arguments
 
-  ValueId ConstValue(const Argument& arg) {
-    std::vector<uint32_t> w = {kConst};
+  // Appends `arg`'s spelling: a node as the id of its current value.
+  void Encode(const Argument& arg, std::vector<uint32_t>& w) {
+    auto put_int = [&](uint32_t tag, int64_t value) {
+      w.push_back(tag);
+      PushInt(w, value);
+    };
     switch (arg.kind()) {
+      case Argument::Kind::kNode: w.insert(w.end(), {kNodeTag, ValueOf(arg.as_node())}); break;
       case Argument::Kind::kNone: w.push_back(kNoneTag); break;
       case Argument::Kind::kBool: w.insert(w.end(), {kBoolTag, arg.as_bool() ? 1u : 0u}); break;
-      case Argument::Kind::kInt: w.push_back(kIntTag); PushInt(w, arg.as_int()); break;
-      case Argument::Kind::kFloat: w.push_back(kFloatTag); PushInt(w, std::bit_cast<int64_t>(arg.as_float())); break;
+      case Argument::Kind::kInt: put_int(kIntTag, arg.as_int()); break;
+      case Argument::Kind::kFloat: put_int(kFloatTag, std::bit_cast<int64_t>(arg.as_float())); break;
       case Argument::Kind::kString: w.insert(w.end(), {kStringTag, table_.Symbol(arg.as_string())}); break;
       case Argument::Kind::kRaw: w.insert(w.end(), {kRawTag, table_.Symbol(arg.as_string())}); break;
       case Argument::Kind::kDType: w.insert(w.end(), {kDTypeTag, static_cast<uint32_t>(arg.as_dtype())}); break;
@@ -192,20 +233,24 @@ class Executor {
         w.insert(w.end(), {kFormatTag, static_cast<uint32_t>(arg.as_memory_format())});
         break;
       case Argument::Kind::kLayout: w.insert(w.end(), {kLayoutTag, static_cast<uint32_t>(arg.as_layout())}); break;
-      default: break;  // nodes and sequences are handled by Value
+      case Argument::Kind::kList:
+      case Argument::Kind::kTuple: {
+        std::span<const Argument> items = arg.items();
+        w.insert(w.end(), {arg.kind() == Argument::Kind::kList ? kListTag : kTupleTag,
+                           static_cast<uint32_t>(items.size())});
+        for (const Argument& item : items) Encode(item, w);
+        break;
+      }
     }
-    return Intern(w);
   }
 
+  // One argument as one value: a node's value, else [kArgs, 1, spelling].
   ValueId Value(const Argument& arg) {
     if (arg.is_node()) return ValueOf(arg.as_node());
-    if (arg.is_sequence()) {
-      std::vector<uint32_t> w = {kList, arg.kind() == Argument::Kind::kTuple ? 1u : 0u,
-                                 static_cast<uint32_t>(arg.items().size())};
-      for (const Argument& item : arg.items()) w.push_back(Value(item));
-      return Intern(w);
-    }
-    return ConstValue(arg);
+    Scratch s(*this);
+    s.w.assign({kArgs, 1});
+    Encode(arg, s.w);
+    return Intern(s.w);
   }
 
   ValueId ValueOf(const Node* node) {
@@ -222,9 +267,9 @@ class Executor {
   ValueId Read(ValueId root, ValueId path) {
     if (path == identity_path_) return root;
     uint64_t key = (uint64_t{root} << 32) | path;
-    if (auto it = reads_.find(key); it != reads_.end()) return it->second;
+    if (const uint32_t* known = reads_.Find(key)) return *known;
     ValueId value = ReadUncached(root, path);
-    reads_.emplace(key, value);
+    reads_.Set(key, value);
     return value;
   }
 
@@ -253,12 +298,11 @@ class Executor {
   std::optional<SliceBounds> SliceOf(uint32_t op, ValueId params) {
     if (op != slice_) return std::nullopt;
     std::span<const uint32_t> l = table_.Words(params);
-    if (l[0] != kList || l[2] != 4) return std::nullopt;
+    if (l[0] != kArgs || l[1] != 4 || l.size() != 2 + 4 * 3) return std::nullopt;
     int64_t v[4];
-    for (int i = 0; i < 4; ++i) {
-      std::span<const uint32_t> c = table_.Words(l[3 + i]);
-      if (c[0] != kConst || c[1] != kIntTag) return std::nullopt;
-      v[i] = ReadInt(c, 2);
+    for (size_t i = 0; i < 4; ++i) {
+      if (l[2 + 3 * i] != kIntTag) return std::nullopt;
+      v[i] = ReadInt(l, 3 + 3 * i);
     }
     if (v[3] != 1 || v[0] < 0 || v[1] < 0 || v[2] < v[1]) return std::nullopt;
     return SliceBounds{v[0], v[1], v[2]};
@@ -374,16 +418,19 @@ class Executor {
     if (!ref) return;
     Storage& storage = storages_[ref->storage];
     storage.root = Write(storage.root, ref->path, value, storage.creator);
-    if (!storage.first_writer) storage.first_writer = writer;
-    storage.last_writer = writer;
-    storage.last_source = source;
+    if (storage.writes == Storage::kNoWrites) {
+      storage.writes = static_cast<uint32_t>(write_logs_.size());
+      write_logs_.push_back({writer, nullptr, nullptr});
+    }
+    write_logs_[storage.writes].last_writer = writer;
+    write_logs_[storage.writes].last_source = source;
   }
 
   // ---- calls
 
   const TargetInfo& Classify(const Node* node) {
     const std::string* key = &node->target();
-    if (auto it = targets_.find(key); it != targets_.end()) return it->second;
+    if (const uint32_t* known = target_index_.Find(Key(key))) return targets_[*known];
     TargetInfo info;
     std::string_view target = StripTorchOps(node->target());
     OpName name = SplitName(target);
@@ -424,45 +471,52 @@ class Executor {
     }
     info.arithmetic_zero = base == "aten.add" || base == "aten.sub";
     info.arithmetic_one = base == "aten.mul" || base == "aten.div";
-    return targets_.emplace(key, info).first->second;
+    target_index_.Set(Key(key), static_cast<uint32_t>(targets_.size()));
+    targets_.push_back(info);
+    return targets_.back();
   }
 
   // A view step's parameters: canonical schemas get their named parameters
   // with defaults filled; other views their arguments after the first `skip`.
   ValueId ViewParams(const Node* node, uint32_t op, size_t skip) {
     const ViewSchema* schema = FindViewSchema(table_.SymbolText(op));
-    std::vector<uint32_t> w = {kList, 0, 0};
+    Scratch s(*this);
+    std::vector<uint32_t>& w = s.w;
+    w.assign({kArgs, 0});
     if (schema) {
       for (size_t i = 0; i < schema->names.size(); ++i) {
         const Argument* arg = FindArg(*node, skip + i, schema->names[i]);
         if (arg) {
-          w.push_back(Value(*arg));
+          Encode(*arg, w);
         } else if (schema->defaults[i]) {
-          w.push_back(Value(*schema->defaults[i]));
+          Encode(*schema->defaults[i], w);
         } else {
-          w.push_back(ConstValue(Argument::None()));
+          w.push_back(kNoneTag);
         }
+        ++w[1];
       }
     } else {
-      for (size_t i = skip; i < node->args().size(); ++i) w.push_back(Value(node->args()[i]));
+      for (size_t i = skip; i < node->args().size(); ++i, ++w[1]) Encode(node->args()[i], w);
       for (const Kwarg& kwarg : node->kwargs()) {
         w.push_back(table_.Symbol(kwarg.name));
-        w.push_back(Value(kwarg.value));
+        Encode(kwarg.value, w);
+        ++w[1];
       }
     }
-    w[2] = static_cast<uint32_t>(w.size() - 3);
     return Intern(w);
   }
 
   ValueId OpValue(uint32_t op, const Node* node, std::string_view skip_kwarg = {}) {
-    std::vector<uint32_t> w = {kOp, op, static_cast<uint32_t>(node->args().size())};
-    for (const Argument& arg : node->args()) w.push_back(Value(arg));
+    Scratch s(*this);
+    std::vector<uint32_t>& w = s.w;
+    w.assign({kOp, op, static_cast<uint32_t>(node->args().size())});
+    for (const Argument& arg : node->args()) Encode(arg, w);
     size_t count_at = w.size();
     w.push_back(0);
     for (const Kwarg& kwarg : node->kwargs()) {
       if (kwarg.name == skip_kwarg) continue;
       w.push_back(table_.Symbol(kwarg.name));
-      w.push_back(Value(kwarg.value));
+      Encode(kwarg.value, w);
       ++w[count_at];
     }
     return Intern(w);
@@ -475,7 +529,7 @@ class Executor {
 
   void ViewOf(const Node* node, const Node* base, uint32_t op, ValueId params) {
     const Ref* ref = RefOf(base);
-    if (!ref) return Bind(node, NewStorage(Intern({kOp, op, 1, params, 0}), nullptr, node));
+    if (!ref) return Bind(node, NewStorage(Intern({kOp, op, 1, params, 0}), node));
     Ref view = *ref;
     view.path = Step(ref->path, op, params);
     Bind(node, view);
@@ -486,7 +540,7 @@ class Executor {
     const Node* self = Arg0(node);
     switch (info.action) {
       case Action::kStream:
-        return Bind(node, NewStorage(token_, nullptr, node));
+        return Bind(node, NewStorage(token_, node));
       case Action::kGetitem: {
         const Node* source = self;
         bool aliases = false;
@@ -496,7 +550,7 @@ class Executor {
                     (a == Action::kGetitem && RefOf(source) && RefOf(source)->path != identity_path_);
         }
         if (aliases) return ViewOf(node, source, getitem_, ViewParams(node, getitem_, 1));
-        return Bind(node, NewStorage(OpValue(getitem_, node), nullptr, node));
+        return Bind(node, NewStorage(OpValue(getitem_, node), node));
       }
       case Action::kReshape:
       case Action::kIdentityView:
@@ -512,7 +566,7 @@ class Executor {
             for (const Dim& d : meta->sizes) sizes.push_back(Argument::Int(d.value()));
             shape = Value(Argument::List(std::move(sizes)));
           } else {
-            shape = node->args().size() > 1 ? Value(node->args()[1]) : ConstValue(Argument::None());
+            shape = Value(node->args().size() > 1 ? node->args()[1] : Argument::None());
           }
           return ViewOf(node, self, reshape_, shape);
         }
@@ -523,10 +577,10 @@ class Executor {
         return ViewOf(node, self, info.op, ViewParams(node, info.op, 1));
       case Action::kIdentityCopy:
         if (!self) break;
-        return Bind(node, NewStorage(ValueOf(self), nullptr, node));
+        return Bind(node, NewStorage(ValueOf(self), node));
       case Action::kToCopy:
         if (self && SameSizesAndDtype(TensorOf(node), TensorOf(self))) {
-          return Bind(node, NewStorage(ValueOf(self), nullptr, node));
+          return Bind(node, NewStorage(ValueOf(self), node));
         }
         break;
       case Action::kInplace: {
@@ -551,12 +605,12 @@ class Executor {
         const Argument* src = FindArg(*node, 1, "src");
         if (!self || !src) break;
         ValueId path = Step(identity_path_, info.op, ViewParams(node, info.op, 2));
-        Ref fresh = NewStorage(0, nullptr, node);
+        Ref fresh = NewStorage(0, node);
         storages_[fresh.storage].root = Write(ValueOf(self), path, Value(*src), self);
         return Bind(node, fresh);
       }
       case Action::kCat:
-        if (std::optional<ValueId> cat = CatValue(node)) return Bind(node, NewStorage(*cat, nullptr, node));
+        if (std::optional<ValueId> cat = CatValue(node)) return Bind(node, NewStorage(*cat, node));
         break;
       case Action::kFunctional:
         if (self && (info.arithmetic_zero || info.arithmetic_one) && SameSizesAndDtype(TensorOf(node), TensorOf(self))) {
@@ -564,11 +618,11 @@ class Executor {
           double identity = info.arithmetic_zero ? 0 : 1;
           bool noop = other && ((other->kind() == Argument::Kind::kInt && static_cast<double>(other->as_int()) == identity) ||
                                 (other->kind() == Argument::Kind::kFloat && other->as_float() == identity));
-          if (noop && !node->kwarg("alpha")) return Bind(node, NewStorage(ValueOf(self), nullptr, node));
+          if (noop && !node->kwarg("alpha")) return Bind(node, NewStorage(ValueOf(self), node));
         }
         break;
     }
-    Bind(node, NewStorage(OpValue(info.op, node), nullptr, node));
+    Bind(node, NewStorage(OpValue(info.op, node), node));
   }
 
   std::optional<ValueId> CatValue(const Node* node) {
@@ -594,6 +648,10 @@ class Executor {
 
   // ---- the summary
 
+  const WriteLog* LogOf(const Storage& storage) const {
+    return storage.writes == Storage::kNoWrites ? nullptr : &write_logs_[storage.writes];
+  }
+
   void Summarize(const Graph& graph, const Node* output, EffectSummary& summary) {
     std::vector<const Argument*> flat;
     std::function<void(const Argument&)> flatten = [&](const Argument& arg) {
@@ -609,9 +667,11 @@ class Executor {
       if (arg->is_node() && RefOf(arg->as_node())) {
         const Storage& storage = storages_[RefOf(arg->as_node())->storage];
         out.value = ValueOf(arg->as_node());
-        out.aliases = storage.input ? storage.input->name() : "";
+        out.aliases = storage.input() ? storage.input()->name() : "";
         out.source = Describe(arg->as_node());
-        if (storage.last_writer) out.source += fmt::format(", last written in place by {}", Describe(storage.last_writer));
+        if (const WriteLog* log = LogOf(storage)) {
+          out.source += fmt::format(", last written in place by {}", Describe(log->last_writer));
+        }
       } else {
         out.value = Value(*arg);
         out.source = "a constant";
@@ -620,15 +680,17 @@ class Executor {
     }
     (void)graph;
     for (const Storage& storage : storages_) {
-      if (!storage.input || !storage.first_writer) continue;
-      std::string last = Describe(storage.last_writer);
+      const WriteLog* log = LogOf(storage);
+      if (!storage.input() || !log) continue;
+      std::string last = Describe(log->last_writer);
       // A copy_ of a value some op wrote in place: that op is the likelier culprit.
-      const Ref* source = storage.last_source ? RefOf(storage.last_source) : nullptr;
-      if (source && storages_[source->storage].last_writer) {
-        last += fmt::format(" (copying {}, written in place by {})", Describe(storage.last_source),
-                            Describe(storages_[source->storage].last_writer));
+      const Ref* source = log->last_source ? RefOf(log->last_source) : nullptr;
+      const WriteLog* source_log = source ? LogOf(storages_[source->storage]) : nullptr;
+      if (source_log) {
+        last += fmt::format(" (copying {}, written in place by {})", Describe(log->last_source),
+                            Describe(source_log->last_writer));
       }
-      summary.written.push_back({storage.input->name(), storage.root, Describe(storage.first_writer), last});
+      summary.written.push_back({storage.input()->name(), storage.root, Describe(log->first_writer), last});
     }
   }
 
@@ -638,9 +700,14 @@ class Executor {
   uint32_t reshape_, getitem_, empty_;
   uint32_t slice_ = table_.Symbol("aten.slice");
   std::vector<Storage> storages_;
-  std::unordered_map<const Node*, Ref> refs_;
-  std::unordered_map<uint64_t, ValueId> reads_;
-  std::unordered_map<const std::string*, TargetInfo> targets_;
+  std::vector<WriteLog> write_logs_;
+  static constexpr uint32_t kUnbound = ~uint32_t{0};
+  const Graph* graph_ = nullptr;
+  std::vector<Ref> refs_;  // by node position; kUnbound storage before the node ran
+  FlatIndex reads_;
+  std::vector<std::vector<uint32_t>> free_;  // for Scratch
+  FlatIndex target_index_;  // interned target string -> index in targets_
+  std::deque<TargetInfo> targets_;  // a deque: Classify hands out references
 };
 
 }  // namespace

@@ -36,7 +36,7 @@ ValueId ValueTable::Intern(std::span<const uint32_t> words) {
   starts_.push_back(static_cast<uint32_t>(words_.size()));
   hashes_.push_back(hash);
   if (hashes_.size() * 2 > slots_.size()) {
-    Grow();
+    Grow(slots_.size() * 2);
   } else {
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       if (slots_[i] == 0) {
@@ -48,8 +48,8 @@ ValueId ValueTable::Intern(std::span<const uint32_t> words) {
   return id;
 }
 
-void ValueTable::Grow() {
-  slots_.assign(slots_.size() * 2, 0);
+void ValueTable::Grow(size_t slots) {
+  slots_.assign(slots, 0);
   size_t mask = slots_.size() - 1;
   for (ValueId id = 0; id < hashes_.size(); ++id) {
     for (size_t i = hashes_[id] & mask;; i = (i + 1) & mask) {
@@ -61,8 +61,21 @@ void ValueTable::Grow() {
   }
 }
 
+void ValueTable::Reserve(size_t values, size_t words) {
+  // Only a fresh table reserves its arrays: a shared one already grew for
+  // the graph before, and reserving more each time would copy them each time.
+  if (hashes_.empty()) {
+    words_.reserve(words);
+    starts_.reserve(values + 1);
+    hashes_.reserve(values);
+  }
+  size_t slots = slots_.size();
+  while ((hashes_.size() + values) * 2 > slots) slots *= 2;
+  if (slots != slots_.size()) Grow(slots);
+}
+
 uint32_t ValueTable::Symbol(std::string_view text) {
-  auto it = symbols_.find(std::string(text));
+  auto it = symbols_.find(text);
   if (it != symbols_.end()) return it->second;
   auto symbol = static_cast<uint32_t>(symbol_texts_.size());
   auto inserted = symbols_.emplace(std::string(text), symbol).first;

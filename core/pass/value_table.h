@@ -30,19 +30,25 @@ class ValueTable {
     return {words_.data() + starts_[id], starts_[id + 1] - starts_[id]};
   }
   size_t size() const { return starts_.size() - 1; }
+  // Makes room for about `values` more values of `words` words in all.
+  void Reserve(size_t values, size_t words);
 
   // A string's symbol number (op names, input names, string constants).
   uint32_t Symbol(std::string_view text);
   const std::string& SymbolText(uint32_t symbol) const { return *symbol_texts_[symbol]; }
 
  private:
-  void Grow();
+  void Grow(size_t slots);  // rehashes into `slots` (a power of two)
 
   std::vector<uint32_t> words_;   // all values' words, back to back
   std::vector<uint32_t> starts_;  // value id -> offset in words_; one past the last at the end
   std::vector<uint32_t> slots_;   // open addressing: value id + 1, or 0 for empty
   std::vector<uint64_t> hashes_;  // per value id
-  std::unordered_map<std::string, uint32_t> symbols_;
+  struct TextHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const { return std::hash<std::string_view>()(text); }
+  };
+  std::unordered_map<std::string, uint32_t, TextHash, std::equal_to<>> symbols_;
   std::vector<const std::string*> symbol_texts_;
 };
 

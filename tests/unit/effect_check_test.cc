@@ -7,6 +7,7 @@
 #include "core/fx/readable.h"
 #include "core/pass/effect_check.h"
 #include "core/pass/pass_manager.h"
+#include "core/pass/pipeline_run.h"
 
 namespace airscope {
 namespace {
@@ -274,6 +275,48 @@ TEST(EffectCheckTest, SettingOffAndLaxPoliciesLetThePassThrough) {
   ASSERT_TRUE(outcome.ok()) << outcome.status().message();
   EXPECT_EQ(graph->Find("mul")->target(), "torch.ops.aten.mul_.Tensor");
   EXPECT_EQ(outcome->effects, nullptr);  // no summary made
+}
+
+TEST(EffectCheckTest, PipelineRollsBackTheBadPassAfterAGoodOne) {
+  std::shared_ptr<const Graph> input = Parse(
+      "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n"
+      "        clone: \"f32[4]\" = torch.ops.aten.clone.default(add)\n"
+      "        mul: \"f32[4]\" = torch.ops.aten.mul.Tensor(clone, 2)\n"
+      "        copy_: \"f32[4]\" = torch.ops.aten.copy_.default(arg0_1, add)\n"
+      "        return (mul,)\n",
+      kX);
+  PassRegistry passes;
+  PassInfo remove_clone;
+  remove_clone.name = "remove_clone";
+  remove_clone.kind = PassKind::kUser;
+  remove_clone.run = [](Graph& graph, PassContext&) -> Result<bool> {
+    Node* clone = graph.Find("clone");
+    graph.ReplaceAllUsesWith(clone, clone->args()[0].as_node());
+    AIRSCOPE_RETURN_IF_ERROR(graph.Erase(clone));
+    return true;
+  };
+  PassInfo bad = MulToInplace(EffectPolicy::kPreserveValues);
+  bad.kind = PassKind::kUser;
+  ASSERT_TRUE(passes.Register(remove_clone).ok());
+  ASSERT_TRUE(passes.Register(bad).ok());
+  PassContext context;
+  PipelineEnv env;
+  env.passes = &passes;
+  env.context = &context;
+  PipelineRun run(input, {"remove_clone", "reinplace_inplaceable_ops_pass"});
+  RunReport report = run.Step(2, env);
+  EXPECT_EQ(report.stop, RunReport::Stop::kFailed);
+  EXPECT_EQ(run.cursor(), 1u);  // remove_clone kept its stage (value-preserving), the bad pass left none
+  EXPECT_TRUE(run.stages()[1].changed);
+  EXPECT_NE(report.error.message().find("changed the graph's effects: graph input 'arg0_1' now ends with a "
+                                        "different value"),
+            std::string::npos)
+      << report.error.message();
+  EXPECT_EQ(run.Current().Find("mul")->target(), "torch.ops.aten.mul.Tensor");
+  context.check_effects = false;
+  report = run.Step(1, env);
+  EXPECT_EQ(report.stop, RunReport::Stop::kEnd) << report.error.message();
+  EXPECT_EQ(run.Current().Find("mul")->target(), "torch.ops.aten.mul_.Tensor");
 }
 
 }  // namespace
