@@ -25,6 +25,24 @@ Status Compare(const Graph& before, const Graph& after, EffectPolicy policy = Ef
   return CheckEffects(*b, *a, policy);
 }
 
+TEST(ValueTableTest, SameWordsSameIdAcrossGrowth) {
+  ValueTable table;
+  std::vector<ValueId> ids;
+  for (uint32_t i = 0; i < 5000; ++i) {
+    uint32_t words[3] = {7, i, i * 3};
+    ids.push_back(table.Intern(words));
+  }
+  EXPECT_EQ(table.size(), 5000u);
+  for (uint32_t i = 0; i < 5000; ++i) {
+    uint32_t words[3] = {7, i, i * 3};
+    EXPECT_EQ(table.Intern(words), ids[i]);
+  }
+  uint32_t shorter[2] = {7, 0};
+  EXPECT_NE(table.Intern(shorter), ids[0]);
+  EXPECT_EQ(table.Symbol("aten.mul"), table.Symbol(std::string("aten.") + "mul"));
+  EXPECT_EQ(table.SymbolText(table.Symbol("x")), "x");
+}
+
 const char* kX = "arg0_1: \"f32[4]\"";
 
 // The reinplace bug: `add` is copied into arg0_1 at the end, so turning mul
