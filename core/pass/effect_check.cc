@@ -27,6 +27,7 @@ enum Kind : uint32_t {
   kWrite,      // [kWrite, base, path, src]
   kCat,        // [kCat, dim(2), n, (start(2), end(2), piece)...]: the pieces cover [0, end) in order
   kPieces,     // [kPieces, buffer, dim(2), total(2), n, (start(2), end(2), piece)...]: an empty buffer partly written
+  kCatUnsized, // [kCatUnsized, dim(2), n, pieces...]: a cat some of whose pieces have no known size
   kToken,      // [kToken]: what a stream/event op makes
   kPath,       // [kPath] (identity) or [kPath, parent, step op, params]
 };
@@ -335,7 +336,37 @@ class Executor {
   }
 
   // cat's canonical value: nested cats along `dim` flattened; one piece is itself.
+  // cat's value when a piece's size along `dim` is unknown: only the order
+  // of the pieces, nested cats along `dim` (sized or not) flattened.
+  ValueId MakeUnsizedCat(int64_t dim, const std::vector<ValueId>& pieces) {
+    std::vector<ValueId> flat;
+    for (ValueId piece : pieces) {
+      std::span<const uint32_t> w = table_.Words(piece);
+      if (w[0] == kCat && DimOf(w) == dim) {
+        for (const Piece& inner : PiecesOf(w)) flat.push_back(inner.value);
+      } else if (w[0] == kCatUnsized && ReadInt(w, 1) == dim) {
+        flat.insert(flat.end(), w.begin() + 4, w.end());
+      } else {
+        flat.push_back(piece);
+      }
+    }
+    if (flat.size() == 1) return flat[0];
+    std::vector<uint32_t> w = {kCatUnsized};
+    PushInt(w, dim);
+    w.push_back(static_cast<uint32_t>(flat.size()));
+    w.insert(w.end(), flat.begin(), flat.end());
+    return Intern(w);
+  }
+
   ValueId MakeCat(int64_t dim, const std::vector<Piece>& pieces) {
+    for (const Piece& piece : pieces) {
+      std::span<const uint32_t> w = table_.Words(piece.value);
+      if (w[0] == kCatUnsized && ReadInt(w, 1) == dim) {
+        std::vector<ValueId> values;
+        for (const Piece& p : pieces) values.push_back(p.value);
+        return MakeUnsizedCat(dim, values);
+      }
+    }
     std::vector<Piece> flat;
     for (const Piece& piece : pieces) {
       std::span<const uint32_t> w = table_.Words(piece.value);
@@ -632,18 +663,21 @@ class Executor {
     if (dim_arg && dim_arg->kind() != Argument::Kind::kInt) return std::nullopt;
     int64_t dim = dim_arg ? dim_arg->as_int() : 0;
     std::vector<Piece> pieces;
+    std::vector<ValueId> values;
+    bool sized = true;
     int64_t offset = 0;
     for (const Argument& item : tensors->items()) {
       const TensorMeta* meta = item.is_node() ? TensorOf(item.as_node()) : nullptr;
-      if (tensors->items().size() == 1 && item.is_node()) return Value(item);
+      values.push_back(Value(item));
       if (!meta || dim < 0 || dim >= static_cast<int64_t>(meta->sizes.size()) || !meta->sizes[dim].is_static()) {
-        return std::nullopt;
+        sized = false;
+        continue;
       }
       int64_t size = meta->sizes[dim].value();
-      pieces.push_back({offset, offset + size, Value(item)});
+      pieces.push_back({offset, offset + size, values.back()});
       offset += size;
     }
-    return MakeCat(dim, pieces);
+    return sized ? MakeCat(dim, pieces) : MakeUnsizedCat(dim, values);
   }
 
   // ---- the summary

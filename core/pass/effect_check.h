@@ -30,7 +30,8 @@
 //     values into dim-`d` slices with int bounds of an `empty` buffer that
 //     end up covering it exactly in order, are one "cat" value (TorchAir's
 //     optimize_cat_with_out_tensor rewrite), and slicing such a piece back
-//     gives the piece;
+//     gives the piece; a cat of pieces without known sizes is the flattened
+//     sequence of its pieces (a one-piece cat is the piece);
 //   - stream/event ops (namespace air, category kStreamControl) have no
 //     value effect: they make an opaque token.
 // Ops the registry does not know are functional (value = op + argument
