@@ -34,6 +34,7 @@ PassContext Session::MakePassContext() const {
   context.custom_post = custom_post_;
   context.config = settings_.TorchAir();
   context.env = PassEnvironmentOf(device_);
+  context.check_effects = settings_.Get("check.effects") == "on";
   return context;
 }
 

@@ -28,6 +28,8 @@ Settings::Settings() {
   Declare({"pipeline.memory-budget", "1073741824",
            "bytes of stage snapshots a pipeline keeps; older ones are dropped and recomputed on demand", {},
            SettingSpec::Kind::kUnsigned});
+  Declare({"check.effects", "on", "after every pass, roll it back if it changed what the graph writes into its inputs "
+           "or returns beyond what the pass may change (help pass NAME)", {"on", "off"}, SettingSpec::Kind::kChoice});
   Declare({"show-times", "on", "print pass times (off: for golden scripts, whose output must not vary)",
            {"on", "off"}, SettingSpec::Kind::kChoice});
   Declare({"max-file-size", "2147483648", "largest file `load` reads, in bytes; larger ones are refused", {},

@@ -79,6 +79,12 @@ class Graph {
   Node* Find(std::string_view name) const;
   Node* output() const;                         // the (last) output node, or nullptr
   std::vector<Node*> Placeholders() const;      // in order
+  // A node's 0-based position in the list; O(1) between mutations (the
+  // positions are renumbered once after a mutation).
+  uint32_t PositionOf(const Node* node) const {
+    Renumber();
+    return node->order_;
+  }
   std::vector<Node*> Nodes() const;             // a snapshot, safe to mutate while walking
 
   class Iterator {

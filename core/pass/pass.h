@@ -51,6 +51,9 @@ struct PassContext {
   // A pass may leave short notes for the user here ("decomposed 2 addmm");
   // the manager attaches them to the stage. Never printed by the pass.
   std::vector<std::string> remarks;
+  // `check.effects`: the PassManager rolls back a pass that changes what the
+  // graph does to its inputs and outputs beyond its PassInfo::effects.
+  bool check_effects = true;
 };
 
 using PassFn = std::function<Result<bool>(Graph& graph, PassContext& context)>;

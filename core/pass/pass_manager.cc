@@ -3,6 +3,8 @@
 #include <exception>
 #include <utility>
 
+#include "core/pass/pass_util.h"
+
 namespace airscope {
 
 Result<bool> RunGuarded(const PassInfo& pass, Graph& graph, PassContext& context) {
@@ -17,20 +19,29 @@ Result<bool> RunGuarded(const PassInfo& pass, Graph& graph, PassContext& context
 }
 
 Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassContext& context,
-                                     const Graph* pristine) {
+                                     const Graph* pristine, std::shared_ptr<const EffectSummary> pristine_effects) {
   for (PassInstrumentation* inst : instrumentations_) inst->BeforePass(pass, graph);
   // The copy is the rollback point: a pass may fail half way through.
   std::unique_ptr<Graph> before;
   if (!pristine) before = graph.Clone();
   context.remarks.clear();
+  uint64_t version = graph.version();
   auto start = std::chrono::steady_clock::now();
   Result<bool> changed = RunGuarded(pass, graph, context);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   Status failure;
+  std::shared_ptr<const EffectSummary> effects;
   if (!changed.ok()) {
     failure = Status::Errorf("pass '{}' failed: {}", pass.name, changed.status().message());
   } else if (Status lint = graph.Lint(); !lint.ok()) {
     failure = Status::Errorf("pass '{}' broke the graph: lint: {}", pass.name, lint.message());
+  } else if (context.check_effects && pass.effects != EffectPolicy::kUnchecked && graph.version() != version) {
+    const OpRegistry& registry = RegistryOf(context);
+    if (!pristine_effects) pristine_effects = SummarizeEffects(pristine ? *pristine : *before, registry);
+    effects = SummarizeEffects(graph, registry, pristine_effects->table);
+    if (Status check = CheckEffects(*pristine_effects, *effects, pass.effects); !check.ok()) {
+      failure = Status::Errorf("pass '{}' changed the graph's effects: {}", pass.name, check.message());
+    }
   }
   for (PassInstrumentation* inst : instrumentations_) inst->PassTimed(pass, seconds);
   if (!failure.ok()) {
@@ -45,6 +56,7 @@ Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassCon
   outcome.changed = *changed;
   outcome.seconds = seconds;
   outcome.remarks = std::move(context.remarks);
+  outcome.effects = std::move(effects);
   context.remarks.clear();
   return outcome;
 }

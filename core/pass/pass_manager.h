@@ -3,8 +3,11 @@
 //
 // For each pass: BeforePass hooks; the pass runs on the graph; the graph is
 // linted; PassTimed hooks get the pass's own run time (success or failure);
+// when the pass touched the graph (Graph::version) and context.check_effects
+// is on, the effect check (core/pass/effect_check.h) compares the graph's
+// effects before and after against PassInfo::effects;
 // on success AfterPass hooks (with `changed`); on an error, an exception
-// escaping the pass, or a lint failure the graph is restored from the copy
+// escaping the pass, a lint failure or an effect change the graph is restored from the copy
 // taken before the pass, and AfterPassFailed hooks run with the error, which
 // names the pass and, for a lint failure, what lint found. Timing and dumping
 // are instrumentation too (TimingInstrumentation; the dump hook in repl).
@@ -14,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/pass/effect_check.h"
 #include "core/pass/pass.h"
 
 namespace airscope {
@@ -39,6 +43,10 @@ struct PassOutcome {
   bool changed = false;
   double seconds = 0;                // wall time of the pass itself (not lint)
   std::vector<std::string> remarks;  // what the pass noted
+  // The effect summary of the graph after the pass, when the check made one
+  // (the pass touched the graph); a caller may give it back as the next
+  // run's `pristine_effects`.
+  std::shared_ptr<const EffectSummary> effects;
 };
 
 class PassManager {
@@ -47,13 +55,18 @@ class PassManager {
   void AddInstrumentation(PassInstrumentation* instrumentation) { instrumentations_.push_back(instrumentation); }
 
   // Runs `pass` on `graph`. On error the graph is unchanged and the Status
-  // reads "pass 'NAME' failed: ..." or "pass 'NAME' broke the graph: lint: ...".
+  // reads "pass 'NAME' failed: ...", "pass 'NAME' broke the graph: lint: ..."
+  // or "pass 'NAME' changed the graph's effects: ...".
   //
   // `pristine`, when given, must be SameGraph as `graph` and outlive the call:
   // the manager restores from it on failure instead of copying `graph` before
   // every pass (a caller that keeps snapshots already has that copy).
+  // `pristine_effects`, when given, is the effect summary of the graph as it
+  // is now (a caller that keeps snapshots may cache it); otherwise it is
+  // computed only if the pass touches the graph.
   Result<PassOutcome> Run(const PassInfo& pass, Graph& graph, PassContext& context,
-                          const Graph* pristine = nullptr);
+                          const Graph* pristine = nullptr,
+                          std::shared_ptr<const EffectSummary> pristine_effects = nullptr);
 
  private:
   std::vector<PassInstrumentation*> instrumentations_;

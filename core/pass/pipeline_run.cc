@@ -119,7 +119,8 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
   }
   Graph& graph = *work_.graph;
   // The current snapshot is the rollback point: no second copy.
-  Result<PassOutcome> outcome = manager.Run(*info, graph, *env.context, base.get());
+  Result<PassOutcome> outcome =
+      manager.Run(*info, graph, *env.context, base.get(), effects_of_.lock() == base ? effects_ : nullptr);
   if (!outcome.ok()) {
     work_.version = graph.version();  // the manager restored it to equal `base`
     return fail(outcome.status());
@@ -146,6 +147,10 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
   record.nodes = changed ? work->size() : base->size();
   stages_.push_back(std::move(record));
   snapshots_.push_back(changed ? std::shared_ptr<const Graph>(std::move(work)) : snapshots_.back());
+  if (changed && outcome->effects) {
+    effects_of_ = snapshots_.back();
+    effects_ = std::move(outcome->effects);
+  }
   failure_.reset();
   Evict();
   if (env.on_stage) env.on_stage(stages_.back(), Current());

@@ -177,6 +177,10 @@ class PipelineRun {
     WorkingCopy& operator=(WorkingCopy&&) = default;
   };
   WorkingCopy work_;
+  // The effect summary of one snapshot (the last one a pass changed), given
+  // to the next pass's effect check so it is not recomputed for every pass.
+  std::weak_ptr<const Graph> effects_of_;  // weak: it must not keep a dropped snapshot alive
+  std::shared_ptr<const EffectSummary> effects_;
   // What replays use: the registry and context of the last run.
   const PassRegistry* replay_passes_ = nullptr;
   PassContext replay_context_;

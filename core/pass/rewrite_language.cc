@@ -312,6 +312,7 @@ Result<PassInfo> DefineRewritePass(const std::string& name, const std::vector<st
   PassInfo info;
   info.name = name;
   info.kind = PassKind::kUser;
+  info.effects = EffectPolicy::kPreserveAliasing;  // rewrites may change the math, not what is written
   info.summary = fmt::format("rewrite pass, {} rule{}", program->rules.size(), program->rules.size() == 1 ? "" : "s");
   std::string help = fmt::format("A user rewrite pass defined with `pass define` at {}:{}.\n"
                                  "Its rules, applied in order, each over every node in graph order:",

@@ -94,6 +94,7 @@ inline PassInfo Info(std::string name, PassFn fn) {
   info.name = std::move(name);
   info.summary = "test pass";
   info.kind = PassKind::kUser;
+  info.effects = EffectPolicy::kPreserveAliasing;  // user passes may change the math (insert_neg does)
   info.run = std::move(fn);
   return info;
 }

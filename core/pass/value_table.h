@@ -1,0 +1,55 @@
+// ValueTable: hash-consing of symbolic values for the effect check
+// (core/pass/effect_check.h). A value is a short sequence of 32-bit words
+// (its kind, then operands: symbols and the ids of other values); interning
+// the same words twice gives the same id, so two values are equal exactly
+// when their ids are equal (no hashing shortcut, no collisions).
+//
+// A table only grows. Summaries of successive graphs share one table, so the
+// values of the graph before a pass and after it are comparable by id, and
+// the after-graph mostly finds its values already interned.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace airscope {
+
+using ValueId = uint32_t;
+
+class ValueTable {
+ public:
+  ValueTable();
+
+  // The id of the value spelled by `words` (interned on first sight).
+  ValueId Intern(std::span<const uint32_t> words);
+  std::span<const uint32_t> Words(ValueId id) const {
+    return {words_.data() + starts_[id], starts_[id + 1] - starts_[id]};
+  }
+  size_t size() const { return starts_.size() - 1; }
+  // Makes room for about `values` more values of `words` words in all.
+  void Reserve(size_t values, size_t words);
+
+  // A string's symbol number (op names, input names, string constants).
+  uint32_t Symbol(std::string_view text);
+  const std::string& SymbolText(uint32_t symbol) const { return *symbol_texts_[symbol]; }
+
+ private:
+  void Grow(size_t slots);  // rehashes into `slots` (a power of two)
+
+  std::vector<uint32_t> words_;   // all values' words, back to back
+  std::vector<uint32_t> starts_;  // value id -> offset in words_; one past the last at the end
+  std::vector<uint32_t> slots_;   // open addressing: value id + 1, or 0 for empty
+  std::vector<uint64_t> hashes_;  // per value id
+  struct TextHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const { return std::hash<std::string_view>()(text); }
+  };
+  std::unordered_map<std::string, uint32_t, TextHash, std::equal_to<>> symbols_;
+  std::vector<const std::string*> symbol_texts_;
+};
+
+}  // namespace airscope

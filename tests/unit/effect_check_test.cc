@@ -1,0 +1,341 @@
+// Effect check: value-preserving rewrites compare equal, writes into graph
+// inputs and changed values are found and named, kPreserveAliasing only
+// looks at what is written and aliased, and the PassManager rolls back a
+// pass that breaks its policy unless `check_effects` is off.
+#include <gtest/gtest.h>
+
+#include "core/fx/readable.h"
+#include "core/pass/effect_check.h"
+#include "core/pass/pass_manager.h"
+#include "core/pass/pipeline_run.h"
+
+namespace airscope {
+namespace {
+
+std::unique_ptr<Graph> Parse(const std::string& body, const std::string& params) {
+  auto graph = ParseReadable("class GraphModule(torch.nn.Module):\n    def forward(self, " + params + "):\n" + body,
+                             "effects.py");
+  EXPECT_TRUE(graph.ok()) << graph.status().message();
+  return graph.ok() ? std::move(graph).value() : nullptr;
+}
+
+Status Compare(const Graph& before, const Graph& after, EffectPolicy policy = EffectPolicy::kPreserveValues) {
+  auto b = SummarizeEffects(before, OpRegistry::Builtin());
+  auto a = SummarizeEffects(after, OpRegistry::Builtin(), b->table);
+  return CheckEffects(*b, *a, policy);
+}
+
+TEST(ValueTableTest, SameWordsSameIdAcrossGrowth) {
+  ValueTable table;
+  std::vector<ValueId> ids;
+  for (uint32_t i = 0; i < 5000; ++i) {
+    uint32_t words[3] = {7, i, i * 3};
+    ids.push_back(table.Intern(words));
+  }
+  EXPECT_EQ(table.size(), 5000u);
+  for (uint32_t i = 0; i < 5000; ++i) {
+    uint32_t words[3] = {7, i, i * 3};
+    EXPECT_EQ(table.Intern(words), ids[i]);
+  }
+  uint32_t shorter[2] = {7, 0};
+  EXPECT_NE(table.Intern(shorter), ids[0]);
+  EXPECT_EQ(table.Symbol("aten.mul"), table.Symbol(std::string("aten.") + "mul"));
+  EXPECT_EQ(table.SymbolText(table.Symbol("x")), "x");
+}
+
+const char* kX = "arg0_1: \"f32[4]\"";
+
+// The reinplace bug: `add` is copied into arg0_1 at the end, so turning mul
+// into mul_(add, 2) changes what arg0_1 ends with.
+const char* kEpilogue =
+    "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n"
+    "        mul: \"f32[4]\" = torch.ops.aten.mul.Tensor(add, 2)\n"
+    "        copy_: \"f32[4]\" = torch.ops.aten.copy_.default(arg0_1, add)\n"
+    "        return (mul,)\n";
+
+TEST(EffectCheckTest, InPlaceWriteIntoACopiedValueChangesTheInputsFinalValue) {
+  auto before = Parse(kEpilogue, kX);
+  auto after = Parse(
+      "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n"
+      "        mul: \"f32[4]\" = torch.ops.aten.mul_.Tensor(add, 2)\n"
+      "        copy_: \"f32[4]\" = torch.ops.aten.copy_.default(arg0_1, add)\n"
+      "        return (mul,)\n",
+      kX);
+  Status status = Compare(*before, *after);
+  EXPECT_EQ(status.message(),
+            "graph input 'arg0_1' now ends with a different value, last written by 'copy_' (aten.copy_.default) "
+            "(copying 'add' (aten.add.Tensor), written in place by 'mul' (aten.mul_.Tensor)); before, by 'copy_' "
+            "(aten.copy_.default)");
+  // Only values changed: the same input is written, the output aliases nothing.
+  EXPECT_TRUE(Compare(*before, *after, EffectPolicy::kPreserveAliasing).ok());
+}
+
+TEST(EffectCheckTest, NewWriteIntoAGraphInputIsNamed) {
+  auto before = Parse(
+      "        mul: \"f32[4]\" = torch.ops.aten.mul.Tensor(arg0_1, 2)\n"
+      "        return (mul,)\n",
+      kX);
+  auto after = Parse(
+      "        mul: \"f32[4]\" = torch.ops.aten.mul_.Tensor(arg0_1, 2)\n"
+      "        return (mul,)\n",
+      kX);
+  EXPECT_EQ(Compare(*before, *after).message(),
+            "graph input 'arg0_1' is now written by 'mul' (aten.mul_.Tensor); before, the graph did not write it");
+  EXPECT_FALSE(Compare(*before, *after, EffectPolicy::kPreserveAliasing).ok());
+  EXPECT_TRUE(Compare(*before, *after, EffectPolicy::kUnchecked).ok());
+  // And the other way round: a write that disappears.
+  EXPECT_EQ(Compare(*after, *before).message(),
+            "graph input 'arg0_1' is no longer written; before, 'mul' (aten.mul_.Tensor) wrote it");
+}
+
+TEST(EffectCheckTest, ReinplacingTheEpilogueKeepsEffects) {
+  // _reinplace_input_mutated_ops: add becomes add_ on the input, the copy_ goes.
+  auto before = Parse(
+      "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n"
+      "        copy_: \"f32[4]\" = torch.ops.aten.copy_.default(arg0_1, add)\n"
+      "        return (add,)\n",
+      kX);
+  auto after = Parse(
+      "        add: \"f32[4]\" = torch.ops.aten.add_.Tensor(arg0_1, 1)\n"
+      "        return (add,)\n",
+      kX);
+  EXPECT_TRUE(Compare(*before, *after).ok()) << Compare(*before, *after).message();
+}
+
+TEST(EffectCheckTest, InPlaceOnIntermediateAndCloneRemovalKeepValues) {
+  auto before = Parse(
+      "        relu: \"f32[4]\" = torch.ops.aten.relu.default(arg0_1)\n"
+      "        clone: \"f32[4]\" = torch.ops.aten.clone.default(relu)\n"
+      "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(clone, 1)\n"
+      "        return (add,)\n",
+      kX);
+  auto after = Parse(
+      "        relu: \"f32[4]\" = torch.ops.aten.relu.default(arg0_1)\n"
+      "        add: \"f32[4]\" = torch.ops.aten.add_.Tensor(relu, 1)\n"
+      "        return (add,)\n",
+      kX);
+  EXPECT_TRUE(Compare(*before, *after).ok()) << Compare(*before, *after).message();
+  // A different constant is a different value, and the output is named.
+  auto other = Parse(
+      "        relu: \"f32[4]\" = torch.ops.aten.relu.default(arg0_1)\n"
+      "        add: \"f32[4]\" = torch.ops.aten.add_.Tensor(relu, 2)\n"
+      "        return (add,)\n",
+      kX);
+  EXPECT_EQ(Compare(*before, *other).message(),
+            "output 0 now holds a different value: 'add' (aten.add_.Tensor), last written in place by 'add' "
+            "(aten.add_.Tensor); before, 'add' (aten.add.Tensor)");
+  // kPreserveAliasing lets the math change.
+  EXPECT_TRUE(Compare(*before, *other, EffectPolicy::kPreserveAliasing).ok());
+}
+
+TEST(EffectCheckTest, ViewsAndReshapesOfTheSameShapeAreOneValue) {
+  const char* params = "x: \"f32[2, 6]\"";
+  auto before = Parse(
+      "        view: \"f32[3, 4]\" = torch.ops.aten.view.default(x, [3, 4])\n"
+      "        noop: \"f32[3, 4]\" = torch.ops.aten.view.default(view, [3, 4])\n"
+      "        mul: \"f32[3, 4]\" = torch.ops.aten.mul.Tensor(noop, 2)\n"
+      "        return (mul,)\n",
+      params);
+  auto after = Parse(
+      "        view: \"f32[3, 4]\" = torch.ops.aten.reshape.default(x, [-1, 4])\n"
+      "        mul: \"f32[3, 4]\" = torch.ops.aten.mul.Tensor(view, 2)\n"
+      "        return (mul,)\n",
+      params);
+  EXPECT_TRUE(Compare(*before, *after).ok()) << Compare(*before, *after).message();
+  auto transposed = Parse(
+      "        view: \"f32[4, 3]\" = torch.ops.aten.reshape.default(x, [4, 3])\n"
+      "        mul: \"f32[4, 3]\" = torch.ops.aten.mul.Tensor(view, 2)\n"
+      "        return (mul,)\n",
+      params);
+  EXPECT_FALSE(Compare(*before, *transposed).ok());
+}
+
+TEST(EffectCheckTest, ScatterEqualsViewPlusCopy) {
+  // TorchAir's reinplace Step 3a (graph_pass.py): slice_scatter -> slice + copy_.
+  const char* params = "x: \"f32[4, 4]\", y: \"f32[2, 4]\"";
+  auto before = Parse(
+      "        relu: \"f32[4, 4]\" = torch.ops.aten.relu.default(x)\n"
+      "        neg: \"f32[2, 4]\" = torch.ops.aten.neg.default(y)\n"
+      "        slice_scatter: \"f32[4, 4]\" = torch.ops.aten.slice_scatter.default(relu, neg, 0, 0, 2)\n"
+      "        mul: \"f32[4, 4]\" = torch.ops.aten.mul.Tensor(slice_scatter, 2)\n"
+      "        return (mul,)\n",
+      params);
+  auto after = Parse(
+      "        relu: \"f32[4, 4]\" = torch.ops.aten.relu.default(x)\n"
+      "        neg: \"f32[2, 4]\" = torch.ops.aten.neg.default(y)\n"
+      "        slice_1: \"f32[2, 4]\" = torch.ops.aten.slice.Tensor(relu, 0, 0, 2)\n"
+      "        copy_: \"f32[2, 4]\" = torch.ops.aten.copy_.default(slice_1, neg)\n"
+      "        mul: \"f32[4, 4]\" = torch.ops.aten.mul.Tensor(relu, 2)\n"
+      "        return (mul,)\n",
+      params);
+  EXPECT_TRUE(Compare(*before, *after).ok()) << Compare(*before, *after).message();
+  // Writing another slice is another value.
+  auto wrong = Parse(
+      "        relu: \"f32[4, 4]\" = torch.ops.aten.relu.default(x)\n"
+      "        neg: \"f32[2, 4]\" = torch.ops.aten.neg.default(y)\n"
+      "        slice_1: \"f32[2, 4]\" = torch.ops.aten.slice.Tensor(relu, 0, 2, 4)\n"
+      "        copy_: \"f32[2, 4]\" = torch.ops.aten.copy_.default(slice_1, neg)\n"
+      "        mul: \"f32[4, 4]\" = torch.ops.aten.mul.Tensor(relu, 2)\n"
+      "        return (mul,)\n",
+      params);
+  EXPECT_FALSE(Compare(*before, *wrong).ok());
+}
+
+TEST(EffectCheckTest, CatEqualsOutBufferRewrite) {
+  // optimize_cat_with_out_tensor (TORCHAIR.md §5): empty + slice + <op>.out(out=slice).
+  const char* params = "x: \"f32[2, 4]\", y: \"f32[3, 4]\"";
+  auto before = Parse(
+      "        relu: \"f32[2, 4]\" = torch.ops.aten.relu.default(x)\n"
+      "        mul: \"f32[3, 4]\" = torch.ops.aten.mul.Tensor(y, 2)\n"
+      "        cat: \"f32[5, 4]\" = torch.ops.aten.cat.default([relu, mul])\n"
+      "        neg: \"f32[2, 4]\" = torch.ops.aten.neg.default(relu)\n"
+      "        return (cat, neg)\n",
+      params);
+  auto after = Parse(
+      "        empty: \"f32[5, 4]\" = torch.ops.aten.empty.memory_format([5, 4], dtype = torch.float32, "
+      "device = device(type='cpu'), pin_memory = False)\n"
+      "        slice_1: \"f32[2, 4]\" = torch.ops.aten.slice.Tensor(empty, 0, 0, 2)\n"
+      "        relu: \"f32[2, 4]\" = torch.ops.aten.relu.out(x, out = slice_1)\n"
+      "        slice_2: \"f32[3, 4]\" = torch.ops.aten.slice.Tensor(empty, 0, 2, 5)\n"
+      "        mul: \"f32[3, 4]\" = torch.ops.aten.mul.out(y, 2, out = slice_2)\n"
+      "        neg: \"f32[2, 4]\" = torch.ops.aten.neg.default(relu)\n"
+      "        return (empty, neg)\n",
+      params);
+  EXPECT_TRUE(Compare(*before, *after).ok()) << Compare(*before, *after).message();
+  // A buffer only partly written is not the cat.
+  auto partial = Parse(
+      "        empty: \"f32[5, 4]\" = torch.ops.aten.empty.memory_format([5, 4], dtype = torch.float32, "
+      "device = device(type='cpu'), pin_memory = False)\n"
+      "        slice_1: \"f32[2, 4]\" = torch.ops.aten.slice.Tensor(empty, 0, 0, 2)\n"
+      "        relu: \"f32[2, 4]\" = torch.ops.aten.relu.out(x, out = slice_1)\n"
+      "        neg: \"f32[2, 4]\" = torch.ops.aten.neg.default(relu)\n"
+      "        return (empty, neg)\n",
+      params);
+  EXPECT_EQ(Compare(*before, *partial).message(),
+            "output 0 now holds a different value: 'empty' (aten.empty.memory_format), last written in place by "
+            "'relu' (aten.relu.out); before, 'cat' (aten.cat.default)");
+}
+
+TEST(EffectCheckTest, StreamOpsHaveNoValueEffect) {
+  auto before = Parse(
+      "        relu: \"f32[4]\" = torch.ops.aten.relu.default(arg0_1)\n"
+      "        return (relu,)\n",
+      kX);
+  auto after = Parse(
+      "        scope_enter = torch.ops.air.scope_enter.default(['_user_stream_label'], ['s1'])\n"
+      "        relu: \"f32[4]\" = torch.ops.aten.relu.default(arg0_1)\n"
+      "        record = torch.ops.air.record.default()\n"
+      "        scope_exit = torch.ops.air.scope_exit.default()\n"
+      "        wait = torch.ops.air.wait.default([record])\n"
+      "        return (relu,)\n",
+      kX);
+  EXPECT_TRUE(Compare(*before, *after).ok()) << Compare(*before, *after).message();
+}
+
+TEST(EffectCheckTest, AliasingPolicyWatchesOutputAliases) {
+  auto before = Parse(
+      "        clone: \"f32[4]\" = torch.ops.aten.clone.default(arg0_1)\n"
+      "        return (clone,)\n",
+      kX);
+  auto after = Parse("        return (arg0_1,)\n", kX);
+  EXPECT_TRUE(Compare(*before, *after).ok());  // the same value
+  EXPECT_EQ(Compare(*before, *after, EffectPolicy::kPreserveAliasing).message(),
+            "output 0 ('arg0_1') now aliases graph input 'arg0_1'; before, no graph input");
+}
+
+// ---- through the PassManager
+
+PassInfo MulToInplace(EffectPolicy policy) {
+  PassInfo info;
+  info.name = "reinplace_inplaceable_ops_pass";
+  info.effects = policy;
+  info.run = [](Graph& graph, PassContext&) -> Result<bool> {
+    graph.SetTarget(graph.Find("mul"), "torch.ops.aten.mul_.Tensor");
+    return true;
+  };
+  return info;
+}
+
+TEST(EffectCheckTest, ManagerRollsBackAndNamesThePass) {
+  auto graph = Parse(kEpilogue, kX);
+  auto original = graph->Clone();
+  PassManager manager;
+  PassContext context;
+  Result<PassOutcome> outcome = manager.Run(MulToInplace(EffectPolicy::kPreserveValues), *graph, context);
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.status().message().rfind(
+                "pass 'reinplace_inplaceable_ops_pass' changed the graph's effects: graph input 'arg0_1' now ends "
+                "with a different value",
+                0),
+            0u)
+      << outcome.status().message();
+  EXPECT_TRUE(SameGraph(*graph, *original));
+  // With a pristine copy and its summary given (how PipelineRun calls it).
+  auto summary = SummarizeEffects(*original, OpRegistry::Builtin());
+  outcome = manager.Run(MulToInplace(EffectPolicy::kPreserveValues), *graph, context, original.get(), summary);
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_TRUE(SameGraph(*graph, *original));
+}
+
+TEST(EffectCheckTest, SettingOffAndLaxPoliciesLetThePassThrough) {
+  for (EffectPolicy policy : {EffectPolicy::kPreserveAliasing, EffectPolicy::kUnchecked}) {
+    auto graph = Parse(kEpilogue, kX);
+    PassManager manager;
+    PassContext context;
+    Result<PassOutcome> outcome = manager.Run(MulToInplace(policy), *graph, context);
+    ASSERT_TRUE(outcome.ok()) << outcome.status().message();
+  }
+  auto graph = Parse(kEpilogue, kX);
+  PassManager manager;
+  PassContext context;
+  context.check_effects = false;
+  Result<PassOutcome> outcome = manager.Run(MulToInplace(EffectPolicy::kPreserveValues), *graph, context);
+  ASSERT_TRUE(outcome.ok()) << outcome.status().message();
+  EXPECT_EQ(graph->Find("mul")->target(), "torch.ops.aten.mul_.Tensor");
+  EXPECT_EQ(outcome->effects, nullptr);  // no summary made
+}
+
+TEST(EffectCheckTest, PipelineRollsBackTheBadPassAfterAGoodOne) {
+  std::shared_ptr<const Graph> input = Parse(
+      "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n"
+      "        clone: \"f32[4]\" = torch.ops.aten.clone.default(add)\n"
+      "        mul: \"f32[4]\" = torch.ops.aten.mul.Tensor(clone, 2)\n"
+      "        copy_: \"f32[4]\" = torch.ops.aten.copy_.default(arg0_1, add)\n"
+      "        return (mul,)\n",
+      kX);
+  PassRegistry passes;
+  PassInfo remove_clone;
+  remove_clone.name = "remove_clone";
+  remove_clone.kind = PassKind::kUser;
+  remove_clone.run = [](Graph& graph, PassContext&) -> Result<bool> {
+    Node* clone = graph.Find("clone");
+    graph.ReplaceAllUsesWith(clone, clone->args()[0].as_node());
+    AIRSCOPE_RETURN_IF_ERROR(graph.Erase(clone));
+    return true;
+  };
+  PassInfo bad = MulToInplace(EffectPolicy::kPreserveValues);
+  bad.kind = PassKind::kUser;
+  ASSERT_TRUE(passes.Register(remove_clone).ok());
+  ASSERT_TRUE(passes.Register(bad).ok());
+  PassContext context;
+  PipelineEnv env;
+  env.passes = &passes;
+  env.context = &context;
+  PipelineRun run(input, {"remove_clone", "reinplace_inplaceable_ops_pass"});
+  RunReport report = run.Step(2, env);
+  EXPECT_EQ(report.stop, RunReport::Stop::kFailed);
+  EXPECT_EQ(run.cursor(), 1u);  // remove_clone kept its stage (value-preserving), the bad pass left none
+  EXPECT_TRUE(run.stages()[1].changed);
+  EXPECT_NE(report.error.message().find("changed the graph's effects: graph input 'arg0_1' now ends with a "
+                                        "different value"),
+            std::string::npos)
+      << report.error.message();
+  EXPECT_EQ(run.Current().Find("mul")->target(), "torch.ops.aten.mul.Tensor");
+  context.check_effects = false;
+  report = run.Step(1, env);
+  EXPECT_EQ(report.stop, RunReport::Stop::kEnd) << report.error.message();
+  EXPECT_EQ(run.Current().Find("mul")->target(), "torch.ops.aten.mul_.Tensor");
+}
+
+}  // namespace
+}  // namespace airscope
