@@ -28,6 +28,24 @@ Status Help(CommandContext& ctx) {
                                                                 : "user";
     ctx.out.Styled(Style::kHeading, "pass {} ({} pass): {}", pass->name, kind, pass->summary);
     ctx.out.AddBlock(pass->help);
+    // What the effect check after the pass (core/pass/effect_check.h) holds it to.
+    switch (pass->effects) {
+      case EffectPolicy::kPreserveValues:
+        ctx.out.Add("Effect check: the inputs it writes, the values written into them and the values reaching the\n"
+                    "outputs must stay the same, else the pass is rolled back (set check.effects off to skip).");
+        break;
+      case EffectPolicy::kPreserveAliasing:
+        ctx.out.Add("Effect check: which inputs it writes and which outputs alias inputs must stay the same; the\n"
+                    "values are not compared (its rewrite uses ops the check cannot prove equal).");
+        break;
+      case EffectPolicy::kPreserveWrites:
+        ctx.out.Add("Effect check: which inputs it writes must stay the same; outputs may come to alias inputs\n"
+                    "(TorchAir's rewrite runs the op on the input's own buffer) and values are not compared.");
+        break;
+      case EffectPolicy::kUnchecked:
+        ctx.out.Add("Effect check: none (its help says why).");
+        break;
+    }
     return Status::Ok();
   }
   if (ctx.args.size() != 1) return Status::Error("usage: help [COMMAND] | help pass NAME");

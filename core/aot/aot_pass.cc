@@ -85,7 +85,9 @@ std::string Help() {
       "its target and Dynamo's meta, named in the remarks (lower runs one with a known value as a kernel of "
       "unknown cost); higher-order ops keep their subgraphs unlowered "
       "(AOT renames and lowers them); in-place ops on views are left alone; symbolic sizes stop the rules that "
-      "need sizes. An aten graph is only functionalized.",
+      "need sizes. An aten graph is only functionalized. The effect check does not run after aot: the graphs "
+      "before and after are at different levels of torch, and with keep_inference_input_mutations false AOT "
+      "returns input mutations as outputs instead of writing them.",
       fmt::join(LoweringKeys(), ", "));
 }
 
@@ -93,7 +95,7 @@ std::string Help() {
 
 PassInfo AotPass() {
   return {"aot", "Dynamo graph -> functionalized aten inference graph (aot_module_simplified)", Help(),
-          PassKind::kPipeline, RunAot, {}, EffectPolicy::kPreserveAliasing};
+          PassKind::kPipeline, RunAot, {}, EffectPolicy::kUnchecked};
 }
 
 }  // namespace airscope

@@ -479,7 +479,8 @@ class Executor {
       info.action = Action::kGetitem;
     } else if (base == "aten.copy" && name.trailing_underscore) {
       info.action = Action::kCopyInto;
-    } else if (name.overload == "out") {
+    } else if (name.overload == "out" || (name.overload.size() > 4 && name.overload.ends_with("_out"))) {
+      // torch names out= overloads `out` or `<Overload>_out` (sum.IntList_out, add.out).
       info.action = Action::kOut;
     } else if (name.trailing_underscore || (op && op->inplace)) {
       info.action = Action::kInplace;

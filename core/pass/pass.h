@@ -61,12 +61,17 @@ using PassFn = std::function<Result<bool>(Graph& graph, PassContext& context)>;
 // What the effect check after a pass holds the pass to (core/pass/effect_check.h).
 enum class EffectPolicy : uint8_t {
   // The graph inputs it writes, the value each writes into them and the value
-  // reaching each output stay the same (every TorchAir pass after aot).
+  // reaching each output stay the same (TorchAir's passes after aot whose
+  // rewrites the check can prove: views, reinplacing, cat, streams, dce).
   kPreserveValues,
   // Only which graph inputs are written and which outputs alias which inputs
   // stay the same: the pass may change the math (aot, user passes, airscope's
-  // decompose/constant_fold/fuse_pointwise).
+  // decompose/constant_fold/fuse_pointwise; TorchAir's fusions and noop removal).
   kPreserveAliasing,
+  // Only which graph inputs are written stays the same: TorchAir's rewrite
+  // makes outputs alias inputs by design (recover_view_inplace_pattern,
+  // decompose_auto_functionalized call the op on the input's own buffer).
+  kPreserveWrites,
   // Not checked (lower: it only places nodes on streams and checks them).
   kUnchecked,
 };

@@ -60,7 +60,7 @@ PassInfo ApplyPatternPassesPass() {
           "(AddRmsNormDynamicQuant, AddRmsNormCast, AddRmsNormQuant): graphs with npu_add_rms_norm are left\n"
           "as they are. Also simplified: a subset of Inductor's matcher (call args matched positionally, no\n"
           "kwargs; no mutation-region check); the fused node takes the replaced transpose's meta.",
-          PassKind::kPipeline, RunApplyPatternPasses, {}, EffectPolicy::kPreserveValues};
+          PassKind::kPipeline, RunApplyPatternPasses, {}, EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope

@@ -237,7 +237,7 @@ PassInfo DecomposeAutoFunctionalizedPass() {
           "op schemas the op's arguments are passed positionally, non-mutable ones first; the op's output count "
           "is taken from the node's tuple meta, else one; storage offsets of cloned bases are taken as 0; "
           "auto_functionalized (v1) and Tensor[] mutable arguments are left alone with a remark.",
-          PassKind::kPipeline, RunDecomposeAutoFunctionalized, {}, EffectPolicy::kPreserveValues};
+          PassKind::kPipeline, RunDecomposeAutoFunctionalized, {}, EffectPolicy::kPreserveWrites};
 }
 
 }  // namespace airscope

@@ -107,7 +107,7 @@ PassInfo RecoverViewInplacePatternPass() {
           "right after op and taking its meta; op's users now use it; the copy_ is erased when it has no\n"
           "users; op is erased. airscope simplifies: the three ops are always known (TorchAir registers each\n"
           "only when torch_npu provides it).",
-          PassKind::kPipeline, RunRecoverViewInplace};
+          PassKind::kPipeline, RunRecoverViewInplace, {}, EffectPolicy::kPreserveWrites};
 }
 
 }  // namespace airscope

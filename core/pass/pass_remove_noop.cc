@@ -112,7 +112,7 @@ PassInfo OptimizeNoopOpsPass() {
           "strides are the stated ones, else derived where torch's are certain (inputs contiguous; see\n"
           "inductor_noop_table.cc), and unknown strides or meta never match; conj/neg bits are not\n"
           "modelled; a SymInt argument equals a size only when both name the same symbol.",
-          PassKind::kPipeline, RunOptimizeNoopOps, {"remove_noop"}};
+          PassKind::kPipeline, RunOptimizeNoopOps, {"remove_noop"}, EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope

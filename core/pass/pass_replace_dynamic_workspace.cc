@@ -140,7 +140,7 @@ PassInfo ReplaceDynamicWorkspaceOpsPass() {
           "RuntimeError. airscope simplifies: a size that is a symbolic expression (TorchAir builds it with\n"
           "arithmetic nodes, ag:620-638) is an error; an unknown device is device=None; the paged-attention rows of\n"
           "the table have no outputs to replace and are skipped, as in TorchAir.",
-          PassKind::kPipeline, ReplaceDynamicWorkspaceOps};
+          PassKind::kPipeline, ReplaceDynamicWorkspaceOps, {}, EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope
