@@ -10,6 +10,7 @@ namespace airscope {
 
 bool IsViewOp(const Node& node, const OpRegistry& registry) {
   if (node.op() != OpKind::kCallFunction || IsTarget(node, "operator.getitem")) return false;
+  if (IsTarget(node, "aten.view.dtype")) return true;  // a view the registry has no entry for
   const OpInfo* info = registry.Find(node.target());
   return info != nullptr && info->category == OpCategory::kView;
 }

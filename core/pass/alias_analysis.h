@@ -48,7 +48,7 @@ class StorageMap {
   mutable std::vector<int> parent_;
 };
 
-// A view op by the registry (category kView), not operator.getitem.
+// A view op by the registry (category kView) or aten.view.dtype, not operator.getitem.
 bool IsViewOp(const Node& node, const OpRegistry& registry);
 
 }  // namespace airscope

@@ -13,7 +13,7 @@
 
 #include "core/pass/builtin_passes.h"
 #include "core/pass/inductor_noop_table.h"
-#include "core/pass/node_storage.h"
+#include "core/pass/alias_analysis.h"
 #include "core/pass/pass_util.h"
 
 namespace airscope {
@@ -42,17 +42,18 @@ Result<bool> RunOptimizeNoopOps(Graph& graph, PassContext& context) {
   }
   const Node* output = graph.output();
   if (!output) return false;
-  const StorageMap storages = ComputeStorages(graph, RegistryOf(context));
+  const StorageMap storages = StorageMap::Compute(graph, RegistryOf(context));
 
-  std::set<const Node*> inputs, input_storages, output_storages;
+  std::set<const Node*> inputs;
+  std::set<int> input_storages, output_storages;  // -1: a value without a storage, as Inductor's None
   for (const Node* p : graph.Placeholders()) {
     inputs.insert(p);
-    input_storages.insert(StorageIn(storages, p));
+    input_storages.insert(storages.Of(p));
   }
   // outputs = output.args[0] (a tuple/list, or one node in nested graphs).
   std::vector<const Node*> outputs;
   if (!output->args().empty()) output->args()[0].ForEachNode([&](const Node* n) { outputs.push_back(n); });
-  for (const Node* out : outputs) output_storages.insert(StorageIn(storages, out));
+  for (const Node* out : outputs) output_storages.insert(storages.Of(out));
   // `node in output_node.args`: output.args is `(outputs,)`, so only a node
   // returned bare (not in a tuple) is found there, exactly as in Inductor.
   auto in_output_args = [&](const Node* n) {
@@ -69,8 +70,8 @@ Result<bool> RunOptimizeNoopOps(Graph& graph, PassContext& context) {
     if (!src || CopyIntoPinnedMemory(*node)) continue;
 
     // Don't introduce new aliasing between inputs and outputs.
-    const Node* node_storage = StorageIn(storages, node);
-    const Node* src_storage = StorageIn(storages, src);
+    int node_storage = storages.Of(node);
+    int src_storage = storages.Of(src);
     bool node_is_view = node_storage == src_storage;
     if (!node_is_view && output_storages.contains(node_storage) &&
         (input_storages.contains(src_storage) || output_storages.contains(src_storage))) {
@@ -108,7 +109,7 @@ PassInfo OptimizeNoopOpsPass() {
           "input or another bare output (Inductor's `node in output_node.args`, which a returned tuple never\n"
           "matches). Switch: config.experimental_config.remove_noop_ops (default true); when false the pass\n"
           "does nothing and says so in a remark. airscope simplifies: storages are derived from the graph\n"
-          "(node_storage.h: views and in-place ops share their first argument's, everything else is fresh);\n"
+          "(alias_analysis.h: views and in-place ops share their first argument's, everything else is fresh);\n"
           "strides are the stated ones, else derived where torch's are certain (inputs contiguous; see\n"
           "inductor_noop_table.cc), and unknown strides or meta never match; conj/neg bits are not\n"
           "modelled; a SymInt argument equals a size only when both name the same symbol.",
