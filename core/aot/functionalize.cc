@@ -9,18 +9,11 @@
 #include <vector>
 
 #include "core/aot/aot.h"
+#include "core/pass/alias_analysis.h"
 #include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {
-
-// A value that aliases another tensor's storage (mutating it mutates that
-// tensor too); getitem of a tuple-valued op is a plain value.
-bool IsViewOfAnother(const Node* node, const OpRegistry& registry) {
-  if (node->op() != OpKind::kCallFunction || IsTarget(*node, "operator.getitem")) return false;
-  const OpInfo* info = registry.Find(node->target());
-  return info && info->category == OpCategory::kView;
-}
 
 // Only copy_ calls follow `node` up to the output: AOT's write-back epilogue.
 bool InEpilogue(const Node* node) {
@@ -65,7 +58,7 @@ Result<FunctionalizeStats> Functionalize(Graph& graph, const OpRegistry& registr
     }
     std::string functional = is_copy ? "" : OutOfPlaceTarget(node->target());
     if (!is_copy && (functional.empty() || !registry.Find(functional))) continue;
-    if (IsViewOfAnother(self, registry)) {
+    if (IsViewOp(*self, registry)) {
       ++stats.left_on_views;  // would need view replay (torch's FunctionalTensor); left as it is
       continue;
     }
