@@ -10,7 +10,7 @@
 
 namespace airscope {
 
-Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes) {
+Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Status::Errorf("{}: cannot open: {}", path, std::strerror(errno));
   struct stat st {};
@@ -22,30 +22,39 @@ Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes) {
     ::close(fd);
     return Status::Errorf("{}: {} bytes is over the size limit of {} bytes", path, st.st_size, max_bytes);
   }
-  std::string data;
-  data.resize(static_cast<size_t>(st.st_size));
-  size_t done = 0;
+  // Room for what fstat promised plus one byte, so reaching the end of a
+  // regular file takes no growth; a pipe or FIFO (st_size 0) or a file that
+  // grows while we read doubles the buffer as it fills.
+  FileText text;
+  text.buffer_ = LargeBuffer(static_cast<size_t>(st.st_size) + 1);
   while (true) {
-    if (done == data.size()) {
-      if (data.size() >= max_bytes) break;
-      data.resize(data.size() + 65536);  // the file grew, or st_size was 0 (a pipe)
+    if (text.size_ == text.buffer_.size()) {
+      LargeBuffer grown(text.buffer_.size() * 2 + 65536);
+      std::memcpy(grown.data(), text.buffer_.data(), text.size_);
+      text.buffer_ = std::move(grown);
     }
-    ssize_t n = ::read(fd, data.data() + done, data.size() - done);
+    ssize_t n = ::read(fd, static_cast<char*>(text.buffer_.data()) + text.size_, text.buffer_.size() - text.size_);
     if (n < 0) {
       if (errno == EINTR) continue;
+      int err = errno;
       ::close(fd);
-      return Status::Errorf("{}: read failed: {}", path, std::strerror(errno));
+      return Status::Errorf("{}: read failed: {}", path, std::strerror(err));
     }
     if (n == 0) break;
-    done += static_cast<size_t>(n);
-    if (done > max_bytes) {
+    text.size_ += static_cast<size_t>(n);
+    if (text.size_ > max_bytes) {
       ::close(fd);
       return Status::Errorf("{}: over the size limit of {} bytes", path, max_bytes);
     }
   }
   ::close(fd);
-  data.resize(done);
-  return data;
+  return text;
+}
+
+Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes) {
+  Result<FileText> text = ReadFileText(path, max_bytes);
+  if (!text.ok()) return text.status();
+  return std::string(text->view());
 }
 
 Status WriteFileAtomically(const std::string& path, std::string_view contents) {

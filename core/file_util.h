@@ -7,11 +7,28 @@
 #include <string>
 #include <string_view>
 
+#include "core/large_buffer.h"
 #include "core/status.h"
 
 namespace airscope {
 
-// Refuses files larger than max_bytes with a message naming the limit.
+// A whole file's bytes, read straight into a LargeBuffer: no clearing pass
+// and no second copy, and huge pages for a big file. What the loaders of big
+// graphs and logs read with.
+class FileText {
+ public:
+  std::string_view view() const { return {static_cast<const char*>(buffer_.data()), size_}; }
+
+ private:
+  friend Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes);
+  LargeBuffer buffer_;
+  size_t size_ = 0;
+};
+
+// Refuses files larger than max_bytes with a message naming the limit. Reads
+// pipes and FIFOs (no size known up front) to their end too.
+Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes = uint64_t{4} << 30);
+// The same, as a std::string (one more copy; for small files and callers that keep the text).
 Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes = uint64_t{4} << 30);
 
 // Writes to `path.tmp.<pid>` then renames over `path`: a reader never sees a

@@ -86,9 +86,9 @@ Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& p
 }
 
 Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, const OpRegistry& registry) {
-  Result<std::string> content = ReadFile(path, max_bytes);
+  Result<FileText> content = ReadFileText(path, max_bytes);
   if (!content.ok()) return content.status();
-  return LoadGraphText(*content, path, registry);
+  return LoadGraphText(content->view(), path, registry);
 }
 
 bool IsTraceLogFile(const std::string& path) {

@@ -100,7 +100,7 @@ void DescribeNode(const Node& node, const OpRegistry& registry, CommandOutput& o
   }
   out.Print("  stream:   {}", StreamString(node));
   out.Print("  inputs:   {}", NodeList(node.inputs()));
-  out.Print("  users:    {}", NodeList(node.users()));
+  out.Print("  users:    {}", NodeList(node.users().ToVector()));
   if (node.op() == OpKind::kCallFunction) {
     const OpInfo* info = registry.Find(node.target());
     if (!info) {

@@ -59,19 +59,20 @@ std::string HintFromTarget(OpKind op, std::string_view target) {
 
 }  // namespace
 
-struct Graph::NodeBlock {
-  static constexpr size_t kNodes = 512;
-  alignas(Node) std::byte slots[kNodes * sizeof(Node)];
-};
-
 Node* Graph::MakeNode(OpKind op, const std::string* target, std::string name) {
-  if (blocks_.empty() || block_used_ == NodeBlock::kNodes) {
-    blocks_.push_back(std::unique_ptr<NodeBlock>(new NodeBlock));  // slots stay uninitialised
+  if (blocks_.empty() || (block_used_ + 1) * sizeof(Node) > blocks_.back().size()) {
+    // 32 nodes, then doubling up to 64k nodes (about 10 MiB) a block.
+    size_t nodes = blocks_.empty() ? 32 : std::min<size_t>(blocks_.back().size() / sizeof(Node) * 2, 65536);
+    blocks_.emplace_back(nodes * sizeof(Node));
     block_used_ = 0;
   }
-  void* slot = blocks_.back()->slots + block_used_ * sizeof(Node);
+  void* slot = static_cast<std::byte*>(blocks_.back().data()) + block_used_ * sizeof(Node);
   ++block_used_;
   return new (slot) Node(this, op, target, std::move(name));
+}
+
+void Graph::ReserveNodes(size_t count) {
+  NameIndex().Reserve(count);
 }
 
 struct Graph::MetaBlock {
@@ -193,7 +194,7 @@ std::string Graph::UniqueName(std::string_view hint) {
   }
   if (!has_num || num == 0) num = base_counts_[base];
   const auto& index = NameIndex();
-  while (index.count(candidate) || IsPythonKeyword(candidate)) {
+  while (index.Find(candidate) || IsPythonKeyword(candidate)) {
     ++num;
     candidate = fmt::format("{}_{}", base, num);
   }
@@ -207,7 +208,7 @@ Node* Graph::NewNode(NodeSpec&& spec, std::string name) {
   node->stream_ = Intern("");
   node->args_ = std::move(spec.args);
   node->kwargs_ = std::move(spec.kwargs);
-  NameIndex().emplace(node->name_, node);
+  NameIndex().Insert(node);
   AddUses(node);
   ++size_;
   Touch();
@@ -237,34 +238,28 @@ void Graph::Unlink(Node* node) {
 }
 
 void Graph::AddUses(Node* user) {
-  auto add = [user](Node* input) {
-    std::vector<Node*>& users = input->users_;
+  Node* last_input = nullptr;
+  auto add = [user, &last_input](Node* input) {
     // Every caller runs this on a user that is in no users list yet (a new
-    // node, or right after RemoveUses), so a repeated reference by the same
-    // user can only be at the back. Searching the whole list instead made
-    // loading a node with N users O(N^2) (9 s for 200k users of one input).
-    if (users.empty() || users.back() != user) users.push_back(user);
+    // node, or right after RemoveUses), so only a repeated reference by this
+    // user can already be there.
+    if (input == last_input || (last_input && input->users_.Contains(user))) return;
+    last_input = input;
+    input->users_.Append(user);
   };
   for (const Argument& a : user->args_) a.ForEachNode(add);
   for (const Kwarg& kw : user->kwargs_) kw.value.ForEachNode(add);
 }
 
 void Graph::RemoveUses(Node* user) {
-  auto remove = [user](Node* input) {
-    std::vector<Node*>& users = input->users_;
-    // From the back: passes erase and rewrite late users first (dce walks
-    // backwards), so for a node with 100,000 users this finds each at the
-    // end, where erasing is O(1), instead of scanning the whole list.
-    auto it = std::find(users.rbegin(), users.rend(), user);
-    if (it != users.rend()) users.erase(std::next(it).base());
-  };
+  auto remove = [user](Node* input) { input->users_.Remove(user); };
   for (const Argument& a : user->args_) a.ForEachNode(remove);
   for (const Kwarg& kw : user->kwargs_) kw.value.ForEachNode(remove);
 }
 
 Result<Node*> Graph::AppendNamed(NodeSpec spec) {
   if (!IsLegalName(spec.name)) return Status::Errorf("'{}' is not a legal node name", spec.name);
-  if (NameIndex().count(spec.name)) return Status::Errorf("duplicate node name '{}'", spec.name);
+  if (NameIndex().Find(spec.name)) return Status::Errorf("duplicate node name '{}'", spec.name);
   std::string name = std::move(spec.name);
   Node* node = NewNode(std::move(spec), std::move(name));
   Link(node, nullptr);
@@ -328,18 +323,15 @@ size_t Graph::ReplaceAllUsesWith(Node* from, Node* to) {
   // Edits each user's arguments in place and moves only the user entries
   // involved: passes like cse call this once per removed node, so it must not
   // rebuild argument vectors or recompute every use of every user.
-  std::vector<Node*> users = std::move(from->users_);
-  from->users_.clear();
+  std::vector<Node*> users = from->users_.ToVector();
+  from->users_.Clear();
   for (Node* user : users) Redirect(user, from, to);
   return users.size();
 }
 
 void Graph::ReplaceInput(Node* user, Node* from, Node* to) {
   if (from == to) return;
-  std::vector<Node*>& users = from->users_;
-  auto it = std::find(users.rbegin(), users.rend(), user);
-  if (it == users.rend()) return;
-  users.erase(std::next(it).base());
+  if (!from->users_.Remove(user)) return;
   Redirect(user, from, to);
   Touch();
 }
@@ -355,10 +347,7 @@ void Graph::Redirect(Node* user, Node* from, Node* to) {
   };
   for (Argument& a : user->args_) rewrite(a);
   for (Kwarg& kw : user->kwargs_) rewrite(kw.value);
-  std::vector<Node*>& to_users = to->users_;
-  if (to_users.empty() || to_users.back() != user) {
-    if (std::find(to_users.begin(), to_users.end(), user) == to_users.end()) to_users.push_back(user);
-  }
+  if (!to->users_.Contains(user)) to->users_.Append(user);
 }
 
 Status Graph::Erase(Node* node) {
@@ -368,7 +357,7 @@ Status Graph::Erase(Node* node) {
   }
   RemoveUses(node);
   Unlink(node);
-  if (by_name_built_) by_name_.erase(node->name_);
+  if (by_name_built_) by_name_.Erase(node);
   --size_;
   Touch();
   // Freed with the graph, not now: passes erase nodes in bursts (cse, dce),
@@ -389,18 +378,16 @@ Status Graph::Rename(Node* node, std::string_view name) {
   if (name == node->name_) return Status::Ok();
   if (!IsLegalName(name)) return Status::Errorf("'{}' is not a legal node name", name);
   auto& index = NameIndex();
-  if (index.count(name)) return Status::Errorf("a node named '{}' already exists", name);
-  index.erase(node->name_);
+  if (index.Find(name)) return Status::Errorf("a node named '{}' already exists", name);
+  index.Erase(node);
   node->name_ = std::string(name);
-  by_name_.emplace(node->name_, node);
+  index.Insert(node);
   Touch();
   return Status::Ok();
 }
 
 Node* Graph::Find(std::string_view name) const {
-  const auto& index = NameIndex();
-  auto it = index.find(name);
-  return it == index.end() ? nullptr : it->second;
+  return NameIndex().Find(name);
 }
 
 Node* Graph::output() const {
@@ -425,10 +412,10 @@ std::vector<Node*> Graph::Nodes() const {
   return out;
 }
 
-std::unordered_map<std::string_view, Node*>& Graph::NameIndex() const {
+NodeNameTable& Graph::NameIndex() const {
   if (!by_name_built_) {
-    by_name_.reserve(size_);
-    for (Node* n = head_; n; n = n->next_) by_name_.emplace(n->name_, n);
+    by_name_.Reserve(size_);
+    for (Node* n = head_; n; n = n->next_) by_name_.Insert(n);
     by_name_built_ = true;
   }
   return by_name_;
@@ -476,17 +463,18 @@ Status Graph::Lint() const {
     }
   }
   if (index != size_) return Status::Errorf("graph size {} but {} nodes linked", size_, index);
-  // The name index, when built: as many entries as nodes, each keyed by the
-  // name of a live node of this graph. Keys are unique, so that is every
-  // node once: one walk over the index instead of one lookup per node.
+  // The name index, when built: as many entries as nodes, each a live node
+  // of this graph. Entries are distinct nodes (the table holds one per name),
+  // so that is every node once: one walk over the index instead of one
+  // lookup per node.
   if (by_name_built_ && by_name_.size() != size_) {
     return Status::Errorf("name index has {} entries for {} nodes (duplicate name?)", by_name_.size(), size_);
   }
-  for (const auto& [key, node] : by_name_) {
-    if (node->graph_ != this || key.data() != node->name_.data() || key.size() != node->name_.size()) {
-      return Status::Errorf("the name index maps '{}' to a node not in the graph or of another name", key);
-    }
-  }
+  const Node* foreign = nullptr;
+  by_name_.ForEach([&](const Node* node) {
+    if (node->graph_ != this) foreign = node;
+  });
+  if (foreign) return Status::Errorf("the name index holds '{}', which is not in the graph", foreign->name_);
   if (outputs > 1) return Status::Errorf("graph has {} output nodes", outputs);
   order_valid_ = true;
 
@@ -580,8 +568,8 @@ std::unique_ptr<Graph> Graph::Clone() const {
     for (const Argument& a : n->args_) c->args_.push_back(a.MapNodes(remap));
     c->kwargs_.reserve(n->kwargs_.size());
     for (const Kwarg& kw : n->kwargs_) c->kwargs_.push_back({kw.name, kw.value.MapNodes(remap)});
-    c->users_.reserve(n->users_.size());
-    for (Node* user : n->users_) c->users_.push_back(remap(user));  // same order as here
+    c->users_.Reserve(n->users_.size());
+    for (Node* user : n->users_) c->users_.Append(remap(user));  // same order as here
   }
   copy->order_valid_ = true;
   copy->version_ = 0;

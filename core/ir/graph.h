@@ -21,6 +21,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/ir/name_table.h"
+#include "core/large_buffer.h"
 #include "core/ir/node.h"
 #include "core/status.h"
 
@@ -100,6 +102,9 @@ class Graph {
   Iterator end() const { return Iterator(nullptr); }
 
   // ---- building
+  // Makes room in the name index for `count` nodes in all (a loader that
+  // knows roughly how many are coming saves the rehashes on the way).
+  void ReserveNodes(size_t count);
   // Appends a node that keeps `spec.name` verbatim. Fails if the name is
   // taken or not a legal identifier; the graph is unchanged then.
   Result<Node*> AppendNamed(NodeSpec spec);
@@ -157,7 +162,7 @@ class Graph {
   // Sets every node's order_ to its position, if the cache is stale.
   void Renumber() const;
   // by_name_, built if it was not.
-  std::unordered_map<std::string_view, Node*>& NameIndex() const;
+  NodeNameTable& NameIndex() const;
   // Constructs a Node in the next free slot of blocks_.
   Node* MakeNode(OpKind op, const std::string* target, std::string name);
 
@@ -179,14 +184,15 @@ class Graph {
   // a third of a clone's time. Names are unique whether it is built or not:
   // a clone copies unique names, and every way to add or change a name goes
   // through the index.
-  mutable std::unordered_map<std::string_view, Node*> by_name_;  // keys view Node::name_
+  mutable NodeNameTable by_name_;
   mutable bool by_name_built_ = true;
   std::vector<Node*> erased_;  // erased nodes, destroyed with the graph (see Erase)
   // Node storage: blocks of nodes freed with the graph. One allocation per
   // block instead of one per node matters when a clone or a load makes 100k+
-  // nodes at once; erased nodes keep their slot until then anyway.
-  struct NodeBlock;
-  std::vector<std::unique_ptr<NodeBlock>> blocks_;
+  // nodes at once; erased nodes keep their slot until then anyway. Blocks
+  // double from 32 nodes, so a small graph (most clones) stays small and a
+  // big one ends up in a few huge-page blocks (see LargeBuffer).
+  std::vector<LargeBuffer> blocks_;
   size_t block_used_ = 0;  // slots taken in blocks_.back()
   // Meta storage, shared with clones: a clone copies these block handles and
   // its nodes point into them, instead of copying or reference-counting the

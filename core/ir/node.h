@@ -15,6 +15,7 @@
 
 #include "core/ir/argument.h"
 #include "core/ir/tensor_meta.h"
+#include "core/ir/user_list.h"
 
 namespace airscope {
 
@@ -52,7 +53,8 @@ class Node {
   const std::vector<Kwarg>& kwargs() const { return kwargs_; }
   // nullptr if there is no kwarg of that name.
   const Argument* kwarg(std::string_view name) const;
-  const std::vector<Node*>& users() const { return users_; }
+  // In first-use order; iterate it, or ToVector() for a snapshot to mutate by.
+  const UserList& users() const { return users_; }
   // Distinct nodes this node reads, in first-use order (args then kwargs).
   std::vector<Node*> inputs() const;
 
@@ -84,7 +86,7 @@ class Node {
   const std::string* stream_;  // interned in the graph's string pool
   std::vector<Argument> args_;
   std::vector<Kwarg> kwargs_;
-  std::vector<Node*> users_;
+  UserList users_;
   // Immutable once set and stored in the graph's meta blocks (see
   // Graph::StoreMeta), so a clone shares it without copying or counting.
   const NodeMeta* meta_ = nullptr;

@@ -169,7 +169,7 @@ Result<bool> DecomposeLayerNorm(Graph& graph, Node* node, const OpRegistry& regi
   if (weight && weight->is_node()) out = emit.Call("aten.mul.Tensor", {Ref(out), *weight});
   if (bias && bias->is_node()) out = emit.Call("aten.add.Tensor", {Ref(out), *bias});
   Node* values[3] = {out, mean, rstd};
-  for (Node* user : std::vector<Node*>(node->users())) {
+  for (Node* user : node->users().ToVector()) {
     graph.ReplaceAllUsesWith(user, values[user->args()[1].as_int()]);
     AIRSCOPE_RETURN_IF_ERROR(graph.Erase(user));
   }

@@ -87,7 +87,7 @@ Result<bool> RunConstantFold(Graph& graph, PassContext& context) {
     graph.SetStream(folded, root->stream());
     folded->set_meta(*root->meta());
     // Only the non-constant users read the constant; constant users are folded away below.
-    for (Node* user : std::vector<Node*>(root->users())) {
+    for (Node* user : root->users().ToVector()) {
       if (!constants.count(user)) graph.ReplaceInput(user, root, folded);
     }
   }

@@ -152,7 +152,7 @@ TEST(GraphTest, VersionMovesWithEveryMutationAndOnlyThen) {
   g.SetTarget(n, "torch.ops.aten.abs.default");
   EXPECT_TRUE(moved());
   EXPECT_EQ(n->target(), "torch.ops.aten.abs.default");
-  EXPECT_EQ(x->users(), std::vector<Node*>{n});
+  EXPECT_EQ(x->users().ToVector(), std::vector<Node*>{n});
   g.SetArgs(n, n->args());
   EXPECT_TRUE(moved());
   NodeMeta meta;
@@ -204,7 +204,7 @@ TEST(GraphTest, CloneCopiesAGraphOutOfTopologicalOrder) {
   std::string why;
   EXPECT_TRUE(SameGraph(g, *copy, &why)) << why;
   EXPECT_EQ(copy->Find("relu")->args()[0].as_node(), copy->Find("neg"));
-  EXPECT_EQ(copy->Find("neg")->users(), std::vector<Node*>{copy->Find("relu")});
+  EXPECT_EQ(copy->Find("neg")->users().ToVector(), std::vector<Node*>{copy->Find("relu")});
   EXPECT_EQ(copy->Lint().message(), g.Lint().message());
 }
 
@@ -244,13 +244,13 @@ TEST(GraphTest, ReplaceInputRewritesOneUserOnly) {
   g.ReplaceInput(a, x, y);
   EXPECT_EQ(a->args()[0].as_node(), y);
   EXPECT_EQ(a->args()[1].as_node(), y);
-  EXPECT_EQ(x->users(), std::vector<Node*>{b});
-  EXPECT_EQ(y->users(), std::vector<Node*>{a});
+  EXPECT_EQ(x->users().ToVector(), std::vector<Node*>{b});
+  EXPECT_EQ(y->users().ToVector(), std::vector<Node*>{a});
   EXPECT_NE(g.version(), v);
   g.ReplaceInput(b, x, y);
   EXPECT_EQ(b->args()[0].items()[0].as_node(), y);
   EXPECT_TRUE(x->users().empty());
-  EXPECT_EQ(y->users(), (std::vector<Node*>{a, b}));
+  EXPECT_EQ(y->users().ToVector(), (std::vector<Node*>{a, b}));
   EXPECT_TRUE(g.Lint().ok()) << g.Lint().message();
 }
 

@@ -149,7 +149,7 @@ TEST(HugeGraphTest, HundredThousandUsersOfOneNode) {
   Result<bool> changed = DcePass().run(*g, context);
   ASSERT_TRUE(changed.ok()) << changed.status().message();
   EXPECT_EQ(g->size(), 2u);
-  EXPECT_TRUE(g->Find("x")->users() == std::vector<Node*>{g->output()});
+  EXPECT_TRUE(g->Find("x")->users().ToVector() == std::vector<Node*>{g->output()});
 }
 
 }  // namespace

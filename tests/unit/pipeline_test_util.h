@@ -31,7 +31,7 @@ inline std::unique_ptr<Graph> SmallGraph() {
 inline Result<bool> InsertNeg(Graph& graph, PassContext& context) {
   Node* relu = graph.Find("relu");
   if (!relu) return false;
-  std::vector<Node*> users = relu->users();
+  std::vector<Node*> users = relu->users().ToVector();
   NodeSpec spec;
   spec.target = "torch.ops.aten.neg.default";
   spec.args = {Argument::NodeRef(relu)};
