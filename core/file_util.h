@@ -18,6 +18,9 @@ namespace airscope {
 class FileText {
  public:
   std::string_view view() const { return {static_cast<const char*>(buffer_.data()), size_}; }
+  // The reader is done with the bytes before `offset`: their memory may go
+  // back to the system, after which they read as zeros (see LargeBuffer).
+  void ReleaseBefore(size_t offset) { buffer_.DiscardBefore(offset); }
 
  private:
   friend Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes);

@@ -39,6 +39,12 @@ LargeBuffer::LargeBuffer(size_t bytes) : size_(bytes) {
   ::madvise(data_, length, MADV_HUGEPAGE);
 }
 
+void LargeBuffer::DiscardBefore(size_t offset) {
+  if (size_ < kHugeFrom || offset < kHugeFrom) return;
+  size_t whole = offset & ~(kHugeFrom - 1);
+  ::madvise(data_, whole, MADV_DONTNEED);
+}
+
 LargeBuffer::~LargeBuffer() {
   if (!data_) return;
   if (size_ < kHugeFrom) {

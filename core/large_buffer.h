@@ -36,6 +36,11 @@ class LargeBuffer {
   void* data() const { return data_; }
   size_t size() const { return size_; }
 
+  // Gives the memory of whole huge pages before byte `offset` back to the
+  // system; reading them afterwards yields zeros. A no-op for small
+  // (calloc'd) buffers. For a reader done with the start of a big buffer.
+  void DiscardBefore(size_t offset);
+
  private:
   void* data_ = nullptr;
   size_t size_ = 0;

@@ -65,12 +65,13 @@ Result<GraphFormat> SniffGraphFormat(std::string_view content, std::string_view 
       path, shown);
 }
 
-Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& path, const OpRegistry& registry) {
+Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& path, const OpRegistry& registry,
+                                  const ReleaseTextBefore& release) {
   Result<GraphFormat> format = SniffGraphFormat(content, path);
   if (!format.ok()) return format.status();
   Result<std::unique_ptr<Graph>> parsed = Status::Error("unreachable");
   switch (*format) {
-    case GraphFormat::kFxText: parsed = ParseFxText(content, path); break;
+    case GraphFormat::kFxText: parsed = ParseFxText(content, path, release); break;
     case GraphFormat::kReadable: parsed = ParseReadable(content, path); break;
     case GraphFormat::kJson: parsed = ParseGraphJson(content, path); break;
     case GraphFormat::kPbtxt: parsed = ParsePbtxt(content, path); break;
@@ -88,7 +89,8 @@ Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& p
 Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, const OpRegistry& registry) {
   Result<FileText> content = ReadFileText(path, max_bytes);
   if (!content.ok()) return content.status();
-  return LoadGraphText(content->view(), path, registry);
+  FileText& text = *content;
+  return LoadGraphText(text.view(), path, registry, [&text](size_t offset) { text.ReleaseBefore(offset); });
 }
 
 bool IsTraceLogFile(const std::string& path) {

@@ -10,6 +10,7 @@
 
 #include "core/ir/graph.h"
 #include "core/ops/shape_inference.h"
+#include "core/fx/fx_text.h"
 #include "core/status.h"
 
 namespace airscope {
@@ -29,7 +30,10 @@ struct LoadedGraph {
 };
 
 Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, const OpRegistry& registry);
-Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& path, const OpRegistry& registry);
+// `release` (FX text only) is told which leading part of `content` the
+// parser is done with, for a caller that can free it (see ParseFxText).
+Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& path, const OpRegistry& registry,
+                                  const ReleaseTextBefore& release = {});
 
 // True when the file's first line is a TORCH_TRACE record (glog prefix + JSON
 // object): `load` reads such a file as a trace log, not as one graph.

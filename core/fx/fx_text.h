@@ -13,6 +13,8 @@
 // derives; a mismatch is an error naming the node.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -22,8 +24,15 @@
 
 namespace airscope {
 
+// Told now and then, while parsing, an offset into the text below which the
+// parser will not read again: a caller owning a big buffer can give those
+// pages back (see FileText::ReleaseBefore), so a 1M-node load does not hold
+// the whole file and the whole graph at once.
+using ReleaseTextBefore = std::function<void(size_t offset)>;
+
 // Errors read "FILENAME:LINE:COL: message" (1-based line and column).
-Result<std::unique_ptr<Graph>> ParseFxText(std::string_view text, std::string_view filename);
+Result<std::unique_ptr<Graph>> ParseFxText(std::string_view text, std::string_view filename,
+                                           const ReleaseTextBefore& release = {});
 std::string PrintFxText(const Graph& graph);
 
 }  // namespace airscope

@@ -18,8 +18,8 @@ namespace {
 
 class FxTextParser {
  public:
-  FxTextParser(std::string_view text, std::string_view filename)
-      : text_(text), filename_(filename), graph_(std::make_unique<Graph>()) {}
+  FxTextParser(std::string_view text, std::string_view filename, const ReleaseTextBefore& release)
+      : text_(text), filename_(filename), release_(release), graph_(std::make_unique<Graph>()) {}
 
   Result<std::unique_ptr<Graph>> Run() {
     AIRSCOPE_RETURN_IF_ERROR(CheckSourceText(text_, filename_));
@@ -36,6 +36,10 @@ class FxTextParser {
       size_t end = nl ? static_cast<size_t>(nl - text_.data()) : text_.size();
       ++line_no_;
       line_start_ = pos;
+      if (release_ && pos >= released_ + kReleaseEvery) {
+        release_(pos);
+        released_ = pos;
+      }
       std::string_view line = text_.substr(pos, end - pos);
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       pos = end + 1;
@@ -62,20 +66,27 @@ class FxTextParser {
     }
     if (!header) return Error(0, "expected the 'graph():' header line");
     if (!returned) {
-      line_start_ = text_.size();
-      return ErrorAtOffset(filename_, text_, text_.size(),
-                           "expected a 'return' line before the end of the file (truncated?)");
+      // Just past the last character; the text before may be released.
+      size_t last_line = text_.rfind('\n', text_.size() - 1);
+      bool ends_in_newline = text_.back() == '\n';
+      size_t line = line_no_ + (ends_in_newline ? 1 : 0);
+      size_t col = ends_in_newline ? 1 : text_.size() - (last_line == std::string_view::npos ? 0 : last_line + 1) + 1;
+      return ErrorAt(filename_, line, col, "expected a 'return' line before the end of the file (truncated?)");
     }
     AIRSCOPE_RETURN_IF_ERROR(CheckUsers());
     return std::move(graph_);
   }
 
  private:
+  // The users count a node line declares, and where (the text may be
+  // released by the time it is checked). The node is the one appended in
+  // the same order.
   struct Declared {
-    Node* node;
     uint64_t users;
-    size_t offset;  // of the count in the text, for the error message
+    uint32_t line;
+    uint32_t col;  // 1-based
   };
+  static constexpr size_t kReleaseEvery = size_t{8} << 20;
 
   Status Error(size_t col0, std::string_view message) const {
     return ErrorAt(filename_, line_no_, col0 + 1, message);
@@ -164,7 +175,7 @@ class FxTextParser {
     spec.name = std::string(name);
     auto node = graph_->AppendNamed(std::move(spec));
     if (!node.ok()) return Error(start + 1, node.status().message());
-    declared_.push_back({*node, users, line_start_ + count_at});
+    declared_.push_back({users, static_cast<uint32_t>(line_no_), static_cast<uint32_t>(count_at + 1)});
     return Status::Ok();
   }
 
@@ -214,19 +225,23 @@ class FxTextParser {
 
   Status CheckUsers() {
     graph_->mutable_style().legacy_users = saw_legacy_ && !saw_modern_;
+    const Node* node = graph_->front();
     for (const Declared& d : declared_) {
-      size_t actual = d.node->users().size();
+      size_t actual = node->users().size();
       if (d.users != actual) {
-        return ErrorAtOffset(filename_, text_, d.offset,
-                             fmt::format("node '{}' is annotated with {} users but {} node(s) use it", d.node->name(),
-                                         d.users, actual));
+        return ErrorAt(filename_, d.line, d.col,
+                       fmt::format("node '{}' is annotated with {} users but {} node(s) use it", node->name(),
+                                   d.users, actual));
       }
+      node = node->next();
     }
     return Status::Ok();
   }
 
   std::string_view text_;
   std::string_view filename_;
+  const ReleaseTextBefore& release_;
+  size_t released_ = 0;
   std::unique_ptr<Graph> graph_;
   std::string_view line_;
   size_t line_no_ = 0;
@@ -238,8 +253,9 @@ class FxTextParser {
 
 }  // namespace
 
-Result<std::unique_ptr<Graph>> ParseFxText(std::string_view text, std::string_view filename) {
-  return FxTextParser(text, filename).Run();
+Result<std::unique_ptr<Graph>> ParseFxText(std::string_view text, std::string_view filename,
+                                           const ReleaseTextBefore& release) {
+  return FxTextParser(text, filename, release).Run();
 }
 
 }  // namespace airscope

@@ -1,5 +1,6 @@
 #include "core/fx/fx_text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -232,6 +233,51 @@ TEST(FxText, LargeChainHasNoStackOverflow) {
   EXPECT_EQ((*g)->size(), kNodes + 1);
   EXPECT_TRUE((*g)->Lint().ok());
   EXPECT_EQ(PrintFxText(**g), text);
+}
+
+}  // namespace
+}  // namespace airscope
+
+namespace airscope {
+namespace {
+
+// A loader may free the text the parser says it is done with; the parser
+// must then never read it again, errors found at the end included.
+TEST(FxTextReleaseTest, NeverReadsReleasedTextAndErrorsStillSayWhere) {
+  std::string text = "graph():\n    %x : [num_users=1] = placeholder[target=x]\n";
+  std::string prev = "x";
+  for (int i = 0; i < 200000; ++i) {
+    std::string name = fmt::format("relu_{}", i);
+    text += fmt::format("    %{} : [num_users={}] = call_function[target=torch.ops.aten.relu.default]"
+                        "(args = (%{},), kwargs = {{}})\n",
+                        name, i == 1000 ? 7 : 1, prev);
+    prev = name;
+  }
+  text += fmt::format("    return ({},)", prev);
+  size_t released = 0;
+  auto scribble = [&](size_t offset) {
+    ASSERT_GE(offset, released);
+    std::fill(text.begin() + static_cast<long>(released), text.begin() + static_cast<long>(offset), '\0');
+    released = offset;
+  };
+  auto graph = ParseFxText(text, "big.graph.txt", scribble);
+  ASSERT_FALSE(graph.ok());
+  EXPECT_GT(released, 0u);
+  // relu_1000 is on line 1003 (header, x, then relu_0 on line 3); its count at column 29.
+  EXPECT_EQ(graph.status().message(),
+            "big.graph.txt:1003:29: node 'relu_1000' is annotated with 7 users but 1 node(s) use it");
+}
+
+TEST(FxTextReleaseTest, TruncatedTextSaysWhereItEnds) {
+  std::string text = "graph():\n    %x : [num_users=0] = placeholder[target=x]\n";
+  auto graph = ParseFxText(text, "t.graph.txt");
+  ASSERT_FALSE(graph.ok());
+  EXPECT_EQ(graph.status().message(),
+            "t.graph.txt:3:1: expected a 'return' line before the end of the file (truncated?)");
+  graph = ParseFxText(text.substr(0, text.size() - 1), "t.graph.txt");
+  ASSERT_FALSE(graph.ok());
+  EXPECT_EQ(graph.status().message(),
+            "t.graph.txt:2:47: expected a 'return' line before the end of the file (truncated?)");
 }
 
 }  // namespace
