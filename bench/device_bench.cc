@@ -37,7 +37,7 @@ TaskGraph Build(uint32_t n) {
 }
 
 // The trace level `eager N` / `replay N` run with in the repl.
-TraceLevel ReplLevel(int64_t n) { return n > 1000 ? TraceLevel::kNone : TraceLevel::kFull; }
+TraceLevel ReplLevel(int64_t) { return TraceLevel::kFull; }
 
 }  // namespace
 
@@ -88,15 +88,18 @@ int main(int argc, char** argv) {
     for (int64_t n : {10, 100, 1000}) row(true, n, ReplLevel(n), "as the repl");
   }
   if (only == "all") {
-    // What `timeline` after `replay 1000` costs: the trace is built on demand.
-    RunOptions o;
-    o.iterations = 1000;
-    o.trace = ReplLevel(1000);
-    (void)*dev.Replay(id, o);
-    size_t slices = 0;
-    double s = bench::MedianSeconds(1, [&] { slices = dev.last_trace().slices.size(); });
-    fmt::print("{:<40} {:>10} {:>10.3f}   ({})\n", "trace of replay x1000 for timeline", slices, s,
-               dev.last_trace().title);
+    // What `timeline` after a run costs: the trace is built on demand.
+    for (bool eager : {false, true}) {
+      RunOptions o;
+      o.iterations = 1000;
+      o.trace = ReplLevel(1000);
+      (void)*(eager ? dev.Eager(g, "bench", o) : dev.Replay(id, o));
+      size_t slices = 0;
+      double s = bench::MedianSeconds(1, [&] { slices = dev.last_trace().slices.size(); });
+      fmt::print("{:<40} {:>10} {:>10.3f}   slices of \"{}\"\n",
+                 fmt::format("trace of {} x1000 for timeline", eager ? "eager" : "replay"), slices, s,
+                 dev.last_trace().title);
+    }
   }
   return 0;
 }
