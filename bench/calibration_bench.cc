@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "bench/bench_util.h"
 #include "core/device/simulator.h"
 
 using namespace airscope;
@@ -39,6 +40,7 @@ TaskGraph Kernels(const DeviceSpec& spec, int n) {
 }  // namespace
 
 int main() {
+  bench::PrintMachine();
   DeviceSpec spec = *DevicePreset("a100");
   RunOptions raw;
   raw.framework_dispatch = false;

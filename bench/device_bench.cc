@@ -1,9 +1,18 @@
-// Simulator speed: replaying a 10,000-task graph 1,000 times (target: under
-// 1 s, i.e. >= 10 million tasks/s) with the trace level off, plus eager and a
-// full-trace replay for comparison. Prints a plain table.
-#include <chrono>
-#include <cstdio>
+// Simulator speed on a 10,000-task chain of small kernels: replay and eager,
+// each with no trace and with the trace level the repl uses (so `replay N`
+// in the repl costs what the row says), at 100 to 10,000 iterations. Targets:
+// replay >= 1e8 tasks/s and eager >= 2e7 tasks/s, whatever N. The floor is
+// one max/add pass over the tasks' durations per iteration: the least a
+// simulation of a dependency chain can do. Also times building the trace a
+// `timeline` after the run asks for.
+//   device_bench [all|eager|replay]   (a subset, e.g. for perf record)
+#include <cstdint>
+#include <string>
+#include <vector>
 
+#include <fmt/format.h>
+
+#include "bench/bench_util.h"
 #include "core/device/simulator.h"
 
 using namespace airscope;
@@ -27,31 +36,70 @@ TaskGraph Build(uint32_t n) {
   return g;
 }
 
-double Seconds(std::chrono::steady_clock::time_point a) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
-}
+// The trace level `eager N` / `replay N` run with in the repl.
+TraceLevel ReplLevel(int64_t) { return TraceLevel::kFull; }
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  std::string only = argc > 1 ? argv[1] : "all";
+  bench::PrintMachine();
   const uint32_t kTasks = 10000;
-  const int64_t kIters = 1000;
   TaskGraph g = Build(kTasks);
   SimDevice dev(*DevicePreset("ascend-910b"));
   uint32_t id = *dev.Capture(g, "bench", {{"x", 1 << 20}}, CaptureOptions{});
-  std::printf("%-34s %10s %12s %14s\n", "run", "tasks", "seconds", "tasks/s");
-  auto row = [&](const char* name, int64_t iters, TraceLevel level, bool eager) {
+  fmt::print("{:<40} {:>10} {:>10} {:>12} {:>12}\n", "run (10k-task chain)", "tasks", "seconds", "tasks/s",
+             "vs floor");
+
+  // Floor: end[i] = max(end[i-1], ready) + dur[i], once per task per iteration.
+  std::vector<int64_t> dur(kTasks, 1000);
+  int64_t floor_iters = 1000;
+  volatile int64_t sink = 0;
+  double floor_s = bench::MedianSeconds(3, [&] {
+    int64_t end = 0;
+    for (int64_t it = 0; it < floor_iters; ++it) {
+      for (uint32_t i = 0; i < kTasks; ++i) end = std::max(end, static_cast<int64_t>(i)) + dur[i];
+    }
+    sink = sink + end;
+  });
+  double floor_per_task = floor_s / static_cast<double>(kTasks * floor_iters);
+  fmt::print("{:<40} {:>10} {:>10.3f} {:>12.3g} {:>12}\n", "floor: max/add pass over the chain x1000",
+             kTasks * floor_iters, floor_s, 1 / floor_per_task, "1.0x floor");
+
+  auto row = [&](bool eager, int64_t iters, TraceLevel level, const char* note) {
     RunOptions o;
     o.iterations = iters;
     o.trace = level;
-    auto t0 = std::chrono::steady_clock::now();
-    RunResult r = eager ? *dev.Eager(g, "bench", o) : *dev.Replay(id, o);
-    double s = Seconds(t0);
-    std::printf("%-34s %10lld %12.3f %14.3g\n", name, static_cast<long long>(r.tasks), s,
-                static_cast<double>(r.tasks) / s);
+    int64_t tasks = 0;
+    double s = bench::MedianSeconds(iters * kTasks >= 10000000 ? 1 : 3, [&] {
+      RunResult r = eager ? *dev.Eager(g, "bench", o) : *dev.Replay(id, o);
+      tasks = r.tasks;
+    });
+    std::string name = fmt::format("{} x{} ({})", eager ? "eager" : "replay", iters, note);
+    fmt::print("{:<40} {:>10} {:>10.3f} {:>12.3g} {:>12}\n", name, tasks, s, static_cast<double>(tasks) / s,
+               bench::VsFloor(s / static_cast<double>(tasks), floor_per_task));
   };
-  row("replay 10k tasks x1000 (no trace)", kIters, TraceLevel::kNone, false);
-  row("eager 10k tasks x100 (no trace)", 100, TraceLevel::kNone, true);
-  row("replay 10k tasks x10 (full trace)", 10, TraceLevel::kFull, false);
+  if (only == "all" || only == "replay") {
+    row(false, 1000, TraceLevel::kNone, "no trace");
+    for (int64_t n : {100, 1000, 10000}) row(false, n, ReplLevel(n), "as the repl");
+  }
+  if (only == "all" || only == "eager") {
+    row(true, 100, TraceLevel::kNone, "no trace");
+    for (int64_t n : {10, 100, 1000}) row(true, n, ReplLevel(n), "as the repl");
+  }
+  if (only == "all") {
+    // What `timeline` after a run costs: the trace is built on demand.
+    for (bool eager : {false, true}) {
+      RunOptions o;
+      o.iterations = 1000;
+      o.trace = ReplLevel(1000);
+      (void)*(eager ? dev.Eager(g, "bench", o) : dev.Replay(id, o));
+      size_t slices = 0;
+      double s = bench::MedianSeconds(1, [&] { slices = dev.last_trace().slices.size(); });
+      fmt::print("{:<40} {:>10} {:>10.3f}   slices of \"{}\"\n",
+                 fmt::format("trace of {} x1000 for timeline", eager ? "eager" : "replay"), slices, s,
+                 dev.last_trace().title);
+    }
+  }
   return 0;
 }

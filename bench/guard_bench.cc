@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/bench_util.h"
 #include "core/dynamo/compile_cache.h"
 #include "core/fx/readable.h"
 
@@ -57,6 +58,7 @@ double MeasureCheck(const GuardSet& guards, const std::vector<CallInput>& inputs
 }  // namespace
 
 int main(int argc, char** argv) {
+  bench::PrintMachine();
   long iterations = argc > 1 ? std::atol(argv[1]) : 2000000;
   std::unique_ptr<Graph> graph = FourInputs();
   CompileFn compile = [](const Graph& g, const std::vector<TensorMeta>&) { return Result<std::unique_ptr<Graph>>(g.Clone()); };

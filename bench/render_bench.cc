@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/bench_util.h"
 #include "core/ir/graph.h"
 #include "viz/dot_writer.h"
 
@@ -53,6 +54,7 @@ double Seconds(std::chrono::steady_clock::time_point start) {
 
 int main(int argc, char** argv) {
   using namespace airscope;
+  bench::PrintMachine();
   int max_nodes = argc > 1 ? std::atoi(argv[1]) : 5000;
   std::string path = fmt::format("/tmp/airscope_render_bench_{}.svg", getpid());
   fmt::print("{:>8} {:>8} {:>12} {:>12}\n", "nodes", "layout", "dot text s", "svg s");

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/bench_util.h"
 #include "core/pass/pipeline_run.h"
 
 namespace airscope {
@@ -117,6 +118,7 @@ void RunStages(const std::shared_ptr<const Graph>& input, int stages, uint64_t b
 
 int main(int argc, char** argv) {
   using namespace airscope;
+  bench::PrintMachine();
   int nodes = argc > 1 ? std::atoi(argv[1]) : 1000000;
   int stages = argc > 2 ? std::atoi(argv[2]) : 100;
   double cap_mib = argc > 3 ? std::atof(argv[3]) : 4096;

@@ -12,7 +12,10 @@
 
 #include <fmt/format.h>
 
+#include "bench/bench_util.h"
+
 int main(int argc, char** argv) {
+  airscope::bench::PrintMachine();
   std::string binary = argc > 1 ? argv[1] : "repl/airscope";
   int runs = argc > 2 ? std::atoi(argv[2]) : 50;
   std::vector<double> ms;

@@ -5,14 +5,21 @@
 // like the tlparse samples: dynamo_start, dynamo_output_graph and
 // aot_forward_graph payloads, dynamo_cpp_guards_str, compilation_metrics,
 // fx_graph_cache artifacts and chromium events. Target: 100 MB under 2 s.
+// The log is also written to a temporary file and loaded the way `load`
+// does (LoadTraceLogFile), next to the floor for that file measured in the
+// same run: reading it whole and memchr-counting its lines.
 // Usage: trace_log_bench [megabytes]
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "bench/bench_util.h"
 #include "viz/md5.h"
 #include "viz/torch_trace.h"
 
@@ -73,6 +80,7 @@ std::string Generate(size_t bytes) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  bench::PrintMachine();
   size_t megabytes = argc > 1 ? static_cast<size_t>(std::atol(argv[1])) : 100;
   std::string log = Generate(megabytes << 20);
   auto start = std::chrono::steady_clock::now();
@@ -82,6 +90,23 @@ int main(int argc, char** argv) {
   std::string digest = Md5Hex(log);
   double md5_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - md5_start).count();
   double mb = static_cast<double>(log.size()) / (1 << 20);
+
+  // From a file: the floor (read + memchr), then the loader itself.
+  std::string path = fmt::format("/tmp/airscope_trace_log_bench_{}.log", getpid());
+  std::ofstream(path, std::ios::binary).write(log.data(), static_cast<std::streamsize>(log.size()));
+  double scan_floor = bench::ScanFloorSeconds(log, 5);
+  std::optional<double> read_floor = bench::ReadFloorSeconds(path, 3);
+  bool loaded = true;
+  double load_seconds = bench::MedianSeconds(3, [&] {
+    Result<TraceLog> l = LoadTraceLogFile(path, uint64_t{1} << 40);
+    loaded = loaded && l.ok() && l->records == parsed.records;
+  });
+  unlink(path.c_str());
+  if (!read_floor || !loaded) {
+    fmt::print(stderr, "cannot read back {}\n", path);
+    return 1;
+  }
+
   fmt::print("{:<28} {:>10}\n", "log size (MB)", fmt::format("{:.1f}", mb));
   fmt::print("{:<28} {:>10}\n", "lines", parsed.lines);
   fmt::print("{:<28} {:>10}\n", "records", parsed.records);
@@ -91,5 +116,9 @@ int main(int argc, char** argv) {
   fmt::print("{:<28} {:>10}\n", "parse time (s)", fmt::format("{:.3f}", seconds));
   fmt::print("{:<28} {:>10}\n", "parse MB/s", fmt::format("{:.0f}", mb / seconds));
   fmt::print("{:<28} {:>10}\n", "md5 alone MB/s", fmt::format("{:.0f}", mb / md5_seconds));
+  fmt::print("{:<28} {:>10}\n", "floor: memchr MB/s", fmt::format("{:.0f}", mb / scan_floor));
+  fmt::print("{:<28} {:>10}\n", "floor: read+memchr MB/s", fmt::format("{:.0f}", mb / *read_floor));
+  fmt::print("{:<28} {:>10}  {}\n", "load file MB/s", fmt::format("{:.0f}", mb / load_seconds),
+             bench::VsFloor(load_seconds, *read_floor));
   return parsed.problems.empty() ? 0 : 1;
 }

@@ -89,8 +89,8 @@ Result<RunOptions> ParseRunArgs(const std::vector<Word>& args, std::string_view 
       return Status::Errorf("usage: {}", usage);
     }
   }
-  // Long runs keep totals only, so a million iterations stay fast.
-  if (o.iterations > 1000) o.trace = TraceLevel::kNone;
+  // The trace stays on whatever N: the run costs the same per task with it
+  // (the simulator builds it on demand, for the first iterations only).
   return o;
 }
 
@@ -277,6 +277,13 @@ Status RunStatsCommand(CommandContext& ctx) {
   return Status::Ok();
 }
 
+// What the trace of a long run keeps, for eager's and replay's help.
+std::string TraceNote() {
+  return fmt::format("`timeline` and `runstats` show the first iterations\n"
+                     "(whole ones, up to {} tasks; the title says when the trace stops early).",
+                     kTraceTaskBudget);
+}
+
 CompletionRule Fixed(std::vector<std::string> choices) { return {CompletionKind::kFixed, std::move(choices)}; }
 
 }  // namespace
@@ -304,7 +311,7 @@ void RegisterDeviceCommands(CommandTable& table) {
              "Runs the current graph's device tasks N times (default 1) eagerly: every op pays host dispatch\n"
              "and a launch, then runs on its stream after the launch latency and its dependencies. The host\n"
              "synchronizes after each iteration (--no-sync: once at the end). Prints host, device and\n"
-             "end-to-end time per iteration. Over 1000 iterations only totals are kept (no timeline).",
+             "end-to-end time per iteration. " + TraceNote(),
              Eager, nullptr});
   table.Add({"capture", "capture [check] [--stream S]",
              "capture the current graph into a device graph (aclgraph), or check that it can be",
@@ -321,7 +328,7 @@ void RegisterDeviceCommands(CommandTable& table) {
   table.Add({"replay", "replay [N] [--no-sync]", "replay the current graph's captured device graph N times",
              "Per iteration: input copies into the static buffers, one graph launch, then the tasks with\n"
              "their stream and event dependencies. Prints host, device and end-to-end time per iteration\n"
-             "and the speedup over the last eager run of the same graph.",
+             "and the speedup over the last eager run of the same graph.\n" + TraceNote(),
              Replay, nullptr});
   table.Add({"mem", "mem", "device memory: reserved / allocated / high-water per pool",
              "Shows the caching allocator's pools: the default pool (eager runs) and one private pool per\n"

@@ -164,6 +164,29 @@ void CachingAllocator::EmptyCache() {
   for (uint64_t seg : empty) ReleaseSegment(seg);
 }
 
+CachingAllocator::Layout CachingAllocator::PoolLayout(PoolId id) const {
+  Layout layout;
+  layout.next_segment = next_segment_;
+  layout.total_reserved = total_reserved_;
+  auto pit = pools_.find(id);
+  if (pit == pools_.end()) return layout;
+  for (uint64_t seg : pit->second.segments) {
+    for (const auto& [offset, piece] : segments_.at(seg).pieces) {
+      layout.pieces.emplace_back(seg, offset, piece.first, piece.second);
+    }
+  }
+  return layout;
+}
+
+void CachingAllocator::CountRepeats(PoolId id, int64_t allocations, int64_t times) {
+  auto pit = pools_.find(id);
+  if (pit == pools_.end() || allocations <= 0 || times <= 0) return;
+  PoolStats& s = pit->second.stats;
+  s.allocations += allocations * times;
+  s.reused += allocations * times;
+  next_block_ += static_cast<BlockId>(allocations * times);
+}
+
 const PoolStats& CachingAllocator::Stats(PoolId pool) const {
   auto it = pools_.find(pool);
   assert(it != pools_.end());

@@ -68,6 +68,24 @@ class CachingAllocator {
   // Returns the default pool's fully free segments to the device.
   void EmptyCache();
 
+  // What decides how `pool` serves requests: its segments with their pieces
+  // (size, and the block or 0 when free; the free lists follow from them),
+  // the next segment id, the bytes reserved device-wide. When a sequence of
+  // Allocate/Free calls leaves this equal, running the same sequence again
+  // gets the same answers (block ids aside) and leaves it equal again.
+  struct Layout {
+    uint64_t next_segment = 0;
+    int64_t total_reserved = 0;
+    std::vector<std::tuple<uint64_t, int64_t, int64_t, BlockId>> pieces;  // segment, offset, size, block
+    bool operator==(const Layout&) const = default;
+  };
+  Layout PoolLayout(PoolId pool) const;
+  // Counts `times` more runs of such a sequence, which made `allocations`
+  // Allocate calls to `pool` (all served from cache, every block freed again),
+  // without running them: the counters (allocations, reused, block ids) end
+  // exactly where running them would leave them.
+  void CountRepeats(PoolId pool, int64_t allocations, int64_t times);
+
   bool HasPool(PoolId pool) const { return pools_.count(pool) != 0; }
   const PoolStats& Stats(PoolId pool) const;
   std::vector<PoolId> Pools() const;  // ascending, default first

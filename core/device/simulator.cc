@@ -1,9 +1,13 @@
 #include "core/device/simulator.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <memory>
 
 #include <fmt/format.h>
+
+#include "core/device/sim_engine.h"
 
 namespace airscope {
 
@@ -25,234 +29,88 @@ std::string_view SliceCategoryName(SliceCategory category) {
 
 std::string StreamDisplayName(const std::string& stream) { return stream.empty() ? "default" : stream; }
 
+// Everything a run's trace is rebuilt from, owned by the run: a later
+// `device set`, recapture or release does not change the trace of a run
+// that already happened.
+struct PendingTrace {
+  bool eager = true;
+  std::string title;  // "eager g x10"
+  DeviceSpec spec;
+  RunOptions options;
+  Prepared p;
+  std::shared_ptr<const std::vector<std::string>> labels;
+  // Replay: the graph's name and its input copies.
+  std::string graph;
+  std::vector<GraphInput> inputs;
+  // Eager: where the run failed (its status carries the full message), and
+  // the default pool's allocated bytes when it began.
+  EagerFailure failure;
+  int64_t base_allocated = 0;
+};
+
 namespace {
 
-// The task graph flattened for the hot loop: small integers, no strings.
-struct Prepared {
-  struct Task {
-    TaskKind kind;
-    uint32_t stream;  // index into streams
-    int32_t event;    // index into events, -1 for none
-    int64_t dur;      // device time
-    uint32_t dep_begin, dep_end;
-  };
-  std::vector<Task> tasks;
-  std::vector<uint32_t> deps;
-  std::vector<std::string> streams;  // display names
-  size_t events = 0;
-  // Memory: bytes each task's output takes, and which outputs to free after task i.
-  std::vector<int64_t> out_bytes;
-  std::vector<std::vector<uint32_t>> frees_after;
-  std::vector<uint32_t> unused;  // outputs nobody reads (graph outputs): freed at iteration end
-};
-
-Prepared Prepare(const TaskGraph& graph, const DeviceSpec& spec, DType dtype, const std::string& default_as) {
-  Prepared p;
-  std::map<std::string, uint32_t> stream_index;
-  auto stream_of = [&](const std::string& s) {
-    const std::string& name = s.empty() && !default_as.empty() ? default_as : s;
-    auto [it, fresh] = stream_index.emplace(name, static_cast<uint32_t>(p.streams.size()));
-    if (fresh) p.streams.push_back(StreamDisplayName(name));
-    return it->second;
-  };
-  for (const std::string& s : graph.streams) stream_of(s);
-  std::map<std::string, int32_t> event_index;
-  std::vector<int64_t> last_user(graph.tasks.size(), -1);
-  for (const DeviceTask& t : graph.tasks) {
-    Prepared::Task pt{};
-    pt.kind = t.kind;
-    pt.stream = stream_of(t.stream);
-    pt.event = -1;
-    if (t.kind == TaskKind::kEventRecord || t.kind == TaskKind::kEventWait) {
-      auto [it, fresh] = event_index.emplace(t.event, static_cast<int32_t>(event_index.size()));
-      pt.event = it->second;
-    }
-    switch (t.kind) {
-      case TaskKind::kKernel:
-        // The task's own dtype when lowering knew it, else the run's.
-        pt.dur = t.cost_known ? spec.KernelNs(t.cost, t.dtype != DType::kUnknown ? t.dtype : dtype)
-                              : spec.min_kernel_ns;
-        break;
-      case TaskKind::kMemcpy:
-        pt.dur = spec.D2DNs(std::max(t.cost.bytes_read, t.cost.bytes_written));
-        break;
-      case TaskKind::kHostSync:
-        pt.dur = spec.H2DNs(t.cost.bytes_read);  // the device-to-host copy, same link
-        break;
-      default:
-        pt.dur = 0;
-    }
-    pt.dep_begin = static_cast<uint32_t>(p.deps.size());
-    for (uint32_t d : t.deps) {
-      if (d < t.id) {
-        p.deps.push_back(d);
-        last_user[d] = std::max<int64_t>(last_user[d], t.id);
-      }
-    }
-    pt.dep_end = static_cast<uint32_t>(p.deps.size());
-    p.tasks.push_back(pt);
-    bool makes_tensor = t.kind == TaskKind::kKernel || t.kind == TaskKind::kMemcpy;
-    p.out_bytes.push_back(makes_tensor ? static_cast<int64_t>(t.cost.bytes_written) : 0);
-  }
-  p.events = event_index.size();
-  p.frees_after.resize(graph.tasks.size());
-  for (size_t i = 0; i < graph.tasks.size(); ++i) {
-    if (p.out_bytes[i] == 0) continue;
-    if (last_user[i] < 0) {
-      p.unused.push_back(static_cast<uint32_t>(i));
-    } else {
-      p.frees_after[last_user[i]].push_back(static_cast<uint32_t>(i));
-    }
-  }
-  return p;
-}
-
-// One run's clocks: the host, each stream, each event, each task's end.
-class Engine {
- public:
-  Engine(const Prepared& p, const DeviceSpec& spec, Trace* trace)
-      : p_(p), spec_(spec), trace_(trace), sfree_(p.streams.size(), 0), ran_(p.streams.size(), 0),
-        busy_(p.streams.size(), 0), event_time_(p.events, 0), event_slice_(p.events, -1),
-        end_(p.tasks.size(), 0) {}
-
-  int64_t host = 0;
-  int64_t host_busy = 0;
-
-  int32_t HostSlice(SliceCategory cat, std::string name, int64_t dur, int32_t iter, int64_t task) {
-    int32_t idx = -1;
-    if (trace_) idx = Add(0, cat, std::move(name), host, dur, iter, task);
-    host += dur;
-    host_busy += dur;
-    return idx;
-  }
-
-  int32_t Add(uint32_t track, SliceCategory cat, std::string name, int64_t start, int64_t dur, int32_t iter,
-              int64_t task) {
-    trace_->slices.push_back({track, cat, std::move(name), start, dur, iter, task});
-    return static_cast<int32_t>(trace_->slices.size() - 1);
-  }
-  void AddFlow(FlowKind kind, int32_t from, int32_t to) {
-    if (trace_ && from >= 0 && to >= 0) {
-      trace_->flows.push_back({kind, static_cast<uint32_t>(from), static_cast<uint32_t>(to)});
-    }
-  }
-
-  // Runs task i on its stream once it is ready at `ready`; `gap` before it if
-  // the stream already ran work in this context. Returns the device slice.
-  int32_t RunTask(uint32_t i, int64_t ready, int64_t gap, int32_t iter, const std::string* name) {
-    const Prepared::Task& t = p_.tasks[i];
-    uint32_t s = t.stream;
-    int64_t deps = 0;
-    for (uint32_t k = t.dep_begin; k < t.dep_end; ++k) deps = std::max(deps, end_[p_.deps[k]]);
-    int64_t start = std::max(std::max(ready, sfree_[s] + (ran_[s] ? gap : 0)), deps);
-    // Events take no device time and no gap: they happen once the stream
-    // (and what they depend on) gets there.
-    int64_t arrive = std::max(std::max(ready, sfree_[s]), deps);
-    int32_t slice = -1;
-    switch (t.kind) {
-      case TaskKind::kKernel:
-      case TaskKind::kMemcpy:
-      case TaskKind::kHostSync: {
-        end_[i] = start + t.dur;
-        sfree_[s] = end_[i];
-        ran_[s] = 1;
-        busy_[s] += t.dur;
-        if (trace_) {
-          slice = Add(s + 1, t.kind == TaskKind::kKernel ? SliceCategory::kKernel : SliceCategory::kMemcpy, *name,
-                      start, t.dur, iter, i);
-        }
-        break;
-      }
-      case TaskKind::kEventRecord: {
-        // A record completes when the work before it on its stream has.
-        int64_t at = arrive;
-        event_time_[t.event] = at;
-        end_[i] = at;
-        sfree_[s] = at;
-        if (trace_) {
-          slice = Add(s + 1, SliceCategory::kEvent, *name, at, 0, iter, i);
-          event_slice_[t.event] = slice;
-        }
-        break;
-      }
-      case TaskKind::kEventWait: {
-        // The stream arrives at the wait, then idles until the event (and any
-        // data the wait orders) is there: that idle span is the wait slice.
-        arrive = std::max(ready, sfree_[s]);
-        int64_t done = std::max(std::max(arrive, event_time_[t.event]), deps);
-        end_[i] = done;
-        sfree_[s] = done;
-        if (trace_) {
-          slice = Add(s + 1, SliceCategory::kWait, *name, arrive, done - arrive, iter, i);
-          AddFlow(FlowKind::kEvent, event_slice_[t.event], slice);
-        }
-        break;
-      }
-    }
-    return slice;
-  }
-
-  int64_t task_end(uint32_t i) const { return end_[i]; }
-  int64_t DeviceDone() const {
-    int64_t t = 0;
-    for (int64_t f : sfree_) t = std::max(t, f);
-    return t;
-  }
-  // Host blocks until every stream is idle, then returns after sync_return_ns.
-  void Synchronize(int32_t iter) {
-    int64_t back = std::max(host, DeviceDone()) + spec_.sync_return_ns;
-    if (trace_) Add(0, SliceCategory::kSync, "synchronize", host, back - host, iter, -1);
-    host = back;
-  }
-  // Graph replay: the in-graph gap counts from the graph's own first task.
-  void StartGraph(int64_t at) {
-    for (size_t s = 0; s < sfree_.size(); ++s) {
-      sfree_[s] = std::max(sfree_[s], at);
-      ran_[s] = 0;
-    }
-  }
-  void MarkRan(uint32_t stream) { ran_[stream] = 1; }
-  void RunMemcpyOn(uint32_t s, int64_t ready, int64_t dur) {
-    int64_t start = std::max(ready, sfree_[s] + (ran_[s] ? spec_.kernel_gap_ns : 0));
-    sfree_[s] = start + dur;
-    ran_[s] = 1;
-    busy_[s] += dur;
-    last_start_ = start;
-  }
-  int64_t last_start() const { return last_start_; }
-
-  void Fill(RunResult& r) const {
-    r.host_busy_ns = host_busy;
-    r.wall_ns = std::max(host, DeviceDone());
-    r.device_busy_ns = 0;
-    for (size_t s = 0; s < busy_.size(); ++s) {
-      r.device_busy_ns += busy_[s];
-      r.streams.push_back({p_.streams[s], busy_[s]});
-    }
-  }
-
- private:
-  const Prepared& p_;
-  const DeviceSpec& spec_;
-  Trace* trace_;
-  std::vector<int64_t> sfree_;
-  std::vector<uint8_t> ran_;
-  std::vector<int64_t> busy_;
-  std::vector<int64_t> event_time_;
-  std::vector<int32_t> event_slice_;
-  std::vector<int64_t> end_;
-  int64_t last_start_ = 0;
-};
-
-std::string TaskLabel(const DeviceTask& t) {
-  switch (t.kind) {
-    case TaskKind::kEventRecord: return fmt::format("record {}", t.event);
-    case TaskKind::kEventWait: return fmt::format("wait {}", t.event);
-    default: return t.node;
-  }
-}
-
 std::string TaskWhere(const DeviceTask& t) { return fmt::format("task {} '{}' ({})", t.id, t.node, t.op); }
+
+// Whole iterations from the first while their tasks fit the budget, at least one.
+int64_t TracedIterations(int64_t iterations, size_t tasks) {
+  int64_t per = std::max<int64_t>(static_cast<int64_t>(tasks), 1);
+  return std::clamp<int64_t>(kTraceTaskBudget / per, 1, iterations);
+}
+
+std::shared_ptr<const std::vector<std::string>> Labels(const TaskGraph& graph) {
+  auto labels = std::make_shared<std::vector<std::string>>();
+  labels->reserve(graph.tasks.size());
+  for (const DeviceTask& t : graph.tasks) labels->push_back(TaskLabel(t));
+  return labels;
+}
+
+// Reruns the pending run with recording on, for its first iterations.
+Trace BuildTrace(const PendingTrace& pt) {
+  const Prepared& p = pt.p;
+  const int64_t n = pt.options.iterations;
+  const int64_t kept = TracedIterations(n, p.tasks.size());
+  Trace t;
+  t.title = pt.title;
+  t.device = pt.spec.name;
+  t.tracks.push_back("host");
+  for (const std::string& s : p.streams) t.tracks.push_back(s);
+  Engine e(p, pt.spec, &t);
+  bool failed = false;
+  int64_t simulated = kept;
+  if (pt.eager) {
+    // A scratch allocator that cannot run out: the run's own allocator has
+    // moved on, the counters only need the allocated bytes (the same for the
+    // same requests, from the run's base), and the failure is replayed from
+    // where the run stopped.
+    CachingAllocator scratch(std::numeric_limits<int64_t>::max() / 4);
+    EagerLoop loop{pt.p, pt.spec, pt.options, e, scratch};
+    loop.labels = pt.labels.get();
+    loop.stop_recording = kept;
+    loop.counter_base = pt.base_allocated;
+    if (pt.failure.iteration >= 0) {
+      loop.inject = &pt.failure;
+      simulated = pt.failure.iteration + 1;
+    }
+    loop.last = simulated;
+    failed = RunEagerIterations(loop).iteration >= 0;
+  } else {
+    ReplayLoop loop{pt.p, pt.spec, pt.options, e, pt.inputs, pt.graph};
+    loop.labels = pt.labels.get();
+    loop.last = kept;
+    RunReplayIterations(loop);
+  }
+  if (simulated > kept) t.title += fmt::format(" (trace: iterations 1-{} of {})", kept, n);
+  if (failed) {
+    e.Synchronize(-1);
+    t.slices.push_back({0, SliceCategory::kError, pt.failure.status.message(), e.host, 0, -1, -1});
+    t.end_ns = e.host;
+  } else {
+    if (kept < n) t.title += fmt::format(" (trace: iterations 1-{} of {})", kept, n);
+    t.end_ns = e.End();
+  }
+  return t;
+}
 
 }  // namespace
 
@@ -274,79 +132,39 @@ Trace SimDevice::NewTrace(std::string title, std::vector<std::string> streams) c
 
 Result<RunResult> SimDevice::Eager(const TaskGraph& graph, const std::string& name, const RunOptions& options) {
   if (options.iterations < 1) return Status::Error("eager: the iteration count must be at least 1");
-  Prepared p = Prepare(graph, spec_, options.compute_dtype, "");
-  bool full = options.trace == TraceLevel::kFull;
-  Trace trace = NewTrace(fmt::format("eager {} x{}", name, options.iterations), p.streams);
-  Engine e(p, spec_, full ? &trace : nullptr);
-  std::vector<std::string> labels;
-  if (full) {
-    for (const DeviceTask& t : graph.tasks) labels.push_back(TaskLabel(t));
+  auto pending = std::make_shared<PendingTrace>();
+  pending->p = Prepare(graph, spec_, options.compute_dtype, "");
+  const Prepared& p = pending->p;
+  std::string title = fmt::format("eager {} x{}", name, options.iterations);
+  int64_t base_allocated = allocator_.Stats(kDefaultPool).allocated;
+  Engine e(p, spec_, nullptr);
+  EagerLoop loop{p, spec_, options, e, allocator_};
+  loop.last = options.iterations;
+  loop.skip_steady_memory = true;
+  EagerFailure failure = RunEagerIterations(loop);
+  const bool keep = options.trace != TraceLevel::kNone;
+  if (keep) {
+    pending->eager = true;
+    pending->title = title;
+    pending->spec = spec_;
+    pending->options = options;
+    pending->labels = Labels(graph);
+    pending->base_allocated = base_allocated;
   }
-  static const std::string kNoName;
-  std::vector<BlockId> blocks(graph.tasks.size(), 0);
-  auto counter = [&](int64_t at) {
-    if (full) trace.counters.push_back({"allocated (default pool)", at, allocator_.Stats(kDefaultPool).allocated});
-  };
-  Status failed;
-  for (int64_t it = 0; it < options.iterations && failed.ok(); ++it) {
-    int32_t iter = static_cast<int32_t>(it);
-    for (uint32_t i = 0; i < p.tasks.size(); ++i) {
-      const Prepared::Task& t = p.tasks[i];
-      const std::string& label = full ? labels[i] : kNoName;
-      int64_t issue_cost = 0;
-      SliceCategory host_cat = SliceCategory::kLaunch;
-      if (t.kind == TaskKind::kEventRecord) {
-        issue_cost = spec_.event_record_ns;
-        host_cat = SliceCategory::kEvent;
-      } else if (t.kind == TaskKind::kEventWait) {
-        issue_cost = spec_.event_wait_ns;
-        host_cat = SliceCategory::kWait;
-      } else {
-        if (options.framework_dispatch && spec_.host_dispatch_ns > 0) {
-          e.HostSlice(SliceCategory::kDispatch, full ? "dispatch " + label : kNoName, spec_.host_dispatch_ns, iter, i);
-        }
-        issue_cost = spec_.host_launch_ns;
-      }
-      int32_t launch = e.HostSlice(host_cat, full ? "launch " + label : kNoName, issue_cost, iter, i);
-      if (p.out_bytes[i] > 0) {
-        Result<BlockId> b = allocator_.Allocate(kDefaultPool, p.out_bytes[i]);
-        if (!b.ok()) {
-          failed = b.status().WithPrefix(fmt::format("eager: {}", TaskWhere(graph.tasks[i])));
-          break;
-        }
-        blocks[i] = *b;
-        counter(e.host);
-      }
-      int32_t slice = e.RunTask(i, e.host + spec_.launch_latency_ns, spec_.kernel_gap_ns, iter, &label);
-      if (t.kind != TaskKind::kEventWait && t.kind != TaskKind::kEventRecord) {
-        e.AddFlow(FlowKind::kLaunch, launch, slice);
-      }
-      if (t.kind == TaskKind::kHostSync) {
-        // .item(): the host waits for the value.
-        int64_t back = std::max(e.host, e.task_end(i)) + spec_.sync_return_ns;
-        if (full) trace.slices.push_back({0, SliceCategory::kSync, "sync " + label, e.host, back - e.host, iter, i});
-        e.host = back;
-      }
-      for (uint32_t f : p.frees_after[i]) {
-        allocator_.Free(blocks[f]);
-        blocks[f] = 0;
-      }
-      if (!p.frees_after[i].empty()) counter(e.host);
+  if (failure.iteration >= 0) {
+    Status failed = failure.status.WithPrefix(fmt::format("eager: {}", TaskWhere(graph.tasks[failure.task])));
+    if (keep) {
+      failure.status = failed;
+      pending->failure = std::move(failure);
+      SetPending(std::move(pending));
+    } else {
+      // No trace but the error, where it happened.
+      e.Synchronize(-1);
+      Trace trace = NewTrace(std::move(title), p.streams);
+      trace.slices.push_back({0, SliceCategory::kError, failed.message(), e.host, 0, -1, -1});
+      trace.end_ns = e.host;
+      SetTrace(std::move(trace));
     }
-    for (uint32_t f : p.unused) {
-      allocator_.Free(blocks[f]);
-      blocks[f] = 0;
-    }
-    counter(e.host);
-    if (options.sync_each_iteration || it + 1 == options.iterations) e.Synchronize(iter);
-  }
-  if (!failed.ok()) {
-    for (BlockId b : blocks) allocator_.Free(b);
-    e.Synchronize(-1);
-    trace.slices.push_back({0, SliceCategory::kError, failed.message(), e.host, 0, -1, -1});
-    trace.end_ns = e.host;
-    trace_ = std::move(trace);
-    has_trace_ = true;
     return failed;
   }
   RunResult r;
@@ -355,22 +173,40 @@ Result<RunResult> SimDevice::Eager(const TaskGraph& graph, const std::string& na
   r.iterations = options.iterations;
   r.tasks = static_cast<int64_t>(p.tasks.size()) * options.iterations;
   e.Fill(r);
-  trace.end_ns = r.wall_ns;
-  if (full) {
-    trace_ = std::move(trace);
+  if (keep) {
+    SetPending(std::move(pending));
   } else {
-    trace_ = NewTrace(trace.title + " (no trace kept)", p.streams);
-    trace_.end_ns = r.wall_ns;
+    Trace trace = NewTrace(title + " (no trace kept)", p.streams);
+    trace.end_ns = r.wall_ns;
+    SetTrace(std::move(trace));
   }
-  has_trace_ = true;
   return r;
+}
+
+void SimDevice::SetTrace(Trace trace) {
+  trace_ = std::move(trace);
+  pending_.reset();
+  has_trace_ = true;
+}
+
+void SimDevice::SetPending(std::shared_ptr<const PendingTrace> pending) {
+  trace_ = Trace{};  // the last run's slices are not kept alive next to the recipe for new ones
+  pending_ = std::move(pending);
+  has_trace_ = true;
+}
+
+const Trace& SimDevice::last_trace() {
+  if (pending_) {
+    trace_ = BuildTrace(*pending_);
+    pending_.reset();
+  }
+  return trace_;
 }
 
 Status SimDevice::CaptureError(Trace trace, int64_t host_ns, Status error) {
   trace.slices.push_back({0, SliceCategory::kError, error.message(), host_ns, 0, -1, -1});
   trace.end_ns = host_ns;
-  trace_ = std::move(trace);
-  has_trace_ = true;
+  SetTrace(std::move(trace));
   return error;
 }
 
@@ -519,10 +355,10 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   c.inputs = inputs;
   c.pool = pool;
   c.compute_dtype = options.compute_dtype;
+  c.labels = Labels(c.tasks);
   captured_.push_back(std::move(c));
   trace.end_ns = host;
-  trace_ = std::move(trace);
-  has_trace_ = true;
+  SetTrace(std::move(trace));
   return captured_.back().id;
 }
 
@@ -533,60 +369,34 @@ Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options) {
   }
   if (!c) return Status::Errorf("replay: no captured graph {}", id);
   if (options.iterations < 1) return Status::Error("replay: the iteration count must be at least 1");
-  Prepared p = Prepare(c->tasks, spec_, c->compute_dtype, "");
-  bool full = options.trace == TraceLevel::kFull;
-  Trace trace = NewTrace(fmt::format("replay {} x{}", c->name, options.iterations), p.streams);
-  Engine e(p, spec_, full ? &trace : nullptr);
-  std::vector<std::string> labels;
-  if (full) {
-    for (const DeviceTask& t : c->tasks.tasks) labels.push_back(TaskLabel(t));
-  }
-  static const std::string kNoName;
-  uint32_t cap = 0;  // the capture stream is the first stream
-  const int64_t n = static_cast<int64_t>(p.tasks.size());
-  std::vector<int64_t> copy_ns;
-  for (const GraphInput& in : c->inputs) copy_ns.push_back(spec_.D2DNs(static_cast<double>(in.bytes)));
-  std::vector<uint8_t> seen(p.streams.size(), 0);
-  for (int64_t it = 0; it < options.iterations; ++it) {
-    int32_t iter = static_cast<int32_t>(it);
-    for (size_t k = 0; k < c->inputs.size(); ++k) {
-      int32_t launch = e.HostSlice(SliceCategory::kLaunch, full ? "copy " + c->inputs[k].name : kNoName,
-                                   spec_.host_launch_ns, iter, -1);
-      e.RunMemcpyOn(cap, e.host + spec_.launch_latency_ns, copy_ns[k]);
-      if (full) {
-        int32_t s = e.Add(cap + 1, SliceCategory::kMemcpy, "copy " + c->inputs[k].name, e.last_start(), copy_ns[k],
-                          iter, -1);
-        e.AddFlow(FlowKind::kLaunch, launch, s);
-      }
-    }
-    int32_t launch = e.HostSlice(SliceCategory::kGraphLaunch, full ? "graph launch " + c->name : kNoName,
-                                 spec_.graph_launch_ns + spec_.graph_launch_per_node_ns * n, iter, -1);
-    e.StartGraph(e.host + spec_.launch_latency_ns);
-    std::fill(seen.begin(), seen.end(), 0);
-    for (uint32_t i = 0; i < p.tasks.size(); ++i) {
-      int32_t slice = e.RunTask(i, 0, spec_.graph_task_gap_ns, iter, full ? &labels[i] : &kNoName);
-      uint32_t s = p.tasks[i].stream;
-      if (full && !seen[s]) {
-        seen[s] = 1;
-        e.AddFlow(FlowKind::kLaunch, launch, slice);
-      }
-    }
-    if (options.sync_each_iteration || it + 1 == options.iterations) e.Synchronize(iter);
-  }
+  auto pending = std::make_shared<PendingTrace>();
+  pending->p = Prepare(c->tasks, spec_, c->compute_dtype, "");
+  const Prepared& p = pending->p;
+  std::string title = fmt::format("replay {} x{}", c->name, options.iterations);
+  Engine e(p, spec_, nullptr);
+  ReplayLoop loop{p, spec_, options, e, c->inputs, c->name};
+  loop.last = options.iterations;
+  RunReplayIterations(loop);
   RunResult r;
   r.mode = "replay";
   r.graph = c->name;
   r.iterations = options.iterations;
-  r.tasks = n * options.iterations;
+  r.tasks = static_cast<int64_t>(p.tasks.size()) * options.iterations;
   e.Fill(r);
-  trace.end_ns = r.wall_ns;
-  if (full) {
-    trace_ = std::move(trace);
+  if (options.trace != TraceLevel::kNone) {
+    pending->eager = false;
+    pending->title = std::move(title);
+    pending->spec = spec_;
+    pending->options = options;
+    pending->labels = c->labels;
+    pending->graph = c->name;
+    pending->inputs = c->inputs;
+    SetPending(std::move(pending));
   } else {
-    trace_ = NewTrace(trace.title + " (no trace kept)", p.streams);
-    trace_.end_ns = r.wall_ns;
+    Trace trace = NewTrace(title + " (no trace kept)", p.streams);
+    trace.end_ns = r.wall_ns;
+    SetTrace(std::move(trace));
   }
-  has_trace_ = true;
   return r;
 }
 

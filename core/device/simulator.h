@@ -18,6 +18,15 @@
 // idle; a failed capture leaves the allocator exactly as it was: no pool, no
 // cached segment released for it) and last_trace() holds the run up to the
 // error with an error slice naming it.
+//
+// A run's cost per task does not depend on its trace: Eager and Replay
+// simulate totals only and keep what it takes to run again; last_trace()
+// reruns the first iterations with recording on, the first time it is asked
+// for. Iterations are not copies of each other (the first finds the streams
+// and the allocator cold; without a sync per iteration the host runs ahead),
+// so the rerun is the same simulation, not the first iteration repeated. It
+// keeps whole iterations while they fit kTraceTaskBudget tasks (at least
+// one), and a trace that stops early says so in its title.
 #pragma once
 
 #include <cstdint>
@@ -35,9 +44,13 @@
 namespace airscope {
 
 enum class TraceLevel : uint8_t {
-  kNone,  // totals only: the fast path (benchmarks, long runs)
-  kFull,  // every slice, flow and counter
+  kNone,  // totals only: last_trace() is empty, nothing is kept to rerun
+  kFull,  // last_trace() has every slice, flow and counter (of the first iterations, see above)
 };
+
+// Tasks a run's trace keeps: enough for any timeline (100 columns) and for
+// Perfetto, small enough that building it on demand takes well under a second.
+inline constexpr int64_t kTraceTaskBudget = 100000;
 
 struct RunOptions {
   int64_t iterations = 1;
@@ -85,7 +98,12 @@ struct CapturedGraph {
   std::vector<GraphInput> inputs;
   PoolId pool = 0;
   DType compute_dtype = DType::kFloat32;
+  // The tasks' names in traces, made once here and shared with the traces of
+  // replays still to be built (the graph may be replaced before they are).
+  std::shared_ptr<const std::vector<std::string>> labels;
 };
+
+struct PendingTrace;  // simulator.cc: what last_trace() reruns
 
 // The aclgraph / ACL runtime codes the capture errors carry.
 inline constexpr int kAclFeatureNotSupport = 207000;
@@ -113,17 +131,22 @@ class SimDevice {
   const CapturedGraph* FindCaptured(const std::string& name) const;  // the latest of that name
 
   bool has_trace() const { return has_trace_; }
-  const Trace& last_trace() const { return trace_; }
+  // The last run's trace, built the first time it is asked for (hence not
+  // const); later changes to the spec or the captured graphs do not alter it.
+  const Trace& last_trace();
 
  private:
   Trace NewTrace(std::string title, std::vector<std::string> streams) const;
   Status CaptureError(Trace trace, int64_t host_ns, Status error);
+  void SetTrace(Trace trace);
+  void SetPending(std::shared_ptr<const PendingTrace> pending);
 
   DeviceSpec spec_;
   CachingAllocator allocator_;
   std::vector<CapturedGraph> captured_;
   uint32_t next_graph_id_ = 1;
   Trace trace_;
+  std::shared_ptr<const PendingTrace> pending_;  // when set, trace_ is still to be built from it
   bool has_trace_ = false;
 };
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 namespace airscope {
 namespace {
 
@@ -74,6 +76,60 @@ TEST(CachingAllocator, CachedSegmentsAreReturnedBeforeFailing) {
   BlockId x = *a.Allocate(kDefaultPool, 6 * kMiB);
   a.Free(x);
   EXPECT_TRUE(a.Allocate(kDefaultPool, 8 * kMiB).ok());
+}
+
+// A request sequence like one eager iteration: mixed sizes, frees in another
+// order than the allocations, everything freed at the end.
+int64_t Iteration(CachingAllocator& a) {
+  BlockId x = *a.Allocate(kDefaultPool, 700);
+  BlockId y = *a.Allocate(kDefaultPool, 3 * kMiB);
+  BlockId z = *a.Allocate(kDefaultPool, 100 * 1024);
+  a.Free(x);
+  BlockId w = *a.Allocate(kDefaultPool, 9 * kMiB);
+  a.Free(z);
+  a.Free(y);
+  a.Free(w);
+  return 4;
+}
+
+TEST(CachingAllocator, RepeatsCountedWithoutRunningThemEndAsRunningThem) {
+  CachingAllocator ran(int64_t{1} << 30), counted(int64_t{1} << 30);
+  for (int i = 0; i < 10; ++i) Iteration(ran);
+  // Run until an iteration leaves the layout as it found it, then count the rest.
+  int done = 0;
+  int64_t allocations = 0;
+  for (;;) {
+    CachingAllocator::Layout before = counted.PoolLayout(kDefaultPool);
+    allocations = Iteration(counted);
+    ++done;
+    if (counted.PoolLayout(kDefaultPool) == before) break;
+  }
+  EXPECT_GE(done, 2);  // the first iteration reserves segments
+  EXPECT_LT(done, 10);
+  counted.CountRepeats(kDefaultPool, allocations, 10 - done);
+  const PoolStats& r = ran.Stats(kDefaultPool);
+  const PoolStats& c = counted.Stats(kDefaultPool);
+  EXPECT_EQ(std::tie(r.reserved, r.allocated, r.peak_allocated, r.peak_reserved, r.segments, r.live_blocks,
+                     r.allocations, r.reused),
+            std::tie(c.reserved, c.allocated, c.peak_allocated, c.peak_reserved, c.segments, c.live_blocks,
+                     c.allocations, c.reused));
+  EXPECT_TRUE(ran.PoolLayout(kDefaultPool) == counted.PoolLayout(kDefaultPool));
+  // Block ids continue from the same place.
+  EXPECT_EQ(*ran.Allocate(kDefaultPool, 512), *counted.Allocate(kDefaultPool, 512));
+}
+
+TEST(CachingAllocator, TheLayoutSeesNewSegmentsAndLiveBlocks) {
+  CachingAllocator a(int64_t{1} << 30);
+  CachingAllocator::Layout empty = a.PoolLayout(kDefaultPool);
+  BlockId x = *a.Allocate(kDefaultPool, 1000);
+  CachingAllocator::Layout one = a.PoolLayout(kDefaultPool);
+  EXPECT_FALSE(one == empty);
+  a.Free(x);
+  CachingAllocator::Layout cached = a.PoolLayout(kDefaultPool);
+  EXPECT_FALSE(cached == one);    // the block is gone
+  EXPECT_FALSE(cached == empty);  // its segment stays cached
+  a.Free(*a.Allocate(kDefaultPool, 2000));
+  EXPECT_TRUE(a.PoolLayout(kDefaultPool) == cached);
 }
 
 }  // namespace

@@ -1,0 +1,143 @@
+// bench_util: what every bench prints and measures the same way, so its
+// figures say where they came from and what they compare with.
+//
+// Contract (header-only, no global state, nothing of airscope's):
+//   PrintMachine()           prints one line, first in every bench's output:
+//                            "machine: <cpu model>, <n> cores, <kernel>
+//                            <release>, <compiler> <version>, <build type>".
+//                            MachineLine() is that text without the newline.
+//   MedianSeconds(runs, fn)  calls fn() `runs` times (at least once) and
+//                            returns the median wall time in seconds: one
+//                            noisy run on a shared machine does not move it.
+//   CountLines(data)         '\n' in data, by memchr: the least work any pass
+//                            over these bytes can do.
+//   ScanFloorSeconds(data, runs)  median time of CountLines(data).
+//   ReadFloorSeconds(path, runs)  median time to read the file with read(2)
+//                            (1 MiB chunks) and CountLines over it: the floor
+//                            for loading that file; nullopt if it cannot be read.
+//   VsFloor(seconds, floor)  "12.3x floor": a figure relative to the floor
+//                            measured in the same run on the same machine.
+// The build type comes from AIRSCOPE_BENCH_BUILD_TYPE, which
+// bench/CMakeLists.txt defines from CMAKE_BUILD_TYPE.
+#pragma once
+
+#include <fcntl.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#ifndef AIRSCOPE_BENCH_BUILD_TYPE
+#define AIRSCOPE_BENCH_BUILD_TYPE "unknown build type"
+#endif
+
+namespace airscope::bench {
+
+inline std::string CpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) != 0) continue;
+    size_t colon = line.find(':');
+    if (colon == std::string::npos) break;
+    size_t start = line.find_first_not_of(" \t", colon + 1);
+    return start == std::string::npos ? std::string("unknown cpu") : line.substr(start);
+  }
+  return "unknown cpu";
+}
+
+inline std::string Compiler() {
+#if defined(__clang__)
+  return fmt::format("clang {}", __clang_version__);
+#elif defined(__GNUC__)
+  return fmt::format("gcc {}", __VERSION__);
+#else
+  return "unknown compiler";
+#endif
+}
+
+inline std::string MachineLine() {
+  utsname u{};
+  std::string kernel = uname(&u) == 0 ? fmt::format("{} {}", u.sysname, u.release) : std::string("unknown kernel");
+  return fmt::format("machine: {}, {} cores, {}, {}, {}", CpuModel(), std::thread::hardware_concurrency(), kernel,
+                     Compiler(), AIRSCOPE_BENCH_BUILD_TYPE);
+}
+
+inline void PrintMachine() {
+  fmt::print("{}\n", MachineLine());
+  std::fflush(stdout);  // before any child process (startup_bench) writes
+}
+
+template <class Fn>
+double MedianSeconds(int runs, Fn&& fn) {
+  std::vector<double> seconds;
+  for (int i = 0; i < std::max(runs, 1); ++i) {
+    auto start = std::chrono::steady_clock::now();
+    fn();
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(seconds.begin(), seconds.end());
+  return seconds[seconds.size() / 2];
+}
+
+inline size_t CountLines(std::string_view data) {
+  size_t lines = 0;
+  const char* p = data.data();
+  const char* end = p + data.size();
+  while (p < end) {
+    const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
+    if (!nl) break;
+    ++lines;
+    p = static_cast<const char*>(nl) + 1;
+  }
+  return lines;
+}
+
+inline double ScanFloorSeconds(std::string_view data, int runs) {
+  volatile size_t sink = 0;  // keeps the count from being optimised away
+  return MedianSeconds(runs, [&] { sink = sink + CountLines(data); });
+}
+
+inline std::optional<double> ReadFloorSeconds(const std::string& path, int runs) {
+  bool ok = true;
+  volatile size_t sink = 0;
+  // 1 MiB chunks into one buffer: a whole-file buffer would add a page fault
+  // per 4 KiB to the floor, which no chunked loader pays.
+  std::string chunk(size_t{1} << 20, '\0');
+  double seconds = MedianSeconds(runs, [&] {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      ok = false;
+      return;
+    }
+    size_t lines = 0;
+    for (;;) {
+      ssize_t n = ::read(fd, chunk.data(), chunk.size());
+      if (n < 0) ok = false;
+      if (n <= 0) break;
+      lines += CountLines(std::string_view(chunk.data(), static_cast<size_t>(n)));
+    }
+    ::close(fd);
+    sink = sink + lines;
+  });
+  if (!ok) return std::nullopt;
+  return seconds;
+}
+
+inline std::string VsFloor(double seconds, double floor) {
+  if (floor <= 0) return "n/a";
+  return fmt::format("{:.1f}x floor", seconds / floor);
+}
+
+}  // namespace airscope::bench
