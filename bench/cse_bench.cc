@@ -3,14 +3,21 @@
 // nodes. Each size is run on fresh clones (cloning is not timed); the best of
 // 5 runs is reported. Prints a table.
 //   cse_bench [MAX_NODES]   (default 125000)
+//   cse_bench --file PATH   cse on an FX text, for bench/cse_vs_torch.py
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "bench/bench_util.h"
+#include "core/file_util.h"
+#include "core/fx/fx_text.h"
 #include "core/ir/graph.h"
 #include "core/pass/builtin_passes.h"
 #include "core/pass/pass.h"
@@ -64,7 +71,44 @@ std::unique_ptr<Graph> Duplicated(int nodes) {
   return g;
 }
 
+// `--file PATH`: cse on the FX text in PATH (see bench/cse_vs_torch.py,
+// which writes the graph it times torch.fx's CSEPass on). Loading and
+// cloning are not timed; prints "cse_file nodes=N removed=R median_s=S".
+int RunOnFile(const std::string& path) {
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) {
+    fmt::print(stderr, "{}\n", text.status().message());
+    return 1;
+  }
+  auto graph = ParseFxText(*text, path);
+  if (!graph.ok()) {
+    fmt::print(stderr, "{}\n", graph.status().message());
+    return 1;
+  }
+  PassInfo cse = CsePass();
+  size_t removed = 0;
+  bool failed = false;
+  std::vector<std::unique_ptr<Graph>> copies;
+  for (int i = 0; i < 5; ++i) copies.push_back((*graph)->Clone());
+  size_t next_copy = 0;
+  double seconds = bench::MedianSeconds(5, [&] {
+    Graph& copy = *copies[next_copy++];
+    PassContext context;
+    context.registry = &OpRegistry::Builtin();
+    failed |= !cse.run(copy, context).ok();
+    removed = (*graph)->size() - copy.size();
+  });
+  if (failed) {
+    fmt::print(stderr, "cse failed\n");
+    return 1;
+  }
+  fmt::print("cse_file nodes={} removed={} median_s={:.6f}\n", (*graph)->size(), removed, seconds);
+  return 0;
+}
+
 int Main(int argc, char** argv) {
+  bench::PrintMachine();
+  if (argc > 2 && std::string_view(argv[1]) == "--file") return RunOnFile(argv[2]);
   int max_nodes = argc > 1 ? std::atoi(argv[1]) : 125000;
   PassInfo cse = CsePass();
   fmt::print("{:>9}  {:>9}  {:>9}  {:>9}\n", "nodes", "removed", "best ms", "ns/node");
