@@ -1,6 +1,7 @@
 #include "core/pass/alias_analysis.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <utility>
 
@@ -86,10 +87,10 @@ std::vector<Node*> StorageMap::NodesOf(int storage) const {
   if (storage < 0) return out;
   auto it = members_.find(Find(storage));
   if (it == members_.end()) return out;
-  for (Node* node : it->second) {
+  out.reserve(it->second.size());
+  for (Node* node : it->second) {  // kept in graph order (see Merge)
     if (!node->erased()) out.push_back(node);
   }
-  std::sort(out.begin(), out.end(), [&](const Node* a, const Node* b) { return position_.at(a) < position_.at(b); });
   return out;
 }
 
@@ -103,10 +104,22 @@ void StorageMap::Merge(int a, int b) {
   int from = Find(a), to = Find(b);
   if (from == to) return;
   parent_[from] = to;
-  std::vector<Node*>& into = members_[to];
-  std::vector<Node*>& moved = members_[from];
-  into.insert(into.end(), moved.begin(), moved.end());
+  std::vector<Node*> moved = std::move(members_[from]);
   members_.erase(from);
+  std::vector<Node*>& into = members_[to];
+  // Both lists are in graph order and stay so, which spares NodesOf a sort
+  // per call (reinplace asks once per candidate, and a chain of in-place
+  // ops grows one storage to the whole chain). Merging a later node into a
+  // storage, the usual case, is an append.
+  auto earlier = [this](const Node* a, const Node* b) { return position_.at(a) < position_.at(b); };
+  if (into.empty() || moved.empty() || earlier(into.back(), moved.front())) {
+    into.insert(into.end(), moved.begin(), moved.end());
+  } else {
+    std::vector<Node*> merged;
+    merged.reserve(into.size() + moved.size());
+    std::merge(into.begin(), into.end(), moved.begin(), moved.end(), std::back_inserter(merged), earlier);
+    into = std::move(merged);
+  }
 }
 
 }  // namespace airscope

@@ -1,7 +1,5 @@
 #include "core/pass/reinplace_stream_check.h"
 
-#include <set>
-
 #include "core/pass/pass_util.h"
 #include "core/pass/stream_util.h"
 
@@ -9,13 +7,17 @@ namespace airscope {
 
 bool SameStream(const std::vector<Node*>& nodes, const StreamLabelMap& labels) {
   if (nodes.size() < 2) return true;
-  std::set<std::string> seen;
+  // TorchAir collects the labels into a set and asks for one element; the
+  // same answer without building the set (this runs once per candidate,
+  // over every user of its input).
+  const std::string* first = nullptr;
   for (const Node* node : nodes) {
     auto it = labels.find(node);
     if (it == labels.end()) return false;  // a node without a label (created after labelling)
-    seen.insert(it->second);
+    if (first && it->second != *first) return false;
+    first = &it->second;
   }
-  return seen.size() == 1;
+  return true;
 }
 
 namespace {
