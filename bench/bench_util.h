@@ -6,6 +6,7 @@
 //                            "machine: <cpu model>, <n> cores, <kernel>
 //                            <release>, <compiler> <version>, <build type>".
 //                            MachineLine() is that text without the newline.
+//   SecondsSince(start)      wall seconds from a steady_clock time point to now.
 //   MedianSeconds(runs, fn)  calls fn() `runs` times (at least once) and
 //                            returns the median wall time in seconds: one
 //                            noisy run on a shared machine does not move it.
@@ -17,12 +18,21 @@
 //                            for loading that file; nullopt if it cannot be read.
 //   VsFloor(seconds, floor)  "12.3x floor": a figure relative to the floor
 //                            measured in the same run on the same machine.
+//   ResidentBytes()          this process's resident set now (/proc/self/statm).
+//   RunAirscope(binary, commands)  runs `binary -c COMMANDS`, stdout to
+//                            /dev/null: wall seconds, the child's peak RSS
+//                            (wait4's ru_maxrss) and whether it exited 0.
+//                            Linux starts a child's peak RSS from its
+//                            parent's, so measure before the bench grows.
 // The build type comes from AIRSCOPE_BENCH_BUILD_TYPE, which
 // bench/CMakeLists.txt defines from CMAKE_BUILD_TYPE.
 #pragma once
 
 #include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -79,13 +89,17 @@ inline void PrintMachine() {
   std::fflush(stdout);  // before any child process (startup_bench) writes
 }
 
+inline double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 template <class Fn>
 double MedianSeconds(int runs, Fn&& fn) {
   std::vector<double> seconds;
   for (int i = 0; i < std::max(runs, 1); ++i) {
     auto start = std::chrono::steady_clock::now();
     fn();
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    seconds.push_back(SecondsSince(start));
   }
   std::sort(seconds.begin(), seconds.end());
   return seconds[seconds.size() / 2];
@@ -138,6 +152,41 @@ inline std::optional<double> ReadFloorSeconds(const std::string& path, int runs)
 inline std::string VsFloor(double seconds, double floor) {
   if (floor <= 0) return "n/a";
   return fmt::format("{:.1f}x floor", seconds / floor);
+}
+
+inline size_t ResidentBytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  unsigned long size = 0, resident = 0;
+  int n = std::fscanf(f, "%lu %lu", &size, &resident);
+  std::fclose(f);
+  return n == 2 ? resident * static_cast<size_t>(sysconf(_SC_PAGESIZE)) : 0;
+}
+
+struct ChildRun {
+  double seconds = 0;
+  double peak_rss_bytes = 0;
+  bool ok = false;
+};
+
+inline ChildRun RunAirscope(const std::string& binary, const std::string& commands) {
+  ChildRun run;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  std::vector<char*> child_argv = {const_cast<char*>(binary.c_str()), const_cast<char*>("-c"),
+                                   const_cast<char*>(commands.c_str()), nullptr};
+  auto start = std::chrono::steady_clock::now();
+  pid_t pid = 0;
+  int spawned = posix_spawn(&pid, binary.c_str(), &actions, nullptr, child_argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  rusage usage{};
+  if (spawned != 0 || wait4(pid, &status, 0, &usage) < 0) return run;
+  run.seconds = SecondsSince(start);
+  run.peak_rss_bytes = static_cast<double>(usage.ru_maxrss) * 1024.0;
+  run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  return run;
 }
 
 }  // namespace airscope::bench

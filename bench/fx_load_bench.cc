@@ -10,10 +10,6 @@
 // Targets (issue 13): `load; stats` < 1 s and peak RSS <= 300 bytes/node.
 // Usage: fx_load_bench [nodes] [fanout] [BINARY]   (BINARY default repl/airscope,
 // relative to the build directory; skipped if it is not there)
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -101,58 +97,15 @@ void Generate(size_t nodes, bool fanout, std::FILE* file) {
   std::fwrite(out.data(), 1, out.size(), file);
 }
 
-size_t RssBytes() {
-  FILE* f = std::fopen("/proc/self/statm", "r");
-  if (!f) return 0;
-  unsigned long size = 0, resident = 0;
-  int n = std::fscanf(f, "%lu %lu", &size, &resident);
-  std::fclose(f);
-  return n == 2 ? resident * static_cast<size_t>(sysconf(_SC_PAGESIZE)) : 0;
-}
-
-struct ChildRun {
-  double seconds = 0;
-  double peak_rss_bytes = 0;
-  bool ok = false;
-};
-
-// Runs `binary -c COMMANDS` with stdout to /dev/null; wall time and the
-// child's peak RSS (wait4's ru_maxrss).
-ChildRun RunBinary(const std::string& binary, const std::string& commands) {
-  ChildRun run;
-  // posix_spawn, not fork: a forked child starts out with this process's
-  // pages (the bench's own graph) counted in its peak RSS.
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  std::vector<char*> child_argv = {const_cast<char*>(binary.c_str()), const_cast<char*>("-c"),
-                                   const_cast<char*>(commands.c_str()), nullptr};
-  auto start = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  int spawned = posix_spawn(&pid, binary.c_str(), &actions, nullptr, child_argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  int status = 0;
-  rusage usage{};
-  if (spawned != 0 || wait4(pid, &status, 0, &usage) < 0) return run;
-  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  run.peak_rss_bytes = static_cast<double>(usage.ru_maxrss) * 1024.0;
-  run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  return run;
-}
-
-double Seconds(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
-}
-
 // The binary first (while this process is still small), then the parser in
 // this process on the same text.
 int Measure(const std::string& path, size_t nodes, bool fanout, double gen_s, const std::string& binary) {
   constexpr int kRuns = 5;
   std::optional<double> floor = airscope::bench::ReadFloorSeconds(path, kRuns);
-  std::vector<ChildRun> runs;
+  std::vector<airscope::bench::ChildRun> runs;
   bool have_binary = ::access(binary.c_str(), X_OK) == 0;
-  for (int i = 0; have_binary && i < kRuns; ++i) runs.push_back(RunBinary(binary, fmt::format("load {}; stats", path)));
-  for (const ChildRun& run : runs) {
+  for (int i = 0; have_binary && i < kRuns; ++i) runs.push_back(airscope::bench::RunAirscope(binary, fmt::format("load {}; stats", path)));
+  for (const airscope::bench::ChildRun& run : runs) {
     if (!run.ok) {
       fmt::print(stderr, "{} -c 'load; stats' failed\n", binary);
       return 1;
@@ -164,11 +117,11 @@ int Measure(const std::string& path, size_t nodes, bool fanout, double gen_s, co
     fmt::print(stderr, "{}\n", text.status().message());
     return 1;
   }
-  size_t rss_before = RssBytes();
+  size_t rss_before = airscope::bench::ResidentBytes();
   auto t0 = std::chrono::steady_clock::now();
   auto graph = airscope::ParseFxText(*text, "synthetic.graph.txt");
-  double parse_s = Seconds(t0);
-  size_t rss_after = RssBytes();
+  double parse_s = airscope::bench::SecondsSince(t0);
+  size_t rss_after = airscope::bench::ResidentBytes();
   if (!graph.ok()) {
     fmt::print(stderr, "parse failed: {}\n", graph.status().message());
     return 1;
@@ -176,7 +129,7 @@ int Measure(const std::string& path, size_t nodes, bool fanout, double gen_s, co
 
   t0 = std::chrono::steady_clock::now();
   airscope::Status lint = (*graph)->Lint();
-  double lint_s = Seconds(t0);
+  double lint_s = airscope::bench::SecondsSince(t0);
   if (!lint.ok()) {
     fmt::print(stderr, "lint failed: {}\n", lint.message());
     return 1;
@@ -184,7 +137,7 @@ int Measure(const std::string& path, size_t nodes, bool fanout, double gen_s, co
 
   t0 = std::chrono::steady_clock::now();
   std::string printed = airscope::PrintFxText(**graph);
-  double print_s = Seconds(t0);
+  double print_s = airscope::bench::SecondsSince(t0);
   bool same = printed == *text;
 
   double per_node = static_cast<double>(rss_after - rss_before) / static_cast<double>((*graph)->size());
@@ -206,12 +159,12 @@ int Measure(const std::string& path, size_t nodes, bool fanout, double gen_s, co
   }
   auto median = [&runs](auto field) {
     std::vector<double> values;
-    for (const ChildRun& run : runs) values.push_back(run.*field);
+    for (const airscope::bench::ChildRun& run : runs) values.push_back(run.*field);
     std::sort(values.begin(), values.end());
     return values[values.size() / 2];
   };
-  double wall = median(&ChildRun::seconds);
-  double peak = median(&ChildRun::peak_rss_bytes);
+  double wall = median(&airscope::bench::ChildRun::seconds);
+  double peak = median(&airscope::bench::ChildRun::peak_rss_bytes);
   fmt::print("{:<24} {:>12.3f}  target < 1 s; {}\n", "load; stats (s)", wall,
              floor ? airscope::bench::VsFloor(wall, *floor) : std::string("no floor"));
   fmt::print("{:<24} {:>12.3f}\n", "floor: read+memchr (s)", floor.value_or(0));
@@ -240,7 +193,7 @@ int main(int argc, char** argv) {
   }
   Generate(nodes, fanout, file);
   bool written = std::fclose(file) == 0;
-  double gen_s = Seconds(t0);
+  double gen_s = airscope::bench::SecondsSince(t0);
   int code = written ? Measure(path, nodes, fanout, gen_s, binary) : 1;
   ::unlink(path.c_str());
   return code;

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/bench_util.h"
 #include "core/ir/graph.h"
 #include "core/ops/shape_inference.h"
 #include "core/pass/decomposition.h"
@@ -124,7 +125,7 @@ int Main(int argc, char** argv) {
     PipelineRun run(input);
     auto start = std::chrono::steady_clock::now();
     Result<RunReport> report = run.RunUntil(std::nullopt, env);
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double seconds = airscope::bench::SecondsSince(start);
     if (!report.ok() || report->stop == RunReport::Stop::kFailed) {
       fmt::print(stderr, "pipeline failed: {}\n", report.ok() ? report->error.message() : report.status().message());
       return 1;

@@ -45,10 +45,6 @@ std::unique_ptr<Graph> ChainWithBranches(int n) {
   return g;
 }
 
-double Seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 }  // namespace
 }  // namespace airscope
 
@@ -63,10 +59,10 @@ int main(int argc, char** argv) {
     auto graph = ChainWithBranches(n);
     auto start = std::chrono::steady_clock::now();
     Result<std::string> dot = GraphToDot(*graph);
-    double dot_s = Seconds(start);
+    double dot_s = bench::SecondsSince(start);
     start = std::chrono::steady_clock::now();
     Result<RenderInfo> info = RenderGraph(*graph, "svg", path);
-    double svg_s = Seconds(start);
+    double svg_s = bench::SecondsSince(start);
     if (!dot.ok() || !info.ok()) {
       fmt::print(stderr, "render failed: {}\n", !dot.ok() ? dot.status().message() : info.status().message());
       return 1;

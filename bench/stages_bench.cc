@@ -24,12 +24,7 @@ namespace {
 
 double RssMiB() {
   malloc_trim(0);  // freed snapshots go back to the OS, so RSS shows what is held
-  long pages = 0, resident = 0;
-  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
-    std::fclose(f);
-  }
-  return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1 << 20);
+  return static_cast<double>(bench::ResidentBytes()) / (1 << 20);
 }
 
 std::unique_ptr<Graph> Chain(int n) {
@@ -67,10 +62,6 @@ Result<bool> StreamSome(Graph& graph, PassContext&) {
   return moved > 0;
 }
 
-double Since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 void RunStages(const std::shared_ptr<const Graph>& input, int stages, uint64_t budget, double cap_mib,
                const PassRegistry& registry) {
   PassContext context;
@@ -85,7 +76,7 @@ void RunStages(const std::shared_ptr<const Graph>& input, int stages, uint64_t b
   for (int s = 1; s <= stages; ++s) {
     auto start = std::chrono::steady_clock::now();
     RunReport report = run.Step(1, env);
-    double seconds = Since(start);
+    double seconds = bench::SecondsSince(start);
     if (report.stop == RunReport::Stop::kFailed) {
       fmt::print("failed: {}\n", report.error.message());
       return;
@@ -109,7 +100,7 @@ void RunStages(const std::shared_ptr<const Graph>& input, int stages, uint64_t b
     auto start = std::chrono::steady_clock::now();
     Result<std::shared_ptr<const Graph>> graph = run.GraphAt(middle);
     fmt::print("recomputing dropped stage {} (kept: {}): {:.2f} s{}\n", middle, run.IsKept(middle) ? "yes" : "no",
-               Since(start), graph.ok() ? "" : " FAILED: " + graph.status().message());
+               bench::SecondsSince(start), graph.ok() ? "" : " FAILED: " + graph.status().message());
   }
 }
 
@@ -132,12 +123,12 @@ int main(int argc, char** argv) {
   auto start = std::chrono::steady_clock::now();
   std::shared_ptr<const Graph> input = Chain(nodes);
   double built = RssMiB();
-  fmt::print("{} nodes built in {:.2f} s: {:.0f} MiB, {:.0f} bytes/node\n", nodes, Since(start), built - before,
+  fmt::print("{} nodes built in {:.2f} s: {:.0f} MiB, {:.0f} bytes/node\n", nodes, bench::SecondsSince(start), built - before,
              (built - before) * (1 << 20) / nodes);
   start = std::chrono::steady_clock::now();
   std::unique_ptr<Graph> copy = input->Clone();
   double cloned = RssMiB();
-  fmt::print("one clone: {:.2f} s, {:.0f} bytes/node (PipelineRun estimates {})\n", Since(start),
+  fmt::print("one clone: {:.2f} s, {:.0f} bytes/node (PipelineRun estimates {})\n", bench::SecondsSince(start),
              (cloned - built) * (1 << 20) / nodes, kEstimatedBytesPerNode);
   copy.reset();
 

@@ -1,9 +1,6 @@
-// Startup time of `airscope -c quit`: fork/exec the real binary N times and
+// Startup time of `airscope -c quit`: spawn the real binary N times and
 // print a table of wall-clock times. Target: under 30 ms.
 //   startup_bench [PATH_TO_AIRSCOPE] [RUNS]
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -20,20 +17,12 @@ int main(int argc, char** argv) {
   int runs = argc > 2 ? std::atoi(argv[2]) : 50;
   std::vector<double> ms;
   for (int i = 0; i < runs; ++i) {
-    auto start = std::chrono::steady_clock::now();
-    pid_t pid = fork();
-    if (pid == 0) {
-      execl(binary.c_str(), binary.c_str(), "-c", "quit", static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    auto end = std::chrono::steady_clock::now();
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      fmt::print(stderr, "{} -c quit failed (status {})\n", binary, status);
+    airscope::bench::ChildRun run = airscope::bench::RunAirscope(binary, "quit");
+    if (!run.ok) {
+      fmt::print(stderr, "{} -c quit failed\n", binary);
       return 1;
     }
-    ms.push_back(std::chrono::duration<double, std::milli>(end - start).count());
+    ms.push_back(run.seconds * 1e3);
   }
   std::sort(ms.begin(), ms.end());
   double mean = 0;

@@ -85,10 +85,10 @@ int main(int argc, char** argv) {
   std::string log = Generate(megabytes << 20);
   auto start = std::chrono::steady_clock::now();
   TraceLog parsed = ParseTraceLog(log, "synthetic.log");
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double seconds = airscope::bench::SecondsSince(start);
   auto md5_start = std::chrono::steady_clock::now();
   std::string digest = Md5Hex(log);
-  double md5_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - md5_start).count();
+  double md5_seconds = airscope::bench::SecondsSince(md5_start);
   double mb = static_cast<double>(log.size()) / (1 << 20);
 
   // From a file: the floor (read + memchr), then the loader itself.

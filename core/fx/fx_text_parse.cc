@@ -66,12 +66,11 @@ class FxTextParser {
     }
     if (!header) return Error(0, "expected the 'graph():' header line");
     if (!returned) {
-      // Just past the last character; the text before may be released.
-      size_t last_line = text_.rfind('\n', text_.size() - 1);
-      bool ends_in_newline = text_.back() == '\n';
-      size_t line = line_no_ + (ends_in_newline ? 1 : 0);
-      size_t col = ends_in_newline ? 1 : text_.size() - (last_line == std::string_view::npos ? 0 : last_line + 1) + 1;
-      return ErrorAt(filename_, line, col, "expected a 'return' line before the end of the file (truncated?)");
+      // Just past the last character, counted from the last line read:
+      // the text before it may have been released.
+      LineCol end = LineColAt(text_.substr(line_start_), text_.size() - line_start_);
+      return ErrorAt(filename_, line_no_ + end.line - 1, end.col,
+                     "expected a 'return' line before the end of the file (truncated?)");
     }
     AIRSCOPE_RETURN_IF_ERROR(CheckUsers());
     return std::move(graph_);

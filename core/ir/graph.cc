@@ -238,14 +238,10 @@ void Graph::Unlink(Node* node) {
 }
 
 void Graph::AddUses(Node* user) {
-  Node* last_input = nullptr;
-  auto add = [user, &last_input](Node* input) {
-    // Every caller runs this on a user that is in no users list yet (a new
-    // node, or right after RemoveUses), so only a repeated reference by this
-    // user can already be there.
-    if (input == last_input || (last_input && input->users_.Contains(user))) return;
-    last_input = input;
-    input->users_.Append(user);
+  auto add = [user](Node* input) {
+    // A user that reads an input twice is listed once. The check is O(1):
+    // a short list is scanned, a long one has a side index (UserList).
+    if (!input->users_.Contains(user)) input->users_.Append(user);
   };
   for (const Argument& a : user->args_) a.ForEachNode(add);
   for (const Kwarg& kw : user->kwargs_) kw.value.ForEachNode(add);
