@@ -55,10 +55,12 @@ struct StageRecord {
   size_t nodes = 0;          // node count after the stage
 };
 
-// Bytes per node of a cloned graph (Node, its args/users vectors, the name
-// index; meta is shared with the graph it was cloned from), measured by
-// bench/stages_bench on a chain of annotated nodes (305 bytes/node for a
-// 1M-node clone, Release, glibc malloc).
+// Bytes per node of a cloned graph (Node, its args vector and UserList, the name
+// index; meta is shared with the graph it was cloned from), as measured by
+// bench/stages_bench on a chain of annotated nodes: 305 bytes/node for a
+// 1M-node clone with vector users lists, 209 since UserList (2026-11-23,
+// Release, glibc malloc). Kept at the older, larger figure: an estimate that
+// errs high keeps fewer snapshots, never more than the budget.
 inline constexpr uint64_t kEstimatedBytesPerNode = 310;
 
 struct PipelineOptions {
