@@ -1,0 +1,83 @@
+// ReadFileText / ReadFile: a regular file in one read, a FIFO (no size up
+// front) read to its end through the growth path, and clear errors for a
+// missing file, a directory and a file over the limit.
+#include "core/file_util.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+namespace airscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+class FileUtilTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("airscope_file_util_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+std::string Pattern(size_t size) {
+  std::string text(size, '\0');
+  for (size_t i = 0; i < size; ++i) text[i] = static_cast<char>('a' + i % 26);
+  return text;
+}
+
+TEST_F(FileUtilTest, ReadsARegularFileWhole) {
+  std::string path = (dir_ / "big.txt").string();
+  std::string contents = Pattern(3 << 20);  // past LargeBuffer's mapping threshold
+  ASSERT_TRUE(WriteFileAtomically(path, contents).ok());
+  Result<FileText> text = ReadFileText(path);
+  ASSERT_TRUE(text.ok()) << text.status().message();
+  EXPECT_EQ(text->view(), contents);
+  Result<std::string> copy = ReadFile(path);
+  ASSERT_TRUE(copy.ok());
+  EXPECT_EQ(*copy, contents);
+}
+
+TEST_F(FileUtilTest, ReadsAFifoToItsEnd) {
+  std::string path = (dir_ / "fifo").string();
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  std::string contents = Pattern(300000);  // several growths from st_size 0
+  std::thread writer([&] {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) return;
+    std::fwrite(contents.data(), 1, contents.size(), f);
+    std::fclose(f);
+  });
+  Result<FileText> text = ReadFileText(path);
+  writer.join();
+  ASSERT_TRUE(text.ok()) << text.status().message();
+  EXPECT_EQ(text->view(), contents);
+}
+
+TEST_F(FileUtilTest, SaysWhyItCannotRead) {
+  std::string missing = (dir_ / "missing.txt").string();
+  Result<FileText> text = ReadFileText(missing);
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.status().message(), missing + ": cannot open: No such file or directory");
+
+  text = ReadFileText(dir_.string());
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.status().message(), dir_.string() + ": not a regular file");
+
+  std::string path = (dir_ / "ten.txt").string();
+  ASSERT_TRUE(WriteFileAtomically(path, "0123456789").ok());
+  text = ReadFileText(path, 4);
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.status().message(), path + ": 10 bytes is over the size limit of 4 bytes");
+}
+
+}  // namespace
+}  // namespace airscope
