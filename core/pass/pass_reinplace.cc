@@ -92,6 +92,16 @@ class Reinplacer {
     for (Node* node : graph.Placeholders()) {
       if (storages_.Of(node) >= 0) input_storages_.insert(storages_.Of(node));
     }
+    one_stream_ = std::all_of(labels_.begin(), labels_.end(),
+                              [&](const auto& entry) { return entry.second == labels_.begin()->second; });
+    for (Node* node : graph) {
+      int storage = storages_.Of(node);
+      if (storage < 0) continue;
+      for (Node* user : node->users()) {
+        if (position_.count(user)) pending_[storage].push_back({Pos(user), user});
+      }
+    }
+    for (auto& [storage, heap] : pending_) std::make_heap(heap.begin(), heap.end(), LaterFirst);
   }
 
   Result<bool> Run(std::vector<std::string>& remarks) {
@@ -125,6 +135,12 @@ class Reinplacer {
   }
 
  private:
+  // Every node labelled, all with one label: any set of users is on one
+  // stream, so the check's answer is known without collecting them (it is
+  // quadratic on a node whose users grow with each reinplace, as a residual
+  // stream's do).
+  bool OneStream() const { return one_stream_ && !unlabelled_nodes_; }
+
   size_t Pos(const Node* node) const {
     auto it = position_.find(node);
     return it == position_.end() ? 0 : it->second;
@@ -140,14 +156,15 @@ class Reinplacer {
         if (idx >= node->args().size() || !node->args()[idx].is_node()) return;
         mutated.emplace_back(idx, node->args()[idx].as_node());
       }
-      stream_ok = CheckMultiReinplaceStreams(*node, multi->mutated_args, LeafCount(*node).value_or(0), labels_);
+      stream_ok = OneStream() ||
+                  CheckMultiReinplaceStreams(*node, multi->mutated_args, LeafCount(*node).value_or(0), labels_);
     } else if (IsOpOverloadCall(*node)) {
       // Schema arg0 must be a Tensor: airscope sees a node with one tensor value there.
       if (node->args().empty() || !node->args()[0].is_node()) return;
       Node* self = node->args()[0].as_node();
       if (LeafCount(*self) != std::optional<size_t>(1) && self->meta() != nullptr) return;
       mutated.emplace_back(0, self);
-      stream_ok = CheckSingleReinplaceStreams(*node, LeafCount(*node).value_or(0), labels_);
+      stream_ok = OneStream() || CheckSingleReinplaceStreams(*node, LeafCount(*node).value_or(0), labels_);
     } else {
       return;
     }
@@ -199,9 +216,10 @@ class Reinplacer {
         continue;
       }
       // Step 2 (gp:1155-1175): no later use of any alias, except matching scatters.
-      std::vector<Node*> aliases = storages_.NodesOf(storage);
-      std::vector<Node*> later = LaterUsages(aliases, Pos(node));
-      std::vector<Node*> inverses = ViewInverseUsages(later, aliases);
+      std::vector<Node*> later = LaterUsages(storage, Pos(node));
+      bool all_scatters = std::all_of(later.begin(), later.end(), [](Node* n) { return !ViewInverse(*n).empty(); });
+      if (!all_scatters) return;  // ViewInverseUsages could only match fewer
+      std::vector<Node*> inverses = ViewInverseUsages(later, storages_.NodesOf(storage));
       if (later.size() != inverses.size()) return;
       inverse_usages.push_back(std::move(inverses));
     }
@@ -216,7 +234,9 @@ class Reinplacer {
                               node->stream(), registry_);
       InsertCall(graph_, node, CallSpec("aten.copy_.default", {Argument::NodeRef(view), node->args()[1]}),
                  node->stream(), registry_);
-      labels_[view] = labels_[node];
+      // Like TorchAir's create_node, the new view and copy_ carry no stream
+      // label, so a later check that sees them among the users fails.
+      unlabelled_nodes_ = true;
       to_delete_.push_back(node);
       ++scatters_;
     } else if (multi != nullptr) {
@@ -234,7 +254,7 @@ class Reinplacer {
     // scatters made redundant) read a.
     for (size_t k = 0; k < mutated.size(); ++k) {
       Node* self = mutated[k].second;
-      storages_.Merge(storages_.Of(node), storages_.Of(self));
+      MergeStorages(node, self);
       if (k >= inverse_usages.size()) continue;
       for (Node* scatter : inverse_usages[k]) {
         if (!std::count(to_delete_.begin(), to_delete_.end(), scatter)) to_delete_.push_back(scatter);
@@ -247,7 +267,10 @@ class Reinplacer {
           if (position_.count(user) == 0 || Pos(user) <= Pos(node)) continue;
           bool view_of_old = storages_.Of(user) >= 0 && storages_.Of(user) == storages_.Of(old);
           graph_.ReplaceInput(user, old, self);
-          if (view_of_old) storages_.Merge(storages_.Of(user), storages_.Of(self));
+          rewired_.insert(user);
+          // A user of a scatter made redundant now reads self's storage.
+          if (int storage = storages_.Of(self); storage >= 0) PushPending(storage, user);
+          if (view_of_old) MergeStorages(user, self);
         }
       }
     }
@@ -255,19 +278,68 @@ class Reinplacer {
 
   // PT-ri _get_all_later_node_usages: users after `at` of any alias, except
   // the aliases themselves (views, getitems, in-place ops on the storage).
-  std::vector<Node*> LaterUsages(const std::vector<Node*>& aliases, size_t at) const {
-    std::unordered_set<const Node*> alias_set(aliases.begin(), aliases.end());
-    std::vector<Node*> out;
-    std::unordered_set<const Node*> seen;
-    for (Node* alias : aliases) {
-      for (Node* user : alias->users()) {
-        if (position_.count(user) == 0 || Pos(user) <= at) continue;
-        if (alias_set.count(user) && (IsOpOverloadCall(*user) || IsTarget(*user, "operator.getitem"))) continue;
-        if (seen.insert(user).second) out.push_back(user);
-      }
+  // PT-ri walks every alias's users per candidate; a chain of in-place ops
+  // grows one storage to the whole chain, so that is quadratic. Here each
+  // storage keeps its members' users in a min-heap by position, and since
+  // candidates are visited in graph order (`at` never decreases: Nodes() is
+  // a snapshot, so inserted nodes are not visited), a user at or before
+  // `at` is popped for good. What stays is exactly the later users.
+  std::vector<Node*> LaterUsages(int storage, size_t at) {
+    std::vector<std::pair<size_t, Node*>>& heap = pending_[storage];
+    while (!heap.empty() && heap.front().first <= at) {
+      std::pop_heap(heap.begin(), heap.end(), LaterFirst);
+      heap.pop_back();
     }
-    std::sort(out.begin(), out.end(), [&](const Node* a, const Node* b) { return Pos(a) < Pos(b); });
+    std::vector<std::pair<size_t, Node*>> found;
+    for (const auto& [position, user] : heap) {
+      if (user->erased()) continue;
+      if (rewired_.count(user) && !ReadsStorage(*user, storage)) continue;  // Step 4 moved its edge away
+      if (storages_.Of(user) == storage && (IsOpOverloadCall(*user) || IsTarget(*user, "operator.getitem"))) continue;
+      found.emplace_back(position, user);
+    }
+    // One position is one node, so sorting by position puts repeats side by side.
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<Node*> out;
+    for (const auto& [position, user] : found) {
+      if (out.empty() || out.back() != user) out.push_back(user);
+    }
     return out;
+  }
+
+  bool ReadsStorage(const Node& user, int storage) const {
+    for (const Node* input : user.inputs()) {
+      if (storages_.Of(input) == storage) return true;
+    }
+    return false;
+  }
+
+  void PushPending(int storage, Node* user) {
+    if (position_.count(user) == 0) return;
+    std::vector<std::pair<size_t, Node*>>& heap = pending_[storage];
+    heap.emplace_back(Pos(user), user);
+    std::push_heap(heap.begin(), heap.end(), LaterFirst);
+  }
+
+  // StorageMap::Merge plus the union of the two storages' pending users
+  // (the smaller heap pushed into the larger).
+  void MergeStorages(const Node* from_node, const Node* into_node) {
+    int from = storages_.Of(from_node), into = storages_.Of(into_node);
+    if (from < 0 || into < 0 || from == into) return;
+    storages_.Merge(from, into);
+    std::vector<std::pair<size_t, Node*>> a = std::move(pending_[from]), b = std::move(pending_[into]);
+    pending_.erase(from);
+    pending_.erase(into);
+    if (a.size() > b.size()) std::swap(a, b);
+    for (const auto& entry : a) {
+      b.push_back(entry);
+      std::push_heap(b.begin(), b.end(), LaterFirst);
+    }
+    pending_[storages_.Of(into_node)] = std::move(b);
+  }
+
+  // Heap order for std::*_heap (a max-heap on this comparison): the earliest position on top.
+  static bool LaterFirst(const std::pair<size_t, Node*>& a, const std::pair<size_t, Node*>& b) {
+    return a.first > b.first;
   }
 
   // PT-ri _get_view_inverse_node_usages: a later `foo_scatter(base, x, args)`
@@ -298,9 +370,13 @@ class Reinplacer {
   Graph& graph_;
   const OpRegistry& registry_;
   StreamLabelMap labels_;
+  bool one_stream_ = false;        // every node at the start has the same label
+  bool unlabelled_nodes_ = false;  // Step 3a has added nodes without a label
   StorageMap storages_;
   std::unordered_map<const Node*, size_t> position_;
   std::set<int> input_storages_;
+  std::unordered_map<int, std::vector<std::pair<size_t, Node*>>> pending_;  // storage -> later-users heap
+  std::unordered_set<const Node*> rewired_;  // users whose inputs Step 4 replaced
   std::vector<Node*> to_delete_;
   int reinplaced_ = 0, scatters_ = 0, into_inputs_ = 0, cross_stream_ = 0, no_meta_ = 0;
 };
@@ -330,7 +406,8 @@ PassInfo ReinplaceInplaceableOpsPass() {
           "(reinplace_input_mutated_ops does that). Step 2 (single ops only): no later use of any alias of "
           "self's storage (output and copy_ count as uses) except *_scatter ops that invert one of the aliases. "
           "Step 3a: slice/select/diagonal/as_strided_scatter(base, src, args) becomes view(base, args) + "
-          "copy_(view, src); 3b: foo becomes foo_; the multi-inplace ops their in-place op. Step 4: later uses "
+          "copy_(view, src), both without a stream label, as TorchAir's create_node leaves them, so a later stream check "
+          "that meets them among the users fails; 3b: foo becomes foo_; the multi-inplace ops their in-place op. Step 4: later uses "
           "of the result read self. Switch: config.debug.aclgraph.disable_reinplace_inplaceable_ops_pass. "
           "airscope simplifies: storages come from the graph (views, in-place ops and out= share their "
           "input's storage; placeholders and other tensor results own one) instead of fake execution, and a "

@@ -192,6 +192,47 @@ TEST(ReinplacePass1Test, ScatterBecomesViewAndCopy) {
   EXPECT_EQ(b.graph.output()->args()[0].items()[0].as_node(), b.graph.Find("base"));
 }
 
+// Step 3a's view and copy_ are created without a stream label (TorchAir's
+// create_node), so the base's next candidate, whose users now include the
+// unlabelled view, fails verify_nodes_on_same_stream and stays out-of-place.
+TEST(ReinplacePass1Test, NodesAddedByAScatterRewriteHaveNoStreamLabel) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4, 4]");
+  Node* src = b.Input("src", "f32[2, 4]");
+  Node* base = b.Call("aten.mul.Tensor", {N(x), I(2)}, {}, "base");
+  Node* scatter = b.Call("aten.slice_scatter.default", {N(base), N(src), I(0), I(0), I(2)}, {}, "slice_scatter");
+  Node* add = b.Call("aten.add.Tensor", {N(scatter), I(1)}, {}, "add");
+  b.Output({N(add)});
+  Infer(b.graph);
+  Outcome out = RunPass(ReinplaceInplaceableOpsPass(), b.graph);
+  EXPECT_TRUE(out.changed);
+  EXPECT_EQ(Count(b.graph, "aten.slice_scatter.default"), 0u);
+  EXPECT_EQ(TargetOf(b.graph, "add"), "aten.add.Tensor");
+  EXPECT_EQ(b.graph.Find("add")->args()[0].as_node(), b.graph.Find("base"));
+  EXPECT_NE(std::find(out.remarks.begin(), out.remarks.end(),
+                      "kept 1 op(s) out-of-place: the mutated tensor's users are on different streams "
+                      "(ReinplaceStreamChecker)"),
+            out.remarks.end());
+}
+
+// Step 4 then Step 2: once `a = add(y, 1)` is add_, later readers of a read
+// y, so `c = add(a, 3)` is a later use of y's storage and blocks reinplacing
+// `b = mul(a, 2)` (the later-use index must see edges Step 4 moved).
+TEST(ReinplacePass1Test, ALaterUseThroughAMergedStorageBlocks) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4]");
+  Node* y = b.Call("aten.relu.default", {N(x)}, {}, "y");
+  Node* a = b.Call("aten.add.Tensor", {N(y), I(1)}, {}, "a");
+  Node* m = b.Call("aten.mul.Tensor", {N(a), I(2)}, {}, "b");
+  Node* c = b.Call("aten.add.Tensor", {N(a), I(3)}, {}, "c");
+  b.Output({N(m), N(c)});
+  Infer(b.graph);
+  EXPECT_TRUE(RunPass(ReinplaceInplaceableOpsPass(), b.graph).changed);
+  EXPECT_EQ(TargetOf(b.graph, "a"), "aten.add_.Tensor");
+  EXPECT_EQ(TargetOf(b.graph, "b"), "aten.mul.Tensor");
+  EXPECT_EQ(TargetOf(b.graph, "c"), "aten.add_.Tensor");
+}
+
 // ReinplaceStreamChecker: the mutated tensor's users on two streams.
 TEST(ReinplacePass1Test, UsersOnTwoStreamsBlock) {
   auto build = [](GraphBuilder& b, bool scoped) {
