@@ -3,8 +3,9 @@
 // masked softmax, bmm, projection, residual, MLP with gelu) stacked until the
 // graph has the requested size, with annotated inputs so every pass sees
 // shapes. Prints per-pass times for the largest graph and the total per size.
-// Target (issue 3): under 1 s for 100,000 nodes.
+// Target (issue 13): under 0.5 s for 100,000 nodes.
 //   pipeline_bench [NODES]   (default 100000)
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -19,6 +20,8 @@
 
 namespace airscope {
 namespace {
+
+constexpr int kRuns = 5;
 
 Argument N(Node* n) { return Argument::NodeRef(n); }
 Argument Ints(std::vector<int64_t> v) {
@@ -106,42 +109,62 @@ std::unique_ptr<Graph> Transformer(size_t nodes) {
   return std::make_unique<Graph>(std::move(b.graph));
 }
 
+// One run of the whole pipeline on `input`; the run is kept for its stages.
+std::unique_ptr<PipelineRun> RunPipeline(std::shared_ptr<const Graph> input, PassRegistry& passes,
+                                         DecompositionTable& decompositions) {
+  PassContext context;
+  context.registry = &OpRegistry::Builtin();
+  context.decompositions = &decompositions;
+  context.passes = &passes;
+  PipelineEnv env;
+  env.passes = &passes;
+  env.context = &context;
+  env.ignore_breakpoints = true;
+  auto run = std::make_unique<PipelineRun>(input);
+  Result<RunReport> report = run->RunUntil(std::nullopt, env);
+  if (!report.ok() || report->stop == RunReport::Stop::kFailed) {
+    fmt::print(stderr, "pipeline failed: {}\n", report.ok() ? report->error.message() : report.status().message());
+    std::exit(1);
+  }
+  return run;
+}
+
 int Main(int argc, char** argv) {
   size_t max_nodes = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 100000;
   PassRegistry passes = PassRegistry::WithBuiltins();
   DecompositionTable decompositions = DecompositionTable::Builtin();
-  fmt::print("{:>9} {:>9} {:>11} {:>11}\n", "nodes in", "nodes out", "pipeline s", "us/node");
+  bench::PrintMachine();
+  // The first run in a process pays for first-touch page faults of every
+  // snapshot and table, as a user's first `run` does; later ones reuse the
+  // memory malloc kept.
+  fmt::print("{:>9} {:>9} {:>9} {:>10} {:>9}  (median of {} runs up to 100k nodes, 1 above)\n", "nodes in",
+             "nodes out", "first s", "median s", "us/node", kRuns);
   for (size_t n : {1000, 10000, 100000, 1000000}) {
     if (n > max_nodes) break;
     std::shared_ptr<const Graph> input = Transformer(n);
-    PassContext context;
-    context.registry = &OpRegistry::Builtin();
-    context.decompositions = &decompositions;
-    context.passes = &passes;
-    PipelineEnv env;
-    env.passes = &passes;
-    env.context = &context;
-    env.ignore_breakpoints = true;
-    PipelineRun run(input);
-    auto start = std::chrono::steady_clock::now();
-    Result<RunReport> report = run.RunUntil(std::nullopt, env);
-    double seconds = airscope::bench::SecondsSince(start);
-    if (!report.ok() || report->stop == RunReport::Stop::kFailed) {
-      fmt::print(stderr, "pipeline failed: {}\n", report.ok() ? report->error.message() : report.status().message());
-      return 1;
+    std::unique_ptr<PipelineRun> run;
+    std::vector<double> times;
+    for (int i = 0; i < (n <= 100000 ? kRuns : 1); ++i) {
+      run.reset();  // the previous run's snapshots are freed outside the timing
+      auto start = std::chrono::steady_clock::now();
+      run = RunPipeline(input, passes, decompositions);
+      times.push_back(bench::SecondsSince(start));
     }
-    fmt::print("{:>9} {:>9} {:>11.3f} {:>11.2f}\n", input->size(), run.Current().size(), seconds,
+    double first = times.front();
+    std::sort(times.begin(), times.end());
+    double seconds = times[times.size() / 2];
+    fmt::print("{:>9} {:>9} {:>9.3f} {:>10.3f} {:>9.2f}\n", input->size(), run->Current().size(), first, seconds,
                seconds * 1e6 / static_cast<double>(input->size()));
     if (n == max_nodes || n * 10 > max_nodes) {
-      fmt::print("  per pass (pass time only; the rest is snapshots, change detection and lint):\n");
-      for (const StageRecord& stage : run.stages()) {
+      fmt::print("  per pass, last run (pass time only; the rest is snapshots, change detection and lint):\n");
+      for (const StageRecord& stage : run->stages()) {
         if (stage.number == 0) continue;
         fmt::print("    {:<24} {:>8.3f} s  {:>8} nodes{}\n", stage.pass, stage.seconds, stage.nodes,
                    stage.changed ? "  changed" : "");
       }
     }
   }
-  fmt::print("target: the whole pipeline under 1 s at 100,000 nodes\n");
+  fmt::print("target (issue 13): the whole pipeline under 0.5 s at 100,000 nodes\n");
   return 0;
 }
 

@@ -40,7 +40,7 @@ Argument WithFront(const Argument& returned, const std::vector<Node*>& front) {
 
 Result<FunctionalizeStats> Functionalize(Graph& graph, const OpRegistry& registry, bool keep_input_mutations) {
   FunctionalizeStats stats;
-  std::unordered_map<const Node*, size_t> position = Positions(graph);
+  FlatNodeMap<size_t> position = Positions(graph);
   // For values that stand for a graph input's current contents: that input.
   std::unordered_map<const Node*, Node*> input_of;
   std::vector<Node*> mutated_inputs;  // in first-mutation order
@@ -62,10 +62,10 @@ Result<FunctionalizeStats> Functionalize(Graph& graph, const OpRegistry& registr
       ++stats.left_on_views;  // would need view replay (torch's FunctionalTensor); left as it is
       continue;
     }
-    size_t at = position.at(node);
+    size_t at = position.At(node);
     std::vector<Node*> later_users;
     for (Node* user : self->users()) {
-      if (user != node && position.at(user) > at) later_users.push_back(user);
+      if (user != node && position.At(user) > at) later_users.push_back(user);
     }
     Node* value = node;
     if (is_copy) {

@@ -121,8 +121,6 @@ bool Argument::as_bool() const { return std::get<bool>(storage_); }
 int64_t Argument::as_int() const { return std::get<int64_t>(storage_); }
 double Argument::as_float() const { return std::get<double>(storage_); }
 const std::string& Argument::as_string() const { return *std::get<StringBox>(storage_).text; }
-Node* Argument::as_node() const { return std::get<Node*>(storage_); }
-std::span<const Argument> Argument::items() const { return *std::get<ListBox>(storage_).items; }
 DType Argument::as_dtype() const { return std::get<DType>(storage_); }
 const Device& Argument::as_device() const { return *std::get<DeviceBox>(storage_).device; }
 MemoryFormat Argument::as_memory_format() const { return std::get<MemoryFormat>(storage_); }

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -69,17 +70,18 @@ class Argument {
   static Argument Raw(std::string text);
 
   Kind kind() const;
-  bool is_none() const { return kind() == Kind::kNone; }
-  bool is_node() const { return kind() == Kind::kNode; }
-  bool is_sequence() const { return kind() == Kind::kList || kind() == Kind::kTuple; }
+  // Inline: passes ask these of every argument of every node.
+  bool is_none() const { return storage_.index() == kNoneIndex; }
+  bool is_node() const { return storage_.index() == kNodeIndex; }
+  bool is_sequence() const { return storage_.index() == kListIndex; }
 
   // Accessors assert on the wrong kind.
   bool as_bool() const;
   int64_t as_int() const;
   double as_float() const;
   const std::string& as_string() const;  // kString and kRaw
-  Node* as_node() const;
-  std::span<const Argument> items() const;  // kList and kTuple
+  Node* as_node() const { return std::get<Node*>(storage_); }
+  std::span<const Argument> items() const { return *std::get<ListBox>(storage_).items; }  // kList and kTuple
   DType as_dtype() const;
   const Device& as_device() const;
   MemoryFormat as_memory_format() const;
@@ -116,6 +118,11 @@ class Argument {
   struct DeviceBox { std::shared_ptr<const Device> device; };
   using Storage = std::variant<std::monostate, bool, int64_t, double, StringBox, Node*, ListBox,
                                DType, DeviceBox, MemoryFormat, Layout>;
+  // Indices of Storage's alternatives, for the inline tests above.
+  static constexpr size_t kNoneIndex = 0, kNodeIndex = 5, kListIndex = 6;
+  static_assert(std::is_same_v<std::variant_alternative_t<kNoneIndex, Storage>, std::monostate>);
+  static_assert(std::is_same_v<std::variant_alternative_t<kNodeIndex, Storage>, Node*>);
+  static_assert(std::is_same_v<std::variant_alternative_t<kListIndex, Storage>, ListBox>);
   explicit Argument(Storage storage) : storage_(std::move(storage)) {}
   Storage storage_;
 };

@@ -32,6 +32,7 @@ bool IsInplaceOp(const Node& node, const OpRegistry& registry) {
 StorageMap StorageMap::Compute(const Graph& graph, const OpRegistry& registry) {
   StorageMap map;
   map.position_ = Positions(graph);
+  map.storage_.Reserve(graph.size());
   std::map<std::pair<const Node*, int64_t>, int> tuple_items;  // (producer, index) -> storage
   for (Node* node : graph) {
     int storage = -1;
@@ -69,6 +70,7 @@ StorageMap StorageMap::Compute(const Graph& graph, const OpRegistry& registry) {
 
 int StorageMap::Fresh() {
   parent_.push_back(static_cast<int>(parent_.size()));
+  members_.emplace_back();
   return parent_.back();
 }
 
@@ -78,25 +80,24 @@ int StorageMap::Find(int storage) const {
 }
 
 int StorageMap::Of(const Node* node) const {
-  auto it = storage_.find(node);
-  return it == storage_.end() || it->second < 0 ? -1 : Find(it->second);
+  const int* storage = storage_.Find(node);
+  return storage == nullptr || *storage < 0 ? -1 : Find(*storage);
 }
 
 std::vector<Node*> StorageMap::NodesOf(int storage) const {
   std::vector<Node*> out;
   if (storage < 0) return out;
-  auto it = members_.find(Find(storage));
-  if (it == members_.end()) return out;
-  out.reserve(it->second.size());
-  for (Node* node : it->second) {  // kept in graph order (see Merge)
+  const std::vector<Node*>& members = members_[Find(storage)];
+  out.reserve(members.size());
+  for (Node* node : members) {  // kept in graph order (see Merge)
     if (!node->erased()) out.push_back(node);
   }
   return out;
 }
 
 Node* StorageMap::ViewOf(const Node* node) const {
-  auto it = view_of_.find(node);
-  return it == view_of_.end() ? nullptr : it->second;
+  Node* const* base = view_of_.Find(node);
+  return base ? *base : nullptr;
 }
 
 void StorageMap::Merge(int a, int b) {
@@ -105,13 +106,13 @@ void StorageMap::Merge(int a, int b) {
   if (from == to) return;
   parent_[from] = to;
   std::vector<Node*> moved = std::move(members_[from]);
-  members_.erase(from);
+  members_[from] = {};
   std::vector<Node*>& into = members_[to];
   // Both lists are in graph order and stay so, which spares NodesOf a sort
   // per call (reinplace asks once per candidate, and a chain of in-place
   // ops grows one storage to the whole chain). Merging a later node into a
   // storage, the usual case, is an append.
-  auto earlier = [this](const Node* a, const Node* b) { return position_.at(a) < position_.at(b); };
+  auto earlier = [this](const Node* a, const Node* b) { return position_.At(a) < position_.At(b); };
   if (into.empty() || moved.empty() || earlier(into.back(), moved.front())) {
     into.insert(into.end(), moved.begin(), moved.end());
   } else {

@@ -17,9 +17,9 @@
 #pragma once
 
 #include <cstddef>
-#include <unordered_map>
 #include <vector>
 
+#include "core/ir/flat_node_map.h"
 #include "core/ir/graph.h"
 #include "core/ops/op_registry.h"
 
@@ -41,10 +41,10 @@ class StorageMap {
  private:
   int Find(int storage) const;
   int Fresh();
-  std::unordered_map<const Node*, int> storage_;
-  std::unordered_map<const Node*, Node*> view_of_;
-  std::unordered_map<int, std::vector<Node*>> members_;  // representative -> nodes
-  std::unordered_map<const Node*, size_t> position_;
+  FlatNodeMap<int> storage_;
+  FlatNodeMap<Node*> view_of_;
+  std::vector<std::vector<Node*>> members_;  // storage -> nodes (after merges: at the representative)
+  FlatNodeMap<size_t> position_;
   mutable std::vector<int> parent_;
 };
 

@@ -98,7 +98,7 @@ class Reinplacer {
       int storage = storages_.Of(node);
       if (storage < 0) continue;
       for (Node* user : node->users()) {
-        if (position_.count(user)) pending_[storage].push_back({Pos(user), user});
+        if (position_.Contains(user)) pending_[storage].push_back({Pos(user), user});
       }
     }
     for (auto& [storage, heap] : pending_) std::make_heap(heap.begin(), heap.end(), LaterFirst);
@@ -142,8 +142,8 @@ class Reinplacer {
   bool OneStream() const { return one_stream_ && !unlabelled_nodes_; }
 
   size_t Pos(const Node* node) const {
-    auto it = position_.find(node);
-    return it == position_.end() ? 0 : it->second;
+    const size_t* position = position_.Find(node);
+    return position ? *position : 0;
   }
 
   void Visit(Node* node) {
@@ -264,7 +264,7 @@ class Reinplacer {
       for (Node* old : olds) {
         std::vector<Node*> users(old->users().begin(), old->users().end());
         for (Node* user : users) {
-          if (position_.count(user) == 0 || Pos(user) <= Pos(node)) continue;
+          if (!position_.Contains(user) || Pos(user) <= Pos(node)) continue;
           bool view_of_old = storages_.Of(user) >= 0 && storages_.Of(user) == storages_.Of(old);
           graph_.ReplaceInput(user, old, self);
           rewired_.insert(user);
@@ -314,7 +314,7 @@ class Reinplacer {
   }
 
   void PushPending(int storage, Node* user) {
-    if (position_.count(user) == 0) return;
+    if (!position_.Contains(user)) return;
     std::vector<std::pair<size_t, Node*>>& heap = pending_[storage];
     heap.emplace_back(Pos(user), user);
     std::push_heap(heap.begin(), heap.end(), LaterFirst);
@@ -373,7 +373,7 @@ class Reinplacer {
   bool one_stream_ = false;        // every node at the start has the same label
   bool unlabelled_nodes_ = false;  // Step 3a has added nodes without a label
   StorageMap storages_;
-  std::unordered_map<const Node*, size_t> position_;
+  FlatNodeMap<size_t> position_;
   std::set<int> input_storages_;
   std::unordered_map<int, std::vector<std::pair<size_t, Node*>>> pending_;  // storage -> later-users heap
   std::unordered_set<const Node*> rewired_;  // users whose inputs Step 4 replaced

@@ -77,7 +77,7 @@ class InputReinplacer {
   }
 
  private:
-  size_t Order(const Node* node) const { return order_.at(node); }
+  size_t Order(const Node* node) const { return order_.At(node); }
 
   void Replace(Node* node, Node* replacement) {
     if (replace_.emplace(node, replacement).second) {
@@ -106,7 +106,7 @@ class InputReinplacer {
     size_t at = Order(&node);
     for (const Node* view : shared) {
       for (const Node* user : view->users()) {
-        if (order_.count(user) == 0) continue;
+        if (!order_.Contains(user)) continue;
         size_t loc = Order(user);
         if (loc <= at) continue;
         if (copy != nullptr && Order(copy) <= loc) continue;
@@ -229,7 +229,7 @@ class InputReinplacer {
   const OpRegistry& registry_;
   StreamLabelMap labels_;
   StorageMap storages_;
-  std::unordered_map<const Node*, size_t> order_;
+  FlatNodeMap<size_t> order_;
   std::map<std::pair<const Node*, const Node*>, Node*> copy_by_args_;
   std::unordered_map<const Node*, Node*> copy_nodes_;
   std::set<const Node*> targets_;

@@ -111,9 +111,9 @@ Result<bool> RewriteCat(Graph& graph, Node* cat, const std::string& stream, cons
     return false;
   }
   const std::map<std::string, Node*> sym_inputs = HasSymbol(*out) ? SymInputs(graph) : std::map<std::string, Node*>{};
-  std::unordered_map<const Node*, size_t> order = Positions(graph);
+  FlatNodeMap<size_t> order = Positions(graph);
   Node* first = *std::min_element(tensors.begin(), tensors.end(),
-                                  [&](const Node* a, const Node* b) { return order.at(a) < order.at(b); });
+                                  [&](const Node* a, const Node* b) { return order.At(a) < order.At(b); });
 
   std::vector<Argument> shape;
   for (const Dim& d : out->sizes) {

@@ -121,11 +121,10 @@ bool HasSideEffects(const Node& node, const OpRegistry& registry) {
   return info->inplace;
 }
 
-std::unordered_map<const Node*, size_t> Positions(const Graph& graph) {
-  std::unordered_map<const Node*, size_t> out;
-  out.reserve(graph.size());
+FlatNodeMap<size_t> Positions(const Graph& graph) {
+  FlatNodeMap<size_t> out(graph.size());
   size_t i = 0;
-  for (const Node* node : graph) out.emplace(node, i++);
+  for (const Node* node : graph) out[node] = i++;
   return out;
 }
 

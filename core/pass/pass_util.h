@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/ir/flat_node_map.h"
 #include "core/ir/graph.h"
 #include "core/ops/op_registry.h"
 #include "core/pass/pass.h"
@@ -61,7 +62,7 @@ std::string InplaceTarget(std::string_view target);
 bool HasSideEffects(const Node& node, const OpRegistry& registry);
 
 // Index of every node in graph order (a snapshot: nodes inserted later are absent).
-std::unordered_map<const Node*, size_t> Positions(const Graph& graph);
+FlatNodeMap<size_t> Positions(const Graph& graph);
 
 // The tensor a node makes, or nullptr when it is unknown or not one tensor.
 const TensorMeta* TensorOf(const Node* node);

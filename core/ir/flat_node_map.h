@@ -1,0 +1,114 @@
+// FlatNodeMap<V>: a map from node pointers to small values, for the per-pass
+// side tables (positions, storages, view bases) that passes fill once per
+// node and then query in their inner loops.
+//
+// Open addressing with linear probing over one array of {key, value} slots,
+// so a lookup is a multiply, a shift and usually one cache line, where
+// std::unordered_map chases a bucket pointer to a heap-allocated node (and a
+// table of 100k entries costs 100k mallocs). The capacity is a power of two
+// kept at most 7/8 full. Entries are never removed: the tables it serves
+// live for one pass. Iteration order is unspecified (by slot), so nothing
+// deterministic may depend on it.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace airscope {
+
+class Node;
+
+template <typename V>
+class FlatNodeMap {
+ public:
+  FlatNodeMap() = default;
+  explicit FlatNodeMap(size_t expected) { Reserve(expected); }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+
+  // Room for `count` entries without growing.
+  void Reserve(size_t count) {
+    size_t want = std::bit_ceil(count + count / 7 + 8);
+    if (want > slots_.size()) Rehash(want);
+  }
+
+  V* Find(const Node* key) {
+    if (slots_.empty() || key == nullptr) return nullptr;
+    for (size_t i = Home(key);; i = (i + 1) & mask_) {
+      if (slots_[i].key == key) return &slots_[i].value;
+      if (slots_[i].key == nullptr) return nullptr;
+    }
+  }
+  const V* Find(const Node* key) const { return const_cast<FlatNodeMap*>(this)->Find(key); }
+  bool Contains(const Node* key) const { return Find(key) != nullptr; }
+
+  // The value of `key`; throws std::out_of_range like std::map::at (a pass
+  // that asks for a node it never saw is a bug the pass manager reports).
+  const V& At(const Node* key) const {
+    const V* value = Find(key);
+    if (value == nullptr) throw std::out_of_range("FlatNodeMap::At: node not in the map");
+    return *value;
+  }
+
+  // The value of `key`, default-constructed first if absent. `key` must not be null.
+  V& operator[](const Node* key) {
+    if ((size_ + 1) * 8 > slots_.size() * 7) Rehash(std::max<size_t>(16, slots_.size() * 2));
+    size_t i = Home(key);
+    while (slots_[i].key != nullptr && slots_[i].key != key) i = (i + 1) & mask_;
+    if (slots_[i].key == nullptr) {
+      slots_[i].key = key;
+      ++size_;
+    }
+    return slots_[i].value;
+  }
+
+  // Calls fn(const Node*, V&) for every entry, in slot order.
+  template <typename Fn>
+  void ForEach(Fn&& fn) {
+    for (Slot& slot : slots_) {
+      if (slot.key != nullptr) fn(slot.key, slot.value);
+    }
+  }
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    for (const Slot& slot : slots_) {
+      if (slot.key != nullptr) fn(slot.key, slot.value);
+    }
+  }
+
+ private:
+  struct Slot {
+    const Node* key = nullptr;
+    V value{};
+  };
+
+  size_t Home(const Node* key) const {
+    // Fibonacci hashing of the address: nodes sit in arrays, so the low bits
+    // alone would cluster.
+    uint64_t bits = reinterpret_cast<uintptr_t>(key) * 0x9E3779B97F4A7C15ull;
+    return static_cast<size_t>(bits >> shift_);
+  }
+
+  void Rehash(size_t capacity) {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(capacity, Slot{});
+    mask_ = capacity - 1;
+    shift_ = 64 - std::countr_zero(capacity);
+    size_ = 0;
+    for (Slot& slot : old) {
+      if (slot.key != nullptr) (*this)[slot.key] = std::move(slot.value);
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
+  int shift_ = 64;
+  size_t size_ = 0;
+};
+
+}  // namespace airscope
