@@ -34,14 +34,13 @@ Status Load(CommandContext& ctx) {
   std::string path = ctx.interpreter.ResolvePath(args[0].text);
   if (args.size() == 1 && IsTraceLogFile(path)) return LoadTraceLog(ctx, path);
   Session& session = ctx.session;
-  Result<LoadedGraph> loaded =
-      LoadGraphFile(path, session.settings().GetUnsigned("max-file-size"), session.registry());
-  if (!loaded.ok()) return loaded.status();
   std::string name = args.size() == 3 ? args[2].text : DefaultGraphName(path);
+  Result<LoadedGraph> loaded =
+      LoadGraphFile(path, session.settings().GetUnsigned("max-file-size"), session.registry(), name);
+  if (!loaded.ok()) return loaded.status();  // the file's error first: it is the likelier mistake
   if (!Graph::IsLegalName(name) && name.find('-') == std::string::npos) {
     return Status::Errorf("'{}' is not a usable graph name (letters, digits, _ and -)", name);
   }
-  loaded->graph->set_name(name);
   const InferenceReport report = loaded->inference;
   size_t nodes = loaded->graph->size();
   size_t without_shape = 0;

@@ -118,13 +118,13 @@ Status LoadTraceLog(CommandContext& ctx, const std::string& path) {
     std::string name = fmt::format("{}:{}", g.compile_id.empty() ? "-" : g.compile_id, g.stage);
     int n = ++seen[name];
     if (n > 1) name += fmt::format("#{}", n);
-    Result<LoadedGraph> loaded = LoadGraphText(g.text, fmt::format("{}:{}", shown, g.line), session.registry());
+    Result<LoadedGraph> loaded =
+        LoadGraphText(g.text, fmt::format("{}:{}", shown, g.line), session.registry(), {}, name);
     if (!loaded.ok()) {
       warnings.push_back(fmt::format("{} not loaded: {}", name, loaded.status().message()));
       continue;
     }
     loaded->path = path;
-    loaded->graph->set_name(name);
     graphs.emplace_back(name, std::move(loaded).value());
   }
   ctx.out.Styled(Style::kGood, "loaded TORCH_TRACE log {}: {} lines, {} records, {} compile(s), {} graph(s)", shown,

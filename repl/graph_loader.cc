@@ -66,7 +66,7 @@ Result<GraphFormat> SniffGraphFormat(std::string_view content, std::string_view 
 }
 
 Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& path, const OpRegistry& registry,
-                                  const ReleaseTextBefore& release) {
+                                  const ReleaseTextBefore& release, std::string_view name) {
   Result<GraphFormat> format = SniffGraphFormat(content, path);
   if (!format.ok()) return format.status();
   Result<std::unique_ptr<Graph>> parsed = Status::Error("unreachable");
@@ -77,20 +77,22 @@ Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& p
     case GraphFormat::kPbtxt: parsed = ParsePbtxt(content, path); break;
   }
   if (!parsed.ok()) return parsed.status();
+  std::unique_ptr<Graph> graph = std::move(parsed).value();
+  graph->set_name(name.empty() ? DefaultGraphName(path) : std::string(name));
   LoadedGraph loaded;
-  loaded.graph = std::move(parsed).value();
-  loaded.graph->set_name(DefaultGraphName(path));
+  loaded.inference = InferShapes(*graph, registry);
+  loaded.graph = std::move(graph);
   loaded.path = path;
   loaded.format = *format;
-  loaded.inference = InferShapes(*loaded.graph, registry);
   return loaded;
 }
 
-Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, const OpRegistry& registry) {
+Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, const OpRegistry& registry,
+                                  std::string_view name) {
   Result<FileText> content = ReadFileText(path, max_bytes);
   if (!content.ok()) return content.status();
   FileText& text = *content;
-  return LoadGraphText(text.view(), path, registry, [&text](size_t offset) { text.ReleaseBefore(offset); });
+  return LoadGraphText(text.view(), path, registry, [&text](size_t offset) { text.ReleaseBefore(offset); }, name);
 }
 
 bool IsTraceLogFile(const std::string& path) {

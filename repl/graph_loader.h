@@ -23,17 +23,20 @@ std::string_view GraphFormatName(GraphFormat format);  // "fx", "readable", "jso
 Result<GraphFormat> SniffGraphFormat(std::string_view content, std::string_view path);
 
 struct LoadedGraph {
-  std::unique_ptr<Graph> graph;
+  // Immutable once loaded, so a pipeline's stage 0 shares it instead of a copy.
+  std::shared_ptr<const Graph> graph;
   std::string path;
   GraphFormat format = GraphFormat::kFxText;
   InferenceReport inference;
 };
 
-Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, const OpRegistry& registry);
+// The graph is named `name`, or DefaultGraphName(path) when `name` is empty.
+Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, const OpRegistry& registry,
+                                  std::string_view name = {});
 // `release` (FX text only) is told which leading part of `content` the
 // parser is done with, for a caller that can free it (see ParseFxText).
 Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& path, const OpRegistry& registry,
-                                  const ReleaseTextBefore& release = {});
+                                  const ReleaseTextBefore& release = {}, std::string_view name = {});
 
 // True when the file's first line is a TORCH_TRACE record (glog prefix + JSON
 // object): `load` reads such a file as a trace log, not as one graph.

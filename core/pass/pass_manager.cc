@@ -1,11 +1,38 @@
 #include "core/pass/pass_manager.h"
 
+#include <fmt/format.h>
+
 #include <exception>
+#include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "core/pass/pass_util.h"
 
 namespace airscope {
+
+namespace {
+
+// A pass that notes why it skipped a match notes it once per match; on a
+// 100k-node model that is thousands of identical lines. Each distinct remark
+// is kept once, where it first appeared, with how often it was made.
+std::vector<std::string> FoldRepeatedRemarks(std::vector<std::string> remarks) {
+  std::unordered_map<std::string_view, size_t> count;
+  for (const std::string& remark : remarks) ++count[remark];
+  if (count.size() == remarks.size()) return remarks;
+  std::vector<std::string> folded;
+  for (const std::string& remark : remarks) {
+    auto it = count.find(remark);
+    if (it == count.end()) continue;  // already emitted
+    folded.push_back(it->second > 1 ? fmt::format("{} ({} times)", remark, it->second) : remark);
+    count.erase(it);
+  }
+  return folded;
+}
+
+}  // namespace
 
 Result<bool> RunGuarded(const PassInfo& pass, Graph& graph, PassContext& context) {
   if (!pass.run) return Status::Errorf("pass '{}' has no implementation", pass.name);
@@ -55,7 +82,7 @@ Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassCon
   PassOutcome outcome;
   outcome.changed = *changed;
   outcome.seconds = seconds;
-  outcome.remarks = std::move(context.remarks);
+  outcome.remarks = FoldRepeatedRemarks(std::move(context.remarks));
   outcome.effects = std::move(effects);
   context.remarks.clear();
   return outcome;

@@ -108,6 +108,23 @@ TEST(PassManagerTest, MissingImplementationIsAnError) {
   EXPECT_EQ(outcome.status().message(), "pass 'empty' failed: pass 'empty' has no implementation");
 }
 
+// A remark made once per match (thousands on a big model) is reported once,
+// where it first appeared, with its count; distinct remarks keep their order.
+TEST(PassManagerTest, RepeatedRemarksAreFoldedWithTheirCount) {
+  PassInfo info = Info("noisy", [](Graph&, PassContext& context) -> Result<bool> {
+    for (const char* remark : {"skipped: K too large", "fused 1", "skipped: K too large", "skipped: K too large"}) {
+      context.remarks.push_back(remark);
+    }
+    return false;
+  });
+  auto graph = SmallGraph();
+  PassManager manager;
+  PassContext context;
+  Result<PassOutcome> outcome = manager.Run(info, *graph, context);
+  ASSERT_TRUE(outcome.ok());
+  EXPECT_EQ(outcome->remarks, (std::vector<std::string>{"skipped: K too large (3 times)", "fused 1"}));
+}
+
 TEST(PassManagerTest, PristineCopyIsUsedForRollback) {
   PassRegistry registry = TestRegistry();
   auto graph = SmallGraph();

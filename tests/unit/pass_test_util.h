@@ -20,7 +20,7 @@ inline std::unique_ptr<Graph> LoadSeedGraph() {
   Result<LoadedGraph> loaded = LoadGraphFile(std::string(AIRSCOPE_TEST_DATA) + "/seed_multistream.readable.py",
                                              1 << 20, OpRegistry::Builtin());
   EXPECT_TRUE(loaded.ok()) << loaded.status().message();
-  return loaded.ok() ? std::move(loaded->graph) : std::make_unique<Graph>();
+  return loaded.ok() ? loaded->graph->Clone() : std::make_unique<Graph>();  // tests edit their copy
 }
 
 // TorchAir's custom-pass multi-stream example (seeds/002) in the rewrite language.
