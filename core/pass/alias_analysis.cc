@@ -22,19 +22,42 @@ Node* NodeArg(const Node& node, size_t i) {
   return i < node.args().size() && node.args()[i].is_node() ? node.args()[i].as_node() : nullptr;
 }
 
-bool IsInplaceOp(const Node& node, const OpRegistry& registry) {
-  const OpInfo* info = registry.Find(node.target());
-  return info != nullptr && info->inplace;
-}
+// What Compute asks of a node's op, looked up once per distinct target:
+// targets are interned per graph, so the string's address is the key and
+// the registry's string hash runs once per op, not once per node.
+class OpFacts {
+ public:
+  explicit OpFacts(const OpRegistry& registry) : registry_(registry) {}
+  bool IsView(const Node& node) { return Of(node).view; }
+  bool IsInplace(const Node& node) { return Of(node).inplace; }
+
+ private:
+  struct Facts {
+    bool known = false, view = false, inplace = false;
+  };
+  const Facts& Of(const Node& node) {
+    Facts& facts = cache_[&node.target()];
+    if (!facts.known) {
+      const OpInfo* info = registry_.Find(node.target());
+      facts = {true, IsViewOp(node, registry_), info != nullptr && info->inplace};
+    }
+    return facts;
+  }
+  const OpRegistry& registry_;
+  FlatPointerMap<std::string, Facts> cache_;
+};
 
 }  // namespace
 
 StorageMap StorageMap::Compute(const Graph& graph, const OpRegistry& registry) {
   StorageMap map;
-  map.position_ = Positions(graph);
+  map.position_.Reserve(graph.size());
   map.storage_.Reserve(graph.size());
+  OpFacts ops(registry);
+  size_t position = 0;
   std::map<std::pair<const Node*, int64_t>, int> tuple_items;  // (producer, index) -> storage
   for (Node* node : graph) {
+    map.position_[node] = position++;
     int storage = -1;
     const bool tensor = node->tensor() != nullptr;
     if (node->op() == OpKind::kPlaceholder || node->op() == OpKind::kGetAttr) {
@@ -43,7 +66,7 @@ StorageMap StorageMap::Compute(const Graph& graph, const OpRegistry& registry) {
       Node* arg0 = NodeArg(*node, 0);
       const Argument* out = node->kwarg("out");
       if (IsTarget(*node, "operator.getitem") && arg0 != nullptr) {
-        if (IsViewOp(*arg0, registry) && NodeArg(*arg0, 0) != nullptr) {
+        if (arg0->op() == OpKind::kCallFunction && ops.IsView(*arg0) && NodeArg(*arg0, 0) != nullptr) {
           map.view_of_[node] = NodeArg(*arg0, 0);  // split/unbind: the item views the base
           storage = map.Of(NodeArg(*arg0, 0));
         } else if (tensor && node->args().size() > 1 && node->args()[1].kind() == Argument::Kind::kInt) {
@@ -51,10 +74,10 @@ StorageMap StorageMap::Compute(const Graph& graph, const OpRegistry& registry) {
           if (fresh) it->second = map.Fresh();
           storage = it->second;
         }
-      } else if (IsViewOp(*node, registry) && arg0 != nullptr) {
+      } else if (ops.IsView(*node) && arg0 != nullptr) {
         map.view_of_[node] = arg0;
         storage = map.Of(arg0);
-      } else if (IsInplaceOp(*node, registry) && arg0 != nullptr) {
+      } else if (ops.IsInplace(*node) && arg0 != nullptr) {
         storage = map.Of(arg0);
       } else if (out != nullptr && out->is_node()) {
         storage = map.Of(out->as_node());

@@ -19,7 +19,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/ir/flat_node_map.h"
+#include "core/ir/flat_pointer_map.h"
 #include "core/ir/graph.h"
 #include "core/ops/op_registry.h"
 
@@ -36,6 +36,9 @@ class StorageMap {
   // PT-ri's meta["view_of"]: the base a single-output view (or a getitem of a
   // multi-output view) was taken of; nullptr for other nodes.
   Node* ViewOf(const Node* node) const;
+  // Every node's index in graph order at Compute() time (PT-ri's node_idx);
+  // nodes inserted since are absent.
+  const FlatNodeMap<size_t>& positions() const { return position_; }
   void Merge(int a, int b);
 
  private:

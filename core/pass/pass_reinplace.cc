@@ -88,12 +88,16 @@ class Reinplacer {
         registry_(RegistryOf(context)),
         labels_(StreamLabels(graph)),
         storages_(StorageMap::Compute(graph, registry_)),
-        position_(Positions(graph)) {
+        position_(storages_.positions()) {
     for (Node* node : graph.Placeholders()) {
       if (storages_.Of(node) >= 0) input_storages_.insert(storages_.Of(node));
     }
-    one_stream_ = std::all_of(labels_.begin(), labels_.end(),
-                              [&](const auto& entry) { return entry.second == labels_.begin()->second; });
+    one_stream_ = true;
+    const std::string* some_label = nullptr;
+    labels_.ForEach([&](const Node*, const std::string& label) {
+      if (some_label && label != *some_label) one_stream_ = false;
+      some_label = &label;
+    });
     for (Node* node : graph) {
       int storage = storages_.Of(node);
       if (storage < 0) continue;
@@ -373,7 +377,7 @@ class Reinplacer {
   bool one_stream_ = false;        // every node at the start has the same label
   bool unlabelled_nodes_ = false;  // Step 3a has added nodes without a label
   StorageMap storages_;
-  FlatNodeMap<size_t> position_;
+  const FlatNodeMap<size_t>& position_;  // storages_' positions
   std::set<int> input_storages_;
   std::unordered_map<int, std::vector<std::pair<size_t, Node*>>> pending_;  // storage -> later-users heap
   std::unordered_set<const Node*> rewired_;  // users whose inputs Step 4 replaced

@@ -42,7 +42,7 @@ class InputReinplacer {
         registry_(RegistryOf(context)),
         labels_(StreamLabels(graph)),
         storages_(StorageMap::Compute(graph, registry_)),
-        order_(Positions(graph)) {
+        order_(storages_.positions()) {
     // gp:213-228: copy_ epilogues into inputs; copy_nodes[dst] = the first one.
     std::vector<Node*> nodes = graph.Nodes();
     for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
@@ -229,7 +229,7 @@ class InputReinplacer {
   const OpRegistry& registry_;
   StreamLabelMap labels_;
   StorageMap storages_;
-  FlatNodeMap<size_t> order_;
+  const FlatNodeMap<size_t>& order_;  // storages_' positions
   std::map<std::pair<const Node*, const Node*>, Node*> copy_by_args_;
   std::unordered_map<const Node*, Node*> copy_nodes_;
   std::set<const Node*> targets_;

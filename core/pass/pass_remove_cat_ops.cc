@@ -199,7 +199,7 @@ Result<bool> RunRemoveCatOps(Graph& graph, PassContext& context) {
     if (IsTarget(*node, kCat)) cats.push_back(node);
   }
   if (cats.empty()) return false;
-  const std::unordered_map<const Node*, std::string> labels = StreamLabels(graph);
+  const StreamLabelMap labels = StreamLabels(graph);
   std::set<const Node*> cat_set(cats.begin(), cats.end());
   const OpRegistry& registry = RegistryOf(context);
   int optimized = 0;
@@ -210,7 +210,7 @@ Result<bool> RunRemoveCatOps(Graph& graph, PassContext& context) {
       continue;
     }
     std::string name = cat->name();
-    Result<bool> rewritten = RewriteCat(graph, cat, labels.at(cat), registry, context.remarks);
+    Result<bool> rewritten = RewriteCat(graph, cat, labels.At(cat), registry, context.remarks);
     if (!rewritten.ok()) return rewritten.status();
     if (!rewritten.value()) continue;
     cat_set.erase(cat);

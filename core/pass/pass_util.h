@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/ir/flat_node_map.h"
+#include "core/ir/flat_pointer_map.h"
 #include "core/ir/graph.h"
 #include "core/ops/op_registry.h"
 #include "core/pass/pass.h"

@@ -102,8 +102,8 @@ bool ExtraCheck(const PatternMatch& match, std::vector<std::string>& notes) {
 bool SingleStream(const PatternMatch& match, const StreamLabelMap& labels) {
   std::set<std::string> streams;
   for (const Node* n : match.nodes) {
-    auto it = labels.find(n);
-    streams.insert(it == labels.end() ? std::string() : it->second);
+    const std::string* label = labels.Find(n);
+    streams.insert(label ? *label : std::string());
   }
   return streams.size() <= 1;
 }

@@ -12,10 +12,10 @@ bool SameStream(const std::vector<Node*>& nodes, const StreamLabelMap& labels) {
   // over every user of its input).
   const std::string* first = nullptr;
   for (const Node* node : nodes) {
-    auto it = labels.find(node);
-    if (it == labels.end()) return false;  // a node without a label (created after labelling)
-    if (first && it->second != *first) return false;
-    first = &it->second;
+    const std::string* label = labels.Find(node);
+    if (label == nullptr) return false;  // a node without a label (created after labelling)
+    if (first && *label != *first) return false;
+    first = label;
   }
   return true;
 }

@@ -57,7 +57,7 @@ bool IsNoOpNode(const Node& node, const OpRegistry& registry) {
 }
 
 StreamLabelMap StreamLabels(const Graph& graph) {
-  StreamLabelMap labels;
+  StreamLabelMap labels(graph.size());
   std::vector<std::string> stack;
   std::string current;  // "" = None, the default stream
   for (const Node* node : graph) {

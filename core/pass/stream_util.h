@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/ir/flat_pointer_map.h"
 #include "core/ir/graph.h"
 #include "core/ops/op_registry.h"
 #include "core/pass/pass_util.h"  // IsTarget, CallSpec, InferMeta
@@ -66,7 +67,7 @@ bool IsNoOpNode(const Node& node, const OpRegistry& registry);
 // own new label. StreamLabels computes the labels (passes that only read
 // them: cat optimization, pattern and reinplace passes); AddStreamLabelToNodeMeta
 // stores them as node streams and returns whether any changed. Never fail.
-using StreamLabelMap = std::unordered_map<const Node*, std::string>;
+using StreamLabelMap = FlatNodeMap<std::string>;
 StreamLabelMap StreamLabels(const Graph& graph);
 bool AddStreamLabelToNodeMeta(Graph& graph);
 

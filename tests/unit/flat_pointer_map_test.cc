@@ -2,7 +2,7 @@
 // through growth (rehashes from an empty map and from a reserved one), keys
 // never inserted not found, At() throwing for them, ForEach visiting each
 // entry once.
-#include "core/ir/flat_node_map.h"
+#include "core/ir/flat_pointer_map.h"
 
 #include <cstdint>
 #include <map>

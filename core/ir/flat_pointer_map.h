@@ -1,6 +1,7 @@
-// FlatNodeMap<V>: a map from node pointers to small values, for the per-pass
-// side tables (positions, storages, view bases) that passes fill once per
-// node and then query in their inner loops.
+// FlatPointerMap<K, V>: a map from pointers to small values, for the
+// per-pass side tables (positions, storages, view bases, stream labels, facts
+// per interned op name) that passes fill once per node and then query in
+// their inner loops. FlatNodeMap<V> is the one keyed by nodes.
 //
 // Open addressing with linear probing over one array of {key, value} slots,
 // so a lookup is a multiply, a shift and usually one cache line, where
@@ -22,11 +23,11 @@ namespace airscope {
 
 class Node;
 
-template <typename V>
-class FlatNodeMap {
+template <typename K, typename V>
+class FlatPointerMap {
  public:
-  FlatNodeMap() = default;
-  explicit FlatNodeMap(size_t expected) { Reserve(expected); }
+  FlatPointerMap() = default;
+  explicit FlatPointerMap(size_t expected) { Reserve(expected); }
 
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
@@ -37,26 +38,26 @@ class FlatNodeMap {
     if (want > slots_.size()) Rehash(want);
   }
 
-  V* Find(const Node* key) {
+  V* Find(const K* key) {
     if (slots_.empty() || key == nullptr) return nullptr;
     for (size_t i = Home(key);; i = (i + 1) & mask_) {
       if (slots_[i].key == key) return &slots_[i].value;
       if (slots_[i].key == nullptr) return nullptr;
     }
   }
-  const V* Find(const Node* key) const { return const_cast<FlatNodeMap*>(this)->Find(key); }
-  bool Contains(const Node* key) const { return Find(key) != nullptr; }
+  const V* Find(const K* key) const { return const_cast<FlatPointerMap*>(this)->Find(key); }
+  bool Contains(const K* key) const { return Find(key) != nullptr; }
 
   // The value of `key`; throws std::out_of_range like std::map::at (a pass
   // that asks for a node it never saw is a bug the pass manager reports).
-  const V& At(const Node* key) const {
+  const V& At(const K* key) const {
     const V* value = Find(key);
-    if (value == nullptr) throw std::out_of_range("FlatNodeMap::At: node not in the map");
+    if (value == nullptr) throw std::out_of_range("FlatPointerMap::At: key not in the map");
     return *value;
   }
 
   // The value of `key`, default-constructed first if absent. `key` must not be null.
-  V& operator[](const Node* key) {
+  V& operator[](const K* key) {
     if ((size_ + 1) * 8 > slots_.size() * 7) Rehash(std::max<size_t>(16, slots_.size() * 2));
     size_t i = Home(key);
     while (slots_[i].key != nullptr && slots_[i].key != key) i = (i + 1) & mask_;
@@ -67,7 +68,7 @@ class FlatNodeMap {
     return slots_[i].value;
   }
 
-  // Calls fn(const Node*, V&) for every entry, in slot order.
+  // Calls fn(const K*, V&) for every entry, in slot order.
   template <typename Fn>
   void ForEach(Fn&& fn) {
     for (Slot& slot : slots_) {
@@ -83,11 +84,11 @@ class FlatNodeMap {
 
  private:
   struct Slot {
-    const Node* key = nullptr;
+    const K* key = nullptr;
     V value{};
   };
 
-  size_t Home(const Node* key) const {
+  size_t Home(const K* key) const {
     // Fibonacci hashing of the address: nodes sit in arrays, so the low bits
     // alone would cluster.
     uint64_t bits = reinterpret_cast<uintptr_t>(key) * 0x9E3779B97F4A7C15ull;
@@ -110,5 +111,8 @@ class FlatNodeMap {
   int shift_ = 64;
   size_t size_ = 0;
 };
+
+template <typename V>
+using FlatNodeMap = FlatPointerMap<Node, V>;
 
 }  // namespace airscope
