@@ -104,6 +104,7 @@ class FxTextParser {
     std::string_view name = line_.substr(start + 1, pos - start - 1);
     if (name.empty()) return Error(start, "expected a node name after '%'");
     if (!Expect(&pos, " : ")) return Error(pos, "expected ' : ' after the node name");
+    graph_->PrefetchName(name);  // its slot is needed when the node is appended, after the args are parsed
     // torch 2.x may print a type before the users annotation; it carries nothing we keep.
     bool legacy = false;
     if (!Expect(&pos, "[num_users=")) {

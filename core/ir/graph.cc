@@ -383,8 +383,17 @@ Status Graph::Rename(Node* node, std::string_view name) {
 }
 
 Node* Graph::Find(std::string_view name) const {
+  // A parser resolving arguments mostly names the node just appended (FX
+  // code reads like a chain); comparing with the last few nodes is a hit in
+  // cache where the table's slot would be a miss.
+  int recent = 0;
+  for (const Node* n = tail_; n != nullptr && recent < 4; n = n->prev_, ++recent) {
+    if (n->name_ == name) return const_cast<Node*>(n);
+  }
   return NameIndex().Find(name);
 }
+
+void Graph::PrefetchName(std::string_view name) const { NameIndex().Prefetch(name); }
 
 Node* Graph::output() const {
   for (Node* n = tail_; n; n = n->prev_) {

@@ -79,6 +79,8 @@ class Graph {
   Node* front() const { return head_; }
   Node* back() const { return tail_; }
   Node* Find(std::string_view name) const;
+  // Hint: `name` is about to be found or appended (see NodeNameTable::Prefetch).
+  void PrefetchName(std::string_view name) const;
   Node* output() const;                         // the (last) output node, or nullptr
   std::vector<Node*> Placeholders() const;      // in order
   // A node's 0-based position in the list; O(1) between mutations (the

@@ -31,6 +31,10 @@ Node* NodeNameTable::Find(std::string_view name) const {
   return slot ? NodeOf(slot) : nullptr;
 }
 
+void NodeNameTable::Prefetch(std::string_view name) const {
+  if (capacity_ > 0) __builtin_prefetch(Slots() + (HashOf(name) & (capacity_ - 1)));
+}
+
 void NodeNameTable::Reserve(size_t count) {
   if (count * 2 > capacity_) Grow(count * 2);
 }

@@ -50,6 +50,10 @@ class NodeNameTable {
   void Clear();
 
   Node* Find(std::string_view name) const;
+  // A hint that `name` will be looked up or inserted soon: starts loading
+  // its home slot, so the cache miss (the table of a big graph is megabytes,
+  // probed at random) overlaps with the caller's work.
+  void Prefetch(std::string_view name) const;
   // Adds `node` under its name; false (and nothing changes) if the name is taken.
   bool Insert(Node* node);
   // Removes `node`, found under its current name. A node not in the table is ignored.
