@@ -4,6 +4,7 @@
 // created, so a million-node file parses in about a second.
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -80,8 +81,9 @@ class FxTextParser {
   // The users count a node line declares, and where (the text may be
   // released by the time it is checked). The node is the one appended in
   // the same order.
+  // 12 bytes: one per node, held until the end of the parse.
   struct Declared {
-    uint64_t users;
+    uint32_t users;
     uint32_t line;
     uint32_t col;  // 1-based
   };
@@ -127,6 +129,9 @@ class FxTextParser {
       users = users * 10 + static_cast<uint64_t>(line_[pos++] - '0');
     }
     if (pos == count_at) return Error(pos, "expected the number of users");
+    if (users >= std::numeric_limits<uint32_t>::max()) {
+      return Error(count_at, fmt::format("{} users is more than a graph can have", users));
+    }
     if (!Expect(&pos, "]")) return Error(pos, "expected ']' after the number of users");
     if (!Expect(&pos, " = ")) return Error(pos, "expected '=' after the users annotation");
     size_t op_at = pos;
@@ -175,7 +180,8 @@ class FxTextParser {
     spec.name = std::string(name);
     auto node = graph_->AppendNamed(std::move(spec));
     if (!node.ok()) return Error(start + 1, node.status().message());
-    declared_.push_back({users, static_cast<uint32_t>(line_no_), static_cast<uint32_t>(count_at + 1)});
+    declared_.push_back({static_cast<uint32_t>(users), static_cast<uint32_t>(line_no_),
+                         static_cast<uint32_t>(count_at + 1)});
     return Status::Ok();
   }
 

@@ -207,7 +207,7 @@ Node* Graph::NewNode(NodeSpec&& spec, std::string name) {
   Node* node = MakeNode(spec.op, Intern(spec.target), std::move(name));
   node->stream_ = Intern("");
   node->args_ = std::move(spec.args);
-  node->kwargs_ = std::move(spec.kwargs);
+  node->SetKwargs(std::move(spec.kwargs));
   NameIndex().Insert(node);
   AddUses(node);
   ++size_;
@@ -244,13 +244,13 @@ void Graph::AddUses(Node* user) {
     if (!input->users_.Contains(user)) input->users_.Append(user);
   };
   for (const Argument& a : user->args_) a.ForEachNode(add);
-  for (const Kwarg& kw : user->kwargs_) kw.value.ForEachNode(add);
+  for (const Kwarg& kw : user->kwargs()) kw.value.ForEachNode(add);
 }
 
 void Graph::RemoveUses(Node* user) {
   auto remove = [user](Node* input) { input->users_.Remove(user); };
   for (const Argument& a : user->args_) a.ForEachNode(remove);
-  for (const Kwarg& kw : user->kwargs_) kw.value.ForEachNode(remove);
+  for (const Kwarg& kw : user->kwargs()) kw.value.ForEachNode(remove);
 }
 
 Result<Node*> Graph::AppendNamed(NodeSpec spec) {
@@ -294,7 +294,7 @@ void Graph::SetArgs(Node* node, std::vector<Argument> args) {
 
 void Graph::SetKwargs(Node* node, std::vector<Kwarg> kwargs) {
   RemoveUses(node);
-  node->kwargs_ = std::move(kwargs);
+  node->SetKwargs(std::move(kwargs));
   AddUses(node);
   Touch();
 }
@@ -342,7 +342,9 @@ void Graph::Redirect(Node* user, Node* from, Node* to) {
     }
   };
   for (Argument& a : user->args_) rewrite(a);
-  for (Kwarg& kw : user->kwargs_) rewrite(kw.value);
+  if (user->kwargs_) {
+    for (Kwarg& kw : *user->kwargs_) rewrite(kw.value);
+  }
   if (!to->users_.Contains(user)) to->users_.Append(user);
 }
 
@@ -507,7 +509,7 @@ Status Graph::Lint() const {
       }
     };
     for (const Argument& a : n->args_) a.ForEachNode(add);
-    for (const Kwarg& kw : n->kwargs_) kw.value.ForEachNode(add);
+    for (const Kwarg& kw : n->kwargs()) kw.value.ForEachNode(add);
     for (const Node* user : n->users_) {
       if (user->graph_ != this) {
         return Status::Errorf("'{}' lists user '{}', which is not in the graph", n->name_, user->name_);
@@ -571,8 +573,12 @@ std::unique_ptr<Graph> Graph::Clone() const {
     Node* c = copies[n->order_];
     c->args_.reserve(n->args_.size());
     for (const Argument& a : n->args_) c->args_.push_back(a.MapNodes(remap));
-    c->kwargs_.reserve(n->kwargs_.size());
-    for (const Kwarg& kw : n->kwargs_) c->kwargs_.push_back({kw.name, kw.value.MapNodes(remap)});
+    if (n->kwargs_) {
+      std::vector<Kwarg> kwargs;
+      kwargs.reserve(n->kwargs_->size());
+      for (const Kwarg& kw : *n->kwargs_) kwargs.push_back({kw.name, kw.value.MapNodes(remap)});
+      c->SetKwargs(std::move(kwargs));
+    }
     c->users_.Reserve(n->users_.size());
     for (Node* user : n->users_) c->users_.Append(remap(user));  // same order as here
   }

@@ -61,10 +61,15 @@ Node::Node(Graph* graph, OpKind op, const std::string* target, std::string name)
     : name_(std::move(name)), target_(target), stream_(nullptr), graph_(graph), op_(op) {}
 
 const Argument* Node::kwarg(std::string_view name) const {
-  for (const Kwarg& kw : kwargs_) {
+  for (const Kwarg& kw : kwargs()) {
     if (kw.name == name) return &kw.value;
   }
   return nullptr;
+}
+
+const std::vector<Kwarg>& Node::NoKwargs() {
+  static const std::vector<Kwarg> kNone;
+  return kNone;
 }
 
 std::vector<Node*> Node::inputs() const {
@@ -82,7 +87,7 @@ std::vector<Node*> Node::inputs() const {
     if (seen.insert(n).second) out.push_back(n);
   };
   for (const Argument& a : args_) a.ForEachNode(add);
-  for (const Kwarg& kw : kwargs_) kw.value.ForEachNode(add);
+  for (const Kwarg& kw : kwargs()) kw.value.ForEachNode(add);
   return out;
 }
 

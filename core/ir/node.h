@@ -50,7 +50,7 @@ class Node {
   // a placeholder's name, a get_attr's attribute path, a method name.
   const std::string& target() const { return *target_; }
   const std::vector<Argument>& args() const { return args_; }
-  const std::vector<Kwarg>& kwargs() const { return kwargs_; }
+  const std::vector<Kwarg>& kwargs() const { return kwargs_ ? *kwargs_ : NoKwargs(); }
   // nullptr if there is no kwarg of that name.
   const Argument* kwarg(std::string_view name) const;
   // In first-use order; iterate it, or ToVector() for a snapshot to mutate by.
@@ -85,7 +85,13 @@ class Node {
   const std::string* target_;  // interned in the graph's string pool
   const std::string* stream_;  // interned in the graph's string pool
   std::vector<Argument> args_;
-  std::vector<Kwarg> kwargs_;
+  // Most nodes have no kwargs: a pointer (null for none) costs 8 bytes a
+  // node where an empty vector costs 24, 16 MB on a 1M-node graph.
+  std::unique_ptr<std::vector<Kwarg>> kwargs_;
+  static const std::vector<Kwarg>& NoKwargs();
+  void SetKwargs(std::vector<Kwarg> kwargs) {
+    kwargs_ = kwargs.empty() ? nullptr : std::make_unique<std::vector<Kwarg>>(std::move(kwargs));
+  }
   UserList users_;
   // Immutable once set and stored in the graph's meta blocks (see
   // Graph::StoreMeta), so a clone shares it without copying or counting.

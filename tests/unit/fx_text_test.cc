@@ -175,6 +175,13 @@ TEST(FxTextErrors, WrongUsersCount) {
   EXPECT_EQ(ErrorOf(text), "t.txt:2:21: node 'x' is annotated with 3 users but 1 node(s) use it");
 }
 
+// A count no graph can reach is refused where it is written (the per-node
+// record keeps 32 bits of it).
+TEST(FxTextErrors, UsersCountBeyondAnyGraph) {
+  EXPECT_EQ(ErrorOf("graph():\n    %x : [num_users=4294967296] = placeholder[target=x]\n    return None"),
+            "t.txt:2:21: 4294967296 users is more than a graph can have");
+}
+
 TEST(FxTextErrors, UnknownOpcodeAndSyntax) {
   EXPECT_EQ(ErrorOf("graph():\n    %x : [num_users=0] = call_something[target=x]\n    return None"),
             "t.txt:2:26: unknown op kind 'call_something' (expected placeholder, get_attr, call_function, "
