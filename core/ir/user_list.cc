@@ -2,14 +2,32 @@
 
 #include <algorithm>
 #include <new>
-#include <unordered_map>
+#include <limits>
 #include <utility>
+
+#include "core/ir/flat_pointer_map.h"
 
 namespace airscope {
 
+// User -> slot, in a flat table (a user added to a node of 50,000 users is
+// a probe, not a malloc). The table never removes a key: a removed user's
+// entry says kRemoved until Compact() rebuilds the table from the live
+// slots, which also bounds the dead entries by the number of holes.
 struct UserList::SideIndex {
-  std::unordered_map<const Node*, uint32_t> slot_of;  // live users only
+  static constexpr uint32_t kRemoved = std::numeric_limits<uint32_t>::max();
+  FlatNodeMap<uint32_t> slot_of;
   uint32_t holes = 0;
+
+  uint32_t* Live(const Node* user) {
+    uint32_t* slot = slot_of.Find(user);
+    return slot && *slot != kRemoved ? slot : nullptr;
+  }
+  void Rebuild(Node* const* slots, uint32_t used) {
+    slot_of = FlatNodeMap<uint32_t>(used * 2);
+    for (uint32_t i = 0; i < used; ++i) {
+      if (slots[i]) slot_of[slots[i]] = i;
+    }
+  }
 };
 
 UserList::~UserList() {
@@ -40,7 +58,7 @@ UserList& UserList::operator=(UserList&& other) noexcept {
 uint32_t UserList::holes() const { return index_ ? index_->holes : 0; }
 
 bool UserList::Contains(const Node* user) const {
-  if (index_) return index_->slot_of.count(user) != 0;
+  if (index_) return index_->Live(user) != nullptr;
   Node* const* s = slots();
   return std::find(s, s + used_, user) != s + used_;
 }
@@ -61,14 +79,12 @@ void UserList::Reserve(size_t count) {
 
 void UserList::BuildIndex() {
   index_ = new SideIndex;
-  index_->slot_of.reserve(used_ * 2);
-  Node** s = slots();
-  for (uint32_t i = 0; i < used_; ++i) index_->slot_of.emplace(s[i], i);
+  index_->Rebuild(slots(), used_);
 }
 
 void UserList::Append(Node* user) {
   if (used_ == capacity_) Grow(used_ + 1);
-  if (index_) index_->slot_of.emplace(user, used_);
+  if (index_) index_->slot_of[user] = used_;
   slots()[used_++] = user;
   if (!index_ && used_ >= kIndexedFrom) BuildIndex();
 }
@@ -87,10 +103,10 @@ bool UserList::Remove(const Node* user) {
     }
     return false;
   }
-  auto it = index_->slot_of.find(user);
-  if (it == index_->slot_of.end()) return false;
-  s[it->second] = nullptr;
-  index_->slot_of.erase(it);
+  uint32_t* slot = index_->Live(user);
+  if (slot == nullptr) return false;
+  s[*slot] = nullptr;
+  *slot = SideIndex::kRemoved;
   ++index_->holes;
   if (index_->holes * 2 > used_) Compact();
   return true;
@@ -100,18 +116,17 @@ void UserList::Compact() {
   Node** s = slots();
   uint32_t kept = 0;
   for (uint32_t i = 0; i < used_; ++i) {
-    if (!s[i]) continue;
-    if (kept != i) index_->slot_of[s[i]] = kept;
-    s[kept++] = s[i];
+    if (s[i]) s[kept++] = s[i];
   }
   used_ = kept;
   index_->holes = 0;
+  index_->Rebuild(s, used_);
 }
 
 void UserList::Clear() {
   used_ = 0;
   if (index_) {
-    index_->slot_of.clear();
+    index_->slot_of = FlatNodeMap<uint32_t>();
     index_->holes = 0;
   }
 }

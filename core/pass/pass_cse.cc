@@ -9,7 +9,8 @@
 #include <bit>
 #include <cstring>
 #include <functional>
-#include <unordered_map>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "core/pass/builtin_passes.h"
@@ -43,56 +44,90 @@ size_t HashArgument(const Argument& arg) {
   return h;
 }
 
-// Node references by identity: Argument::SameAs compares them by name, and
-// names are unique within one graph, so that is identity here.
-struct Key {
-  const Node* node;
-};
-struct KeyHash {
-  size_t operator()(const Key& key) const {
-    const Node& n = *key.node;
-    size_t h = std::hash<const void*>()(&n.target());  // interned: equal targets share storage
-    h = Mix(h, std::hash<const void*>()(&n.stream()));
-    for (const Argument& a : n.args()) h = Mix(h, HashArgument(a));
-    for (const Kwarg& kw : n.kwargs()) h = Mix(Mix(h, std::hash<std::string>()(kw.name)), HashArgument(kw.value));
-    return h;
-  }
-};
-struct KeyEqual {
-  bool operator()(const Key& a, const Key& b) const {
-    const Node& x = *a.node;
-    const Node& y = *b.node;
-    if (&x.target() != &y.target() || &x.stream() != &y.stream()) return false;
-    if (x.args().size() != y.args().size() || x.kwargs().size() != y.kwargs().size()) return false;
-    for (size_t i = 0; i < x.args().size(); ++i) {
-      if (!x.args()[i].SameAs(y.args()[i])) return false;
-    }
-    for (size_t i = 0; i < x.kwargs().size(); ++i) {
-      if (x.kwargs()[i].name != y.kwargs()[i].name || !x.kwargs()[i].value.SameAs(y.kwargs()[i].value)) return false;
+// Node references by identity (Argument::SameAs compares them by name,
+// which within one graph means the same, at the cost of a string compare);
+// everything else structurally.
+bool SameArgument(const Argument& a, const Argument& b) {
+  if (a.is_node() || b.is_node()) return a.is_node() && b.is_node() && a.as_node() == b.as_node();
+  if (a.is_sequence() && b.is_sequence() && a.kind() == b.kind()) {
+    std::span<const Argument> x = a.items(), y = b.items();
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i) {
+      if (!SameArgument(x[i], y[i])) return false;
     }
     return true;
   }
+  return a.SameAs(b);
+}
+
+size_t HashCall(const Node& n) {
+  size_t h = std::hash<const void*>()(&n.target());  // interned: equal targets share storage
+  h = Mix(h, std::hash<const void*>()(&n.stream()));
+  for (const Argument& a : n.args()) h = Mix(h, HashArgument(a));
+  for (const Kwarg& kw : n.kwargs()) h = Mix(Mix(h, std::hash<std::string>()(kw.name)), HashArgument(kw.value));
+  return h;
+}
+
+bool SameCall(const Node& x, const Node& y) {
+  if (&x.target() != &y.target() || &x.stream() != &y.stream()) return false;
+  if (x.args().size() != y.args().size() || x.kwargs().size() != y.kwargs().size()) return false;
+  for (size_t i = 0; i < x.args().size(); ++i) {
+    if (!SameArgument(x.args()[i], y.args()[i])) return false;
+  }
+  for (size_t i = 0; i < x.kwargs().size(); ++i) {
+    if (x.kwargs()[i].name != y.kwargs()[i].name || !SameArgument(x.kwargs()[i].value, y.kwargs()[i].value)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The first node of each distinct call: open addressing over one array of
+// {hash, node} (no allocation per entry, as std::unordered_map makes), sized
+// once for the whole graph; entries are never removed during the walk.
+class FirstCalls {
+ public:
+  explicit FirstCalls(size_t nodes) : slots_(std::bit_ceil(nodes * 2 + 16)), mask_(slots_.size() - 1) {}
+
+  // The earlier node computing what `node` computes, or nullptr after recording `node` as the first.
+  Node* FindOrAdd(Node* node) {
+    size_t hash = HashCall(*node);
+    for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
+      Slot& slot = slots_[i];
+      if (slot.node == nullptr) {
+        slot = {hash, node};
+        return nullptr;
+      }
+      if (slot.hash == hash && SameCall(*slot.node, *node)) return slot.node;
+    }
+  }
+
+ private:
+  struct Slot {
+    size_t hash = 0;
+    Node* node = nullptr;
+  };
+  std::vector<Slot> slots_;
+  size_t mask_;
 };
 
 Result<bool> RunCse(Graph& graph, PassContext& context) {
   const OpRegistry& registry = RegistryOf(context);
-  std::unordered_map<Key, Node*, KeyHash, KeyEqual> first;
-  first.reserve(graph.size());
+  FirstCalls first(graph.size());
   size_t removed = 0;
   // Side effects depend only on the target, and targets are interned per
   // graph: one registry lookup per distinct op, not per node.
-  std::unordered_map<const std::string*, bool> pure_by_target;
+  FlatPointerMap<std::string, int8_t> pure_by_target;  // 0 unknown, 1 pure, -1 not
   auto is_pure = [&](const Node& node) {
-    auto [it, inserted] = pure_by_target.try_emplace(&node.target(), false);
-    if (inserted) it->second = !HasSideEffects(node, registry);
-    return it->second;
+    int8_t& pure = pure_by_target[&node.target()];
+    if (pure == 0) pure = HasSideEffects(node, registry) ? -1 : 1;
+    return pure > 0;
   };
   for (Node* node = graph.front(); node;) {
     Node* next = node->next();
     if (node->op() == OpKind::kCallFunction && is_pure(*node)) {
-      auto [it, inserted] = first.try_emplace(Key{node}, node);
-      if (!inserted) {
-        graph.ReplaceAllUsesWith(node, it->second);
+      if (Node* earlier = first.FindOrAdd(node)) {
+        graph.ReplaceAllUsesWith(node, earlier);
         AIRSCOPE_RETURN_IF_ERROR(graph.Erase(node));
         ++removed;
       }
