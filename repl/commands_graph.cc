@@ -3,6 +3,7 @@
 // the stage at its cursor.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "repl/cache_state.h"
@@ -38,9 +39,12 @@ Status Load(CommandContext& ctx) {
   Result<LoadedGraph> loaded =
       LoadGraphFile(path, session.settings().GetUnsigned("max-file-size"), session.registry(), name);
   if (!loaded.ok()) return loaded.status();  // the file's error first: it is the likelier mistake
-  if (!Graph::IsLegalName(name) && name.find('-') == std::string::npos) {
-    return Status::Errorf("'{}' is not a usable graph name (letters, digits, _ and -)", name);
-  }
+  // Graph names are words of the command language, not Python identifiers:
+  // `03_custom_pre` (airscope's own stage dumps) and `lambda` are fine.
+  bool usable = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  });
+  if (!usable) return Status::Errorf("'{}' is not a usable graph name (letters, digits, _ and -)", name);
   const InferenceReport report = loaded->inference;
   size_t nodes = loaded->graph->size();
   size_t without_shape = 0;

@@ -368,7 +368,7 @@ INSTANTIATE_TEST_SUITE_P(
         FailureCase{"BadFileUnderALoadedName", "", "load $DATA/bad/truncated.graph.txt as mlp",
                     "truncated.graph.txt:3:"},
         FailureCase{"BadFileUnderAnotherLoadedName", "use seed", "load $DATA/bad/empty.graph.txt as mlp", "empty"},
-        FailureCase{"UnusableName", "", "load $DATA/mlp.readable.py as 9lives", "not a usable graph name"},
+        FailureCase{"UnusableName", "", "load $DATA/mlp.readable.py as a.b", "not a usable graph name"},
         FailureCase{"Usage", "", "load a b c", "usage: load"}),
     CaseName);
 
