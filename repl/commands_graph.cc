@@ -33,7 +33,11 @@ Status Load(CommandContext& ctx) {
   const auto& args = ctx.args;
   if (args.size() != 1 && !(args.size() == 3 && args[1].text == "as")) return UsageError("load PATH [as NAME]");
   std::string path = ctx.interpreter.ResolvePath(args[0].text);
-  if (args.size() == 1 && IsTraceLogFile(path)) return LoadTraceLog(ctx, path);
+  if (IsTraceLogFile(path)) {
+    if (args.size() == 1) return LoadTraceLog(ctx, path);
+    return Status::Errorf("{} is a TORCH_TRACE log: its graphs are named by compile id and stage "
+                          "(e.g. 0/0:dynamo_output_graph); load it without 'as'", args[0].text);
+  }
   Session& session = ctx.session;
   std::string name = args.size() == 3 ? args[2].text : DefaultGraphName(path);
   Result<LoadedGraph> loaded =

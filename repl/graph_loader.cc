@@ -60,8 +60,8 @@ Result<GraphFormat> SniffGraphFormat(std::string_view content, std::string_view 
   std::string_view shown = line.substr(0, 40);
   return Status::Errorf(
       "{}:1:1: unrecognized graph format: the file starts with \"{}\"; airscope reads FX graph text "
-      "(\"graph():\"), print_readable code (\"class GraphModule(torch.nn.Module):\"), airscope JSON and "
-      "TorchAir pbtxt (\"node {{\")",
+      "(\"graph():\"), print_readable code (\"class GraphModule(torch.nn.Module):\"), airscope JSON, "
+      "TorchAir pbtxt (\"node {{\") and TORCH_TRACE logs (glog lines with JSON records)",
       path, shown);
 }
 
