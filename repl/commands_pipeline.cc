@@ -210,7 +210,9 @@ Status Run(CommandContext& ctx) {
   if (!(args.empty() || (args.size() == 2 && args[0].text == "until"))) return UsageError("run [until PASS]");
   Result<PipelineRun*> run = Pipeline(ctx);
   if (!run.ok()) return run.status();
-  if (SayIfAtEnd(ctx, **run)) return Status::Ok();
+  // With a target, RunUntil's own answer is the precise one, at the end too
+  // (no such pass, or it already ran).
+  if (args.empty() && SayIfAtEnd(ctx, **run)) return Status::Ok();
   Runner runner(ctx.session);
   std::optional<std::string_view> target;
   std::string until;
