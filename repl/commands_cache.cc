@@ -111,6 +111,21 @@ Result<size_t> InputIndex(Session& session, const Word& word) {
                         fmt::join(names, ", "));
 }
 
+// DIM of input `input`: a whole number inside the input's rank when the
+// graph states its shape (torch would fail on it at the next compile).
+Result<size_t> InputDim(Session& session, size_t input, const Word& word) {
+  Result<int64_t> dim = ParseInt(word, "a dim");
+  if (!dim.ok()) return dim.status();
+  Result<Session::Entry*> entry = session.Current();
+  if (!entry.ok()) return entry.status();
+  const Node* placeholder = (*entry)->loaded.graph->Placeholders()[input];
+  if (const TensorMeta* tensor = placeholder->tensor(); tensor && static_cast<size_t>(*dim) >= tensor->sizes.size()) {
+    return Status::Errorf("column {}: input '{}' is {} ({} dims): it has no dim {}", word.column, placeholder->name(),
+                          tensor->ShapeString(), tensor->sizes.size(), *dim);
+  }
+  return static_cast<size_t>(*dim);
+}
+
 std::string EntryShapes(const CacheEntry& entry) {
   std::vector<std::string> parts;
   for (const TensorGuard& t : entry.guards.tensors()) parts.push_back(fmt::format("{}={}", t.name, t.ToMeta().ShapeString()));
@@ -216,7 +231,7 @@ Status MarkDynamic(CommandContext& ctx) {
   if (args.size() != 2 && args.size() != 4) return UsageError("mark_dynamic INPUT DIM [MIN MAX]");
   Result<size_t> input = InputIndex(ctx.session, args[0]);
   if (!input.ok()) return input.status();
-  Result<int64_t> dim = ParseInt(args[1], "a dim");
+  Result<size_t> dim = InputDim(ctx.session, *input, args[1]);
   if (!dim.ok()) return dim.status();
   int64_t min = 2, max = std::numeric_limits<int64_t>::max();
   if (args.size() == 4) {
@@ -230,7 +245,7 @@ Status MarkDynamic(CommandContext& ctx) {
   }
   Result<Frame*> frame = CurrentFrame(ctx.session);
   if (!frame.ok()) return frame.status();
-  (*frame)->MarkDynamic(args[0].text, static_cast<size_t>(*dim), min, max);
+  (*frame)->MarkDynamic(args[0].text, *dim, min, max);
   ctx.out.Print("marked L['{}'].size()[{}] dynamic{} (applies to the next compile)", args[0].text, *dim,
                 args.size() == 4 ? fmt::format(" in [{}, {}]", min, max) : "");
   return Status::Ok();
@@ -241,7 +256,7 @@ Status Gears(CommandContext& ctx) {
   if (args.size() != 3) return UsageError("gears INPUT DIM G1,G2,...");
   Result<size_t> input = InputIndex(ctx.session, args[0]);
   if (!input.ok()) return input.status();
-  Result<int64_t> dim = ParseInt(args[1], "a dim");
+  Result<size_t> dim = InputDim(ctx.session, *input, args[1]);
   if (!dim.ok()) return dim.status();
   std::vector<int64_t> gears;
   std::string_view text = args[2].text;
@@ -257,7 +272,7 @@ Status Gears(CommandContext& ctx) {
   }
   Result<Frame*> frame = CurrentFrame(ctx.session);
   if (!frame.ok()) return frame.status();
-  (*frame)->SetGears(args[0].text, static_cast<size_t>(*dim), gears);
+  (*frame)->SetGears(args[0].text, *dim, gears);
   ctx.out.Print("dim gears for L['{}'].size()[{}]: {} (applies to the next compile)", args[0].text, *dim,
                 fmt::join(gears, ", "));
   return Status::Ok();
