@@ -66,7 +66,17 @@ Result<GraphFormat> SniffGraphFormat(std::string_view content, std::string_view 
 }
 
 Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& path, const OpRegistry& registry,
-                                  const ReleaseTextBefore& release, std::string_view name) {
+                                  const ReleaseTextBefore& release_text, std::string_view name) {
+  // A UTF-8 byte order mark (editors on Windows write one) is not part of
+  // the text; the parser's offsets are then 3 bytes short of the file's.
+  constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+  size_t skipped = 0;
+  if (content.starts_with(kByteOrderMark)) {
+    content.remove_prefix(kByteOrderMark.size());
+    skipped = kByteOrderMark.size();
+  }
+  ReleaseTextBefore release;
+  if (release_text) release = [&release_text, skipped](size_t offset) { release_text(offset + skipped); };
   Result<GraphFormat> format = SniffGraphFormat(content, path);
   if (!format.ok()) return format.status();
   Result<std::unique_ptr<Graph>> parsed = Status::Error("unreachable");

@@ -83,6 +83,15 @@ Status CheckSourceText(std::string_view text, std::string_view filename) {
     }
     i += n;
   }
+  // Python splits lines at a lone CR too; airscope's parsers split at LF
+  // (dropping a CR before it), so a classic-Mac file would be one long line
+  // with a baffling syntax error.
+  for (size_t cr = text.find('\r'); cr != std::string_view::npos; cr = text.find('\r', cr + 1)) {
+    if (cr + 1 >= text.size() || text[cr + 1] != '\n') {
+      return ErrorAtOffset(filename, text, cr,
+                           "a line ends in a lone CR (classic Mac line endings); airscope reads LF or CRLF");
+    }
+  }
   return Status::Ok();
 }
 

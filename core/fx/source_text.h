@@ -22,7 +22,8 @@ LineCol LineColAt(std::string_view text, size_t offset);
 Status ErrorAt(std::string_view filename, size_t line, size_t col, std::string_view message);
 Status ErrorAtOffset(std::string_view filename, std::string_view text, size_t offset, std::string_view message);
 
-// Fails on an empty (or all-whitespace) text, a NUL byte or invalid UTF-8, naming where.
+// Fails on an empty (or all-whitespace) text, a NUL byte, invalid UTF-8 or
+// a CR not followed by LF, naming where.
 Status CheckSourceText(std::string_view text, std::string_view filename);
 
 }  // namespace airscope

@@ -2,6 +2,7 @@
 // settings, format sniffing and the interpreter (scripts, expect, errors).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -93,6 +94,25 @@ TEST(GraphLoaderTest, SniffsByContentNotExtension) {
   EXPECT_EQ(DefaultGraphName("a/b/mlp.graph.txt"), "mlp");
   EXPECT_EQ(DefaultGraphName("mlp.readable.py"), "mlp");
   EXPECT_EQ(DefaultGraphName("my model.json"), "my_model");
+}
+
+// A UTF-8 byte order mark is skipped, whatever the format; line endings of
+// CR alone are refused with where the first one is.
+TEST(GraphLoaderTest, ByteOrderMarkIsSkippedAndLoneCrIsRefused) {
+  const std::string fx = "graph():\n    %x : [num_users=1] = placeholder[target=x]\n    return (x,)\n";
+  Result<LoadedGraph> bom = LoadGraphText("\xEF\xBB\xBF" + fx, "bom.graph.txt", OpRegistry::Builtin());
+  ASSERT_TRUE(bom.ok()) << bom.status().message();
+  EXPECT_EQ(bom->graph->size(), 2u);
+  EXPECT_EQ(bom->graph->name(), "bom");
+  std::string cr = fx;
+  std::replace(cr.begin(), cr.end(), '\n', '\r');
+  Result<LoadedGraph> mac = LoadGraphText(cr, "mac.graph.txt", OpRegistry::Builtin());
+  ASSERT_FALSE(mac.ok());
+  EXPECT_EQ(mac.status().message(),
+            "mac.graph.txt:1:9: a line ends in a lone CR (classic Mac line endings); airscope reads LF or CRLF");
+  std::string crlf;
+  for (char c : fx) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  EXPECT_TRUE(LoadGraphText(crlf, "dos.graph.txt", OpRegistry::Builtin()).ok());
 }
 
 TEST(InterpreterTest, ScriptStopsAtFirstFailingLine) {
