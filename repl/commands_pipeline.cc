@@ -336,10 +336,12 @@ Status Diff(CommandContext& ctx) {
   if (stages.size() > 2) return UsageError(kSyntax);
   Result<PipelineRun*> run = Pipeline(ctx);
   if (!run.ok()) return run.status();
-  if (stats && stages.size() == 1) {  // `diff --stats PASS`: what that one pass did
+  if (stages.size() == 1) {  // `diff PASS`: what that one pass did, the stage before it to its stage
     Result<StageGraph> s = ResolveStageGraph(ctx.session, stages[0]);
     if (!s.ok()) return s.status();
-    if (s->stage == 0) return Status::Error("diff --stats: stage 0 is the input; no pass made it");
+    if (s->stage == 0) {
+      return Status::Error("stage 0 is the input; no pass made it (diff 0 last compares it with the current stage)");
+    }
     stages = {fmt::format("{}", s->stage - 1), fmt::format("{}", s->stage)};
   }
   if (stages.empty()) {
@@ -347,8 +349,6 @@ Status Diff(CommandContext& ctx) {
       return Status::Error("no pass has run yet: nothing to diff (step first, or diff A B to compare two stages)");
     }
     stages = {fmt::format("{}", (*run)->cursor() - 1), "last"};
-  } else if (stages.size() == 1) {
-    stages.push_back("last");
   }
   Result<StageGraph> a = ResolveStageGraph(ctx.session, stages[0]);
   if (!a.ok()) return a.status();
@@ -539,7 +539,7 @@ void RegisterPipelineCommands(CommandTable& table) {
   table.Add({"diff", "diff [A] [B] [--format F] [--stats]",
              "what changed between two stages (default: what the last pass did)",
              "Compares stage A with stage B (default: the stage before the cursor with the current one; with\n"
-             "one stage, that stage with the current one): the nodes added, removed and changed (matched by\n"
+             "one stage S, what S's pass did: stage S-1 with S): the nodes added, removed and changed (matched by\n"
              "name, saying whether op, target, args, kwargs, stream or meta changed), then a unified diff\n"
              "(diff -u style) of the two graphs' FX text, or of another text format with --format.\n"
              "--stats prints instead TorchAir's DEBUG record for the pass (graph_utils.py _compare_fx_graphs,\n"
