@@ -17,7 +17,12 @@
 //                                                   matched node, which is erased
 //             erase                                 erase the matched node (it must have no users)
 //             set stream STREAM                     put the node on STREAM (a word or a quoted
-//                                                   string; "" is the default stream)
+//                                                   string): it is wrapped in
+//                                                   air.scope_enter(['_user_stream_label'], [STREAM])
+//                                                   and air.scope_exit(), since TorchAir and lower take
+//                                                   a node's stream from those blocks; "" (the default
+//                                                   stream) only for a node already outside any
+//                                                   user-stream block
 //   CALL      TARGET(ARG, ..., KEY=ARG, ...)        TARGET in either spelling, e.g.
 //                                                   air.record.default or torch.ops.air.record.default
 //   ARG       a Python literal: 1, -2.5, 1e-05, 'text', "text", None, True, False,

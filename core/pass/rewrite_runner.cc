@@ -87,8 +87,7 @@ class Run {
   Status Act(const RewriteRule& rule, Node* node) {
     switch (rule.action) {
       case RewriteAction::kSetStream:
-        graph_.SetStream(node, rule.stream);
-        return Status::Ok();
+        return WrapInStreamScope(node, rule.stream);
       case RewriteAction::kErase: {
         if (!node->users().empty()) {
           std::vector<std::string> users;
@@ -134,6 +133,25 @@ class Run {
       graph_.ReplaceAllUsesWith(node, created);
       AIRSCOPE_RETURN_IF_ERROR(EraseTracked(node));
     }
+    return Status::Ok();
+  }
+
+  // TorchAir takes a node's stream from the air.scope_enter/scope_exit block
+  // around it (its stream label; lower does the same), so a stream set on
+  // the node alone would be undone. `set stream S` writes what a user writes
+  // in TorchAir (npu_stream_switch): the node inside its own scope for S.
+  Status WrapInStreamScope(Node* node, const std::string& stream) {
+    if (stream.empty()) {
+      if (node->stream().empty()) return Status::Ok();
+      return Status::Errorf("it is on stream '{}' by its air.scope_enter block; to put it on the default stream, "
+                            "move it out of that block", node->stream());
+    }
+    InsertCall(graph_, node, /*before=*/true, kScopeEnter,
+               {Argument::List({Argument::String(std::string(kUserStreamLabel))}),
+                Argument::List({Argument::String(stream)})},
+               {}, context_.registry);
+    InsertCall(graph_, node, /*before=*/false, kScopeExit, {}, {}, context_.registry);
+    graph_.SetStream(node, stream);
     return Status::Ok();
   }
 

@@ -106,9 +106,15 @@ TEST(RewriteLanguageTest, ReplaceRewiresUsesAndErases) {
   Outcome out = RunOnSeed({"on aten.abs.default: replace with aten.neg.default($arg0) as n",
                            "on name add: set stream s2"});
   ASSERT_EQ(out.error, "");
+  // set stream wraps the node in its own user-stream block, where TorchAir (and lower) take streams from.
   EXPECT_EQ(out.graph, (std::vector<std::string>{
       "arg0_1 = placeholder()", "mm = aten.mm.default(arg0_1, arg0_1)", "neg = aten.neg.default(mm)",
-      "add = aten.add.Tensor(neg, 1) @s2", "sub = aten.sub.Tensor(arg0_1, mm)", "output = output((add, sub))"}));
+      "scope_enter = air.scope_enter.default(['_user_stream_label'], ['s2'])", "add = aten.add.Tensor(neg, 1) @s2",
+      "scope_exit = air.scope_exit.default()", "sub = aten.sub.Tensor(arg0_1, mm)", "output = output((add, sub))"}));
+  EXPECT_EQ(RunOnSeed({"on name add: set stream ''"}).error, "");  // already on the default stream: nothing to do
+  EXPECT_EQ(RunOnSeed({"on name add: set stream s2", "on name add: set stream ''"}).error,
+            "pass 'p' failed: rule at line 2 (on name add: set stream '') on node 'add': it is on stream 's2' by its "
+            "air.scope_enter block; to put it on the default stream, move it out of that block");
   EXPECT_EQ(RunOnSeed({"on aten.abs.default: replace with aten.neg.default($node)"}).error,
             "pass 'p' failed: rule at line 1 (on aten.abs.default: replace with aten.neg.default($node)) on node "
             "'abs_1': the replacement cannot use $node: the node is erased");
