@@ -45,6 +45,7 @@ struct Lowered {
   TaskGraph tasks;
   std::vector<GraphInput> inputs;
   DType dtype = DType::kFloat32;
+  std::string source;  // which graph (Compiled::source)
 };
 
 // The current graph as device tasks (later: the pipeline's lowered stage).
@@ -60,6 +61,7 @@ Result<Lowered> LowerCurrent(Session& session) {
   Lowered l;
   l.name = (*entry)->name;
   l.tasks = std::move(*tasks);
+  l.source = std::move(lowered->source);
   bool dtype_set = false;
   for (const Node* p : graph.Placeholders()) {
     const TensorMeta* t = p->tensor();
@@ -144,6 +146,7 @@ Status Eager(CommandContext& ctx) {
   if (!r.ok()) return r.status();
   dev.last_eager[l->name] = *r;
   PrintRun(ctx, *r, nullptr);
+  ctx.out.Styled(Style::kDim, "  from {}", l->source);
   return Status::Ok();
 }
 
@@ -186,6 +189,7 @@ Status Capture(CommandContext& ctx) {
   ctx.out.Print("captured {} as graph {} on stream '{}': {} tasks on {} stream(s) ({}), pool '{}' reserves {}",
                 c->name, c->id, c->capture_stream, c->tasks.tasks.size(), streams.size(), fmt::join(streams, ", "),
                 pool.name, FormatBytes(pool.reserved));
+  ctx.out.Styled(Style::kDim, "  from {}", l->source);
   return Status::Ok();
 }
 

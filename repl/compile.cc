@@ -34,6 +34,7 @@ Result<Compiled> LoweredCurrentGraph(Session& session) {
       Compiled compiled;
       compiled.graph = run->CurrentShared();
       compiled.passes_run = run->cursor();
+      compiled.source = fmt::format("stage {} of its pipeline", run->cursor());
       return compiled;
     }
     if (run->cursor() > 0) {
@@ -43,13 +44,19 @@ Result<Compiled> LoweredCurrentGraph(Session& session) {
           (*entry)->name, run->cursor(), run->passes().size());
     }
   }
-  const Graph& loaded = *(*entry)->loaded.graph;
-  if (IsLowered(loaded)) {
+  const std::shared_ptr<const Graph>& loaded = (*entry)->loaded.graph;
+  if (IsLowered(*loaded)) {
     Compiled as_is;
-    as_is.graph = std::shared_ptr<const Graph>(loaded.Clone());
+    as_is.graph = loaded;
+    as_is.source = "the loaded graph as it is (its streams and events are already set)";
     return as_is;
   }
-  return CompileThroughPipeline(std::shared_ptr<const Graph>(loaded.Clone()), session);
+  Result<Compiled> fresh = CompileThroughPipeline(loaded, session);
+  if (fresh.ok()) {
+    fresh->source = fmt::format("the loaded graph compiled afresh through the {} passes of the pipeline; `run` "
+                                "would step through them", fresh->passes_run);
+  }
+  return fresh;
 }
 
 bool IsLowered(const Graph& graph) {

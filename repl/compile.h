@@ -19,6 +19,8 @@ struct Compiled {
   std::shared_ptr<const Graph> graph;  // the lowered graph
   size_t passes_run = 0;
   size_t passes_changed = 0;
+  // Which graph this is, for the user: "stage 20 of its pipeline", ...
+  std::string source;
 };
 
 // Errors name the failing pass ("compile: pass 'validate_scopes' failed: ...").
