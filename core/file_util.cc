@@ -5,18 +5,58 @@
 #include <cstring>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace airscope {
 
-Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+namespace {
+
+// A FIFO opened without a writer reads as empty at once; this waits until
+// bytes (or a writer's end of file) arrive, for a bounded time. Linux does
+// not report a hang-up on such a FIFO before a writer has been seen, so the
+// poll ends on data, on a writer that closed, or on the timeout.
+Status WaitForWriter(int fd, const std::string& path, int wait_ms) {
+  pollfd p{fd, POLLIN, 0};
+  while (true) {
+    int ready = ::poll(&p, 1, wait_ms);
+    if (ready > 0) return Status::Ok();
+    if (ready == 0) {
+      return Status::Errorf("{}: a FIFO with no writer: nothing arrived in {} ms (start the writer first)", path,
+                            wait_ms);
+    }
+    if (errno != EINTR) return Status::Errorf("{}: cannot wait for the FIFO: {}", path, std::strerror(errno));
+  }
+}
+
+}  // namespace
+
+Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes, int fifo_wait_ms) {
+  // O_NONBLOCK: opening a FIFO that has no writer would wait for one
+  // forever. A FIFO is given a few seconds for its first bytes instead
+  // (WaitForWriter); then reads block again, so it is read to its end.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return Status::Errorf("{}: cannot open: {}", path, std::strerror(errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
     ::close(fd);
     return Status::Errorf("{}: not a regular file", path);
+  }
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {  // /dev/zero would be read up to the size limit
+    ::close(fd);
+    return Status::Errorf("{}: a device, not a file (airscope reads regular files, pipes and FIFOs)", path);
+  }
+  if (S_ISFIFO(st.st_mode)) {
+    if (Status waited = WaitForWriter(fd, path, fifo_wait_ms); !waited.ok()) {
+      ::close(fd);
+      return waited;
+    }
+  }
+  if (int flags = ::fcntl(fd, F_GETFL); flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+    int err = errno;
+    ::close(fd);
+    return Status::Errorf("{}: cannot read: {}", path, std::strerror(err));
   }
   if (static_cast<uint64_t>(st.st_size) > max_bytes) {
     ::close(fd);

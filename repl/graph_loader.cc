@@ -1,5 +1,7 @@
 #include "repl/graph_loader.h"
 
+#include <sys/stat.h>
+
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -106,6 +108,10 @@ Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, c
 }
 
 bool IsTraceLogFile(const std::string& path) {
+  // Only a regular file is peeked at: opening a FIFO could wait for a writer,
+  // and reading it would take the bytes the graph loader needs.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (!file) return false;
   char buffer[512];

@@ -1,6 +1,7 @@
 // ReadFileText / ReadFile: a regular file in one read, a FIFO (no size up
 // front) read to its end through the growth path, and clear errors for a
-// missing file, a directory and a file over the limit.
+// missing file, a directory, a file over the limit, a FIFO without a writer
+// and a device.
 #include "core/file_util.h"
 
 #include <sys/stat.h>
@@ -60,6 +61,19 @@ TEST_F(FileUtilTest, ReadsAFifoToItsEnd) {
   writer.join();
   ASSERT_TRUE(text.ok()) << text.status().message();
   EXPECT_EQ(text->view(), contents);
+}
+
+// Opening a FIFO nobody writes to used to block for ever; /dev/zero was
+// read up to the size limit (2 GiB and 20 s) before being refused.
+TEST_F(FileUtilTest, AFifoWithoutWriterAndADeviceAreRefusedPromptly) {
+  std::string path = (dir_ / "lonely_fifo").string();
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  Result<FileText> text = ReadFileText(path, 1 << 20, 50);
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.status().message(), path + ": a FIFO with no writer: nothing arrived in 50 ms (start the writer first)");
+  text = ReadFileText("/dev/zero");
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.status().message(), "/dev/zero: a device, not a file (airscope reads regular files, pipes and FIFOs)");
 }
 
 TEST_F(FileUtilTest, SaysWhyItCannotRead) {
