@@ -44,8 +44,12 @@ Result<LoadedPlugin> PluginSet::Load(const std::string& path, PassRegistry& regi
   for (const LoadedPlugin& plugin : loaded_) {
     if (plugin.path == path) return Status::Errorf("plugin {} is already loaded", path);
   }
+  // dlopen searches the system library path for a name without a slash, so
+  // `plugin load x.so` could load some other x.so; a plugin is a file the
+  // user names, relative to the working directory like every other path.
+  const std::string file = path.find('/') == std::string::npos ? "./" + path : path;
   dlerror();
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) return Status::Errorf("cannot load plugin {}: {}", path, DlError());
   // Any failure below closes the handle; nothing of the plugin is kept then.
   auto fail = [&](Status status) {

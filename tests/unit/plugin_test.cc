@@ -72,6 +72,10 @@ TEST(PluginTest, BrokenPluginsAreRefusedWithTheReason) {
                         AIRSCOPE_WRONG_VERSION_PLUGIN));
   EXPECT_EQ(LoadError(AIRSCOPE_FAILING_INIT_PLUGIN),
             fmt::format("plugin {}: init failed (7): the frobnicator is not configured", AIRSCOPE_FAILING_INIT_PLUGIN));
+  // A name without a slash is a file in the working directory, not a search
+  // of the system library path (which would find libm and call it "not a plugin").
+  std::string bare = LoadError("libm.so.6");
+  EXPECT_EQ(bare.rfind("cannot load plugin libm.so.6: ./libm.so.6: cannot open shared object file", 0), 0u) << bare;
   // A text file is not a shared object: dlopen's reason is passed on.
   std::string text = LoadError(std::string(AIRSCOPE_TEST_DATA) + "/seed_multistream.graph.txt");
   EXPECT_NE(text.find("cannot load plugin"), std::string::npos) << text;
