@@ -1,11 +1,14 @@
 #include "repl/plugin_loader.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 
+#include <cstring>
 #include <exception>
 
 #include <fmt/format.h>
 
+#include "core/file_util.h"
 #include "core/pass/plugin_api.h"
 
 namespace airscope {
@@ -33,6 +36,36 @@ void SetErrorCallback(AirscopePluginHost* host, const char* message) {
   static_cast<HostState*>(host->host_data)->error = message ? message : "";
 }
 
+// dlopen maps a shared object's segments as its program headers say; if the
+// file is shorter than they say, touching the missing part kills the
+// process with SIGBUS inside dlopen. So an ELF file is checked first: its
+// program headers and every loadable segment must lie inside the file.
+// Files that are not ELF are left to dlopen, which refuses them itself.
+Status CheckElfFits(const std::string& file) {
+  Result<FileText> read = ReadFileText(file, uint64_t{1} << 32);
+  if (!read.ok()) return Status::Ok();  // dlopen reports a missing or unreadable file in its own words
+  std::string_view bytes = read->view();
+  if (bytes.size() < EI_NIDENT || bytes.substr(0, SELFMAG) != std::string_view(ELFMAG, SELFMAG)) return Status::Ok();
+  auto truncated = [&](std::string_view what) {
+    return Status::Errorf("{} is a truncated ELF file ({} bytes): {} lies past its end", file, bytes.size(), what);
+  };
+  if (bytes[EI_CLASS] != ELFCLASS64) return Status::Ok();  // not for this machine: dlopen says so
+  Elf64_Ehdr header;
+  if (bytes.size() < sizeof(header)) return truncated("the ELF header");
+  std::memcpy(&header, bytes.data(), sizeof(header));
+  uint64_t table_end = header.e_phoff + uint64_t{header.e_phnum} * header.e_phentsize;
+  if (header.e_phentsize < sizeof(Elf64_Phdr) || table_end > bytes.size()) return truncated("the program header table");
+  for (uint16_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    std::memcpy(&segment, bytes.data() + header.e_phoff + uint64_t{i} * header.e_phentsize, sizeof(segment));
+    if (segment.p_type == PT_LOAD && segment.p_offset + segment.p_filesz > bytes.size()) {
+      return truncated(fmt::format("loadable segment {} (bytes {}..{})", i, segment.p_offset,
+                                   segment.p_offset + segment.p_filesz));
+    }
+  }
+  return Status::Ok();
+}
+
 std::string DlError() {
   const char* error = dlerror();
   return error ? error : "unknown dlopen error";
@@ -48,6 +81,7 @@ Result<LoadedPlugin> PluginSet::Load(const std::string& path, PassRegistry& regi
   // `plugin load x.so` could load some other x.so; a plugin is a file the
   // user names, relative to the working directory like every other path.
   const std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  AIRSCOPE_RETURN_IF_ERROR(CheckElfFits(file));
   dlerror();
   void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) return Status::Errorf("cannot load plugin {}: {}", path, DlError());

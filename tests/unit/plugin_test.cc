@@ -3,6 +3,11 @@
 // and register nothing.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
 #include "core/pass/pass_manager.h"
 #include "pass_test_util.h"
 #include "repl/command_table.h"
@@ -76,6 +81,21 @@ TEST(PluginTest, BrokenPluginsAreRefusedWithTheReason) {
   // of the system library path (which would find libm and call it "not a plugin").
   std::string bare = LoadError("libm.so.6");
   EXPECT_EQ(bare.rfind("cannot load plugin libm.so.6: ./libm.so.6: cannot open shared object file", 0), 0u) << bare;
+  // A truncated shared object is refused before dlopen, which would die of
+  // SIGBUS touching the missing part of a mapped segment.
+  std::string whole;
+  {
+    std::ifstream in(AIRSCOPE_NO_ENTRY_PLUGIN, std::ios::binary);
+    whole.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  ASSERT_GT(whole.size(), 4096u);
+  for (size_t keep : {size_t{1000}, whole.size() / 2}) {
+    std::string cut = (std::filesystem::temp_directory_path() / fmt::format("airscope_cut_{}.so", keep)).string();
+    std::ofstream(cut, std::ios::binary) << whole.substr(0, keep);
+    std::string error = LoadError(cut);
+    EXPECT_EQ(error.rfind(fmt::format("{} is a truncated ELF file ({} bytes): ", cut, keep), 0), 0u) << error;
+    std::filesystem::remove(cut);
+  }
   // A text file is not a shared object: dlopen's reason is passed on.
   std::string text = LoadError(std::string(AIRSCOPE_TEST_DATA) + "/seed_multistream.graph.txt");
   EXPECT_NE(text.find("cannot load plugin"), std::string::npos) << text;
