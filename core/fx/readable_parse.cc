@@ -5,6 +5,7 @@
 //   name = x.view(...)            call_method when `x` is a node, target `view`
 //   name = torch.ops.aten.mm.default(...) / operator.getitem(...)  call_function, dotted target verbatim
 //   return value                  the output node, named `output`
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <utility>
@@ -145,6 +146,24 @@ class ReadableParser {
 
   // `: "f32[2, 2]"` after a parameter or node name, if present; leaves *pos
   // after it (and the spaces that follow).
+  // An annotation that starts like a tensor's (a dtype and '[') must be one
+  // whose element count fits int64: a damaged one was kept as opaque text
+  // and counted as "annotated", and an overflowing one sized as unknown.
+  // `col0` is where the annotation's text starts on the line.
+  Status CheckTensorAnnotation(std::string_view annotation, size_t col0) const {
+    size_t bracket = annotation.find('[');
+    if (bracket == std::string_view::npos || !ParseShortDType(annotation.substr(0, bracket))) return Status::Ok();
+    size_t offset = 0;
+    Result<TensorMeta> tensor = TensorMeta::ParseAnnotation(annotation, &offset);
+    if (!tensor.ok()) return Error(col0 + offset, fmt::format("bad tensor annotation: {}", tensor.status().message()));
+    bool all_static = std::all_of(tensor->sizes.begin(), tensor->sizes.end(), [](const Dim& d) { return d.is_static(); });
+    if (all_static && !tensor->NumElements()) {
+      return Error(col0 + bracket, fmt::format("bad tensor annotation: {} has more elements than int64 counts",
+                                               tensor->ShapeString()));
+    }
+    return Status::Ok();
+  }
+
   Status ParseOptionalAnnotation(ArgParser& parser, size_t* pos, std::string* annotation, bool* annotated) {
     if (*pos >= line_.size() || line_[*pos] != ':') return Status::Ok();
     ++*pos;
@@ -161,7 +180,9 @@ class ReadableParser {
     if (*pos >= line_.size() || (line_[*pos] != '"' && line_[*pos] != '\'')) {
       return Error(*pos, "expected a quoted annotation after ':'");
     }
+    size_t quote_at = *pos;
     if (!parser.QuotedString(pos, annotation)) return ParserError(parser);
+    AIRSCOPE_RETURN_IF_ERROR(CheckTensorAnnotation(*annotation, quote_at + 1));
     *annotated = true;
     SkipSpaces(pos);
     return Status::Ok();

@@ -1,6 +1,7 @@
 #include "core/ir/tensor_meta.h"
 
 #include <charconv>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -43,6 +44,17 @@ Status ParseDimList(std::string_view text, size_t* pos, std::vector<Dim>* dims, 
       }
       dims->emplace_back(value);
     } else {
+      // A symbolic size is a sympy expression: names, numbers, arithmetic
+      // and calls such as Mod(s0, 2). Anything else is damage, not a symbol.
+      for (size_t k = 0; k < item.size(); ++k) {
+        char c = item[k];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  std::string_view("_ +-*/%(),.").find(c) != std::string_view::npos;
+        if (!ok) {
+          *error_offset = static_cast<size_t>(item.data() - text.data()) + k;
+          return Status::Errorf("'{}' is neither a size nor a symbolic expression", item);
+        }
+      }
       dims->push_back(Dim::Symbol(std::string(item)));
     }
     return Status::Ok();

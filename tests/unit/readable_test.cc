@@ -155,6 +155,23 @@ TEST(ReadableErrors, LocatedMessages) {
   EXPECT_EQ(ErrorOf(garbage), "r.py:2:1: invalid UTF-8 byte 0x80: this is not a text file");
 }
 
+// A tensor annotation that does not describe a tensor is refused where it
+// goes wrong (these loaded as "annotated" with no size, or a negative one).
+TEST(ReadableErrors, DamagedTensorAnnotations) {
+  auto with = [](std::string_view annotation) {
+    return fmt::format("class GraphModule(torch.nn.Module):\n    def forward(self, x: \"{}\"):\n        return (x,)\n",
+                       annotation);
+  };
+  EXPECT_EQ(ErrorOf(with("f32[-2, 4]")), "r.py:2:31: bad tensor annotation: negative size -2");
+  EXPECT_EQ(ErrorOf(with("f32[3037000500, 3037000500]")),
+            "r.py:2:30: bad tensor annotation: f32[3037000500, 3037000500] has more elements than int64 counts");
+  EXPECT_EQ(ErrorOf(with("f32[256,:=x]")),
+            "r.py:2:35: bad tensor annotation: ':=x' is neither a size nor a symbolic expression");
+  // Symbolic sizes and annotations that are not tensors still load.
+  EXPECT_EQ(ErrorOf(with("f32[s0, Mod(s1, 2) + 1]")), "<parsed>");
+  EXPECT_EQ(ErrorOf(with("Sym(s0)")), "<parsed>");
+}
+
 }  // namespace
 }  // namespace airscope
 
