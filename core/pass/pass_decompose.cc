@@ -15,6 +15,8 @@ namespace airscope {
 namespace {
 
 constexpr int kMaxRounds = 16;
+constexpr size_t kMaxGrowth = 10;          // times the nodes the pass started with,
+constexpr size_t kGrowthAllowance = 1000;  // plus this, so a small graph has room
 
 }  // namespace
 
@@ -29,6 +31,11 @@ Result<bool> ApplyDecompositions(Graph& graph, const DecompositionTable& table, 
   // candidates (layer norm's getitems), which are then skipped.
   bool progress = true;
   int round = 0;
+  // A rule whose output contains its own target (neg -> neg(neg(x))) doubles
+  // the graph each round, where torch would recurse until RecursionError.
+  // Real tables grow a graph a few times at most; past this it is an error.
+  const size_t start_size = graph.size();
+  const size_t size_limit = start_size * kMaxGrowth + kGrowthAllowance;
   for (; progress && round < kMaxRounds; ++round) {
     progress = false;
     std::vector<Node*> candidates;
@@ -49,6 +56,11 @@ Result<bool> ApplyDecompositions(Graph& graph, const DecompositionTable& table, 
       if (*rewrote) {
         ++done[target];
         progress = true;
+        if (graph.size() > size_limit) {
+          return Status::Errorf("decompositions grew the graph from {} to {} nodes (more than {}x + {}) in {} round(s); "
+                                "the last rule applied, for {}, keeps producing ops that have entries",
+                                start_size, graph.size(), kMaxGrowth, kGrowthAllowance, round + 1, target);
+        }
       } else {
         ++declined;
       }

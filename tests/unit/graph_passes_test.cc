@@ -111,6 +111,31 @@ TEST(DecomposeTest, UserTemplateReplacesNodeAndNamesNewNodesAfterOps) {
   EXPECT_EQ(b.graph.Find("silu"), nullptr);
 }
 
+// A rule that emits its own target doubles the graph each round (torch would
+// recurse until RecursionError); past 10x + 1000 nodes the pass fails, names
+// the rule, and the manager restores the graph.
+TEST(DecomposeTest, SelfReproducingRuleFailsInsteadOfGrowingWithoutBound) {
+  DecompositionTable table;
+  ASSERT_TRUE(table.AddTemplate("aten.neg.default", "aten.neg.default(aten.neg.default($0))").ok());
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4]");
+  b.Output({N(b.Call("aten.neg.default", {N(x)}))});
+  Infer(b.graph);
+  auto before = b.graph.Clone();
+  PassContext context;
+  context.registry = &OpRegistry::Builtin();
+  context.decompositions = &table;
+  PassManager manager;
+  Result<PassOutcome> outcome = manager.Run(DecomposePass(), b.graph, context);
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.status().message().find("decompositions grew the graph from 3 to "), std::string::npos)
+      << outcome.status().message();
+  EXPECT_NE(outcome.status().message().find("for aten.neg.default, keeps producing ops that have entries"),
+            std::string::npos)
+      << outcome.status().message();
+  EXPECT_TRUE(SameGraph(*before, b.graph));
+}
+
 TEST(DecomposeTest, TemplateLiteralsKwargsAndOutOfRangeArgument) {
   DecompositionTable table;
   ASSERT_TRUE(table.AddTemplate("aten.relu.default", "aten.clamp.default($0, min=0.0, max=None)").ok());
