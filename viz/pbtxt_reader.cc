@@ -86,6 +86,12 @@ class Reader {
     if (!order.ok()) return order.status();
     graph_ = std::make_unique<Graph>();
     for (size_t id : *order) AIRSCOPE_RETURN_IF_ERROR(Build(nodes_[id]));
+    // TorchAir's graphs always end in NetOutput; without one nothing is an
+    // output, dead code removal erases every op and a capture has 0 tasks.
+    // A file cut at a node boundary looks like that, so it is refused.
+    if (graph_->output() == nullptr) {
+      return Error(text_.size(), "no NetOutput node: the graph has no outputs (is the file cut short?)");
+    }
     return std::move(graph_);
   }
 
@@ -171,6 +177,7 @@ class Reader {
       return Error(nodes_[outputs[1]].offset, fmt::format("more than one NetOutput ('{}' and '{}')",
                                                           nodes_[outputs[0]].name, nodes_[outputs[1]].name));
     }
+
     std::vector<int64_t> data_index(nodes_.size(), 0);
     for (size_t id : data) {
       const Attr* index = FindAttr(nodes_[id], "index");

@@ -347,6 +347,10 @@ TEST(Pbtxt, ReaderErrorsNameLineAndColumn) {
   for (int i = 0; i < 100000; ++i) deep += "a { ";
   EXPECT_NE(ErrorOf("node { " + deep).find("nesting deeper than 64 levels"), std::string::npos);
   EXPECT_NE(ErrorOf("").find("bad.pbtxt"), std::string::npos);
+  // Cut at a node boundary before NetOutput: it used to load, lose every op
+  // to dead code removal and capture 0 tasks.
+  EXPECT_EQ(ErrorOf("node { name: \"x\" op: \"Data\" }\nnode { name: \"n\" op: \"Neg\" input: \"x\" }\n"),
+            "bad.pbtxt:3:1: no NetOutput node: the graph has no outputs (is the file cut short?)");
 }
 
 TEST(Pbtxt, UnknownFieldsAndAttrsAreSkipped) {
@@ -354,7 +358,8 @@ TEST(Pbtxt, UnknownFieldsAndAttrsAreSkipped) {
       "versions { producer: 1 }\n"
       "node { name: \"x\" op: \"Data\" device: \"/npu:0\" attr { key: \"_weird\" value { i: 3 } } "
       "attr { key: \"[o]y\" value { s: 'name: \"y\"\\ndtype: DT_FLOAT\\nshape {\\n  dim: 4\\n}\\nsize: 16\\n' } } }\n"
-      "node { name: \"s/1\" op: \"Softsign\" input: \"x\" }\n";
+      "node { name: \"s/1\" op: \"Softsign\" input: \"x\" }\n"
+      "node { name: \"out\" op: \"NetOutput\" input: \"s/1\" }\n";
   auto g = ParsePbtxt(text, "ge.pbtxt");
   ASSERT_TRUE(g.ok()) << g.status().message();
   EXPECT_EQ((*g)->Find("x")->meta()->ShapeString(), "f32[4]");
