@@ -197,13 +197,19 @@ bool ArgParser::Value(size_t* pos, std::string_view kwarg, int depth, Argument* 
 bool ArgParser::Sequence(size_t* pos, int depth, Argument* out) {
   bool tuple = line_[*pos] == '(';
   std::vector<Argument> items;
-  if (!Items(pos, depth, &items)) return false;
-  // `(a,)` and `(a)` both read as a 1-tuple; FX only prints the former.
+  bool trailing_comma = false;
+  if (!Items(pos, depth, &items, &trailing_comma)) return false;
+  // As in Python, `(a)` is a itself and `(a,)` the 1-tuple (FX prints that).
+  if (tuple && items.size() == 1 && !trailing_comma) {
+    *out = std::move(items.front());
+    return true;
+  }
   *out = tuple ? Argument::Tuple(std::move(items)) : Argument::List(std::move(items));
   return true;
 }
 
-bool ArgParser::Items(size_t* pos, int depth, std::vector<Argument>* items) {
+bool ArgParser::Items(size_t* pos, int depth, std::vector<Argument>* items, bool* trailing_comma) {
+  if (trailing_comma) *trailing_comma = false;
   size_t open = *pos;
   char closer = line_[open] == '[' ? ']' : ')';
   size_t i = open + 1;
@@ -218,6 +224,7 @@ bool ArgParser::Items(size_t* pos, int depth, std::vector<Argument>* items) {
     items->push_back(std::move(item));
     if (i >= line_.size()) continue;  // reported as unclosed above
     char c = line_[i];
+    if (trailing_comma) *trailing_comma = c == ',';
     if (c == ',') {
       ++i;
     } else if (c != closer) {
@@ -226,6 +233,44 @@ bool ArgParser::Items(size_t* pos, int depth, std::vector<Argument>* items) {
     }
   }
   *pos = i + 1;
+  return true;
+}
+
+bool ArgParser::PythonRaw(std::string_view text, size_t start, Argument* out) {
+  // Each identifier outside quotes that is not an attribute (`x.T`'s T), a
+  // callee or a keyword, and names a node, makes the value an expression
+  // over that node.
+  char quote = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      continue;
+    }
+    if (!IsIdentStart(c) || (i > 0 && (IsIdentChar(text[i - 1]) || text[i - 1] == '.'))) continue;
+    size_t end = i;
+    while (end < text.size() && IsIdentChar(text[end])) ++end;
+    std::string_view name = text.substr(i, end - i);
+    size_t next = end;
+    while (next < text.size() && text[next] == ' ') ++next;
+    // A callee (`slice(None, None, None)`: aten graphs also have nodes named
+    // slice) or a keyword (`f(type='cpu')`) is not a use of a node.
+    bool callee_or_keyword = next < text.size() && (text[next] == '(' ||
+                                                    (text[next] == '=' && (next + 1 >= text.size() || text[next + 1] != '=')));
+    if (!callee_or_keyword && graph_ && graph_->Find(name) != nullptr) {
+      return Fail(start + i, fmt::format("'{}' is an expression over node '{}': torch writes every value on a line "
+                                         "of its own, so an argument is a name or a literal (as raw text its edge "
+                                         "to '{}' would be lost)",
+                                         text, name, name));
+    }
+    i = end - 1;
+  }
+  *out = Argument::Raw(std::string(text));
   return true;
 }
 
@@ -260,7 +305,7 @@ bool ArgParser::Atom(std::string_view text, size_t start, std::string_view kwarg
   if (dialect_ == ArgDialect::kPython) {
     if (ParseDeviceRepr(text, &device)) return *out = Argument::OfDevice(std::move(device)), true;
     if (IsIdentifier(text)) return NodeByName(text, start, out);
-    return *out = Argument::Raw(std::string(text)), true;
+    return PythonRaw(text, start, out);
   }
   if ((kwarg == "device" || text.find(':') != std::string_view::npos) && Device::Parse(text, &device)) {
     return *out = Argument::OfDevice(std::move(device)), true;

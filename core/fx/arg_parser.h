@@ -12,7 +12,9 @@
 // bracket-balanced is kept verbatim as Argument::Raw, so no file is rejected
 // for a value airscope cannot interpret. Hard errors (with the 0-based offset
 // into the line): a node name used before its definition, an unclosed or
-// mismatched bracket, nesting deeper than kMaxDepth.
+// mismatched bracket, nesting deeper than kMaxDepth, and (kPython) an
+// expression over a node (`-mm`, `mm[0]`): torch never prints one as an
+// argument, and as Raw text its edge would be lost. `(a)` is a, not a tuple.
 //
 // A value ends before a `,` or a closing bracket at nesting depth 0 (or the
 // end of the line). Nesting is bounded, so hostile input cannot exhaust the
@@ -70,8 +72,12 @@ class ArgParser {
  private:
   bool Value(size_t* pos, std::string_view kwarg, int depth, Argument* out);
   bool Sequence(size_t* pos, int depth, Argument* out);
-  bool Items(size_t* pos, int depth, std::vector<Argument>* items);
+  // *trailing_comma (when given): the last item was followed by a comma.
+  bool Items(size_t* pos, int depth, std::vector<Argument>* items, bool* trailing_comma = nullptr);
   bool Atom(std::string_view text, size_t start, std::string_view kwarg, Argument* out);
+  // Python text airscope does not interpret, kept as Raw, unless it names a
+  // node: `-mm`, `mm[0]`, `mm.T`, `f(mm)` would hide the edge to mm.
+  bool PythonRaw(std::string_view text, size_t start, Argument* out);
   bool NodeByName(std::string_view name, size_t offset, Argument* out);
 
   std::string_view line_;

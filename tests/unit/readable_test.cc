@@ -172,6 +172,45 @@ TEST(ReadableErrors, DamagedTensorAnnotations) {
   EXPECT_EQ(ErrorOf(with("Sym(s0)")), "<parsed>");
 }
 
+// An argument that is an expression over a node was kept as raw text and
+// its edge lost, so dce erased the producer (issue 12, item 4). torch gives
+// every value a line of its own; these are refused where they start.
+TEST(ReadableErrors, ExpressionsOverNodesAreRefusedNotKeptAsText) {
+  auto with = [](std::string_view argument) {
+    return fmt::format("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
+                       "        mm = torch.ops.aten.mm.default(x, x)\n"
+                       "        y = torch.ops.aten.relu.default({})\n        return (y,)\n",
+                       argument);
+  };
+  const std::string tail = "torch writes every value on a line of its own, so an argument is a name or a literal "
+                           "(as raw text its edge to 'mm' would be lost)";
+  EXPECT_EQ(ErrorOf(with("-mm")), "r.py:4:42: '-mm' is an expression over node 'mm': " + tail);
+  EXPECT_EQ(ErrorOf(with("mm[0]")), "r.py:4:41: 'mm[0]' is an expression over node 'mm': " + tail);
+  EXPECT_EQ(ErrorOf(with("mm + mm")), "r.py:4:41: 'mm + mm' is an expression over node 'mm': " + tail);
+  EXPECT_EQ(ErrorOf(with("mm.T")), "r.py:4:41: 'mm.T' is an expression over node 'mm': " + tail);
+  EXPECT_EQ(ErrorOf(with("f(mm)")), "r.py:4:43: 'f(mm)' is an expression over node 'mm': " + tail);
+  // Raw text that uses no node still loads: slice(...) even beside a node named slice.
+  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
+                    "        slice = torch.ops.aten.slice.Tensor(x, 0, 0, 2)\n"
+                    "        y = torch.ops.aten.index.Tensor(slice, [slice(None, None, None), 'mm'])\n"
+                    "        return (y,)\n"),
+            "<parsed>");
+}
+
+TEST(Readable, AParenthesizedNameIsTheNameNotATuple) {
+  auto graph = ParseReadable("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
+                             "        y = torch.ops.aten.relu.default((x))\n"
+                             "        z = torch.ops.aten.cat.default((x,))\n        return (y, z)\n",
+                             "r.py");
+  ASSERT_TRUE(graph.ok()) << graph.status().message();
+  const Node* y = (*graph)->Find("y");
+  ASSERT_EQ(y->args().size(), 1u);
+  EXPECT_TRUE(y->args()[0].is_node());
+  EXPECT_EQ(y->args()[0].as_node()->name(), "x");
+  const Node* z = (*graph)->Find("z");
+  EXPECT_EQ(z->args()[0].kind(), Argument::Kind::kTuple);
+}
+
 }  // namespace
 }  // namespace airscope
 
