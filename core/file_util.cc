@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/interrupt.h"
+
 namespace airscope {
 
 namespace {
@@ -27,6 +29,7 @@ Status WaitForWriter(int fd, const std::string& path, int wait_ms) {
                             wait_ms);
     }
     if (errno != EINTR) return Status::Errorf("{}: cannot wait for the FIFO: {}", path, std::strerror(errno));
+    if (InterruptRequested()) return InterruptedStatus();
   }
 }
 
@@ -75,9 +78,10 @@ Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes, int f
     }
     ssize_t n = ::read(fd, static_cast<char*>(text.buffer_.data()) + text.size_, text.buffer_.size() - text.size_);
     if (n < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR && !InterruptRequested()) continue;
       int err = errno;
       ::close(fd);
+      if (err == EINTR) return InterruptedStatus();
       return Status::Errorf("{}: read failed: {}", path, std::strerror(err));
     }
     if (n == 0) break;
@@ -97,28 +101,135 @@ Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes) {
   return std::string(text->view());
 }
 
-Status WriteFileAtomically(const std::string& path, std::string_view contents) {
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Status::Errorf("{}: cannot write: {}", path, std::strerror(errno));
-  size_t done = 0;
-  while (done < contents.size()) {
-    ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+namespace {
+
+Status WriteAll(int fd, std::string_view contents, const std::string& path) {
+  while (!contents.empty()) {
+    ssize_t n = ::write(fd, contents.data(), contents.size());
     if (n < 0) {
       if (errno == EINTR) continue;
       int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
+      if (err == EFBIG) return Status::Errorf("{}: write failed: over the file size limit (ulimit -f)", path);
       return Status::Errorf("{}: write failed: {}", path, std::strerror(err));
     }
-    done += static_cast<size_t>(n);
-  }
-  if (::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    ::unlink(tmp.c_str());
-    return Status::Errorf("{}: cannot write: {}", path, std::strerror(err));
+    contents.remove_prefix(static_cast<size_t>(n));
   }
   return Status::Ok();
+}
+
+std::string DirName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// mkdir -p of `dir`, 0777 less the umask as mkdir gives.
+Status MakeDirs(const std::string& dir, const std::string& path) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return Status::Ok();
+    return Status::Errorf("{}: cannot write: {} is not a directory", path, dir);
+  }
+  if (errno != ENOENT) return Status::Errorf("{}: cannot write: {}: {}", path, dir, std::strerror(errno));
+  std::string parent = DirName(dir);
+  if (parent != dir) AIRSCOPE_RETURN_IF_ERROR(MakeDirs(parent, path));
+  if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
+    return Status::Errorf("{}: cannot write: cannot create directory {}: {}", path, dir, std::strerror(errno));
+  }
+  return Status::Ok();
+}
+
+// A device, FIFO or socket: written in place, never replaced.
+Status WriteInPlace(const std::string& path, std::string_view contents, bool fifo) {
+  // O_NONBLOCK first: opening a FIFO nobody reads would wait forever.
+  int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | (fifo ? O_NONBLOCK : 0));
+  if (fd < 0) {
+    if (errno == ENXIO) return Status::Errorf("{}: a FIFO with no reader (start the reader first)", path);
+    return Status::Errorf("{}: cannot write: {}", path, std::strerror(errno));
+  }
+  if (fifo) {
+    int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  }
+  Status written = WriteAll(fd, contents, path);
+  if (::close(fd) != 0 && written.ok()) written = Status::Errorf("{}: write failed: {}", path, std::strerror(errno));
+  return written;
+}
+
+// Where a write to `path` lands: the file a chain of symlinks ends at, even
+// when that file does not exist yet. Sets *existing to the target's lstat
+// when it exists.
+Result<std::string> FollowLinks(const std::string& path, struct stat* existing, bool* exists) {
+  std::string target = path;
+  for (int hops = 0;; ++hops) {
+    if (::lstat(target.c_str(), existing) != 0) {
+      // ENOTDIR: MakeDirs names the part of the path that is not a directory.
+      if (errno != ENOENT && errno != ENOTDIR) return Status::Errorf("{}: cannot write: {}", path, std::strerror(errno));
+      *exists = false;
+      return target;
+    }
+    if (!S_ISLNK(existing->st_mode)) {
+      *exists = true;
+      return target;
+    }
+    if (hops == 40) return Status::Errorf("{}: cannot write: too many levels of symbolic links", path);
+    std::string link(4096, '\0');
+    ssize_t n = ::readlink(target.c_str(), link.data(), link.size());
+    if (n < 0) return Status::Errorf("{}: cannot write: {}", path, std::strerror(errno));
+    link.resize(static_cast<size_t>(n));
+    target = link.starts_with('/') ? link : DirName(target) + "/" + link;
+  }
+}
+
+}  // namespace
+
+Status WriteFile(const std::string& path, std::string_view contents) {
+  if (path.empty()) return Status::Error("cannot write: no file name");
+  // stat follows every link, /proc/self/fd's too (whose readlink text, such
+  // as "pipe:[123]", is not a path): a non-regular end is written in place.
+  struct stat followed {};
+  if (::stat(path.c_str(), &followed) == 0) {
+    if (S_ISDIR(followed.st_mode)) return Status::Errorf("{}: cannot write: it is a directory", path);
+    if (!S_ISREG(followed.st_mode)) return WriteInPlace(path, contents, S_ISFIFO(followed.st_mode));
+  }
+  struct stat existing {};
+  bool exists = false;
+  Result<std::string> target = FollowLinks(path, &existing, &exists);
+  if (!target.ok()) return target.status();
+  std::string dir = DirName(*target);
+  AIRSCOPE_RETURN_IF_ERROR(MakeDirs(dir, path));
+
+  // The temp file: in the target's directory (so rename is atomic), a short
+  // name (a 255-byte file name leaves no room for a suffix), made with
+  // O_EXCL by mkostemp (a symlink planted at a guessable name is never
+  // followed).
+  std::string tmp = dir + "/.airscope-XXXXXX";
+  int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd < 0) return Status::Errorf("{}: cannot write in {}: {}", path, dir, std::strerror(errno));
+  // The file keeps its mode and, where we may, its owner; a new one gets
+  // what open(O_CREAT, 0666) would (mkostemp makes 0600).
+  mode_t mode = 0;
+  if (exists) {
+    mode = existing.st_mode & 07777;
+    if (existing.st_uid != ::geteuid() || existing.st_gid != ::getegid()) {
+      int ignored = ::fchown(fd, existing.st_uid, existing.st_gid);  // may fail unprivileged: the file becomes ours
+      (void)ignored;
+    }
+  } else {
+    mode_t mask = ::umask(0);  // read the umask (no call reads it without setting it)
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  Status written = WriteAll(fd, contents, path);
+  if (written.ok() && ::fchmod(fd, mode) != 0) {
+    written = Status::Errorf("{}: cannot set its mode: {}", path, std::strerror(errno));
+  }
+  if (::close(fd) != 0 && written.ok()) written = Status::Errorf("{}: write failed: {}", path, std::strerror(errno));
+  if (written.ok() && ::rename(tmp.c_str(), target->c_str()) != 0) {
+    written = Status::Errorf("{}: cannot write: {}", path, std::strerror(errno));
+  }
+  if (!written.ok()) ::unlink(tmp.c_str());
+  return written;
 }
 
 }  // namespace airscope

@@ -1,4 +1,4 @@
-// Whole-file reads and atomic writes. The only place core touches the file
+// Whole-file reads and safe writes. The only place core touches the file
 // system, so tests and callers see one behaviour for missing files, size
 // limits and interrupted writes.
 #pragma once
@@ -37,8 +37,16 @@ Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes = uint
 // The same, as a std::string (one more copy; for small files and callers that keep the text).
 Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes = uint64_t{4} << 30);
 
-// Writes to `path.tmp.<pid>` then renames over `path`: a reader never sees a
-// partial file, and an interrupted write leaves none behind.
-Status WriteFileAtomically(const std::string& path, std::string_view contents);
+// Writes `contents` to `path` as a user means it:
+// - a regular file, or none yet: atomically, through a temp file made with
+//   O_EXCL in the same directory and renamed over it, so a reader never sees
+//   a partial file and a failed write (disk full, `ulimit -f`) leaves the old
+//   file and no temp file. An existing file keeps its mode (and owner where
+//   the process may set it); a new one gets 0666 less the umask.
+// - a symlink is followed: the file it points at is replaced, the link stays.
+// - a device, FIFO or socket (/dev/null, /dev/stdout, a named pipe) is
+//   written in place, never replaced; a FIFO without a reader is an error.
+// - missing parent directories are created (mkdir -p).
+Status WriteFile(const std::string& path, std::string_view contents);
 
 }  // namespace airscope

@@ -1,8 +1,11 @@
 #include "repl/command_table.h"
 
 #include <algorithm>
+#include <cassert>
 
 #include <fmt/format.h>
+
+#include "repl/suggest.h"
 
 namespace airscope {
 
@@ -12,14 +15,35 @@ void CommandTable::Add(CommandSpec spec) {
   commands_.insert(pos, std::move(spec));
 }
 
+void CommandTable::AddAlias(std::string alias, std::string command) {
+  assert(Find(command) != nullptr);
+  aliases_.push_back({std::move(alias), std::move(command)});
+}
+
+const CommandSpec* CommandTable::Find(std::string_view name) const {
+  for (const CommandSpec& spec : commands_) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
 Result<const CommandSpec*> CommandTable::Lookup(std::string_view word) const {
+  if (const CommandSpec* exact = Find(word)) return exact;
+  for (const CommandAlias& alias : aliases_) {
+    if (alias.alias == word) return Find(alias.command);
+  }
   std::vector<const CommandSpec*> matches;
   for (const CommandSpec& spec : commands_) {
-    if (spec.name == word) return &spec;
     if (spec.name.compare(0, word.size(), word) == 0) matches.push_back(&spec);
   }
   if (matches.size() == 1) return matches.front();
-  if (matches.empty()) return Status::Errorf("unknown command \"{}\" (try help)", word);
+  if (matches.empty()) {
+    std::vector<std::string> names;
+    for (const CommandSpec& spec : commands_) names.push_back(spec.name);
+    for (const CommandAlias& alias : aliases_) names.push_back(alias.alias);
+    std::string suggestion = DidYouMean(word, names);
+    return Status::Errorf("unknown command \"{}\"{} (try help)", word, suggestion);
+  }
   std::vector<std::string_view> names;
   for (const CommandSpec* m : matches) names.push_back(m->name);
   return Status::Errorf("ambiguous command \"{}\": {}", word, fmt::join(names, ", "));
@@ -43,6 +67,14 @@ CommandTable BuildCommandTable() {
   RegisterPassCommands(table);
   RegisterDecompCommands(table);
   RegisterPipelineCommands(table);
+  // gdb's one-letter habits. `run` continues from the cursor, so it is both c and r.
+  table.AddAlias("n", "next");
+  table.AddAlias("s", "step");
+  table.AddAlias("c", "run");
+  table.AddAlias("b", "break");
+  table.AddAlias("r", "run");
+  table.AddAlias("q", "quit");
+  table.AddAlias("exit", "quit");
   return table;
 }
 

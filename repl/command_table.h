@@ -52,16 +52,29 @@ struct CommandSpec {
 // The error a handler returns for wrong arguments: "usage: SYNTAX".
 inline Status UsageError(std::string_view syntax) { return Status::Errorf("usage: {}", syntax); }
 
+struct CommandAlias {
+  std::string alias;    // "n"
+  std::string command;  // "next"
+};
+
 class CommandTable {
  public:
   void Add(CommandSpec spec);
-  // Exact name, else a unique prefix; errors list the candidates.
+  // A fixed alias, as gdb's: it wins over prefix matching ("n" is next, not
+  // ambiguous between next and node). `command` must be added already.
+  void AddAlias(std::string alias, std::string command);
+  // Exact name, else an alias, else a unique prefix; errors list the
+  // candidates, or suggest the closest name for a misspelling.
   Result<const CommandSpec*> Lookup(std::string_view word) const;
   const std::vector<CommandSpec>& commands() const { return commands_; }
+  const std::vector<CommandAlias>& aliases() const { return aliases_; }
   std::vector<std::string> NamesWithPrefix(std::string_view prefix) const;
 
  private:
+  const CommandSpec* Find(std::string_view name) const;
+
   std::vector<CommandSpec> commands_;  // kept sorted by name
+  std::vector<CommandAlias> aliases_;  // in the order added
 };
 
 // Every airscope command, registered by the command files.

@@ -142,7 +142,8 @@ Status Eager(CommandContext& ctx) {
   opts->compute_dtype = l->dtype;
   DeviceState& dev = ctx.session.device();
   Result<RunResult> r = dev.sim.Eager(l->tasks, l->name, *opts);
-  dev.has_run = true;
+  // A failed run (out of memory) leaves a trace to look at; an interrupted one leaves nothing.
+  if (dev.sim.has_trace()) dev.has_run = true;
   if (!r.ok()) return r.status();
   dev.last_eager[l->name] = *r;
   PrintRun(ctx, *r, nullptr);
@@ -202,7 +203,7 @@ Status Replay(CommandContext& ctx) {
   const CapturedGraph* c = dev.sim.FindCaptured((*entry)->name);
   if (!c) return Status::Errorf("'{}' has not been captured: run capture first", (*entry)->name);
   Result<RunResult> r = dev.sim.Replay(c->id, *opts);
-  dev.has_run = true;
+  if (dev.sim.has_trace()) dev.has_run = true;
   if (!r.ok()) return r.status();
   auto eager = dev.last_eager.find(r->graph);
   PrintRun(ctx, *r, eager == dev.last_eager.end() ? nullptr : &eager->second);
@@ -250,7 +251,11 @@ Status Timeline(CommandContext& ctx) {
   const Trace& trace = dev.sim.last_trace();
   if (!json_path.empty()) {
     std::string text = ChromeTraceJson(trace);
-    AIRSCOPE_RETURN_IF_ERROR(WriteFileAtomically(json_path, text));
+    if (json_path == "-") {
+      ctx.out.AddBlock(text);
+      return Status::Ok();
+    }
+    AIRSCOPE_RETURN_IF_ERROR(WriteFile(json_path, text));
     size_t x = 0;
     for (const Slice& s : trace.slices) x += s.category != SliceCategory::kError;
     ctx.out.Print("wrote {} (Chrome trace: {} slices, {} flows, {} tracks; open in ui.perfetto.dev)", json_path, x,
@@ -341,7 +346,8 @@ void RegisterDeviceCommands(CommandTable& table) {
   table.Add({"timeline", "timeline [--width W | --json PATH]", "draw the last run per stream",
              "Draws the last eager/capture/replay run: one row for the host and one per stream, a time axis,\n"
              "kernel names where they fit, waits as ~, then utilisation and the longest idle gap per stream\n"
-             "with its cause. --json PATH writes Chrome trace JSON (atomically) for ui.perfetto.dev.",
+             "with its cause. --json PATH writes Chrome trace JSON for ui.perfetto.dev (as dump writes files;\n"
+             "--json - prints it).",
              Timeline, [](const std::vector<std::string>& before) {
                if (!before.empty() && before.back() == "--json") return CompletionRule{CompletionKind::kFile, {}};
                return before.empty() ? Fixed({"--width", "--json"}) : CompletionRule{};

@@ -153,7 +153,8 @@ Status Dump(CommandContext& ctx) {
   if (!graph.ok()) return graph.status();
   Result<WrittenGraph> written = WriteGraph(**graph, args[0].text, args[1].text);
   if (!written.ok()) return written.status();
-  ctx.out.Print("{}", written->summary);
+  if (!written->printed.empty()) ctx.out.AddBlock(written->printed);
+  if (!written->summary.empty()) ctx.out.Print("{}", written->summary);
   if (!written->note.empty()) ctx.out.Styled(Style::kDim, "  {}", written->note);
   return Status::Ok();
 }
@@ -215,9 +216,11 @@ void RegisterGraphCommands(CommandTable& table) {
              fmt::format(
                  "Writes the current graph to PATH in FORMAT ({}); svg/png are rendered by\n"
                  "graphviz (graphs over 2,000 nodes are laid out with sfdp). --stage S writes a pipeline stage\n"
-                 "instead (a number, a pass name, input or last). Files are written atomically: a temporary\n"
-                 "file renamed into place, so an interrupted dump leaves no partial file. For a dump after\n"
-                 "every stage, set dump.dir, dump.formats and dump.when.",
+                 "instead (a number, a pass name, input or last). PATH - prints to standard output (text\n"
+                 "formats and svg). A regular file is replaced atomically (a temporary file renamed into place,\n"
+                 "so a failed dump leaves the old file and no partial one) and keeps its mode; a symlink is\n"
+                 "followed; a device or FIFO is written in place; missing directories are created. Ctrl-C\n"
+                 "stops an svg/png layout. For a dump after every stage, set dump.dir, dump.formats and dump.when.",
                  fmt::join(GraphFormatNames(false), ", ")),
              Dump, [](const std::vector<std::string>& before) {
                if (before.empty()) return CompletionRule{CompletionKind::kFixed, GraphFormatNames(false)};

@@ -59,7 +59,22 @@ Status Report(CommandContext& ctx, const PipelineRun& run, const RunReport& repo
     ctx.out.Styled(Style::kDim, "dumped {} file(s) to {}", dumps.written().size(),
                    ctx.session.settings().Get("dump.dir"));
   }
-  for (const std::string& error : dumps.errors()) ctx.out.Styled(Style::kBad, "warning: dump: {}", error);
+  // A dump the user asked for that could not be written fails the command
+  // (a script stops, exit 1), after the stages it ran are shown; the stages
+  // stay. The first few errors are listed, the rest counted.
+  const std::vector<std::string>& dump_errors = dumps.errors();
+  constexpr size_t kShownDumpErrors = 3;
+  for (size_t i = 0; i < std::min(dump_errors.size(), kShownDumpErrors); ++i) {
+    ctx.out.Styled(Style::kBad, "dump: {}", dump_errors[i]);
+  }
+  if (dump_errors.size() > kShownDumpErrors) {
+    ctx.out.Styled(Style::kBad, "dump: ... and {} more", dump_errors.size() - kShownDumpErrors);
+  }
+  Status dump_failure;
+  if (!dump_errors.empty()) {
+    dump_failure = Status::Errorf("{} automatic dump(s) failed (set dump.when off to run without them)",
+                                  dump_errors.size());
+  }
   size_t cursor = run.cursor();
   switch (report.stop) {
     case RunReport::Stop::kFailed: {
@@ -67,6 +82,10 @@ Status Report(CommandContext& ctx, const PipelineRun& run, const RunReport& repo
       return Status::Errorf("{} (still at stage {}, graph unchanged; `skip {}` steps over it)",
                             report.error.message(), cursor, pass);
     }
+    case RunReport::Stop::kInterrupted:
+      // An error, so a script stops here; the stages that ran are kept, as at a breakpoint.
+      return Status::Errorf("{}: stopped before '{}' (at stage {}; `run` goes on from here)", report.error.message(),
+                            run.passes()[cursor], cursor);
     case RunReport::Stop::kBreakpoint:
       ctx.out.Styled(Style::kAccent, "breakpoint: stopped before '{}' (at stage {})", run.passes()[cursor], cursor);
       break;
@@ -80,7 +99,7 @@ Status Report(CommandContext& ctx, const PipelineRun& run, const RunReport& repo
       ctx.out.Print("at stage {}; next pass: '{}'", cursor, run.passes()[cursor]);
       break;
   }
-  return Status::Ok();
+  return dump_failure;
 }
 
 Result<PipelineRun*> Pipeline(CommandContext& ctx) { return ctx.session.CurrentPipeline(); }
@@ -416,6 +435,7 @@ Status Bisect(CommandContext& ctx) {
   runner.env().ignore_breakpoints = true;
   Result<RunReport> report = probe.RunUntil(std::nullopt, runner.env());
   if (!report.ok()) return report.status();
+  if (report->stop == RunReport::Stop::kInterrupted) return report->error;
   if (report->stop == RunReport::Stop::kFailed) {
     ctx.out.Styled(Style::kBad, "note: the pipeline stops at stage {}: {}", probe.cursor(), report->error.message());
   }

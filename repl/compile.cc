@@ -15,7 +15,7 @@ Result<Compiled> CompileThroughPipeline(std::shared_ptr<const Graph> graph, cons
   PipelineRun run(std::move(graph));
   Result<RunReport> report = run.RunUntil(std::nullopt, env);
   if (!report.ok()) return report.status().WithPrefix("compile");
-  if (report->stop == RunReport::Stop::kFailed) return report->error.WithPrefix("compile");
+  if (report->stopped_early()) return report->error.WithPrefix("compile");
   Compiled compiled;
   compiled.graph = run.CurrentShared();
   for (const StageRecord& stage : run.stages()) {

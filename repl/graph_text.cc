@@ -54,15 +54,21 @@ Result<WrittenGraph> WriteGraph(const Graph& graph, std::string_view format, con
   if (!spec) {
     return Status::Errorf("unknown dump format '{}' (one of: {})", format, fmt::join(GraphFormatNames(false), ", "));
   }
+  const bool to_stdout = path == "-";
   if (!spec->text) {
-    Result<RenderInfo> info = RenderGraph(graph, format, path);
-    if (!info.ok()) return info.status();
-    return WrittenGraph{fmt::format("wrote {} ({}, layout {})", path, format, info->engine), info->note};
+    if (to_stdout && format == "png") return Status::Error("png is binary: give a file name, not -");
+    Result<Rendered> rendered = RenderGraphData(graph, format);
+    if (!rendered.ok()) return rendered.status();
+    if (to_stdout) return WrittenGraph{"", rendered->info.note, std::move(rendered->data)};
+    AIRSCOPE_RETURN_IF_ERROR(WriteFile(path, rendered->data));
+    return WrittenGraph{fmt::format("wrote {} ({}, layout {})", path, format, rendered->info.engine),
+                        rendered->info.note, ""};
   }
   Result<std::string> text = spec->text(graph);
   if (!text.ok()) return text.status();
-  AIRSCOPE_RETURN_IF_ERROR(WriteFileAtomically(path, *text));
-  return WrittenGraph{fmt::format("wrote {} ({}, {} bytes)", path, format, text->size()), ""};
+  if (to_stdout) return WrittenGraph{"", "", std::move(*text)};
+  AIRSCOPE_RETURN_IF_ERROR(WriteFile(path, *text));
+  return WrittenGraph{fmt::format("wrote {} ({}, {} bytes)", path, format, text->size()), "", ""};
 }
 
 }  // namespace airscope

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/file_util.h"
+#include "core/interrupt.h"
 
 namespace airscope {
 namespace {
@@ -48,6 +49,13 @@ Interpreter::Interpreter(Session& session, const CommandTable& table, OutputSink
 void Interpreter::BeginBlock(std::string opener, std::string terminator, BlockHandler done) {
   block_ = PendingBlock{std::move(opener), std::move(terminator), std::move(done),
                         BlockLines{current_origin_, current_line_ + 1, {}}};
+}
+
+std::string Interpreter::AbandonBlock() {
+  if (!block_) return "";
+  std::string opener = std::move(block_->opener);
+  block_.reset();
+  return opener;
 }
 
 Status Interpreter::ExecuteLine(std::string_view line) {
@@ -130,6 +138,10 @@ Status Interpreter::RunLines(const std::vector<std::string>& lines, std::string_
       status = Status::Errorf("'{}' (line {}) is not closed by '{}' before the end", block_->opener,
                               block_->lines.first_line - 1, block_->terminator);
       block_.reset();
+    } else if (InterruptRequested()) {
+      // Ctrl-C stops a script: the line it came during (or the next one) fails.
+      current_line_ = i + 1;
+      status = InterruptedStatus();
     } else {
       current_line_ = i + 1;
       status = ExecuteLine(lines[i]);
@@ -144,7 +156,7 @@ Status Interpreter::RunLines(const std::vector<std::string>& lines, std::string_
       ++reported_failures_;
     }
     if (failed++ == 0) first_failure = located;
-    if (session_.settings().Get("on-error") != "continue") return located;
+    if (session_.settings().Get("on-error") != "continue" || InterruptRequested()) return located;
   }
   if (failed <= 1) return first_failure;
   return Status::Errorf("{} ({} lines failed in {})", first_failure.message(), failed, origin);

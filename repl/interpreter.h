@@ -61,6 +61,9 @@ class Interpreter {
   // terminator line. A script that ends inside a block fails at its end.
   void BeginBlock(std::string opener, std::string terminator, BlockHandler done);
   bool in_block() const { return block_.has_value(); }
+  // Drops the open block (Ctrl-D at its prompt) and returns its opener, e.g.
+  // "pass define multistream"; "" when no block is open.
+  std::string AbandonBlock();
 
   // A path argument as the user meant it: as given if it exists (relative to
   // the working directory), else relative to the directory of the script

@@ -1,6 +1,9 @@
 #include "repl/line_editor.h"
 
+#include <sys/select.h>
+
 #include <cassert>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -8,10 +11,13 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "core/interrupt.h"
 #include "repl/completion.h"
 
 namespace airscope {
 namespace {
+
+constexpr int kHistoryLines = 2000;
 
 // readline's callbacks carry no user data, so the active editor is reached
 // through this one pointer (set only while a LineEditor lives).
@@ -30,6 +36,10 @@ char** AttemptCompletion(const char* text, int start, int end) {
   return active_editor ? active_editor->CompleteAt(text, start, end) : nullptr;
 }
 
+void OnLine(char* raw) {
+  if (active_editor) active_editor->LineEntered(raw);
+}
+
 std::string HistoryPath() {
   if (const char* explicit_path = std::getenv("AIRSCOPE_HISTORY")) return explicit_path;
   const char* home = std::getenv("HOME");
@@ -45,26 +55,68 @@ LineEditor::LineEditor(const CommandTable& table, const Session& session)
   rl_readline_name = "airscope";
   rl_attempted_completion_function = AttemptCompletion;
   rl_completer_word_break_characters = const_cast<char*>(" \t");
+  // SIGINT is the shell's (repl/main.cc): readline must not take it over.
+  rl_catch_signals = 0;
   using_history();
-  stifle_history(2000);
-  if (!history_path_.empty()) read_history(history_path_.c_str());
+  stifle_history(kHistoryLines);
+  if (!history_path_.empty() && read_history(history_path_.c_str()) == ENOENT) {
+    write_history(history_path_.c_str());  // append_history needs the file to exist
+  }
 }
 
 LineEditor::~LineEditor() {
-  if (!history_path_.empty()) write_history(history_path_.c_str());
+  if (!history_path_.empty()) history_truncate_file(history_path_.c_str(), kHistoryLines);
   rl_attempted_completion_function = nullptr;
   active_editor = nullptr;
 }
 
-std::optional<std::string> LineEditor::ReadLine(const std::string& prompt) {
-  char* raw = readline(prompt.c_str());
-  if (!raw) return std::nullopt;
+void LineEditor::LineEntered(char* raw) {
+  // Removing the handler here keeps readline from printing the prompt again
+  // before the command's output.
+  rl_callback_handler_remove();
+  entered_ = true;
+  if (!raw) {
+    input_ = Input{Input::Kind::kEnd, {}};
+    return;
+  }
   std::string line(raw);
   std::free(raw);
   bool blank = line.find_first_not_of(" \t") == std::string::npos;
-  if (!blank && line != last_line_) add_history(line.c_str());
+  if (!blank && line != last_line_) {
+    add_history(line.c_str());
+    if (!history_path_.empty()) append_history(1, history_path_.c_str());
+  }
   if (!blank) last_line_ = line;
-  return line;
+  input_ = Input{Input::Kind::kLine, std::move(line)};
+}
+
+LineEditor::Input LineEditor::ReadLine(const std::string& prompt) {
+  entered_ = false;
+  rl_callback_handler_install(prompt.c_str(), OnLine);
+  int fd = fileno(rl_instream ? rl_instream : stdin);
+  while (!entered_) {
+    fd_set ready;
+    FD_ZERO(&ready);
+    FD_SET(fd, &ready);
+    if (::select(fd + 1, &ready, nullptr, nullptr, nullptr) < 0) {
+      if (errno != EINTR) {
+        rl_callback_handler_remove();
+        return Input{Input::Kind::kEnd, {}};
+      }
+      if (!InterruptRequested()) continue;  // another signal (a resize): keep editing
+      // Ctrl-C: drop the line, leave readline's state clean for the next one.
+      ClearInterrupt();
+      rl_free_line_state();
+      rl_callback_sigcleanup();
+      rl_cleanup_after_signal();
+      rl_callback_handler_remove();
+      std::fputs("^C\n", rl_outstream ? rl_outstream : stdout);
+      std::fflush(rl_outstream ? rl_outstream : stdout);
+      return Input{Input::Kind::kInterrupted, {}};
+    }
+    rl_callback_read_char();
+  }
+  return std::move(input_);
 }
 
 char** LineEditor::CompleteAt(const char* text, int start, int end) {

@@ -3,8 +3,11 @@
 //   airscope                     interactive (GNU readline) when stdin is a terminal,
 //                                else runs the commands read from stdin
 //   airscope FILE.airscript      run a script; stops at the first failing line
+//   airscope -x FILE.airscript   run a script, then stay interactive
 //   airscope -c 'cmd; cmd'       run commands given on the command line
-// Exit status: 0 all commands succeeded, 1 a command failed, 2 bad usage.
+// Exit status: 0 all commands succeeded, 1 a command failed, 2 bad usage,
+// 130 interrupted (Ctrl-C).
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -15,19 +18,54 @@
 #include <fmt/format.h>
 
 #include "core/file_util.h"
+#include "core/interrupt.h"
 #include "repl/command_table.h"
 #include "repl/interpreter.h"
 #include "repl/line_editor.h"
 #include "repl/session.h"
+#include "repl/tokenizer.h"
+
+#ifndef AIRSCOPE_VERSION
+#define AIRSCOPE_VERSION "unknown"
+#endif
 
 namespace airscope {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: airscope [FILE.airscript] [-c 'COMMAND; COMMAND']\n"
+    "usage: airscope [FILE.airscript | -x FILE.airscript | -c 'COMMAND; COMMAND'] [--version]\n"
     "  no arguments: interactive shell (type help)\n"
     "  FILE.airscript: run a script, stop at the first failing line, exit 1 if one failed\n"
-    "  -c TEXT: run the commands in TEXT (separated by ';')\n";
+    "  -x FILE: run a script, then stay interactive (in a terminal)\n"
+    "  -c TEXT: run the commands in TEXT (separated by ';')\n"
+    "  exit status: 0 ok, 1 a command failed, 2 bad usage, 130 interrupted (Ctrl-C)\n";
+
+constexpr int kInterruptedExit = 130;  // 128 + SIGINT, as shells report it
+
+// Ctrl-C raises core/interrupt.h's flag; the running command stops at its
+// next safe point, the prompt drops its line. A command that never reaches
+// one (a stuck write) would leave the user nothing but kill, so the third
+// Ctrl-C while one runs ends airscope. History is already on disk by then
+// (LineEditor appends each line).
+void OnInterrupt(int /*signal*/) {
+  if (RequestInterrupt() >= 3) {
+    constexpr char kMessage[] = "\nairscope: interrupted three times; quitting\n";
+    ssize_t ignored = ::write(STDERR_FILENO, kMessage, sizeof(kMessage) - 1);
+    (void)ignored;
+    ::_exit(kInterruptedExit);
+  }
+}
+
+void InstallSignalHandlers() {
+  struct sigaction action {};
+  action.sa_handler = OnInterrupt;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: a blocking wait returns EINTR and can look at the flag
+  sigaction(SIGINT, &action, nullptr);
+  // Over `ulimit -f`, a write fails with EFBIG and the file writer reports it
+  // (and removes its temp file) instead of the process dying silently.
+  signal(SIGXFSZ, SIG_IGN);
+}
 
 class TerminalSink : public OutputSink {
  public:
@@ -56,21 +94,42 @@ class TerminalSink : public OutputSink {
   const Session& session_;
 };
 
+// A command Enter repeats on an empty line, as gdb repeats its stepping commands.
+bool RepeatsOnEnter(const CommandTable& table, const std::string& line) {
+  Result<std::vector<Word>> words = Tokenize(line);
+  if (!words.ok() || words->empty()) return false;
+  Result<const CommandSpec*> spec = table.Lookup(words->front().text);
+  return spec.ok() && ((*spec)->name == "step" || (*spec)->name == "next");
+}
+
 int RunInteractive(Session& session, const CommandTable& table, Interpreter& interpreter, TerminalSink& sink) {
   LineEditor editor(table, session);
   fmt::print("airscope: a debugger for torch.compile -> TorchAir -> aclgraph (simulated NPU). Type help.\n");
+  std::string repeat;  // what Enter on an empty line runs again
   while (!session.quit_requested()) {
     const Session::Entry* current = session.current();
     std::string prompt = interpreter.in_block()       ? "...> "
                          : current                    ? fmt::format("(airscope:{}) ", current->name)
                                                       : "(airscope) ";
-    std::optional<std::string> line = editor.ReadLine(prompt);
-    if (!line) {
+    LineEditor::Input input = editor.ReadLine(prompt);
+    if (input.kind == LineEditor::Input::Kind::kInterrupted) continue;
+    if (input.kind == LineEditor::Input::Kind::kEnd) {
       fmt::print("\n");
-      break;
+      if (!interpreter.in_block()) break;
+      sink.Error(fmt::format("{}: abandoned (Ctrl-D); nothing was defined", interpreter.AbandonBlock()));
+      continue;
     }
+    std::string line = std::move(input.line);
+    if (interpreter.in_block()) {
+      repeat.clear();
+    } else if (line.find_first_not_of(" \t") == std::string::npos) {
+      line = repeat;
+    } else {
+      repeat = RepeatsOnEnter(table, line) ? line : "";
+    }
+    ClearInterrupt();  // a Ctrl-C typed before this command is not for it
     size_t reported_before = interpreter.reported_failures();
-    Status status = interpreter.ExecuteLine(*line);
+    Status status = interpreter.ExecuteLine(line);
     // A failing `source` has already reported its line; don't say it twice.
     if (!status.ok() && interpreter.reported_failures() == reported_before) sink.Error("error: " + status.message());
   }
@@ -125,47 +184,64 @@ int Main(int argc, char** argv) {
   std::string script;
   std::string commands;
   bool have_commands = false;
+  bool stay_interactive = false;  // -x
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "-h" || arg == "--help") {
       fmt::print("{}", kUsage);
       return 0;
     }
-    if (arg == "-c") {
+    if (arg == "--version") {
+      fmt::print("airscope {}\n", AIRSCOPE_VERSION);
+      return 0;
+    }
+    if (arg == "-c" || arg == "-x") {
       if (i + 1 >= argc) {
-        fmt::print(stderr, "airscope: -c needs an argument\n{}", kUsage);
+        fmt::print(stderr, "airscope: {} needs an argument\n{}", arg, kUsage);
         return 2;
       }
-      commands = argv[++i];
-      have_commands = true;
+      if (!script.empty() || have_commands) {
+        fmt::print(stderr, "airscope: give one of a script, -x or -c\n{}", kUsage);
+        return 2;
+      }
+      if (arg == "-c") {
+        commands = argv[++i];
+        have_commands = true;
+      } else {
+        script = argv[++i];
+        stay_interactive = true;
+      }
     } else if (!arg.empty() && arg[0] == '-') {
       fmt::print(stderr, "airscope: unknown option {}\n{}", arg, kUsage);
       return 2;
-    } else if (script.empty()) {
+    } else if (script.empty() && !have_commands) {
       script = std::string(arg);
     } else {
-      fmt::print(stderr, "airscope: one script at a time\n{}", kUsage);
+      fmt::print(stderr, "airscope: give one of a script, -x or -c\n{}", kUsage);
       return 2;
     }
   }
-  if (have_commands && !script.empty()) {
-    fmt::print(stderr, "airscope: give either a script or -c, not both\n{}", kUsage);
-    return 2;
-  }
 
+  InstallSignalHandlers();
   Session session;
   CommandTable table = BuildCommandTable();
   TerminalSink sink(session);
   Interpreter interpreter(session, table, sink);
+  const bool terminal = isatty(STDIN_FILENO);
 
   if (!have_commands && script.empty()) {
-    if (isatty(STDIN_FILENO)) return LeaveWithoutTeardown(RunInteractive(session, table, interpreter, sink));
+    if (terminal) return LeaveWithoutTeardown(RunInteractive(session, table, interpreter, sink));
     script = "/dev/stdin";
   }
   Status status = have_commands ? interpreter.RunCommandText(commands) : interpreter.RunScript(script);
+  if (!status.ok() && interpreter.reported_failures() == 0) sink.Error(status.message());
+  // -x: the script's failure is reported; the session it built is still the user's.
+  if (stay_interactive && terminal && !session.quit_requested()) {
+    ClearInterrupt();
+    return LeaveWithoutTeardown(RunInteractive(session, table, interpreter, sink));
+  }
   if (status.ok()) return LeaveWithoutTeardown(0);
-  if (interpreter.reported_failures() == 0) sink.Error(status.message());
-  return LeaveWithoutTeardown(1);
+  return LeaveWithoutTeardown(InterruptRequested() ? kInterruptedExit : 1);
 }
 
 }  // namespace

@@ -4,12 +4,12 @@
 #include <array>
 #include <chrono>
 #include <cstdlib>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "core/child_process.h"
 #include "core/file_util.h"
 #include "viz/graphviz_util.h"
 
@@ -124,40 +124,12 @@ gv::GraphPtr BuildGraph(const Graph& graph) {
   return g;
 }
 
-// gvFreeLayout must run before the graph is closed and the context freed.
-class LayoutGuard {
- public:
-  LayoutGuard(GVC_t* context, Agraph_t* graph) : context_(context), graph_(graph) {}
-  ~LayoutGuard() { gvFreeLayout(context_, graph_); }
-  LayoutGuard(const LayoutGuard&) = delete;
-  LayoutGuard& operator=(const LayoutGuard&) = delete;
-
- private:
-  GVC_t* context_;
-  Agraph_t* graph_;
-};
-
 std::string LastGraphvizError() {
   const char* text = aglasterr();
   std::string out = text ? text : "";
   std::free(const_cast<char*>(text));  // aglasterr hands over a malloc'd copy
   while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
   return out;
-}
-
-// One rendering context for the process, freed at exit. Why not one per call:
-// graphviz 2.43's pango text-layout plugin caches a pointer into the
-// context's font table in a static, so after gvFreeContext the next context's
-// first label reads freed memory (valgrind: invalid read under textspan_size);
-// gvContext also leaks ~3.6 KB per call. graphviz is not thread-safe, so
-// renders hold the mutex while they use the context.
-struct SharedRenderer {
-  std::mutex mutex;
-  gv::ContextPtr context;
-};
-SharedRenderer& Renderer() {
-  static SharedRenderer renderer;
-  return renderer;
 }
 
 }  // namespace
@@ -168,8 +140,7 @@ Result<std::string> GraphToDot(const Graph& graph, const DotOptions& options) {
   return gv::Write(g.get());
 }
 
-Result<RenderInfo> RenderGraph(const Graph& graph, std::string_view format, const std::string& path,
-                               const DotOptions& options) {
+Result<Rendered> RenderGraphData(const Graph& graph, std::string_view format, const DotOptions& options) {
   if (format != "svg" && format != "png") {
     return Status::Errorf("unsupported render format '{}' (use svg or png)", format);
   }
@@ -181,41 +152,47 @@ Result<RenderInfo> RenderGraph(const Graph& graph, std::string_view format, cons
                             options.max_nodes_for_dot);
   }
 
-  SharedRenderer& renderer = Renderer();
-  std::lock_guard<std::mutex> lock(renderer.mutex);
-  if (!renderer.context) renderer.context.reset(gvContext());
-  GVC_t* context = renderer.context.get();
-  if (!context) return Status::Error("graphviz: could not create a rendering context");
-  gv::GraphPtr g = BuildGraph(graph);
-  if (!g) return Status::Error("graphviz could not create a graph");
-  if (info.engine == "sfdp") {
-    // Straight edges and overlap removal by the final scaling step only (prism0)
-    // keep sfdp fast: full prism refinement alone took ~5 s of 7 s at 5k nodes.
-    gv::Set(g.get(), "overlap", "prism0");
-    gv::Set(g.get(), "splines", "false");
-    gv::Set(g.get(), "outputorder", "edgesfirst");
-  }
+  // Layout runs in a child process: graphviz polls nothing, so only a
+  // process can be stopped when the user presses Ctrl-C, and a graphviz
+  // abort (it calls exit on some errors) ends the child, not the session.
+  // The child renders with a context of its own and never frees it, which
+  // also keeps clear of graphviz 2.43's pango plugin, whose static cache
+  // reads freed memory once a context has been freed.
+  Result<std::string> rendered = RunInChildProcess("graphviz " + info.engine + " layout", [&]() -> Result<std::string> {
+    GVC_t* context = gvContext();
+    if (!context) return Status::Error("graphviz: could not create a rendering context");
+    gv::GraphPtr g = BuildGraph(graph);
+    if (!g) return Status::Error("graphviz could not create a graph");
+    if (info.engine == "sfdp") {
+      // Straight edges and overlap removal by the final scaling step only (prism0)
+      // keep sfdp fast: full prism refinement alone took ~5 s of 7 s at 5k nodes.
+      gv::Set(g.get(), "overlap", "prism0");
+      gv::Set(g.get(), "splines", "false");
+      gv::Set(g.get(), "outputorder", "edgesfirst");
+    }
+    // Errors from graphviz are collected for aglasterr instead of printed.
+    agseterr(AGMAX);
+    if (gvLayout(context, g.get(), info.engine.c_str()) != 0) {
+      return Status::Errorf("graphviz {} layout failed: {}", info.engine, LastGraphvizError());
+    }
+    char* data = nullptr;
+    unsigned int length = 0;
+    std::string format_text(format);
+    if (gvRenderData(context, g.get(), format_text.c_str(), &data, &length) != 0 || !data) {
+      return Status::Errorf("graphviz could not render {}: {}", format, LastGraphvizError());
+    }
+    return std::string(data, length);
+  });
+  if (!rendered.ok()) return rendered.status();
+  return Rendered{std::move(*rendered), std::move(info)};
+}
 
-  // Errors from graphviz are collected for aglasterr instead of printed.
-  agerrlevel_t old_level = agseterr(AGMAX);
-  int layout_rc = gvLayout(context, g.get(), info.engine.c_str());
-  agseterr(old_level);
-  if (layout_rc != 0) {
-    return Status::Errorf("graphviz {} layout failed: {}", info.engine, LastGraphvizError());
-  }
-  LayoutGuard layout(context, g.get());
-
-  char* data = nullptr;
-  unsigned int length = 0;
-  std::string format_text(format);
-  if (gvRenderData(context, g.get(), format_text.c_str(), &data, &length) != 0 || !data) {
-    if (data) gvFreeRenderData(data);
-    return Status::Errorf("graphviz could not render {}: {}", format, LastGraphvizError());
-  }
-  std::string rendered(data, length);
-  gvFreeRenderData(data);
-  AIRSCOPE_RETURN_IF_ERROR(WriteFileAtomically(path, rendered));
-  return info;
+Result<RenderInfo> RenderGraph(const Graph& graph, std::string_view format, const std::string& path,
+                               const DotOptions& options) {
+  Result<Rendered> rendered = RenderGraphData(graph, format, options);
+  if (!rendered.ok()) return rendered.status();
+  AIRSCOPE_RETURN_IF_ERROR(WriteFile(path, rendered->data));
+  return std::move(rendered->info);
 }
 
 }  // namespace airscope

@@ -30,7 +30,14 @@ struct RenderInfo {
   std::string engine;  // "dot" or "sfdp"
   std::string note;    // e.g. "5000 nodes > 2000: laid out with sfdp"
 };
-// Renders to `format` ("svg" or "png") into `path` (written atomically: temp file + rename).
+// Renders to `format` ("svg" or "png"): the bytes, and how. The layout runs
+// in a child process, so a Ctrl-C (core/interrupt.h) stops it.
+struct Rendered {
+  std::string data;
+  RenderInfo info;
+};
+Result<Rendered> RenderGraphData(const Graph& graph, std::string_view format, const DotOptions& options = {});
+// The same, written to `path` (core/file_util.h WriteFile).
 Result<RenderInfo> RenderGraph(const Graph& graph, std::string_view format, const std::string& path,
                                const DotOptions& options = {});
 

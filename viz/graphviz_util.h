@@ -24,11 +24,6 @@ struct GraphCloser {
 };
 using GraphPtr = std::unique_ptr<Agraph_t, GraphCloser>;
 
-struct ContextCloser {
-  void operator()(GVC_t* context) const { gvFreeContext(context); }
-};
-using ContextPtr = std::unique_ptr<GVC_t, ContextCloser>;
-
 // graphviz takes char* but never writes through it; keep the cast here.
 inline char* Str(const char* text) { return const_cast<char*>(text); }
 inline char* Str(const std::string& text) { return const_cast<char*>(text.c_str()); }

@@ -10,6 +10,7 @@
 
 #include "core/fx/arg_parser.h"
 #include "core/fx/source_text.h"
+#include "core/interrupt.h"
 #include "viz/ge_op_types.h"
 #include "viz/proto_text.h"
 
@@ -85,7 +86,10 @@ class Reader {
     auto order = Order();
     if (!order.ok()) return order.status();
     graph_ = std::make_unique<Graph>();
-    for (size_t id : *order) AIRSCOPE_RETURN_IF_ERROR(Build(nodes_[id]));
+    for (size_t id : *order) {
+      if (InterruptRequested()) return InterruptedStatus();
+      AIRSCOPE_RETURN_IF_ERROR(Build(nodes_[id]));
+    }
     // TorchAir's graphs always end in NetOutput; without one nothing is an
     // output, dead code removal erases every op and a capture has 0 tasks.
     // A file cut at a node boundary looks like that, so it is refused.

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/interrupt.h"
 #include "viz/md5.h"
 
 namespace airscope {
@@ -301,6 +302,10 @@ Result<TraceLog> LoadTraceLogFile(const std::string& path, uint64_t max_bytes) {
   uint64_t total = 0;
   size_t got = 0;
   while ((got = std::fread(chunk.data(), 1, chunk.size(), file)) > 0) {
+    if (InterruptRequested()) {
+      std::fclose(file);
+      return InterruptedStatus();
+    }
     total += got;
     if (total > max_bytes) {
       std::fclose(file);

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "core/interrupt.h"
+
 namespace airscope {
 
 Prepared Prepare(const TaskGraph& graph, const DeviceSpec& spec, DType dtype, const std::string& default_as) {
@@ -221,6 +223,10 @@ EagerFailure RunEagerIterations(const EagerLoop& l) {
     e.AddCounter("allocated (default pool)", at, l.counter_base + memory.Stats(kDefaultPool).allocated);
   };
   for (int64_t it = 0; it < l.last; ++it) {
+    if (l.interruptible && InterruptRequested()) {
+      failed = {it, 0, InterruptedStatus(), true};
+      break;
+    }
     if (it == l.stop_recording) e.StopRecording();
     const bool rec = e.recording();
     const int32_t iter = static_cast<int32_t>(it);
@@ -300,7 +306,7 @@ EagerFailure RunEagerIterations(const EagerLoop& l) {
   return failed;
 }
 
-void RunReplayIterations(const ReplayLoop& l) {
+bool RunReplayIterations(const ReplayLoop& l) {
   static const std::string kNoName;
   const Prepared& p = l.p;
   const DeviceSpec& spec = l.spec;
@@ -311,6 +317,7 @@ void RunReplayIterations(const ReplayLoop& l) {
   for (const GraphInput& in : l.inputs) copy_ns.push_back(spec.D2DNs(static_cast<double>(in.bytes)));
   std::vector<uint8_t> seen(p.streams.size(), 0);
   for (int64_t it = 0; it < l.last; ++it) {
+    if (l.interruptible && InterruptRequested()) return false;
     const bool rec = e.recording();
     const int32_t iter = static_cast<int32_t>(it);
     for (size_t k = 0; k < l.inputs.size(); ++k) {
@@ -336,6 +343,7 @@ void RunReplayIterations(const ReplayLoop& l) {
     }
     if (l.options.sync_each_iteration || it + 1 == l.options.iterations) e.Synchronize(iter);
   }
+  return true;
 }
 
 }  // namespace airscope

@@ -102,11 +102,13 @@ class Engine {
   int64_t last_start_ = 0;
 };
 
-// Where an eager run stopped: its first failed allocation (iteration < 0: none).
+// Where an eager run stopped: its first failed allocation, or the iteration
+// a Ctrl-C stopped it before (interrupted); iteration < 0: it ran to the end.
 struct EagerFailure {
   int64_t iteration = -1;
   uint32_t task = 0;
   Status status;
+  bool interrupted = false;
 };
 
 struct EagerLoop {
@@ -128,6 +130,9 @@ struct EagerLoop {
   // found it, every later one would do the same requests with the same
   // answers, so they skip the allocator and CountRepeats() accounts for them.
   bool skip_steady_memory = false;
+  // Stop between iterations when the user interrupts (core/interrupt.h): the
+  // run a command asked for, not a rerun that builds its trace.
+  bool interruptible = false;
 };
 // On failure the blocks of the failed iteration are freed again; the caller
 // synchronizes and reports.
@@ -142,7 +147,9 @@ struct ReplayLoop {
   const std::string& graph;               // its name, for the graph launch slice
   int64_t last = 0;                       // iterations to simulate: [0, last)
   const std::vector<std::string>* labels = nullptr;  // while e records
+  bool interruptible = false;                        // as EagerLoop::interruptible
 };
-void RunReplayIterations(const ReplayLoop& loop);
+// False when interrupted (between iterations) before the last one ran.
+bool RunReplayIterations(const ReplayLoop& loop);
 
 }  // namespace airscope

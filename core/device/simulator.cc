@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/device/sim_engine.h"
+#include "core/interrupt.h"
 
 namespace airscope {
 
@@ -137,11 +138,19 @@ Result<RunResult> SimDevice::Eager(const TaskGraph& graph, const std::string& na
   const Prepared& p = pending->p;
   std::string title = fmt::format("eager {} x{}", name, options.iterations);
   int64_t base_allocated = allocator_.Stats(kDefaultPool).allocated;
+  // An interrupted run leaves the device as it found it: the allocator's
+  // state (its counters, the pool's segments) comes back from this copy.
+  CachingAllocator before = allocator_;
   Engine e(p, spec_, nullptr);
   EagerLoop loop{p, spec_, options, e, allocator_};
   loop.last = options.iterations;
   loop.skip_steady_memory = true;
+  loop.interruptible = true;
   EagerFailure failure = RunEagerIterations(loop);
+  if (failure.interrupted) {
+    allocator_ = std::move(before);
+    return failure.status;
+  }
   const bool keep = options.trace != TraceLevel::kNone;
   if (keep) {
     pending->eager = true;
@@ -376,7 +385,8 @@ Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options) {
   Engine e(p, spec_, nullptr);
   ReplayLoop loop{p, spec_, options, e, c->inputs, c->name};
   loop.last = options.iterations;
-  RunReplayIterations(loop);
+  loop.interruptible = true;
+  if (!RunReplayIterations(loop)) return InterruptedStatus();
   RunResult r;
   r.mode = "replay";
   r.graph = c->name;

@@ -13,6 +13,7 @@
 #include "core/fx/arg_parser.h"
 #include "core/fx/fx_text.h"
 #include "core/fx/source_text.h"
+#include "core/interrupt.h"
 
 namespace airscope {
 namespace {
@@ -36,6 +37,7 @@ class FxTextParser {
       const char* nl = static_cast<const char*>(std::memchr(text_.data() + pos, '\n', text_.size() - pos));
       size_t end = nl ? static_cast<size_t>(nl - text_.data()) : text_.size();
       ++line_no_;
+      if ((line_no_ & 1023) == 0 && InterruptRequested()) return InterruptedStatus();
       line_start_ = pos;
       if (release_ && pos >= released_ + kReleaseEvery) {
         release_(pos);

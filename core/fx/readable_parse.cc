@@ -16,6 +16,7 @@
 #include "core/fx/arg_parser.h"
 #include "core/fx/readable.h"
 #include "core/fx/source_text.h"
+#include "core/interrupt.h"
 
 namespace airscope {
 namespace {
@@ -55,6 +56,7 @@ class ReadableParser {
       const char* nl = static_cast<const char*>(std::memchr(text_.data() + pos, '\n', text_.size() - pos));
       size_t end = nl ? static_cast<size_t>(nl - text_.data()) : text_.size();
       ++line_no_;
+      if ((line_no_ & 1023) == 0 && InterruptRequested()) return InterruptedStatus();
       std::string_view line = text_.substr(pos, end - pos);
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       pos = end + 1;

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "core/interrupt.h"
+
 namespace airscope {
 
 std::string_view StageStatusName(StageStatus status) {
@@ -167,6 +169,11 @@ RunReport PipelineRun::Step(size_t n, const PipelineEnv& env) {
       report.stop = RunReport::Stop::kEnd;
       break;
     }
+    if (InterruptRequested()) {
+      report.stop = RunReport::Stop::kInterrupted;
+      report.error = InterruptedStatus();
+      break;
+    }
     if (Status status = RunOne(env); !status.ok()) {
       report.stop = RunReport::Stop::kFailed;
       report.error = status;
@@ -200,6 +207,11 @@ Result<RunReport> PipelineRun::RunUntil(std::optional<std::string_view> target, 
     bool is_target = target_index && cursor() == *target_index;
     if (cursor() != start && !env.ignore_breakpoints && !is_target && HasBreakpoint(passes_[cursor()])) {
       report.stop = RunReport::Stop::kBreakpoint;
+      break;
+    }
+    if (InterruptRequested()) {
+      report.stop = RunReport::Stop::kInterrupted;
+      report.error = InterruptedStatus();
       break;
     }
     if (Status status = RunOne(env); !status.ok()) {

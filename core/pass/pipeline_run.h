@@ -82,11 +82,14 @@ struct PipelineEnv {
 
 // What a Step/RunUntil did.
 struct RunReport {
-  enum class Stop : uint8_t { kCount, kEnd, kBreakpoint, kTarget, kFailed };
+  // kInterrupted: the user interrupted (core/interrupt.h); the run stopped
+  // between two passes, keeping the stages that had run, as at a breakpoint.
+  enum class Stop : uint8_t { kCount, kEnd, kBreakpoint, kTarget, kFailed, kInterrupted };
   Stop stop = Stop::kCount;
   size_t first_stage = 0;  // the new stages are first_stage..last_stage (none if first > last)
   size_t last_stage = 0;
-  Status error;            // kFailed: the failing pass's error
+  Status error;            // kFailed: the failing pass's error; kInterrupted: InterruptedStatus()
+  bool stopped_early() const { return stop == Stop::kFailed || stop == Stop::kInterrupted; }
 };
 
 class PipelineRun {

@@ -457,17 +457,16 @@ INSTANTIATE_TEST_SUITE_P(
 INSTANTIATE_TEST_SUITE_P(
     Dump, ErrorStateTest,
     testing::Values(
-        FailureCase{"ToAMissingDirectory", "", "dump fx /nonexistent_airscope_dir/mlp.fx", "cannot write"},
+        // Missing directories are created (as dump.dir's are); a file where one should be is not.
+        FailureCase{"UnderAFile", "", "dump fx /dev/null/mlp.fx", "cannot write: /dev/null is not a directory"},
         FailureCase{"IntoProc", "", "dump json /proc/airscope_nope/mlp.json", "cannot write"},
-        FailureCase{"RenderedToAMissingDirectory", "", "dump svg /nonexistent_airscope_dir/mlp.svg",
-                    "/nonexistent_airscope_dir/mlp.svg"},
+        FailureCase{"RenderedUnderAFile", "", "dump svg /dev/null/mlp.svg", "/dev/null/mlp.svg"},
         FailureCase{"UnknownFormat", "", "dump pdf $TMP/mlp.pdf", "unknown dump format 'pdf'"},
         FailureCase{"StageNotRunYet", "", "dump fx $TMP/mlp.fx --stage 9", "stage 9 has not run yet"},
         FailureCase{"PassNotRunYet", "", "dump fx $TMP/mlp.fx --stage lower", "pass 'lower' has not run yet"},
         FailureCase{"UnknownStage", "", "dump fx $TMP/mlp.fx --stage nosuch", "no stage 'nosuch'"},
         FailureCase{"Usage", "", "dump fx", "usage: dump"},
-        FailureCase{"TimelineJsonToAMissingDirectory", "", "timeline --json /nonexistent_airscope_dir/t.json",
-                    "cannot write"}),
+        FailureCase{"TimelineJsonUnderAFile", "", "timeline --json /dev/null/t.json", "cannot write"}),
     CaseName);
 
 INSTANTIATE_TEST_SUITE_P(

@@ -38,7 +38,7 @@ std::string Pattern(size_t size) {
 TEST_F(FileUtilTest, ReadsARegularFileWhole) {
   std::string path = (dir_ / "big.txt").string();
   std::string contents = Pattern(3 << 20);  // past LargeBuffer's mapping threshold
-  ASSERT_TRUE(WriteFileAtomically(path, contents).ok());
+  ASSERT_TRUE(WriteFile(path, contents).ok());
   Result<FileText> text = ReadFileText(path);
   ASSERT_TRUE(text.ok()) << text.status().message();
   EXPECT_EQ(text->view(), contents);
@@ -87,7 +87,7 @@ TEST_F(FileUtilTest, SaysWhyItCannotRead) {
   EXPECT_EQ(text.status().message(), dir_.string() + ": not a regular file");
 
   std::string path = (dir_ / "ten.txt").string();
-  ASSERT_TRUE(WriteFileAtomically(path, "0123456789").ok());
+  ASSERT_TRUE(WriteFile(path, "0123456789").ok());
   text = ReadFileText(path, 4);
   ASSERT_FALSE(text.ok());
   EXPECT_EQ(text.status().message(), path + ": 10 bytes is over the size limit of 4 bytes");

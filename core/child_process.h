@@ -1,0 +1,25 @@
+// RunInChildProcess: runs a computation that cannot be interrupted or trusted
+// with the session (a graphviz layout of a big graph takes minutes, polls
+// nothing and may abort on memory) in a forked child, and hands back the
+// bytes it produced.
+//
+// The parent waits, polling core/interrupt.h: a Ctrl-C kills the child and
+// returns InterruptedStatus(). A child that dies (abort, SIGSEGV, OOM kill)
+// becomes an error naming the signal, not the end of the session. The child
+// sees a copy of the parent's memory at the fork, so `work` may read any of
+// it; nothing it changes comes back. The child leaves by _exit, running no
+// destructors or atexit handlers of the parent's.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace airscope {
+
+// `what` names the work in errors ("graphviz layout").
+Result<std::string> RunInChildProcess(std::string_view what, const std::function<Result<std::string>()>& work);
+
+}  // namespace airscope
