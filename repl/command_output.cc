@@ -1,5 +1,7 @@
 #include "repl/command_output.h"
 
+#include "repl/terminal_text.h"
+
 namespace airscope {
 namespace {
 
@@ -10,7 +12,8 @@ std::string_view AnsiStart(Style style) {
     case Style::kBad: return "\033[31m";
     case Style::kDim: return "\033[2m";
     case Style::kAccent: return "\033[36m";
-    case Style::kPlain: break;
+    case Style::kPlain:
+    case Style::kData: break;
   }
   return "";
 }
@@ -46,17 +49,17 @@ std::string CommandOutput::Text() const {
 }
 
 std::string CommandOutput::Render(bool color) const {
-  if (!color) return Text();
   std::string out;
   for (const Line& line : lines_) {
-    std::string_view start = AnsiStart(line.style);
-    if (start.empty()) {
+    if (line.style == Style::kData) {
       out += line.text;
-    } else {
-      out += start;
-      out += line.text;
-      out += "\033[0m";
+      out += '\n';
+      continue;
     }
+    std::string_view start = color ? AnsiStart(line.style) : std::string_view();
+    if (!start.empty()) out += start;
+    out += TerminalSafe(line.text);
+    if (!start.empty()) out += "\033[0m";
     out += '\n';
   }
   return out;

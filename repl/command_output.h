@@ -12,7 +12,10 @@
 
 namespace airscope {
 
-enum class Style : uint8_t { kPlain, kHeading, kGood, kBad, kDim, kAccent };
+// kData: bytes the user asked to have printed (`dump fx -`, `timeline --json
+// -`), written as they are: no colour, no escaping, no length cap. Every
+// other line goes through TerminalSafe (repl/terminal_text.h) when rendered.
+enum class Style : uint8_t { kPlain, kHeading, kGood, kBad, kDim, kAccent, kData };
 
 class CommandOutput {
  public:
@@ -36,9 +39,11 @@ class CommandOutput {
 
   const std::vector<Line>& lines() const { return lines_; }
   bool empty() const { return lines_.empty(); }
-  // Plain text, one '\n' after each line.
+  // Plain text, one '\n' after each line, as the handler wrote it (for
+  // `expect output` and captured output).
   std::string Text() const;
-  // With ANSI colours when `color` is set.
+  // For a terminal or its stand-in (a pipe, a file): lines made TerminalSafe
+  // (kData lines excepted), with ANSI colours when `color` is set.
   std::string Render(bool color) const;
 
  private:

@@ -252,7 +252,7 @@ Status Timeline(CommandContext& ctx) {
   if (!json_path.empty()) {
     std::string text = ChromeTraceJson(trace);
     if (json_path == "-") {
-      ctx.out.AddBlock(text);
+      ctx.out.AddBlock(text, Style::kData);
       return Status::Ok();
     }
     AIRSCOPE_RETURN_IF_ERROR(WriteFile(json_path, text));

@@ -153,7 +153,7 @@ Status Dump(CommandContext& ctx) {
   if (!graph.ok()) return graph.status();
   Result<WrittenGraph> written = WriteGraph(**graph, args[0].text, args[1].text);
   if (!written.ok()) return written.status();
-  if (!written->printed.empty()) ctx.out.AddBlock(written->printed);
+  if (!written->printed.empty()) ctx.out.AddBlock(written->printed, Style::kData);
   if (!written->summary.empty()) ctx.out.Print("{}", written->summary);
   if (!written->note.empty()) ctx.out.Styled(Style::kDim, "  {}", written->note);
   return Status::Ok();

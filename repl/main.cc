@@ -23,6 +23,7 @@
 #include "repl/interpreter.h"
 #include "repl/line_editor.h"
 #include "repl/session.h"
+#include "repl/terminal_text.h"
 #include "repl/tokenizer.h"
 
 #ifndef AIRSCOPE_VERSION
@@ -78,7 +79,7 @@ class TerminalSink : public OutputSink {
   void Error(std::string_view message) override {
     std::fflush(stdout);  // keep stdout and stderr in order when both go to one pipe
     bool color = UseColor(STDERR_FILENO);
-    fmt::print(stderr, "{}{}{}\n", color ? "\033[31m" : "", message, color ? "\033[0m" : "");
+    fmt::print(stderr, "{}{}{}\n", color ? "\033[31m" : "", TerminalSafe(message), color ? "\033[0m" : "");
     std::fflush(stderr);
   }
 
