@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <new>
+#include <stdexcept>
 #include <utility>
 
 #include "core/file_util.h"
@@ -81,7 +83,18 @@ Status Interpreter::ExecuteLine(std::string_view line) {
   std::vector<Word> args(words->begin() + 1, words->end());
   CommandOutput out;
   CommandContext context{session_, *this, args, out};
-  Status status = (*spec)->handler(context);
+  Status status;
+  try {
+    status = (*spec)->handler(context);
+  } catch (const std::bad_alloc&) {
+    // Out of memory (ulimit -v, a container's limit) aborted the process;
+    // commands build their result before they change the session, so
+    // unwinding here leaves it as it was.
+    status = Status::Errorf("out of memory: `{}` was abandoned (the session is as it was before it)",
+                            (*spec)->name);
+  } catch (const std::length_error&) {
+    status = Status::Errorf("out of memory: `{}` needed a buffer larger than the process can have", (*spec)->name);
+  }
   // Whatever the command printed before failing is still shown: it is often the explanation.
   if (!out.empty()) sink_->Output(out);
   return status;

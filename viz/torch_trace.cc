@@ -5,11 +5,21 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/fx/json_text.h"
 #include "core/interrupt.h"
 #include "viz/md5.h"
 
 namespace airscope {
 namespace {
+
+// nlohmann's parser and dump() recurse once per nesting level: a record
+// nested 70,000 deep crashed dump(). Deeper than any real log nests, and far
+// from the stack's end, JSON counts as unparsable (a discarded value).
+constexpr size_t kMaxRecordDepth = 256;
+nlohmann::json ParseBoundedJson(std::string_view text) {
+  if (!CheckJsonDepth(text, kMaxRecordDepth).ok()) return nlohmann::json(nlohmann::json::value_t::discarded);
+  return nlohmann::json::parse(text, nullptr, false);
+}
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -123,7 +133,7 @@ struct TraceLogReader::State {
     if (digest != expected_md5) {
       std::string detail;
       if (!payload.empty() && (payload[0] == '{' || payload[0] == '[')) {
-        nlohmann::json parsed = nlohmann::json::parse(payload, nullptr, false);
+        nlohmann::json parsed = ParseBoundedJson(payload);
         if (parsed.is_discarded()) detail = "; its JSON does not parse";
       }
       Problem(line, fmt::format("{} payload md5 mismatch (has_payload {}, computed {}){}: the record is damaged and "
@@ -138,7 +148,7 @@ struct TraceLogReader::State {
     } else if (kind == "dynamo_guards") {
       log.dynamo_guards[compile_id] = payload;
     } else if (kind == "recompile_reasons" || artifact == "recompile_reasons") {
-      nlohmann::json parsed = nlohmann::json::parse(payload, nullptr, false);
+      nlohmann::json parsed = ParseBoundedJson(payload);
       if (parsed.is_array()) {
         for (const auto& r : parsed) {
           log.recompile_reasons.emplace_back(compile_id, r.is_string() ? r.get<std::string>() : r.dump());
@@ -151,7 +161,7 @@ struct TraceLogReader::State {
 
   void Record(std::string_view json_text, size_t at) {
     std::string_view key = FirstKey(json_text);
-    nlohmann::json envelope = nlohmann::json::parse(json_text, nullptr, false);
+    nlohmann::json envelope = ParseBoundedJson(json_text);
     if (envelope.is_discarded() || !envelope.is_object() || key.empty()) {
       Problem(at, "broken JSON envelope: the record was skipped");
       open = true;  // swallow its payload lines, unchecked

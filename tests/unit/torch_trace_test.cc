@@ -142,5 +142,23 @@ TEST(TorchTraceTest, BrokenEnvelopesAndStrayLinesAreProblemsNotCrashes) {
   EXPECT_FALSE(LooksLikeTraceLog("class GraphModule(torch.nn.Module):"));
 }
 
+// A record nested 70,000 deep crashed nlohmann's recursive dump() (issue
+// 12, item 5): deep JSON is now unparsable, and the log still loads.
+TEST(TorchTraceTest, DeeplyNestedJsonIsRefusedNotACrash) {
+  std::string deep = std::string(70000, '[') + std::string(70000, ']');
+  std::string log_text =
+      "V0101 00:00:00.000000 1 a.py:1] {\"dynamo_start\": {\"stack\": []}, \"frame_id\": 0, \"frame_compile_id\": 0}\n"
+      "V0101 00:00:00.000000 1 a.py:1] {\"artifact\": {\"name\": \"recompile_reasons\", \"encoding\": \"json\"}, "
+      "\"frame_id\": 0, \"frame_compile_id\": 0, \"has_payload\": \"" + Md5Hex(deep) + "\"}\n"
+      "\t" + deep + "\n"
+      "V0101 00:00:00.000000 1 a.py:1] {\"deep\": " + deep + ", \"frame_id\": 0, \"frame_compile_id\": 0}\n";
+  TraceLog log = ParseTraceLog(log_text, "deep.log");
+  EXPECT_EQ(log.compiles.size(), 1u);
+  ASSERT_EQ(log.recompile_reasons.size(), 1u);  // kept as its text, not parsed
+  EXPECT_EQ(log.recompile_reasons[0].second.size(), deep.size());
+  ASSERT_EQ(log.problems.size(), 1u);
+  EXPECT_EQ(log.problems[0].line, 4u);  // the deep envelope
+}
+
 }  // namespace
 }  // namespace airscope
