@@ -348,8 +348,20 @@ Status Why(CommandContext& ctx) {
   }
   ctx.out.Print("  so Dynamo recompiled: {}", miss.compile_id);
   for (const std::string& note : miss.dynamic_notes) ctx.out.Print("  {}", note);
-  if (miss.dynamic_notes.empty()) {
-    ctx.out.Styled(Style::kDim, "  (every dim of the new entry is static: a changed size recompiles again)");
+  if (miss.dynamic_notes.empty() && miss.entry < frame.entries().size()) {
+    // Dims may be symbolic without a note: marked dynamic, or dim gears.
+    std::vector<std::string> symbolic;
+    for (const TensorGuard& t : frame.entries()[miss.entry]->guards.tensors()) {
+      TensorMeta meta = t.ToMeta();
+      bool dynamic = std::any_of(meta.sizes.begin(), meta.sizes.end(), [](const Dim& d) { return !d.is_static(); });
+      if (dynamic) symbolic.push_back(fmt::format("{}={}", t.name, meta.ShapeString()));
+    }
+    if (symbolic.empty()) {
+      ctx.out.Styled(Style::kDim, "  (every dim of the new entry is static: a changed size recompiles again)");
+    } else {
+      ctx.out.Styled(Style::kDim, "  (the new entry is compiled for {}: a new size of a symbolic dim hits it, a changed "
+                     "static dim recompiles again)", fmt::join(symbolic, " "));
+    }
   }
   return Status::Ok();
 }
