@@ -32,7 +32,8 @@ using CommandHandler = std::function<Status(CommandContext&)>;
 // What the next word of a command can be, for tab completion.
 enum class CompletionKind : uint8_t { kNone, kFile, kNode, kGraph, kCommand, kSetting, kFixed,
                                       kPass,    // a registered pass or a pass of the current pipeline
-                                      kStage };  // input, last, a stage number or pass name that ran
+                                      kStage,    // input, last, a stage number or pass name that ran
+                                      kCallInput };  // NAME=SPEC of an input of the current graph not yet given
 // Given the words typed so far after the command name, what the next one is.
 struct CompletionRule {
   CompletionKind kind = CompletionKind::kNone;

@@ -397,8 +397,11 @@ void RegisterCacheCommands(CommandTable& table) {
              "Dynamo's recompile message (which guard of which entry failed) and compiles a new entry with its\n"
              "guards. A dim that changed between compiles becomes symbolic (automatic dynamic). Past\n"
              "cache_size_limit entries, misses run eager. In reduce-overhead mode each entry captures one device\n"
-             "graph per input shape, up to static_capture_size_limit. A bad spec changes nothing.",
-             Call, nullptr});
+             "graph per input shape, up to static_capture_size_limit. A bad spec changes nothing.\n"
+             "The spellings airscope and torch print work too: x=f32[8, 64], x = f32[8,64], x=torch.float32[8,64],\n"
+             "x=f32[8, 64][64, 1]npu:0, requires_grad. Each input must have the rank the graph was traced at.\n"
+             "Tab completes an input's name with its traced spec.",
+             Call, [](const std::vector<std::string>&) { return CompletionRule{CompletionKind::kCallInput, {}}; }});
   table.Add({"mark_dynamic", "mark_dynamic INPUT DIM [MIN MAX]", "compile a dim as a symbol (torch._dynamo.mark_dynamic)",
              "Makes dim DIM of input INPUT symbolic from the next compile on, with range guards\n"
              "(default 2 <= size; Dynamo specializes 0 and 1).",

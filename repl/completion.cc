@@ -51,6 +51,21 @@ Completion Complete(const CommandTable& table, const Session& session, std::stri
           for (const std::string& pass : current->pipeline->passes()) options.push_back(pass);
         }
         break;
+      case CompletionKind::kCallInput:
+        // `x=f32[2,2]`: the input's traced spec, ready to edit; inputs already given are left out.
+        if (const Graph* graph = session.current_graph()) {
+          for (const Node* p : graph->Placeholders()) {
+            bool given = std::any_of(args.begin(), args.end(),
+                                     [&](const std::string& a) { return a.starts_with(p->name() + "="); });
+            if (given) continue;
+            const TensorMeta* t = p->tensor();
+            std::string spec;
+            if (t && t->dtype != DType::kUnknown) spec = t->ToAnnotation();
+            spec.erase(std::remove(spec.begin(), spec.end(), ' '), spec.end());
+            options.push_back(fmt::format("{}={}", p->name(), spec));
+          }
+        }
+        break;
       case CompletionKind::kStage:
         options = {"input", "last"};
         if (const Session::Entry* current = session.current(); current && current->pipeline) {

@@ -80,18 +80,23 @@ Result<CallInput> ParseOne(const SpecToken& token) {
   if (eq == std::string_view::npos) {
     return ErrorAtCol(token.column, fmt::format("expected NAME=SPEC (e.g. x=f32[2,2]), got '{}'", token.text));
   }
-  input.name = std::string(token.text.substr(0, eq));
+  std::string_view name = token.text.substr(0, eq);
+  while (!name.empty() && name.back() == ' ') name.remove_suffix(1);  // `x = f32[2]`
+  input.name = std::string(name);
   if (input.name.empty()) return ErrorAtCol(token.column, "missing input name before '='");
   for (char c : input.name) {
     if (!IsIdentChar(c)) return ErrorAtCol(token.column, fmt::format("'{}' is not an input name", input.name));
   }
   cur.pos = eq + 1;
+  cur.SkipSpaces();
   size_t dtype_start = cur.pos;
-  while (!cur.done() && IsIdentChar(cur.peek())) ++cur.pos;
+  // f32 as annotations write it, or torch.float32 / float32 as torch prints dtypes.
+  while (!cur.done() && (IsIdentChar(cur.peek()) || cur.peek() == '.')) ++cur.pos;
   std::string_view dtype_text = token.text.substr(dtype_start, cur.pos - dtype_start);
   if (dtype_text.empty()) return ErrorAtCol(token.column + dtype_start, "expected a dtype (f32, f16, bf16, i64, b8, ...)");
   std::optional<DType> dtype = ParseShortDType(dtype_text);
   if (!dtype) dtype = ParseTorchDType(dtype_text);
+  if (!dtype) dtype = ParseTorchDType(fmt::format("torch.{}", dtype_text));
   if (!dtype || *dtype == DType::kUnknown) {
     return ErrorAtCol(token.column + dtype_start,
                       fmt::format("unknown dtype '{}' (f32, f16, bf16, f64, i8, i16, i32, i64, u8, b8, ...)", dtype_text));
@@ -100,8 +105,9 @@ Result<CallInput> ParseOne(const SpecToken& token) {
   Result<std::vector<int64_t>> sizes = ParseIntList(cur, "size");
   if (!sizes.ok()) return sizes.status();
   input.sizes = std::move(sizes).value();
-  if (cur.peek() == '@') {
-    ++cur.pos;
+  // Strides as `@[..]`, or right after the sizes as torch's annotations print them (`f32[2, 2][2, 1]`).
+  if (cur.peek() == '@' || cur.peek() == '[') {
+    if (cur.peek() == '@') ++cur.pos;
     Result<std::vector<int64_t>> strides = ParseIntList(cur, "stride");
     if (!strides.ok()) return strides.status();
     if (strides->size() != input.sizes.size()) {
@@ -118,8 +124,9 @@ Result<CallInput> ParseOne(const SpecToken& token) {
       }
     }
   }
-  if (cur.peek() == ':') {
-    ++cur.pos;
+  // `:npu:0`, or `npu:0` / `cpu` straight after the brackets as torch's annotations print it.
+  if (cur.peek() == ':' || (cur.peek() >= 'a' && cur.peek() <= 'z')) {
+    if (cur.peek() == ':') ++cur.pos;
     std::string_view device = token.text.substr(cur.pos);
     if (device.empty()) return ErrorAtCol(cur.col(), "expected a device after ':' (npu:0, cpu)");
     std::string_view type = device.substr(0, device.find(':'));
@@ -173,11 +180,53 @@ uint64_t PackHeader(DType dtype, uint32_t device_code, bool requires_grad, size_
 
 void CallInput::ComputeHeader() { header = PackHeader(dtype, DeviceCode(device), requires_grad, sizes.size()); }
 
-Result<std::vector<CallInput>> ParseCallSpec(std::span<const SpecToken> tokens) {
+namespace {
+
+int BracketBalance(std::string_view text) {
+  int depth = 0;
+  for (char c : text) depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+  return depth;
+}
+
+// The words of one input spec, rejoined: `x=f32[8, 64]` (split at the space
+// inside the brackets, the way airscope and torch print shapes) and
+// `x = f32[8,64]`. The gaps are refilled with as many spaces as they had, so
+// every byte keeps its column for errors.
+std::vector<std::pair<std::string, size_t>> JoinSpecWords(std::span<const SpecToken> tokens) {
+  std::vector<std::pair<std::string, size_t>> joined;  // text, column
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const SpecToken& token = tokens[i];
+    bool continues = false;
+    if (!joined.empty()) {
+      const std::string& last = joined.back().first;
+      continues = BracketBalance(last) > 0 || last.back() == '=' || token.text.starts_with('=');
+    }
+    if (!continues) {
+      joined.emplace_back(std::string(token.text), token.column);
+      continue;
+    }
+    auto& [text, column] = joined.back();
+    size_t end = column + text.size();
+    text.append(token.column > end ? token.column - end : 1, ' ');
+    text.append(token.text);
+  }
+  return joined;
+}
+
+}  // namespace
+
+Result<std::vector<CallInput>> ParseCallSpec(std::span<const SpecToken> words) {
+  std::vector<std::pair<std::string, size_t>> joined = JoinSpecWords(words);
+  std::vector<SpecToken> tokens;
+  for (const auto& [text, column] : joined) tokens.push_back({text, column});
   std::vector<CallInput> inputs;
   for (const SpecToken& token : tokens) {
-    if (token.text == "grad") {
-      if (inputs.empty()) return ErrorAtCol(token.column, "'grad' must follow an input spec (x=f32[2] grad)");
+    // `requires_grad` / `requires_grad=True` as torch spells the flag.
+    if (token.text == "requires_grad=False") continue;
+    if (token.text == "grad" || token.text == "requires_grad" || token.text == "requires_grad=True") {
+      if (inputs.empty()) {
+        return ErrorAtCol(token.column, fmt::format("'{}' must follow an input spec (x=f32[2] grad)", token.text));
+      }
       inputs.back().requires_grad = true;
       inputs.back().ComputeHeader();
       continue;
@@ -227,7 +276,17 @@ Result<std::vector<CallInput>> BindCallInputs(const Graph& graph, std::vector<Ca
       return Status::Errorf("missing input '{}': {} given, the graph takes {} ({})", names[i], inputs.size(),
                             names.size(), takes);
     }
-    ordered.push_back(std::move(inputs[static_cast<size_t>(given[i])]));
+    CallInput& input = inputs[static_cast<size_t>(given[i])];
+    // The graph was traced at one rank; another rank is another graph (Dynamo
+    // would trace anew), which a loaded graph cannot stand for.
+    const TensorMeta* traced = placeholders[i]->tensor();
+    if (traced && traced->dtype != DType::kUnknown && traced->sizes.size() != input.sizes.size()) {
+      return ErrorAtCol(input.column, fmt::format("input '{}' is {} in the graph (rank {}); a rank-{} tensor would be "
+                                                  "traced as another graph",
+                                                  input.name, traced->ShapeString(), traced->sizes.size(),
+                                                  input.sizes.size()));
+    }
+    ordered.push_back(std::move(input));
   }
   return ordered;
 }

@@ -3,11 +3,16 @@
 //
 //   NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad]
 //
-// DTYPE is the annotation abbreviation (f32, bf16, i64, b8, ...), SIZES and
-// STRIDES comma-separated non-negative integers, DEVICE torch's str(device)
-// (npu:0 when omitted), and a following word `grad` sets requires_grad.
+// DTYPE is the annotation abbreviation (f32, bf16, i64, b8, ...) or torch's
+// name (torch.float32, float32), SIZES and STRIDES comma-separated
+// non-negative integers, DEVICE torch's str(device) (npu:0 when omitted),
+// and a following word `grad` (or `requires_grad`, `requires_grad=True`)
+// sets requires_grad. The spellings airscope and torch print are accepted
+// too: spaces after commas and around '=' (`x = f32[8, 64]`), and the
+// annotation form `f32[2, 2][2, 1]npu:0` (strides and device without @ and :).
 // Errors name the column of the offending token ("column 9: unknown dtype 'f33'").
-// Binding a spec to a graph checks that every placeholder is given exactly once.
+// Binding a spec to a graph checks that every placeholder is given exactly
+// once, and at the rank the graph was traced at.
 #pragma once
 
 #include <cstdint>

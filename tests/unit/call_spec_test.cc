@@ -42,7 +42,8 @@ TEST(CallSpecTest, ErrorsPointAtTheToken) {
   ExpectError("x=f32[2] y=f32[-3]", "column 16: negative size -3");
   ExpectError("x=f32[2]@[1,1]", "2 strides for 1 sizes");
   ExpectError("x=f32[2]:tpu", "column 10: unknown device 'tpu'");
-  ExpectError("x=f32[2]junk", "column 9: unexpected 'junk'");
+  ExpectError("x=f32[2]junk", "column 9: unknown device 'junk'");  // torch's `f32[2]cpu` form
+  ExpectError("x=f32[2]@[1]!", "column 13: unexpected '!'");
   ExpectError("grad", "column 1: 'grad' must follow");
   ExpectError("f32[2]", "expected NAME=SPEC");
   ExpectError("", "at least one input");
@@ -64,6 +65,35 @@ TEST(CallSpecTest, BindChecksNamesAndCount) {
             std::string::npos);
   EXPECT_NE(bind("x=f32[2,2]").status().message().find("missing input 'y'"), std::string::npos);
   EXPECT_NE(bind("x=f32[2,2] x=f32[2,2]").status().message().find("column 12: input 'x' given twice"), std::string::npos);
+  // A rank-3 call of a graph traced at rank 2 was compiled as if it fitted (issue 12, item 11).
+  EXPECT_EQ(bind("x=f32[2,2,2] y=f32[2,2]").status().message(),
+            "column 1: input 'x' is f32[2, 2] in the graph (rank 2); a rank-3 tensor would be traced as another graph");
+}
+
+// What airscope and torch print is what `call` accepts (issue 12, item 11):
+// `cache` shows `x=f32[8, 64]`, annotations `f32[8, 64][64, 1]npu:0`.
+TEST(CallSpecTest, AcceptsTheSpellingsAirscopeAndTorchPrint) {
+  auto one = [](std::string_view text) {
+    Result<std::vector<CallInput>> parsed = ParseCallSpec(text);  // split at spaces, as the shell does
+    EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.status().message();
+    return parsed.ok() ? parsed->front() : CallInput{};
+  };
+  for (std::string_view text : {"x=f32[8, 64]", "x = f32[8,64]", "x =f32[8, 64]", "x= f32[8,64]",
+                                "x=torch.float32[8,64]", "x=float32[8, 64]", "x=f32[8, 64][64, 1]npu:0",
+                                "x=f32[8,64]@[64, 1]:npu:0"}) {
+    CallInput x = one(text);
+    EXPECT_EQ(x.name, "x") << text;
+    EXPECT_EQ(x.dtype, DType::kFloat32) << text;
+    EXPECT_EQ(x.sizes, (std::vector<int64_t>{8, 64})) << text;
+    EXPECT_EQ(x.strides, (std::vector<int64_t>{64, 1})) << text;
+    EXPECT_EQ(x.device, "npu:0") << text;
+  }
+  EXPECT_TRUE(one("x=f32[2] requires_grad").requires_grad);
+  EXPECT_TRUE(one("x=f32[2] requires_grad=True").requires_grad);
+  EXPECT_FALSE(one("x=f32[2] requires_grad=False").requires_grad);
+  EXPECT_EQ(one("x=f32[2, 2][2, 1]cpu").device, "cpu");
+  // Columns still point into the line as typed.
+  ExpectError("x=f32[8, -3]", "column 10: negative size -3");
 }
 
 }  // namespace
@@ -82,6 +112,25 @@ TEST(CallSpecFuzzRegression, HugeSizesAreAnErrorNotAnOverflow) {
   ASSERT_TRUE(meta.ok());
   EXPECT_FALSE(meta->NumElements().has_value());
   EXPECT_FALSE(meta->NumBytes().has_value());
+}
+
+}  // namespace
+}  // namespace airscope
+
+#include "repl/completion.h"
+#include "shell_test_util.h"
+
+namespace airscope {
+namespace {
+
+TEST(CallSpecCompletionTest, CompletesInputsWithTheirTracedSpecs) {
+  testing_shell::TestShell shell;
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("load " AIRSCOPE_TEST_DATA "/host_sync.readable.py").ok());
+  EXPECT_EQ(Complete(shell.table, shell.session, "call ").candidates,
+            (std::vector<std::string>{"arg0_1=f32[4,4]", "arg1_1=f32[4][1]cpu"}));
+  EXPECT_EQ(Complete(shell.table, shell.session, "call arg0_1=f32[4,4] ").candidates,
+            (std::vector<std::string>{"arg1_1=f32[4][1]cpu"}));
+  EXPECT_EQ(Complete(shell.table, shell.session, "call arg1").candidates, (std::vector<std::string>{"arg1_1=f32[4][1]cpu"}));
 }
 
 }  // namespace
