@@ -3,6 +3,7 @@
 // no data moves and no math is done.
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "core/ops/op_families.h"
 #include "core/ops/op_helpers.h"
@@ -47,6 +48,68 @@ Result<std::vector<Dim>> ResolveShape(const Node& node, const std::vector<Dim>& 
   return shape;
 }
 
+// A view's result: its strides are stated when they are not the contiguous
+// ones of its sizes (as torch reports them: permute(f32[2,128,8,64],
+// [0,2,1,3]) has strides [65536, 64, 512, 1]), and left unstated otherwise.
+NodeMeta ViewResult(const TensorMeta& self, std::vector<Dim> sizes, std::vector<Dim> strides) {
+  TensorMeta out = Like(self, std::move(sizes));
+  if (strides.size() == out.sizes.size() && strides != out.EffectiveStrides()) out.strides = std::move(strides);
+  return TensorResult(std::move(out));
+}
+
+bool AllStatic(const std::vector<Dim>& dims) {
+  return std::all_of(dims.begin(), dims.end(), [](const Dim& d) { return d.is_static(); });
+}
+
+// The strides of viewing sizes `old_sizes` with `old_strides` as `new_sizes`,
+// or nullopt when no strides can do it (a view across non-contiguous
+// chunks): torch's at::detail::computeStride, for static sizes.
+std::optional<std::vector<int64_t>> ComputeViewStrides(const std::vector<int64_t>& old_sizes,
+                                                       const std::vector<int64_t>& old_strides,
+                                                       const std::vector<int64_t>& new_sizes) {
+  std::vector<int64_t> new_strides(new_sizes.size(), 1);
+  if (old_sizes.empty()) return new_strides;
+  int64_t numel = 1;
+  for (int64_t s : old_sizes) numel *= s;
+  if (numel == 0) {
+    if (old_sizes == new_sizes) return old_strides;
+    for (size_t i = new_sizes.size(); i-- > 0;) {
+      new_strides[i] = i + 1 == new_sizes.size() ? 1 : std::max<int64_t>(new_sizes[i + 1], 1) * new_strides[i + 1];
+    }
+    return new_strides;
+  }
+  int64_t view_d = static_cast<int64_t>(new_sizes.size()) - 1;
+  int64_t chunk_base_stride = old_strides.back();
+  int64_t tensor_numel = 1;
+  int64_t view_numel = 1;
+  for (int64_t tensor_d = static_cast<int64_t>(old_sizes.size()) - 1; tensor_d >= 0; --tensor_d) {
+    tensor_numel *= old_sizes[static_cast<size_t>(tensor_d)];
+    // A chunk ends where the next dim out is not laid right after this one.
+    if (tensor_d == 0 || (old_sizes[static_cast<size_t>(tensor_d - 1)] != 1 &&
+                          old_strides[static_cast<size_t>(tensor_d - 1)] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 && (view_numel < tensor_numel || new_sizes[static_cast<size_t>(view_d)] == 1)) {
+        new_strides[static_cast<size_t>(view_d)] = view_numel * chunk_base_stride;
+        view_numel *= new_sizes[static_cast<size_t>(view_d)];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return std::nullopt;
+      if (tensor_d > 0) {
+        chunk_base_stride = old_strides[static_cast<size_t>(tensor_d - 1)];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return new_strides;
+}
+
+std::vector<int64_t> Values(const std::vector<Dim>& dims) {
+  std::vector<int64_t> out;
+  for (const Dim& d : dims) out.push_back(d.value());
+  return out;
+}
+
 Result<NodeMeta> InferView(const Node& node) {
   auto self = TensorArg(node, 0, "self");
   if (!self.ok()) return self.status();
@@ -54,7 +117,22 @@ Result<NodeMeta> InferView(const Node& node) {
   if (!shape.ok()) return shape.status();
   auto resolved = ResolveShape(node, (*self)->sizes, std::move(*shape));
   if (!resolved.ok()) return resolved.status();
-  return TensorResult(Like(**self, std::move(*resolved)));
+  // A non-contiguous input keeps its layout where torch can view it, and
+  // cannot be viewed where torch cannot; symbolic sizes are taken as contiguous.
+  // reshape copies (to a contiguous result) where a view is impossible.
+  const TensorMeta& in = **self;
+  if (!in.strides.empty() && AllStatic(in.sizes) && AllStatic(in.strides) && AllStatic(*resolved)) {
+    std::optional<std::vector<int64_t>> strides = ComputeViewStrides(Values(in.sizes), Values(in.strides), Values(*resolved));
+    if (!strides && !node.target().ends_with("aten.view.default")) return TensorResult(Like(in, std::move(*resolved)));
+    if (!strides) {
+      return OpError(node, "view size {} is not compatible with input tensor's size and stride ({} with strides {}): "
+                     "at least one dimension spans across two contiguous subspaces (torch says: use .reshape(...))",
+                     FormatDims(*resolved), FormatDims(in.sizes), FormatDims(in.strides));
+    }
+    std::vector<Dim> dims(strides->begin(), strides->end());
+    return ViewResult(in, std::move(*resolved), std::move(dims));
+  }
+  return TensorResult(Like(in, std::move(*resolved)));
 }
 
 Result<NodeMeta> InferSame(const Node& node) {
@@ -69,7 +147,9 @@ Result<NodeMeta> InferT(const Node& node) {
   std::vector<Dim> sizes = (*self)->sizes;
   if (sizes.size() > 2) return OpError(node, "expects a tensor with <= 2 dims, got {}", FormatDims(sizes));
   std::reverse(sizes.begin(), sizes.end());
-  return TensorResult(Like(**self, std::move(sizes)));
+  std::vector<Dim> strides = (*self)->EffectiveStrides();
+  std::reverse(strides.begin(), strides.end());
+  return ViewResult(**self, std::move(sizes), std::move(strides));
 }
 
 Result<NodeMeta> InferTranspose(const Node& node) {
@@ -84,8 +164,12 @@ Result<NodeMeta> InferTranspose(const Node& node) {
   if (!a.ok()) return a.status();
   auto b = NormalizeDim(node, *d1, sizes.size());
   if (!b.ok()) return b.status();
-  if (!sizes.empty()) std::swap(sizes[*a], sizes[*b]);
-  return TensorResult(Like(**self, std::move(sizes)));
+  std::vector<Dim> strides = (*self)->EffectiveStrides();
+  if (!sizes.empty()) {
+    std::swap(sizes[*a], sizes[*b]);
+    std::swap(strides[*a], strides[*b]);
+  }
+  return ViewResult(**self, std::move(sizes), std::move(strides));
 }
 
 Result<NodeMeta> InferPermute(const Node& node) {
@@ -99,14 +183,17 @@ Result<NodeMeta> InferPermute(const Node& node) {
   }
   std::vector<bool> seen(in.size(), false);
   std::vector<Dim> out;
+  std::vector<Dim> in_strides = (*self)->EffectiveStrides();
+  std::vector<Dim> strides;
   for (int64_t d : *dims) {
     auto n = NormalizeDim(node, d, in.size());
     if (!n.ok()) return n.status();
     if (seen[*n]) return OpError(node, "dim {} repeats in the permutation", d);
     seen[*n] = true;
     out.push_back(in[*n]);
+    strides.push_back(in_strides[*n]);
   }
-  return TensorResult(Like(**self, std::move(out)));
+  return ViewResult(**self, std::move(out), std::move(strides));
 }
 
 // expand(self, size): new leading dims may be added; -1 keeps a size; only
@@ -122,6 +209,9 @@ Result<NodeMeta> InferExpand(const Node& node) {
     return OpError(node, "target {} has fewer dims than input {}", FormatDims(out), FormatDims(in));
   }
   size_t lead = out.size() - in.size();
+  // New and broadcast dims repeat the same elements: stride 0, as in torch.
+  std::vector<Dim> in_strides = (*self)->EffectiveStrides();
+  std::vector<Dim> strides(out.size(), Dim(0));
   for (size_t i = 0; i < out.size(); ++i) {
     Dim& target = out[i];
     bool keep = target.is_static() && target.value() == -1;
@@ -135,8 +225,9 @@ Result<NodeMeta> InferExpand(const Node& node) {
     } else if (source != target && source != Dim(1) && source.is_static() && target.is_static()) {
       return OpError(node, "cannot expand dim {} of size {} to {}", i - lead, source.ToString(), target.ToString());
     }
+    if (source == target) strides[i] = in_strides[i - lead];
   }
-  return TensorResult(Like(**self, std::move(out)));
+  return ViewResult(**self, std::move(out), std::move(strides));
 }
 
 Result<NodeMeta> InferUnsqueeze(const Node& node) {
@@ -147,8 +238,19 @@ Result<NodeMeta> InferUnsqueeze(const Node& node) {
   std::vector<Dim> sizes = (*self)->sizes;
   auto d = NormalizeDim(node, *dim, sizes.size() + 1);
   if (!d.ok()) return d.status();
+  // torch: the new dim's stride is sizes[d] * strides[d] (1 at the end).
+  std::vector<Dim> strides = (*self)->EffectiveStrides();
+  size_t at = static_cast<size_t>(*d);
+  Dim stride(1);
+  if (at < strides.size()) {
+    const Dim& size = sizes[at];
+    const Dim& next = strides[at];
+    stride = size.is_static() && next.is_static() ? Dim(size.value() * next.value())
+                                                  : Dim::Symbol(fmt::format("{}*{}", size.ToString(), next.ToString()));
+  }
   sizes.insert(sizes.begin() + *d, Dim(1));
-  return TensorResult(Like(**self, std::move(sizes)));
+  strides.insert(strides.begin() + *d, stride);
+  return ViewResult(**self, std::move(sizes), std::move(strides));
 }
 
 // squeeze.default drops every size-1 dim; squeeze.dim/.dims only the named
@@ -169,10 +271,14 @@ Result<NodeMeta> InferSqueeze(const Node& node) {
     }
   }
   std::vector<Dim> out;
+  std::vector<Dim> in_strides = (*self)->EffectiveStrides();
+  std::vector<Dim> strides;
   for (size_t i = 0; i < in.size(); ++i) {
-    if (!(chosen[i] && in[i] == Dim(1))) out.push_back(in[i]);
+    if (chosen[i] && in[i] == Dim(1)) continue;
+    out.push_back(in[i]);
+    strides.push_back(in_strides[i]);
   }
-  return TensorResult(Like(**self, std::move(out)));
+  return ViewResult(**self, std::move(out), std::move(strides));
 }
 
 // slice(self, dim=0, start=None, end=None, step=1), Python slicing with
@@ -212,7 +318,13 @@ Result<NodeMeta> InferSlice(const Node& node) {
     out = Dim::Symbol(fmt::format("slice({}, {}, {}, {})", size.ToString(), start, end, *step));
   }
   sizes[*d] = out;
-  return TensorResult(Like(**self, std::move(sizes)));
+  std::vector<Dim> strides = (*self)->EffectiveStrides();
+  if (*step != 1) {
+    const Dim& stride = strides[*d];
+    strides[*d] = stride.is_static() ? Dim(stride.value() * *step)
+                                     : Dim::Symbol(fmt::format("{}*{}", stride.ToString(), *step));
+  }
+  return ViewResult(**self, std::move(sizes), std::move(strides));
 }
 
 Result<NodeMeta> InferSelect(const Node& node) {
@@ -231,7 +343,9 @@ Result<NodeMeta> InferSelect(const Node& node) {
     return OpError(node, "index {} out of range for dim {} of size {}", *index, *d, size.value());
   }
   sizes.erase(sizes.begin() + *d);
-  return TensorResult(Like(**self, std::move(sizes)));
+  std::vector<Dim> strides = (*self)->EffectiveStrides();
+  strides.erase(strides.begin() + *d);
+  return ViewResult(**self, std::move(sizes), std::move(strides));
 }
 
 Result<NodeMeta> SplitInto(const Node& node, const TensorMeta& self, size_t dim, const std::vector<Dim>& chunks) {

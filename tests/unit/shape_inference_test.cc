@@ -144,6 +144,38 @@ TEST(ShapeInferenceTest, GptBlockSamplePrefixReproduced) {
   ExpectReinferredEqualsAnnotations(b.graph);
 }
 
+// Views keep the input's layout and say so with strides, as torch reports
+// them (values from torch 2.x, e.g. x.permute(0, 2, 1, 3).stride()); a
+// contiguous result states none. permute used to claim contiguous strides
+// (issue 12, item 10).
+TEST(ShapeInferenceTest, ViewStridesAreTorchs) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[2, 128, 8, 64]");
+  Node* m = b.Input("m", "f32[4, 6]");
+  auto strides_of = [&](const char* target, std::vector<Argument> args) -> std::string {
+    Node* n = b.Call(target, std::move(args), {});
+    InferenceReport report = InferShapes(b.graph, R());
+    if (!n->meta() || !n->meta()->tensor()) return report.errors.empty() ? "no meta" : report.errors.back();
+    return n->meta()->tensor()->ToAnnotation();
+  };
+  EXPECT_EQ(strides_of("aten.permute.default", {N(x), Ints({0, 2, 1, 3})}), "f32[2, 8, 128, 64][65536, 64, 512, 1]");
+  EXPECT_EQ(strides_of("aten.transpose.int", {N(x), I(1), I(2)}), "f32[2, 8, 128, 64][65536, 64, 512, 1]");
+  EXPECT_EQ(strides_of("aten.t.default", {N(m)}), "f32[6, 4][1, 6]");
+  EXPECT_EQ(strides_of("aten.permute.default", {N(x), Ints({0, 1, 2, 3})}), "f32[2, 128, 8, 64]");  // contiguous
+  EXPECT_EQ(strides_of("aten.expand.default", {N(m), Ints({3, 4, 6})}), "f32[3, 4, 6][0, 6, 1]");
+  EXPECT_EQ(strides_of("aten.slice.Tensor", {N(m), I(1), I(0), I(6), I(2)}), "f32[4, 3][6, 2]");
+  EXPECT_EQ(strides_of("aten.select.int", {N(m), I(1), I(0)}), "f32[4][6]");
+  EXPECT_EQ(strides_of("aten.select.int", {N(m), I(0), I(0)}), "f32[6]");
+  // Through a transpose: unsqueeze, squeeze and view follow the layout.
+  Node* t = b.Call("aten.t.default", {N(m)}, {});  // f32[6, 4][1, 6]
+  EXPECT_EQ(strides_of("aten.unsqueeze.default", {N(t), I(0)}), "f32[1, 6, 4][6, 1, 6]");
+  EXPECT_EQ(strides_of("aten.unsqueeze.default", {N(t), I(2)}), "f32[6, 4, 1][1, 6, 1]");
+  EXPECT_EQ(strides_of("aten.view.default", {N(t), Ints({6, 2, 2})}), "f32[6, 2, 2][1, 12, 6]");
+  // torch: "view size is not compatible with input tensor's size and stride"; reshape copies instead.
+  EXPECT_NE(strides_of("aten.view.default", {N(t), Ints({24})}).find("use .reshape(...)"), std::string::npos);
+  EXPECT_EQ(strides_of("aten.reshape.default", {N(t), Ints({24})}), "f32[24]");
+}
+
 // A MobileNetV2 inverted-residual head: conv + batch norm + hardtanh_, then
 // a depthwise (groups=32) conv + batch norm + hardtanh_, then a 1x1 projection.
 TEST(ShapeInferenceTest, MobilenetDepthwiseBlock) {
@@ -271,12 +303,10 @@ TEST_P(SampleTest, ReinferredShapesEqualAnnotations) {
   ASSERT_TRUE(text.ok()) << text.status().message();
   auto graph = ParseReadable(*text, path);
   ASSERT_TRUE(graph.ok()) << graph.status().message();
-  std::vector<std::pair<std::string, std::string>> annotated;  // name, annotation
+  std::vector<std::pair<std::string, TensorMeta>> annotated;  // name, annotation
   for (Node* node : **graph) {
     if (node->op() != OpKind::kCallFunction) continue;
-    if (node->meta() && node->meta()->tensor()) {
-      annotated.emplace_back(node->name(), node->meta()->tensor()->ToAnnotation());
-    }
+    if (node->meta() && node->meta()->tensor()) annotated.emplace_back(node->name(), *node->meta()->tensor());
     node->clear_meta();
   }
   ASSERT_FALSE(annotated.empty());
@@ -288,7 +318,12 @@ TEST_P(SampleTest, ReinferredShapesEqualAnnotations) {
     ASSERT_NE(node, nullptr);
     ASSERT_NE(node->meta(), nullptr) << name;
     ASSERT_NE(node->meta()->tensor(), nullptr) << name;
-    EXPECT_EQ(node->meta()->tensor()->ToAnnotation(), annotation) << name;
+    // These torch versions print no strides; where a file states them, they must agree too.
+    const TensorMeta& inferred = *node->meta()->tensor();
+    EXPECT_EQ(inferred.ShapeString(), annotation.ShapeString()) << name;
+    if (!annotation.strides.empty()) {
+      EXPECT_EQ(inferred.EffectiveStrides(), annotation.strides) << name;
+    }
   }
   size_t unknown = 99;
   OpCost total = TotalCost(**graph, R(), &unknown);
