@@ -87,6 +87,8 @@ void RegisterExpectCommand(CommandTable& table);
 void RegisterDeviceCommands(CommandTable& table);
 // `set device.PARAM VALUE` and `device set PARAM VALUE` (commands_device.cc).
 Status SetDeviceParameter(Session& session, std::string_view name, std::string_view value);
+// `set input NAME SHAPE`: the current graph with that input's shape (commands_graph.cc).
+Status SetInputShape(CommandContext& ctx, const std::vector<std::string>& words);
 void RegisterCacheCommands(CommandTable& table);
 void RegisterPassCommands(CommandTable& table);  // pass define/add/remove/list, plugin load
 void RegisterDecompCommands(CommandTable& table);

@@ -29,17 +29,77 @@ Result<std::shared_ptr<const Graph>> GraphFor(CommandContext& ctx, const std::st
   return std::shared_ptr<const Graph>(std::shared_ptr<const Graph>(), *graph);  // not owned
 }
 
+// What load and `set input` say of a graph they (re)made.
+void PrintShapeSummary(CommandContext& ctx, const LoadedGraph& loaded) {
+  const InferenceReport& report = loaded.inference;
+  size_t without_shape = 0;
+  for (const Node* node : *loaded.graph) without_shape += node->op() != OpKind::kOutput && !node->meta();
+  std::string unknown = report.unknown_ops ? fmt::format("; {} opaque (not in the op registry)", report.unknown_ops) : "";
+  ctx.out.Styled(Style::kDim, "  shapes: {} annotated, {} inferred, {} unknown{}", report.annotated, report.inferred,
+                 without_shape, unknown);
+  if (without_shape > 0 && report.annotated == 0) {
+    ctx.out.Styled(Style::kDim, "  (this file states no input shapes: give them with set input NAME f32[...] or "
+                   "load --shapes; the readable form and airscope JSON carry them)");
+  }
+  for (const std::string& warning : report.warnings) ctx.out.Styled(Style::kBad, "  warning: {}", warning);
+}
+
+}  // namespace
+
+Status SetInputShape(CommandContext& ctx, const std::vector<std::string>& words) {
+  // words: "input", NAME, then the shape (split at its spaces: f32[8, 64]).
+  if (words.size() < 3) return Status::Error("usage: set input NAME SHAPE (e.g. set input x f32[8, 64])");
+  Result<Session::Entry*> entry = ctx.session.Current();
+  if (!entry.ok()) return entry.status();
+  std::string annotation = words[2];
+  for (size_t i = 3; i < words.size(); ++i) annotation += " " + words[i];
+  Result<LoadedGraph> shaped = WithInputShapes((*entry)->loaded, {{words[1], annotation}}, ctx.session.registry());
+  if (!shaped.ok()) return shaped.status();
+  std::string name = (*entry)->name;
+  bool had_state = (*entry)->pipeline || (*entry)->cache;
+  bool replaced = false;
+  ctx.session.AddGraph(name, std::move(shaped).value(), &replaced);
+  ctx.out.Styled(Style::kGood, "input '{}' of '{}' is {}{}", words[1], name,
+                 ctx.session.current()->loaded.graph->Find(words[1])->meta()->ShapeString(),
+                 had_state ? " (its pipeline and compile cache start again: the graph changed)" : "");
+  PrintShapeSummary(ctx, ctx.session.current()->loaded);
+  return Status::Ok();
+}
+
+namespace {
+
+constexpr const char* kLoadUsage = "load PATH [as NAME] [--shapes NAME=SHAPE,...]";
+
 Status Load(CommandContext& ctx) {
   const auto& args = ctx.args;
-  if (args.size() != 1 && !(args.size() == 3 && args[1].text == "as")) return UsageError("load PATH [as NAME]");
+  if (args.empty()) return UsageError(kLoadUsage);
+  std::optional<std::string> as;
+  std::optional<std::string> shapes_text;
+  for (size_t i = 1; i < args.size(); i += 2) {
+    if (i + 1 >= args.size()) return UsageError(kLoadUsage);
+    if (args[i].text == "as" && !as) {
+      as = args[i + 1].text;
+    } else if (args[i].text == "--shapes" && !shapes_text) {
+      shapes_text = args[i + 1].text;
+    } else {
+      return UsageError(kLoadUsage);
+    }
+  }
   std::string path = ctx.interpreter.ResolvePath(args[0].text);
   if (IsTraceLogFile(path)) {
-    if (args.size() == 1) return LoadTraceLog(ctx, path);
+    if (!as && !shapes_text) return LoadTraceLog(ctx, path);
     return Status::Errorf("{} is a TORCH_TRACE log: its graphs are named by compile id and stage "
-                          "(e.g. 0/0:dynamo_output_graph); load it without 'as'", args[0].text);
+                          "(e.g. 0/0:dynamo_output_graph) and carry their shapes; load it without 'as' or --shapes",
+                          args[0].text);
+  }
+  std::vector<InputShape> shapes;
+  if (shapes_text) {
+    Result<std::vector<InputShape>> parsed = ParseInputShapes(*shapes_text);
+    if (!parsed.ok()) return parsed.status().WithPrefix("--shapes");
+    shapes = std::move(parsed).value();
   }
   Session& session = ctx.session;
-  std::string name = args.size() == 3 ? args[2].text : DefaultGraphName(path);
+  std::string name = as ? *as : DefaultGraphName(path);
   Result<LoadedGraph> loaded =
       LoadGraphFile(path, session.settings().GetUnsigned("max-file-size"), session.registry(), name);
   if (!loaded.ok()) return loaded.status();  // the file's error first: it is the likelier mistake
@@ -49,22 +109,17 @@ Status Load(CommandContext& ctx) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
   });
   if (!usable) return Status::Errorf("'{}' is not a usable graph name (letters, digits, _ and -)", name);
-  const InferenceReport report = loaded->inference;
+  if (!shapes.empty()) {
+    loaded = WithInputShapes(*loaded, shapes, session.registry());
+    if (!loaded.ok()) return loaded.status().WithPrefix("--shapes");
+  }
   size_t nodes = loaded->graph->size();
-  size_t without_shape = 0;
-  for (const Node* node : *loaded->graph) without_shape += node->op() != OpKind::kOutput && !node->meta();
   GraphFormat format = loaded->format;
   bool replaced = false;
   session.AddGraph(name, std::move(loaded).value(), &replaced);
   ctx.out.Styled(Style::kGood, "{} graph '{}' from {} ({}): {} nodes", replaced ? "replaced" : "loaded", name,
                  args[0].text, GraphFormatName(format), nodes);
-  std::string unknown = report.unknown_ops ? fmt::format("; {} opaque (not in the op registry)", report.unknown_ops) : "";
-  ctx.out.Styled(Style::kDim, "  shapes: {} annotated, {} inferred, {} unknown{}", report.annotated, report.inferred,
-                 without_shape, unknown);
-  if (without_shape > 0 && report.annotated == 0) {
-    ctx.out.Styled(Style::kDim, "  (this file states no input shapes; the readable form or airscope JSON carries them)");
-  }
-  for (const std::string& warning : report.warnings) ctx.out.Styled(Style::kBad, "  warning: {}", warning);
+  PrintShapeSummary(ctx, session.current()->loaded);
   return Status::Ok();
 }
 
@@ -166,7 +221,7 @@ CommandCompleter Always(CompletionKind kind) {
 }  // namespace
 
 void RegisterGraphCommands(CommandTable& table) {
-  table.Add({"load", "load PATH [as NAME]", "load a graph file (FX text, readable code, airscope JSON, TorchAir pbtxt) or a TORCH_TRACE log",
+  table.Add({"load", kLoadUsage, "load a graph file (FX text, readable code, airscope JSON, TorchAir pbtxt) or a TORCH_TRACE log",
              "Loads a graph and makes it current. The format is recognised from the content: FX graph text\n"
              "(print(gm.graph), torch 1.x `[#users=N]` or 2.x `[num_users=N]`), print_readable code\n"
              "(`class GraphModule(torch.nn.Module):`), airscope JSON or TorchAir pbtxt (`node {`); a TORCH_TRACE log\n"
@@ -174,10 +229,12 @@ void RegisterGraphCommands(CommandTable& table) {
              "the op registry infers the rest. The graph is named after the file (mlp.graph.txt -> mlp) unless\n"
              "`as NAME` is given; loading a name again replaces that graph. A file that fails to load changes nothing.\n"
              "In a script, a relative PATH that does not exist from the working directory is tried relative to\n"
-             "the script's own directory.",
+             "the script's own directory. print(gm.graph) states no shapes, so costs are unknown: --shapes\n"
+             "x=f32[8,64],y=f32[4] (or later set input x f32[8, 64]) gives the inputs theirs and infers the rest.",
              Load, [](const std::vector<std::string>& before) {
-               return before.size() == 1 ? CompletionRule{CompletionKind::kFixed, {"as"}}
-                                         : CompletionRule{before.empty() ? CompletionKind::kFile : CompletionKind::kNone, {}};
+               if (before.empty()) return CompletionRule{CompletionKind::kFile, {}};
+               return before.size() % 2 == 1 ? CompletionRule{CompletionKind::kFixed, {"as", "--shapes"}}
+                                             : CompletionRule{};
              }});
   table.Add({"graphs", "graphs", "list loaded graphs (* marks the current one)",
              "Lists every loaded graph with its node count, source format and path. The current graph,\n"

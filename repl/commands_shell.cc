@@ -83,6 +83,7 @@ Status Set(CommandContext& ctx) {
   for (const auto& word : ctx.args) words.push_back(word.text);
   // `set NAME = VALUE`: a line of a pasted Python config (config.x.y = False).
   if (words.size() == 3 && words[1] == "=") words.erase(words.begin() + 1);
+  if (words[0] == "input") return SetInputShape(ctx, words);
   bool device = words[0].rfind("device.", 0) == 0;
   if (words.size() == 1 && !device) {
     const SettingSpec* spec = settings.Find(words[0]);
@@ -121,10 +122,13 @@ void RegisterShellCommands(CommandTable& table) {
   table.Add({"echo", "echo TEXT...", "print the words given", "Prints its arguments separated by single spaces; "
              "useful to label the output of scripts.",
              Echo, nullptr});
-  table.Add({"set", "set [NAME VALUE]", "show or change a setting (set alone lists them all)",
-             "Without arguments lists every setting with its value. `set on-error continue` makes a script go on\n"
-             "after a failing line (it still exits 1 at the end); `set color never` turns colour off;\n"
-             "`set max-file-size BYTES` bounds what load reads.",
+  table.Add({"set", "set [NAME [VALUE]] | set input NAME SHAPE", "show or change a setting (set alone lists them all)",
+             "Without arguments lists every setting with its value; `set NAME` shows one. `set on-error continue`\n"
+             "makes a script go on after a failing line (it still exits 1 at the end); `set color never` turns\n"
+             "colour off; `set max-file-size BYTES` bounds what load reads.\n"
+             "`set input x f32[8, 64]` gives the current graph's input x that shape and infers every other shape\n"
+             "from it again (print(gm.graph) states none, so costs are unknown until then); the graph's pipeline\n"
+             "and compile cache start again, as for a graph loaded anew.",
              Set, [](const std::vector<std::string>& before) {
                return CompletionRule{before.empty() ? CompletionKind::kSetting : CompletionKind::kNone, {}};
              }});

@@ -99,6 +99,67 @@ Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& p
   return loaded;
 }
 
+Result<std::vector<InputShape>> ParseInputShapes(std::string_view text) {
+  std::vector<InputShape> shapes;
+  size_t start = 0;
+  int depth = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    char c = i < text.size() ? text[i] : ',';
+    depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+    if (c != ',' || depth > 0) continue;
+    std::string_view item = text.substr(start, i - start);
+    start = i + 1;
+    size_t eq = item.find('=');
+    auto trim = [](std::string_view v) {
+      while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+      while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+      return v;
+    };
+    if (eq == std::string_view::npos || trim(item.substr(0, eq)).empty() || trim(item.substr(eq + 1)).empty()) {
+      return Status::Errorf("expected NAME=SHAPE (e.g. x=f32[8,64]), got '{}'", item);
+    }
+    shapes.push_back({std::string(trim(item.substr(0, eq))), std::string(trim(item.substr(eq + 1)))});
+  }
+  return shapes;
+}
+
+Result<LoadedGraph> WithInputShapes(const LoadedGraph& loaded, const std::vector<InputShape>& shapes,
+                                    const OpRegistry& registry) {
+  std::unique_ptr<Graph> graph = loaded.graph->Clone();
+  for (const InputShape& shape : shapes) {
+    // Parameters and buffers (get_attr) come into the graph as inputs do, and
+    // need shapes as much.
+    Node* input = graph->Find(shape.input);
+    if (input == nullptr || (input->op() != OpKind::kPlaceholder && input->op() != OpKind::kGetAttr)) {
+      std::vector<std::string> names;
+      for (const Node* n : *graph) {
+        if (n->op() == OpKind::kPlaceholder || n->op() == OpKind::kGetAttr) names.push_back(n->name());
+      }
+      return Status::Errorf("no input or get_attr named '{}' (the graph has {})", shape.input,
+                            names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", ")));
+    }
+    size_t offset = 0;
+    Result<TensorMeta> tensor = TensorMeta::ParseAnnotation(shape.annotation, &offset);
+    if (!tensor.ok()) {
+      return Status::Errorf("input '{}': '{}' is not a tensor shape (column {}: {})", shape.input, shape.annotation,
+                            offset + 1, tensor.status().message());
+    }
+    NodeMeta meta;
+    meta.tensors.push_back(std::move(tensor).value());
+    input->set_meta(std::move(meta));
+  }
+  // What was inferred from the old inputs is inferred again from the new.
+  for (Node* node : *graph) {
+    if (node->meta() && node->meta()->source == MetaSource::kInferred) node->clear_meta();
+  }
+  LoadedGraph result;
+  result.inference = InferShapes(*graph, registry);
+  result.graph = std::move(graph);
+  result.path = loaded.path;
+  result.format = loaded.format;
+  return result;
+}
+
 Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, const OpRegistry& registry,
                                   std::string_view name) {
   Result<FileText> content = ReadFileText(path, max_bytes);

@@ -38,6 +38,21 @@ Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, c
 Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& path, const OpRegistry& registry,
                                   const ReleaseTextBefore& release = {}, std::string_view name = {});
 
+// One input's shape as the user gives it: `x` and `f32[8, 64]` (any
+// annotation form torch prints: `f32[8, 64][64, 1]npu:0`, symbolic sizes).
+struct InputShape {
+  std::string input;
+  std::string annotation;
+};
+// Parses `x=f32[8,64],y=f32[4]` (load --shapes): commas inside brackets do not split.
+Result<std::vector<InputShape>> ParseInputShapes(std::string_view text);
+// `loaded` with the given inputs (placeholders, or get_attr parameters and
+// buffers) annotated and every inferred shape worked
+// out again from them (plain FX text states no shapes: costs stay unknown
+// until its inputs get one). Errors name the input or the annotation.
+Result<LoadedGraph> WithInputShapes(const LoadedGraph& loaded, const std::vector<InputShape>& shapes,
+                                    const OpRegistry& registry);
+
 // True when the file's first line is a TORCH_TRACE record (glog prefix + JSON
 // object): `load` reads such a file as a trace log, not as one graph.
 bool IsTraceLogFile(const std::string& path);

@@ -131,6 +131,18 @@ Trace SimDevice::NewTrace(std::string title, std::vector<std::string> streams) c
   return t;
 }
 
+namespace {
+
+void CountKernels(const TaskGraph& graph, RunResult& r) {
+  for (const DeviceTask& t : graph.tasks) {
+    if (t.kind != TaskKind::kKernel) continue;
+    ++r.kernels;
+    r.unknown_cost_kernels += !t.cost_known;
+  }
+}
+
+}  // namespace
+
 Result<RunResult> SimDevice::Eager(const TaskGraph& graph, const std::string& name, const RunOptions& options) {
   if (options.iterations < 1) return Status::Error("eager: the iteration count must be at least 1");
   auto pending = std::make_shared<PendingTrace>();
@@ -181,6 +193,7 @@ Result<RunResult> SimDevice::Eager(const TaskGraph& graph, const std::string& na
   r.graph = name;
   r.iterations = options.iterations;
   r.tasks = static_cast<int64_t>(p.tasks.size()) * options.iterations;
+  CountKernels(graph, r);
   e.Fill(r);
   if (keep) {
     SetPending(std::move(pending));
@@ -392,6 +405,7 @@ Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options) {
   r.graph = c->name;
   r.iterations = options.iterations;
   r.tasks = static_cast<int64_t>(p.tasks.size()) * options.iterations;
+  CountKernels(c->tasks, r);
   e.Fill(r);
   if (options.trace != TraceLevel::kNone) {
     pending->eager = false;
