@@ -1,5 +1,6 @@
 #include "repl/line_editor.h"
 
+#include <signal.h>
 #include <sys/select.h>
 
 #include <cassert>
@@ -92,18 +93,22 @@ void LineEditor::LineEntered(char* raw) {
 
 LineEditor::Input LineEditor::ReadLine(const std::string& prompt) {
   entered_ = false;
+  // SIGINT stays blocked except inside pselect, which unblocks it atomically
+  // with the wait: a Ctrl-C that lands between a look at the flag and the
+  // wait would otherwise leave the wait asleep with the flag raised.
+  sigset_t with_sigint, waiting;
+  sigemptyset(&with_sigint);
+  sigaddset(&with_sigint, SIGINT);
+  sigprocmask(SIG_BLOCK, &with_sigint, &waiting);
+  sigdelset(&waiting, SIGINT);
+  struct RestoreMask {
+    sigset_t* blocked;
+    ~RestoreMask() { sigprocmask(SIG_UNBLOCK, blocked, nullptr); }
+  } restore{&with_sigint};
   rl_callback_handler_install(prompt.c_str(), OnLine);
   int fd = fileno(rl_instream ? rl_instream : stdin);
   while (!entered_) {
-    fd_set ready;
-    FD_ZERO(&ready);
-    FD_SET(fd, &ready);
-    if (::select(fd + 1, &ready, nullptr, nullptr, nullptr) < 0) {
-      if (errno != EINTR) {
-        rl_callback_handler_remove();
-        return Input{Input::Kind::kEnd, {}};
-      }
-      if (!InterruptRequested()) continue;  // another signal (a resize): keep editing
+    if (InterruptRequested()) {
       // Ctrl-C: drop the line, leave readline's state clean for the next one.
       ClearInterrupt();
       rl_free_line_state();
@@ -113,6 +118,14 @@ LineEditor::Input LineEditor::ReadLine(const std::string& prompt) {
       std::fputs("^C\n", rl_outstream ? rl_outstream : stdout);
       std::fflush(rl_outstream ? rl_outstream : stdout);
       return Input{Input::Kind::kInterrupted, {}};
+    }
+    fd_set ready;
+    FD_ZERO(&ready);
+    FD_SET(fd, &ready);
+    if (::pselect(fd + 1, &ready, nullptr, nullptr, nullptr, &waiting) < 0) {
+      if (errno == EINTR) continue;  // Ctrl-C (seen above) or another signal, e.g. a resize
+      rl_callback_handler_remove();
+      return Input{Input::Kind::kEnd, {}};
     }
     rl_callback_read_char();
   }

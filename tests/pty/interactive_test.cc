@@ -156,6 +156,7 @@ TEST_F(InteractiveTest, CtrlCAtThePromptDropsTheLineAndKeepsTheSession) {
   s.Line("load mlp.graph.txt");
   ASSERT_TRUE(s.Expect("(airscope:mlp) ")) << s.output();
   s.Send("echo never run");
+  ASSERT_TRUE(s.Expect("echo never run")) << s.output();  // readline has it on the line
   s.Send(kCtrlC);
   ASSERT_TRUE(s.Expect("^C")) << s.output();
   ASSERT_TRUE(s.Expect("(airscope:mlp) ")) << s.output();
