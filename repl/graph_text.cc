@@ -66,9 +66,20 @@ Result<WrittenGraph> WriteGraph(const Graph& graph, std::string_view format, con
   }
   Result<std::string> text = spec->text(graph);
   if (!text.ok()) return text.status();
-  if (to_stdout) return WrittenGraph{"", "", std::move(*text)};
+  std::string note;
+  if (format == "fx") {
+    // torch's own format, printed as torch prints it, which cannot keep these.
+    std::vector<std::string> lossy = NodesWithAmbiguousStrings(graph);
+    if (!lossy.empty()) {
+      note = fmt::format("note: {} node(s) ({}{}) have string arguments FX text prints bare, as torch does ('1' as 1), "
+                         "so they read back as other values; dump readable or json keeps them",
+                         lossy.size(), fmt::join(lossy.begin(), lossy.begin() + std::min<size_t>(lossy.size(), 3), ", "),
+                         lossy.size() > 3 ? ", ..." : "");
+    }
+  }
+  if (to_stdout) return WrittenGraph{"", note, std::move(*text)};
   AIRSCOPE_RETURN_IF_ERROR(WriteFile(path, *text));
-  return WrittenGraph{fmt::format("wrote {} ({}, {} bytes)", path, format, text->size()), "", ""};
+  return WrittenGraph{fmt::format("wrote {} ({}, {} bytes)", path, format, text->size()), note, ""};
 }
 
 }  // namespace airscope

@@ -65,7 +65,12 @@ bool ParseDeviceRepr(std::string_view s, Device* out) {
 
 }  // namespace
 
-bool IsIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+// Python 3 identifiers may hold non-ASCII letters (torch.ops.图.op is a
+// valid target); any byte of a UTF-8 sequence counts, the file's UTF-8 is
+// checked elsewhere (CheckSourceText).
+bool IsIdentStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || static_cast<unsigned char>(c) >= 0x80;
+}
 bool IsIdentChar(char c) { return IsIdentStart(c) || (c >= '0' && c <= '9'); }
 
 bool ArgParser::Fail(size_t offset, std::string message) {

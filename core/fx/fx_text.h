@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/ir/graph.h"
 #include "core/status.h"
@@ -34,5 +35,11 @@ using ReleaseTextBefore = std::function<void(size_t offset)>;
 Result<std::unique_ptr<Graph>> ParseFxText(std::string_view text, std::string_view filename,
                                            const ReleaseTextBefore& release = {});
 std::string PrintFxText(const Graph& graph);
+
+// Nodes with a string argument that FX text cannot tell from another value:
+// torch's _format_arg prints strings bare, so '1' prints as 1 and 'True' as
+// True, and reads back as an int or a bool. Those nodes do not survive a
+// round trip through FX text (readable code and airscope JSON keep them).
+std::vector<std::string> NodesWithAmbiguousStrings(const Graph& graph);
 
 }  // namespace airscope

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "core/fx/arg_parser.h"
 #include "core/fx/fx_text.h"
 #include "core/fx/python_repr.h"
 
@@ -82,6 +83,43 @@ std::string PrintFxText(const Graph& graph) {
     AppendNode(out, graph, *node);
   }
   return std::string(out.data(), out.size());
+}
+
+namespace {
+
+// A string prints bare; it reads back as itself only if the parser takes
+// that bare text for a string.
+// (Under some keywords a bare word means more: `device: cpu` is a device.)
+bool StringSurvives(const std::string& value, std::string_view kwarg) {
+  std::string printed = FormatFxArg(Argument::String(value));
+  ArgParser parser(printed, ArgDialect::kFx, nullptr);
+  size_t pos = 0;
+  Argument back;
+  return parser.ParseValue(&pos, kwarg, &back) && pos == printed.size() && back.kind() == Argument::Kind::kString &&
+         back.as_string() == value;
+}
+
+bool HasAmbiguousString(const Argument& arg, std::string_view kwarg) {
+  if (arg.kind() == Argument::Kind::kString) return !StringSurvives(arg.as_string(), kwarg);
+  if (arg.kind() == Argument::Kind::kList || arg.kind() == Argument::Kind::kTuple) {
+    for (const Argument& item : arg.items()) {
+      if (HasAmbiguousString(item, kwarg)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> NodesWithAmbiguousStrings(const Graph& graph) {
+  std::vector<std::string> names;
+  for (const Node* node : graph) {
+    bool ambiguous = false;
+    for (const Argument& arg : node->args()) ambiguous = ambiguous || HasAmbiguousString(arg, {});
+    for (const Kwarg& kwarg : node->kwargs()) ambiguous = ambiguous || HasAmbiguousString(kwarg.value, kwarg.name);
+    if (ambiguous) names.push_back(node->name());
+  }
+  return names;
 }
 
 }  // namespace airscope

@@ -5,6 +5,7 @@
 // sanitizer, and an accepted graph must lint clean and print.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -19,12 +20,19 @@
 
 namespace {
 
-// What every accepted graph must allow: lint, and print in its own format.
-template <typename Print>
-void CheckGraph(const airscope::Result<std::unique_ptr<airscope::Graph>>& graph, Print print) {
+// What every accepted graph must allow: lint, and print in its own format;
+// and what it prints must parse back as the same graph (issue 12, item 7),
+// except where the format cannot say it (FX text prints strings bare, as
+// torch does: NodesWithAmbiguousStrings).
+template <typename Print, typename Parse>
+void CheckGraph(const airscope::Result<std::unique_ptr<airscope::Graph>>& graph, Print print, Parse parse) {
   if (!graph.ok()) return;
   (void)(*graph)->Lint();
-  (void)print(**graph);
+  std::string text = print(**graph);
+  if (!parse) return;
+  airscope::Result<std::unique_ptr<airscope::Graph>> back = parse(text);
+  if (!back.ok()) __builtin_trap();  // written, then refused
+  if (!airscope::SameGraph(**graph, **back)) __builtin_trap();
 }
 
 }  // namespace
@@ -32,14 +40,22 @@ void CheckGraph(const airscope::Result<std::unique_ptr<airscope::Graph>>& graph,
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   using namespace airscope;
+  using Parser = std::function<Result<std::unique_ptr<Graph>>(std::string_view)>;
 #if defined(AIRSCOPE_FUZZ_FX_TEXT)
-  CheckGraph(ParseFxText(text, "fuzz"), [](const Graph& g) { return PrintFxText(g); });
+  Result<std::unique_ptr<Graph>> graph = ParseFxText(text, "fuzz");
+  bool lossless = graph.ok() && NodesWithAmbiguousStrings(**graph).empty();
+  CheckGraph(graph, [](const Graph& g) { return PrintFxText(g); },
+             lossless ? Parser([](std::string_view t) { return ParseFxText(t, "fuzz"); }) : Parser());
 #elif defined(AIRSCOPE_FUZZ_READABLE)
-  CheckGraph(ParseReadable(text, "fuzz"), [](const Graph& g) { return PrintReadable(g); });
+  CheckGraph(ParseReadable(text, "fuzz"), [](const Graph& g) { return PrintReadable(g); },
+             Parser([](std::string_view t) { return ParseReadable(t, "fuzz"); }));
 #elif defined(AIRSCOPE_FUZZ_JSON)
-  CheckGraph(ParseGraphJson(text, "fuzz"), [](const Graph& g) { return PrintGraphJson(g); });
+  CheckGraph(ParseGraphJson(text, "fuzz"), [](const Graph& g) { return PrintGraphJson(g); },
+             Parser([](std::string_view t) { return ParseGraphJson(t, "fuzz"); }));
 #elif defined(AIRSCOPE_FUZZ_PBTXT)
-  CheckGraph(ParsePbtxt(text, "fuzz"), [](const Graph& g) { return PrintFxText(g); });
+  // pbtxt is TorchAir's GE-level form (GE op names and types): it reads as
+  // another graph by design, so only printing is checked.
+  CheckGraph(ParsePbtxt(text, "fuzz"), [](const Graph& g) { return PrintFxText(g); }, Parser());
 #elif defined(AIRSCOPE_FUZZ_TORCH_TRACE)
   (void)ParseTraceLog(text, "fuzz");
 #elif defined(AIRSCOPE_FUZZ_CALL_SPEC)

@@ -307,9 +307,32 @@ TEST(GraphJsonTest, DeepNestingIsRefusedBeforeParsing) {
   EXPECT_NE(error.find("nesting deeper than 256"), std::string::npos) << error;
   // Brackets inside strings do not count.
   auto g = MustParse(R"({"format": "airscope-graph", "version": 1, "nodes": [
-      {"name": "x", "op": "placeholder", "target": ")" + std::string(1000, '[') + R"("}]})");
+      {"name": "x", "op": "placeholder", "target": ")" + std::string(1000, '[') + R"("},
+      {"name": "output", "op": "output", "target": "output", "args": [{"node": "x"}]}]})");
   ASSERT_TRUE(g);
   EXPECT_EQ(g->front()->target().size(), 1000u);
+}
+
+// What the writers could not write back readably is refused here (issue
+// 12, item 7): a target that is no Python name, a graph without output.
+TEST(GraphJsonTest, TargetsAreNamesAndAGraphHasAnOutput) {
+  auto with = [](std::string_view op, std::string_view target) {
+    return fmt::format(R"({{"format": "airscope-graph", "version": 1, "nodes": [
+      {{"name": "x", "op": "placeholder", "target": "x"}},
+      {{"name": "y", "op": "{}", "target": "{}", "args": [{{"node": "x"}}]}},
+      {{"name": "output", "op": "output", "target": "output", "args": [{{"node": "y"}}]}}]}})",
+                       op, target);
+  };
+  EXPECT_EQ(ErrorOf(with("call_function", "my weird op!")),
+            "t.json: nodes[1] ('y'): target \"my weird op!\" is not a Python callable (dotted Python names, as in "
+            "torch.ops.aten.add.Tensor)");
+  EXPECT_NE(ErrorOf(with("call_method", "a..b")).find("is not a Python callable"), std::string::npos);
+  EXPECT_NE(ErrorOf(with("call_module", "layers.0.(x)")).find("is not an attribute path"), std::string::npos);
+  EXPECT_TRUE(MustParse(with("call_module", "layers.0.linear")));
+  EXPECT_TRUE(MustParse(with("call_function", "torch.ops.\u56fe.mul.Tensor")));  // Python 3 names may be Unicode
+  EXPECT_EQ(ErrorOf(R"({"format": "airscope-graph", "version": 1, "nodes": [
+      {"name": "x", "op": "placeholder", "target": "x"}]})"),
+            "t.json: no node with op \"output\": every FX graph ends with one");
 }
 
 TEST(GraphJsonTest, GarbageNeverCrashes) {
