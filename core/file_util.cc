@@ -232,4 +232,14 @@ Status WriteFile(const std::string& path, std::string_view contents) {
   return written;
 }
 
+Status AppendToFile(const std::string& path, std::string_view contents) {
+  if (path.empty()) return Status::Error("cannot write: no file name");
+  AIRSCOPE_RETURN_IF_ERROR(MakeDirs(DirName(path), path));
+  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOCTTY | O_CLOEXEC, 0666);
+  if (fd < 0) return Status::Errorf("{}: cannot write: {}", path, std::strerror(errno));
+  Status written = WriteAll(fd, contents, path);
+  if (::close(fd) != 0 && written.ok()) written = Status::Errorf("{}: write failed: {}", path, std::strerror(errno));
+  return written;
+}
+
 }  // namespace airscope

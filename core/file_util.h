@@ -48,5 +48,8 @@ Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes = uint6
 //   written in place, never replaced; a FIFO without a reader is an error.
 // - missing parent directories are created (mkdir -p).
 Status WriteFile(const std::string& path, std::string_view contents);
+// Appends `contents` to `path` (created, 0666 less the umask, if missing;
+// missing directories are created), as a shell's >> does.
+Status AppendToFile(const std::string& path, std::string_view contents);
 
 }  // namespace airscope

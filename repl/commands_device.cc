@@ -7,6 +7,10 @@
 // parameters change through `device set PARAM VALUE` and, equivalently,
 // `set device.PARAM VALUE` (the `set` command forwards `device.*` names here,
 // because the Settings table is static and the parameters belong to the device).
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -250,9 +254,18 @@ Status Mem(CommandContext& ctx) {
   return Status::Ok();
 }
 
+// The plot's columns: as many as the terminal has beside the row labels
+// (10 characters); 100 when the output is not a terminal, so scripts and
+// their golden files do not depend on a window's size.
+int DefaultTimelineWidth() {
+  winsize size{};
+  if (!isatty(STDOUT_FILENO) || ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0 || size.ws_col == 0) return 100;
+  return std::clamp(static_cast<int>(size.ws_col) - 11, 10, 1000);
+}
+
 Status Timeline(CommandContext& ctx) {
   DeviceState& dev = ctx.session.device();
-  int width = 100;
+  int width = DefaultTimelineWidth();
   std::string json_path;
   for (size_t i = 0; i < ctx.args.size(); ++i) {
     const Word& w = ctx.args[i];
@@ -262,7 +275,7 @@ Status Timeline(CommandContext& ctx) {
       if (*v < 10 || *v > 1000) return Status::Errorf("the width must be between 10 and 1000, not {}", *v);
       width = static_cast<int>(*v);
     } else if (w.text == "--json" && i + 1 < ctx.args.size()) {
-      json_path = ctx.args[++i].text;
+      json_path = Interpreter::ExpandHome(ctx.args[++i].text);
     } else {
       return Status::Error("usage: timeline [--width W] | timeline --json PATH");
     }
@@ -364,7 +377,8 @@ void RegisterDeviceCommands(CommandTable& table) {
              "captured graph, held until the graph is replaced; reuse counts allocations served from cache.",
              Mem, nullptr});
   table.Add({"timeline", "timeline [--width W | --json PATH]", "draw the last run per stream",
-             "Draws the last eager/capture/replay run: one row for the host and one per stream, a time axis,\n"
+             "Draws the last eager/capture/replay run, as wide as the terminal (or --width W; 100 columns when\n"
+             "the output is not a terminal): one row for the host and one per stream, a time axis,\n"
              "kernel names where they fit, waits as ~, then utilisation and the longest idle gap per stream\n"
              "with its cause. --json PATH writes Chrome trace JSON for ui.perfetto.dev (as dump writes files;\n"
              "--json - prints it).",

@@ -206,7 +206,7 @@ Status Dump(CommandContext& ctx) {
   if (args.size() != 2 && !(args.size() == 4 && args[2].text == "--stage")) return UsageError(syntax);
   Result<std::shared_ptr<const Graph>> graph = GraphFor(ctx, args.size() == 4 ? &args[3].text : nullptr);
   if (!graph.ok()) return graph.status();
-  Result<WrittenGraph> written = WriteGraph(**graph, args[0].text, args[1].text);
+  Result<WrittenGraph> written = WriteGraph(**graph, args[0].text, Interpreter::ExpandHome(args[1].text));
   if (!written.ok()) return written.status();
   if (!written->printed.empty()) ctx.out.AddBlock(written->printed, Style::kData);
   if (!written->summary.empty()) ctx.out.Print("{}", written->summary);

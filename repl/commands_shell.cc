@@ -1,5 +1,11 @@
 // Shell commands: help, echo, set, source, quit.
+#include <sys/wait.h>
+
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -97,6 +103,58 @@ Status Set(CommandContext& ctx) {
   return settings.Set(words[0], words[1]);
 }
 
+// `shell CMD` / `!CMD`: CMD through /bin/sh, its output (stdout and stderr)
+// shown as the command's; a non-zero exit fails the line, as in gdb.
+Status Shell(CommandContext& ctx) {
+  if (ctx.args.empty()) return Status::Error("usage: shell COMMAND (or !COMMAND)");
+  std::string command;
+  for (const Word& word : ctx.args) command += (command.empty() ? "" : " ") + word.text;
+  std::fflush(nullptr);
+  std::FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return Status::Errorf("shell: cannot run /bin/sh: {}", std::strerror(errno));
+  std::string output;
+  char buffer[4096];
+  size_t got = 0;
+  while ((got = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, got);
+  int status = ::pclose(pipe);
+  ctx.out.AddBlock(output, Style::kData);
+  if (status == -1) return Status::Errorf("shell: lost the command: {}", std::strerror(errno));
+  if (WIFSIGNALED(status)) return Status::Errorf("shell: `{}` was killed by signal {}", command, WTERMSIG(status));
+  if (WEXITSTATUS(status) != 0) return Status::Errorf("shell: `{}` exited with status {}", command, WEXITSTATUS(status));
+  return Status::Ok();
+}
+
+// apropos WORD: every command, setting and pass whose name or text mentions WORD.
+Status Apropos(CommandContext& ctx) {
+  if (ctx.args.size() != 1) return Status::Error("usage: apropos WORD");
+  auto lower = [](std::string_view text) {
+    std::string out(text);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  const std::string word = lower(ctx.args[0].text);
+  auto mentions = [&](std::string_view text) { return lower(text).find(word) != std::string::npos; };
+  size_t found = 0;
+  for (const CommandSpec& spec : ctx.interpreter.table().commands()) {
+    if (spec.name == "apropos") continue;  // its own help names example words
+    if (!mentions(spec.name) && !mentions(spec.summary) && !mentions(spec.help)) continue;
+    ctx.out.Print("  {:<12} {}", spec.name, spec.summary);
+    ++found;
+  }
+  for (const SettingSpec& setting : ctx.session.settings().specs()) {
+    if (!mentions(setting.name) && !mentions(setting.help)) continue;
+    ctx.out.Print("  set {:<24} {}", setting.name, setting.help);
+    ++found;
+  }
+  for (const PassInfo* pass : ctx.session.passes().All()) {
+    if (!mentions(pass->name) && !mentions(pass->summary) && !mentions(pass->help)) continue;
+    ctx.out.Print("  pass {:<40} {}", pass->name, pass->summary);
+    ++found;
+  }
+  if (found == 0) ctx.out.Print("nothing mentions '{}'", ctx.args[0].text);
+  return Status::Ok();
+}
+
 Status Source(CommandContext& ctx) {
   if (ctx.args.size() != 1) return Status::Error("usage: source FILE");
   return ctx.interpreter.RunScript(ctx.interpreter.ResolvePath(ctx.args[0].text));
@@ -132,6 +190,14 @@ void RegisterShellCommands(CommandTable& table) {
              Set, [](const std::vector<std::string>& before) {
                return CompletionRule{before.empty() ? CompletionKind::kSetting : CompletionKind::kNone, {}};
              }});
+  table.Add({"shell", "shell COMMAND", "run COMMAND in /bin/sh (also !COMMAND)",
+             "Runs COMMAND with /bin/sh -c and shows what it prints (stdout and stderr). A non-zero exit\n"
+             "status fails the line, so a script stops there. Example: !ls dumps   shell diff a.fx b.fx",
+             Shell, [](const std::vector<std::string>&) { return CompletionRule{CompletionKind::kFile, {}}; }});
+  table.Add({"apropos", "apropos WORD", "commands, settings and passes whose name or help mentions WORD",
+             "Searches every command's name, summary and help, every setting and every registered pass,\n"
+             "ignoring case. Example: apropos stride   apropos capture",
+             Apropos, nullptr});
   table.Add({"source", "source FILE", "run the commands in FILE (scripts nest up to 16 deep)",
              "Runs an .airscript file line by line, as if typed. A failing line is reported as FILE:LINE and\n"
              "stops the file (unless on-error is continue); the source command then fails too.",

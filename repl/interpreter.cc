@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <new>
 #include <stdexcept>
 #include <utility>
@@ -75,9 +76,23 @@ Status Interpreter::ExecuteLine(std::string_view line) {
     if (!status.ok()) return Status::Errorf("{}: {}", block.opener, status.message());
     return status;
   }
+  if (size_t first = line.find_first_not_of(" \t"); first != std::string_view::npos && line[first] == '!') {
+    return ExecuteLine(fmt::format("shell {}", QuoteWord(line.substr(first + 1))));
+  }
   Result<std::vector<Word>> words = Tokenize(line);
   if (!words.ok()) return words.status();
   if (words->empty()) return Status::Ok();
+  // `> FILE` / `>> FILE` at the end, unquoted: the output goes to FILE.
+  std::optional<std::string> redirect;
+  bool append = false;
+  if (words->size() >= 3) {
+    const Word& op = (*words)[words->size() - 2];
+    if (!op.quoted && (op.text == ">" || op.text == ">>")) {
+      append = op.text == ">>";
+      redirect = ExpandHome(words->back().text);
+      words->resize(words->size() - 2);
+    }
+  }
   Result<const CommandSpec*> spec = table_.Lookup(words->front().text);
   if (!spec.ok()) return spec.status();
   std::vector<Word> args(words->begin() + 1, words->end());
@@ -94,6 +109,13 @@ Status Interpreter::ExecuteLine(std::string_view line) {
                             (*spec)->name);
   } catch (const std::length_error&) {
     status = Status::Errorf("out of memory: `{}` needed a buffer larger than the process can have", (*spec)->name);
+  }
+  if (redirect) {
+    // What it printed goes to the file even when it failed (as in a shell); its error still reaches the user.
+    std::string text = out.Text();
+    Status written = append ? AppendToFile(*redirect, text) : WriteFile(*redirect, text);
+    if (!written.ok()) return status.ok() ? written : status;
+    return status;
   }
   // Whatever the command printed before failing is still shown: it is often the explanation.
   if (!out.empty()) sink_->Output(out);
@@ -175,8 +197,14 @@ Status Interpreter::RunLines(const std::vector<std::string>& lines, std::string_
   return Status::Errorf("{} ({} lines failed in {})", first_failure.message(), failed, origin);
 }
 
+std::string Interpreter::ExpandHome(std::string_view path) {
+  const char* home = std::getenv("HOME");
+  if (!home || !(path == "~" || path.starts_with("~/"))) return std::string(path);
+  return std::string(home) + std::string(path.substr(1));
+}
+
 std::string Interpreter::ResolvePath(std::string_view path) const {
-  std::string given(path);
+  std::string given = ExpandHome(path);
   if (given.empty() || given[0] == '/' || FileExists(given) || script_dirs_.empty()) return given;
   std::string relative = script_dirs_.back() + "/" + given;
   return FileExists(relative) ? relative : given;

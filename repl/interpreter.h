@@ -44,7 +44,9 @@ class Interpreter {
   Interpreter(Session& session, const CommandTable& table, OutputSink& sink);
 
   // Runs one line; blank lines and `# comments` do nothing. The command's
-  // output goes to the sink; its error is returned, not printed.
+  // output goes to the sink; its error is returned, not printed. As in a
+  // shell, `COMMAND > FILE` writes what it prints to FILE instead (`>>`
+  // appends), and `!CMD` runs CMD in /bin/sh.
   Status ExecuteLine(std::string_view line);
   // Like ExecuteLine, but everything the line prints (including failures of
   // nested script lines) is collected in *out instead.
@@ -65,10 +67,12 @@ class Interpreter {
   // "pass define multistream"; "" when no block is open.
   std::string AbandonBlock();
 
-  // A path argument as the user meant it: as given if it exists (relative to
-  // the working directory), else relative to the directory of the script
-  // being run.
+  // A path argument as the user meant it: `~/` is $HOME; as given if it
+  // exists (relative to the working directory), else relative to the
+  // directory of the script being run.
   std::string ResolvePath(std::string_view path) const;
+  // A path to write: `~/` is $HOME.
+  static std::string ExpandHome(std::string_view path);
 
   // How many failing script lines have been reported through the sink; a
   // caller that gets an error back and sees this unchanged must report it.

@@ -44,6 +44,13 @@ Result<std::vector<Word>> Tokenize(std::string_view line) {
         if (!closed) return Status::Errorf("column {}: unterminated {} quote", open + 1, quote == '"' ? "double" : "single");
         continue;
       }
+      // `my\ file.txt`: a backslash before a space keeps it in the word, as
+      // in a shell (other backslashes stay as typed: Windows paths, regexes).
+      if (c == '\\' && i + 1 < line.size() && (line[i + 1] == ' ' || line[i + 1] == '\t')) {
+        word.text += line[i + 1];
+        i += 2;
+        continue;
+      }
       word.text += c;
       ++i;
     }

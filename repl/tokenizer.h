@@ -1,7 +1,8 @@
 // Splitting shell input into words, the way a user expects from a shell:
 // whitespace separates words, "double" and 'single' quotes group (backslash
-// escapes \" \\ \n inside double quotes), `#` at the start of a word begins a
-// comment that runs to the end of the line.
+// escapes \" \\ \n inside double quotes), a backslash keeps a space in a word
+// (`my\ file.txt`), `#` at the start of a word begins a comment that runs to
+// the end of the line.
 #pragma once
 
 #include <cstdint>

@@ -281,6 +281,23 @@ TEST_F(InteractiveTest, HistorySurvivesAKill) {
   EXPECT_NE(s.History().find("echo remembered"), std::string::npos);
 }
 
+TEST_F(InteractiveTest, TheTimelineFitsTheTerminal) {
+  PtySession s(home_);  // 120 columns
+  ASSERT_TRUE(s.Expect("(airscope) ")) << s.output();
+  s.Line("load mlp.readable.py");
+  ASSERT_TRUE(s.Expect("(airscope:mlp) ")) << s.output();
+  s.Line("eager");
+  ASSERT_TRUE(s.Expect("(airscope:mlp) ")) << s.output();
+  s.Line("timeline");
+  ASSERT_TRUE(s.Expect("host    |")) << s.output();
+  ASSERT_TRUE(s.Expect("(airscope:mlp) ")) << s.output();
+  size_t row = s.output().rfind("host    |");
+  size_t end = s.output().find("\r\n", row);
+  EXPECT_EQ(end - row, 9u + 109u) << s.output().substr(row, end - row);  // label, then 120 - 11 columns
+  s.Line("q");
+  EXPECT_EQ(s.Wait(), 0) << s.output();
+}
+
 TEST_F(InteractiveTest, DashXRunsTheScriptThenStaysInteractive) {
   fs::path script = home_ / "setup.airscript";
   std::ofstream(script) << "load mlp.graph.txt\necho script done\n";

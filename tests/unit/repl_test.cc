@@ -238,3 +238,26 @@ TEST(InterpreterTest, BlocksCollectLinesUntilTheTerminator) {
 
 }  // namespace
 }  // namespace airscope
+
+namespace airscope {
+namespace {
+
+TEST(TokenizerTest, ABackslashKeepsASpaceInAWord) {
+  Result<std::vector<Word>> words = Tokenize(R"(load my\ mlp.readable.py C:\graphs\x.txt)");
+  ASSERT_TRUE(words.ok());
+  ASSERT_EQ(words->size(), 3u);
+  EXPECT_EQ((*words)[1].text, "my mlp.readable.py");
+  EXPECT_EQ((*words)[2].text, R"(C:\graphs\x.txt)");  // other backslashes stay
+}
+
+TEST(InterpreterHomeTest, TildeIsHome) {
+  const char* home = std::getenv("HOME");
+  if (!home) GTEST_SKIP() << "no HOME";
+  EXPECT_EQ(Interpreter::ExpandHome("~/dumps/a.fx"), std::string(home) + "/dumps/a.fx");
+  EXPECT_EQ(Interpreter::ExpandHome("~"), std::string(home));
+  EXPECT_EQ(Interpreter::ExpandHome("a/~/b"), "a/~/b");
+  EXPECT_EQ(Interpreter::ExpandHome("~user/x"), "~user/x");  // other users' homes are not looked up
+}
+
+}  // namespace
+}  // namespace airscope
