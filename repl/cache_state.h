@@ -22,8 +22,12 @@ struct CacheState {
   std::unique_ptr<Frame> frame;
   std::shared_ptr<const TraceLog> trace;
   std::optional<CallOutcome::Kind> last_call;  // for `expect hit|miss`
-  // One line per recompile of this frame, for `recompiles`.
-  std::vector<std::string> recompiles;
+  // Each recompile of this frame and the guard failures that caused it, for `recompiles`.
+  struct Recompile {
+    std::string compile_id;
+    std::vector<std::string> failures;  // newest entry first, as Dynamo lists them
+  };
+  std::vector<Recompile> recompiles;
 };
 
 // The current graph's cache state, created when missing.

@@ -126,9 +126,23 @@ Result<size_t> InputDim(Session& session, size_t input, const Word& word) {
   return static_cast<size_t>(*dim);
 }
 
+// An entry's inputs as `call` takes them, with what tells entries apart
+// beyond the shape: strides that are not contiguous, a device other than
+// npu:0, requires_grad. Two entries for f32[8, 64] then read differently.
 std::string EntryShapes(const CacheEntry& entry) {
   std::vector<std::string> parts;
-  for (const TensorGuard& t : entry.guards.tensors()) parts.push_back(fmt::format("{}={}", t.name, t.ToMeta().ShapeString()));
+  for (const TensorGuard& t : entry.guards.tensors()) {
+    TensorMeta meta = t.ToMeta();
+    std::string part = fmt::format("{}={}", t.name, meta.ShapeString());
+    if (!meta.strides.empty()) {
+      std::vector<std::string> strides;
+      for (const Dim& d : meta.strides) strides.push_back(d.ToString());
+      part += fmt::format("@[{}]", fmt::join(strides, ", "));
+    }
+    if (!t.device.empty() && t.device != "npu:0") part += ":" + t.device;
+    if (t.requires_grad) part += " grad";
+    parts.push_back(std::move(part));
+  }
   return fmt::format("{}", fmt::join(parts, " "));
 }
 
@@ -209,7 +223,7 @@ Status Call(CommandContext& ctx) {
     case CallOutcome::Kind::kCompiled:
       if (!outcome->failures.empty()) {
         ctx.out.Styled(Style::kBad, "[{}] {}", outcome->compile_id, f.RecompileMessage(*outcome));
-        state.recompiles.push_back(fmt::format("{}: {}", outcome->compile_id, fmt::join(outcome->failures, "; ")));
+        state.recompiles.push_back({outcome->compile_id, outcome->failures});
       } else {
         ctx.out.Print("cache miss: first call, compiling");
       }

@@ -63,7 +63,11 @@ Status Recompiles(CommandContext& ctx) {
     ctx.out.Print("no recompiles");
     return Status::Ok();
   }
-  for (const std::string& line : state->recompiles) ctx.out.Print("{}", line);
+  // One guard failure a line, as Dynamo's recompile message lists them.
+  for (const CacheState::Recompile& recompile : state->recompiles) {
+    ctx.out.Print("[{}] triggered by:", recompile.compile_id);
+    for (const std::string& failure : recompile.failures) ctx.out.Print("    - {}", failure);
+  }
   return Status::Ok();
 }
 
