@@ -29,12 +29,20 @@ Status Define(CommandContext& ctx) {
     return Status::Errorf("'{}' is a builtin pass; choose another name", name);
   }
   Session& session = ctx.session;
-  ctx.interpreter.BeginBlock(fmt::format("pass define {}", name), "end", [&session, name](const BlockLines& block) {
-    Result<PassInfo> info = DefineRewritePass(name, block.lines, block.first_line, block.origin);
-    if (!info.ok()) return info.status();
-    // The name was checked when the block opened; a plugin may have taken it since.
-    return session.passes().Register(std::move(*info));
-  });
+  ctx.interpreter.BeginBlock(
+      fmt::format("pass define {}", name), "end",
+      [&session, name](const BlockLines& block) {
+        Result<PassInfo> info = DefineRewritePass(name, block.lines, block.first_line, block.origin);
+        if (!info.ok()) return info.status();
+        // The name was checked when the block opened; a plugin may have taken it since.
+        return session.passes().Register(std::move(*info));
+      },
+      [](std::string_view line, size_t number) -> Status {
+        size_t first = line.find_first_not_of(" \t\r");
+        if (first == std::string_view::npos || line[first] == '#') return Status::Ok();
+        Result<RewriteProgram> rule = ParseRewriteProgram({std::string(line)}, number);
+        return rule.ok() ? Status::Ok() : rule.status();
+      });
   return Status::Ok();
 }
 

@@ -49,8 +49,8 @@ std::vector<std::string> SplitLines(std::string_view text) {
 Interpreter::Interpreter(Session& session, const CommandTable& table, OutputSink& sink)
     : session_(session), table_(table), sink_(&sink) {}
 
-void Interpreter::BeginBlock(std::string opener, std::string terminator, BlockHandler done) {
-  block_ = PendingBlock{std::move(opener), std::move(terminator), std::move(done),
+void Interpreter::BeginBlock(std::string opener, std::string terminator, BlockHandler done, BlockLineCheck check) {
+  block_ = PendingBlock{std::move(opener), std::move(terminator), std::move(done), std::move(check),
                         BlockLines{current_origin_, current_line_ + 1, {}}};
 }
 
@@ -67,7 +67,16 @@ Status Interpreter::ExecuteLine(std::string_view line) {
     size_t last = line.find_last_not_of(" \t\r");
     std::string_view trimmed = first == std::string_view::npos ? "" : line.substr(first, last - first + 1);
     if (trimmed != block_->terminator) {
-      block_->lines.lines.emplace_back(line);
+      BlockLines& lines = block_->lines;
+      if (block_->check) {
+        // Interactively the line number is the block's own count (no file to point into).
+        size_t number = current_origin_ == "<interactive>" ? lines.first_line + lines.lines.size() : current_line_;
+        if (Status checked = block_->check(line, number); !checked.ok()) {
+          return Status::Errorf("{}: {} (the line was left out; the block is still open: type it again, or end)",
+                                block_->opener, checked.message());
+        }
+      }
+      lines.lines.emplace_back(line);
       return Status::Ok();
     }
     PendingBlock block = std::move(*block_);

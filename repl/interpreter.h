@@ -36,6 +36,10 @@ struct BlockLines {
   std::vector<std::string> lines;
 };
 using BlockHandler = std::function<Status(const BlockLines& block)>;
+// Checks one line of a block as it is entered (`line_number` in the block's
+// origin). A line it refuses is reported and left out; the block stays open,
+// so a typo is retyped, not the whole block.
+using BlockLineCheck = std::function<Status(std::string_view line, size_t line_number)>;
 
 class Interpreter {
  public:
@@ -61,7 +65,7 @@ class Interpreter {
   // this: every next line, up to a line that reads `terminator` alone, is
   // collected instead of run, then `done` gets them; its error fails the
   // terminator line. A script that ends inside a block fails at its end.
-  void BeginBlock(std::string opener, std::string terminator, BlockHandler done);
+  void BeginBlock(std::string opener, std::string terminator, BlockHandler done, BlockLineCheck check = {});
   bool in_block() const { return block_.has_value(); }
   // Drops the open block (Ctrl-D at its prompt) and returns its opener, e.g.
   // "pass define multistream"; "" when no block is open.
@@ -91,6 +95,7 @@ class Interpreter {
     std::string opener;      // "pass define multistream", for messages
     std::string terminator;  // "end"
     BlockHandler done;
+    BlockLineCheck check;
     BlockLines lines;
   };
   std::optional<PendingBlock> block_;

@@ -21,8 +21,10 @@ class Run {
       // Addresses of nodes erased by an earlier rule may now belong to new nodes.
       erased_.clear();
       // The nodes as they are when the rule starts: what it inserts is not revisited.
+      size_t matched = 0;
       for (Node* node : graph_.Nodes()) {
         if (erased_.count(node) || !Matches(rule, *node)) continue;
+        ++matched;
         Status status = Act(rule, node);
         if (!status.ok()) {
           return Status::Errorf("rule at line {} ({}) on node '{}': {}", rule.line, rule.text, node->name(),
@@ -30,6 +32,8 @@ class Run {
         }
         changed = true;
       }
+      // Most often a misspelt pattern: say so instead of changing nothing quietly.
+      if (matched == 0) context_.remarks.push_back(fmt::format("rule at line {} ({}) matched no node", rule.line, rule.text));
     }
     return changed;
   }

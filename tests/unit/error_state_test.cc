@@ -504,7 +504,11 @@ TEST(ErrorStateSourceTest, ABadBlockTypedInteractivelyKeepsThePassItWouldReplace
   BuildRichSession(shell);
   std::string before = Fingerprint(shell);
   EXPECT_TRUE(shell.interpreter.ExecuteLine("pass define crasher").ok());
-  EXPECT_TRUE(shell.interpreter.ExecuteLine("  on aten.*mm.default: erase twice").ok());
+  // The bad rule is refused as it is typed; the block stays open without it.
+  Status line = shell.interpreter.ExecuteLine("  on aten.*mm.default: erase twice");
+  ASSERT_FALSE(line.ok());
+  EXPECT_EQ(line.message().rfind("pass define crasher: line 1", 0), 0u) << line.message();
+  EXPECT_TRUE(shell.interpreter.in_block());
   Status end = shell.interpreter.ExecuteLine("end");
   ASSERT_FALSE(end.ok());
   EXPECT_EQ(end.message().rfind("pass define crasher: ", 0), 0u) << end.message();

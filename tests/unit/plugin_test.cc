@@ -144,12 +144,22 @@ TEST(PassCommandsTest, CompletionOfPassNamesAndDefineThroughTheInterpreter) {
   EXPECT_EQ(Complete(table, session, "pass add pre mi").candidates, std::vector<std::string>{"mine"});
   EXPECT_EQ(Complete(table, session, "pass add p").candidates, (std::vector<std::string>{"post", "pre"}));
   EXPECT_EQ(Complete(table, session, "pass l").candidates, std::vector<std::string>{"list"});
-  // A bad block fails its `end` line with the rule's line; the old definition stays.
+  // A bad rule is refused as it is typed, with its line and column; the
+  // block stays open, the rule is typed again and the block ends well.
   ASSERT_TRUE(interpreter.ExecuteLine("pass define mine").ok());
-  ASSERT_TRUE(interpreter.ExecuteLine("  on aten.mm.default: set strem s1").ok());
-  Status bad = interpreter.ExecuteLine("end");
+  Status bad = interpreter.ExecuteLine("  on aten.mm.default: set strem s1");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.message(), "pass define mine: line 1, column 27: expected 'stream' after 'set'");
+  EXPECT_EQ(bad.message(), "pass define mine: line 1, column 27: expected 'stream' after 'set' (the line was left "
+                           "out; the block is still open: type it again, or end)");
+  ASSERT_TRUE(interpreter.in_block());
+  ASSERT_TRUE(interpreter.ExecuteLine("  on aten.mm.default: set stream s1").ok());
+  ASSERT_TRUE(interpreter.ExecuteLine("end").ok());
+  ASSERT_NE(session.passes().Find("mine"), nullptr);
+  EXPECT_EQ(session.passes().Find("mine")->summary, "rewrite pass, 1 rule");
+  // A block whose `end` fails keeps the definition it would have replaced.
+  ASSERT_TRUE(interpreter.ExecuteLine("pass define mine").ok());
+  ASSERT_FALSE(interpreter.ExecuteLine("  on aten.mm.default: set strem s1").ok());
+  ASSERT_FALSE(interpreter.ExecuteLine("end").ok());  // no rules left
   EXPECT_EQ(session.passes().Find("mine")->summary, "rewrite pass, 1 rule");
 }
 
