@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "repl/suggest.h"
+#include "core/suggest.h"
 
 namespace airscope {
 

@@ -91,6 +91,8 @@ Status SetDeviceParameter(Session& session, std::string_view name, std::string_v
 Status SetInputShape(CommandContext& ctx, const std::vector<std::string>& words);
 void RegisterCacheCommands(CommandTable& table);
 void RegisterPassCommands(CommandTable& table);  // pass define/add/remove/list, plugin load
+// " (did you mean X?)" for a pass name that looks like a typo of a registered one, or "".
+std::string PassSuggestion(const Session& session, std::string_view name);
 void RegisterDecompCommands(CommandTable& table);
 void RegisterPipelineCommands(CommandTable& table);
 

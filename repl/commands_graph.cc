@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/suggest.h"
 #include "repl/cache_state.h"
 #include "repl/command_table.h"
 #include "repl/graph_text.h"
@@ -172,7 +173,16 @@ Status NodeCommand(CommandContext& ctx) {
   if (!current.ok()) return current.status();
   const Graph& graph = **current;
   const Node* node = graph.Find(ctx.args[0].text);
-  if (!node) return Status::Errorf("no node named '{}' in graph '{}' (try find {})", ctx.args[0].text, graph.name(), ctx.args[0].text);
+  if (!node) {
+    std::vector<std::string> names;
+    for (const Node* n : graph) names.push_back(n->name());
+    std::string suggestion = DidYouMean(ctx.args[0].text, names);
+    if (!suggestion.empty()) {
+      return Status::Errorf("no node named '{}' in graph '{}'{}", ctx.args[0].text, graph.name(), suggestion);
+    }
+    return Status::Errorf("no node named '{}' in graph '{}' (try find {})", ctx.args[0].text, graph.name(),
+                          ctx.args[0].text);
+  }
   DescribeNode(*node, ctx.session.registry(), ctx.out);
   return Status::Ok();
 }

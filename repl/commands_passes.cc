@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/pass/rewrite_language.h"
+#include "core/suggest.h"
 #include "repl/command_table.h"
 #include "repl/interpreter.h"
 
@@ -63,7 +64,7 @@ Status AddOrRemove(CommandContext& ctx, bool add) {
   auto found = std::find(list.begin(), list.end(), name);
   if (add) {
     const PassInfo* pass = ctx.session.passes().Find(name);
-    if (!pass) return Status::Errorf("no pass named '{}' (pass list shows them)", name);
+    if (!pass) return Status::Errorf("no pass named '{}'{} (pass list shows them)", name, PassSuggestion(ctx.session, name));
     if (pass->name == "post_grad_custom_pre_pass" || pass->name == "post_grad_custom_post_pass") {
       return Status::Errorf("'{}' cannot run inside {} (it would run itself)", name, stage_name);
     }
@@ -129,6 +130,12 @@ Status Plugin(CommandContext& ctx) {
 }
 
 }  // namespace
+
+std::string PassSuggestion(const Session& session, std::string_view name) {
+  std::vector<std::string> names;
+  for (const PassInfo* pass : session.passes().All()) names.push_back(pass->name);
+  return DidYouMean(name, names);
+}
 
 void RegisterPassCommands(CommandTable& table) {
   table.Add({"pass", "pass define|add|remove|list ...", "define user passes and register them as post_grad_custom_pre/post_pass",

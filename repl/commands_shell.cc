@@ -33,7 +33,8 @@ Status Help(CommandContext& ctx) {
   }
   if (ctx.args.size() == 2 && ctx.args[0].text == "pass") {
     const PassInfo* pass = ctx.session.passes().Find(ctx.args[1].text);
-    if (!pass) return Status::Errorf("no pass named '{}' (pass list shows them)", ctx.args[1].text);
+    if (!pass) return Status::Errorf("no pass named '{}'{} (pass list shows them)", ctx.args[1].text,
+                                    PassSuggestion(ctx.session, ctx.args[1].text));
     std::string_view kind = pass->kind == PassKind::kPipeline   ? "pipeline"
                             : pass->kind == PassKind::kOptional ? "optional"
                                                                 : "user";

@@ -129,10 +129,17 @@ int RunInteractive(Session& session, const CommandTable& table, Interpreter& int
       repeat = RepeatsOnEnter(table, line) ? line : "";
     }
     ClearInterrupt();  // a Ctrl-C typed before this command is not for it
-    size_t reported_before = interpreter.reported_failures();
-    Status status = interpreter.ExecuteLine(line);
-    // A failing `source` has already reported its line; don't say it twice.
-    if (!status.ok() && interpreter.reported_failures() == reported_before) sink.Error("error: " + status.message());
+    // `load x; stats`: commands separated by ';' run in turn, up to the first
+    // that fails (a block's lines are taken whole: they are not commands).
+    std::vector<std::string> commands =
+        interpreter.in_block() ? std::vector<std::string>{line} : SplitCommands(line);
+    for (const std::string& command : commands) {
+      size_t reported_before = interpreter.reported_failures();
+      Status status = interpreter.ExecuteLine(command);
+      // A failing `source` has already reported its line; don't say it twice.
+      if (!status.ok() && interpreter.reported_failures() == reported_before) sink.Error("error: " + status.message());
+      if (!status.ok() || session.quit_requested() || InterruptRequested()) break;
+    }
   }
   return 0;
 }

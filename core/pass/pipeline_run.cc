@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/interrupt.h"
+#include "core/suggest.h"
 
 namespace airscope {
 
@@ -33,9 +34,13 @@ bool PipelineRun::Contains(std::string_view pass) const {
   return std::find(passes_.begin(), passes_.end(), pass) != passes_.end();
 }
 
+Status PipelineRun::NotInPipeline(std::string_view pass) const {
+  return Status::Errorf("no pass '{}' in the pipeline{}", pass, DidYouMean(pass, passes_));
+}
+
 Status PipelineRun::InsertPass(std::string pass, std::string_view anchor, bool after) {
   auto it = std::find(passes_.begin(), passes_.end(), anchor);
-  if (it == passes_.end()) return Status::Errorf("no pass '{}' in the pipeline", anchor);
+  if (it == passes_.end()) return NotInPipeline(anchor);
   size_t position = static_cast<size_t>(it - passes_.begin()) + (after ? 1 : 0);
   // Stages after the insertion point no longer follow the pass list.
   if (position < cursor()) AIRSCOPE_RETURN_IF_ERROR(TruncateTo(position));
@@ -55,7 +60,7 @@ Status PipelineRun::SetPasses(std::vector<std::string> passes) {
 
 Status PipelineRun::RemovePass(std::string_view pass) {
   auto it = std::find(passes_.begin(), passes_.end(), pass);
-  if (it == passes_.end()) return Status::Errorf("no pass '{}' in the pipeline", pass);
+  if (it == passes_.end()) return NotInPipeline(pass);
   size_t position = static_cast<size_t>(it - passes_.begin());
   if (position < cursor()) AIRSCOPE_RETURN_IF_ERROR(TruncateTo(position));
   if (position == cursor()) failure_.reset();
@@ -66,7 +71,7 @@ Status PipelineRun::RemovePass(std::string_view pass) {
 Status PipelineRun::SetBreakpoint(std::string_view pass, bool on) {
   std::string name(pass);
   if (on) {
-    if (!Contains(pass)) return Status::Errorf("no pass '{}' in the pipeline", pass);
+    if (!Contains(pass)) return NotInPipeline(pass);
     breakpoints_.insert(name);
   } else if (breakpoints_.erase(name) == 0) {
     return Status::Errorf("no breakpoint on '{}'", pass);
@@ -77,7 +82,7 @@ Status PipelineRun::SetBreakpoint(std::string_view pass, bool on) {
 Status PipelineRun::SetSkip(std::string_view pass, bool on) {
   std::string name(pass);
   if (on) {
-    if (!Contains(pass)) return Status::Errorf("no pass '{}' in the pipeline", pass);
+    if (!Contains(pass)) return NotInPipeline(pass);
     skips_.insert(name);
   } else if (skips_.erase(name) == 0) {
     return Status::Errorf("pass '{}' is not skipped", pass);
@@ -194,7 +199,7 @@ Result<RunReport> PipelineRun::RunUntil(std::optional<std::string_view> target, 
         return Status::Errorf("pass '{}' already ran (the cursor is at stage {}; use back or reset)", *target,
                               cursor());
       }
-      return Status::Errorf("no pass '{}' in the pipeline", *target);
+      return NotInPipeline(*target);
     }
     target_index = static_cast<size_t>(it - passes_.begin());
   }

@@ -156,6 +156,8 @@ class PipelineRun {
   void set_memory_budget(uint64_t bytes);
 
  private:
+  // "no pass 'X' in the pipeline", with the closest pass name if X looks like a typo of one.
+  Status NotInPipeline(std::string_view pass) const;
   Status RunOne(const PipelineEnv& env);  // runs passes_[cursor()]
   void Evict();
   uint64_t EstimateBytes(size_t nodes) const { return nodes * options_.bytes_per_node; }

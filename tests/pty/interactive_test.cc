@@ -261,13 +261,16 @@ TEST_F(InteractiveTest, EnterRepeatsNextAndAliasesWork) {
   s.Line("");  // repeats `s 2`
   ASSERT_TRUE(s.Expect("stage  6")) << s.output();
   ASSERT_TRUE(s.Expect("(airscope:mlp) ")) << s.output();
-  s.Line("echo x");
+  s.Line("echo x; echo y; bogus; echo never");  // ';' separates commands, up to the first failure
+  ASSERT_TRUE(s.Expect("y\r\n")) << s.output();
+  ASSERT_TRUE(s.Expect("unknown command \"bogus\"")) << s.output();
   ASSERT_TRUE(s.Expect("(airscope:mlp) ")) << s.output();
   s.Line("");  // echo is not repeated
   ASSERT_TRUE(s.Expect("(airscope:mlp) ")) << s.output();
   s.Line("q");
   EXPECT_EQ(s.Wait(), 0) << s.output();
   EXPECT_EQ(s.output().find("stage  7"), std::string::npos) << s.output();
+  EXPECT_EQ(s.output().find("\nnever\r\n"), std::string::npos) << s.output();  // echoed, never run
 }
 
 TEST_F(InteractiveTest, HistorySurvivesAKill) {

@@ -20,7 +20,7 @@
 #include "repl/command_table.h"
 #include "repl/interpreter.h"
 #include "repl/session.h"
-#include "repl/suggest.h"
+#include "core/suggest.h"
 #include "shell_test_util.h"
 
 namespace airscope {

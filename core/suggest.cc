@@ -1,4 +1,4 @@
-#include "repl/suggest.h"
+#include "core/suggest.h"
 
 #include <algorithm>
 
