@@ -1,7 +1,7 @@
-// Shell-style glob matching (`*` any run, `?` any one character), used
-// wherever a user names nodes or targets by pattern: `find`, `expect nodes`,
-// and the rewrite language's `on PATTERN:`. Iterative with one backtrack
-// point, so it is linear for typical patterns and never recurses.
+// Shell-style glob matching, used wherever a user names nodes or targets by
+// pattern: `find`, `expect nodes`, and the rewrite language's `on PATTERN:`.
+// It is the C library's fnmatch(3) without flags: `*` any run, `?` any one
+// character, `[abc]`/`[0-9]`/`[!x]` a class, `\` quotes the next character.
 #pragma once
 
 #include <string_view>

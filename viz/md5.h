@@ -1,11 +1,13 @@
 // MD5 (RFC 1321), for checking TORCH_TRACE payloads against their
 // "has_payload" digest. Not for security: the logs use it as a checksum.
+// The digest itself is libmd's (Debian's libmd-dev, the BSD <md5.h>); this
+// wrapper only gives it a string interface.
 #pragma once
 
-#include <array>
-#include <cstdint>
 #include <string>
 #include <string_view>
+
+#include <md5.h>
 
 namespace airscope {
 
@@ -17,11 +19,7 @@ class Md5 {
   std::string HexDigest();
 
  private:
-  void Block(const unsigned char* block);
-  std::array<uint32_t, 4> state_;
-  uint64_t length_ = 0;  // bytes
-  unsigned char buffer_[64];
-  size_t buffered_ = 0;
+  MD5_CTX context_;
 };
 
 std::string Md5Hex(std::string_view data);

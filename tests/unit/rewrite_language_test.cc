@@ -52,6 +52,11 @@ TEST(RewriteLanguageTest, GlobMatch) {
   EXPECT_TRUE(GlobMatch("abs_?", "abs_1"));
   EXPECT_FALSE(GlobMatch("aten.mm", "aten.mm.default"));
   EXPECT_TRUE(GlobMatch("*", ""));
+  // fnmatch(3)'s classes and quoting, as a shell has them.
+  EXPECT_TRUE(GlobMatch("abs_[0-9]", "abs_7"));
+  EXPECT_FALSE(GlobMatch("abs_[!0-9]", "abs_7"));
+  EXPECT_TRUE(GlobMatch("a\\*b", "a*b"));
+  EXPECT_FALSE(GlobMatch("a\\*b", "axb"));
 }
 
 // Runs `lines` as a user pass on the seed graph; returns the graph's description or the error.
