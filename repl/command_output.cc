@@ -23,6 +23,11 @@ std::string_view AnsiStart(Style style) {
 void CommandOutput::Add(std::string_view text, Style style) { lines_.push_back({style, std::string(text)}); }
 
 void CommandOutput::AddBlock(std::string_view text, Style style) {
+  if (style == Style::kData) {
+    // Bytes, kept whole (a PNG is not lines); Render adds no newline after them.
+    lines_.push_back({style, std::string(text)});
+    return;
+  }
   size_t start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
@@ -53,7 +58,6 @@ std::string CommandOutput::Render(bool color) const {
   for (const Line& line : lines_) {
     if (line.style == Style::kData) {
       out += line.text;
-      out += '\n';
       continue;
     }
     std::string_view start = color ? AnsiStart(line.style) : std::string_view();

@@ -12,8 +12,9 @@
 
 namespace airscope {
 
-// kData: bytes the user asked to have printed (`dump fx -`, `timeline --json
-// -`), written as they are: no colour, no escaping, no length cap. Every
+// kData: bytes the user asked to have printed (`dump fx -`, `dump png -`,
+// `timeline --json -`), written exactly as they are: no colour, no escaping,
+// no length cap, no newline added (AddBlock keeps them as one piece). Every
 // other line goes through TerminalSafe (repl/terminal_text.h) when rendered.
 enum class Style : uint8_t { kPlain, kHeading, kGood, kBad, kDim, kAccent, kData };
 

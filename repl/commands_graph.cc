@@ -283,8 +283,8 @@ void RegisterGraphCommands(CommandTable& table) {
              fmt::format(
                  "Writes the current graph to PATH in FORMAT ({}); svg/png are rendered by\n"
                  "graphviz (graphs over 2,000 nodes are laid out with sfdp). --stage S writes a pipeline stage\n"
-                 "instead (a number, a pass name, input or last). PATH - prints to standard output (text\n"
-                 "formats and svg). A regular file is replaced atomically (a temporary file renamed into place,\n"
+                 "instead (a number, a pass name, input or last). PATH - prints the bytes to standard output\n"
+                 "(any format: dump png - > g.png). A regular file is replaced atomically (a temporary file renamed into place,\n"
                  "so a failed dump leaves the old file and no partial one) and keeps its mode; a symlink is\n"
                  "followed; a device or FIFO is written in place; missing directories are created. Ctrl-C\n"
                  "stops an svg/png layout. For a dump after every stage, set dump.dir, dump.formats and dump.when.",

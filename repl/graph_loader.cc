@@ -175,11 +175,19 @@ bool IsTraceLogFile(const std::string& path) {
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (!file) return false;
-  char buffer[512];
-  size_t got = std::fread(buffer, 1, sizeof(buffer), file);
+  // A few lines, not just the first: a log whose first record is damaged
+  // (cut, or a stray line before it) is still a log.
+  constexpr size_t kLinesLooked = 16;
+  std::string head(16384, '\0');
+  head.resize(std::fread(head.data(), 1, head.size(), file));
   std::fclose(file);
-  std::string_view head(buffer, got);
-  return LooksLikeTraceLog(head.substr(0, head.find('\n')));
+  std::string_view rest(head);
+  for (size_t i = 0; i < kLinesLooked && !rest.empty(); ++i) {
+    size_t end = std::min(rest.find('\n'), rest.size());
+    if (LooksLikeTraceLog(rest.substr(0, end))) return true;
+    rest.remove_prefix(std::min(end + 1, rest.size()));
+  }
+  return false;
 }
 
 std::string DefaultGraphName(std::string_view path) {

@@ -56,7 +56,6 @@ Result<WrittenGraph> WriteGraph(const Graph& graph, std::string_view format, con
   }
   const bool to_stdout = path == "-";
   if (!spec->text) {
-    if (to_stdout && format == "png") return Status::Error("png is binary: give a file name, not -");
     Result<Rendered> rendered = RenderGraphData(graph, format);
     if (!rendered.ok()) return rendered.status();
     if (to_stdout) return WrittenGraph{"", rendered->info.note, std::move(rendered->data)};

@@ -33,11 +33,10 @@ Result<std::string> GraphText(const Graph& graph, std::string_view format);
 struct WrittenGraph {
   std::string summary;  // "wrote PATH (fx, 812 bytes)"; empty for "-"
   std::string note;     // e.g. graphviz's layout note; may be empty
-  std::string printed;  // PATH "-": the text, for the caller to print
+  std::string printed;  // PATH "-": the bytes, for the caller to print
 };
 // Writes `graph` to `path` in any format (core/file_util.h WriteFile). PATH
-// "-" hands the text back instead (every text format and svg; png is binary
-// and needs a file).
+// "-" hands the bytes back instead, for the caller to print.
 Result<WrittenGraph> WriteGraph(const Graph& graph, std::string_view format, const std::string& path);
 
 }  // namespace airscope

@@ -162,3 +162,30 @@ TEST(TorchTraceTest, DeeplyNestedJsonIsRefusedNotACrash) {
 
 }  // namespace
 }  // namespace airscope
+
+#include <filesystem>
+#include <fstream>
+
+#include "repl/graph_loader.h"
+
+namespace airscope {
+namespace {
+
+// A log whose first line is damaged is still recognised as a log (issue 12,
+// item 3): `load` used to look at the first line only and then failed to
+// read it as a graph.
+TEST(TorchTraceTest, ALogWithADamagedFirstLineIsStillALog) {
+  std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("airscope_damaged_" + std::to_string(::getpid()) + ".log");
+  {
+    std::ifstream in(TraceDir() + "/simple.log");
+    std::ofstream out(path);
+    out << "V1206 15:1\n" << in.rdbuf();  // a record cut short, then the log
+  }
+  EXPECT_TRUE(IsTraceLogFile(path.string()));
+  EXPECT_FALSE(IsTraceLogFile(std::string(AIRSCOPE_TEST_DATA) + "/mlp.graph.txt"));
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace airscope
