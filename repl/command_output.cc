@@ -48,7 +48,7 @@ std::string CommandOutput::Text() const {
   out.reserve(total);
   for (const Line& line : lines_) {
     out += line.text;
-    out += '\n';
+    if (line.style != Style::kData) out += '\n';  // data bytes carry their own
   }
   return out;
 }

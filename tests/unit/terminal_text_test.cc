@@ -35,7 +35,7 @@ TEST(TerminalSafeTest, RenderEscapesEveryLineButData) {
   CommandOutput out;
   out.Print("node {}", "evil\x1b[2J");
   out.Styled(Style::kBad, "bad {}", "\x1b]52;c;x\x07");
-  out.AddBlock("{\"raw\": 1}\n", Style::kData);
+  out.AddBlock("{\"raw\": 1}\n", Style::kData);  // bytes, printed exactly (no newline added)
   EXPECT_EQ(out.Render(false), "node evil\\x1b[2J\nbad \\x1b]52;c;x\\x07\n{\"raw\": 1}\n");
   EXPECT_EQ(out.Render(true), "node evil\\x1b[2J\n\033[31mbad \\x1b]52;c;x\\x07\033[0m\n{\"raw\": 1}\n");
   EXPECT_EQ(out.Text(), "node evil\x1b[2J\nbad \x1b]52;c;x\x07\n{\"raw\": 1}\n");  // what expect output reads
