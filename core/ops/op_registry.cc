@@ -42,6 +42,7 @@ const OpInfo* OpRegistry::Find(std::string_view target) const {
 void OpRegistry::Register(OpInfo info) {
   std::string key = info.name;
   ops_.insert_or_assign(std::move(key), std::move(info));
+  ++version_;
 }
 
 std::vector<std::string> OpRegistry::Names() const {

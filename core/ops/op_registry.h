@@ -66,8 +66,10 @@ class OpRegistry {
   const OpInfo* Find(std::string_view target) const;  // with or without "torch.ops."
   void Register(OpInfo info);                         // replaces an entry of the same name
   std::vector<std::string> Names() const;             // sorted
+  uint64_t version() const { return version_; }       // bumped by every Register
 
  private:
+  uint64_t version_ = 0;
   std::map<std::string, OpInfo, std::less<>> ops_;
 };
 

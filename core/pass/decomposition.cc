@@ -15,6 +15,7 @@ void DecompositionTable::Add(Decomposition entry) {
   entry.target = std::string(StripTorchOps(entry.target));
   std::string key = entry.target;
   entries_[key] = std::move(entry);
+  ++version_;
 }
 
 Status DecompositionTable::AddTemplate(std::string_view target, std::string_view template_text) {

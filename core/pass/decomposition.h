@@ -40,8 +40,10 @@ class DecompositionTable {
   Status AddTemplate(std::string_view target, std::string_view template_text);
   const Decomposition* Find(std::string_view target) const;  // with or without torch.ops.
   std::vector<const Decomposition*> All() const;             // sorted by target
+  uint64_t version() const { return version_; }              // bumped by every Add
 
  private:
+  uint64_t version_ = 0;
   std::map<std::string, Decomposition, std::less<>> entries_;
 };
 

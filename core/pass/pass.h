@@ -105,8 +105,11 @@ class PassRegistry {
   // By name or alias.
   const PassInfo* Find(std::string_view name) const;
   std::vector<const PassInfo*> All() const;  // sorted by name
+  // Bumped by every Register: what ran under one version may differ under another.
+  uint64_t version() const { return version_; }
 
  private:
+  uint64_t version_ = 0;
   std::map<std::string, PassInfo, std::less<>> passes_;
   std::map<std::string, std::string, std::less<>> aliases_;  // alias -> name
 };

@@ -34,6 +34,7 @@ Status PassRegistry::Register(PassInfo info) {
     aliases_[alias] = info.name;
   }
   passes_[info.name] = std::move(info);
+  ++version_;
   return Status::Ok();
 }
 

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "core/interrupt.h"
+#include "core/ops/op_registry.h"
+#include "core/pass/decomposition.h"
 #include "core/suggest.h"
 
 namespace airscope {
@@ -28,10 +30,35 @@ PipelineRun::PipelineRun(std::shared_ptr<const Graph> input, std::vector<std::st
   record.nodes = input->size();
   stages_.push_back(std::move(record));
   snapshots_.push_back(std::move(input));
+  recipes_.emplace_back();
 }
 
 bool PipelineRun::Contains(std::string_view pass) const {
   return std::find(passes_.begin(), passes_.end(), pass) != passes_.end();
+}
+
+PipelineRun::StageRecipe PipelineRun::RecipeFor(const PipelineEnv& env) {
+  StageRecipe recipe;
+  recipe.passes = env.passes;
+  PassContext context = *env.context;  // a few strings and switches: a copy per stage is cheap
+  context.remarks.clear();
+  recipe.context = std::make_shared<const PassContext>(std::move(context));
+  if (env.passes) recipe.passes_version = env.passes->version();
+  if (env.context->decompositions) recipe.decompositions_version = env.context->decompositions->version();
+  if (env.context->registry) recipe.ops_version = env.context->registry->version();
+  return recipe;
+}
+
+std::string PipelineRun::ChangedSince(const StageRecipe& recipe) {
+  const PassContext* context = recipe.context.get();
+  if (recipe.passes && recipe.passes->version() != recipe.passes_version) {
+    return "the pass registry (pass define, plugin load)";
+  }
+  if (context && context->decompositions && context->decompositions->version() != recipe.decompositions_version) {
+    return "the decomposition table (decomp add)";
+  }
+  if (context && context->registry && context->registry->version() != recipe.ops_version) return "the op registry";
+  return "";
 }
 
 Status PipelineRun::NotInPipeline(std::string_view pass) const {
@@ -100,6 +127,7 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
     record.nodes = Current().size();
     stages_.push_back(std::move(record));
     snapshots_.push_back(snapshots_.back());
+    recipes_.emplace_back();  // a skipped pass changes nothing: nothing to replay
     failure_.reset();
     if (env.on_stage) env.on_stage(stages_.back(), Current());
     return Status::Ok();
@@ -114,8 +142,6 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
   if (!env.passes || !env.context) return fail(Status::Error("no pass registry to run passes with"));
   const PassInfo* info = env.passes->Find(name);
   if (!info) return fail(Status::Errorf("pass '{}' is not registered", name));
-  replay_passes_ = env.passes;
-  replay_context_ = *env.context;
   PassManager manager;
   for (PassInstrumentation* inst : env.instrumentations) manager.AddInstrumentation(inst);
   std::shared_ptr<const Graph> base = snapshots_.back();
@@ -154,6 +180,7 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
   record.nodes = changed ? work->size() : base->size();
   stages_.push_back(std::move(record));
   snapshots_.push_back(changed ? std::shared_ptr<const Graph>(std::move(work)) : snapshots_.back());
+  recipes_.push_back(RecipeFor(env));
   if (changed && outcome->effects) {
     effects_of_ = snapshots_.back();
     effects_ = std::move(outcome->effects);
@@ -241,6 +268,7 @@ Status PipelineRun::Back() {
 void PipelineRun::Reset() {
   stages_.resize(1);
   snapshots_.resize(1);
+  recipes_.resize(1);
   failure_.reset();
 }
 
@@ -250,6 +278,7 @@ Status PipelineRun::TruncateTo(size_t stage) {
   if (!graph.ok()) return graph.status();
   stages_.resize(stage + 1);
   snapshots_.resize(stage + 1);
+  recipes_.resize(stage + 1);
   // The new current stage keeps its (possibly recomputed) snapshot, and so do
   // the unchanged stages just before it that share it.
   for (size_t k = stage; !snapshots_[k]; --k) {
@@ -289,18 +318,30 @@ Result<std::shared_ptr<const Graph>> PipelineRun::GraphAt(size_t stage) const {
   if (snapshots_[stage]) return snapshots_[stage];
   size_t base = stage;
   while (!snapshots_[base]) --base;  // stage 0 is always kept
+  // Sound or not at all: every pass to replay must find the tables it read
+  // as they were when it ran.
+  for (size_t k = base + 1; k <= stage; ++k) {
+    if (stages_[k].status != StageStatus::kRan || !stages_[k].changed) continue;
+    if (std::string changed = ChangedSince(recipes_[k]); !changed.empty()) {
+      return Status::Errorf("cannot recompute stage {}: its snapshot was dropped for memory (pipeline.memory-budget) "
+                            "and {} changed since stage {} ({}) ran, so a replay would show a stage that never "
+                            "happened; `back` or `reset` and run again, or raise the budget",
+                            stage, changed, k, stages_[k].pass);
+    }
+  }
   std::unique_ptr<Graph> graph = snapshots_[base]->Clone();
-  PassContext context = replay_context_;
   // Replays run the passes bare: each already ran on this very input and
   // passed lint, so no rollback copy and no lint per pass (a copy of a 1M-node
   // graph per replayed pass made recomputing a late stage take minutes). One
   // lint at the end catches a pass that turned out not to be deterministic.
   for (size_t k = base + 1; k <= stage; ++k) {
     if (stages_[k].status != StageStatus::kRan || !stages_[k].changed) continue;
-    const PassInfo* info = replay_passes_ ? replay_passes_->Find(stages_[k].pass) : nullptr;
-    if (!info || !info->run) {
+    const StageRecipe& recipe = recipes_[k];
+    const PassInfo* info = recipe.passes ? recipe.passes->Find(stages_[k].pass) : nullptr;
+    if (!info || !info->run || !recipe.context) {
       return Status::Errorf("cannot recompute stage {}: pass '{}' is no longer registered", stage, stages_[k].pass);
     }
+    PassContext context = *recipe.context;
     Result<bool> changed = RunGuarded(*info, *graph, context);
     if (!changed.ok()) {
       return Status::Errorf("cannot recompute stage {}: replaying stage {}: pass '{}' failed: {}", stage, k,

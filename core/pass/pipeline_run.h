@@ -188,9 +188,20 @@ class PipelineRun {
   // to the next pass's effect check so it is not recomputed for every pass.
   std::weak_ptr<const Graph> effects_of_;  // weak: it must not keep a dropped snapshot alive
   std::shared_ptr<const EffectSummary> effects_;
-  // What replays use: the registry and context of the last run.
-  const PassRegistry* replay_passes_ = nullptr;
-  PassContext replay_context_;
+  // What made each stage, for recomputing a dropped snapshot exactly: the
+  // registry and the context (switches, custom pass lists) the pass ran
+  // with, and the versions of the tables it read then. A table changed since
+  // (pass define, decomp add, plugin load) could make a stage that never
+  // happened, so GraphAt refuses instead. Aligned with stages_.
+  struct StageRecipe {
+    const PassRegistry* passes = nullptr;
+    std::shared_ptr<const PassContext> context;
+    uint64_t passes_version = 0, decompositions_version = 0, ops_version = 0;
+  };
+  StageRecipe RecipeFor(const PipelineEnv& env);
+  // Empty when `recipe` still describes the tables as they are; else what changed.
+  static std::string ChangedSince(const StageRecipe& recipe);
+  std::vector<StageRecipe> recipes_;
 };
 
 }  // namespace airscope

@@ -3,6 +3,7 @@
 // edits of the pass list, and the memory budget (evict + recompute).
 #include <gtest/gtest.h>
 
+#include "core/pass/decomposition.h"
 #include "core/pass/pipeline_run.h"
 #include "pipeline_test_util.h"
 
@@ -281,6 +282,64 @@ TEST(PipelineRunTest, BudgetEvictsOldSnapshotsAndRecomputesThemExactly) {
     EXPECT_EQ(run.IsKept(k), run.OwnerOf(k) == run.OwnerOf(run.cursor())) << k;
   }
   EXPECT_TRUE(run.IsKept(run.cursor()));
+}
+
+}  // namespace
+}  // namespace airscope
+
+namespace airscope {
+namespace {
+
+using namespace testing_passes;
+
+Result<bool> RenameEverything(Graph& graph, PassContext&) {
+  bool changed = false;
+  for (Node* node : graph.Nodes()) {
+    if (node->op() != OpKind::kCallFunction || node->name().starts_with("other_")) continue;
+    AIRSCOPE_RETURN_IF_ERROR(graph.Rename(node, "other_" + node->name()));
+    changed = true;
+  }
+  return changed;
+}
+
+// A dropped snapshot was recomputed with the registry as it is now, so after
+// a pass was redefined the debugger showed a stage that never happened
+// (issue 15, item 1). Now the recompute refuses, naming what changed.
+TEST(PipelineRunTest, ARecomputeNeverShowsAStageThatDidNotHappen) {
+  PassRegistry registry;
+  ASSERT_TRUE(registry.Register(Info("rename_one", RenameOne)).ok());
+  DecompositionTable decompositions;
+  PassContext context;
+  context.decompositions = &decompositions;
+  PipelineEnv env;
+  env.passes = &registry;
+  env.context = &context;
+  PipelineOptions options;
+  options.bytes_per_node = 100;
+  options.memory_budget = 3 * 5 * 100;  // the input and two snapshots
+  PipelineRun run(SmallGraph(), {"rename_one", "rename_one", "rename_one"}, options);
+  ASSERT_TRUE(run.RunUntil(std::nullopt, env).ok());
+  ASSERT_FALSE(run.IsKept(1));
+  ASSERT_TRUE(run.GraphAt(1).ok());  // nothing changed: recomputed exactly
+  // The user redefines the pass that made stage 1.
+  ASSERT_TRUE(registry.Register(Info("rename_one", RenameEverything)).ok());
+  Result<std::shared_ptr<const Graph>> stale = run.GraphAt(1);
+  ASSERT_FALSE(stale.ok());
+  EXPECT_NE(stale.status().message().find("cannot recompute stage 1"), std::string::npos) << stale.status().message();
+  EXPECT_NE(stale.status().message().find("the pass registry (pass define, plugin load) changed since stage 1"),
+            std::string::npos)
+      << stale.status().message();
+  EXPECT_TRUE(run.GraphAt(run.cursor()).ok());  // kept snapshots are what happened: still shown
+  // A decomposition added after the stages ran counts the same.
+  ASSERT_TRUE(registry.Register(Info("rename_one", RenameOne)).ok());
+  PipelineRun again(SmallGraph(), {"rename_one", "rename_one", "rename_one"}, options);
+  ASSERT_TRUE(again.RunUntil(std::nullopt, env).ok());
+  ASSERT_FALSE(again.IsKept(1));
+  ASSERT_TRUE(again.GraphAt(1).ok());
+  ASSERT_TRUE(decompositions.AddTemplate("aten.relu.default", "aten.abs.default($0)").ok());
+  Result<std::shared_ptr<const Graph>> after_decomp = again.GraphAt(1);
+  ASSERT_FALSE(after_decomp.ok());
+  EXPECT_NE(after_decomp.status().message().find("the decomposition table (decomp add)"), std::string::npos);
 }
 
 }  // namespace
