@@ -185,7 +185,9 @@ class ReadableParser {
     size_t quote_at = *pos;
     if (!parser.QuotedString(pos, annotation)) return ParserError(parser);
     AIRSCOPE_RETURN_IF_ERROR(CheckTensorAnnotation(*annotation, quote_at + 1));
-    *annotated = true;
+    // `x: ""` states nothing (and the writer, printing no annotation for it,
+    // would not give it back): it is no annotation.
+    *annotated = !annotation->empty();
     SkipSpaces(pos);
     return Status::Ok();
   }

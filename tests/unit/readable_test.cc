@@ -197,6 +197,21 @@ TEST(ReadableErrors, ExpressionsOverNodesAreRefusedNotKeptAsText) {
             "<parsed>");
 }
 
+// Found by fuzz_readable's round-trip property: `mul: ""` loaded as an
+// annotated node with an empty opaque annotation, which the writer printed
+// as no annotation, so the graph read back differently.
+TEST(Readable, AnEmptyAnnotationIsNoAnnotation) {
+  auto graph = ParseReadable("class GraphModule(torch.nn.Module):\n    def forward(self, x: \"f32[4]\"):\n"
+                             "        mul: \"\" = torch.ops.aten.mul.Tensor(x, 2)\n        return (mul,)\n",
+                             "r.py");
+  ASSERT_TRUE(graph.ok()) << graph.status().message();
+  EXPECT_EQ((*graph)->Find("mul")->meta(), nullptr);
+  auto back = ParseReadable(PrintReadable(**graph), "r.py");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  std::string why;
+  EXPECT_TRUE(SameGraph(**graph, **back, &why)) << why;
+}
+
 TEST(Readable, AParenthesizedNameIsTheNameNotATuple) {
   auto graph = ParseReadable("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
                              "        y = torch.ops.aten.relu.default((x))\n"
