@@ -10,6 +10,7 @@
 namespace airscope {
 
 void CommandTable::Add(CommandSpec spec) {
+  assert(Find(spec.name) == nullptr && "a command name is registered twice");
   auto pos = std::lower_bound(commands_.begin(), commands_.end(), spec.name,
                               [](const CommandSpec& a, const std::string& name) { return a.name < name; });
   commands_.insert(pos, std::move(spec));

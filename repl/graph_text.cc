@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/file_util.h"
+#include "core/suggest.h"
 #include "core/fx/fx_text.h"
 #include "core/fx/graph_json.h"
 #include "core/fx/readable.h"
@@ -44,7 +45,8 @@ std::vector<std::string> GraphFormatNames(bool text_only) {
 Result<std::string> GraphText(const Graph& graph, std::string_view format) {
   const GraphOutputFormat* spec = FindGraphFormat(format);
   if (!spec || !spec->text) {
-    return Status::Errorf("unknown format '{}' (one of: {})", format, fmt::join(GraphFormatNames(true), ", "));
+    return Status::Errorf("unknown format '{}'{} (one of: {})", format, DidYouMean(format, GraphFormatNames(true)),
+                          fmt::join(GraphFormatNames(true), ", "));
   }
   return spec->text(graph);
 }
@@ -52,7 +54,8 @@ Result<std::string> GraphText(const Graph& graph, std::string_view format) {
 Result<WrittenGraph> WriteGraph(const Graph& graph, std::string_view format, const std::string& path) {
   const GraphOutputFormat* spec = FindGraphFormat(format);
   if (!spec) {
-    return Status::Errorf("unknown dump format '{}' (one of: {})", format, fmt::join(GraphFormatNames(false), ", "));
+    return Status::Errorf("unknown dump format '{}'{} (one of: {})", format, DidYouMean(format, GraphFormatNames(false)),
+                          fmt::join(GraphFormatNames(false), ", "));
   }
   const bool to_stdout = path == "-";
   if (!spec->text) {

@@ -91,7 +91,7 @@ Status Interpreter::ExecuteLine(std::string_view line) {
   Result<std::vector<Word>> words = Tokenize(line);
   if (!words.ok()) return words.status();
   if (words->empty()) return Status::Ok();
-  // `> FILE` / `>> FILE` at the end, unquoted: the output goes to FILE.
+  // `> FILE` / `>> FILE` (or `>FILE`) at the end, unquoted: the output goes to FILE.
   std::optional<std::string> redirect;
   bool append = false;
   if (words->size() >= 3) {
@@ -100,6 +100,15 @@ Status Interpreter::ExecuteLine(std::string_view line) {
       append = op.text == ">>";
       redirect = ExpandHome(words->back().text);
       words->resize(words->size() - 2);
+    }
+  }
+  if (!redirect && words->size() >= 2) {
+    const Word& last = words->back();
+    size_t arrows = last.text.starts_with(">>") ? 2 : last.text.starts_with(">") ? 1 : 0;
+    if (!last.quoted && arrows > 0 && last.text.size() > arrows) {
+      append = arrows == 2;
+      redirect = ExpandHome(std::string_view(last.text).substr(arrows));
+      words->pop_back();
     }
   }
   Result<const CommandSpec*> spec = table_.Lookup(words->front().text);

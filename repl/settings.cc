@@ -1,5 +1,7 @@
 #include "repl/settings.h"
 
+#include "core/suggest.h"
+
 #include <algorithm>
 #include <cassert>
 #include <charconv>
@@ -81,9 +83,9 @@ const SettingSpec* Settings::Find(std::string_view name) const {
 Status Settings::Set(std::string_view name, std::string_view value) {
   const SettingSpec* spec = Find(name);
   if (!spec) {
-    std::string known;
-    for (const SettingSpec& s : specs_) known += (known.empty() ? "" : ", ") + s.name;
-    return Status::Errorf("unknown setting '{}' (settings: {})", name, known);
+    std::vector<std::string> names;
+    for (const SettingSpec& s : specs_) names.push_back(s.name);
+    return Status::Errorf("unknown setting '{}'{} (settings: {})", name, DidYouMean(name, names), fmt::join(names, ", "));
   }
   switch (spec->kind) {
     case SettingSpec::Kind::kChoice: {

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "core/suggest.h"
+
 namespace airscope {
 
 double DeviceSpec::PeakFor(DType dtype) const {
@@ -121,7 +123,8 @@ Result<DeviceSpec> DevicePreset(std::string_view name) {
     spec.memory_capacity = int64_t{80} << 30;
     spec.aicore_num = spec.vectorcore_num = 132;  // SMs
   } else {
-    return Status::Errorf("unknown device preset '{}' (presets: {})", name, fmt::join(DevicePresetNames(), ", "));
+    return Status::Errorf("unknown device preset '{}'{} (presets: {})", name, DidYouMean(name, DevicePresetNames()),
+                          fmt::join(DevicePresetNames(), ", "));
   }
   spec.name = std::string(name);
   return spec;
