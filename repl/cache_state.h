@@ -35,9 +35,10 @@ Result<CacheState*> CurrentCacheState(Session& session);
 // The current graph's cache state or nullptr (nothing created).
 const CacheState* FindCacheState(const Session& session);
 
-// Compiling for the simulated cache: a clone of `graph` whose placeholders
-// carry `inputs` (symbols where dynamic) and whose other shapes are inferred
-// again. The one function the real pipeline (PipelineRun) will replace.
+// The first step of compiling for the simulated cache: a clone of `graph`
+// whose placeholders carry `inputs` (symbols where dynamic) and whose other
+// shapes are inferred again. CompileCallThroughPipeline (repl/compile.h)
+// then runs the session's pipeline on it.
 Result<std::unique_ptr<Graph>> CompileForCall(const Graph& graph, const std::vector<TensorMeta>& inputs,
                                               const OpRegistry& registry);
 
