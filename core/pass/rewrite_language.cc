@@ -173,30 +173,19 @@ class LineParser {
     std::string word(line_.substr(start, end - start));
     if (word.empty()) return Error(start, fmt::format("unexpected '{}' where a value was expected", c));
     pos_ = end;
-    if (word == "None") return value;
-    if (word == "True" || word == "False") {
-      value.literal = Argument::Bool(word == "True");
+    // Literals as torch prints them, read by the same ArgParser the graph
+    // readers and `decomp add` use: None, True, 3, 1e-05, inf, -inf, nan,
+    // torch.float32, torch.contiguous_format, torch.strided.
+    ArgParser literals(word, ArgDialect::kPython, nullptr);
+    size_t used = 0;
+    Argument literal;
+    if (literals.ParseValue(&used, {}, &literal) && used == word.size() && literal.kind() != Argument::Kind::kRaw) {
+      value.literal = std::move(literal);
       return value;
     }
     if (word.rfind("torch.", 0) == 0) {
-      if (std::optional<DType> dtype = ParseTorchDType(word)) {
-        value.literal = Argument::OfDType(*dtype);
-        return value;
-      }
-      return Error(start, fmt::format("unknown torch value '{}' (dtypes like torch.float32 are allowed)", word));
-    }
-    char* stop = nullptr;
-    errno = 0;
-    long long integer = std::strtoll(word.c_str(), &stop, 10);
-    if (*stop == '\0' && errno != ERANGE) {
-      value.literal = Argument::Int(integer);
-      return value;
-    }
-    errno = 0;
-    double real = std::strtod(word.c_str(), &stop);
-    if (*stop == '\0' && word.find_first_of("0123456789") != std::string::npos) {
-      value.literal = Argument::Float(real);
-      return value;
+      return Error(start, fmt::format("unknown torch value '{}' (dtypes like torch.float32, memory formats like "
+                                      "torch.contiguous_format)", word));
     }
     return Error(start, fmt::format("'{}' is not a value (quote strings; refer to nodes as $node, $arg0 or $NAME)",
                                     word));

@@ -2,6 +2,8 @@
 // and every action does what rewrite_language.h says.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "core/pass/pass_manager.h"
 #include "pass_test_util.h"
 
@@ -42,8 +44,28 @@ TEST(RewriteLanguageTest, SyntaxErrorsNameLineAndColumn) {
   EXPECT_EQ(ParseError({"on aten.mm.default: replace air.x.y()"}), "line 10, column 29: expected 'with' after 'replace'");
   EXPECT_EQ(ParseError({"on aten.mm.default: set stream"}), "line 10, column 31: expected a stream name");
   EXPECT_EQ(ParseError({"on aten.mm.default: insert before air.x.y(torch.bogus)"}),
-            "line 10, column 43: unknown torch value 'torch.bogus' (dtypes like torch.float32 are allowed)");
+            "line 10, column 43: unknown torch value 'torch.bogus' (dtypes like torch.float32, memory formats like "
+            "torch.contiguous_format)");
   EXPECT_EQ(ParseError({"on aten.mm.default: erase  # a trailing comment"}), "ok");
+}
+
+// Literals read as the graph readers and `decomp add` read them (issue 15,
+// item 4): inf, nan and torch.contiguous_format were refused in rules.
+TEST(RewriteLanguageTest, LiteralsAreReadAsEverywhereElse) {
+  Result<RewriteProgram> program = ParseRewriteProgram(
+      {"on aten.relu.default: replace with aten.clamp.default($arg0, -inf, inf)",
+       "on aten.abs.default: insert after aten.clone.default($node, memory_format=torch.contiguous_format)",
+       "on aten.neg.default: insert after aten.full.default([2], nan, dtype=torch.float16)"},
+      1);
+  ASSERT_TRUE(program.ok()) << program.status().message();
+  ASSERT_EQ(program->rules.size(), 3u);
+  const std::vector<ValueTemplate>& clamp = program->rules[0].call.args;
+  ASSERT_EQ(clamp.size(), 3u);
+  EXPECT_EQ(clamp[1].literal.kind(), Argument::Kind::kFloat);
+  EXPECT_TRUE(std::isinf(clamp[1].literal.as_float()) && clamp[1].literal.as_float() < 0);
+  EXPECT_TRUE(std::isinf(clamp[2].literal.as_float()));
+  EXPECT_EQ(program->rules[1].call.kwargs.at(0).second.literal.kind(), Argument::Kind::kMemoryFormat);
+  EXPECT_TRUE(std::isnan(program->rules[2].call.args[1].literal.as_float()));
 }
 
 TEST(RewriteLanguageTest, GlobMatch) {
