@@ -3,10 +3,12 @@
 // entries, prints a hit or Dynamo's recompile message, and compiles through
 // CompileForCall and the session's pipeline (repl/compile.h). The trace-log commands are in commands_trace.cc.
 #include <charconv>
+#include <span>
 
 #include <fmt/format.h>
 
 #include "core/fx/readable.h"
+#include "core/pass/graph_diff.h"
 #include "core/ops/shape_inference.h"
 #include "repl/cache_state.h"
 #include "repl/compile.h"
@@ -382,18 +384,80 @@ Status Why(CommandContext& ctx) {
 
 }  // namespace
 
+namespace {
+
+// The entry a word names: its index or its compile id.
+Result<size_t> EntryOf(const Frame& frame, const Word& which) {
+  for (size_t i = 0; i < frame.entries().size(); ++i) {
+    if (frame.entries()[i]->compile_id == which.text || fmt::format("{}", i) == which.text) return i;
+  }
+  return Status::Errorf("column {}: no cache entry '{}' (entries 0..{}; or a compile id like {}/0)", which.column,
+                        which.text, frame.entries().empty() ? 0 : frame.entries().size() - 1, frame.frame_id());
+}
+
+std::string GuardTreeText(const CacheEntry& entry) {
+  CommandOutput out;
+  PrintGuardTree(entry, out);
+  return out.Text();
+}
+
+}  // namespace
+
+// `guards check SPEC...`: what a call would meet, entry by entry as Dynamo
+// checks them (newest first), without calling: nothing compiles or counts.
+Status GuardsCheck(CommandContext& ctx, const Frame& frame, std::span<const Word> spec_words) {
+  if (spec_words.empty()) return UsageError("guards check NAME=SPEC ...");
+  Result<Session::Entry*> entry = ctx.session.Current();
+  if (!entry.ok()) return entry.status();
+  std::vector<SpecToken> tokens;
+  for (const Word& w : spec_words) tokens.push_back({w.text, w.column});
+  Result<std::vector<CallInput>> parsed = ParseCallSpec(tokens);
+  if (!parsed.ok()) return parsed.status();
+  Result<std::vector<CallInput>> inputs = BindCallInputs(*(*entry)->loaded.graph, std::move(parsed).value());
+  if (!inputs.ok()) return inputs.status();
+  for (size_t i = frame.entries().size(); i-- > 0;) {
+    const CacheEntry& e = *frame.entries()[i];
+    if (e.guards.Check(*inputs)) {
+      ctx.out.Styled(Style::kGood, "entry {} [{}] would hit (its guards hold; entries are checked newest first)", i,
+                     e.compile_id);
+      return Status::Ok();
+    }
+    ctx.out.Print("entry {} [{}]: {}", i, e.compile_id, e.guards.FirstFailure(*inputs).value_or("a guard fails"));
+  }
+  FrameOptions options = OptionsFrom(ctx.session.settings());
+  ctx.out.Styled(Style::kBad, "no entry holds: the call would {}",
+                 frame.entries().size() >= options.cache_size_limit
+                     ? fmt::format("run eager (the frame holds cache_size_limit = {} entries)", options.cache_size_limit)
+                     : "recompile");
+  return Status::Ok();
+}
+
+// `guards diff A B`: the two entries' guard trees as a unified diff.
+Status GuardsDiff(CommandContext& ctx, const Frame& frame, const Word& a, const Word& b) {
+  Result<size_t> first = EntryOf(frame, a);
+  if (!first.ok()) return first.status();
+  Result<size_t> second = EntryOf(frame, b);
+  if (!second.ok()) return second.status();
+  const CacheEntry& ea = *frame.entries()[*first];
+  const CacheEntry& eb = *frame.entries()[*second];
+  std::string diff = UnifiedDiff(GuardTreeText(ea), GuardTreeText(eb), fmt::format("entry {} [{}]", *first, ea.compile_id),
+                                 fmt::format("entry {} [{}]", *second, eb.compile_id));
+  if (diff.empty()) {
+    ctx.out.Print("entries {} and {} have the same guards", *first, *second);
+  } else {
+    ctx.out.AddBlock(diff);
+  }
+  return Status::Ok();
+}
+
 Status GuardsOfFrame(CommandContext& ctx, const Frame& frame, const Word* which) {
   std::vector<size_t> picked;
   if (!which) {
     for (size_t i = 0; i < frame.entries().size(); ++i) picked.push_back(i);
   } else {
-    for (size_t i = 0; i < frame.entries().size(); ++i) {
-      if (frame.entries()[i]->compile_id == which->text || fmt::format("{}", i) == which->text) picked.push_back(i);
-    }
-    if (picked.empty()) {
-      return Status::Errorf("column {}: no cache entry '{}' (entries 0..{}; or a compile id like {}/0)", which->column,
-                            which->text, frame.entries().size() == 0 ? 0 : frame.entries().size() - 1, frame.frame_id());
-    }
+    Result<size_t> one = EntryOf(frame, *which);
+    if (!one.ok()) return one.status();
+    picked.push_back(*one);
   }
   for (size_t i : picked) {
     const CacheEntry& e = *frame.entries()[i];
@@ -430,11 +494,18 @@ void RegisterCacheCommands(CommandTable& table) {
              "reduce-overhead mode also the captured device graphs per input shape. `cache ENTRY` (an index or a\n"
              "compile id) prints that entry's compiled graph, with symbolic shapes where dims are dynamic.",
              Cache, nullptr});
-  table.Add({"guards", "guards [ENTRY|ID]", "the guard tree of cache entries, or of compile ID in a trace log",
+  table.Add({"guards", "guards [ENTRY|ID] | guards check NAME=SPEC ... | guards diff A B",
+             "the guard tree of cache entries (or of compile ID in a trace log); check a call; diff two entries",
              "Prints the guards of every cache entry (or of entry ENTRY, or compile id like 0/1) as Dynamo's\n"
              "TREE_GUARD_MANAGER lists them. For a graph loaded from a TORCH_TRACE log, `guards ID` prints the\n"
-             "log's dynamo_cpp_guards_str (or dynamo_guards) for that compile.",
-             GuardsCommand, nullptr});
+             "log's dynamo_cpp_guards_str (or dynamo_guards) for that compile.\n"
+             "`guards check x=f32[8,64]` says which entry that call would hit, or for each entry (newest first,\n"
+             "as Dynamo checks them) the first guard that fails, without calling: nothing compiles or counts.\n"
+             "`guards diff 0 1` prints the two entries' guard trees as a unified diff.",
+             GuardsCommand, [](const std::vector<std::string>& before) {
+               if (before.empty()) return CompletionRule{CompletionKind::kFixed, {"check", "diff"}};
+               return before[0] == "check" ? CompletionRule{CompletionKind::kCallInput, {}} : CompletionRule{};
+             }});
   table.Add({"why", "why", "explain the last cache miss",
              "For the last call that missed: which guard of which entry failed, and what happened next\n"
              "(a recompile, which dims became symbolic, or an eager run past the limit).",

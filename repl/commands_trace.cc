@@ -9,7 +9,10 @@
 
 namespace airscope {
 
-Status GuardsOfFrame(CommandContext& ctx, const Frame& frame, const Word* which);  // commands_cache.cc
+// commands_cache.cc
+Status GuardsOfFrame(CommandContext& ctx, const Frame& frame, const Word* which);
+Status GuardsCheck(CommandContext& ctx, const Frame& frame, std::span<const Word> spec_words);
+Status GuardsDiff(CommandContext& ctx, const Frame& frame, const Word& a, const Word& b);
 
 namespace {
 
@@ -74,7 +77,10 @@ Status Recompiles(CommandContext& ctx) {
 }  // namespace
 
 Status GuardsCommand(CommandContext& ctx) {
-  if (ctx.args.size() > 1) return UsageError("guards [ENTRY|ID]");
+  const bool check = !ctx.args.empty() && ctx.args[0].text == "check";
+  const bool diff = !ctx.args.empty() && ctx.args[0].text == "diff";
+  if (diff && ctx.args.size() != 3) return UsageError("guards diff ENTRY ENTRY");
+  if (!check && !diff && ctx.args.size() > 1) return UsageError("guards [ENTRY|ID] | guards check NAME=SPEC ... | guards diff A B");
   const Word* which = ctx.args.empty() ? nullptr : &ctx.args[0];
   if (const TraceLog* log = CurrentTrace(ctx.session)) {
     if (!which) return Status::Errorf("usage: guards ID (a compile id of the log, e.g. {})",
@@ -105,6 +111,8 @@ Status GuardsCommand(CommandContext& ctx) {
     if (!entry.ok()) return entry.status();
     return Status::Error("no cache entries yet: call the graph first (call NAME=SPEC ...)");
   }
+  if (check) return GuardsCheck(ctx, *state->frame, std::span<const Word>(ctx.args).subspan(1));
+  if (diff) return GuardsDiff(ctx, *state->frame, ctx.args[1], ctx.args[2]);
   return GuardsOfFrame(ctx, *state->frame, which);
 }
 
