@@ -2,7 +2,9 @@
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <exception>
 
@@ -81,6 +83,10 @@ Result<LoadedPlugin> PluginSet::Load(const std::string& path, PassRegistry& regi
   // `plugin load x.so` could load some other x.so; a plugin is a file the
   // user names, relative to the working directory like every other path.
   const std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  // A missing or unreadable file is said in airscope's words, not the C library's dlopen text.
+  if (::access(file.c_str(), R_OK) != 0) {
+    return Status::Errorf("cannot load plugin {}: {}: {}", path, file, std::strerror(errno));
+  }
   AIRSCOPE_RETURN_IF_ERROR(CheckElfFits(file));
   dlerror();
   void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
