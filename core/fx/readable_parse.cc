@@ -457,9 +457,16 @@ class ReadableParser {
     SkipSpaces(&pos);
     if (pos >= line_.size()) return Error(pos, "expected a value after 'return'");
     Argument value;
+    size_t value_at = pos;
     if (!parser.ParseValue(&pos, {}, &value)) return ParserError(parser);
     SkipSpaces(&pos);
     if (pos != line_.size()) return Error(pos, "unexpected text after the returned value");
+    // An FX graph returns nodes, literals and tuples of them; text airscope
+    // cannot read there would be written back verbatim, where its `;` or `#`
+    // would end the line early (found by fuzz_readable).
+    if (ContainsRaw(value)) {
+      return Error(value_at, "the returned value is not nodes, literals or a tuple of them");
+    }
     NodeSpec spec;
     spec.op = OpKind::kOutput;
     spec.target = "output";
@@ -469,6 +476,16 @@ class ReadableParser {
     if (!node.ok()) return Error(0, node.status().message());
     AttachMeta(*node, nullptr);
     return Status::Ok();
+  }
+
+  static bool ContainsRaw(const Argument& value) {
+    if (value.kind() == Argument::Kind::kRaw) return true;
+    if (value.kind() == Argument::Kind::kList || value.kind() == Argument::Kind::kTuple) {
+      for (const Argument& item : value.items()) {
+        if (ContainsRaw(item)) return true;
+      }
+    }
+    return false;
   }
 
   void AttachMeta(Node* node, const std::string* annotation) {

@@ -212,6 +212,18 @@ TEST(Readable, AnEmptyAnnotationIsNoAnnotation) {
   EXPECT_TRUE(SameGraph(**graph, **back, &why)) << why;
 }
 
+// Found by fuzz_readable: `return (text;with;semicolons)` read as raw text,
+// which printed as `return text;with;...` and read back cut at the `;`. A
+// graph returns nodes, literals and tuples of them; anything else is refused.
+TEST(ReadableErrors, AReturnedValueThatIsNotNodesOrLiteralsIsRefused) {
+  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
+                    "        y = torch.ops.aten.relu.default(x)\n        return (y_:::;:::9)\n"),
+            "r.py:4:16: the returned value is not nodes, literals or a tuple of them");
+  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
+                    "        y = torch.ops.aten.relu.default(x)\n        return (y, None, 2, inf)\n"),
+            "<parsed>");
+}
+
 TEST(Readable, AParenthesizedNameIsTheNameNotATuple) {
   auto graph = ParseReadable("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
                              "        y = torch.ops.aten.relu.default((x))\n"
