@@ -60,9 +60,11 @@ class ReadableParser {
       std::string_view line = text_.substr(pos, end - pos);
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       pos = end + 1;
-      size_t indent = line.find_first_not_of(' ');
-      if (indent == std::string_view::npos) continue;  // blank
       line_ = TrimRight(line);
+      size_t indent = line_.find_first_not_of(' ');
+      // Blank, or only spaces and tabs (a tab-only tail used to leave an
+      // indent past the trimmed line's end: found by fuzz_readable).
+      if (indent == std::string_view::npos) continue;
       switch (state) {
         case State::kClass:
           if (line_[indent] == '#') break;  // a comment above the class (a header naming the graph's source)

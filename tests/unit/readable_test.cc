@@ -224,6 +224,11 @@ TEST(ReadableErrors, AReturnedValueThatIsNotNodesOrLiteralsIsRefused) {
             "<parsed>");
 }
 
+// Found by fuzz_readable: a line of spaces and a tab threw std::out_of_range.
+TEST(ReadableErrors, ALineOfSpacesAndATabIsBlank) {
+  EXPECT_EQ(ErrorOf("     \t\n b"), "r.py:2:2: expected 'class GraphModule(torch.nn.Module):'");
+}
+
 TEST(Readable, AParenthesizedNameIsTheNameNotATuple) {
   auto graph = ParseReadable("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
                              "        y = torch.ops.aten.relu.default((x))\n"
