@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/file_util.h"
 #include "core/interrupt.h"
 
 namespace airscope {
@@ -20,23 +21,13 @@ namespace {
 constexpr char kOk = 'O';
 constexpr char kError = 'E';
 
-bool WriteAll(int fd, std::string_view data) {
-  while (!data.empty()) {
-    ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    data.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
-}
-
 [[noreturn]] void ChildMain(int fd, const std::function<Result<std::string>()>& work) {
   ::signal(SIGINT, SIG_IGN);  // the parent decides; it kills us if the user asks
   Result<std::string> result = work();
-  bool written = result.ok() ? WriteAll(fd, std::string_view(&kOk, 1)) && WriteAll(fd, *result)
-                             : WriteAll(fd, std::string_view(&kError, 1)) && WriteAll(fd, result.status().message());
+  const std::string what = "the result pipe";
+  const char marker = result.ok() ? kOk : kError;
+  std::string_view payload = result.ok() ? std::string_view(*result) : std::string_view(result.status().message());
+  bool written = WriteAllTo(fd, std::string_view(&marker, 1), what).ok() && WriteAllTo(fd, payload, what).ok();
   ::_exit(written ? 0 : 1);
 }
 

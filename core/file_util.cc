@@ -103,20 +103,6 @@ Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes) {
 
 namespace {
 
-Status WriteAll(int fd, std::string_view contents, const std::string& path) {
-  while (!contents.empty()) {
-    ssize_t n = ::write(fd, contents.data(), contents.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      if (err == EFBIG) return Status::Errorf("{}: write failed: over the file size limit (ulimit -f)", path);
-      return Status::Errorf("{}: write failed: {}", path, std::strerror(err));
-    }
-    contents.remove_prefix(static_cast<size_t>(n));
-  }
-  return Status::Ok();
-}
-
 std::string DirName(const std::string& path) {
   size_t slash = path.rfind('/');
   if (slash == std::string::npos) return ".";
@@ -151,7 +137,7 @@ Status WriteInPlace(const std::string& path, std::string_view contents, bool fif
     int flags = ::fcntl(fd, F_GETFL);
     if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   }
-  Status written = WriteAll(fd, contents, path);
+  Status written = WriteAllTo(fd, contents, path);
   if (::close(fd) != 0 && written.ok()) written = Status::Errorf("{}: write failed: {}", path, std::strerror(errno));
   return written;
 }
@@ -182,6 +168,20 @@ Result<std::string> FollowLinks(const std::string& path, struct stat* existing, 
 }
 
 }  // namespace
+
+Status WriteAllTo(int fd, std::string_view contents, const std::string& path) {
+  while (!contents.empty()) {
+    ssize_t n = ::write(fd, contents.data(), contents.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      if (err == EFBIG) return Status::Errorf("{}: write failed: over the file size limit (ulimit -f)", path);
+      return Status::Errorf("{}: write failed: {}", path, std::strerror(err));
+    }
+    contents.remove_prefix(static_cast<size_t>(n));
+  }
+  return Status::Ok();
+}
 
 Status WriteFile(const std::string& path, std::string_view contents) {
   if (path.empty()) return Status::Error("cannot write: no file name");
@@ -220,7 +220,7 @@ Status WriteFile(const std::string& path, std::string_view contents) {
     ::umask(mask);
     mode = 0666 & ~mask;
   }
-  Status written = WriteAll(fd, contents, path);
+  Status written = WriteAllTo(fd, contents, path);
   if (written.ok() && ::fchmod(fd, mode) != 0) {
     written = Status::Errorf("{}: cannot set its mode: {}", path, std::strerror(errno));
   }
@@ -237,7 +237,7 @@ Status AppendToFile(const std::string& path, std::string_view contents) {
   AIRSCOPE_RETURN_IF_ERROR(MakeDirs(DirName(path), path));
   int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOCTTY | O_CLOEXEC, 0666);
   if (fd < 0) return Status::Errorf("{}: cannot write: {}", path, std::strerror(errno));
-  Status written = WriteAll(fd, contents, path);
+  Status written = WriteAllTo(fd, contents, path);
   if (::close(fd) != 0 && written.ok()) written = Status::Errorf("{}: write failed: {}", path, std::strerror(errno));
   return written;
 }

@@ -48,6 +48,10 @@ Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes = uint6
 //   written in place, never replaced; a FIFO without a reader is an error.
 // - missing parent directories are created (mkdir -p).
 Status WriteFile(const std::string& path, std::string_view contents);
+// Writes all of `contents` to `fd` (retrying short writes and EINTR); an
+// error names `path`, and `ulimit -f` by name.
+Status WriteAllTo(int fd, std::string_view contents, const std::string& path);
+
 // Appends `contents` to `path` (created, 0666 less the umask, if missing;
 // missing directories are created), as a shell's >> does.
 Status AppendToFile(const std::string& path, std::string_view contents);

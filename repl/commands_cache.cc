@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/fx/readable.h"
+#include "core/ops/dim_math.h"
 #include "core/pass/graph_diff.h"
 #include "core/ops/shape_inference.h"
 #include "repl/cache_state.h"
@@ -136,11 +137,7 @@ std::string EntryShapes(const CacheEntry& entry) {
   for (const TensorGuard& t : entry.guards.tensors()) {
     TensorMeta meta = t.ToMeta();
     std::string part = fmt::format("{}={}", t.name, meta.ShapeString());
-    if (!meta.strides.empty()) {
-      std::vector<std::string> strides;
-      for (const Dim& d : meta.strides) strides.push_back(d.ToString());
-      part += fmt::format("@[{}]", fmt::join(strides, ", "));
-    }
+    if (!meta.strides.empty()) part += "@" + FormatDims(meta.strides);
     if (!t.device.empty() && t.device != "npu:0") part += ":" + t.device;
     if (t.requires_grad) part += " grad";
     parts.push_back(std::move(part));

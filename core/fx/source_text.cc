@@ -27,9 +27,6 @@ Status ErrorAtOffset(std::string_view filename, std::string_view text, size_t of
   return ErrorAt(filename, where.line, where.col, message);
 }
 
-namespace {
-
-// Length of the UTF-8 sequence at s[i], or 0 if it is not valid UTF-8.
 size_t Utf8Length(std::string_view s, size_t i) {
   auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
   unsigned char c = byte(i);
@@ -49,8 +46,6 @@ size_t Utf8Length(std::string_view s, size_t i) {
   if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
   return n;
 }
-
-}  // namespace
 
 Status CheckSourceText(std::string_view text, std::string_view filename) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {

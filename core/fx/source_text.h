@@ -22,6 +22,11 @@ LineCol LineColAt(std::string_view text, size_t offset);
 Status ErrorAt(std::string_view filename, size_t line, size_t col, std::string_view message);
 Status ErrorAtOffset(std::string_view filename, std::string_view text, size_t offset, std::string_view message);
 
+// The length (2-4) of the valid UTF-8 sequence starting at s[i] (a byte >=
+// 0x80), or 0 if it is not one (RFC 3629: no overlongs, surrogates or code
+// points above U+10FFFF).
+size_t Utf8Length(std::string_view s, size_t i);
+
 // Fails on an empty (or all-whitespace) text, a NUL byte, invalid UTF-8 or
 // a CR not followed by LF, naming where.
 Status CheckSourceText(std::string_view text, std::string_view filename);
