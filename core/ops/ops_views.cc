@@ -51,6 +51,13 @@ Result<std::vector<Dim>> ResolveShape(const Node& node, const std::vector<Dim>& 
 // A view's result: its strides are stated when they are not the contiguous
 // ones of its sizes (as torch reports them: permute(f32[2,128,8,64],
 // [0,2,1,3]) has strides [65536, 64, 512, 1]), and left unstated otherwise.
+// The stride rules below are torch's, from aten/src/ATen/native/
+// TensorShape.cpp: permute and transpose/t permute the strides (permute,
+// transpose), select drops its dim's stride (select), slice multiplies it by
+// the step (slice), squeeze drops size-1 dims' strides and unsqueeze inserts
+// sizes[d] * strides[d], or 1 at the end (inferSqueezeGeometry,
+// inferUnsqueezeGeometry); expand gives new and broadcast dims stride 0
+// (aten/src/ATen/ExpandUtils.cpp, inferExpandGeometry).
 NodeMeta ViewResult(const TensorMeta& self, std::vector<Dim> sizes, std::vector<Dim> strides) {
   TensorMeta out = Like(self, std::move(sizes));
   if (strides.size() == out.sizes.size() && strides != out.EffectiveStrides()) out.strides = std::move(strides);
@@ -63,7 +70,11 @@ bool AllStatic(const std::vector<Dim>& dims) {
 
 // The strides of viewing sizes `old_sizes` with `old_strides` as `new_sizes`,
 // or nullopt when no strides can do it (a view across non-contiguous
-// chunks): torch's at::detail::computeStride, for static sizes.
+// chunks): torch's at::detail::computeStride (aten/src/ATen/TensorUtils.cpp,
+// computeStride_impl), for static sizes, its numel() == 0 case included.
+// view.default raises where it gives nullopt ("view size is not compatible
+// with input tensor's size and stride ... Use .reshape(...) instead.",
+// TensorShape.cpp view_impl); reshape copies instead (_reshape_alias_copy).
 std::optional<std::vector<int64_t>> ComputeViewStrides(const std::vector<int64_t>& old_sizes,
                                                        const std::vector<int64_t>& old_strides,
                                                        const std::vector<int64_t>& new_sizes) {

@@ -145,9 +145,10 @@ TEST(ShapeInferenceTest, GptBlockSamplePrefixReproduced) {
 }
 
 // Views keep the input's layout and say so with strides, as torch reports
-// them (values from torch 2.x, e.g. x.permute(0, 2, 1, 3).stride()); a
-// contiguous result states none. permute used to claim contiguous strides
-// (issue 12, item 10).
+// them (x.permute(0, 2, 1, 3).stride() and the like; the rules are those of
+// aten/src/ATen/native/TensorShape.cpp and TensorUtils.cpp computeStride,
+// cited in core/ops/ops_views.cc); a contiguous result states none. permute
+// used to claim contiguous strides (issue 12, item 10).
 TEST(ShapeInferenceTest, ViewStridesAreTorchs) {
   GraphBuilder b;
   Node* x = b.Input("x", "f32[2, 128, 8, 64]");
