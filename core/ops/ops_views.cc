@@ -74,7 +74,8 @@ bool AllStatic(const std::vector<Dim>& dims) {
 // computeStride_impl), for static sizes, its numel() == 0 case included.
 // view.default raises where it gives nullopt ("view size is not compatible
 // with input tensor's size and stride ... Use .reshape(...) instead.",
-// TensorShape.cpp view_impl); reshape copies instead (_reshape_alias_copy).
+// TensorShape.cpp view_impl); reshape copies instead (TensorShape.cpp
+// reshape: _unsafe_view of a contiguous clone), so its result is contiguous.
 std::optional<std::vector<int64_t>> ComputeViewStrides(const std::vector<int64_t>& old_sizes,
                                                        const std::vector<int64_t>& old_strides,
                                                        const std::vector<int64_t>& new_sizes) {
