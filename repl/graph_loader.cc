@@ -115,10 +115,10 @@ Result<std::vector<InputShape>> ParseInputShapes(std::string_view text) {
       while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
       return v;
     };
-    if (eq == std::string_view::npos || trim(item.substr(0, eq)).empty() || trim(item.substr(eq + 1)).empty()) {
-      return Status::Errorf("expected NAME=SHAPE (e.g. x=f32[8,64]), got '{}'", item);
-    }
-    shapes.push_back({std::string(trim(item.substr(0, eq))), std::string(trim(item.substr(eq + 1)))});
+    std::string_view name = eq == std::string_view::npos ? "" : trim(item.substr(0, eq));
+    std::string_view shape = eq == std::string_view::npos ? "" : trim(item.substr(eq + 1));
+    if (name.empty() || shape.empty()) return Status::Errorf("expected NAME=SHAPE (e.g. x=f32[8,64]), got '{}'", item);
+    shapes.push_back({std::string(name), std::string(shape)});
   }
   return shapes;
 }
