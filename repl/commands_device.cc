@@ -160,8 +160,6 @@ Status Eager(CommandContext& ctx) {
   opts->compute_dtype = l->dtype;
   DeviceState& dev = ctx.session.device();
   Result<RunResult> r = dev.sim.Eager(l->tasks, l->name, *opts);
-  // A failed run (out of memory) leaves a trace to look at; an interrupted one leaves nothing.
-  if (dev.sim.has_trace()) dev.has_run = true;
   if (!r.ok()) return r.status();
   dev.last_eager[l->name] = *r;
   PrintRun(ctx, *r, nullptr);
@@ -199,7 +197,6 @@ Status Capture(CommandContext& ctx) {
   opts.compute_dtype = l->dtype;
   DeviceState& dev = ctx.session.device();
   Result<uint32_t> id = dev.sim.Capture(l->tasks, l->name, l->inputs, opts);
-  dev.has_run = true;
   if (!id.ok()) return id.status();
   const CapturedGraph* c = dev.sim.FindCaptured(l->name);
   const PoolStats& pool = dev.sim.allocator().Stats(c->pool);
@@ -227,7 +224,6 @@ Status Replay(CommandContext& ctx) {
   const CapturedGraph* c = dev.sim.FindCaptured((*entry)->name);
   if (!c) return Status::Errorf("'{}' has not been captured: run capture first", (*entry)->name);
   Result<RunResult> r = dev.sim.Replay(c->id, *opts);
-  if (dev.sim.has_trace()) dev.has_run = true;
   if (!r.ok()) return r.status();
   auto eager = dev.last_eager.find(r->graph);
   PrintRun(ctx, *r, eager == dev.last_eager.end() ? nullptr : &eager->second);
@@ -280,7 +276,7 @@ Status Timeline(CommandContext& ctx) {
       return Status::Error("usage: timeline [--width W] | timeline --json PATH");
     }
   }
-  if (!dev.has_run || !dev.sim.has_trace()) return Status::Error("no run yet: run eager, capture or replay first");
+  if (!dev.sim.has_trace()) return Status::Error("no run yet: run eager, capture or replay first");
   const Trace& trace = dev.sim.last_trace();
   if (!json_path.empty()) {
     std::string text = ChromeTraceJson(trace);
@@ -302,7 +298,7 @@ Status Timeline(CommandContext& ctx) {
 Status RunStatsCommand(CommandContext& ctx) {
   if (!ctx.args.empty()) return Status::Error("usage: runstats");
   DeviceState& dev = ctx.session.device();
-  if (!dev.has_run || !dev.sim.has_trace()) return Status::Error("no run yet: run eager, capture or replay first");
+  if (!dev.sim.has_trace()) return Status::Error("no run yet: run eager, capture or replay first");
   const Trace& trace = dev.sim.last_trace();
   RunStats s = ComputeRunStats(trace);
   ctx.out.Styled(Style::kHeading, "run: {} on {}, span {}", trace.title, trace.device, FormatNs(s.span_ns));

@@ -13,7 +13,6 @@ struct DeviceState {
   DeviceState() : sim(*DevicePreset("ascend-910b")) {}
   SimDevice sim;
   std::map<std::string, RunResult> last_eager;  // by graph name
-  bool has_run = false;                         // a trace worth `runstats`
 };
 
 }  // namespace airscope
