@@ -203,8 +203,7 @@ Status Capture(CommandContext& ctx) {
   std::vector<std::string> streams;
   for (const std::string& s : c->tasks.streams) streams.push_back(StreamDisplayName(s));
   // Outputs of kernels without a cost have no known size: the pool holds at least what is shown.
-  size_t unsized = 0;
-  for (const DeviceTask& t : c->tasks.tasks) unsized += t.kind == TaskKind::kKernel && !t.cost_known;
+  int64_t unsized = CountKernels(c->tasks).unknown_cost;
   ctx.out.Print("captured {} as graph {} on stream '{}': {} tasks on {} stream(s) ({}), pool '{}' reserves {}{}",
                 c->name, c->id, c->capture_stream, c->tasks.tasks.size(), streams.size(), fmt::join(streams, ", "),
                 pool.name, unsized ? ">= " : "", FormatBytes(pool.reserved));

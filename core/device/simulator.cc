@@ -133,12 +133,10 @@ Trace SimDevice::NewTrace(std::string title, std::vector<std::string> streams) c
 
 namespace {
 
-void CountKernels(const TaskGraph& graph, RunResult& r) {
-  for (const DeviceTask& t : graph.tasks) {
-    if (t.kind != TaskKind::kKernel) continue;
-    ++r.kernels;
-    r.unknown_cost_kernels += !t.cost_known;
-  }
+void SetKernelCounts(const TaskGraph& graph, RunResult& r) {
+  KernelCount count = CountKernels(graph);
+  r.kernels = count.kernels;
+  r.unknown_cost_kernels = count.unknown_cost;
 }
 
 }  // namespace
@@ -193,7 +191,7 @@ Result<RunResult> SimDevice::Eager(const TaskGraph& graph, const std::string& na
   r.graph = name;
   r.iterations = options.iterations;
   r.tasks = static_cast<int64_t>(p.tasks.size()) * options.iterations;
-  CountKernels(graph, r);
+  SetKernelCounts(graph, r);
   e.Fill(r);
   if (keep) {
     SetPending(std::move(pending));
@@ -405,7 +403,7 @@ Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options) {
   r.graph = c->name;
   r.iterations = options.iterations;
   r.tasks = static_cast<int64_t>(p.tasks.size()) * options.iterations;
-  CountKernels(c->tasks, r);
+  SetKernelCounts(c->tasks, r);
   e.Fill(r);
   if (options.trace != TraceLevel::kNone) {
     pending->eager = false;

@@ -189,4 +189,14 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
   return out;
 }
 
+KernelCount CountKernels(const TaskGraph& graph) {
+  KernelCount count;
+  for (const DeviceTask& t : graph.tasks) {
+    if (t.kind != TaskKind::kKernel) continue;
+    ++count.kernels;
+    count.unknown_cost += !t.cost_known;
+  }
+  return count;
+}
+
 }  // namespace airscope

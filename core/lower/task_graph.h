@@ -49,6 +49,15 @@ struct TaskGraph {
   std::vector<std::string> streams;  // every stream used, "" (default) first, then by first use
 };
 
+// Kernels, and those among them whose cost is unknown (a shape airscope
+// could not work out, or an op without a cost model): their times and output
+// sizes are lower bounds.
+struct KernelCount {
+  int64_t kernels = 0;
+  int64_t unknown_cost = 0;
+};
+KernelCount CountKernels(const TaskGraph& graph);
+
 // Builds the tasks of a lowered graph (one that passed `lower`). Fails, naming
 // the node, on a wait whose event has no record before it.
 Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registry);
