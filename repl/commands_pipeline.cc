@@ -52,7 +52,7 @@ void PrintStage(CommandContext& ctx, const PipelineRun& run, size_t k) {
 }
 
 // Prints what a run did and where it stopped; a failed pass fails the command.
-Status Report(CommandContext& ctx, const PipelineRun& run, const RunReport& report, const Runner& runner) {
+Status Report(CommandContext& ctx, PipelineRun& run, const RunReport& report, const Runner& runner) {
   for (size_t k = report.first_stage; k <= report.last_stage; ++k) PrintStage(ctx, run, k);
   const DumpInstrumentation& dumps = runner.dumps();
   if (!dumps.written().empty()) {
@@ -82,10 +82,17 @@ Status Report(CommandContext& ctx, const PipelineRun& run, const RunReport& repo
       return Status::Errorf("{} (still at stage {}, graph unchanged; `skip {}` steps over it)",
                             report.error.message(), cursor, pass);
     }
-    case RunReport::Stop::kInterrupted:
-      // An error, so a script stops here; the stages that ran are kept, as at a breakpoint.
-      return Status::Errorf("{}: stopped before '{}' (at stage {}; `run` goes on from here)", report.error.message(),
-                            run.passes()[cursor], cursor);
+    case RunReport::Stop::kInterrupted: {
+      // Like every interrupted command, it is undone: the stages it ran (shown
+      // above) are dropped and the cursor is where the command found it.
+      size_t before = report.first_stage - 1;
+      if (Status undone = run.TruncateTo(before); !undone.ok()) {
+        return Status::Errorf("{} before '{}', at stage {}; going back to stage {} failed: {}", report.error.message(),
+                              run.passes()[cursor], cursor, before, undone.message());
+      }
+      return Status::Errorf("{} before '{}': the stages this command ran are dropped; back at stage {}, as before it",
+                            report.error.message(), run.passes()[cursor], before);
+    }
     case RunReport::Stop::kBreakpoint:
       ctx.out.Styled(Style::kAccent, "breakpoint: stopped before '{}' (at stage {})", run.passes()[cursor], cursor);
       break;

@@ -83,7 +83,8 @@ struct PipelineEnv {
 // What a Step/RunUntil did.
 struct RunReport {
   // kInterrupted: the user interrupted (core/interrupt.h); the run stopped
-  // between two passes, keeping the stages that had run, as at a breakpoint.
+  // between two passes, keeping the stages that had run (the shell's `run`
+  // and `step` then drop them: an interrupted command is undone).
   enum class Stop : uint8_t { kCount, kEnd, kBreakpoint, kTarget, kFailed, kInterrupted };
   Stop stop = Stop::kCount;
   size_t first_stage = 0;  // the new stages are first_stage..last_stage (none if first > last)

@@ -94,6 +94,29 @@ TEST_F(InterruptTest, ThePipelineStopsBetweenPassesKeepingTheStagesThatRan) {
   EXPECT_EQ(run.cursor(), 0u);
 }
 
+// `run` interrupted is undone like any interrupted command: the stages it
+// ran are dropped and the cursor is back where `run` found it.
+TEST_F(InterruptTest, AnInterruptedRunCommandIsUndone) {
+  Session session;
+  CommandTable table = BuildCommandTable();
+  testing_shell::RecordingSink sink;
+  Interpreter interpreter(session, table, sink);
+  ASSERT_TRUE(session.passes().Register(Info("press_ctrl_c", PressCtrlC)).ok());
+  ASSERT_TRUE(interpreter.ExecuteLine("load " AIRSCOPE_TEST_DATA "/mlp.readable.py").ok());
+  ASSERT_TRUE(interpreter.ExecuteLine("pipeline insert press_ctrl_c after aot").ok());
+  ASSERT_TRUE(interpreter.ExecuteLine("next").ok());  // stage 1: the command before
+  Status run = interpreter.ExecuteLine("run");
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.message(), "interrupted (Ctrl-C) before 'post_grad_custom_pre_pass': the stages this command ran are "
+                           "dropped; back at stage 1, as before it");
+  Result<PipelineRun*> pipeline = session.CurrentPipeline();
+  ASSERT_TRUE(pipeline.ok());
+  EXPECT_EQ((*pipeline)->cursor(), 1u);
+  ClearInterrupt();
+  EXPECT_TRUE(interpreter.ExecuteLine("run until aot").ok());  // and it goes on from there
+  EXPECT_EQ((*pipeline)->cursor(), 2u);
+}
+
 TaskGraph Kernels(int n) {
   TaskGraph g;
   g.streams = {""};
