@@ -5,6 +5,8 @@
 // shapes. Prints per-pass times for the largest graph and the total per size.
 // Target (issue 13): `run` under 0.5 s beyond `load` for 100,000 nodes.
 //   pipeline_bench [NODES] [BINARY]   (default 100000, repl/airscope relative to the build directory)
+//   pipeline_bench --write NODES PATH  writes the NODES-node graph as print_readable text (for profiling
+//                                      `airscope -c 'load PATH; run'` under perf or callgrind) and exits
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -136,6 +139,17 @@ std::unique_ptr<PipelineRun> RunPipeline(std::shared_ptr<const Graph> input, Pas
   return run;
 }
 
+// The `nodes`-node graph as print_readable text in `path`; false (said on
+// stderr) when it cannot be written.
+bool WriteReadable(size_t nodes, const std::string& path) {
+  std::string text = PrintReadable(*Transformer(nodes));
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  bool written = file && std::fwrite(text.data(), 1, text.size(), file) == text.size();
+  if (file) written = std::fclose(file) == 0 && written;
+  if (!written) fmt::print(stderr, "cannot write {}\n", path);
+  return written;
+}
+
 // What a user waits for: the airscope binary on the 100k graph written as
 // print_readable text (with shapes, so every pass sees them), `load` alone
 // and `load; run`, median of kRuns each; the difference is `run`.
@@ -146,16 +160,7 @@ void MeasureBinary(const std::string& binary) {
   }
   std::string path = fmt::format("{}/pipeline_bench.{}.readable.py",
                                  std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp", ::getpid());
-  {
-    std::string text = PrintReadable(*Transformer(100000));
-    std::FILE* file = std::fopen(path.c_str(), "w");
-    bool written = file && std::fwrite(text.data(), 1, text.size(), file) == text.size();
-    if (file) written = std::fclose(file) == 0 && written;
-    if (!written) {
-      fmt::print(stderr, "cannot write {}\n", path);
-      return;
-    }
-  }
+  if (!WriteReadable(100000, path)) return;
   auto median = [&](const std::string& commands) -> std::optional<double> {
     std::vector<double> times;
     for (int i = 0; i < kRuns; ++i) {
@@ -178,6 +183,9 @@ void MeasureBinary(const std::string& binary) {
 }
 
 int Main(int argc, char** argv) {
+  if (argc == 4 && std::string_view(argv[1]) == "--write") {
+    return WriteReadable(std::strtoull(argv[2], nullptr, 10), argv[3]) ? 0 : 1;
+  }
   size_t max_nodes = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 100000;
   std::string binary = argc > 2 ? argv[2] : "repl/airscope";
   PassRegistry passes = PassRegistry::WithBuiltins();

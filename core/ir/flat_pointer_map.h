@@ -89,9 +89,17 @@ class FlatPointerMap {
   };
 
   size_t Home(const K* key) const {
-    // Fibonacci hashing of the address: nodes sit in arrays, so the low bits
-    // alone would cluster.
-    uint64_t bits = reinterpret_cast<uintptr_t>(key) * 0x9E3779B97F4A7C15ull;
+    // MurmurHash3's 64-bit finalizer, then the top bits. Nodes sit in arrays
+    // at a fixed stride, and a bare Fibonacci multiply maps some strides to
+    // nearly the same slot: at 144 bytes (sizeof(Node)) consecutive nodes
+    // landed a few slots apart and inserts probed 13 slots on average (0.4
+    // with the finalizer; measured on a 30k-node graph and its clone).
+    uint64_t bits = reinterpret_cast<uintptr_t>(key);
+    bits ^= bits >> 33;
+    bits *= 0xff51afd7ed558ccdull;
+    bits ^= bits >> 33;
+    bits *= 0xc4ceb9fe1a85ec53ull;
+    bits ^= bits >> 33;
     return static_cast<size_t>(bits >> shift_);
   }
 

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "core/ir/flat_pointer_map.h"
 #include "core/pass/stream_util.h"
 
 namespace airscope {
@@ -78,9 +78,22 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
   TaskGraph out;
   out.streams.push_back("");
   // For every node, the tasks that produce what it holds: its own task, or
-  // for a no-op (a view, getitem) the producers of its inputs.
-  std::unordered_map<const Node*, std::vector<uint32_t>> producers;
-  producers.reserve(lowered.size());
+  // for a no-op (a view, getitem) the producers of its inputs. Each node's
+  // list is a span of one shared pool, so a node costs no allocation.
+  struct Span {
+    uint32_t begin = 0, size = 0;
+  };
+  FlatNodeMap<Span> producer_spans(lowered.size());
+  std::vector<uint32_t> producer_pool;
+  producer_pool.reserve(lowered.size());
+  auto set_producers = [&](const Node* node, const std::vector<uint32_t>& ids) {
+    producer_spans[node] = {static_cast<uint32_t>(producer_pool.size()), static_cast<uint32_t>(ids.size())};
+    producer_pool.insert(producer_pool.end(), ids.begin(), ids.end());
+  };
+  auto set_producer = [&](const Node* node, uint32_t id) {
+    producer_spans[node] = {static_cast<uint32_t>(producer_pool.size()), 1};
+    producer_pool.push_back(id);
+  };
   std::map<std::string, uint32_t, std::less<>> last_record;  // event -> latest record task
 
   auto data_deps = [&](const Node& node) {
@@ -88,8 +101,9 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
     // Every reference, repeats included (SortUnique drops them): cheaper
     // than building the node's distinct inputs first.
     auto add = [&](const Node* input) {
-      auto it = producers.find(input);
-      if (it != producers.end()) deps.insert(deps.end(), it->second.begin(), it->second.end());
+      if (const Span* span = producer_spans.Find(input)) {
+        deps.insert(deps.end(), producer_pool.begin() + span->begin, producer_pool.begin() + span->begin + span->size);
+      }
     };
     for (const Argument& a : node.args()) a.ForEachNode(add);
     for (const Kwarg& kw : node.kwargs()) kw.value.ForEachNode(add);
@@ -132,11 +146,11 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
         return Status::Errorf("{} '{}' cannot become a device task: it is opaque and its value is unknown",
                               OpKindName(node->op()), node->name());
       }
-      producers[node] = {add_task(*node, TaskKind::kKernel, "", data_deps(*node))};
+      set_producer(node, add_task(*node, TaskKind::kKernel, "", data_deps(*node)));
       continue;
     }
     if (IsNoOpNode(*node, registry)) {
-      if (node->op() != OpKind::kPlaceholder && node->op() != OpKind::kGetAttr) producers[node] = data_deps(*node);
+      if (node->op() != OpKind::kPlaceholder && node->op() != OpKind::kGetAttr) set_producers(node, data_deps(*node));
       continue;
     }
     std::string_view target = StripTorchOps(node->target());
@@ -149,7 +163,7 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
       }
       uint32_t id = add_task(*node, TaskKind::kEventRecord, event, data_deps(*node));
       last_record[event] = id;
-      producers[node] = {id};
+      set_producer(node, id);
     } else if (target == kTaggedWait) {
       Result<std::string> tag = TagOf(*node);
       if (!tag.ok()) return tag.status();
@@ -157,7 +171,7 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
       if (it == last_record.end()) {
         return Status::Errorf("wait '{}' waits for event '{}', which no record before it records", node->name(), *tag);
       }
-      producers[node] = {add_task(*node, TaskKind::kEventWait, *tag, {it->second})};
+      set_producer(node, add_task(*node, TaskKind::kEventWait, *tag, {it->second}));
     } else if (target == kWait) {
       if (node->args().empty() || !node->args()[0].is_sequence()) {
         return Status::Errorf("wait '{}' takes a list of records as args[0]", node->name());
@@ -177,13 +191,13 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
         }
         ids.push_back(add_task(*node, TaskKind::kEventWait, record->name(), {it->second}));
       }
-      producers[node] = ids;
+      set_producers(node, ids);
     } else if (IsMemcpy(target)) {
-      producers[node] = {add_task(*node, TaskKind::kMemcpy, "", data_deps(*node))};
+      set_producer(node, add_task(*node, TaskKind::kMemcpy, "", data_deps(*node)));
     } else if (IsHostSync(target)) {
-      producers[node] = {add_task(*node, TaskKind::kHostSync, "", data_deps(*node))};
+      set_producer(node, add_task(*node, TaskKind::kHostSync, "", data_deps(*node)));
     } else {
-      producers[node] = {add_task(*node, TaskKind::kKernel, "", data_deps(*node))};
+      set_producer(node, add_task(*node, TaskKind::kKernel, "", data_deps(*node)));
     }
   }
   return out;

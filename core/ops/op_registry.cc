@@ -1,5 +1,7 @@
 #include "core/ops/op_registry.h"
 
+#include <algorithm>
+
 #include "core/ops/op_families.h"
 
 namespace airscope {
@@ -18,12 +20,6 @@ std::string_view OpCategoryName(OpCategory category) {
     case OpCategory::kOther: return "other";
   }
   return "other";
-}
-
-std::string_view StripTorchOps(std::string_view target) {
-  constexpr std::string_view kPrefix = "torch.ops.";
-  if (target.substr(0, kPrefix.size()) == kPrefix) target.remove_prefix(kPrefix.size());
-  return target;
 }
 
 const OpInfo* OpRegistry::Find(std::string_view target) const {
@@ -49,7 +45,8 @@ std::vector<std::string> OpRegistry::Names() const {
   std::vector<std::string> names;
   names.reserve(ops_.size());
   for (const auto& [name, info] : ops_) names.push_back(name);
-  return names;  // std::map keeps them sorted
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 const OpRegistry& OpRegistry::Builtin() {

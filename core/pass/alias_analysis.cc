@@ -30,16 +30,18 @@ class OpFacts {
   explicit OpFacts(const OpRegistry& registry) : registry_(registry) {}
   bool IsView(const Node& node) { return Of(node).view; }
   bool IsInplace(const Node& node) { return Of(node).inplace; }
+  bool IsGetItem(const Node& node) { return Of(node).getitem; }
 
  private:
   struct Facts {
-    bool known = false, view = false, inplace = false;
+    bool known = false, view = false, inplace = false, getitem = false;
   };
   const Facts& Of(const Node& node) {
     Facts& facts = cache_[&node.target()];
     if (!facts.known) {
       const OpInfo* info = registry_.Find(node.target());
-      facts = {true, IsViewOp(node, registry_), info != nullptr && info->inplace};
+      facts = {true, IsViewOp(node, registry_), info != nullptr && info->inplace,
+               IsTarget(node, "operator.getitem")};
     }
     return facts;
   }
@@ -53,6 +55,7 @@ StorageMap StorageMap::Compute(const Graph& graph, const OpRegistry& registry) {
   StorageMap map;
   map.position_.Reserve(graph.size());
   map.storage_.Reserve(graph.size());
+  map.view_of_.Reserve(graph.size() / 4);  // views are a fraction of a graph; the map grows past that
   OpFacts ops(registry);
   size_t position = 0;
   std::map<std::pair<const Node*, int64_t>, int> tuple_items;  // (producer, index) -> storage
@@ -65,7 +68,7 @@ StorageMap StorageMap::Compute(const Graph& graph, const OpRegistry& registry) {
     } else if (node->op() == OpKind::kCallFunction) {
       Node* arg0 = NodeArg(*node, 0);
       const Argument* out = node->kwarg("out");
-      if (IsTarget(*node, "operator.getitem") && arg0 != nullptr) {
+      if (ops.IsGetItem(*node) && arg0 != nullptr) {
         if (arg0->op() == OpKind::kCallFunction && ops.IsView(*arg0) && NodeArg(*arg0, 0) != nullptr) {
           map.view_of_[node] = NodeArg(*arg0, 0);  // split/unbind: the item views the base
           storage = map.Of(NodeArg(*arg0, 0));

@@ -27,15 +27,6 @@ const OpRegistry& RegistryOf(const PassContext& context) {
   return context.registry ? *context.registry : OpRegistry::Builtin();
 }
 
-std::string_view CallTarget(const Node& node) {
-  if (node.op() != OpKind::kCallFunction) return {};
-  return StripTorchOps(node.target());
-}
-
-bool IsTarget(const Node& node, std::string_view target) {
-  return node.op() == OpKind::kCallFunction && CallTarget(node) == StripTorchOps(target);
-}
-
 std::string TorchTarget(std::string_view target) {
   if (target.substr(0, kTorchOps.size()) == kTorchOps) return std::string(target);
   std::string_view ns, op, overload;

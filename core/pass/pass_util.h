@@ -24,11 +24,17 @@ namespace airscope {
 // The registry a pass should use: the context's, else the builtin one.
 const OpRegistry& RegistryOf(const PassContext& context);
 
+// The target without `torch.ops.` ("" for nodes that are not call_function).
+// Both inline: every pass asks them of every node.
+inline std::string_view CallTarget(const Node& node) {
+  if (node.op() != OpKind::kCallFunction) return {};
+  return StripTorchOps(node.target());
+}
 // A call_function whose target is `target` (given without `torch.ops.`);
 // the node's target may be spelled either way.
-bool IsTarget(const Node& node, std::string_view target);
-// The target without `torch.ops.` ("" for nodes that are not call_function).
-std::string_view CallTarget(const Node& node);
+inline bool IsTarget(const Node& node, std::string_view target) {
+  return node.op() == OpKind::kCallFunction && CallTarget(node) == StripTorchOps(target);
+}
 // How graphs spell op targets: "aten.add.Tensor" -> "torch.ops.aten.add.Tensor";
 // `operator.*` and already prefixed targets are unchanged.
 std::string TorchTarget(std::string_view target);
