@@ -6,10 +6,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "core/pass/builtin_passes.h"
 #include "core/pass/pass_util.h"
-#include "core/pass/pattern_batch_matmul_transpose.h"
+#include "core/pass/pattern_entry.h"
 #include "core/pass/stream_util.h"
 #include "core/pass/torchair_config.h"
 
@@ -26,19 +28,52 @@ Result<bool> RunApplyPatternPasses(Graph& graph, PassContext& context) {
                                           "(assumed torch {})", context.env.torch_version));
     return false;
   }
-  context.remarks.push_back(fmt::format("assumed torch {} (>= 2.6)", context.env.torch_version));
+  context.remarks.push_back(fmt::format("assumed torch {} (>= 2.6) with torch_npu imported", context.env.torch_version));
+  // add_stream_label_to_node_meta runs once, before the matcher (pattern_util.py:33-35): nodes a
+  // replacement makes have no label, as FX's graph.call_function gives them none.
   const StreamLabelMap labels = StreamLabels(graph);
   const OpRegistry& registry = RegistryOf(context);
-  // PatternMatcherPass.apply visits candidate nodes last to first.
-  std::vector<Node*> nodes = graph.Nodes();
-  std::reverse(nodes.begin(), nodes.end());
-  int fused = 0;
-  for (Node* node : nodes) {
-    if (node->erased() || !IsTarget(*node, "aten.transpose.int")) continue;
-    if (TryBatchMatMulTranspose(graph, node, labels, registry, context.remarks)) ++fused;
+  const std::vector<PatternEntry>& entries = TorchAirPatternEntries();
+  std::set<std::string_view> roots;
+  for (const PatternEntry& e : entries) roots.insert(e.root_target());
+  // PatternMatcherPass.apply: the nodes of every registered target, last first, taken once before
+  // any replacement; each tries its target's entries in registration order until it is erased.
+  std::vector<Node*> candidates;
+  for (Node* node : graph) {
+    if (node->op() != OpKind::kCallFunction) continue;
+    for (std::string_view root : roots) {
+      if (IsTarget(*node, root)) {
+        candidates.push_back(node);
+        break;
+      }
+    }
   }
-  if (fused > 0) context.remarks.push_back(fmt::format("{} bmm+transpose now npu_transpose_batchmatmul", fused));
-  return fused > 0;
+  std::reverse(candidates.begin(), candidates.end());
+  std::map<std::string, int> fused;  // fused op -> count
+  for (Node* node : candidates) {
+    for (const PatternEntry& entry : entries) {
+      if (node->erased()) break;
+      if (!IsTarget(*node, entry.root_target())) continue;
+      std::optional<PatternMatch> match = MatchMultiOutput(entry.outputs, node);
+      if (!match) continue;
+      if (!SingleStream(*match, labels)) {
+        context.remarks.push_back(fmt::format("{} ({} {}): cross-stream operation detected in pattern match; "
+                                              "fusion is not supported", node->name(), entry.family, entry.variant));
+        continue;
+      }
+      if (entry.extra_check && !entry.extra_check(*match, context.remarks)) continue;
+      std::string why;
+      auto build = [&](ReplacementBuilder& b, std::string& reason) { return entry.replace(*match, b, reason); };
+      if (!ReplaceWithGraph(graph, *match, build, registry, why)) {
+        context.remarks.push_back(fmt::format("{} ({} {}): not replaced: {}", node->name(), entry.family,
+                                              entry.variant, why));
+        continue;
+      }
+      ++fused[entry.family + " -> " + entry.fused_op];
+    }
+  }
+  for (const auto& [what, count] : fused) context.remarks.push_back(fmt::format("{}: {} replaced", what, count));
+  return !fused.empty();
 }
 
 }  // namespace
