@@ -69,6 +69,16 @@ constexpr std::array kRows = {
     Row{"aten.copy_", "Assign", "default"},
     Row{"aten._to_copy", "Cast", "default"},
     Row{"aten.embedding", "GatherV2", "default"},
+    // torch_npu ops (ge_converter/custom/<file>.py)
+    Row{"npu.npu_add_rms_norm", "AddRmsNorm", "default"},                          // npu_add_rms_norm.py:13
+    Row{"npu.npu_add_rms_norm_cast", "AddRmsNormCast", "default"},                 // npu_add_rms_norm_cast.py:17
+    Row{"npu.npu_add_rms_norm_dynamic_quant", "AddRmsNormDynamicQuant", "default"},  // ...dynamic_quant.py:21
+    Row{"npu._npu_dtype_cast", "Cast", ""},                                        // npu_dtype_cast.py:59-66
+    Row{"npu.npu_transpose_batchmatmul", "TransposeBatchMatMul", "default"},       // transpose_batchmatmul.py:21
+    Row{"npu.npu_dynamic_quant", "", "", "npu_dynamic_quant.py: DynamicQuant (quant_mode pertoken, dst_type_max 0), "
+                                         "else DynamicQuantV2; int4 adds Reshape/Bitcast operators"},
+    Row{"npu.npu_quantize", "", "", "quantized.py: AscendQuantV2 when div_mode is False, else Quantize with "
+                                    "Unsqueeze operators for scales and zero_points"},
 };
 
 constexpr std::string_view kNoRow =

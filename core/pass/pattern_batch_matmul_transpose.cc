@@ -18,24 +18,6 @@ PatternPtr View(PatternPtr x) { return Pattern::Call("aten.view.default", {x, Pa
 PatternPtr Expand(PatternPtr x) { return Pattern::Call("aten.expand.default", {x, Pattern::Ignored()}); }
 PatternPtr Bmm(PatternPtr a, PatternPtr b) { return Pattern::Call("aten.bmm.default", {a, b}); }
 
-struct BmmPattern {
-  PatternPtr search;
-  bool input_x1;  // perm_x1 = [1, 0, 2] instead of [0, 1, 2]
-};
-
-const std::vector<BmmPattern>& Patterns() {
-  static const auto* patterns = [] {
-    PatternPtr x1 = Pattern::Keyword("x1"), x2 = Pattern::Keyword("x2");
-    return new std::vector<BmmPattern>{
-        {Transpose(View(Bmm(View(Expand(Transpose(x1))), x2))), true},  // pattern2
-        {Transpose(Bmm(Expand(Transpose(x1)), x2)), true},              // pattern3
-        {Transpose(Bmm(x1, x2)), false},                                // pattern
-        {Transpose(View(Bmm(x1, x2))), false},                          // pattern1
-    };
-  }();
-  return *patterns;
-}
-
 bool IsStatic(const Dim& d) { return d.is_static(); }
 
 // _pattern_extra_check (batch_matmul_transpose.py:17-187).
@@ -97,44 +79,39 @@ bool ExtraCheck(const PatternMatch& match, std::vector<std::string>& notes) {
   return true;
 }
 
-}  // namespace
-
-bool SingleStream(const PatternMatch& match, const StreamLabelMap& labels) {
-  std::set<std::string> streams;
-  for (const Node* n : match.nodes) {
-    const std::string* label = labels.Find(n);
-    streams.insert(label ? *label : std::string());
-  }
-  return streams.size() <= 1;
+PatternEntry BmmEntry(std::string variant, PatternPtr search, bool input_x1) {
+  PatternEntry e;
+  e.family = "BatchMatMulTranspose";
+  e.variant = std::move(variant);
+  e.fused_op = "npu_transpose_batchmatmul";
+  e.outputs = {std::move(search)};
+  e.extra_check = ExtraCheck;
+  // replace_fn (batch_matmul_transpose.py:198-201): npu_transpose_batchmatmul(x1, x2, perm_x1=perm_x1).
+  e.replace = [input_x1](const PatternMatch& match, ReplacementBuilder& b,
+                         std::string&) -> std::optional<std::vector<Node*>> {
+    std::vector<Argument> perm;
+    for (int64_t v : input_x1 ? std::vector<int64_t>{1, 0, 2} : std::vector<int64_t>{0, 1, 2}) {
+      perm.push_back(Argument::Int(v));
+    }
+    return std::vector<Node*>{b.Call("npu.npu_transpose_batchmatmul.default",
+                                     {Bound(match, "x1"), Bound(match, "x2")},
+                                     {{"perm_x1", Argument::List(std::move(perm))}})};
+  };
+  return e;
 }
 
-bool TryBatchMatMulTranspose(Graph& graph, Node* root, const StreamLabelMap& labels, const OpRegistry& registry,
-                             std::vector<std::string>& notes) {
-  for (const BmmPattern& p : Patterns()) {
-    std::optional<PatternMatch> match = MatchPattern(*p.search, root);
-    if (!match) continue;
-    if (!SingleStream(*match, labels)) {
-      notes.push_back(fmt::format("{}: cross-stream operation detected in pattern match; fusion is not supported",
-                                  root->name()));
-      continue;
-    }
-    if (!ExtraCheck(*match, notes)) continue;
-    std::vector<Argument> perm;
-    for (int64_t v : p.input_x1 ? std::vector<int64_t>{1, 0, 2} : std::vector<int64_t>{0, 1, 2}) perm.push_back(Argument::Int(v));
-    Node* fused = graph.InsertBefore(root, CallSpec("npu.npu_transpose_batchmatmul.default",
-                                                    {match->bindings.at("x1"), match->bindings.at("x2")},
-                                                    {{"perm_x1", Argument::List(perm)}}));
-    if (!root->stream().empty()) graph.SetStream(fused, root->stream());
-    if (root->meta()) fused->set_meta(*root->meta());  // the same value as the transpose it replaces
-    else InferMeta(fused, registry);
-    graph.ReplaceAllUsesWith(root, fused);
-    // match.erase_nodes(): every matched call, last first, once dead.
-    for (Node* n : match->nodes) {
-      if (!n->erased() && n->users().empty()) (void)graph.Erase(n);
-    }
-    return true;
-  }
-  return false;
+}  // namespace
+
+// TorchAir's registration order (pattern2, pattern3, pattern, pattern1:
+// batch_matmul_transpose.py:401-406).
+std::vector<PatternEntry> BatchMatMulTransposeEntries() {
+  PatternPtr x1 = Pattern::Keyword("x1"), x2 = Pattern::Keyword("x2");
+  std::vector<PatternEntry> entries;
+  entries.push_back(BmmEntry("pattern2", Transpose(View(Bmm(View(Expand(Transpose(x1))), x2))), true));
+  entries.push_back(BmmEntry("pattern3", Transpose(Bmm(Expand(Transpose(x1)), x2)), true));
+  entries.push_back(BmmEntry("pattern", Transpose(Bmm(x1, x2)), false));
+  entries.push_back(BmmEntry("pattern1", Transpose(View(Bmm(x1, x2))), false));
+  return entries;
 }
 
 }  // namespace airscope

@@ -2,6 +2,7 @@
 // test per rule of Inductor's noop table and per aliasing condition),
 // view_to_reshape, remove_cat_ops, recover_view_inplace_pattern and
 // apply_pattern_passes. Graphs are written as make_fx prints them.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -10,6 +11,7 @@
 #include "core/ops/shape_inference.h"
 #include "core/pass/builtin_passes.h"
 #include "core/pass/pass_manager.h"
+#include "core/pass/pass_util.h"
 #include "tests/unit/pass_test_util.h"
 
 namespace airscope {
@@ -318,6 +320,173 @@ TEST(ApplyPatternPassesTest, MisalignedKOldTorchOrSwitchOffKeepBmm) {
   PassContext no_fusion;
   no_fusion.config.pattern_fusion_pass = false;
   EXPECT_FALSE(RunOn(ApplyPatternPassesPass(), *off, no_fusion).changed);
+}
+
+
+// ---- apply_pattern_passes: the AddRmsNorm* patterns (patterns/add_rms_norm_*.py)
+
+bool Remarked(const PassRun& run, std::string_view text) {
+  for (const std::string& r : run.remarks) {
+    if (r.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// add_rms_norm_dynamic_quant.py search_fn: y, _, xOut = norm; yOut, scale = dynamic_quant(y, smooth_scales=s).
+std::string DynQuantGraph(std::string_view extra_use = "", std::string_view scope = "") {
+  return fmt::format(
+      "    def forward(self, x1: \"f16[2, 8]\", x2: \"f16[2, 8]\", g: \"f16[8]\", s: \"f16[8]\"):\n"
+      "        npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(x1, x2, g)\n"
+      "        getitem: \"f16[2, 8]\" = npu_add_rms_norm[0]\n"
+      "        getitem_2: \"f16[2, 8]\" = npu_add_rms_norm[2]\n"
+      "{1}"
+      "        npu_dynamic_quant = torch.ops.npu.npu_dynamic_quant.default(getitem, smooth_scales = s)\n"
+      "        getitem_3: \"i8[2, 8]\" = npu_dynamic_quant[0]\n"
+      "        getitem_4: \"f32[2]\" = npu_dynamic_quant[1]\n"
+      "{2}"
+      "{0}"
+      "        return (getitem_3, getitem_2, getitem_4)\n",
+      extra_use, scope.empty() ? "" : "        scope_enter = torch.ops.air.scope_enter.default(['_user_stream_label', "
+                                      "'_user_stream_priority', '_enable_inner_parallel'], ['2', '3', 'False'])\n",
+      scope.empty() ? "" : "        scope_exit = torch.ops.air.scope_exit.default()\n");
+}
+
+TEST(AddRmsNormPatternsTest, DynamicQuantFusesWithSmoothScales) {
+  std::unique_ptr<Graph> g = Parse(DynQuantGraph());
+  EXPECT_TRUE(RunOn(ApplyPatternPassesPass(), *g).changed);
+  EXPECT_FALSE(Has(*g, "npu.npu_add_rms_norm.default"));
+  EXPECT_FALSE(Has(*g, "npu.npu_dynamic_quant.default"));
+  Node* fused = nullptr;
+  for (Node* n : *g) {
+    if (IsTarget(*n, "npu.npu_add_rms_norm_dynamic_quant.default")) fused = n;
+  }
+  ASSERT_NE(fused, nullptr);
+  ASSERT_NE(fused->kwarg("smooth_scale1"), nullptr);
+  EXPECT_EQ(fused->kwarg("smooth_scale1")->as_node()->name(), "s");
+  ASSERT_NE(fused->kwarg("output_mask"), nullptr);
+  EXPECT_EQ(fused->kwarg("output_mask")->items().size(), 2u);
+  ASSERT_NE(fused->meta(), nullptr);  // npu_add_rms_norm_dynamic_quant_meta: scale1 [2] f32, scale2 [0]
+  EXPECT_EQ(fused->meta()->tensors[3].ShapeString(), "f32[2]");
+  EXPECT_EQ(fused->meta()->tensors[4].ShapeString(), "f32[0]");
+  EXPECT_TRUE(g->Lint().ok());
+}
+
+TEST(AddRmsNormPatternsTest, DynamicQuantNearMisses) {
+  // y has a second user: the traced pattern's getitem has _users=1.
+  std::unique_ptr<Graph> extra = Parse(DynQuantGraph("        relu: \"f16[2, 8]\" = torch.ops.aten.relu.default(getitem)\n"));
+  EXPECT_FALSE(RunOn(ApplyPatternPassesPass(), *extra).changed);
+  // npu_dynamic_quant on a user stream, npu_add_rms_norm on the default one: _check_pattern_stream refuses.
+  std::unique_ptr<Graph> streams = Parse(DynQuantGraph("", "2"));
+  PassRun run = RunOn(ApplyPatternPassesPass(), *streams);
+  EXPECT_FALSE(run.changed);
+  EXPECT_TRUE(Remarked(run, "cross-stream operation detected"));
+}
+
+std::string FlattenQuantGraph(std::string_view view_size) {
+  return fmt::format(
+      "    def forward(self, x1: \"f16[2, 4, 8]\", x2: \"f16[2, 4, 8]\", g: \"f16[8]\"):\n"
+      "        npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(x1, x2, g, 1e-05)\n"
+      "        getitem: \"f16[2, 4, 8]\" = npu_add_rms_norm[0]\n"
+      "        getitem_2: \"f16[2, 4, 8]\" = npu_add_rms_norm[2]\n"
+      "        view = torch.ops.aten.view.default(getitem, {})\n"
+      "        npu_dynamic_quant = torch.ops.npu.npu_dynamic_quant.default(view)\n"
+      "        getitem_3 = npu_dynamic_quant[0]\n"
+      "        getitem_4 = npu_dynamic_quant[1]\n"
+      "        view_1 = torch.ops.aten.view.default(getitem_4, [-1, 1])\n"
+      "        return (getitem_3, view_1, getitem_2)\n",
+      view_size);
+}
+
+TEST(AddRmsNormPatternsTest, DynamicQuant2NeedsFlattenOfFirstTwoDims) {
+  std::unique_ptr<Graph> g = Parse(FlattenQuantGraph("[8, 8]"));
+  EXPECT_TRUE(RunOn(ApplyPatternPassesPass(), *g).changed);
+  EXPECT_TRUE(Has(*g, "npu.npu_add_rms_norm_dynamic_quant.default"));
+  for (Node* n : *g) {
+    if (IsTarget(*n, "npu.npu_add_rms_norm_dynamic_quant.default")) {
+      ASSERT_NE(n->kwarg("epsilon"), nullptr);  // replace_fn_with_epsilon passes epsilon=epsilon
+      EXPECT_DOUBLE_EQ(n->kwarg("epsilon")->as_float(), 1e-05);
+    }
+  }
+  // view(y, [16, 4]): two sizes, but 16 != 2 * 4: _check_view_shape fails.
+  std::unique_ptr<Graph> bad = Parse(FlattenQuantGraph("[16, 4]"));
+  PassRun run = RunOn(ApplyPatternPassesPass(), *bad);
+  EXPECT_FALSE(run.changed);
+  EXPECT_TRUE(Remarked(run, "End extra check for addrmsnormdynamicquant: False"));
+}
+
+std::string CastGraph(std::string_view cast, std::string_view view_size = "[-1, 8]") {
+  return fmt::format(
+      "    def forward(self, x1: \"f16[2, 4, 8]\", x2: \"f16[2, 4, 8]\", g: \"f16[8]\"):\n"
+      "        npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(x1, x2, g)\n"
+      "        getitem: \"f16[2, 4, 8]\" = npu_add_rms_norm[0]\n"
+      "        getitem_2: \"f16[2, 4, 8]\" = npu_add_rms_norm[2]\n"
+      "        view = torch.ops.aten.view.default(getitem, {1})\n"
+      "        cast = {0}\n"
+      "        return (getitem, getitem_2, cast)\n",
+      cast, view_size);
+}
+
+TEST(AddRmsNormPatternsTest, CastFusesForToCopyAndNpuDtypeCast) {
+  for (const char* cast : {"torch.ops.aten._to_copy.default(view, dtype = torch.float32)",
+                           "torch.ops.npu._npu_dtype_cast.default(view, torch.float32)"}) {
+    std::unique_ptr<Graph> g = Parse(CastGraph(cast));
+    EXPECT_TRUE(RunOn(ApplyPatternPassesPass(), *g).changed) << cast;
+    EXPECT_TRUE(Has(*g, "npu.npu_add_rms_norm_cast.default")) << cast;
+    EXPECT_FALSE(Has(*g, "npu.npu_add_rms_norm.default")) << cast;
+    // replace_fn_with_view: y_cast.view(-1, h), h = y.size(-1) = 8; the output is float32.
+    const Node* out = g->output();
+    ASSERT_TRUE(out->args()[0].is_sequence());
+    const Node* y_cast = out->args()[0].items()[2].as_node();
+    EXPECT_TRUE(IsTarget(*y_cast, "aten.view.default"));
+    ASSERT_NE(y_cast->tensor(), nullptr);
+    EXPECT_EQ(y_cast->tensor()->dtype, DType::kFloat32);
+    EXPECT_EQ(y_cast->tensor()->ShapeString(), "f32[8, 8]");
+  }
+}
+
+TEST(AddRmsNormPatternsTest, CastNearMisses) {
+  // A cast to float16: the pattern's dtype constant is torch.float32.
+  std::unique_ptr<Graph> f16 = Parse(CastGraph("torch.ops.aten._to_copy.default(view, dtype = torch.float16)"));
+  EXPECT_FALSE(RunOn(ApplyPatternPassesPass(), *f16).changed);
+  // view(y, [-1, 4]): str(4) != str(x1.shape[-1]) = "8": _pattern_extra_check fails.
+  std::unique_ptr<Graph> rows = Parse(CastGraph("torch.ops.aten._to_copy.default(view, dtype = torch.float32)", "[-1, 4]"));
+  EXPECT_FALSE(RunOn(ApplyPatternPassesPass(), *rows).changed);
+  EXPECT_TRUE(Has(*rows, "npu.npu_add_rms_norm.default"));
+}
+
+std::string QuantGraph(std::string_view zero_points_dtype, std::string_view epsilon = ", 4e-06",
+                       std::string_view extra = "") {
+  return fmt::format(
+      "    def forward(self, x1: \"f16[1, 2, 16]\", x2: \"f16[1, 2, 16]\", g: \"f16[16]\", sc: \"f32[16]\", "
+      "zp: \"{0}[16]\"):\n"
+      "        npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(x1, x2, g{1})\n"
+      "        getitem: \"f16[1, 2, 16]\" = npu_add_rms_norm[0]\n"
+      "        getitem_2: \"f16[1, 2, 16]\" = npu_add_rms_norm[2]\n"
+      "        npu_quantize: \"i8[1, 2, 16]\" = torch.ops.npu.npu_quantize.default(getitem, sc, zp, 1, -1)\n"
+      "{2}"
+      "        return (npu_quantize, getitem_2)\n",
+      zero_points_dtype, epsilon, extra);
+}
+
+TEST(AddRmsNormPatternsTest, QuantFusesAndChecksItsInputs) {
+  std::unique_ptr<Graph> g = Parse(QuantGraph("i32"));
+  EXPECT_TRUE(RunOn(ApplyPatternPassesPass(), *g).changed);
+  EXPECT_TRUE(Has(*g, "npu.npu_add_rms_norm_quant.default"));
+  EXPECT_FALSE(Has(*g, "npu.npu_quantize.default"));
+  // int8 zero points: "Zero_points dtype mismatch" (add_rms_norm_quant.py:26-29).
+  std::unique_ptr<Graph> i8 = Parse(QuantGraph("i8"));
+  PassRun run = RunOn(ApplyPatternPassesPass(), *i8);
+  EXPECT_FALSE(run.changed);
+  EXPECT_TRUE(Remarked(run, "Zero_points dtype mismatch"));
+  // y also used elsewhere: the traced pattern's getitem has _users=1.
+  std::unique_ptr<Graph> used = Parse(QuantGraph("i32", ", 4e-06",
+                                                 "        add: \"f16[1, 2, 16]\" = torch.ops.aten.add.Tensor(getitem, 1)\n"));
+  EXPECT_FALSE(RunOn(ApplyPatternPassesPass(), *used).changed);
+  // epsilon written out at its default: check_fn's re-trace has no epsilon and does not match.
+  std::unique_ptr<Graph> eps = Parse(QuantGraph("i32", ", 1e-06"));
+  PassRun eps_run = RunOn(ApplyPatternPassesPass(), *eps);
+  EXPECT_FALSE(eps_run.changed);
+  EXPECT_TRUE(Remarked(eps_run, "re-traced"));
 }
 
 }  // namespace
