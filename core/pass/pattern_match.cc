@@ -342,6 +342,25 @@ std::optional<PatternMatch> Finish(Sub& m, std::span<const PatternPtr> outputs, 
   return match;
 }
 
+// A necessary condition for MatchCall, checked without allocating: every
+// call in the pattern meets a call_function node of its target with as many
+// positional args (in both flattenings a call pattern is a leaf, so its
+// positional slot holds the node it must meet). apply_pattern_passes tries
+// each entry on every node of a root target (every transpose of a model);
+// this turns the usual miss into a few compares.
+bool CouldMatch(const Pattern& pattern, const Node& node) {
+  if (node.op() != OpKind::kCallFunction || !IsTarget(node, pattern.target) ||
+      node.args().size() != pattern.args.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < pattern.args.size(); ++i) {
+    const Pattern& arg = *pattern.args[i];
+    if (arg.kind != Pattern::Kind::kCall) continue;
+    if (!node.args()[i].is_node() || !CouldMatch(arg, *node.args()[i].as_node())) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<PatternMatch> MatchPattern(const PatternPtr& pattern, Node* root) {
@@ -349,6 +368,9 @@ std::optional<PatternMatch> MatchPattern(const PatternPtr& pattern, Node* root) 
 }
 
 std::optional<PatternMatch> MatchMultiOutput(std::span<const PatternPtr> outputs, Node* root) {
+  if (outputs.empty() || !outputs[0] || outputs[0]->kind != Pattern::Kind::kCall || !CouldMatch(*outputs[0], *root)) {
+    return std::nullopt;
+  }
   Context ctx;
   ctx.outputs = outputs;
   Sub m;
