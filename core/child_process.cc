@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
+#include <utility>
 
 #include "core/file_util.h"
 #include "core/interrupt.h"
@@ -37,55 +39,44 @@ void KillAndReap(pid_t child) {
   }
 }
 
-}  // namespace
 
-Result<std::string> RunInChildProcess(std::string_view what, const std::function<Result<std::string>()>& work) {
+// One running child: its pipe and what it has sent so far.
+struct Running {
+  size_t index = 0;
+  pid_t pid = -1;
+  int fd = -1;
+  std::string received;
+};
+
+// Starts `work` in a child; on failure says why.
+Result<Running> Start(size_t index, const ChildWork& work) {
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return Status::Errorf("{}: cannot make a pipe: {}", what, std::strerror(errno));
+  if (::pipe2(fds, O_CLOEXEC) != 0) return Status::Errorf("{}: cannot make a pipe: {}", work.what, std::strerror(errno));
   std::fflush(nullptr);  // nothing buffered is written twice
   pid_t child = ::fork();
   if (child < 0) {
     int err = errno;
     ::close(fds[0]);
     ::close(fds[1]);
-    return Status::Errorf("{}: cannot start a process: {}", what, std::strerror(err));
+    return Status::Errorf("{}: cannot start a process: {}", work.what, std::strerror(err));
   }
   if (child == 0) {
     ::close(fds[0]);
-    ChildMain(fds[1], work);
+    ChildMain(fds[1], work.work);
   }
   ::close(fds[1]);
-  std::string received;
-  char chunk[1 << 16];
-  Status failure;
-  while (true) {
-    if (InterruptRequested()) {
-      failure = InterruptedStatus();
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    int ready = ::poll(&p, 1, 100);  // wake up now and then to look at the interrupt flag
-    if (ready < 0 && errno != EINTR) {
-      failure = Status::Errorf("{}: cannot wait for it: {}", what, std::strerror(errno));
-      break;
-    }
-    if (ready <= 0) continue;
-    ssize_t n = ::read(fds[0], chunk, sizeof(chunk));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      failure = Status::Errorf("{}: cannot read its result: {}", what, std::strerror(errno));
-      break;
-    }
-    if (n == 0) break;  // the child is done
-    received.append(chunk, static_cast<size_t>(n));
-  }
-  ::close(fds[0]);
-  if (!failure.ok()) {
-    KillAndReap(child);
-    return failure;
-  }
+  Running running;
+  running.index = index;
+  running.pid = child;
+  running.fd = fds[0];
+  return running;
+}
+
+// The result of a child whose pipe reached end of file.
+Result<std::string> Finish(Running& running, std::string_view what) {
+  ::close(running.fd);
   int status = 0;
-  while (::waitpid(child, &status, 0) < 0) {
+  while (::waitpid(running.pid, &status, 0) < 0) {
     if (errno != EINTR) return Status::Errorf("{}: lost its process: {}", what, std::strerror(errno));
   }
   if (WIFSIGNALED(status)) {
@@ -93,13 +84,77 @@ Result<std::string> RunInChildProcess(std::string_view what, const std::function
     return Status::Errorf("{}: its process died of signal {} ({}){}", what, signal, ::strsignal(signal),
                           signal == SIGKILL ? ", perhaps killed for memory" : "");
   }
+  std::string& received = running.received;
   if (received.empty() || WEXITSTATUS(status) != 0) {
     return Status::Errorf("{}: its process ended (status {}) without a result", what, WEXITSTATUS(status));
   }
   bool ok = received[0] == kOk;
   received.erase(0, 1);
   if (!ok) return Status::Error(std::move(received));
-  return received;
+  return std::move(received);
+}
+
+}  // namespace
+
+std::vector<Result<std::string>> RunInChildProcesses(const std::vector<ChildWork>& works, size_t jobs) {
+  std::vector<Result<std::string>> results(works.size(), Result<std::string>(Status::Error("not run")));
+  std::vector<Running> running;
+  size_t next = 0;
+  Status failure;  // an interrupt or a failed wait: ends every running child
+  char chunk[1 << 16];
+  while ((next < works.size() || !running.empty()) && failure.ok()) {
+    while (next < works.size() && running.size() < std::max<size_t>(jobs, 1)) {
+      Result<Running> started = Start(next, works[next]);
+      if (started.ok()) {
+        running.push_back(std::move(*started));
+      } else {
+        results[next] = started.status();
+      }
+      ++next;
+    }
+    if (running.empty()) break;
+    if (InterruptRequested()) {
+      failure = InterruptedStatus();
+      break;
+    }
+    std::vector<pollfd> polls;
+    for (const Running& r : running) polls.push_back({r.fd, POLLIN, 0});
+    int ready = ::poll(polls.data(), polls.size(), 100);  // wake up now and then to look at the interrupt flag
+    if (ready < 0 && errno != EINTR) {
+      failure = Status::Errorf("cannot wait for child processes: {}", std::strerror(errno));
+      break;
+    }
+    if (ready <= 0) continue;
+    for (size_t i = running.size(); i-- > 0;) {
+      if (!(polls[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      Running& r = running[i];
+      ssize_t n = ::read(r.fd, chunk, sizeof(chunk));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        results[r.index] = Status::Errorf("{}: cannot read its result: {}", works[r.index].what, std::strerror(errno));
+        ::close(r.fd);
+        KillAndReap(r.pid);
+        running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
+      } else if (n == 0) {  // the child is done
+        results[r.index] = Finish(r, works[r.index].what);
+        running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
+      } else {
+        r.received.append(chunk, static_cast<size_t>(n));
+      }
+    }
+  }
+  for (Running& r : running) {
+    ::close(r.fd);
+    KillAndReap(r.pid);
+    results[r.index] = failure;
+  }
+  for (size_t i = next; i < works.size(); ++i) results[i] = failure.ok() ? Status::Error("not run") : failure;
+  return results;
+}
+
+Result<std::string> RunInChildProcess(std::string_view what, const std::function<Result<std::string>()>& work) {
+  std::vector<Result<std::string>> results = RunInChildProcesses({ChildWork{std::string(what), work}}, 1);
+  return std::move(results.front());
 }
 
 }  // namespace airscope

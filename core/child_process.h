@@ -14,6 +14,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/status.h"
 
@@ -21,5 +22,14 @@ namespace airscope {
 
 // `what` names the work in errors ("graphviz layout").
 Result<std::string> RunInChildProcess(std::string_view what, const std::function<Result<std::string>()>& work);
+
+// Several such computations, at most `jobs` children at a time (all forked
+// from the calling thread), each result in the order of `works`. A Ctrl-C
+// kills every running child and fails the works not yet finished.
+struct ChildWork {
+  std::string what;
+  std::function<Result<std::string>()> work;
+};
+std::vector<Result<std::string>> RunInChildProcesses(const std::vector<ChildWork>& works, size_t jobs);
 
 }  // namespace airscope

@@ -68,6 +68,7 @@ CommandTable BuildCommandTable() {
   RegisterPassCommands(table);
   RegisterDecompCommands(table);
   RegisterPipelineCommands(table);
+  RegisterReportCommands(table);
   // gdb's one-letter habits. `run` continues from the cursor, so it is both c and r.
   table.AddAlias("n", "next");
   table.AddAlias("s", "step");

@@ -95,5 +95,6 @@ void RegisterPassCommands(CommandTable& table);  // pass define/add/remove/list,
 std::string PassSuggestion(const Session& session, std::string_view name);
 void RegisterDecompCommands(CommandTable& table);
 void RegisterPipelineCommands(CommandTable& table);
+void RegisterReportCommands(CommandTable& table);
 
 }  // namespace airscope

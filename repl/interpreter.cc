@@ -82,14 +82,30 @@ Status Interpreter::ExecuteLine(std::string_view line) {
     PendingBlock block = std::move(*block_);
     block_.reset();
     Status status = block.done(block.lines);
-    if (!status.ok()) return Status::Errorf("{}: {}", block.opener, status.message());
+    if (!status.ok()) status = Status::Errorf("{}: {}", block.opener, status.message());
+    if (capturing_ == 0) {
+      std::string text = block.opener;
+      for (const std::string& l : block.lines.lines) text += "\n" + l;
+      text += "\n" + block.terminator;
+      session_.Record({current_origin_, block.origin_line, std::move(text), "", status.ok() ? "" : status.message()});
+    }
     return status;
   }
   if (size_t first = line.find_first_not_of(" \t"); first != std::string_view::npos && line[first] == '!') {
     return ExecuteLine(fmt::format("shell {}", QuoteWord(line.substr(first + 1))));
   }
+  // Every command line goes into the transcript (`report`), failed ones too;
+  // a block opener is recorded with its block, when the block ends.
+  auto record = [&](const Status& status, std::string output) {
+    if (capturing_ > 0 || block_) return;
+    session_.Record({current_origin_, current_origin_ == "<interactive>" ? 0 : current_line_, std::string(line),
+                     std::move(output), status.ok() ? "" : status.message()});
+  };
   Result<std::vector<Word>> words = Tokenize(line);
-  if (!words.ok()) return words.status();
+  if (!words.ok()) {
+    record(words.status(), "");
+    return words.status();
+  }
   if (words->empty()) return Status::Ok();
   // `> FILE` / `>> FILE` (or `>FILE`) at the end, unquoted: the output goes to FILE.
   std::optional<std::string> redirect;
@@ -112,7 +128,10 @@ Status Interpreter::ExecuteLine(std::string_view line) {
     }
   }
   Result<const CommandSpec*> spec = table_.Lookup(words->front().text);
-  if (!spec.ok()) return spec.status();
+  if (!spec.ok()) {
+    record(spec.status(), "");
+    return spec.status();
+  }
   std::vector<Word> args(words->begin() + 1, words->end());
   CommandOutput out;
   CommandContext context{session_, *this, args, out};
@@ -128,6 +147,8 @@ Status Interpreter::ExecuteLine(std::string_view line) {
   } catch (const std::length_error&) {
     status = Status::Errorf("out of memory: `{}` needed a buffer larger than the process can have", (*spec)->name);
   }
+  record(status, out.Text());
+  if (block_ && block_->origin_line == 0) block_->origin_line = current_origin_ == "<interactive>" ? 0 : current_line_;
   if (redirect) {
     // What it printed goes to the file even when it failed (as in a shell); its error still reaches the user.
     std::string text = out.Text();
@@ -144,7 +165,9 @@ Status Interpreter::ExecuteCaptured(std::string_view line, CommandOutput* out) {
   CaptureSink capture(out);
   OutputSink* saved = sink_;
   sink_ = &capture;
+  ++capturing_;  // part of another command's work (expect output, bisect, report): not recorded
   Status status = ExecuteLine(line);
+  --capturing_;
   sink_ = saved;
   return status;
 }

@@ -97,12 +97,14 @@ class Interpreter {
     BlockHandler done;
     BlockLineCheck check;
     BlockLines lines;
+    size_t origin_line = 0;  // the opener's line, for the transcript (0: interactive)
   };
   std::optional<PendingBlock> block_;
   std::string current_origin_ = "<interactive>";
   size_t current_line_ = 0;
   std::vector<std::string> script_dirs_;  // innermost last
   size_t reported_failures_ = 0;
+  int capturing_ = 0;  // ExecuteCaptured calls in progress
 };
 
 }  // namespace airscope

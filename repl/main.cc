@@ -5,6 +5,7 @@
 //   airscope FILE.airscript      run a script; stops at the first failing line
 //   airscope -x FILE.airscript   run a script, then stay interactive
 //   airscope -c 'cmd; cmd'       run commands given on the command line
+//   airscope --report DIR ...    also write the session as HTML into DIR at the end
 // Exit status: 0 all commands succeeded, 1 a command failed, 2 bad usage,
 // 130 interrupted (Ctrl-C).
 #include <signal.h>
@@ -22,6 +23,7 @@
 #include "repl/command_table.h"
 #include "repl/interpreter.h"
 #include "repl/line_editor.h"
+#include "repl/report_collector.h"
 #include "repl/session.h"
 #include "repl/terminal_text.h"
 #include "repl/tokenizer.h"
@@ -34,11 +36,12 @@ namespace airscope {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: airscope [FILE.airscript | -x FILE.airscript | -c 'COMMAND; COMMAND'] [--version]\n"
+    "usage: airscope [--report DIR] [FILE.airscript | -x FILE.airscript | -c 'COMMAND; COMMAND'] [--version]\n"
     "  no arguments: interactive shell (type help)\n"
     "  FILE.airscript: run a script, stop at the first failing line, exit 1 if one failed\n"
     "  -x FILE: run a script, then stay interactive (in a terminal)\n"
     "  -c TEXT: run the commands in TEXT (separated by ';')\n"
+    "  --report DIR: when the session ends, write it as HTML pages into DIR (as `report DIR` does)\n"
     "  exit status: 0 ok, 1 a command failed, 2 bad usage, 130 interrupted (Ctrl-C)\n";
 
 constexpr int kInterruptedExit = 130;  // 128 + SIGINT, as shells report it
@@ -193,6 +196,7 @@ int Main(int argc, char** argv) {
   std::string commands;
   bool have_commands = false;
   bool stay_interactive = false;  // -x
+  std::string report_dir;         // --report
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "-h" || arg == "--help") {
@@ -202,6 +206,14 @@ int Main(int argc, char** argv) {
     if (arg == "--version") {
       fmt::print("airscope {}\n", AIRSCOPE_VERSION);
       return 0;
+    }
+    if (arg == "--report") {
+      if (i + 1 >= argc) {
+        fmt::print(stderr, "airscope: --report needs a directory\n{}", kUsage);
+        return 2;
+      }
+      report_dir = argv[++i];
+      continue;
     }
     if (arg == "-c" || arg == "-x") {
       if (i + 1 >= argc) {
@@ -237,8 +249,22 @@ int Main(int argc, char** argv) {
   Interpreter interpreter(session, table, sink);
   const bool terminal = isatty(STDIN_FILENO);
 
+  // --report: the session as it ended, whatever its last command did; a
+  // report that cannot be written fails the run.
+  auto finish = [&](int code) {
+    if (!report_dir.empty() && !InterruptRequested()) {
+      CommandOutput out;
+      Status written = WriteSessionReport(interpreter, Interpreter::ExpandHome(report_dir), AIRSCOPE_VERSION, out);
+      sink.Output(out);
+      if (!written.ok()) {
+        sink.Error("report: " + written.message());
+        if (code == 0) code = 1;
+      }
+    }
+    return LeaveWithoutTeardown(code);
+  };
   if (!have_commands && script.empty()) {
-    if (terminal) return LeaveWithoutTeardown(RunInteractive(session, table, interpreter, sink));
+    if (terminal) return finish(RunInteractive(session, table, interpreter, sink));
     script = "/dev/stdin";
   }
   Status status = have_commands ? interpreter.RunCommandText(commands) : interpreter.RunScript(script);
@@ -246,10 +272,10 @@ int Main(int argc, char** argv) {
   // -x: the script's failure is reported; the session it built is still the user's.
   if (stay_interactive && terminal && !session.quit_requested()) {
     ClearInterrupt();
-    return LeaveWithoutTeardown(RunInteractive(session, table, interpreter, sink));
+    return finish(RunInteractive(session, table, interpreter, sink));
   }
-  if (status.ok()) return LeaveWithoutTeardown(0);
-  return LeaveWithoutTeardown(InterruptRequested() ? kInterruptedExit : 1);
+  if (status.ok()) return finish(0);
+  return finish(InterruptRequested() ? kInterruptedExit : 1);
 }
 
 }  // namespace

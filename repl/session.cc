@@ -1,5 +1,7 @@
 #include "repl/session.h"
 
+#include <fmt/format.h>
+
 namespace airscope {
 
 Session::Session()
@@ -23,6 +25,16 @@ PassEnvironment PassEnvironmentOf(const DeviceState& device) {
 std::string Session::CanonicalPassName(std::string_view name) const {
   const PassInfo* pass = passes_.Find(name);
   return pass ? pass->name : std::string(name);
+}
+
+void Session::Record(TranscriptEntry entry) {
+  if (entry.output.size() > kTranscriptOutputLimit) {
+    size_t cut = entry.output.size() - kTranscriptOutputLimit;
+    entry.output.resize(kTranscriptOutputLimit);
+    entry.output += fmt::format("\n... ({} more bytes not kept)\n", cut);
+  }
+  if (transcript_.size() == kTranscriptLimit) transcript_.pop_front();
+  transcript_.push_back(std::move(entry));
 }
 
 PassContext Session::MakePassContext() const {

@@ -4,6 +4,7 @@
 // and swap it in only on success).
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -78,6 +79,21 @@ class Session {
   // The simulated device (spec, allocator, captured graphs, last trace).
   DeviceState& device() { return device_; }
 
+  // ---- what ran: each command line (a block with its lines), its output and
+  // its error, for `report`. Bounded: the newest kTranscriptLimit entries,
+  // outputs cut at kTranscriptOutputLimit bytes with a note saying so.
+  struct TranscriptEntry {
+    std::string origin;  // script path, "-c" or "<interactive>"
+    size_t line = 0;     // 0 when interactive
+    std::string text;
+    std::string output;
+    std::string error;  // empty when the command succeeded
+  };
+  static constexpr size_t kTranscriptLimit = 10000;
+  static constexpr size_t kTranscriptOutputLimit = 64 * 1024;
+  const std::deque<TranscriptEntry>& transcript() const { return transcript_; }
+  void Record(TranscriptEntry entry);
+
   bool quit_requested() const { return quit_requested_; }
   void RequestQuit() { quit_requested_ = true; }
 
@@ -92,6 +108,7 @@ class Session {
   std::vector<std::string> custom_post_;
   PluginSet plugins_;
   bool quit_requested_ = false;
+  std::deque<TranscriptEntry> transcript_;
   DeviceState device_;
   const Graph* graph_override_ = nullptr;
 };

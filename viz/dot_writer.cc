@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/child_process.h"
@@ -82,8 +83,9 @@ void StyleNode(Agnode_t* n, const Node& node) {
   }
 }
 
-// Builds the cgraph graph: attributes, stream clusters, nodes, edges.
-gv::GraphPtr BuildGraph(const Graph& graph) {
+// Builds the cgraph graph: attributes, stream clusters, nodes, edges (of
+// the nodes `only` names, when given).
+gv::GraphPtr BuildGraph(const Graph& graph, const std::unordered_set<std::string>* only = nullptr) {
   gv::GraphPtr g = gv::OpenDirected(graph.name());
   Agraph_t* root = g.get();
   gv::SetDefault(root, AGRAPH, "rankdir", "TB");
@@ -95,6 +97,7 @@ gv::GraphPtr BuildGraph(const Graph& graph) {
   std::unordered_map<std::string, Agraph_t*> clusters;
   std::unordered_map<const Node*, Agnode_t*> nodes;
   for (const Node* node : graph) {
+    if (only && !only->count(node->name())) continue;
     Agraph_t* parent = root;
     if (!node->stream().empty()) {
       auto [it, fresh] = clusters.emplace(node->stream(), nullptr);
@@ -114,9 +117,10 @@ gv::GraphPtr BuildGraph(const Graph& graph) {
     nodes.emplace(node, n);
   }
   for (const Node* node : graph) {
+    if (only && !only->count(node->name())) continue;
     for (const Node* input : node->inputs()) {
       auto tail = nodes.find(input);
-      if (tail == nodes.end()) continue;  // an input from another graph: nothing to draw
+      if (tail == nodes.end()) continue;  // an input from another graph, or one left out: nothing to draw
       Agedge_t* e = agedge(root, tail->second, nodes.at(node), nullptr, 1);
       if (IsEventOp(*input) || IsEventOp(*node)) gv::Set(e, "style", "dashed");
     }
@@ -140,30 +144,36 @@ Result<std::string> GraphToDot(const Graph& graph, const DotOptions& options) {
   return gv::Write(g.get());
 }
 
-Result<Rendered> RenderGraphData(const Graph& graph, std::string_view format, const DotOptions& options) {
+Result<RenderJob> RenderWork(const Graph& graph, std::string_view format, const DotOptions& options) {
   if (format != "svg" && format != "png") {
     return Status::Errorf("unsupported render format '{}' (use svg or png)", format);
   }
-  RenderInfo info;
+  RenderJob job;
+  RenderInfo& info = job.info;
   info.engine = "dot";
-  if (graph.size() > options.max_nodes_for_dot) {
+  size_t drawn = options.only_nodes ? options.only_nodes->size() : graph.size();
+  if (drawn > options.max_nodes_for_dot) {
     info.engine = "sfdp";
-    info.note = fmt::format("{} nodes > {}: laid out with sfdp instead of dot", graph.size(),
-                            options.max_nodes_for_dot);
+    info.note = fmt::format("{} nodes > {}: laid out with sfdp instead of dot", drawn, options.max_nodes_for_dot);
   }
-
   // Layout runs in a child process: graphviz polls nothing, so only a
   // process can be stopped when the user presses Ctrl-C, and a graphviz
   // abort (it calls exit on some errors) ends the child, not the session.
   // The child renders with a context of its own and never frees it, which
   // also keeps clear of graphviz 2.43's pango plugin, whose static cache
   // reads freed memory once a context has been freed.
-  Result<std::string> rendered = RunInChildProcess("graphviz " + info.engine + " layout", [&]() -> Result<std::string> {
+  job.work.what = "graphviz " + info.engine + " layout";
+  job.work.work = [&graph, engine = info.engine, format = std::string(format),
+                   only = options.only_nodes, pack = options.pack_components]() -> Result<std::string> {
     GVC_t* context = gvContext();
     if (!context) return Status::Error("graphviz: could not create a rendering context");
-    gv::GraphPtr g = BuildGraph(graph);
+    gv::GraphPtr g = BuildGraph(graph, only.get());
     if (!g) return Status::Error("graphviz could not create a graph");
-    if (info.engine == "sfdp") {
+    if (pack) {
+      gv::Set(g.get(), "pack", "true");
+      gv::Set(g.get(), "packmode", "graph");
+    }
+    if (engine == "sfdp") {
       // Straight edges and overlap removal by the final scaling step only (prism0)
       // keep sfdp fast: full prism refinement alone took ~5 s of 7 s at 5k nodes.
       gv::Set(g.get(), "overlap", "prism0");
@@ -172,19 +182,25 @@ Result<Rendered> RenderGraphData(const Graph& graph, std::string_view format, co
     }
     // Errors from graphviz are collected for aglasterr instead of printed.
     agseterr(AGMAX);
-    if (gvLayout(context, g.get(), info.engine.c_str()) != 0) {
-      return Status::Errorf("graphviz {} layout failed: {}", info.engine, LastGraphvizError());
+    if (gvLayout(context, g.get(), engine.c_str()) != 0) {
+      return Status::Errorf("graphviz {} layout failed: {}", engine, LastGraphvizError());
     }
     char* data = nullptr;
     unsigned int length = 0;
-    std::string format_text(format);
-    if (gvRenderData(context, g.get(), format_text.c_str(), &data, &length) != 0 || !data) {
+    if (gvRenderData(context, g.get(), format.c_str(), &data, &length) != 0 || !data) {
       return Status::Errorf("graphviz could not render {}: {}", format, LastGraphvizError());
     }
     return std::string(data, length);
-  });
+  };
+  return job;
+}
+
+Result<Rendered> RenderGraphData(const Graph& graph, std::string_view format, const DotOptions& options) {
+  Result<RenderJob> job = RenderWork(graph, format, options);
+  if (!job.ok()) return job.status();
+  Result<std::string> rendered = RunInChildProcess(job->work.what, job->work.work);
   if (!rendered.ok()) return rendered.status();
-  return Rendered{std::move(*rendered), std::move(info)};
+  return Rendered{std::move(*rendered), std::move(job->info)};
 }
 
 Result<RenderInfo> RenderGraph(const Graph& graph, std::string_view format, const std::string& path,

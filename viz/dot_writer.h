@@ -12,8 +12,11 @@
 // which engine it used.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <unordered_set>
 
+#include "core/child_process.h"
 #include "core/ir/graph.h"
 #include "core/status.h"
 
@@ -21,6 +24,12 @@ namespace airscope {
 
 struct DotOptions {
   size_t max_nodes_for_dot = 2000;
+  // Rendering only: draw just the nodes of these names and the edges among
+  // them (the report's drawing of what a pass changed in a big graph).
+  std::shared_ptr<const std::unordered_set<std::string>> only_nodes;
+  // Rendering only: lay out each connected component apart and pack them
+  // into a block (graphviz's pack), not one row of many small drawings.
+  bool pack_components = false;
 };
 
 // The DOT text of the graph (as libcgraph's agwrite writes it).
@@ -37,6 +46,14 @@ struct Rendered {
   RenderInfo info;
 };
 Result<Rendered> RenderGraphData(const Graph& graph, std::string_view format, const DotOptions& options = {});
+// The same rendering as a work item for core/child_process.h, for callers
+// that lay out several graphs at once (RunInChildProcesses). `graph` must
+// outlive the work.
+struct RenderJob {
+  ChildWork work;
+  RenderInfo info;
+};
+Result<RenderJob> RenderWork(const Graph& graph, std::string_view format, const DotOptions& options = {});
 // The same, written to `path` (core/file_util.h WriteFile).
 Result<RenderInfo> RenderGraph(const Graph& graph, std::string_view format, const std::string& path,
                                const DotOptions& options = {});

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Renders two airscope reports and opens every page in headless Chromium:
+#   - the seed multi-stream session (tests/report/seed.airscript), and
+#   - a TORCH_TRACE log from tlparse's tests (tests/data/torch_trace/comp_metrics.log).
+# Checks, on the DOM Chromium built (scripts run; --dump-dom):
+#   - every page loads without a console message (an error, a failed script);
+#   - every link of every page resolves to a file of the report (or is an
+#     https:// link meant for the user, or a #fragment of the page);
+#   - the stage of post_grad_custom_pre_pass lists the 4 nodes the seed's
+#     custom pass inserts, and its drawing marks those 4 nodes as added;
+#   - the device page's timeline has one row per stream of the trace;
+#   - the compare form and the drawings' search and zoom tools are there.
+# Saves a screenshot of each kind of page in OUT/screenshots.
+#   check_report.sh AIRSCOPE SOURCE_DIR OUT
+set -uo pipefail
+airscope=$1
+src=$2
+out=$3
+chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+if [[ -z $chromium ]]; then
+  echo "chromium is not installed (scripts/setup installs it)" >&2
+  exit 1
+fi
+rm -rf "$out"
+mkdir -p "$out/screenshots"
+profile=$(mktemp -d)
+trap 'rm -rf "$profile"' EXIT
+failures=0
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+# The flags for a sandbox-less machine with no network (see the env notes).
+chrome() {
+  "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
+    --disable-component-update --disable-sync --user-data-dir="$profile" --hide-scrollbars \
+    --enable-logging=stderr --v=0 --virtual-time-budget=5000 "$@"
+}
+
+# 1. The reports.
+(cd "$src/tests/report" && NO_COLOR=1 "$airscope" --report "$out/seed" seed.airscript > "$out/seed.log" 2>&1) \
+  || fail "the seed session failed: $(tail -3 "$out/seed.log")"
+NO_COLOR=1 "$airscope" --report "$out/trace" \
+  -c "load $src/tests/data/torch_trace/comp_metrics.log; run; compiles; guards 0/0" > "$out/trace.log" 2>&1 \
+  || fail "the trace session failed: $(tail -3 "$out/trace.log")"
+
+# 2. Every page: loads cleanly, links resolve.
+for report in "$out/seed" "$out/trace"; do
+  [[ -f $report/index.html ]] || { fail "$report/index.html was not written"; continue; }
+  for page in "$report"/*.html; do
+    name=$(basename "$page")
+    dom="$out/$(basename "$report")-$name.dom"
+    chrome --dump-dom "file://$page" > "$dom" 2> "$dom.err"
+    if grep -q "CONSOLE" "$dom.err"; then
+      fail "$report/$name: console: $(grep CONSOLE "$dom.err" | head -3)"
+    fi
+    grep -q "</footer>" "$dom" || fail "$report/$name: the page did not render (no footer)"
+    # Links: href="..." and src="..." of the rendered DOM.
+    grep -o -E '(href|src)="[^"]*"' "$dom" | sed -E 's/^(href|src)="//; s/"$//' | sort -u | while read -r link; do
+      case $link in
+        https://*|'#'*) continue ;;
+      esac
+      target=${link%%#*}
+      target=${target%%\?*}
+      [[ -e $report/$target ]] || echo "broken: $link"
+    done > "$dom.links"
+    if [[ -s $dom.links ]]; then fail "$report/$name: $(head -3 "$dom.links" | tr '\n' ' ')"; fi
+  done
+done
+
+# 3. What the pages must show.
+seed="$out/seed"
+custom=$(grep -l '<h1>Stage [0-9]*: post_grad_custom_pre_pass</h1>' "$out"/seed-stage-*.dom | head -1)
+if [[ -z $custom ]]; then
+  fail "no stage page for post_grad_custom_pre_pass"
+else
+  added=$(grep -o 'class="change added"' "$custom" | wc -l)
+  [[ $added -eq 4 ]] || fail "post_grad_custom_pre_pass: $added nodes listed as added, expected 4"
+  marked=$(grep -o '<g id="node[0-9]*" class="node added"' "$custom" | wc -l)
+  [[ $marked -eq 4 ]] || fail "post_grad_custom_pre_pass: $marked nodes marked added on the drawing, expected 4"
+  grep -q 'class="sbs"' "$custom" || fail "post_grad_custom_pre_pass: no side-by-side FX diff"
+  grep -q 'type="search"' "$custom" || fail "post_grad_custom_pre_pass: no search box on the drawing"
+fi
+device="$out/seed-device.html.dom"
+rows=$(grep -o 'class="stream-row"' "$device" | wc -l)
+streams=$(grep -o -E '[0-9]+ stream\(s\)\.' "$device" | head -1 | grep -o -E '^[0-9]+')
+[[ -n $streams && $rows -eq $streams && $rows -ge 2 ]] \
+  || fail "device timeline: $rows stream rows for ${streams:-?} streams (the seed uses 2)"
+grep -q 'id="compare-form"' "$out/seed-graph-0.html.dom" || fail "graph page: no compare form"
+grep -q '0/0' "$out/trace-log-0.html.dom" || fail "trace log page: compile 0/0 not listed"
+
+# 4. Screenshots of each kind of page.
+shot() { chrome --window-size=1400,1000 --screenshot="$out/screenshots/$1.png" "file://$2" > /dev/null 2>&1 \
+           || fail "screenshot of $2"; }
+shot index "$seed/index.html"
+shot graph "$seed/graph-0.html"
+[[ -n $custom ]] && shot stage-diff "$seed/$(basename "$custom" .dom | sed 's/^seed-//')"
+shot compare "$(ls "$seed"/compare-0-*.html | head -1)"
+shot device "$seed/device.html"
+shot log "$out/trace/log-0.html"
+
+if ((failures)); then
+  echo "$failures check(s) failed; pages and DOM dumps are in $out" >&2
+  exit 1
+fi
+echo "report pages render cleanly in headless Chromium; screenshots in $out/screenshots"

@@ -1,0 +1,283 @@
+// The HTML report: its pieces (escaping, templates, the side-by-side diff,
+// the timeline and memory drawings), the site WriteReport writes and how it
+// replaces an earlier one, layouts in parallel child processes, and the
+// session transcript the index shows. tests/report/check_report.sh opens
+// real reports in headless Chromium.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "core/child_process.h"
+#include "core/file_util.h"
+#include "core/fx/readable.h"
+#include "shell_test_util.h"
+#include "viz/report/report_assets.h"
+#include "viz/report/report_html.h"
+#include "viz/report/report_writer.h"
+#include "viz/report/side_by_side.h"
+#include "viz/report/timeline_svg.h"
+
+namespace airscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+size_t Count(const std::string& text, std::string_view what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+std::string Slurp(const fs::path& path) {
+  Result<std::string> text = ReadFile(path.string());
+  return text.ok() ? *text : std::string();
+}
+
+class TempDir {
+ public:
+  TempDir() : path_(fs::temp_directory_path() / fmt::format("airscope-report-test-{}-{}", ::getpid(), counter_++)) {
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  static inline int counter_ = 0;
+  fs::path path_;
+};
+
+TEST(ReportHtml, ScriptJsonCannotEndTheScriptItSitsIn) {
+  std::string json = ScriptJson(nlohmann::json{{"name", "</script><script>alert(1)</script>"}, {"u", "é"}});
+  EXPECT_EQ(json.find("</"), std::string::npos) << json;
+  EXPECT_NE(json.find("<\\/script>"), std::string::npos) << json;
+  EXPECT_NE(json.find("\\u00e9"), std::string::npos) << json;  // non-ASCII as \u escapes
+  EXPECT_EQ(nlohmann::json::parse(json)["name"], "</script><script>alert(1)</script>");
+}
+
+TEST(ReportHtml, EveryTemplateParsesAndEmptyStringsAreFalse) {
+  for (const char* name : {"index", "graph", "stage", "log", "device"}) {
+    Result<std::string> page = RenderPage(name, nlohmann::json{{"title", "t"}, {"nav", nlohmann::json::array()}});
+    ASSERT_TRUE(page.ok()) << name << ": " << page.status().message();
+    EXPECT_NE(page->find("</html>"), std::string::npos) << name;
+  }
+  Result<std::string> with_error = RenderPage("stage", {{"error", "boom <b>"}, {"nav", nlohmann::json::array()}});
+  Result<std::string> without = RenderPage("stage", {{"error", ""}, {"nav", nlohmann::json::array()}});
+  ASSERT_TRUE(with_error.ok() && without.ok());
+  EXPECT_NE(with_error->find("<pre class=\"error\">boom &lt;b&gt;</pre>"), std::string::npos);
+  EXPECT_EQ(without->find("class=\"error\""), std::string::npos);
+  EXPECT_FALSE(RenderPage("no_such_page", {}).ok());
+  EXPECT_FALSE(ReportAsset("assets/report.js").empty());
+}
+
+TEST(SideBySide, PairsRemovalsWithAdditionsAndFoldsFarContext) {
+  std::string a, b;
+  for (int i = 0; i < 20; ++i) {
+    a += fmt::format("line {}\n", i);
+    b += i == 10 ? "changed <10>\n" : fmt::format("line {}\n", i);
+  }
+  b += "appended\n";
+  std::string html = SideBySideDiffHtml(a, b, {.context = 2, .max_rows = 100});
+  EXPECT_EQ(Count(html, "<tr class=\"mod\">"), 1u);
+  EXPECT_EQ(Count(html, "<tr class=\"ins\">"), 1u);
+  EXPECT_EQ(Count(html, "<tr class=\"del\">"), 0u);
+  EXPECT_NE(html.find("changed &lt;10&gt;"), std::string::npos);
+  EXPECT_NE(html.find("8 unchanged lines"), std::string::npos) << html;  // lines 0-7 fold
+  EXPECT_NE(html.find("5 unchanged lines"), std::string::npos) << html;  // 13-17 fold, 18-19 are context
+  std::string capped = SideBySideDiffHtml(a, b, {.context = 2, .max_rows = 3});
+  EXPECT_NE(capped.find("more rows not shown"), std::string::npos);
+  EXPECT_EQ(SideBySideDiffHtml("same\n", "same\n").find("<tr class=\"eq\">"), std::string::npos);  // all folded
+}
+
+Trace TwoStreamTrace() {
+  Trace t;
+  t.title = "replay <x>";
+  t.device = "test";
+  t.tracks = {"host", "default", "stream_1"};
+  t.slices = {
+      {0, SliceCategory::kGraphLaunch, "graph launch", 0, 1000, 0, -1},
+      {2, SliceCategory::kKernel, "mm", 1000, 10000, 0, 0},
+      {2, SliceCategory::kEvent, "record e", 11000, 0, 0, 1},
+      {1, SliceCategory::kWait, "wait e", 1000, 10000, 0, 2},
+      {1, SliceCategory::kKernel, "add", 11000, 4000, 0, 3},
+      {1, SliceCategory::kKernel, "late", 40000, 1000, 0, 4},
+  };
+  t.flows = {{FlowKind::kEvent, 2, 3}};
+  t.counters = {{"allocated (graph)", 1000, 4096}, {"allocated (graph)", 41000, 0}, {"reserved", 0, 2 << 20}};
+  t.end_ns = 41000;
+  return t;
+}
+
+TEST(TimelineSvg, OneRowPerStreamEventArrowsAndIdleGaps) {
+  std::string svg = TimelineSvg(TwoStreamTrace());
+  EXPECT_EQ(Count(svg, "class=\"host-row\""), 1u);
+  EXPECT_EQ(Count(svg, "class=\"stream-row\""), 2u);
+  EXPECT_EQ(Count(svg, "class=\"event-flow\""), 1u);
+  EXPECT_EQ(Count(svg, "class=\"gap\""), 1u) << svg;  // default is idle between add and late
+  EXPECT_NE(svg.find("replay &lt;x&gt;"), std::string::npos);
+  EXPECT_EQ(svg.find("replay <x>"), std::string::npos);
+}
+
+TEST(TimelineSvg, SlicesThinnerThanHalfAPixelAreMerged) {
+  Trace t;
+  t.tracks = {"host", "default"};
+  for (int i = 0; i < 10000; ++i) t.slices.push_back({1, SliceCategory::kKernel, "k", i * 100, 50, 0, i});
+  t.end_ns = 1000000;
+  std::string svg = TimelineSvg(t, {.width = 1130});  // 1000 pixels of time: 100 ns/pixel
+  size_t rects = Count(svg, "class=\"slice ");
+  EXPECT_LT(rects, 2000u);
+  EXPECT_GT(Count(svg, "class=\"slice k-many\""), 0u);
+  EXPECT_NE(svg.find("tasks from"), std::string::npos);
+}
+
+TEST(MemorySvg, OneLinePerCounterAndNothingWithoutCounters) {
+  std::string svg = MemorySvg(TwoStreamTrace());
+  EXPECT_EQ(Count(svg, "<polyline class=\"series"), 2u);
+  EXPECT_NE(svg.find("allocated (graph) (peak 4.0 KiB)"), std::string::npos) << svg;
+  Trace empty;
+  empty.tracks = {"host"};
+  EXPECT_EQ(MemorySvg(empty), "");
+}
+
+TEST(ChildProcesses, ResultsComeBackInOrderWhateverFinishesFirst) {
+  std::vector<ChildWork> works;
+  for (int i = 0; i < 5; ++i) {
+    works.push_back({fmt::format("work {}", i), [i]() -> Result<std::string> {
+                       ::usleep(static_cast<useconds_t>((5 - i) * 20000));  // the last finishes first
+                       if (i == 3) return Status::Error("three fails");
+                       return fmt::format("result {}", i);
+                     }});
+  }
+  std::vector<Result<std::string>> results = RunInChildProcesses(works, 2);
+  ASSERT_EQ(results.size(), 5u);
+  for (int i = 0; i < 5; ++i) {
+    if (i == 3) {
+      ASSERT_FALSE(results[i].ok());
+      EXPECT_EQ(results[i].status().message(), "three fails");
+    } else {
+      ASSERT_TRUE(results[i].ok()) << results[i].status().message();
+      EXPECT_EQ(*results[i], fmt::format("result {}", i));
+    }
+  }
+}
+
+std::shared_ptr<const Graph> Parse(std::string_view text) {
+  Result<std::unique_ptr<Graph>> graph = ParseReadable(text, "test.py");
+  EXPECT_TRUE(graph.ok()) << graph.status().message();
+  return std::shared_ptr<const Graph>(std::move(*graph));
+}
+
+// A graph stepped through two passes: the first adds `neg`, the second changes nothing.
+ReportData SmallReport() {
+  std::shared_ptr<const Graph> input = Parse(
+      "class GraphModule(torch.nn.Module):\n"
+      "    def forward(self, x: \"f32[4]\"):\n"
+      "        abs_1: \"f32[4]\" = torch.ops.aten.abs.default(x)\n"
+      "        return (abs_1,)\n");
+  std::shared_ptr<const Graph> after = Parse(
+      "class GraphModule(torch.nn.Module):\n"
+      "    def forward(self, x: \"f32[4]\"):\n"
+      "        abs_1: \"f32[4]\" = torch.ops.aten.abs.default(x)\n"
+      "        neg: \"f32[4]\" = torch.ops.aten.neg.default(abs_1)\n"
+      "        return (neg,)\n");
+  ReportData data;
+  data.title = "test report";
+  data.version = "0";
+  ReportGraph graph;
+  graph.name = "g<1>";
+  graph.source = "test.py (readable)";
+  graph.loaded = input;
+  graph.pipeline = {"add_neg", "nothing", "not_run"};
+  graph.stages.push_back({0, "input", "input", false, 0, 3, {}, "", input});
+  graph.stages.push_back({1, "add_neg", "ran", true, 1e-5, 4, {"added <neg>"}, "", after});
+  graph.stages.push_back({2, "nothing", "ran", false, 1e-6, 4, {}, "", after});
+  data.graphs.push_back(graph);
+  data.commands.push_back({"-c", 1, "echo <img src=x onerror=alert(1)>", "<img src=x onerror=alert(1)>\n", ""});
+  data.commands.push_back({"-c", 2, "bogus", "", "unknown command \"bogus\""});
+  data.device.preset = "test";
+  data.device.trace = TwoStreamTrace();
+  return data;
+}
+
+TEST(WriteReport, WritesEveryPageWithTheChangesOfEachStage) {
+  TempDir dir;
+  fs::path out = dir.path() / "report";
+  Result<ReportSummary> summary = WriteReport(SmallReport(), out.string());
+  ASSERT_TRUE(summary.ok()) << summary.status().message();
+  EXPECT_EQ(summary->drawings, 2u);  // two distinct graphs: input and after add_neg
+  for (const char* file : {"index.html", "graph-0.html", "stage-0-0.html", "stage-0-1.html", "stage-0-2.html",
+                           "compare-0-0-1.html", "device.html", "trace.json", "data/svg-0-0.js", "data/svg-0-1.js",
+                           "assets/report.js", "assets/report.css", "airscope-report.json"}) {
+    EXPECT_TRUE(fs::exists(out / file)) << file;
+  }
+  std::string stage1 = Slurp(out / "stage-0-1.html");
+  EXPECT_EQ(Count(stage1, "class=\"change added\""), 1u);
+  EXPECT_NE(stage1.find("<li class=\"change added\">neg</li>"), std::string::npos);
+  EXPECT_NE(stage1.find("<li class=\"change changed\">output"), std::string::npos);
+  EXPECT_NE(stage1.find("added &lt;neg&gt;"), std::string::npos);
+  EXPECT_NE(stage1.find("class=\"sbs\""), std::string::npos);
+  EXPECT_NE(stage1.find("<script src=\"data/svg-0-1.js\">"), std::string::npos);
+  EXPECT_NE(stage1.find("data-lazy=\"1\""), std::string::npos);  // the earlier drawing waits to be asked for
+  std::string stage2 = Slurp(out / "stage-0-2.html");
+  EXPECT_NE(stage2.find("it is the graph of stage 1"), std::string::npos);
+  std::string graph = Slurp(out / "graph-0.html");
+  EXPECT_NE(graph.find("g&lt;1&gt;"), std::string::npos);
+  EXPECT_NE(graph.find("Not run yet: not_run"), std::string::npos);
+  EXPECT_NE(graph.find("\"pages\":{\"0-1\":\"compare-0-0-1.html\"}"), std::string::npos) << graph;
+  std::string index = Slurp(out / "index.html");
+  EXPECT_EQ(index.find("<img"), std::string::npos);  // a command's text and output are escaped
+  EXPECT_NE(index.find("echo &lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
+  EXPECT_NE(index.find("class=\"command failed\""), std::string::npos);
+  EXPECT_EQ(Count(Slurp(out / "device.html"), "class=\"stream-row\""), 2u);
+  std::string svg = Slurp(out / "data/svg-0-1.js");
+  EXPECT_EQ(svg.rfind("(window.AIRSCOPE_SVG = window.AIRSCOPE_SVG || {})[\"0-1\"] = \"<svg", 0), 0u) << svg.substr(0, 80);
+}
+
+TEST(WriteReport, ReplacesAnEarlierReportButNeverAFolderOfTheUsers) {
+  TempDir dir;
+  fs::path out = dir.path() / "report";
+  ASSERT_TRUE(WriteReport(SmallReport(), out.string()).ok());
+  ASSERT_TRUE(WriteFile((out / "stale.html").string(), "old").ok());
+  ASSERT_TRUE(WriteReport(SmallReport(), out.string()).ok());  // an earlier report: replaced whole
+  EXPECT_FALSE(fs::exists(out / "stale.html"));
+  EXPECT_TRUE(fs::exists(out / "index.html"));
+
+  fs::path mine = dir.path() / "mine";
+  ASSERT_TRUE(WriteFile((mine / "notes.txt").string(), "keep me").ok());
+  Result<ReportSummary> refused = WriteReport(SmallReport(), mine.string());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("not empty and holds no earlier report"), std::string::npos);
+  EXPECT_EQ(Slurp(mine / "notes.txt"), "keep me");
+  EXPECT_FALSE(fs::exists(mine / "index.html"));
+  for (const auto& entry : fs::directory_iterator(dir.path())) {  // no staging folder left behind
+    EXPECT_EQ(entry.path().filename().string().find(".partial-"), std::string::npos) << entry.path();
+  }
+  fs::path file = dir.path() / "a_file";
+  ASSERT_TRUE(WriteFile(file.string(), "x").ok());
+  EXPECT_FALSE(WriteReport(SmallReport(), file.string()).ok());
+}
+
+TEST(Transcript, RecordsCommandsBlocksAndErrorsButNotCapturedWork) {
+  testing_shell::TestShell shell;
+  ASSERT_TRUE(shell.interpreter.RunCommandText("echo hello\nbogus").ok() == false);
+  ASSERT_TRUE(shell.interpreter.RunCommandText("pass define p\n  on aten.abs.default: replace with aten.neg.default($arg0)\nend").ok());
+  CommandOutput captured;
+  ASSERT_TRUE(shell.interpreter.ExecuteCaptured("echo captured", &captured).ok());
+  const auto& t = shell.session.transcript();
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t[0].text, "echo hello");
+  EXPECT_EQ(t[0].output, "hello\n");
+  EXPECT_EQ(t[0].origin, "-c");
+  EXPECT_EQ(t[0].line, 1u);
+  EXPECT_EQ(t[1].text, "bogus");
+  EXPECT_NE(t[1].error.find("unknown command"), std::string::npos);
+  EXPECT_EQ(t[2].text, "pass define p\n  on aten.abs.default: replace with aten.neg.default($arg0)\nend");
+  EXPECT_EQ(t[2].line, 1u);
+}
+
+}  // namespace
+}  // namespace airscope

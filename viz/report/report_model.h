@@ -1,0 +1,90 @@
+// ReportData: everything `report DIR` shows, gathered by the shell from its
+// session (repl/report_collector.h) and written by WriteReport
+// (viz/report/report_writer.h). Plain values and shared immutable graphs:
+// the writer reads it only, so it can run on a session it does not know.
+//
+// Texts that the shell already prints (guard trees, cache entries, recompile
+// reasons, `mem`) are carried as that printed text, so the report and the
+// shell never disagree about them.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/device/trace.h"
+#include "core/ir/graph.h"
+
+namespace airscope {
+
+struct ReportStage {
+  size_t number = 0;   // 0 = the input graph
+  std::string pass;    // "input" for stage 0
+  std::string status;  // input | ran | skipped | failed
+  bool changed = false;
+  double seconds = 0;
+  size_t nodes = 0;
+  std::vector<std::string> remarks;
+  std::string error;  // a failed stage's error
+  // The graph after this stage. Stages whose pass changed nothing share
+  // their predecessor's graph (the same pointer), which the writer uses to
+  // draw each distinct graph once. Null when it could not be recomputed.
+  std::shared_ptr<const Graph> graph;
+};
+
+struct ReportGraph {
+  std::string name;
+  std::string source;  // "tests/data/mlp.readable.py (readable)"
+  std::shared_ptr<const Graph> loaded;
+  // Stage 0 (the input) to the pipeline's cursor; empty when the graph never
+  // went through the pipeline.
+  std::vector<ReportStage> stages;
+  std::vector<std::string> pipeline;  // the pass list, in order
+  // What the shell prints for this graph's compile cache ("" when it has none).
+  std::string cache_text;
+  std::string guards_text;
+  std::string recompiles_text;
+};
+
+// One loaded log (TORCH_TRACE, TORCH_LOGS text): its compiles as a table.
+struct ReportLog {
+  std::string path;
+  std::string kind;  // "TORCH_TRACE"
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;  // one per compile id, columns[0] is the id
+  std::vector<std::string> graph_names;        // the graphs the log registered, as `graphs` lists them
+  std::string recompiles_text;
+  std::vector<std::pair<std::string, std::string>> guards;  // (compile id, guard text)
+  std::vector<std::string> problems;                        // "LINE: message"
+};
+
+// One command of the session, as it ran.
+struct ReportCommand {
+  std::string origin;  // script path, "-c" or "<interactive>"
+  size_t line = 0;
+  std::string text;
+  std::string output;
+  std::string error;  // empty when it succeeded
+};
+
+struct ReportDevice {
+  std::string preset;
+  std::optional<Trace> trace;  // the last run (eager, replay, capture), if any
+  std::string mem_text;        // what `mem` prints
+  std::string captured_text;   // the captured graphs, one per line
+  std::string runstats_text;   // what `runstats` prints for the trace
+};
+
+struct ReportData {
+  std::string title;    // "airscope report"
+  std::string version;  // airscope's version
+  std::vector<ReportGraph> graphs;
+  size_t current_graph = 0;  // index into graphs (meaningless when graphs is empty)
+  std::vector<ReportLog> logs;
+  std::vector<ReportCommand> commands;
+  ReportDevice device;
+};
+
+}  // namespace airscope

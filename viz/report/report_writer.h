@@ -1,0 +1,71 @@
+// WriteReport: a session as a folder of static HTML (`report DIR`), opened
+// from file:// with nothing else: no server, no network, every asset inside.
+//
+//   index.html            graphs, logs with their compiles, the device, and
+//                         the session's commands with their outputs
+//   graph-G.html          one graph: its stages, compare any two, its cache
+//   stage-G-N.html        stage N: what its pass changed (the nodes added,
+//                         removed and changed, highlighted on the drawings;
+//                         the FX text side by side), and the graph's FX text
+//   compare-G-A-B.html    any two distinct graphs of one pipeline, the same way
+//   log-K.html            a loaded log: compiles by id, guards, recompiles
+//   device.html           the last run's timeline and memory as SVG, `mem`,
+//                         `runstats`, and trace.json for Perfetto
+//   data/svg-KEY.js       the drawings (graphviz, as `dump svg`: dot, sfdp
+//                         above 2,000 nodes): each distinct graph drawn once
+//                         and shared by the pages showing it; a graph above
+//                         max_drawn_nodes is not drawn whole, its stage pages
+//                         draw the changed nodes with their inputs and users.
+//                         Pages load drawings with <script>, which file://
+//                         allows where fetch() is refused
+//   fx-G-S.txt            the FX text of each distinct graph
+//   assets/               the stylesheet and the page script (pan, zoom,
+//                         search by node name, change highlighting)
+//
+// Contract: DIR is written whole or not at all. The site is built in a new
+// sibling folder and moved into place at the end; an existing DIR is
+// replaced only if it is empty or an earlier airscope report (it holds
+// airscope-report.json), so a typo never overwrites a folder of the user's.
+// Layouts run in child processes, `render_jobs` at a time; Ctrl-C stops them
+// (core/interrupt.h) and leaves DIR as it was.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "viz/dot_writer.h"
+#include "viz/report/report_model.h"
+
+namespace airscope {
+
+struct ReportOptions {
+  DotOptions dot;
+  size_t render_jobs = 2;
+  // Distinct graphs of one pipeline compared pairwise (a compare page per
+  // pair); beyond that, only consecutive ones.
+  size_t max_compared = 16;
+  size_t max_diff_rows = 4000;
+  // A graph with more nodes is not drawn whole (a browser takes seconds to
+  // open such a drawing, and it says little): a stage page draws up to
+  // max_part_marked of the nodes its pass changed with their inputs and
+  // users, max_part_nodes at most (few enough for dot's layered drawing).
+  size_t max_drawn_nodes = 2000;
+  size_t max_part_marked = 150;
+  size_t max_part_nodes = 600;
+  int timeline_width = 1400;
+};
+
+struct ReportSummary {
+  std::string index;  // DIR/index.html
+  size_t pages = 0;
+  size_t drawings = 0;
+  uint64_t bytes = 0;
+  std::vector<std::string> notes;  // e.g. a drawing graphviz could not make
+};
+
+Result<ReportSummary> WriteReport(const ReportData& data, const std::string& dir, const ReportOptions& options = {});
+
+}  // namespace airscope
