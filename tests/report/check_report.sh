@@ -13,9 +13,9 @@
 # Saves a screenshot of each kind of page in OUT/screenshots.
 #   check_report.sh AIRSCOPE SOURCE_DIR OUT
 set -uo pipefail
-airscope=$1
-src=$2
-out=$3
+airscope=$(realpath "$1")
+src=$(realpath "$2")
+out=$(realpath -m "$3")
 chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 if [[ -z $chromium ]]; then
   echo "chromium is not installed (scripts/setup installs it)" >&2

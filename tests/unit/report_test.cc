@@ -221,7 +221,11 @@ TEST(WriteReport, WritesEveryPageWithTheChangesOfEachStage) {
   EXPECT_NE(stage1.find("added &lt;neg&gt;"), std::string::npos);
   EXPECT_NE(stage1.find("class=\"sbs\""), std::string::npos);
   EXPECT_NE(stage1.find("<script src=\"data/svg-0-1.js\">"), std::string::npos);
-  EXPECT_NE(stage1.find("data-lazy=\"1\""), std::string::npos);  // the earlier drawing waits to be asked for
+  EXPECT_EQ(stage1.find("data-lazy=\"1\""), std::string::npos);  // a small earlier drawing is shown at once
+  ReportOptions lazy_before;
+  lazy_before.max_eager_before_nodes = 2;
+  ASSERT_TRUE(WriteReport(SmallReport(), (dir.path() / "lazy").string(), lazy_before).ok());
+  EXPECT_NE(Slurp(dir.path() / "lazy" / "stage-0-1.html").find("data-lazy=\"1\""), std::string::npos);
   std::string stage2 = Slurp(out / "stage-0-2.html");
   EXPECT_NE(stage2.find("it is the graph of stage 1"), std::string::npos);
   std::string graph = Slurp(out / "graph-0.html");

@@ -316,10 +316,12 @@ json ChangeContext(const Snapshot& before, const Snapshot& after, const std::str
                                ? DrawingFor(before, Concat(diff.removed, changed_names), page_key + "-before", options,
                                             drawings)
                                : "";
-  // The earlier drawing only on demand: two drawings of a big graph would
-  // double the page's opening time.
+  // The earlier drawing of a big graph only on demand: two would double the
+  // page's opening time.
   if (!after_key.empty()) ctx["after"] = DrawingRef(after_key, "after", /*lazy=*/false);
-  if (!before_key.empty()) ctx["before"] = DrawingRef(before_key, "before", /*lazy=*/true);
+  if (!before_key.empty()) {
+    ctx["before"] = DrawingRef(before_key, "before", /*lazy=*/before.graph->size() > options.max_eager_before_nodes);
+  }
   if (after_key.empty() && before_key.empty()) {
     ctx["no_drawing"] = fmt::format("{} nodes are too many to draw whole; the stage pages draw what each pass changed.",
                                     after.graph->size());

@@ -55,6 +55,8 @@ struct ReportOptions {
   size_t max_drawn_nodes = 2000;
   size_t max_part_marked = 150;
   size_t max_part_nodes = 600;
+  // A diff's earlier drawing is drawn at once up to this many nodes, else on demand.
+  size_t max_eager_before_nodes = 300;
   int timeline_width = 1400;
 };
 
