@@ -154,8 +154,9 @@ TEST(TorchTraceTest, DeeplyNestedJsonIsRefusedNotACrash) {
       "V0101 00:00:00.000000 1 a.py:1] {\"deep\": " + deep + ", \"frame_id\": 0, \"frame_compile_id\": 0}\n";
   TraceLog log = ParseTraceLog(log_text, "deep.log");
   EXPECT_EQ(log.compiles.size(), 1u);
-  ASSERT_EQ(log.recompile_reasons.size(), 1u);  // kept as its text, not parsed
-  EXPECT_EQ(log.recompile_reasons[0].second.size(), deep.size());
+  ASSERT_EQ(log.recompiles.size(), 1u);  // kept as its text, not parsed
+  ASSERT_EQ(log.recompiles[0].reasons.size(), 1u);
+  EXPECT_EQ(log.recompiles[0].reasons[0].size(), deep.size());
   ASSERT_EQ(log.problems.size(), 1u);
   EXPECT_EQ(log.problems[0].line, 4u);  // the deep envelope
 }
