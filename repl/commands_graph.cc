@@ -96,9 +96,10 @@ Status Load(CommandContext& ctx) {
   bool logs = !directory && !trace && IsTorchLogsFile(path);
   if (directory || trace || logs) {
     if (shapes_text) {
-      return Status::Errorf("{} is a {}: its graphs are named by compile id (e.g. 0/0:dynamo) and carry the shapes the "
-                            "log states; load it without --shapes and give one graph shapes with set input",
-                            args[0].text, directory ? "directory of logs" : trace ? "TORCH_TRACE log" : "TORCH_LOGS log");
+      return Status::Errorf("{} is a {}: its graphs are named by compile id (e.g. {}) and carry the shapes the log "
+                            "states; load it without --shapes and give one graph shapes with set input",
+                            args[0].text, directory ? "directory of logs" : trace ? "TORCH_TRACE log" : "TORCH_LOGS log",
+                            directory ? "rank0:0/0:dynamo_output_graph" : trace ? "0/0:dynamo_output_graph" : "0/0:dynamo");
     }
     std::string prefix = as ? *as : "";
     if (as && (prefix.empty() || prefix.find_first_of(" :") != std::string::npos)) {

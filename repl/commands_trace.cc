@@ -339,7 +339,7 @@ Status RegisterLogGraphs(CommandContext& ctx, std::vector<std::pair<std::string,
     empty.path = path;
     empty.format = GraphFormat::kReadable;
     graphs.emplace_back(holder, std::move(empty));
-    ctx.out.Styled(Style::kBad, "  no graph of the log loaded: '{}' (an empty graph) holds its compiles", holder);
+    ctx.out.Styled(Style::kDim, "  no graph loaded from the log: '{}' (an empty graph) holds what it has", holder);
   }
   std::string first;
   for (auto& [name, loaded] : graphs) {
