@@ -180,6 +180,7 @@ Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::st
     ctx.out.Print("  artifacts not read (lines): {}", fmt::join(unread, ", "));
   }
   for (const TorchLogsProblem& p : log->problems) ctx.out.Styled(Style::kBad, "  warning: {}:{}: {}", shown, p.line, p.message);
+  if (log->more_problems) ctx.out.Styled(Style::kBad, "  ... and {} more warning(s)", log->more_problems);
   for (const std::string& w : warnings) ctx.out.Styled(Style::kBad, "  warning: {}", w);
   return RegisterLogGraphs(ctx, std::move(graphs), as.empty() ? DefaultGraphName(path) : as, path,
                            [&log](const std::string&, CacheState& state) { state.logs = log; });

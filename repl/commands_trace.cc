@@ -398,6 +398,7 @@ Status LoadTraceLog(CommandContext& ctx, const std::string& path, const std::str
                  log->lines, log->records, log->compiles.size(), graphs.size(),
                  log->rank >= 0 ? fmt::format(", rank {}", log->rank) : "");
   for (const TraceProblem& p : log->problems) ctx.out.Styled(Style::kBad, "  warning: {}:{}: {}", shown, p.line, p.message);
+  if (log->more_problems) ctx.out.Styled(Style::kBad, "  ... and {} more warning(s)", log->more_problems);
   for (const std::string& w : warnings) ctx.out.Styled(Style::kBad, "  warning: {}", w);
   return RegisterLogGraphs(ctx, std::move(graphs), as.empty() ? DefaultGraphName(path) : as, path,
                            [&log](const std::string&, CacheState& state) { state.trace = log; });
@@ -438,6 +439,7 @@ Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::s
     for (const TraceProblem& p : log->problems) {
       ctx.out.Styled(Style::kBad, "    warning: line {}: {}", p.line, p.message);
     }
+    if (log->more_problems) ctx.out.Styled(Style::kBad, "    ... and {} more warning(s)", log->more_problems);
   }
   for (const std::string& w : warnings) ctx.out.Styled(Style::kBad, "  warning: {}", w);
   PrintDivergence(ctx, logs);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -340,6 +341,10 @@ size_t TorchAirGraphStart(std::string_view text) {
 
 Kind TorchKind(std::string_view text, std::string_view artifact) {
   std::string_view t = TrimLeft(text);
+  // Most lines start none of these messages: one look at the first byte.
+  if (t.empty() || std::string_view("TGR(t").find(t[0]) == std::string_view::npos) {
+    return artifact == "guards" || artifact == "verbose_guards" ? Kind::kGuardLines : Kind::kOther;
+  }
   if (StartsWith(t, "TRACED GRAPH TENSOR SIZES")) return Kind::kGraphSizes;
   if (StartsWith(t, "TRACED GRAPH")) return Kind::kGraph;
   if (artifact == "graph" && StartsWith(t, "Tabulate module missing")) return Kind::kGraph;
@@ -539,23 +544,63 @@ struct TorchLogsReader::State {
   std::set<int> ranks;
   std::set<Layout> layouts_seen;
 
+  std::map<std::tuple<Layout, int, int64_t>, Stream*> stream_index;
+
   Stream& StreamFor(Layout layout, int rank, int64_t pid) {
-    for (Stream& s : streams) {
-      if (s.layout == layout && s.rank == rank && s.pid == pid) return s;
+    auto key = std::make_tuple(layout, rank, pid);
+    auto it = stream_index.find(key);
+    if (it != stream_index.end()) return *it->second;
+    // A log of thousands of interleaved processes (or a damaged one whose
+    // every line names another) would hold a message open for each: past
+    // kMaxStreams the open ones are read and the streams start afresh.
+    constexpr size_t kMaxStreams = 4096;
+    if (streams.size() >= kMaxStreams) {
+      for (Stream& s : streams) Close(s.message);
+      streams.clear();
+      stream_index.clear();
+      last = nullptr;
+      if (!streams_reset_reported) {
+        Problem(log.lines, fmt::format("more than {} processes and ranks interleave their lines: the messages open "
+                                       "then were closed where they were",
+                                       kMaxStreams));
+        streams_reset_reported = true;
+      }
     }
     streams.push_back({layout, rank, pid, {}});
+    stream_index.emplace(key, &streams.back());
     return streams.back();
   }
+  bool streams_reset_reported = false;
 
-  void Problem(size_t at, std::string message) { log.problems.push_back({at, std::move(message)}); }
+  void Problem(size_t at, std::string message) {
+    // A damaged log of a billion lines must not keep a billion warnings.
+    if (log.problems.size() >= TorchLogs::kMaxProblems) {
+      ++log.more_problems;
+      return;
+    }
+    log.problems.push_back({at, std::move(message)});
+  }
 
+  Layout noted_layout = Layout::kNone;
   void NoteLayout(Layout layout) {
+    if (layout == noted_layout) return;
+    noted_layout = layout;
     if (layouts_seen.insert(layout).second) log.layouts.emplace_back(LayoutName(layout));
   }
 
+  // The compile of the last line with an id: most lines repeat their neighbour's.
+  int noted_rank = -2;
+  std::string noted_id;
+  size_t noted_index = 0;
+
   void NoteId(const Head& h, size_t at) {
-    if (h.rank >= 0) ranks.insert(h.rank);
+    if (h.rank >= 0 && h.rank != noted_rank) ranks.insert(h.rank);
     if (h.id.empty()) return;
+    if (h.rank == noted_rank && h.id == noted_id) {
+      ++log.compiles[noted_index].lines;
+      if (h.pid >= 0 && h.pid != noted_pid) NotePid(h.pid);
+      return;
+    }
     TraceIdParts parts;
     if (!ParseTraceId(h.id, &parts)) return;
     auto key = std::make_pair(h.rank, parts.base);
@@ -571,9 +616,34 @@ struct TorchLogsReader::State {
     TorchLogsCompile& c = log.compiles[it->second];
     c.attempts = std::max(c.attempts, parts.attempt + 1);
     ++c.lines;
-    last_id = std::string(h.id);
+    noted_rank = h.rank;
+    noted_id.assign(h.id);
+    noted_index = it->second;
+    last_id = noted_id;
     last_rank = h.rank;
-    if (h.pid >= 0) last_id_by_pid[h.pid] = {last_id, h.rank};
+    if (h.pid >= 0) NotePid(h.pid);
+  }
+
+  int64_t noted_pid = -1;
+  void NotePid(int64_t pid) {
+    noted_pid = pid;
+    if (last_id_by_pid.size() >= 65536 && !last_id_by_pid.count(pid)) last_id_by_pid.clear();  // bounded
+    last_id_by_pid[pid] = {last_id, last_rank};
+  }
+
+  // Artifact line counts, with the last artifact's counters at hand.
+  std::string counted_artifact;
+  size_t* counted = nullptr;
+  size_t* counted_unread = nullptr;
+
+  void CountArtifact(std::string_view artifact) {
+    if (counted == nullptr || artifact != counted_artifact) {
+      counted_artifact.assign(artifact);
+      counted = &log.artifacts[counted_artifact];
+      counted_unread = IsReadArtifact(artifact) ? nullptr : &log.unread_artifacts[counted_artifact];
+    }
+    ++*counted;
+    if (counted_unread) ++*counted_unread;
   }
 
   TorchLogsCompile* CompileOf(int rank, std::string_view id) {
@@ -597,16 +667,22 @@ struct TorchLogsReader::State {
 
   void Open(Message& m, Layout layout, int rank, int64_t pid, std::string_view prefix, std::string_view id,
             std::string_view artifact, Kind kind, std::string_view text, size_t at, size_t column) {
-    m = Message();
+    // Field by field, so the strings keep their buffers from line to line.
     m.open = true;
     m.layout = layout;
     m.rank = rank;
     m.pid = pid;
-    m.prefix = std::string(prefix);
-    m.id = std::string(id);
-    m.artifact = std::string(artifact);
+    m.prefix.assign(prefix);
+    m.id.assign(id);
+    m.artifact.assign(artifact);
     m.kind = kind;
     m.line = at;
+    m.prefixed_continuation = false;
+    m.class_seen = false;
+    m.closed_body = false;
+    m.texts.clear();
+    m.lines.clear();
+    m.columns.clear();
     Append(m, text, at, column);
   }
 
@@ -1168,11 +1244,7 @@ struct TorchLogsReader::State {
       (torchair ? log.torchair_lines : log.torch_lines) += 1;
       NoteLayout(h.layout);
       NoteId(h, at);
-      if (!h.artifact.empty()) {
-        std::string artifact(h.artifact);
-        ++log.artifacts[artifact];
-        if (!IsReadArtifact(artifact)) ++log.unread_artifacts[artifact];
-      }
+      if (!h.artifact.empty()) CountArtifact(h.artifact);
       size_t column = static_cast<size_t>(h.text.data() - line.data());
       Stream& s = StreamFor(h.layout, torchair ? -1 : h.rank, h.layout == Layout::kGlog || torchair ? h.pid : -1);
       Message& m = s.message;

@@ -189,7 +189,9 @@ struct TorchLogs {
   std::map<std::string, size_t> artifacts;         // every `__artifact` seen -> lines
   std::map<std::string, size_t> unread_artifacts;  // those airscope does not interpret -> lines
   size_t tabular_graphs = 0;  // `graph` artifact tables (tabulate installed): not a graph form airscope reads
-  std::vector<TorchLogsProblem> problems;
+  std::vector<TorchLogsProblem> problems;  // the first kMaxProblems
+  size_t more_problems = 0;                // and how many more there were
+  static constexpr size_t kMaxProblems = 100;
 
   // `rankN:ID` when the log has several ranks, else ID ("" stays "").
   std::string Qualified(int rank, std::string_view id) const;

@@ -126,7 +126,14 @@ struct TraceLogReader::State {
     return log.compiles.back();
   }
 
-  void Problem(size_t at, std::string message) { log.problems.push_back({at, std::move(message)}); }
+  void Problem(size_t at, std::string message) {
+    // A damaged log of a billion lines must not keep a billion warnings.
+    if (log.problems.size() >= TraceLog::kMaxProblems) {
+      ++log.more_problems;
+      return;
+    }
+    log.problems.push_back({at, std::move(message)});
+  }
 
   void CloseRecord() {
     if (!open) return;

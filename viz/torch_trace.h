@@ -114,7 +114,9 @@ struct TraceLog {
   int rank = -1;                                       // the envelopes' "rank" (-1: none)
   std::vector<TraceArtifact> cache_artifacts;          // fx_graph_cache_* and aotautograd_cache_* only
   std::vector<TraceGraph> graphs;                      // in log order
-  std::vector<TraceProblem> problems;
+  std::vector<TraceProblem> problems;                  // the first kMaxProblems
+  size_t more_problems = 0;                            // and how many more there were
+  static constexpr size_t kMaxProblems = 100;
 
   const TraceCompile* FindCompile(std::string_view id) const;
   // Artifacts whose name ends with `_hit`, `_miss`, `_bypass` (of either cache).

@@ -231,6 +231,24 @@ TEST(TorchLogsTest, GraphKindsComeFromTheTitlesTorchPrints) {
   EXPECT_EQ(one("aot_graphs", "====== Forward graph 1 ======", "GraphModule"), "0/0_1:aot_forward");
 }
 
+TEST(TorchLogsTest, CompiledAutogradIdsNameTheirGraphsAndCompiles) {
+  // torch/_guards.py: "!ca/frame/compile" (a Dynamo compile inside compiled autograd) and "!ca".
+  std::string text;
+  for (std::string_view id : {"!0/3/0_1", "!0"}) {
+    std::string prefix = fmt::format("I0101 00:00:00.000000 1 compiled_autograd.py:1] [{}] [__compiled_autograd] ", id);
+    text += prefix + "TRACED GRAPH\n" + prefix + " ===== Compiled autograd graph =====\n" + prefix +
+            " <eval_with_key>.14 class CompiledAutograd(torch.nn.Module):\n" + prefix +
+            "    def forward(self, inputs, sizes, scalars, hooks):\n" + prefix + "        getitem = inputs[0]\n" +
+            prefix + "        return (getitem,)\n";
+  }
+  TorchLogs log = ParseTorchLogs(text, "ca.log");
+  EXPECT_EQ(Names(log), (std::vector<std::string>{"!0/3/0_1:compiled_autograd", "!0:compiled_autograd"}));
+  ASSERT_EQ(log.compiles.size(), 2u);
+  EXPECT_EQ(log.compiles[0].id, "!0/3/0");
+  EXPECT_EQ(log.compiles[0].attempts, 2);
+  EXPECT_EQ(log.compiles[1].id, "!0");
+}
+
 TEST(TorchLogsTest, TheGraphArtifactsReprintIsLoadedOnceAndItsTableIsCounted) {
   std::string code(kGlogGraph);
   std::string repeat = std::regex_replace(code, std::regex("__graph_code"), "__graph");
@@ -540,6 +558,25 @@ TEST(TorchLogsTest, ALargeLogStreamsAndCtrlCStopsIt) {
   ASSERT_FALSE(stopped.ok());
   EXPECT_EQ(stopped.status().message(), InterruptedStatus().message());
   std::filesystem::remove(path);
+}
+
+TEST(TorchLogsTest, ThousandsOfInterleavedProcessesStayBounded) {
+  std::string text;
+  for (int pid = 0; pid < 10000; ++pid) {
+    text += fmt::format("V0101 00:00:00.000000 {} guards.py:1] [0/1] [__recompiles] Recompiling function f in x.py:1\n",
+                        pid);
+  }
+  TorchLogs log = ParseTorchLogs(text, "pids.log");
+  EXPECT_EQ(log.lines, 10000u);
+  EXPECT_EQ(log.recompiles.size(), 10000u);  // each still read
+  ASSERT_EQ(log.problems.size(), 1u);
+  EXPECT_NE(log.problems[0].message.find("interleave"), std::string::npos);
+  // A damaged log's warnings: the first hundred kept, the rest counted.
+  std::string graphs;
+  for (int i = 0; i < 1000; ++i) graphs += "TRACED GRAPH\n =====\n";
+  TorchLogs damaged = ParseTorchLogs(graphs, "damaged.log");
+  EXPECT_EQ(damaged.problems.size(), TorchLogs::kMaxProblems);
+  EXPECT_EQ(damaged.problems.size() + damaged.more_problems, 1000u);
 }
 
 TEST(TorchLogsTest, DamagedInputIsNeverACrash) {
