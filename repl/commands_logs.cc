@@ -58,18 +58,21 @@ struct Holdings {
   }
 };
 
-Holdings HoldingsOf(const TorchLogs& log, int rank, const std::string& base) {
-  Holdings h;
-  auto mine = [&](int r, const std::string& id) { return BaseOf(id) == base && (base.empty() || r == rank); };
-  for (const auto& x : log.graphs) if (mine(x.rank, x.id)) h.graphs.push_back(&x);
-  for (const auto& x : log.guards) if (mine(x.rank, x.id)) h.guards.push_back(&x);
-  for (const auto& x : log.recompiles) if (mine(x.rank, x.id)) h.recompiles.push_back(&x);
-  for (const auto& x : log.graph_breaks) if (mine(x.rank, x.id)) h.breaks.push_back(&x);
-  for (const auto& x : log.symbols) if (mine(x.rank, x.id)) h.symbols.push_back(&x);
-  for (const auto& x : log.shape_guards) if (mine(x.rank, x.id)) h.shape_guards.push_back(&x);
-  for (const auto& x : log.cache_limits) if (mine(x.rank, x.id)) h.limits.push_back(&x);
-  for (const auto& x : log.graph_sizes) if (mine(x.rank, x.id)) h.sizes.push_back(&x);
-  return h;
+// What the log holds per (rank, compile id); the items without an id are under (-1, "").
+std::map<std::pair<int, std::string>, Holdings> AllHoldings(const TorchLogs& log) {
+  std::map<std::pair<int, std::string>, Holdings> all;
+  auto key = [](int rank, const std::string& id) {
+    return id.empty() ? std::make_pair(-1, std::string()) : std::make_pair(rank, BaseOf(id));
+  };
+  for (const auto& x : log.graphs) all[key(x.rank, x.id)].graphs.push_back(&x);
+  for (const auto& x : log.guards) all[key(x.rank, x.id)].guards.push_back(&x);
+  for (const auto& x : log.recompiles) all[key(x.rank, x.id)].recompiles.push_back(&x);
+  for (const auto& x : log.graph_breaks) all[key(x.rank, x.id)].breaks.push_back(&x);
+  for (const auto& x : log.symbols) all[key(x.rank, x.id)].symbols.push_back(&x);
+  for (const auto& x : log.shape_guards) all[key(x.rank, x.id)].shape_guards.push_back(&x);
+  for (const auto& x : log.cache_limits) all[key(x.rank, x.id)].limits.push_back(&x);
+  for (const auto& x : log.graph_sizes) all[key(x.rank, x.id)].sizes.push_back(&x);
+  return all;
 }
 
 std::string Summary(const Holdings& h) {
@@ -188,8 +191,9 @@ Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::st
 
 Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* which) {
   if (which) {
+    auto all = AllHoldings(log);
     if (which->text == "-") {
-      Holdings h = HoldingsOf(log, -1, "");
+      Holdings h = all[{-1, ""}];
       ctx.out.Styled(Style::kHeading, "without a compile id:");
       PrintHoldingsDetail(ctx, log, h);
       return Status::Ok();
@@ -200,7 +204,7 @@ Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* wh
                      c.attempts > 1 ? fmt::format(" ({} attempts)", c.attempts) : "", c.line,
                      Plural(c.lines, "line", "lines"));
       if (!c.function.empty()) ctx.out.Print("  function: {} {}", c.function, c.location);
-      PrintHoldingsDetail(ctx, log, HoldingsOf(log, c.rank, c.id));
+      PrintHoldingsDetail(ctx, log, all[{c.rank, c.id}]);
       return Status::Ok();
     }
     std::vector<std::string> ids;
@@ -208,6 +212,7 @@ Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* wh
     return Status::Errorf("column {}: no compile '{}' in the log (compiles: {}; - for what has no id)", which->column,
                           which->text, ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", ")));
   }
+  auto all = AllHoldings(log);
   ctx.out.Print("{} in {}", Plural(log.compiles.size(), "compile", "compiles"), log.path);
   size_t width = 6;
   for (const TorchLogsCompile& c : log.compiles) width = std::max(width, log.Qualified(c.rank, c.id).size());
@@ -216,9 +221,9 @@ Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* wh
     std::string function = c.function.empty() ? "?" : fmt::format("{} {}", c.function, c.location);
     std::string attempts = c.attempts > 1 ? fmt::format(" ({} attempts)", c.attempts) : "";
     ctx.out.Print("  {:<{}}  {:<36}  {}{}", log.Qualified(c.rank, c.id), width, function,
-                  Summary(HoldingsOf(log, c.rank, c.id)), attempts);
+                  Summary(all[{c.rank, c.id}]), attempts);
   }
-  Holdings loose = HoldingsOf(log, -1, "");
+  Holdings loose = all[{-1, ""}];
   if (!loose.empty()) ctx.out.Print("  {:<{}}  {:<36}  {}", "-", width, "(no compile id printed)", Summary(loose));
   if (!log.events.empty()) {
     ctx.out.Styled(Style::kHeading, "TorchAir AclGraph runtime, per fx graph:");

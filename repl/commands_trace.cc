@@ -470,6 +470,7 @@ void RegisterTraceCommands(CommandTable& table) {
              "for it (graphs, guards, recompile messages, graph breaks, dynamic-shape symbols and guards,\n"
              "cache-limit warnings, graph sizes), then what it holds without a compile id, then TorchAir's\n"
              "AclGraph runtime messages per fx graph (captures, hits, recaptures, the capture limit, memory resets).\n"
+             "`compiles ID` lists one compile's items with their log lines; `compiles -` those without an id.\n"
              "For a simulated frame: its compiled entries.",
              Compiles, nullptr});
   table.Add({"recompiles", "recompiles", "the recompile messages of a loaded log, or the current frame's recompiles",

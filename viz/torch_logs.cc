@@ -244,6 +244,16 @@ bool ParseBare(std::string_view line, size_t start, Head* h) {
     h->artifact = {};
     return false;
   }
+  // `[15/165] Building CXX object ...`: ninja's progress has the shape of a compile id.
+  if (h->artifact.empty() && pos == start) {
+    std::string_view rest = line.substr(std::min(p + 1, line.size()));
+    for (std::string_view verb : {"Building ", "Linking ", "Generating ", "Re-running ", "Installing ", "Running "}) {
+      if (StartsWith(rest, verb)) {
+        h->id = {};
+        return false;
+      }
+    }
+  }
   h->layout = Layout::kBare;
   SetText(line, p, h);
   return true;
@@ -747,13 +757,18 @@ struct TorchLogsReader::State {
 
   // ---- Interpretation --------------------------------------------------------
 
+  // The graphs of one (rank, id, kind), to find a reprint without a scan of all.
+  std::map<std::tuple<int, std::string, std::string>, std::vector<size_t>> graphs_by_name;
+
   void AddGraph(TorchLogsGraph g) {
-    for (TorchLogsGraph& other : log.graphs) {
-      if (other.rank == g.rank && other.id == g.id && other.kind == g.kind && other.text == g.text) {
-        ++other.copies;
+    std::vector<size_t>& same = graphs_by_name[std::make_tuple(g.rank, g.id, g.kind)];
+    for (size_t index : same) {
+      if (log.graphs[index].text == g.text) {
+        ++log.graphs[index].copies;
         return;
       }
     }
+    same.push_back(log.graphs.size());
     log.graphs.push_back(std::move(g));
   }
 

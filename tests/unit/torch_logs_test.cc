@@ -499,6 +499,8 @@ TEST(TorchLogsTest, SniffingTellsLogsFromGraphsAndTraceLogs) {
   EXPECT_FALSE(LooksLikeTorchLogs("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"));
   EXPECT_FALSE(LooksLikeTorchLogs("graph():\n    %x : [num_users=1] = placeholder[target=x]\n"));
   EXPECT_FALSE(LooksLikeTorchLogs("[1, 2, 3]\n[0] not an id\n"));
+  // ninja's progress looks like a compile id.
+  EXPECT_FALSE(LooksLikeTorchLogs("[15/165] Building CXX object core/a.cc.o\n[16/165] Linking CXX executable x\n"));
 }
 
 // Each real log of tests/data/torch_logs (README.md cites where it was
