@@ -1,8 +1,8 @@
 // CacheState: what the compile-cache commands keep per loaded graph (one
 // Session::Entry member). A graph loaded from a file gets a Frame on its
 // first `call`/`mark_dynamic`/`gears`; a graph registered from a TORCH_TRACE
-// log shares the parsed log with the other graphs of that log, so `compiles`,
-// `guards ID` and `recompiles` work from any of them.
+// log or TORCH_LOGS text shares the parsed log with the other graphs of that
+// log, so `compiles`, `guards ID` and `recompiles` work from any of them.
 #pragma once
 
 #include <memory>
@@ -14,6 +14,7 @@
 #include "core/ops/op_registry.h"
 #include "repl/command_table.h"
 #include "repl/session.h"
+#include "viz/torch_logs.h"
 #include "viz/torch_trace.h"
 
 namespace airscope {
@@ -21,6 +22,7 @@ namespace airscope {
 struct CacheState {
   std::unique_ptr<Frame> frame;
   std::shared_ptr<const TraceLog> trace;
+  std::shared_ptr<const TorchLogs> logs;
   std::optional<CallOutcome::Kind> last_call;  // for `expect hit|miss`
   // Each recompile of this frame and the guard failures that caused it, for `recompiles`.
   struct Recompile {
@@ -41,8 +43,5 @@ const CacheState* FindCacheState(const Session& session);
 // then runs the session's pipeline on it.
 Result<std::unique_ptr<Graph>> CompileForCall(const Graph& graph, const std::vector<TensorMeta>& inputs,
                                               const OpRegistry& registry);
-
-// `load FILE.log`: registers each graph of the log as `ID:STAGE`.
-Status LoadTraceLog(CommandContext& ctx, const std::string& path);
 
 }  // namespace airscope

@@ -492,10 +492,13 @@ void RegisterCacheCommands(CommandTable& table) {
              "compile id) prints that entry's compiled graph, with symbolic shapes where dims are dynamic.",
              Cache, nullptr});
   table.Add({"guards", "guards [ENTRY|ID] | guards check NAME=SPEC ... | guards diff A B",
-             "the guard tree of cache entries (or of compile ID in a trace log); check a call; diff two entries",
+             "the guard tree of cache entries (or of compile ID in a loaded log); check a call; diff two entries",
              "Prints the guards of every cache entry (or of entry ENTRY, or compile id like 0/1) as Dynamo's\n"
              "TREE_GUARD_MANAGER lists them. For a graph loaded from a TORCH_TRACE log, `guards ID` prints the\n"
-             "log's dynamo_cpp_guards_str (or dynamo_guards) for that compile.\n"
+             "log's dynamo_cpp_guards_str (or dynamo_guards) for that compile. For TORCH_LOGS text, `guards ID`\n"
+             "prints the GUARDS: message of that compile (the TREE_GUARD_MANAGER tree, or the flat list older\n"
+             "torch logged one guard a line), `guards` every guard set of the log; ID may carry the attempt\n"
+             "(0/1_1) or, for a log of several ranks, the rank (rank1:0/0).\n"
              "`guards check x=f32[8,64]` says which entry that call would hit, or for each entry (newest first,\n"
              "as Dynamo checks them) the first guard that fails, without calling: nothing compiles or counts.\n"
              "`guards diff 0 1` prints the two entries' guard trees as a unified diff.",

@@ -172,6 +172,8 @@ Status ExpectCache(CommandContext& ctx, std::string_view form, const std::vector
   size_t count = 0;
   if (form == "compiles" && state && state->trace) {
     count = state->trace->compiles.size();
+  } else if (form == "compiles" && state && state->logs) {
+    count = state->logs->compiles.size();
   } else if (state && state->frame) {
     count = state->frame->entries().size();
   }
@@ -246,7 +248,7 @@ void RegisterExpectCommand(CommandTable& table) {
                  "  expect error \"load missing.txt\" contains \"cannot open\"\n"
                  "  expect hit / expect miss           the last call hit / missed the compile cache\n"
                  "  expect cache 2                     the current frame has 2 cache entries\n"
-                 "  expect compiles 3                  the trace log (or frame) has 3 compiles\n"
+                 "  expect compiles 3                  the log (TORCH_TRACE or TORCH_LOGS) or frame has 3 compiles\n"
                  "A failed expect prints what was expected and what was found, and fails the line.",
              Expect, [](const std::vector<std::string>& before) {
                if (before.empty()) {

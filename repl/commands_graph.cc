@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
 
 #include "core/suggest.h"
@@ -12,6 +13,7 @@
 #include "repl/graph_text.h"
 #include "repl/graph_views.h"
 #include "repl/interpreter.h"
+#include "repl/log_commands.h"
 #include "repl/stage_graph.h"
 
 namespace airscope {
@@ -87,11 +89,25 @@ Status Load(CommandContext& ctx) {
     }
   }
   std::string path = ctx.interpreter.ResolvePath(args[0].text);
-  if (IsTraceLogFile(path)) {
-    if (!as && !shapes_text) return LoadTraceLog(ctx, path);
-    return Status::Errorf("{} is a TORCH_TRACE log: its graphs are named by compile id and stage "
-                          "(e.g. 0/0:dynamo_output_graph) and carry their shapes; load it without 'as' or --shapes",
-                          args[0].text);
+  // Logs: every graph they hold, named by compile id (`as NAME` goes in front).
+  std::error_code error;
+  bool directory = std::filesystem::is_directory(path, error);
+  bool trace = !directory && IsTraceLogFile(path);
+  bool logs = !directory && !trace && IsTorchLogsFile(path);
+  if (directory || trace || logs) {
+    if (shapes_text) {
+      return Status::Errorf("{} is a {}: its graphs are named by compile id (e.g. {}) and carry the shapes the log "
+                            "states; load it without --shapes and give one graph shapes with set input",
+                            args[0].text, directory ? "directory of logs" : trace ? "TORCH_TRACE log" : "TORCH_LOGS log",
+                            directory ? "rank0:0/0:dynamo_output_graph" : trace ? "0/0:dynamo_output_graph" : "0/0:dynamo");
+    }
+    std::string prefix = as ? *as : "";
+    if (as && (prefix.empty() || prefix.find_first_of(" :") != std::string::npos)) {
+      return Status::Errorf("'{}' is not a usable name for a log's graphs (no spaces or ':')", prefix);
+    }
+    if (directory) return LoadTraceLogDir(ctx, path, prefix);
+    if (trace) return LoadTraceLog(ctx, path, prefix);
+    return LoadTorchLogs(ctx, path, prefix);
   }
   std::vector<InputShape> shapes;
   if (shapes_text) {
@@ -231,16 +247,36 @@ CommandCompleter Always(CompletionKind kind) {
 }  // namespace
 
 void RegisterGraphCommands(CommandTable& table) {
-  table.Add({"load", kLoadUsage, "load a graph file (FX text, readable code, airscope JSON, TorchAir pbtxt) or a TORCH_TRACE log",
+  table.Add({"load", kLoadUsage,
+             "load a graph (FX text, readable code, airscope JSON, TorchAir pbtxt) or a log (TORCH_TRACE, TORCH_LOGS)",
              "Loads a graph and makes it current. The format is recognised from the content: FX graph text\n"
              "(print(gm.graph), torch 1.x `[#users=N]` or 2.x `[num_users=N]`), print_readable code\n"
-             "(`class GraphModule(torch.nn.Module):`), airscope JSON or TorchAir pbtxt (`node {`); a TORCH_TRACE log\n"
-             "loads every graph it holds as ID:STAGE (use 0/0:aot_forward_graph). Shapes come from the annotations;\n"
-             "the op registry infers the rest. The graph is named after the file (mlp.graph.txt -> mlp) unless\n"
-             "`as NAME` is given; loading a name again replaces that graph. A file that fails to load changes nothing.\n"
-             "In a script, a relative PATH that does not exist from the working directory is tried relative to\n"
-             "the script's own directory. print(gm.graph) states no shapes, so costs are unknown: --shapes\n"
-             "x=f32[8,64],y=f32[4] (or later set input x f32[8, 64]) gives the inputs theirs and infers the rest.",
+             "(`class GraphModule(torch.nn.Module):`), airscope JSON or TorchAir pbtxt (`node {`). Shapes come from the\n"
+             "annotations; the op registry infers the rest. The graph is named after the file (mlp.graph.txt -> mlp)\n"
+             "unless `as NAME` is given; loading a name again replaces that graph. A file that fails to load changes\n"
+             "nothing. In a script, a relative PATH that does not exist from the working directory is tried relative\n"
+             "to the script's own directory. print(gm.graph) states no shapes, so costs are unknown: --shapes\n"
+             "x=f32[8,64],y=f32[4] (or later set input x f32[8, 64]) gives the inputs theirs and infers the rest.\n"
+             "Logs load every graph they hold, named ID:KIND by compile id (`as NAME` puts NAME: in front), and\n"
+             "compiles, guards and recompiles read them:\n"
+             "- a TORCH_TRACE log (glog lines with JSON records, the input of tlparse): 0/0:aot_forward_graph; a\n"
+             "  directory of dedicated_log_torch_trace_rank_N logs: rank1:0/0:dynamo_output_graph, and where the\n"
+             "  ranks diverge (compile ids, guards; object ids in guards are not counted as a difference).\n"
+             "- TORCH_LOGS text as torch prints it (glog `V0515 ... file.py:1157] [0/0] [__graph_code] ...`, the\n"
+             "  2023-24 `[2025-02-06 16:46:56,300] [0/0] torch._dynamo...: [DEBUG] ...`, torch 2.0's prefix on a\n"
+             "  message's first line only, prefixes stripped as issues paste them, mixed with other output, ranks\n"
+             "  interleaved) and TorchAir's `[INFO] TORCHAIR(pid,exe):...` lines: TRACED GRAPH blocks (0/0:dynamo,\n"
+             "  0/0:aot_forward, 0/0:aot_backward, 0/0:aot_joint, !0/1/0:compiled_autograd), TorchAir's printed FX\n"
+             "  graphs (0/0:torchair_graph for `graph: graph():`, torchair_before_sym_input_optimization,\n"
+             "  torchair_after_view_to_reshape for `[forward] after [view_to_reshape] execution, graph is ...`),\n"
+             "  guards, recompile messages, graph breaks, dynamic-shape symbols, cache-limit warnings, graph sizes\n"
+             "  and TorchAir's AclGraph runtime messages. A log that prints no compile id numbers its graphs g1, g2,\n"
+             "  ...; airscope invents none. TorchAir's lines carry no compile id: a TorchAir graph is given the\n"
+             "  compile whose lines came last before it in its process (TorchAir compiles inside Dynamo's backend\n"
+             "  call). The graph a log printed twice (`graph` repeats `graph_code`) is loaded once; artifacts\n"
+             "  airscope does not read are counted. A graph that does not parse is a warning with the log's\n"
+             "  line:col; the rest of the log loads. Logs are read line by line (any size, Ctrl-C stops between\n"
+             "  lines).",
              Load, [](const std::vector<std::string>& before) {
                if (before.empty()) return CompletionRule{CompletionKind::kFile, {}};
                return before.size() % 2 == 1 ? CompletionRule{CompletionKind::kFixed, {"as", "--shapes"}}

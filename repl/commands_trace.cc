@@ -1,11 +1,21 @@
 // TORCH_TRACE logs in the shell: `load FILE.log` registers each graph of the
-// log as `ID:STAGE` (e.g. 0/0:aot_forward_graph); `compiles`, `recompiles` and
-// `guards ID` read the parsed log shared by those graphs.
+// log as `ID:STAGE` (e.g. 0/0:aot_forward_graph); `load DIR` does so for
+// every rank's log of a distributed run and shows where the ranks diverge;
+// `compiles`, `recompiles` and `guards ID` read the parsed log shared by
+// those graphs (or the TORCH_LOGS text a graph came from: commands_logs.cc).
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
 #include <fmt/format.h>
 
 #include "repl/cache_state.h"
 #include "repl/graph_loader.h"
 #include "repl/interpreter.h"
+#include "repl/log_commands.h"
 
 namespace airscope {
 
@@ -23,42 +33,116 @@ const TraceLog* CurrentTrace(const Session& session) {
   return state && state->trace ? state->trace.get() : nullptr;
 }
 
+const TorchLogs* CurrentLogs(const Session& session) {
+  const CacheState* state = FindCacheState(session);
+  return state && state->logs ? state->logs.get() : nullptr;
+}
+
+// One compile of a TORCH_TRACE log in full: `compiles ID`.
+Status TraceCompileDetail(CommandContext& ctx, const TraceLog& log, const Word& which) {
+  const TraceCompile* c = log.FindCompile(which.text);
+  if (!c) {
+    std::vector<std::string> ids;
+    for (const TraceCompile& other : log.compiles) ids.push_back(other.id);
+    return Status::Errorf("column {}: no compile '{}' in the log (compiles: {})", which.column, which.text,
+                          ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", ")));
+  }
+  ctx.out.Styled(Style::kHeading, "compile {}: {}{}", c->id, c->status,
+                 c->attempts > 1 ? fmt::format(" after {} attempts (restarted analysis)", c->attempts) : "");
+  ctx.out.Print("  function: {} {}", c->function.empty() ? "?" : c->function, c->filename);
+  if (!c->reason.empty()) ctx.out.Print("  {}: {}", c->status, c->reason);
+  if (!c->stack.empty()) {
+    ctx.out.Print("  dynamo_start stack (outermost first):");
+    for (const std::string& frame : c->stack) ctx.out.Print("    {}", frame);
+  }
+  auto base_of = [](const std::string& trace_id) { return trace_id.substr(0, trace_id.find('_')); };
+  for (const TraceGraph& g : log.graphs) {
+    if (base_of(g.compile_id) == c->id) ctx.out.Print("  graph {}:{} (line {})", g.compile_id, g.stage, g.line);
+  }
+  if (log.cpp_guards.count(c->id)) ctx.out.Print("  guards: dynamo_cpp_guards_str (guards {})", c->id);
+  if (log.dynamo_guards.count(c->id)) ctx.out.Print("  guards: dynamo_guards (guards {})", c->id);
+  for (const TraceOutputCode& o : log.output_code) {
+    if (o.compile_id == c->id) ctx.out.Print("  inductor output code: {} ({} lines, line {})", o.filename, o.lines, o.line);
+  }
+  for (const TraceSpecialization& s : log.specializations) {
+    if (s.compile_id != c->id) continue;
+    ctx.out.Print("  specialized: {} = {}{}{} (line {})", s.symbol, s.value, s.reason.empty() ? "" : ": " + s.reason,
+                  s.sources.empty() ? "" : " [" + s.sources + "]", s.line);
+  }
+  for (const TraceGuardAdded& g : log.guards_added) {
+    if (g.compile_id == c->id) ctx.out.Print("  guard added: {} (line {})", g.expr, g.line);
+  }
+  for (const TraceRecompile& r : log.recompiles) {
+    if (r.compile_id != c->id) continue;
+    for (const std::string& reason : r.reasons) ctx.out.Print("  recompiled because: {} (line {})", reason, r.line);
+  }
+  for (const TraceArtifact& a : log.cache_artifacts) {
+    if (a.compile_id == c->id) ctx.out.Print("  cache: {} (line {})", a.name, a.line);
+  }
+  return Status::Ok();
+}
+
 Status Compiles(CommandContext& ctx) {
-  if (!ctx.args.empty()) return UsageError("compiles");
+  if (ctx.args.size() > 1) return UsageError("compiles [ID]");
+  const Word* which = ctx.args.empty() ? nullptr : &ctx.args[0];
+  if (const TorchLogs* logs = CurrentLogs(ctx.session)) return ShowLogCompiles(ctx, *logs, which);
   const TraceLog* log = CurrentTrace(ctx.session);
   if (!log) {
     const CacheState* state = FindCacheState(ctx.session);
-    if (!state || !state->frame) return Status::Error("no compiles: load a TORCH_TRACE log, or call the current graph");
+    if (!state || !state->frame) {
+      return Status::Error("no compiles: load a TORCH_TRACE log or TORCH_LOGS text, or call the current graph");
+    }
+    if (which) return UsageError("compiles (a simulated frame: its entries, see cache ENTRY)");
     for (const auto& e : state->frame->entries()) {
       ctx.out.Print("[{}] forward  success  guards {}  hits {}", e->compile_id, e->guards.count(), e->hits);
     }
     return Status::Ok();
   }
-  ctx.out.Print("{} compile(s) in {}", log->compiles.size(), log->path);
-  ctx.out.Print("  {:<6} {:<8} {:>4} {:>5} {:>6} {:>6} {:>6}  {}", "id", "status", "ops", "nodes", "inputs", "cache",
-                "guards", "function");
+  if (which) return TraceCompileDetail(ctx, *log, *which);
+  size_t width = 6;
+  for (const TraceCompile& c : log->compiles) width = std::max(width, c.id.size());
+  ctx.out.Print("{} compile(s) in {}{}", log->compiles.size(), log->path,
+                log->rank >= 0 ? fmt::format(" (rank {})", log->rank) : "");
+  ctx.out.Print("  {:<{}} {:<8} {:>4} {:>5} {:>6} {:>6} {:>6}  {}", "id", width, "status", "ops", "nodes", "inputs",
+                "cache", "guards", "function");
   for (const TraceCompile& c : log->compiles) {
     std::string repeats = c.starts > 1 ? fmt::format(" ({} runs)", c.starts) : "";
-    ctx.out.Print("  {:<6} {:<8} {:>4} {:>5} {:>6} {:>6} {:>6}  {} {}{}", c.id, c.status, Count(c.graph_op_count),
-                  Count(c.graph_node_count), Count(c.graph_input_count), Count(c.cache_size), Count(c.guard_count),
-                  c.function.empty() ? "?" : c.function, c.filename, repeats);
+    std::string attempts = c.attempts > 1 ? fmt::format(" ({} attempts)", c.attempts) : "";
+    ctx.out.Print("  {:<{}} {:<8} {:>4} {:>5} {:>6} {:>6} {:>6}  {} {}{}{}", c.id, width, c.status,
+                  Count(c.graph_op_count), Count(c.graph_node_count), Count(c.graph_input_count), Count(c.cache_size),
+                  Count(c.guard_count), c.function.empty() ? "?" : c.function, c.filename, repeats, attempts);
     if (!c.reason.empty()) ctx.out.Styled(Style::kBad, "         {}: {}", c.status, c.reason);
   }
   ctx.out.Print("cache artifacts: fx_graph_cache hit {} miss {} bypass {}; aotautograd_cache hit {} miss {} bypass {}",
                 log->CountArtifacts("fx_graph", "hit"), log->CountArtifacts("fx_graph", "miss"),
                 log->CountArtifacts("fx_graph", "bypass"), log->CountArtifacts("aotautograd", "hit"),
                 log->CountArtifacts("aotautograd", "miss"), log->CountArtifacts("aotautograd", "bypass"));
+  if (!log->output_code.empty() || !log->specializations.empty() || !log->guards_added.empty()) {
+    ctx.out.Print("also: {} inductor output code, {} symbolic shape specialization(s), {} guard(s) added "
+                  "(compiles ID shows them)",
+                  log->output_code.size(), log->specializations.size(), log->guards_added.size());
+  }
   return Status::Ok();
 }
 
 Status Recompiles(CommandContext& ctx) {
   if (!ctx.args.empty()) return UsageError("recompiles");
+  if (const TorchLogs* logs = CurrentLogs(ctx.session)) return ShowLogRecompiles(ctx, *logs);
   const TraceLog* log = CurrentTrace(ctx.session);
   if (log) {
-    if (log->recompile_reasons.empty()) {
+    if (log->recompiles.empty()) {
       ctx.out.Print("no recompile_reasons in {}", log->path);
     }
-    for (const auto& [id, reason] : log->recompile_reasons) ctx.out.Print("[{}] {}", id, reason);
+    // One block per record, as Dynamo logs it (guards.py,
+    // get_and_maybe_log_recompilation_reasons; the record carries its reasons).
+    for (const TraceRecompile& r : log->recompiles) {
+      const TraceCompile* c = log->FindCompile(r.compile_id);
+      std::string function = c && !c->function.empty() ? c->function : "?";
+      std::string where = c && !c->filename.empty() ? c->filename : "?";
+      ctx.out.Print("[{}] Recompiling function {} in {}", r.compile_id, function, where);
+      ctx.out.Print("    triggered by the following guard failure(s):");
+      for (const std::string& reason : r.reasons) ctx.out.Print("    - {}", reason);
+    }
     return Status::Ok();
   }
   const CacheState* state = FindCacheState(ctx.session);
@@ -74,6 +158,133 @@ Status Recompiles(CommandContext& ctx) {
   return Status::Ok();
 }
 
+// A directory's per-rank logs: `dedicated_log_torch_trace_rank_<N>[_suffix].log`
+// (torch/_logging/_internal.py LazyTraceHandler names them so; tlparse reads
+// the same pattern).
+std::vector<std::pair<int, std::string>> RankLogFiles(const std::string& dir) {
+  std::vector<std::pair<int, std::string>> files;
+  std::error_code error;
+  constexpr std::string_view kPrefix = "dedicated_log_torch_trace_rank_";
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind(kPrefix, 0) != 0 || !entry.is_regular_file(error)) continue;
+    size_t digits = 0;
+    while (kPrefix.size() + digits < name.size() && std::isdigit(static_cast<unsigned char>(name[kPrefix.size() + digits]))) {
+      ++digits;
+    }
+    if (digits == 0 || digits > 6) continue;
+    files.emplace_back(std::stoi(name.substr(kPrefix.size(), digits)), entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Guards printed by different processes differ in object ids
+// (___check_obj_id(L['self'], 140...)); those are not a divergence.
+std::string WithoutObjectIds(std::string_view text) {
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t j = i;
+    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+    if (j - i >= 7) {
+      out += '#';
+      i = j;
+    } else if (j > i) {
+      out.append(text.substr(i, j - i));
+      i = j;
+    } else {
+      out += text[i++];
+    }
+  }
+  return out;
+}
+
+std::string GuardsOf(const TraceLog& log, const std::string& id) {
+  if (auto it = log.cpp_guards.find(id); it != log.cpp_guards.end()) return it->second;
+  if (auto it = log.dynamo_guards.find(id); it != log.dynamo_guards.end()) return it->second;
+  return {};
+}
+
+std::string RankList(const std::vector<int>& ranks) {
+  std::vector<std::string> names;
+  for (int r : ranks) names.push_back(fmt::format("{}", r));
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// Where the ranks' logs disagree: compile ids and guards.
+void PrintDivergence(CommandContext& ctx, const std::vector<std::pair<int, std::shared_ptr<const TraceLog>>>& logs) {
+  std::vector<int> all;
+  for (const auto& [rank, log] : logs) all.push_back(rank);
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<int>> ranks_of;
+  for (const auto& [rank, log] : logs) {
+    for (const TraceCompile& c : log->compiles) {
+      if (!ranks_of.count(c.id)) order.push_back(c.id);
+      ranks_of[c.id].push_back(rank);
+    }
+  }
+  std::map<std::vector<int>, std::vector<std::string>> ids_by_ranks;
+  std::vector<std::vector<int>> group_order;
+  for (const std::string& id : order) {
+    auto& group = ids_by_ranks[ranks_of[id]];
+    if (group.empty()) group_order.push_back(ranks_of[id]);
+    group.push_back(id);
+  }
+  ctx.out.Styled(Style::kHeading, "where the ranks diverge:");
+  if (group_order.size() <= 1 && (group_order.empty() || group_order[0] == all)) {
+    ctx.out.Print("  compile ids: the same {} on every rank", order.size());
+  }
+  for (const std::vector<int>& ranks : group_order) {
+    if (group_order.size() == 1 && ranks == all) break;
+    const std::vector<std::string>& ids = ids_by_ranks[ranks];
+    std::string who = ranks == all ? "on every rank" : fmt::format("only on rank{} {}", ranks.size() > 1 ? "s" : "", RankList(ranks));
+    ctx.out.Print("  compile ids {}: {}", who, fmt::join(ids, ", "));
+  }
+  size_t differing = 0;
+  for (const std::string& id : order) {
+    const std::vector<int>& ranks = ranks_of[id];
+    if (ranks.size() < 2) continue;
+    int first_rank = -1;
+    std::string first;
+    for (const auto& [rank, log] : logs) {
+      std::string text = GuardsOf(*log, id);
+      if (text.empty()) continue;
+      std::string normal = WithoutObjectIds(text);
+      if (first_rank < 0) {
+        first_rank = rank;
+        first = normal;
+        continue;
+      }
+      if (normal == first) continue;
+      // The first line that differs.
+      size_t line = 1;
+      size_t a = 0;
+      size_t b = 0;
+      while (true) {
+        size_t ae = std::min(first.find('\n', a), first.size());
+        size_t be = std::min(normal.find('\n', b), normal.size());
+        std::string_view la = std::string_view(first).substr(a, ae - a);
+        std::string_view lb = std::string_view(normal).substr(b, be - b);
+        if (la != lb || ae == first.size() || be == normal.size()) {
+          ctx.out.Styled(Style::kBad, "  guards of {}: rank {} differs from rank {} at guard line {}:", id, rank, first_rank,
+                         line);
+          ctx.out.Print("    rank {}: {}", first_rank, la.substr(0, 160));
+          ctx.out.Print("    rank {}: {}", rank, lb.substr(0, 160));
+          break;
+        }
+        a = ae + 1;
+        b = be + 1;
+        ++line;
+      }
+      ++differing;
+    }
+  }
+  if (differing == 0) {
+    ctx.out.Print("  guards: the same on every rank that logged them (object ids aside)");
+  }
+}
+
 }  // namespace
 
 Status GuardsCommand(CommandContext& ctx) {
@@ -82,6 +293,7 @@ Status GuardsCommand(CommandContext& ctx) {
   if (diff && ctx.args.size() != 3) return UsageError("guards diff ENTRY ENTRY");
   if (!check && !diff && ctx.args.size() > 1) return UsageError("guards [ENTRY|ID] | guards check NAME=SPEC ... | guards diff A B");
   const Word* which = ctx.args.empty() ? nullptr : &ctx.args[0];
+  if (const TorchLogs* logs = CurrentLogs(ctx.session)) return ShowLogGuards(ctx, *logs, which);
   if (const TraceLog* log = CurrentTrace(ctx.session)) {
     if (!which) return Status::Errorf("usage: guards ID (a compile id of the log, e.g. {})",
                                       log->compiles.empty() ? "0/0" : log->compiles.front().id);
@@ -116,41 +328,18 @@ Status GuardsCommand(CommandContext& ctx) {
   return GuardsOfFrame(ctx, *state->frame, which);
 }
 
-Status LoadTraceLog(CommandContext& ctx, const std::string& path) {
+Status RegisterLogGraphs(CommandContext& ctx, std::vector<std::pair<std::string, LoadedGraph>> graphs,
+                         const std::string& holder, const std::string& path,
+                         const std::function<void(const std::string& name, CacheState&)>& attach) {
   Session& session = ctx.session;
-  Result<TraceLog> parsed = LoadTraceLogFile(path, session.settings().GetUnsigned("max-file-size"));
-  if (!parsed.ok()) return parsed.status();
-  auto log = std::make_shared<const TraceLog>(std::move(parsed).value());
-  const std::string& shown = ctx.args[0].text;
-  // Every graph is parsed before anything is registered: a load is all or nothing for the session.
-  std::vector<std::pair<std::string, LoadedGraph>> graphs;
-  std::vector<std::string> warnings;
-  std::map<std::string, int> seen;
-  for (const TraceGraph& g : log->graphs) {
-    std::string name = fmt::format("{}:{}", g.compile_id.empty() ? "-" : g.compile_id, g.stage);
-    int n = ++seen[name];
-    if (n > 1) name += fmt::format("#{}", n);
-    Result<LoadedGraph> loaded =
-        LoadGraphText(g.text, fmt::format("{}:{}", shown, g.line), session.registry(), {}, name);
-    if (!loaded.ok()) {
-      warnings.push_back(fmt::format("{} not loaded: {}", name, loaded.status().message()));
-      continue;
-    }
-    loaded->path = path;
-    graphs.emplace_back(name, std::move(loaded).value());
-  }
-  ctx.out.Styled(Style::kGood, "loaded TORCH_TRACE log {}: {} lines, {} records, {} compile(s), {} graph(s)", shown,
-                 log->lines, log->records, log->compiles.size(), graphs.size());
-  for (const TraceProblem& p : log->problems) ctx.out.Styled(Style::kBad, "  warning: {}:{}: {}", shown, p.line, p.message);
-  for (const std::string& w : warnings) ctx.out.Styled(Style::kBad, "  warning: {}", w);
   if (graphs.empty()) {
-    // The log's compiles, guards and reasons still need a home: an empty graph named after the file.
-    LoadedGraph holder;
-    holder.graph = std::make_unique<Graph>(DefaultGraphName(path));
-    holder.path = path;
-    holder.format = GraphFormat::kReadable;
-    graphs.emplace_back(DefaultGraphName(path), std::move(holder));
-    ctx.out.Styled(Style::kBad, "  no graph of the log loaded: '{}' (an empty graph) holds its compiles", graphs[0].first);
+    // The log's compiles, guards and reasons still need a home: an empty graph.
+    LoadedGraph empty;
+    empty.graph = std::make_unique<Graph>(holder);
+    empty.path = path;
+    empty.format = GraphFormat::kReadable;
+    graphs.emplace_back(holder, std::move(empty));
+    ctx.out.Styled(Style::kDim, "  no graph loaded from the log: '{}' (an empty graph) holds what it has", holder);
   }
   std::string first;
   for (auto& [name, loaded] : graphs) {
@@ -160,25 +349,136 @@ Status LoadTraceLog(CommandContext& ctx, const std::string& path) {
     Result<Session::Entry*> entry = session.Current();
     if (entry.ok()) {
       (*entry)->cache = std::make_shared<CacheState>();
-      (*entry)->cache->trace = log;
+      attach(name, *(*entry)->cache);
     }
     if (first.empty()) first = name;
   }
   AIRSCOPE_RETURN_IF_ERROR(session.Use(first));
-  ctx.out.Print("using graph '{}' (use ID:STAGE for another)", first);
+  ctx.out.Print("using graph '{}' (use another by its name: ID:KIND)", first);
   return Status::Ok();
 }
 
+namespace {
+
+// Every graph of a TORCH_TRACE log, parsed before anything is registered (a
+// load is all or nothing for the session); `prefix` goes before each name.
+std::vector<std::pair<std::string, LoadedGraph>> TraceGraphs(CommandContext& ctx, const TraceLog& log,
+                                                             const std::string& shown, const std::string& path,
+                                                             const std::string& prefix,
+                                                             std::vector<std::string>* warnings) {
+  std::vector<std::pair<std::string, LoadedGraph>> graphs;
+  std::map<std::string, int> seen;
+  for (const TraceGraph& g : log.graphs) {
+    std::string name = fmt::format("{}{}:{}", prefix, g.compile_id.empty() ? "-" : g.compile_id, g.stage);
+    int n = ++seen[name];
+    if (n > 1) name += fmt::format("#{}", n);
+    Result<LoadedGraph> loaded =
+        LoadGraphText(g.text, fmt::format("{}:{}", shown, g.line), ctx.session.registry(), {}, name);
+    if (!loaded.ok()) {
+      warnings->push_back(fmt::format("{} not loaded: {}", name, loaded.status().message()));
+      continue;
+    }
+    loaded->path = path;
+    graphs.emplace_back(name, std::move(loaded).value());
+  }
+  return graphs;
+}
+
+}  // namespace
+
+Status LoadTraceLog(CommandContext& ctx, const std::string& path, const std::string& as) {
+  Session& session = ctx.session;
+  Result<TraceLog> parsed = LoadTraceLogFile(path, session.settings().GetUnsigned("max-file-size"));
+  if (!parsed.ok()) return parsed.status();
+  auto log = std::make_shared<const TraceLog>(std::move(parsed).value());
+  const std::string& shown = ctx.args[0].text;
+  std::vector<std::string> warnings;
+  auto graphs = TraceGraphs(ctx, *log, shown, path, as.empty() ? "" : as + ":", &warnings);
+  ctx.out.Styled(Style::kGood, "loaded TORCH_TRACE log {}: {} lines, {} records, {} compile(s), {} graph(s){}", shown,
+                 log->lines, log->records, log->compiles.size(), graphs.size(),
+                 log->rank >= 0 ? fmt::format(", rank {}", log->rank) : "");
+  for (const TraceProblem& p : log->problems) ctx.out.Styled(Style::kBad, "  warning: {}:{}: {}", shown, p.line, p.message);
+  if (log->more_problems) ctx.out.Styled(Style::kBad, "  ... and {} more warning(s)", log->more_problems);
+  for (const std::string& w : warnings) ctx.out.Styled(Style::kBad, "  warning: {}", w);
+  return RegisterLogGraphs(ctx, std::move(graphs), as.empty() ? DefaultGraphName(path) : as, path,
+                           [&log](const std::string&, CacheState& state) { state.trace = log; });
+}
+
+Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::string& as) {
+  Session& session = ctx.session;
+  const std::string& shown = ctx.args[0].text;
+  std::vector<std::pair<int, std::string>> files = RankLogFiles(dir);
+  if (files.empty()) {
+    return Status::Errorf("{} is a directory without per-rank TORCH_TRACE logs (dedicated_log_torch_trace_rank_N*.log, "
+                          "as TORCH_TRACE=DIR writes them); load one file of it instead",
+                          shown);
+  }
+  std::vector<std::pair<int, std::shared_ptr<const TraceLog>>> logs;
+  std::vector<std::pair<std::string, LoadedGraph>> graphs;
+  std::vector<std::string> warnings;
+  for (const auto& [rank, file] : files) {
+    Result<TraceLog> parsed = LoadTraceLogFile(file, session.settings().GetUnsigned("max-file-size"));
+    if (!parsed.ok()) return parsed.status();
+    auto log = std::make_shared<const TraceLog>(std::move(parsed).value());
+    if (log->rank >= 0 && log->rank != rank) {
+      warnings.push_back(fmt::format("{}: its records say rank {}, its name rank {}", file, log->rank, rank));
+    }
+    std::string prefix = fmt::format("{}rank{}:", as.empty() ? "" : as + ":", rank);
+    std::string name = std::filesystem::path(file).filename().string();
+    for (auto& g : TraceGraphs(ctx, *log, name, file, prefix, &warnings)) graphs.push_back(std::move(g));
+    logs.emplace_back(rank, log);
+  }
+  std::vector<int> ranks;
+  for (const auto& [rank, log] : logs) ranks.push_back(rank);
+  ctx.out.Styled(Style::kGood, "loaded {} TORCH_TRACE logs from {} (ranks {}): {} graph(s)", logs.size(), shown,
+                 RankList(ranks), graphs.size());
+  for (const auto& [rank, log] : logs) {
+    ctx.out.Print("  rank {}: {}: {} lines, {} compile(s), {} graph(s)", rank,
+                  std::filesystem::path(log->path).filename().string(), log->lines, log->compiles.size(),
+                  log->graphs.size());
+    for (const TraceProblem& p : log->problems) {
+      ctx.out.Styled(Style::kBad, "    warning: line {}: {}", p.line, p.message);
+    }
+    if (log->more_problems) ctx.out.Styled(Style::kBad, "    ... and {} more warning(s)", log->more_problems);
+  }
+  for (const std::string& w : warnings) ctx.out.Styled(Style::kBad, "  warning: {}", w);
+  PrintDivergence(ctx, logs);
+  // Each graph keeps the log of its rank.
+  std::map<std::string, std::shared_ptr<const TraceLog>> log_of;
+  for (const auto& [name, loaded] : graphs) {
+    for (const auto& [rank, log] : logs) {
+      if (loaded.path == log->path) log_of[name] = log;
+    }
+  }
+  std::string holder = as.empty() ? DefaultGraphName(dir) : as;
+  std::shared_ptr<const TraceLog> first_log = logs.front().second;
+  return RegisterLogGraphs(ctx, std::move(graphs), holder, dir, [&](const std::string& name, CacheState& state) {
+    auto it = log_of.find(name);
+    state.trace = it != log_of.end() ? it->second : first_log;
+  });
+}
+
 void RegisterTraceCommands(CommandTable& table) {
-  table.Add({"compiles", "compiles", "every compile of a TORCH_TRACE log: id, status, sizes, cache_size, guard_count",
-             "For a graph loaded from a TORCH_TRACE log: each compile id (frame/compile) with its status (success,\n"
-             "restart, failure and the reason), graph op/node/input counts, cache_size and guard_count from\n"
-             "compilation_metrics, and the fx_graph_cache / aotautograd_cache hits, misses and bypasses.\n"
+  table.Add({"compiles", "compiles [ID]", "the compiles of a loaded log (TORCH_TRACE or TORCH_LOGS): ids, what each holds",
+             "For a graph loaded from a TORCH_TRACE log: each compile id (frame/compile, !N/frame/compile for\n"
+             "compiled autograd, torch/_guards.py CompileId) with its status (success, restart, failure and the\n"
+             "reason), attempts, graph op/node/input counts, cache_size and guard_count from compilation_metrics,\n"
+             "and the fx_graph_cache / aotautograd_cache hits, misses and bypasses. `compiles ID` shows one\n"
+             "compile in full: dynamo_start's stack, its graphs, guards, Inductor output code,\n"
+             "symbolic_shape_specialization and guard_added records, recompile reasons.\n"
+             "For a graph loaded from TORCH_LOGS text: each compile id the log mentions with what the log holds\n"
+             "for it (graphs, guards, recompile messages, graph breaks, dynamic-shape symbols and guards,\n"
+             "cache-limit warnings, graph sizes), then what it holds without a compile id, then TorchAir's\n"
+             "AclGraph runtime messages per fx graph (captures, hits, recaptures, the capture limit, memory resets).\n"
+             "`compiles ID` lists one compile's items with their log lines; `compiles -` those without an id.\n"
              "For a simulated frame: its compiled entries.",
              Compiles, nullptr});
-  table.Add({"recompiles", "recompiles", "the recompile reasons (of a TORCH_TRACE log, or of the current frame)",
-             "Lists recompile_reasons records of the log the current graph came from, or the recompiles the\n"
-             "current frame has done with the guard failures that caused them.",
+  table.Add({"recompiles", "recompiles", "the recompile messages of a loaded log, or the current frame's recompiles",
+             "For a log: every recompile as Dynamo printed it (Recompiling function NAME in FILE:LINE, triggered\n"
+             "by the following guard failure(s):, - 0/0: ...), one block per message (per recompile_reasons record\n"
+             "of a TORCH_TRACE log, whose function and file come from the compile's metrics), and for TORCH_LOGS\n"
+             "text the cache-limit warnings (torch._dynamo hit config.cache_size_limit). For a simulated frame:\n"
+             "the recompiles it has done with the guard failures that caused them.",
              Recompiles, nullptr});
 }
 

@@ -12,6 +12,7 @@
 #include "core/fx/fx_text.h"
 #include "core/fx/graph_json.h"
 #include "core/fx/readable.h"
+#include "viz/torch_logs.h"
 #include "viz/torch_trace.h"
 
 namespace airscope {
@@ -63,7 +64,10 @@ Result<GraphFormat> SniffGraphFormat(std::string_view content, std::string_view 
   return Status::Errorf(
       "{}:1:1: unrecognized graph format: the file starts with \"{}\"; airscope reads FX graph text "
       "(\"graph():\"), print_readable code (\"class GraphModule(torch.nn.Module):\"), airscope JSON, "
-      "TorchAir pbtxt (\"node {{\") and TORCH_TRACE logs (glog lines with JSON records)",
+      "TorchAir pbtxt (\"node {{\"), TORCH_TRACE logs (glog lines with JSON records, or a directory of "
+      "dedicated_log_torch_trace_rank_N logs) and TORCH_LOGS text (torch._logging lines: \"V0515 09:03:07.649000 "
+      "PID file.py:1157] [0/0] [__graph_code] ...\", \"[2025-02-06 16:46:56,300] [0/0] torch._dynamo...: [DEBUG] "
+      "...\", \"[0/0] [__guards] ...\" or messages such as \"TRACED GRAPH\"; TorchAir's \"[INFO] TORCHAIR(pid,exe):...\")",
       path, shown);
 }
 
@@ -190,10 +194,29 @@ bool IsTraceLogFile(const std::string& path) {
   return false;
 }
 
+bool IsTorchLogsFile(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) return false;
+  // A megabyte: a log may open with pages of other output (warnings, pip).
+  std::string head(1 << 20, '\0');
+  head.resize(std::fread(head.data(), 1, head.size(), file));
+  std::fclose(file);
+  if (head.find('\0') != std::string::npos) return false;
+  std::string_view first = FirstMeaningfulLine(head);
+  for (std::string_view graph_start : {"graph(", "class ", "def forward", "{", "[", "node {", "node{", "name:"}) {
+    // A graph file, unless the `[` is a log prefix.
+    if (StartsWith(first, graph_start) && !(graph_start == "[" && LooksLikeTorchLogs(first))) return false;
+  }
+  return LooksLikeTorchLogs(head);
+}
+
 std::string DefaultGraphName(std::string_view path) {
   size_t slash = path.rfind('/');
   std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  for (std::string_view ext : {".graph.txt", ".readable.py", ".json", ".pbtxt", ".ge.txt", ".txt", ".py", ".fx"}) {
+  for (std::string_view ext : {".graph.txt", ".readable.py", ".log.txt", ".json", ".pbtxt", ".ge.txt", ".txt", ".py",
+                               ".fx", ".log"}) {
     if (EndsWith(base, ext) && base.size() > ext.size()) {
       base.remove_suffix(ext.size());
       break;

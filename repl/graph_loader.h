@@ -56,6 +56,10 @@ Result<LoadedGraph> WithInputShapes(const LoadedGraph& loaded, const std::vector
 // True when the file's first line is a TORCH_TRACE record (glog prefix + JSON
 // object): `load` reads such a file as a trace log, not as one graph.
 bool IsTraceLogFile(const std::string& path);
+// True when a regular file holds TORCH_LOGS text (torch._logging lines in any
+// layout, or TorchAir's) in its first megabyte and does not start as a graph
+// does: `load` reads it as a log (viz/torch_logs.h).
+bool IsTorchLogsFile(const std::string& path);
 
 // "models/mlp.graph.txt" -> "mlp": the file name without directories and
 // without the extensions airscope writes (.graph.txt, .readable.py, .json, .txt, .py, .fx).

@@ -1,12 +1,13 @@
 #include "viz/torch_trace.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/fx/json_text.h"
-#include "core/interrupt.h"
+#include "core/line_reader.h"
 #include "viz/md5.h"
 
 namespace airscope {
@@ -98,16 +99,19 @@ struct TraceLogReader::State {
   // The record whose payload lines are being read.
   bool open = false;
   bool orphan_reported = false;
+  bool mixed_ranks_reported = false;
   std::string kind;
-  std::string compile_id;
+  std::string compile_id;  // the trace id: compile id and `_ATTEMPT`
+  std::string base_id;     // the compile id
   std::string expected_md5;
   std::string artifact;
+  std::string output_file;
   size_t line = 0;
   size_t payload_lines = 0;
   Md5 md5;
   std::string payload;
 
-  TraceCompile& Compile(const std::string& id, int frame, int compile, size_t at) {
+  TraceCompile& Compile(const std::string& id, int frame, int compile, int ca, size_t at) {
     auto it = compile_index.find(id);
     if (it != compile_index.end()) return log.compiles[it->second];
     compile_index.emplace(id, log.compiles.size());
@@ -115,13 +119,21 @@ struct TraceLogReader::State {
     c.id = id;
     c.frame_id = frame;
     c.frame_compile_id = compile;
+    c.compiled_autograd_id = ca;
     c.line = at;
     c.status = "unknown";
     log.compiles.push_back(std::move(c));
     return log.compiles.back();
   }
 
-  void Problem(size_t at, std::string message) { log.problems.push_back({at, std::move(message)}); }
+  void Problem(size_t at, std::string message) {
+    // A damaged log of a billion lines must not keep a billion warnings.
+    if (log.problems.size() >= TraceLog::kMaxProblems) {
+      ++log.more_problems;
+      return;
+    }
+    log.problems.push_back({at, std::move(message)});
+  }
 
   void CloseRecord() {
     if (!open) return;
@@ -136,26 +148,30 @@ struct TraceLogReader::State {
         nlohmann::json parsed = ParseBoundedJson(payload);
         if (parsed.is_discarded()) detail = "; its JSON does not parse";
       }
-      Problem(line, fmt::format("{} payload md5 mismatch (has_payload {}, computed {}){}: the record is damaged and "
-                                "was skipped",
+      // Kept, as tlparse keeps it (it counts fail_payload_md5 and goes on).
+      Problem(line, fmt::format("{} payload md5 mismatch (has_payload {}, computed {}){}: the payload may be damaged; "
+                                "kept as it is",
                                 kind, expected_md5, digest, detail));
-      return;
+    }
+    if (kind == "inductor_output_code") {
+      size_t lines = payload.empty() ? 0 : 1 + static_cast<size_t>(std::count(payload.begin(), payload.end(), '\n'));
+      log.output_code.push_back({base_id, output_file, lines, payload.size(), line});
     }
     if (IsGraphStage(kind)) {
       log.graphs.push_back({compile_id, kind, payload, line});
     } else if (kind == "dynamo_cpp_guards_str") {
-      log.cpp_guards[compile_id] = payload;
+      log.cpp_guards[base_id] = payload;
     } else if (kind == "dynamo_guards") {
-      log.dynamo_guards[compile_id] = payload;
+      log.dynamo_guards[base_id] = payload;
     } else if (kind == "recompile_reasons" || artifact == "recompile_reasons") {
+      TraceRecompile r{base_id, line, {}};
       nlohmann::json parsed = ParseBoundedJson(payload);
       if (parsed.is_array()) {
-        for (const auto& r : parsed) {
-          log.recompile_reasons.emplace_back(compile_id, r.is_string() ? r.get<std::string>() : r.dump());
-        }
+        for (const auto& reason : parsed) r.reasons.push_back(reason.is_string() ? reason.get<std::string>() : reason.dump());
       } else if (!payload.empty()) {
-        log.recompile_reasons.emplace_back(compile_id, payload);
+        r.reasons.push_back(payload);
       }
+      log.recompiles.push_back(std::move(r));
     }
   }
 
@@ -174,11 +190,29 @@ struct TraceLogReader::State {
     kind = std::string(key);
     artifact.clear();
     compile_id.clear();
+    base_id.clear();
+    output_file.clear();
     line = at;
     int frame = static_cast<int>(IntOr(envelope, "frame_id", -1));
     int compile = static_cast<int>(IntOr(envelope, "frame_compile_id", -1));
+    int ca = static_cast<int>(IntOr(envelope, "compiled_autograd_id", -1));
     int attempt = static_cast<int>(IntOr(envelope, "attempt", 0));
-    if (frame >= 0 && compile >= 0) compile_id = fmt::format("{}/{}", frame, compile);
+    // torch/_guards.py CompileId.__str__: "!ca/frame/compile", "!ca" or "frame/compile";
+    // TraceId.__str__ adds "_attempt" when attempt > 0.
+    if (ca >= 0) {
+      base_id = frame >= 0 && compile >= 0 ? fmt::format("!{}/{}/{}", ca, frame, compile) : fmt::format("!{}", ca);
+    } else if (frame >= 0 && compile >= 0) {
+      base_id = fmt::format("{}/{}", frame, compile);
+    }
+    compile_id = !base_id.empty() && attempt > 0 ? fmt::format("{}_{}", base_id, attempt) : base_id;
+    if (int64_t rank = IntOr(envelope, "rank", -1); rank >= 0) {
+      if (log.rank < 0) {
+        log.rank = static_cast<int>(rank);
+      } else if (log.rank != rank && !mixed_ranks_reported) {
+        Problem(at, fmt::format("a record of rank {} in a log of rank {}", rank, log.rank));
+        mixed_ranks_reported = true;
+      }
+    }
     const nlohmann::json& body = envelope[kind];
 
     if (kind == "str" && body.is_array() && body.size() == 2 && body[0].is_string() && body[1].is_number_integer()) {
@@ -187,8 +221,8 @@ struct TraceLogReader::State {
         if (strings.size() <= index) strings.resize(index + 1);
         strings[index] = body[0].get<std::string>();
       }
-    } else if (kind == "dynamo_start" && !compile_id.empty()) {
-      TraceCompile& c = Compile(compile_id, frame, compile, at);
+    } else if (kind == "dynamo_start" && !base_id.empty()) {
+      TraceCompile& c = Compile(base_id, frame, compile, ca, at);
       ++c.starts;
       if (body.is_object() && body.contains("stack") && body["stack"].is_array() && !body["stack"].empty()) {
         const nlohmann::json& top = body["stack"].back();
@@ -197,9 +231,20 @@ struct TraceLogReader::State {
         if (c.filename.empty() && file >= 0 && static_cast<size_t>(file) < strings.size()) {
           c.filename = fmt::format("{}:{}", strings[static_cast<size_t>(file)], IntOr(top, "line", 0));
         }
+        if (c.stack.empty()) {
+          for (const nlohmann::json& frame_json : body["stack"]) {
+            if (!frame_json.is_object()) continue;
+            int64_t index = IntOr(frame_json, "filename", -1);
+            std::string file_name = index >= 0 && static_cast<size_t>(index) < strings.size()
+                                        ? strings[static_cast<size_t>(index)]
+                                        : "?";
+            c.stack.push_back(fmt::format("{}:{} in {}", file_name, IntOr(frame_json, "line", 0),
+                                          StringOr(frame_json, "name")));
+          }
+        }
       }
-    } else if (kind == "compilation_metrics" && !compile_id.empty() && body.is_object()) {
-      TraceCompile& c = Compile(compile_id, frame, compile, at);
+    } else if (kind == "compilation_metrics" && !base_id.empty() && body.is_object()) {
+      TraceCompile& c = Compile(base_id, frame, compile, ca, at);
       c.has_metrics = true;
       if (std::string name = StringOr(body, "co_name"); !name.empty()) c.function = name;
       if (std::string file = StringOr(body, "co_filename"); !file.empty()) {
@@ -229,15 +274,28 @@ struct TraceLogReader::State {
       }
     } else if (kind == "artifact" && body.is_object()) {
       artifact = StringOr(body, "name");
-      if (IsCacheArtifact(artifact)) log.cache_artifacts.push_back({compile_id, artifact, at});
+      if (IsCacheArtifact(artifact)) log.cache_artifacts.push_back({base_id, artifact, at});
     } else if (kind == "recompile_reasons" && !body.is_object()) {
       // Older logs put the reasons in the envelope itself.
       if (body.is_array()) {
-        for (const auto& r : body) log.recompile_reasons.emplace_back(compile_id, r.is_string() ? r.get<std::string>() : r.dump());
+        TraceRecompile r{base_id, at, {}};
+        for (const auto& reason : body) r.reasons.push_back(reason.is_string() ? reason.get<std::string>() : reason.dump());
+        log.recompiles.push_back(std::move(r));
       }
+    } else if (kind == "inductor_output_code" && body.is_object()) {
+      output_file = StringOr(body, "filename");
+    } else if (kind == "symbolic_shape_specialization" && body.is_object()) {
+      std::vector<std::string> sources;
+      if (auto it = body.find("sources"); it != body.end() && it->is_array()) {
+        for (const auto& src : *it) sources.push_back(src.is_string() ? src.get<std::string>() : src.dump());
+      }
+      log.specializations.push_back({base_id, StringOr(body, "symbol"), StringOr(body, "value"),
+                                     StringOr(body, "reason"), fmt::format("{}", fmt::join(sources, ", ")), at});
+    } else if ((kind == "guard_added" || kind == "guard_added_fast") && body.is_object()) {
+      log.guards_added.push_back({base_id, StringOr(body, "expr"), at});
     }
-    if (!compile_id.empty()) {
-      auto it = compile_index.find(compile_id);
+    if (!base_id.empty()) {
+      auto it = compile_index.find(base_id);
       if (it != compile_index.end()) {
         TraceCompile& c = log.compiles[it->second];
         c.attempts = std::max(c.attempts, attempt + 1);
@@ -304,45 +362,9 @@ TraceLog ParseTraceLog(std::string_view content, std::string path) {
 }
 
 Result<TraceLog> LoadTraceLogFile(const std::string& path, uint64_t max_bytes) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (!file) return Status::Errorf("{}: cannot open", path);
   TraceLogReader reader(path);
-  std::string pending;
-  std::vector<char> chunk(1 << 20);
-  uint64_t total = 0;
-  size_t got = 0;
-  while ((got = std::fread(chunk.data(), 1, chunk.size(), file)) > 0) {
-    if (InterruptRequested()) {
-      std::fclose(file);
-      return InterruptedStatus();
-    }
-    total += got;
-    if (total > max_bytes) {
-      std::fclose(file);
-      return Status::Errorf("{}: larger than max-file-size ({} bytes)", path, max_bytes);
-    }
-    std::string_view data(chunk.data(), got);
-    size_t pos = 0;
-    while (true) {
-      size_t end = data.find('\n', pos);
-      if (end == std::string_view::npos) {
-        pending.append(data.substr(pos));
-        break;
-      }
-      if (pending.empty()) {
-        reader.AddLine(data.substr(pos, end - pos));
-      } else {
-        pending.append(data.substr(pos, end - pos));
-        reader.AddLine(pending);
-        pending.clear();
-      }
-      pos = end + 1;
-    }
-  }
-  bool failed = std::ferror(file);
-  std::fclose(file);
-  if (failed) return Status::Errorf("{}: read error", path);
-  if (!pending.empty()) reader.AddLine(pending);
+  Status status = ReadFileLines(path, max_bytes, [&reader](std::string_view line) { reader.AddLine(line); });
+  if (!status.ok()) return status;
   return reader.Finish();
 }
 

@@ -4,14 +4,21 @@
 // with "has_payload" the record's payload follows as lines starting with a
 // TAB, and md5("\n".join(lines without the TAB)) equals the has_payload value.
 //
-// The reader collects what airscope shows: compiles (per compile id
-// `frame/compile`, from dynamo_start and compilation_metrics), guards
-// (dynamo_cpp_guards_str / dynamo_guards), recompile reasons, cache artifacts
-// (fx_graph_cache_* / aotautograd_cache_*) and the graphs (any `*_graph`
-// envelope: dynamo_output_graph, aot_forward_graph, aot_inference_graph, ...)
-// as print_readable text. Payloads of other records are only checksummed.
-// A bad line (broken JSON, md5 mismatch, a stray payload line) is recorded as
-// a problem with its line number and reading goes on: a damaged log still loads.
+// The reader collects what airscope shows: compiles (per compile id, as
+// torch/_guards.py CompileId.__str__ writes it: `frame/compile`, `!ca` or
+// `!ca/frame/compile` for compiled autograd; from dynamo_start, whose stack
+// is kept, and compilation_metrics), guards (dynamo_cpp_guards_str /
+// dynamo_guards), recompile reasons, cache artifacts (fx_graph_cache_* /
+// aotautograd_cache_*), Inductor's output code (its file and size),
+// symbolic_shape_specialization and guard_added records, the envelope's
+// `rank`, and the graphs (any `*_graph` envelope: dynamo_output_graph,
+// aot_forward_graph, ...) as print_readable text, named by trace id (the
+// compile id with `_ATTEMPT` for a restarted analysis, TraceId.__str__).
+// Payloads of other records are only checksummed.
+// A bad line (broken JSON, a stray payload line) is recorded as a problem
+// with its line number and reading goes on: a damaged log still loads. A
+// payload whose md5 is wrong is kept, with a problem saying so, as tlparse
+// keeps it (tlparse src/lib.rs:700-711 counts fail_payload_md5 and goes on).
 #pragma once
 
 #include <cstdint>
@@ -26,9 +33,10 @@
 namespace airscope {
 
 struct TraceCompile {
-  std::string id;  // "0/1"
-  int frame_id = 0;
-  int frame_compile_id = 0;
+  std::string id;  // "0/1", "!0/1/0", "!2"
+  int frame_id = -1;
+  int frame_compile_id = -1;
+  int compiled_autograd_id = -1;
   int attempts = 1;        // highest attempt seen + 1
   int starts = 0;          // dynamo_start records (a log can hold several runs)
   size_t line = 0;         // first dynamo_start (or first record) line
@@ -37,12 +45,13 @@ struct TraceCompile {
   std::string filename;    // co_filename:co_firstlineno
   std::string status;      // success | restart | failure | unknown (no compilation_metrics)
   std::string reason;      // failure: "fail_type: fail_reason"; restart: the restart reasons
+  std::vector<std::string> stack;  // dynamo_start's stack, outermost first: "file:line in name"
   int64_t graph_op_count = -1, graph_node_count = -1, graph_input_count = -1;
   int64_t cache_size = -1, accumulated_cache_size = -1, guard_count = -1, shape_env_guard_count = -1;
 };
 
 struct TraceGraph {
-  std::string compile_id;  // "" when the record had no frame id
+  std::string compile_id;  // trace id ("0/0", "0/0_1" for attempt 1); "" when the record had no compile id
   std::string stage;       // the envelope key: dynamo_output_graph, aot_forward_graph, ...
   std::string text;        // print_readable code
   size_t line = 0;
@@ -51,6 +60,37 @@ struct TraceGraph {
 struct TraceArtifact {
   std::string compile_id;
   std::string name;  // fx_graph_cache_hit, aotautograd_cache_miss, ...
+  size_t line = 0;
+};
+
+// One recompile_reasons record: the reasons Dynamo gave for compiling
+// `compile_id` (each "0/0: tensor 'L['x']' size mismatch ...").
+struct TraceRecompile {
+  std::string compile_id;
+  size_t line = 0;
+  std::vector<std::string> reasons;
+};
+
+// An inductor_output_code record: the generated module's file and size.
+struct TraceOutputCode {
+  std::string compile_id;
+  std::string filename;
+  size_t lines = 0;
+  size_t bytes = 0;
+  size_t line = 0;
+};
+
+// symbolic_shape_specialization: a symbol Dynamo specialized to a value.
+struct TraceSpecialization {
+  std::string compile_id;
+  std::string symbol, value, reason, sources;
+  size_t line = 0;
+};
+
+// guard_added: a shape guard added during tracing.
+struct TraceGuardAdded {
+  std::string compile_id;
+  std::string expr;
   size_t line = 0;
 };
 
@@ -67,10 +107,16 @@ struct TraceLog {
   std::vector<TraceCompile> compiles;                  // in order of first appearance
   std::map<std::string, std::string> cpp_guards;       // compile id -> dynamo_cpp_guards_str (last)
   std::map<std::string, std::string> dynamo_guards;    // compile id -> dynamo_guards JSON text (last)
-  std::vector<std::pair<std::string, std::string>> recompile_reasons;  // (compile id, reason)
+  std::vector<TraceRecompile> recompiles;              // one per recompile_reasons record, in log order
+  std::vector<TraceOutputCode> output_code;
+  std::vector<TraceSpecialization> specializations;
+  std::vector<TraceGuardAdded> guards_added;
+  int rank = -1;                                       // the envelopes' "rank" (-1: none)
   std::vector<TraceArtifact> cache_artifacts;          // fx_graph_cache_* and aotautograd_cache_* only
   std::vector<TraceGraph> graphs;                      // in log order
-  std::vector<TraceProblem> problems;
+  std::vector<TraceProblem> problems;                  // the first kMaxProblems
+  size_t more_problems = 0;                            // and how many more there were
+  static constexpr size_t kMaxProblems = 100;
 
   const TraceCompile* FindCompile(std::string_view id) const;
   // Artifacts whose name ends with `_hit`, `_miss`, `_bypass` (of either cache).

@@ -3,7 +3,9 @@
 // CMakeLists.txt), so each binary fuzzes exactly one parser. A parser may
 // reject its input with an error; it must never crash, hang, or trip a
 // sanitizer, and an accepted graph must lint clean and print.
+#include <algorithm>
 #include <cstddef>
+#include <set>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -16,6 +18,7 @@
 #include "core/ir/tensor_meta.h"
 #include "repl/tokenizer.h"
 #include "viz/pbtxt_reader.h"
+#include "viz/torch_logs.h"
 #include "viz/torch_trace.h"
 
 namespace {
@@ -58,6 +61,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   CheckGraph(ParsePbtxt(text, "fuzz"), [](const Graph& g) { return PrintFxText(g); }, Parser());
 #elif defined(AIRSCOPE_FUZZ_TORCH_TRACE)
   (void)ParseTraceLog(text, "fuzz");
+#elif defined(AIRSCOPE_FUZZ_TORCH_LOGS)
+  // What the shell relies on: names unique, every graph line mapped to a log line.
+  TorchLogs log = ParseTorchLogs(text, "fuzz");
+  std::set<std::string> names;
+  for (const TorchLogsGraph& g : log.graphs) {
+    if (!names.insert(g.name).second) __builtin_trap();
+    size_t lines = static_cast<size_t>(std::count(g.text.begin(), g.text.end(), '\n'));
+    if (lines != g.source_lines.size() || lines != g.source_columns.size()) __builtin_trap();
+    for (uint32_t line : g.source_lines) {
+      if (line == 0 || line > log.lines) __builtin_trap();
+    }
+  }
+  (void)LooksLikeTorchLogs(text);
 #elif defined(AIRSCOPE_FUZZ_CALL_SPEC)
   (void)ParseCallSpec(text);
   (void)TensorMeta::ParseAnnotation(text);

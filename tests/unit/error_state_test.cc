@@ -369,6 +369,13 @@ INSTANTIATE_TEST_SUITE_P(
                     "truncated.graph.txt:3:"},
         FailureCase{"BadFileUnderAnotherLoadedName", "use seed", "load $DATA/bad/empty.graph.txt as mlp", "empty"},
         FailureCase{"UnusableName", "", "load $DATA/mlp.readable.py as a.b", "not a usable graph name"},
+        FailureCase{"TorchLogsOverMaxFileSize", "set max-file-size 100", "load $DATA/torch_logs/seed_aclgraph_blog.log",
+                    "larger than max-file-size"},
+        FailureCase{"TorchLogsWithShapes", "", "load $DATA/torch_logs/seed_aclgraph_blog.log --shapes x=f32[2]",
+                    "is a TORCH_LOGS log"},
+        FailureCase{"LogUnderAnUnusableName", "", "load $DATA/torch_logs/seed_aclgraph_blog.log as a:b",
+                    "not a usable name for a log's graphs"},
+        FailureCase{"DirectoryWithoutRankLogs", "", "load $DATA/torch_logs", "without per-rank TORCH_TRACE logs"},
         FailureCase{"Usage", "", "load a b c", "usage: load"}),
     CaseName);
 

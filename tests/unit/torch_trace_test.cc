@@ -154,8 +154,9 @@ TEST(TorchTraceTest, DeeplyNestedJsonIsRefusedNotACrash) {
       "V0101 00:00:00.000000 1 a.py:1] {\"deep\": " + deep + ", \"frame_id\": 0, \"frame_compile_id\": 0}\n";
   TraceLog log = ParseTraceLog(log_text, "deep.log");
   EXPECT_EQ(log.compiles.size(), 1u);
-  ASSERT_EQ(log.recompile_reasons.size(), 1u);  // kept as its text, not parsed
-  EXPECT_EQ(log.recompile_reasons[0].second.size(), deep.size());
+  ASSERT_EQ(log.recompiles.size(), 1u);  // kept as its text, not parsed
+  ASSERT_EQ(log.recompiles[0].reasons.size(), 1u);
+  EXPECT_EQ(log.recompiles[0].reasons[0].size(), deep.size());
   ASSERT_EQ(log.problems.size(), 1u);
   EXPECT_EQ(log.problems[0].line, 4u);  // the deep envelope
 }
@@ -185,6 +186,98 @@ TEST(TorchTraceTest, ALogWithADamagedFirstLineIsStillALog) {
   EXPECT_TRUE(IsTraceLogFile(path.string()));
   EXPECT_FALSE(IsTraceLogFile(std::string(AIRSCOPE_TEST_DATA) + "/mlp.graph.txt"));
   std::filesystem::remove(path);
+}
+
+// A record as torch/_logging/_internal.py trace_structured writes it: the
+// glog prefix, the envelope, and its payload's lines behind a TAB.
+std::string Record(std::string_view envelope, std::string_view payload = {}) {
+  std::string line = fmt::format("V0101 00:00:00.000000 1 a.py:1] {{{}", envelope);
+  if (payload.empty()) return line + "}\n";
+  line += fmt::format(", \"has_payload\": \"{}\"}}\n", Md5Hex(payload));
+  size_t pos = 0;
+  while (pos <= payload.size()) {
+    size_t end = std::min(payload.find('\n', pos), payload.size());
+    line += "\t" + std::string(payload.substr(pos, end - pos)) + "\n";
+    pos = end + 1;
+  }
+  return line;
+}
+
+constexpr std::string_view kGraph = "class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        return (x,)";
+
+TEST(TorchTraceTest, CompiledAutogradIdsAndAttemptsAreTheirOwnCompiles) {
+  // torch/_guards.py CompileId.__str__: "!ca/frame/compile" and "!ca"; TraceId adds "_attempt".
+  TraceLog log = ParseTraceLog(
+      Record(R"("dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
+          Record(R"("dynamo_output_graph": {}, "frame_id": 0, "frame_compile_id": 0, "attempt": 1)", kGraph) +
+          Record(R"("dynamo_start": {"stack": []}, "compiled_autograd_id": 0, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
+          Record(R"("dynamo_output_graph": {}, "compiled_autograd_id": 0, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)",
+                 kGraph) +
+          Record(R"("compiled_autograd_graph": {}, "compiled_autograd_id": 2, "attempt": 0)", kGraph) +
+          Record(R"("dynamo_start": {"stack": []}, "compiled_autograd_id": null, "frame_id": 1, "frame_compile_id": 0)"),
+      "ca.log");
+  std::vector<std::string> ids;
+  for (const TraceCompile& c : log.compiles) ids.push_back(c.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"0/0", "!0/0/0", "1/0"}));
+  EXPECT_EQ(log.compiles[0].attempts, 2);
+  EXPECT_EQ(log.compiles[1].compiled_autograd_id, 0);
+  std::vector<std::string> graphs;
+  for (const TraceGraph& g : log.graphs) graphs.push_back(g.compile_id + ":" + g.stage);
+  EXPECT_EQ(graphs, (std::vector<std::string>{"0/0_1:dynamo_output_graph", "!0/0/0:dynamo_output_graph",
+                                              "!2:compiled_autograd_graph"}));
+}
+
+TEST(TorchTraceTest, APayloadWithAWrongMd5IsKeptWithAWarningAsTlparseDoes) {
+  // tlparse src/lib.rs:700-711 counts fail_payload_md5 and keeps the record.
+  std::string text = Record(R"("dynamo_output_graph": {}, "frame_id": 0, "frame_compile_id": 0)", kGraph);
+  text.replace(text.find("return (x,)"), 11, "return (y,)");
+  TraceLog log = ParseTraceLog(text, "md5.log");
+  ASSERT_EQ(log.graphs.size(), 1u);
+  EXPECT_NE(log.graphs[0].text.find("return (y,)"), std::string::npos);
+  ASSERT_EQ(log.problems.size(), 1u);
+  EXPECT_NE(log.problems[0].message.find("md5 mismatch"), std::string::npos);
+  EXPECT_NE(log.problems[0].message.find("kept"), std::string::npos);
+}
+
+TEST(TorchTraceTest, OutputCodeSpecializationsGuardsAddedStacksAndRank) {
+  TraceLog log = ParseTraceLog(
+      Record(R"("str": ["/home/u/train.py", 0])") + Record(R"("str": ["/torch/nn/module.py", 1])") +
+          Record(R"("dynamo_start": {"stack": [{"line": 12, "name": "<module>", "filename": 0}, {"line": 1751, "name": "_call_impl", "filename": 1}]}, "rank": 3, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
+          Record(R"j("symbolic_shape_specialization": {"symbol": "s0", "sources": ["L['x'].size()[0]"], "value": "3", "reason": "Eq(s0, 3)"}, "rank": 3, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)j") +
+          Record(R"j("guard_added": {"expr": "Eq(s1, 4)", "prefix": "eval"}, "rank": 3, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)j") +
+          Record(R"("inductor_output_code": {"filename": "/tmp/torchinductor/ab/cabc.py"}, "rank": 3, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)",
+                 "import torch\ndef call(args):\n    pass") +
+          Record(R"("artifact": {"name": "x", "encoding": "string"}, "rank": 4, "frame_id": 0, "frame_compile_id": 0)"),
+      "more.log");
+  EXPECT_EQ(log.rank, 3);
+  ASSERT_EQ(log.problems.size(), 1u);  // the record of rank 4
+  EXPECT_NE(log.problems[0].message.find("rank 4"), std::string::npos);
+  ASSERT_EQ(log.compiles.size(), 1u);
+  EXPECT_EQ(log.compiles[0].stack,
+            (std::vector<std::string>{"/home/u/train.py:12 in <module>", "/torch/nn/module.py:1751 in _call_impl"}));
+  ASSERT_EQ(log.specializations.size(), 1u);
+  EXPECT_EQ(log.specializations[0].symbol, "s0");
+  EXPECT_EQ(log.specializations[0].value, "3");
+  EXPECT_EQ(log.specializations[0].sources, "L['x'].size()[0]");
+  ASSERT_EQ(log.guards_added.size(), 1u);
+  EXPECT_EQ(log.guards_added[0].expr, "Eq(s1, 4)");
+  ASSERT_EQ(log.output_code.size(), 1u);
+  EXPECT_EQ(log.output_code[0].filename, "/tmp/torchinductor/ab/cabc.py");
+  EXPECT_EQ(log.output_code[0].lines, 3u);
+}
+
+// tlparse's multi_rank_logs (tests/data/torch_trace/multi_rank): rank 3
+// compiled the frame seven times, ranks 0 and 2 once.
+TEST(TorchTraceTest, PerRankLogsOfADistributedRun) {
+  std::map<int, size_t> compiles;
+  for (int rank : {0, 2, 3}) {
+    TraceLog log = LoadTraceLogFile(fmt::format("{}/multi_rank/dedicated_log_torch_trace_rank_{}.log", TraceDir(), rank),
+                                    uint64_t{1} << 30)
+                       .value();
+    compiles[rank] = log.compiles.size();
+    EXPECT_TRUE(log.problems.empty()) << log.problems[0].message;
+  }
+  EXPECT_EQ(compiles, (std::map<int, size_t>{{0, 1}, {2, 1}, {3, 7}}));
 }
 
 }  // namespace

@@ -1,0 +1,47 @@
+#include "core/line_reader.h"
+
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "core/interrupt.h"
+
+namespace airscope {
+
+Status ReadFileLines(const std::string& path, uint64_t max_bytes,
+                     const std::function<void(std::string_view)>& on_line) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) return Status::Errorf("{}: cannot open", path);
+  // A line that spans chunks is gathered here; it is the only copy made.
+  std::string pending;
+  std::vector<char> chunk(1 << 20);
+  uint64_t total = 0;
+  size_t got = 0;
+  while ((got = std::fread(chunk.data(), 1, chunk.size(), file.get())) > 0) {
+    if (InterruptRequested()) return InterruptedStatus();
+    total += got;
+    if (total > max_bytes) return Status::Errorf("{}: larger than max-file-size ({} bytes)", path, max_bytes);
+    std::string_view data(chunk.data(), got);
+    size_t pos = 0;
+    while (true) {
+      size_t end = data.find('\n', pos);
+      if (end == std::string_view::npos) {
+        pending.append(data.substr(pos));
+        break;
+      }
+      if (pending.empty()) {
+        on_line(data.substr(pos, end - pos));
+      } else {
+        pending.append(data.substr(pos, end - pos));
+        on_line(pending);
+        pending.clear();
+      }
+      pos = end + 1;
+    }
+  }
+  if (std::ferror(file.get())) return Status::Errorf("{}: read error", path);
+  if (!pending.empty()) on_line(pending);
+  return Status::Ok();
+}
+
+}  // namespace airscope

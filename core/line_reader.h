@@ -1,0 +1,23 @@
+// Reading a text file line by line in bounded memory: the loaders of logs
+// (TORCH_TRACE, TORCH_LOGS text) that may be gigabytes long read through
+// this, so a file is never held whole. Ctrl-C (core/interrupt.h) is honoured
+// between chunks of lines: a stopped read never hands on half a line.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace airscope {
+
+// Calls `on_line` with each line of `path` without its '\n' (a final line
+// without one included). Errors: the file cannot be opened or read, it is
+// larger than `max_bytes` (checked as it is read, so a growing file is
+// caught too), or Ctrl-C was pressed (InterruptedStatus()).
+Status ReadFileLines(const std::string& path, uint64_t max_bytes,
+                     const std::function<void(std::string_view)>& on_line);
+
+}  // namespace airscope

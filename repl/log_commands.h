@@ -1,0 +1,43 @@
+// Logs in the shell: `load` of a TORCH_TRACE log (viz/torch_trace.h), of a
+// directory of per-rank TORCH_TRACE logs, or of TORCH_LOGS text
+// (viz/torch_logs.h) registers each graph of the log under its name
+// (`ID:STAGE`, `ID:KIND`; `NAME:` in front with `load LOG as NAME`), all
+// sharing the parsed log, which `compiles`, `guards` and `recompiles` read
+// from whichever of them is current.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "repl/cache_state.h"
+#include "repl/command_table.h"
+#include "repl/graph_loader.h"
+#include "viz/torch_logs.h"
+
+namespace airscope {
+
+// `load FILE.log [as NAME]`: a TORCH_TRACE log.
+Status LoadTraceLog(CommandContext& ctx, const std::string& path, const std::string& as);
+// `load DIR [as NAME]`: the `dedicated_log_torch_trace_rank_N*.log` files of
+// a distributed run; graphs are `rankN:ID:STAGE`, and where ranks diverge
+// (compile ids one rank has and another lacks, guards that differ) is shown.
+Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::string& as);
+// `load FILE [as NAME]`: TORCH_LOGS text (torch and TorchAir lines).
+Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::string& as);
+
+// Registers `graphs` (the first becomes current); `attach` fills each one's
+// cache state with the log it came from. A log without a loadable graph
+// still needs a home for its compiles: `holder` names an empty graph then.
+Status RegisterLogGraphs(CommandContext& ctx, std::vector<std::pair<std::string, LoadedGraph>> graphs,
+                         const std::string& holder, const std::string& path,
+                         const std::function<void(const std::string& name, CacheState&)>& attach);
+
+// The TORCH_LOGS forms of `compiles [ID]`, `recompiles` and `guards [ID]`.
+Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* which);
+Status ShowLogRecompiles(CommandContext& ctx, const TorchLogs& log);
+Status ShowLogGuards(CommandContext& ctx, const TorchLogs& log, const Word* which);
+
+}  // namespace airscope
