@@ -12,7 +12,7 @@
 namespace airscope {
 namespace {
 
-constexpr std::string_view kSyntax = "op define \"SCHEMA\" | op inplaceable FUNCTIONAL INPLACE I,J,... | op list";
+constexpr std::string_view kSyntax = "op define|inplaceable|list ...";
 
 Status OpDefine(CommandContext& ctx) {
   if (ctx.args.size() != 2) return Status::Error("usage: op define \"ns::name(ARGS) -> RETURNS\"");
@@ -92,7 +92,9 @@ Status OpList(CommandContext& ctx) {
 }
 
 Status Op(CommandContext& ctx) {
-  if (ctx.args.empty()) return Status::Errorf("usage: {}", kSyntax);
+  if (ctx.args.empty()) {
+    return Status::Error("usage: op define \"SCHEMA\" | op inplaceable FUNCTIONAL INPLACE I,J,... | op list");
+  }
   const std::string& form = ctx.args[0].text;
   if (form == "define") return OpDefine(ctx);
   if (form == "inplaceable") return OpInplaceable(ctx);
@@ -107,8 +109,7 @@ Status Op(CommandContext& ctx) {
 
 void RegisterOpCommands(CommandTable& table) {
   table.Add({"op", std::string(kSyntax), "custom op schemas and TorchAir's inplaceable (multi-inplace) ops",
-             std::string(kSyntax) +
-                 "\n\n"
+             "op define \"SCHEMA\" | op inplaceable FUNCTIONAL INPLACE I,J,... | op list\n\n"
                  "  op define \"custom::sin(Tensor x, Tensor(a!) result) -> None\"\n"
                  "      as torch.library.Library('custom', 'FRAGMENT').define(...): the op's signature in torch's\n"
                  "      schema syntax. Passes read it where TorchAir reads the op's _schema: which arguments an\n"

@@ -420,11 +420,16 @@ PassInfo DecomposeAutoFunctionalizedPass() {
           "preserving strides (as_strided to a flat buffer, clone, as_strided back); each mutable argument is "
           "regenerated from its base (_x_alias -> alias, _x_size/_x_stride/_x_storage_offset -> as_strided, "
           "_x_slice_* -> slice, else the base itself); the mutable op is called on them; getitems of the bases "
-          "read the new bases, the op's getitems its result. Switch: "
-          "config.debug.aclgraph.disable_reinplace_input_mutated_ops_pass skips it. airscope simplifies: without "
-          "op schemas the op's arguments are passed positionally, non-mutable ones first; the op's output count "
-          "is taken from the node's tuple meta, else one; storage offsets of cloned bases are taken as 0; "
-          "auto_functionalized (v1) and Tensor[] mutable arguments are left alone with a remark.",
+          "read the new bases, the op's getitems its result. Each auto_functionalized (v1) node becomes "
+          "auto_functionalized_dense: its mutable arguments (by the op's schema, from `op define`) are cloned "
+          "the same way unless reinplaced, the op is called on them, getitems past the op's outputs read them "
+          "(a Tensor[] argument's through a second getitem). The call is written as make_fx records it: with "
+          "the op's schema, arguments in schema order, positional ones positionally, keyword-only ones as "
+          "kwargs. Switch: config.debug.aclgraph.disable_reinplace_input_mutated_ops_pass skips it. airscope "
+          "simplifies: without a schema the op's arguments are passed positionally, non-mutable ones first, and "
+          "its output count is taken from the node's tuple meta, else one; storage offsets of cloned bases are "
+          "taken as 0; v1 nodes without a schema and v2 Tensor[] mutable arguments (_x_length) are left alone "
+          "with a note.",
           PassKind::kPipeline, RunDecomposeAutoFunctionalized, {}, EffectPolicy::kPreserveWrites};
 }
 

@@ -406,16 +406,22 @@ PassInfo ReinplaceInputMutatedOpsPass() {
           "and before that first copy_ (ignoring sym_size/sym_stride/sym_numel/sym_storage_offset users, views "
           "only they read, and copy_ into it); for a view of a graph input never; otherwise no later use of an "
           "alias. The copy_ is then removed only if its dst is args[0]. NPU multi-inplace ops need a copy_ for "
-          "every mutated arg; their copy_s and getitems go. auto_functionalized_v2: each base of _all_bases is "
+          "every mutated arg; their copy_s and getitems go. auto_functionalized_v2 (each base of _all_bases) and "
+          "auto_functionalized (v1: each mutable argument of the op, by its schema, which `op define` gives): "
           "reinplaced unless it shares storage with one already reinplaced or can_inplace/the stream check "
-          "fail; the rest are recorded on the node as only_clone_these_tensors (airscope keeps it in the node's "
-          "meta; `show` does not print it; the remark repeats TorchAir's INFO line) for "
-          "decompose_auto_functionalized. Switch: config.debug.aclgraph.disable_reinplace_input_mutated_ops_pass "
+          "fail (a Tensor[] argument needs distinct storages); the rest are recorded on the node as "
+          "only_clone_these_tensors (airscope keeps it in the node's meta; `show` does not print it) for "
+          "decompose_auto_functionalized. Notes: TorchAir's INFO line per node (log_inplace_results, "
+          "graph_pass.py:327-370) word for word, and torch's ReinplaceCounters as this pass leaves them "
+          "(get_total_missed, get_total_missed_bytes: missed tensors and their bytes, static shapes only). "
+          "Switch: config.debug.aclgraph.disable_reinplace_input_mutated_ops_pass "
           "(also skips decompose_auto_functionalized). airscope simplifies: storages come from the graph (see "
           "reinplace_inplaceable_ops_pass) and every node on a storage is taken to overlap the mutated tensor "
-          "(TorchAir's behaviour without compute_overlapping_tensors, torch < 2.6); auto_functionalized (v1) is "
-          "left alone (it needs the op's schema); the in-place variant must be registered in the op registry "
-          "under the same overload name.",
+          "(TorchAir's behaviour without compute_overlapping_tensors, torch < 2.6); a v1 node whose op has no "
+          "schema is left alone; the stream check of a Tensor[] argument checks each tensor (TorchAir hands the "
+          "list to check_multi_stream_for_auto_functionalize, which would raise TypeError comparing a Node with "
+          "an int, utils.py:324); the counters start at 0 for each run of the pass (torch's are process-wide); "
+          "the in-place variant must be registered in the op registry under the same overload name.",
           PassKind::kPipeline, RunReinplaceInputMutatedOps, {}, EffectPolicy::kPreserveValues};
 }
 
