@@ -428,7 +428,7 @@ INSTANTIATE_TEST_SUITE_P(
                     "compile: pass 'post_grad_custom_pre_pass' failed"},
         FailureCase{"MarkDynamicUnknownInput", "", "mark_dynamic nope 0", "no input named 'nope'"},
         FailureCase{"MarkDynamicMinOverMax", "use seed", "mark_dynamic arg0_1 0 9 3", "is larger than MAX"},
-        FailureCase{"GearsBadSize", "", "gears arg0_1 0 2,x", "a gear size"},
+        FailureCase{"GearsBadSize", "", "gears arg0_1 0 2,x", "must be an integer, but got <class 'str'>"},
         FailureCase{"UnknownCacheEntry", "", "cache 7", "no cache entry '7'"},
         FailureCase{"UnknownGuardsEntry", "", "guards 9/9", "no cache entry '9/9'"}),
     CaseName);
