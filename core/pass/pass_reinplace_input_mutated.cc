@@ -62,7 +62,10 @@ class InputReinplacer {
   }
 
   Result<bool> Run(std::vector<std::string>& remarks) {
-    for (Node* node : graph_.Nodes()) Visit(node, remarks);
+    for (Node* node : graph_.Nodes()) {
+      Visit(node, remarks);
+      if (!error_.ok()) return error_;
+    }
     // gp:517-522: erase the copy_s (and getitems) made redundant.
     for (auto& [node, replacement] : replace_order_) {
       Node* to = replacement;
@@ -213,6 +216,7 @@ class InputReinplacer {
     std::string attempted = fmt::format("range(0, {})", keys.size());
     std::vector<size_t> to_clone = ReinplaceAndRefine(*node, attempted, keys, args, "auto_functionalized_v2",
                                                       Trigger::kAutoFuncV2, remarks);
+    if (!error_.ok()) return;
     SetOnlyClone(node, std::vector<int64_t>(to_clone.begin(), to_clone.end()));
   }
 
@@ -255,6 +259,7 @@ class InputReinplacer {
     std::string attempted = fmt::format("[{}]", fmt::join(keys, ", "));
     std::vector<size_t> to_clone = ReinplaceAndRefine(*node, attempted, keys, args, schema->QualifiedName(),
                                                       Trigger::kAutoFuncV1, remarks);
+    if (!error_.ok()) return;
     std::vector<int64_t> indices;
     for (size_t k : to_clone) indices.push_back(key_index[k]);
     SetOnlyClone(node, std::move(indices));
@@ -286,7 +291,16 @@ class InputReinplacer {
       bool same_storage_done = false;
       for (Node* n : arg.nodes) same_storage_done |= reinplaced_storages.count(storages_.Of(n)) > 0;
       bool attempt = !arg.nodes.empty() && !same_storage_done;
-      if (attempt && CanInplaceMutated(node, arg) && StreamsAgree(arg)) {
+      bool reinplace = attempt && CanInplaceMutated(node, arg);
+      if (reinplace) {
+        Result<bool> agree = StreamsAgree(node, arg, keys[i]);
+        if (!agree.ok()) {
+          error_ = agree.status();
+          return {};
+        }
+        reinplace = *agree;
+      }
+      if (reinplace) {
         // v1/v2 keep their copy_ epilogues and getitems: a copy_'s source is a
         // getitem, not the node (gp:405-414 finds nothing to replace).
         for (Node* n : arg.nodes) reinplaced_storages.insert(storages_.Of(n));
@@ -325,16 +339,19 @@ class InputReinplacer {
     return CanInplaceAll(node, arg.nodes);
   }
 
-  // check_multi_stream_for_auto_functionalize (au:393-397) on one tensor.
-  // TorchAir hands a Tensor[] argument (a list) to the same function, whose
-  // multi-index branch compares Nodes with ints (au:324) and raises
-  // TypeError; airscope checks each tensor of the list instead and says so
-  // in `help`.
-  bool StreamsAgree(const Mutated& arg) const {
-    for (Node* n : arg.nodes) {
-      if (!CheckAutoFunctionalizeStreams(*n, labels_)) return false;
+  // check_multi_stream_for_auto_functionalize (au:393-397). A Tensor[]
+  // argument reaches it as a list, which its multi-index branch compares
+  // with ints (utils.py:324): TorchAir raises TypeError there, so does
+  // airscope (the pass fails; TorchAir's compile fails).
+  Result<bool> StreamsAgree(const Node& node, const Mutated& arg, std::string_view key) const {
+    if (arg.is_list) {
+      return Status::Errorf(
+          "TypeError: '>=' not supported between instances of 'Node' and 'int': TorchAir hands {}'s Tensor[] "
+          "argument {} to check_multi_stream_for_auto_functionalize as a list, whose users it collects as if they "
+          "were arg indices (utils.py:319-324)",
+          node.name(), key);
     }
-    return true;
+    return CheckAutoFunctionalizeStreams(*arg.nodes[0], labels_);
   }
 
   void SetOnlyClone(Node* node, std::vector<int64_t> to_clone) {
@@ -361,6 +378,8 @@ class InputReinplacer {
         "bytes; AUTO_FUNC_V2: {} tensor(s), {} bytes)",
         v1_.tensors + v2_.tensors, v1_.bytes + v2_.bytes, v1_.tensors, v1_.bytes, v2_.tensors, v2_.bytes));
   }
+
+  Status error_;  // set by a visit that fails as TorchAir does; Run returns it
 
   struct Counters {
     int64_t tensors = 0;
@@ -409,7 +428,9 @@ PassInfo ReinplaceInputMutatedOpsPass() {
           "every mutated arg; their copy_s and getitems go. auto_functionalized_v2 (each base of _all_bases) and "
           "auto_functionalized (v1: each mutable argument of the op, by its schema, which `op define` gives): "
           "reinplaced unless it shares storage with one already reinplaced or can_inplace/the stream check "
-          "fail (a Tensor[] argument needs distinct storages); the rest are recorded on the node as "
+          "fail (a Tensor[] argument needs distinct storages; one that passes can_inplace reaches the stream "
+          "check as a list, where TorchAir raises TypeError comparing a Node with an int, utils.py:324, and so "
+          "does the pass); the rest are recorded on the node as "
           "only_clone_these_tensors (airscope keeps it in the node's meta; `show` does not print it) for "
           "decompose_auto_functionalized. Notes: TorchAir's INFO line per node (log_inplace_results, "
           "graph_pass.py:327-370) word for word, and torch's ReinplaceCounters as this pass leaves them "
@@ -418,9 +439,7 @@ PassInfo ReinplaceInputMutatedOpsPass() {
           "(also skips decompose_auto_functionalized). airscope simplifies: storages come from the graph (see "
           "reinplace_inplaceable_ops_pass) and every node on a storage is taken to overlap the mutated tensor "
           "(TorchAir's behaviour without compute_overlapping_tensors, torch < 2.6); a v1 node whose op has no "
-          "schema is left alone; the stream check of a Tensor[] argument checks each tensor (TorchAir hands the "
-          "list to check_multi_stream_for_auto_functionalize, which would raise TypeError comparing a Node with "
-          "an int, utils.py:324); the counters start at 0 for each run of the pass (torch's are process-wide); "
+          "schema is left alone; the counters start at 0 for each run of the pass (torch's are process-wide); "
           "the in-place variant must be registered in the op registry under the same overload name.",
           PassKind::kPipeline, RunReinplaceInputMutatedOps, {}, EffectPolicy::kPreserveValues};
 }

@@ -530,6 +530,42 @@ TEST(AutoFunctionalizedTest, V1ReinplacedArgumentIsNotCloned) {
   EXPECT_EQ(b.graph.Find("sin_default")->args()[1].as_node(), b.graph.Find("empty_like"));
 }
 
+// A v1 Tensor[] argument that passes can_inplace reaches TorchAir's stream
+// check as a list, which raises TypeError (utils.py:324): the pass fails too.
+TEST(AutoFunctionalizedTest, V1TensorListArgumentFailsAsTorchAirDoes) {
+  GraphBuilder b;
+  Node* x = b.Input("x_1", "f32[3]");
+  Node* a = b.Call("aten.empty_like.default", {N(x)}, {{"pin_memory", B(false)}}, "empty_like");
+  Node* c = b.Call("aten.empty_like.default", {N(x)}, {{"pin_memory", B(false)}}, "empty_like_1");
+  Node* af = b.Call("higher_order.auto_functionalized", {Argument::Raw("torch.ops.custom.mutate_op.default")},
+                    {{"y", Nodes({a, c})}}, "auto_functionalized");
+  b.Call("operator.getitem", {N(af), I(1)}, {}, "getitem_1");
+  b.Output({N(x)});
+  Infer(b.graph);
+  OpSchemaTable schemas = OpSchemaTable::Builtin();
+  ASSERT_TRUE(schemas.Define("custom::mutate_op(Tensor(a!)[] y) -> ()").ok());
+  PassContext context;
+  context.registry = &OpRegistry::Builtin();
+  context.schemas = &schemas;
+  PassManager manager;
+  auto outcome = manager.Run(ReinplaceInputMutatedOpsPass(), b.graph, context);
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.status().message().find("TypeError: '>=' not supported between instances of 'Node' and 'int'"),
+            std::string::npos);
+  // Two views of one storage fail can_inplace first: cloned, counted, no error.
+  GraphBuilder v;
+  Node* base = v.Input("b_1", "f32[2]");
+  Node* s0 = v.Call("aten.select.int", {N(base), I(0), I(0)}, {}, "select");
+  Node* s1 = v.Call("aten.select.int", {N(base), I(0), I(1)}, {}, "select_1");
+  v.Call("higher_order.auto_functionalized", {Argument::Raw("torch.ops.custom.mutate_op.default")},
+         {{"y", Nodes({s0, s1})}}, "auto_functionalized");
+  v.Output({});
+  Infer(v.graph);
+  Outcome out = RunPassWith(ReinplaceInputMutatedOpsPass(), v.graph, schemas, InplaceableNpuOps::Builtin());
+  EXPECT_TRUE(HasRemark(out, "We were unable to reinplace ['y']; ['y']"));
+  EXPECT_TRUE(HasRemark(out, "get_total_missed() = 1, get_total_missed_bytes() = 8"));
+}
+
 // ---- a custom multi-inplace op registered as TorchAir's tests register it
 
 struct SinCos {
