@@ -340,6 +340,11 @@ Status Cache(CommandContext& ctx) {
                 (*entry)->name, frame.calls(), frame.entries().size(), frame.entries().size() == 1 ? "y" : "ies",
                 options.cache_size_limit, ctx.session.settings().Get("mode"),
                 frame.eager_calls() ? fmt::format(", {} eager call(s) past the limit", frame.eager_calls()) : "");
+  for (const auto& [input, gears] : frame.dim_gears()) {
+    std::vector<std::string> items;
+    for (const DimGearsItem& item : gears) items.push_back(fmt::format("{}: {}", item.dim.repr, item.gears.Repr()));
+    ctx.out.Print("  dim gears of {}: {{{}}}", input, fmt::join(items, ", "));
+  }
   if (frame.entries().empty()) return Status::Ok();
   ctx.out.Print("  {:<5} {:<10} {:>6} {:>6}  {}", "entry", "compile", "guards", "hits", "specialized on");
   for (size_t i = 0; i < frame.entries().size(); ++i) {
