@@ -508,7 +508,10 @@ void RegisterCacheCommands(CommandTable& table) {
              Call, [](const std::vector<std::string>&) { return CompletionRule{CompletionKind::kCallInput, {}}; }});
   table.Add({"mark_dynamic", "mark_dynamic INPUT DIM [MIN MAX]", "compile a dim as a symbol (torch._dynamo.mark_dynamic)",
              "Makes dim DIM of input INPUT symbolic from the next compile on, with range guards\n"
-             "(default 2 <= size; Dynamo specializes 0 and 1).",
+             "(default 2 <= size; Dynamo specializes 0 and 1). A marked dim gets a symbol of its own (Dynamo's\n"
+             "DimDynamic.DYNAMIC: no duck sizing with equal sizes). When any input has TorchAir dim gears, the\n"
+             "marked dim is specialized at compile and Dynamo refuses the frame (ConstraintViolationError; see\n"
+             "help gears); on a dim that has gears, the gears decide.",
              MarkDynamic, nullptr});
   table.Add({"gears", "gears INPUT DIM G1,G2,...", "TorchAir dim gears: a dynamic dim limited to listed sizes",
              "gears INPUT DIM G1,G2,... [DIM G1,G2,... ...]\n\n"
