@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/dynamo/dim_gears.h"
 #include "core/fx/readable.h"
 #include "core/ops/dim_math.h"
 #include "core/pass/graph_diff.h"
@@ -264,30 +265,53 @@ Status MarkDynamic(CommandContext& ctx) {
   return Status::Ok();
 }
 
+// `gears INPUT DIM GEARS [DIM GEARS ...]`: one set_dim_gears(INPUT, {DIM:
+// GEARS, ...}) call. Words are read as Python literals so that TorchAir's
+// checks see what a script would have passed: 0.3 is a float, 1 a scalar
+// (not a list), 8,4 and [8,4] a list, (8,4) a tuple.
 Status Gears(CommandContext& ctx) {
   const auto& args = ctx.args;
-  if (args.size() != 3) return UsageError("gears INPUT DIM G1,G2,...");
+  constexpr std::string_view kUsage = "gears INPUT DIM G1,G2,... [DIM G1,G2,... ...]";
+  if (args.size() < 3 || args.size() % 2 != 1) return UsageError(kUsage);
   Result<size_t> input = InputIndex(ctx.session, args[0]);
   if (!input.ok()) return input.status();
-  Result<size_t> dim = InputDim(ctx.session, *input, args[1]);
-  if (!dim.ok()) return dim.status();
-  std::vector<int64_t> gears;
-  std::string_view text = args[2].text;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t end = text.find(',', pos);
-    if (end == std::string_view::npos) end = text.size();
-    Word piece{std::string(text.substr(pos, end - pos)), args[2].column + pos, false};
-    Result<int64_t> gear = ParseInt(piece, "a gear size");
-    if (!gear.ok()) return gear.status();
-    gears.push_back(*gear);
-    pos = end + 1;
+  Result<Session::Entry*> entry = ctx.session.Current();
+  if (!entry.ok()) return entry.status();
+  const Node* placeholder = (*entry)->loaded.graph->Placeholders()[*input];
+  const TensorMeta* tensor = placeholder->tensor();
+  if (tensor == nullptr) {
+    return Status::Errorf("column {}: input '{}' has no tensor shape in the graph ({}): set_dim_gears needs a tensor "
+                          "(`set input {} SHAPE` gives it one)",
+                          args[0].column, placeholder->name(),
+                          placeholder->meta() ? placeholder->meta()->ShapeString() : "no annotation", placeholder->name());
+  }
+  DimGears gears;
+  for (size_t i = 1; i + 1 < args.size(); i += 2) {
+    Result<GearsValue> value = ParseGearsValue(args[i + 1].text);
+    if (!value.ok()) return Status::Errorf("column {}: {}", args[i + 1].column, value.status().message());
+    DimGearsItem item{ParsePyScalar(args[i].text), std::move(value).value()};
+    // A dict keeps one value per key: the last one given, as in Python.
+    auto same = std::find_if(gears.begin(), gears.end(), [&item](const DimGearsItem& g) { return g.dim == item.dim; });
+    if (same != gears.end()) {
+      same->gears = std::move(item.gears);
+    } else {
+      gears.push_back(std::move(item));
+    }
+  }
+  // Checked before the frame is made, so a refused dict leaves none behind.
+  if (const CacheState* state = FindCacheState(ctx.session); !state || !state->frame) {
+    AIRSCOPE_RETURN_IF_ERROR(CheckDimGears(gears, tensor->sizes.size()));
   }
   Result<Frame*> frame = CurrentFrame(ctx.session);
   if (!frame.ok()) return frame.status();
-  (*frame)->SetGears(args[0].text, *dim, gears);
-  ctx.out.Print("dim gears for L['{}'].size()[{}]: {} (applies to the next compile)", args[0].text, *dim,
-                fmt::join(gears, ", "));
+  std::string text;
+  for (const DimGearsItem& item : gears) {
+    text += fmt::format("{}{}: {}", text.empty() ? "" : ", ", item.dim.repr, item.gears.Repr());
+  }
+  bool again = (*frame)->dim_gears().count(args[0].text) > 0;
+  AIRSCOPE_RETURN_IF_ERROR((*frame)->SetDimGears(args[0].text, tensor->sizes.size(), std::move(gears)));
+  ctx.out.Print("set_dim_gears({}, {{{}}}){} (applies to every later compile)", args[0].text, text,
+                again ? ": the same dict again" : "");
   return Status::Ok();
 }
 
@@ -316,6 +340,11 @@ Status Cache(CommandContext& ctx) {
                 (*entry)->name, frame.calls(), frame.entries().size(), frame.entries().size() == 1 ? "y" : "ies",
                 options.cache_size_limit, ctx.session.settings().Get("mode"),
                 frame.eager_calls() ? fmt::format(", {} eager call(s) past the limit", frame.eager_calls()) : "");
+  for (const auto& [input, gears] : frame.dim_gears()) {
+    std::vector<std::string> items;
+    for (const DimGearsItem& item : gears) items.push_back(fmt::format("{}: {}", item.dim.repr, item.gears.Repr()));
+    ctx.out.Print("  dim gears of {}: {{{}}}", input, fmt::join(items, ", "));
+  }
   if (frame.entries().empty()) return Status::Ok();
   ctx.out.Print("  {:<5} {:<10} {:>6} {:>6}  {}", "entry", "compile", "guards", "hits", "specialized on");
   for (size_t i = 0; i < frame.entries().size(); ++i) {
@@ -479,11 +508,35 @@ void RegisterCacheCommands(CommandTable& table) {
              Call, [](const std::vector<std::string>&) { return CompletionRule{CompletionKind::kCallInput, {}}; }});
   table.Add({"mark_dynamic", "mark_dynamic INPUT DIM [MIN MAX]", "compile a dim as a symbol (torch._dynamo.mark_dynamic)",
              "Makes dim DIM of input INPUT symbolic from the next compile on, with range guards\n"
-             "(default 2 <= size; Dynamo specializes 0 and 1).",
+             "(default 2 <= size; Dynamo specializes 0 and 1). A marked dim gets a symbol of its own (Dynamo's\n"
+             "DimDynamic.DYNAMIC: no duck sizing with equal sizes). When any input has TorchAir dim gears, the\n"
+             "marked dim is specialized at compile and Dynamo refuses the frame (ConstraintViolationError; see\n"
+             "help gears); on a dim that has gears, the gears decide.",
              MarkDynamic, nullptr});
   table.Add({"gears", "gears INPUT DIM G1,G2,...", "TorchAir dim gears: a dynamic dim limited to listed sizes",
-             "As torchair.inference.set_dim_gears: dim DIM of INPUT is compiled as a symbol guarded to be one\n"
-             "of the listed sizes; another size misses the entry.",
+             "gears INPUT DIM G1,G2,... [DIM G1,G2,... ...]\n\n"
+             "torchair.inference.set_dim_gears(INPUT, {DIM: [G1, G2, ...], ...}) (inference/_gear_utils.py:13-40),\n"
+             "checked as TorchAir checks it, with its AssertionError texts: DIM an int in [0, ndim-1], the gears a\n"
+             "list or tuple of 2 to 100 ints, none 0. Words read as Python literals: 0.3 is a float, 8 a lone int\n"
+             "(not a list), 8,4 and [8,4] a list, (8,4) a tuple. Setting a different dict on the same input fails\n"
+             "(\"Tensor INPUT already has set dim gears\"; TorchAir prints the tensor itself); the same dict again is\n"
+             "fine. The dict applies to every later compile of the frame, as if every call passed the tensor it was\n"
+             "set on (TorchAir keeps it on that tensor object; a new tensor without it compiles without gears).\n"
+             "At each compile, when any input has gears, TorchAir's guard_gears_shape (_gear_utils.py:64-80, run\n"
+             "by its stage compiler on AOT's fake inputs, npu_fx_compiler.py:810-817):\n"
+             "  - a gear dim becomes a symbol guarded by `MIN <= d <= MAX` and, per adjacent pair of sorted gears,\n"
+             "    `(d <= LEFT) | (RIGHT <= d)`: it admits exactly the gears. A size that is not a gear fails the\n"
+             "    compile (not a guard: the guards of the entries already compiled simply miss first), with\n"
+             "    `AssertionError: The index N of the current tensor shape is not within the range [G1, ...]`,\n"
+             "    which Dynamo reports as BackendCompilerFailed;\n"
+             "  - every other dim of every input is specialized (guard_int): static, and shown as `== N` in the\n"
+             "    shape env where it would have been dynamic; a dim mark_dynamic asked to keep dynamic then fails\n"
+             "    the compile with Dynamo's ConstraintViolationError, as does a gear dim whose gears leave one\n"
+             "    size >= 2 (sizes 0 and 1 are always static in Dynamo).\n"
+             "airscope simplifies: the printed form of the Or guards follows sympy's printer as read from\n"
+             "torch's source, not a printout; a failed set_dim_gears changes nothing (TorchAir has already\n"
+             "marked the dims checked before the failing one dynamic). All gear sizes hit the one entry; in\n"
+             "reduce-overhead mode each size gets its own captured graph, as each is its own AclGraph key.",
              Gears, nullptr});
   table.Add({"cache", "cache [ENTRY]", "the current frame's cache entries: compile id, guards, hits, captured graphs",
              "Lists the cache entries of the current graph's frame in creation order, with compile id, number\n"

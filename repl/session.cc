@@ -7,7 +7,9 @@ namespace airscope {
 Session::Session()
     : registry_(&OpRegistry::Builtin()),
       passes_(PassRegistry::WithBuiltins()),
-      decompositions_(DecompositionTable::Builtin()) {}
+      decompositions_(DecompositionTable::Builtin()),
+      schemas_(OpSchemaTable::Builtin()),
+      inplaceable_(InplaceableNpuOps::Builtin()) {}
 
 namespace {
 
@@ -41,6 +43,8 @@ PassContext Session::MakePassContext() const {
   PassContext context;
   context.registry = registry_;
   context.decompositions = &decompositions_;
+  context.schemas = &schemas_;
+  context.inplaceable = &inplaceable_;
   context.passes = &passes_;
   context.custom_pre = custom_pre_;
   context.custom_post = custom_post_;

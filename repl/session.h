@@ -11,9 +11,11 @@
 #include <vector>
 
 #include "core/ops/op_registry.h"
+#include "core/ops/op_schema.h"
 #include "core/pass/decomposition.h"
 #include "core/pass/pass.h"
 #include "core/pass/pipeline_run.h"
+#include "core/pass/reinplace_util.h"
 #include "core/status.h"
 #include "repl/device_state.h"
 #include "repl/graph_loader.h"
@@ -66,6 +68,9 @@ class Session {
   PassRegistry& passes() { return passes_; }
   const PassRegistry& passes() const { return passes_; }
   DecompositionTable& decompositions() { return decompositions_; }
+  // Op signatures (`op define`) and TorchAir's inplaceable_npu_ops (`op inplaceable`).
+  OpSchemaTable& schemas() { return schemas_; }
+  InplaceableNpuOps& inplaceable() { return inplaceable_; }
   std::vector<std::string>& custom_pre_passes() { return custom_pre_; }
   std::vector<std::string>& custom_post_passes() { return custom_post_; }
   // A context for running passes with this session's configuration.
@@ -104,6 +109,8 @@ class Session {
   const OpRegistry* registry_;
   PassRegistry passes_;
   DecompositionTable decompositions_;
+  OpSchemaTable schemas_;
+  InplaceableNpuOps inplaceable_;
   std::vector<std::string> custom_pre_;
   std::vector<std::string> custom_post_;
   PluginSet plugins_;

@@ -10,29 +10,64 @@ Frame::Frame(std::string function, std::string file, int frame_id)
     : function_(std::move(function)), file_(std::move(file)), frame_id_(frame_id) {}
 
 void Frame::MarkDynamic(const std::string& input, size_t dim, int64_t min, int64_t max) {
-  markings_[{input, dim}] = Marking{DimKind::kSymbolic, min, max, {}};
+  bool ranged = min != 2 || max != std::numeric_limits<int64_t>::max();
+  markings_[{input, dim}] = Marking{min, max, ranged};
 }
 
-void Frame::SetGears(const std::string& input, size_t dim, std::vector<int64_t> gears) {
-  std::sort(gears.begin(), gears.end());
-  gears.erase(std::unique(gears.begin(), gears.end()), gears.end());
-  markings_[{input, dim}] = Marking{DimKind::kGears, 2, std::numeric_limits<int64_t>::max(), std::move(gears)};
+Status Frame::SetDimGears(const std::string& input, size_t ndim, DimGears gears) {
+  // gear:14-16: a tensor's dict is set once; the same dict again is fine.
+  auto it = dim_gears_.find(input);
+  if (it != dim_gears_.end() && !SameDimGears(it->second, gears)) {
+    return Status::Errorf(
+        "AssertionError: Tensor {} already has set dim gears, and it is not supported to set it again.", input);
+  }
+  AIRSCOPE_RETURN_IF_ERROR(CheckDimGears(gears, ndim));
+  dim_gears_[input] = std::move(gears);
+  return Status::Ok();
 }
 
-Result<std::vector<TensorGuard>> Frame::BuildGuards(const std::vector<CallInput>& inputs,
-                                                    std::vector<std::string>* notes) const {
+namespace {
+
+// symbolic_shapes._render_range_for_constraint_violation for the two kinds
+// of constraint mark_dynamic makes (RelaxedUnspecConstraint without a range,
+// StrictMinMaxConstraint with one); bounds at the default range are left out.
+std::string ConstraintText(const std::string& source, bool ranged, int64_t min, int64_t max) {
+  if (!ranged) return fmt::format("RelaxedUnspecConstraint({})", source);
+  std::string text = fmt::format("{0} = {0} in the specified range", source);
+  bool lower = min > 2, upper = max != std::numeric_limits<int64_t>::max();
+  if (lower && upper) return fmt::format("{} {} <= {} <= {}", text, min, source, max);
+  if (upper) return fmt::format("{} {} <= {}", text, source, max);
+  if (lower) return fmt::format("{} {} <= {}", text, min, source);
+  return text;
+}
+
+}  // namespace
+
+Result<Frame::BuiltGuards> Frame::BuildGuards(const std::vector<CallInput>& inputs,
+                                              std::vector<std::string>* notes) const {
   for (const auto& [key, marking] : markings_) {
     const std::string& input_name = key.first;  // lambdas cannot capture bindings before clang 16
     auto it = std::find_if(inputs.begin(), inputs.end(),
                            [&input_name](const CallInput& in) { return in.name == input_name; });
     if (it != inputs.end() && key.second >= it->sizes.size()) {
-      return Status::Errorf("input '{}' has {} dims; dim {} marked {} does not exist", key.first, it->sizes.size(),
-                            key.second, marking.kind == DimKind::kGears ? "with gears" : "dynamic");
+      return Status::Errorf("input '{}' has {} dims; dim {} marked dynamic does not exist", key.first, it->sizes.size(),
+                            key.second);
     }
   }
-  std::vector<TensorGuard> guards;
+  // guard_gears_shape (gear:64-80) does anything only when an input has gears.
+  bool any_gears = false;
+  for (const CallInput& in : inputs) any_gears = any_gears || dim_gears_.count(in.name) > 0;
+
+  BuiltGuards built;
+  std::vector<std::string> violated_sources, violations;
   std::map<int64_t, std::string> duck;  // Dynamo's duck sizing: equal sizes share a symbol
   int next_symbol = 0;
+  auto fresh_symbol = [&next_symbol] { return fmt::format("s{}", next_symbol++); };
+  auto violate = [&](const std::string& source, std::string constraint, int64_t value) {
+    violated_sources.push_back(source);
+    violations.push_back(fmt::format("Not all values of {} are valid because {} was inferred to be a constant ({}).",
+                                     constraint, source, value));
+  };
   for (const CallInput& in : inputs) {
     TensorGuard t;
     t.name = in.name;
@@ -40,49 +75,98 @@ Result<std::vector<TensorGuard>> Frame::BuildGuards(const std::vector<CallInput>
     t.device = in.device;
     t.requires_grad = in.requires_grad;
     auto seen = seen_sizes_.find(in.name);
+    auto gears_it = dim_gears_.find(in.name);
     for (size_t d = 0; d < in.sizes.size(); ++d) {
       DimGuard dim;
-      dim.value = in.sizes[d];
+      int64_t size = in.sizes[d];
+      dim.value = size;
+      std::string source = SizeSource(in.name, d);
+      const GearsValue* gears = gears_it != dim_gears_.end() ? GearsOfDim(gears_it->second, d) : nullptr;
       auto mark = markings_.find({in.name, d});
-      if (mark != markings_.end() && mark->second.kind == DimKind::kGears) {
-        const auto& gears = mark->second.gears;
-        if (std::find(gears.begin(), gears.end(), in.sizes[d]) == gears.end()) {
-          return Status::Errorf("input '{}' dim {} is {}, not one of its gears {}", in.name, d, in.sizes[d],
-                                fmt::join(gears, ","));
+      bool automatic = seen != seen_sizes_.end() && d < seen->second.size() && !seen->second[d] && size >= 2;
+      if (gears) {
+        // _guard_dynamic_dim (gear:47-61) on the fake input's size.
+        if (std::optional<std::string> rejected = GearRejection(size, *gears)) {
+          return Status::Errorf("torch._dynamo.exc.BackendCompilerFailed: TorchAir's backend raised:\n{}", *rejected);
         }
-        dim.kind = DimKind::kGears;
-        dim.gears = gears;
-        dim.symbol = fmt::format("s{}", next_symbol++);
+        // A symbol is never 0 or 1 (Dynamo specializes those sizes), so the
+        // gears it can take are those >= 2; one left means a constant.
+        std::vector<int64_t> symbolic;
+        for (int64_t g : AdmittedGears(*gears)) {
+          if (g >= 2) symbolic.push_back(g);
+        }
+        if (size < 2) {
+          // Static from the start: Dynamo specializes 0 and 1 (no constraint broken).
+        } else if (symbolic.size() == 1) {
+          dim.specialized = true;  // the gear guards leave one value: the symbol becomes that constant
+          violate(source, ConstraintText(source, false, 2, std::numeric_limits<int64_t>::max()), size);
+        } else {
+          dim.kind = DimKind::kGears;
+          dim.gears = std::move(symbolic);
+          dim.symbol = fresh_symbol();
+          if (notes) {
+            notes->push_back(fmt::format("dim gears: {} compiled as {}, guarded to the gears {} (guard_gears_shape)",
+                                         source, dim.symbol, gears->Repr()));
+          }
+        }
       } else if (mark != markings_.end()) {
-        if (in.sizes[d] < mark->second.min || in.sizes[d] > mark->second.max) {
-          return Status::Errorf("input '{}' dim {} is {}, outside its mark_dynamic range [{}, {}]", in.name, d,
-                                in.sizes[d], mark->second.min, mark->second.max);
+        if (size < mark->second.min || size > mark->second.max) {
+          return Status::Errorf("input '{}' dim {} is {}, outside its mark_dynamic range [{}, {}]", in.name, d, size,
+                                mark->second.min, mark->second.max);
         }
-        dim.kind = DimKind::kSymbolic;
-        dim.min = mark->second.min;
-        dim.max = mark->second.max;
-      } else if (seen != seen_sizes_.end() && d < seen->second.size() && !seen->second[d] && in.sizes[d] >= 2) {
-        dim.kind = DimKind::kSymbolic;  // automatic dynamic; 0 and 1 stay specialized as in Dynamo
-      }
-      if (dim.kind == DimKind::kSymbolic) {
-        auto [it, fresh] = duck.emplace(in.sizes[d], fmt::format("s{}", next_symbol));
-        if (fresh) ++next_symbol;
-        dim.symbol = it->second;
-        if (notes && mark == markings_.end()) {
-          notes->push_back(fmt::format("automatic dynamic: L['{}'].size()[{}] changed between calls; compiled as {}",
-                                       in.name, d, dim.symbol));
+        if (any_gears) {
+          // guard_int on a dim mark_dynamic asked to keep dynamic.
+          dim.specialized = true;
+          if (size != 0 && size != 1) {
+            violate(source, ConstraintText(source, mark->second.ranged, mark->second.min, mark->second.max), size);
+          }
+        } else {
+          dim.kind = DimKind::kSymbolic;  // DimDynamic.DYNAMIC: a symbol of its own, no duck sizing
+          dim.min = mark->second.min;
+          dim.max = mark->second.max;
+          dim.symbol = fresh_symbol();
+        }
+      } else if (automatic) {
+        if (any_gears) {
+          dim.specialized = true;
+          if (notes) {
+            notes->push_back(fmt::format("automatic dynamic: {} changed between calls, but guard_gears_shape "
+                                         "specialized it to {} (guard_int, another input has dim gears)",
+                                         source, size));
+          }
+        } else {
+          dim.kind = DimKind::kSymbolic;  // automatic dynamic; 0 and 1 stay specialized as in Dynamo
+          auto [it, fresh] = duck.emplace(size, fmt::format("s{}", next_symbol));
+          if (fresh) ++next_symbol;
+          dim.symbol = it->second;
+          if (notes) {
+            notes->push_back(fmt::format("automatic dynamic: L['{}'].size()[{}] changed between calls; compiled as {}",
+                                         in.name, d, dim.symbol));
+          }
         }
       }
       t.sizes.push_back(std::move(dim));
     }
     for (size_t d = 0; d < in.strides.size(); ++d) {
       bool symbolic = false;
-      for (size_t j = d + 1; j < t.sizes.size(); ++j) symbolic = symbolic || t.sizes[j].kind != DimKind::kStatic;
+      // A stride over a dim that was dynamic when wrapped is symbolic too (None in check_tensor).
+      for (size_t j = d + 1; j < t.sizes.size(); ++j) {
+        symbolic = symbolic || t.sizes[j].kind != DimKind::kStatic || t.sizes[j].specialized;
+      }
       t.strides.push_back(symbolic ? std::nullopt : std::optional<int64_t>(in.strides[d]));
     }
-    guards.push_back(std::move(t));
+    built.tensors.push_back(std::move(t));
   }
-  return guards;
+  if (!violations.empty()) {
+    // ShapeEnv.produce_guards_verbose's ConstraintViolationError.
+    std::string text = fmt::format(
+        "torch.fx.experimental.symbolic_shapes.ConstraintViolationError: Constraints violated ({})! For more "
+        "information, run with TORCH_LOGS=\"+dynamic\".",
+        fmt::join(violated_sources, ", "));
+    for (const std::string& v : violations) text += "\n  - " + v;
+    built.constraint_violation = std::move(text);
+  }
+  return built;
 }
 
 void Frame::Capture(CacheEntry& entry, const std::vector<CallInput>& inputs, const FrameOptions& options,
@@ -155,21 +239,27 @@ Result<CallOutcome> Frame::Call(const Graph& graph, const std::vector<CallInput>
       if (it->second[d] && *it->second[d] != in.sizes[d]) it->second[d].reset();
     }
   }
-  Result<std::vector<TensorGuard>> guards = BuildGuards(inputs, &outcome.dynamic_notes);
+  Result<BuiltGuards> guards = BuildGuards(inputs, &outcome.dynamic_notes);
   if (!guards.ok()) {
     seen_sizes_ = std::move(seen_before);
     return guards.status();
   }
   std::vector<TensorMeta> metas;
-  for (const TensorGuard& t : *guards) metas.push_back(t.ToMeta());
+  for (const TensorGuard& t : guards->tensors) metas.push_back(t.ToMeta());
   Result<std::unique_ptr<Graph>> artifact = compile(graph, metas);
   if (!artifact.ok()) {
     seen_sizes_ = std::move(seen_before);
     return artifact.status();
   }
+  // Dynamo produces the guards after the backend compiled: a dim marked
+  // dynamic that the backend specialized fails the frame there.
+  if (!guards->constraint_violation.empty()) {
+    seen_sizes_ = std::move(seen_before);
+    return Status::Error(guards->constraint_violation);
+  }
   auto entry = std::make_unique<CacheEntry>();
   entry->compile_id = fmt::format("{}/{}", frame_id_, next_compile_++);
-  entry->guards = GuardSet(std::move(guards).value());
+  entry->guards = GuardSet(std::move(guards->tensors));
   entry->artifact = std::move(artifact).value();
   ++calls_;
   outcome.kind = CallOutcome::Kind::kCompiled;

@@ -7,7 +7,19 @@
 // holds cache_size_limit entries, in which case the call runs eager (Dynamo's
 // recompile_limit; the warning is reported once). Dynamic dims come from
 // mark_dynamic, TorchAir dim gears and automatic dynamic (a dim that changed
-// between compiles is compiled as a symbol the next time).
+// between compiles is compiled as a symbol the next time). Dims marked with
+// mark_dynamic or gears get a symbol of their own; automatic dynamic dims of
+// equal size share one (Dynamo's DimDynamic.DYNAMIC vs DUCK).
+//
+// Dim gears follow TorchAir (inference/_gear_utils.py): set_dim_gears'
+// checks when they are set; at every compile, when any input has gears,
+// guard_gears_shape (run by TorchAir's stage compiler on AOT's fake inputs,
+// npu_fx_compiler.py:810-817): a gear dim whose size is not a gear fails the
+// compile with TorchAir's AssertionError (wrapped by Dynamo as
+// BackendCompilerFailed), every other dim of every input is specialized
+// (guard_int), and a specialized dim that mark_dynamic (or set_dim_gears
+// itself) asked to stay dynamic fails the compile with Dynamo's
+// ConstraintViolationError.
 // In reduce-overhead mode each entry keeps one captured device graph per
 // distinct input shape, up to static_capture_size_limit, then runs eager.
 // A failed compile leaves the frame as it was (nothing cached, no state moved).
@@ -21,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "core/dynamo/dim_gears.h"
 #include "core/dynamo/guards.h"
 #include "core/ir/graph.h"
 #include "core/status.h"
@@ -67,8 +80,13 @@ class Frame {
 
   // mark_dynamic(x, dim, min, max): compiled as a symbol from the first compile.
   void MarkDynamic(const std::string& input, size_t dim, int64_t min, int64_t max);
-  // torchair.inference.set_dim_gears: dynamic, restricted to `gears`.
-  void SetGears(const std::string& input, size_t dim, std::vector<int64_t> gears);
+  // torchair.inference.set_dim_gears(input, gears) on an input of `ndim`
+  // dims: TorchAir's AssertionError when the dict is refused or differs from
+  // the one already set (setting the same dict again is fine). The frame
+  // keeps the dict for every later compile (as if each call passed the
+  // tensor it was set on).
+  Status SetDimGears(const std::string& input, size_t ndim, DimGears gears);
+  const std::map<std::string, DimGears>& dim_gears() const { return dim_gears_; }
 
   // `inputs` must be bound to the graph (placeholder order). Errors come only
   // from `compile` or from dynamic markings that do not fit the inputs; the
@@ -93,11 +111,16 @@ class Frame {
 
  private:
   struct Marking {
-    DimKind kind = DimKind::kSymbolic;
     int64_t min = 2, max = std::numeric_limits<int64_t>::max();
-    std::vector<int64_t> gears;
+    bool ranged = false;  // mark_dynamic with MIN MAX (StrictMinMaxConstraint)
   };
-  Result<std::vector<TensorGuard>> BuildGuards(const std::vector<CallInput>& inputs, std::vector<std::string>* notes) const;
+  struct BuiltGuards {
+    std::vector<TensorGuard> tensors;
+    // Dynamo's ConstraintViolationError, raised once the backend has compiled
+    // (produce_guards); empty when no constraint is violated.
+    std::string constraint_violation;
+  };
+  Result<BuiltGuards> BuildGuards(const std::vector<CallInput>& inputs, std::vector<std::string>* notes) const;
   void Capture(CacheEntry& entry, const std::vector<CallInput>& inputs, const FrameOptions& options, CallOutcome& outcome);
 
   std::string function_;
@@ -105,7 +128,8 @@ class Frame {
   int frame_id_ = 0;
   int next_compile_ = 0;
   std::vector<std::unique_ptr<CacheEntry>> entries_;  // creation order; lookup newest first
-  std::map<std::pair<std::string, size_t>, Marking> markings_;
+  std::map<std::pair<std::string, size_t>, Marking> markings_;  // mark_dynamic
+  std::map<std::string, DimGears> dim_gears_;                    // set_dim_gears, by input
   // Automatic dynamic: sizes seen per input at compiles; nullopt once a dim changed.
   std::map<std::string, std::vector<std::optional<int64_t>>> seen_sizes_;
   uint64_t calls_ = 0;

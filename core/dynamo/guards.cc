@@ -14,12 +14,34 @@ std::string DeviceArg(std::string_view device) {
   return std::string(device.substr(colon + 1));
 }
 
-std::string DimText(const DimGuard& dim) { return dim.kind == DimKind::kStatic ? fmt::format("{}", dim.value) : "None"; }
+std::string DimText(const DimGuard& dim) {
+  return dim.kind == DimKind::kStatic && !dim.specialized ? fmt::format("{}", dim.value) : "None";
+}
 
-std::string FormatShapeGuard(const DimGuard& dim, const std::string& source) {
-  if (dim.kind == DimKind::kGears) return fmt::format("{} in ({})  # torchair dim gears", source, fmt::join(dim.gears, ", "));
-  if (dim.max == std::numeric_limits<int64_t>::max()) return fmt::format("{} <= {}", dim.min, source);
-  return fmt::format("{} <= {} <= {}", dim.min, source, dim.max);
+// The shape-env guards of a symbol's first source, as Dynamo prints them.
+// Gears: guard_bool(min <= d <= max) refines the symbol's range, printed as
+// one; each guard_bool(d <= left | d >= right) is a sympy Or of relations
+// canonicalized to <= (symbolic_shapes.canonicalize_bool_expr), printed by
+// sympy's StrPrinter as `(a) | (b)`.
+std::vector<std::string> ShapeGuards(const DimGuard& dim, const std::string& source) {
+  if (dim.kind == DimKind::kGears) {
+    std::vector<std::string> lines;
+    if (dim.gears.empty()) return lines;
+    lines.push_back(fmt::format("{} <= {} <= {}", dim.gears.front(), source, dim.gears.back()));
+    for (size_t i = 0; i + 1 < dim.gears.size(); ++i) {
+      lines.push_back(fmt::format("({} <= {}) | ({} <= {})", source, dim.gears[i], dim.gears[i + 1], source));
+    }
+    return lines;
+  }
+  if (dim.max == std::numeric_limits<int64_t>::max()) return {fmt::format("{} <= {}", dim.min, source)};
+  return {fmt::format("{} <= {} <= {}", dim.min, source, dim.max)};
+}
+
+// Whether size `v` passes ShapeGuards(dim)[k].
+bool PassesShapeGuard(const DimGuard& dim, size_t k, int64_t v) {
+  if (dim.kind != DimKind::kGears) return v >= dim.min && v <= dim.max;
+  if (k == 0) return v >= dim.gears.front() && v <= dim.gears.back();
+  return v <= dim.gears[k - 1] || v >= dim.gears[k];
 }
 
 }  // namespace
@@ -184,7 +206,7 @@ std::optional<std::string> GuardSet::FirstFailure(std::span<const CallInput> inp
       return fmt::format("{} rank mismatch. expected {}, actual {}", prefix, t.sizes.size(), in.sizes.size());
     }
     for (size_t d = 0; d < t.sizes.size(); ++d) {
-      if (t.sizes[d].kind == DimKind::kStatic && t.sizes[d].value != in.sizes[d]) {
+      if (t.sizes[d].kind == DimKind::kStatic && !t.sizes[d].specialized && t.sizes[d].value != in.sizes[d]) {
         return fmt::format("{} size mismatch at index {}. expected {}, actual {}", prefix, d, t.sizes[d].value, in.sizes[d]);
       }
     }
@@ -198,9 +220,12 @@ std::optional<std::string> GuardSet::FirstFailure(std::span<const CallInput> inp
   for (size_t i = 0; i < tensors_.size(); ++i) {
     for (size_t d = 0; d < tensors_[i].sizes.size(); ++d) {
       const DimGuard& dim = tensors_[i].sizes[d];
-      if (dim.kind == DimKind::kStatic) continue;
       int64_t v = inputs[i].sizes[d];
       std::string source = SizeSource(tensors_[i].name, d);
+      if (dim.kind == DimKind::kStatic) {
+        if (dim.specialized && v != dim.value) return fmt::format("{} == {}  # {} = {}", source, dim.value, source, v);
+        continue;
+      }
       auto [it, fresh] = first_use.emplace(dim.symbol, std::make_pair(i, d));
       if (!fresh) {
         auto [oi, od] = it->second;
@@ -209,9 +234,10 @@ std::optional<std::string> GuardSet::FirstFailure(std::span<const CallInput> inp
         }
         continue;
       }
-      bool ok = dim.kind == DimKind::kGears ? std::find(dim.gears.begin(), dim.gears.end(), v) != dim.gears.end()
-                                            : (v >= dim.min && v <= dim.max);
-      if (!ok) return fmt::format("{}  # {} = {}", FormatShapeGuard(dim, source), source, v);
+      std::vector<std::string> guards = ShapeGuards(dim, source);
+      for (size_t k = 0; k < guards.size(); ++k) {
+        if (!PassesShapeGuard(dim, k, v)) return fmt::format("{}  # {} = {}", guards[k], source, v);
+      }
     }
   }
   return std::nullopt;
@@ -236,13 +262,16 @@ std::vector<std::string> GuardSet::ShapeEnvLines() const {
   for (const TensorGuard& t : tensors_) {
     for (size_t d = 0; d < t.sizes.size(); ++d) {
       const DimGuard& dim = t.sizes[d];
-      if (dim.kind == DimKind::kStatic) continue;
       std::string source = SizeSource(t.name, d);
+      if (dim.kind == DimKind::kStatic) {
+        if (dim.specialized) lines.push_back(fmt::format("{} == {}", source, dim.value));
+        continue;
+      }
       auto [it, fresh] = first_source.emplace(dim.symbol, source);
       if (!fresh) {
         lines.push_back(fmt::format("{} == {}", source, it->second));
       } else {
-        lines.push_back(FormatShapeGuard(dim, source));
+        for (std::string& line : ShapeGuards(dim, source)) lines.push_back(std::move(line));
       }
     }
   }

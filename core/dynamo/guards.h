@@ -2,7 +2,10 @@
 // states it. Per input a TensorGuard (dtype, device, requires_grad, rank,
 // sizes, strides; each dim static, symbolic or restricted to TorchAir dim
 // gears) and, for symbolic dims, shape-env guards (`2 <= L['x'].size()[0]`,
-// `L['y'].size()[0] == L['x'].size()[0]`, gears membership).
+// `L['y'].size()[0] == L['x'].size()[0]`; for TorchAir dim gears the range
+// `4 <= L['x'].size()[0] <= 8` and, per adjacent pair of gears,
+// `(L['x'].size()[0] <= 4) | (8 <= L['x'].size()[0])`: the guards
+// _guard_dynamic_dim adds with guard_bool, inference/_gear_utils.py:47-61).
 //
 // A GuardSet is built once per entry and compiled into a flat list of checks
 // (one packed header compare per tensor, then one compare per static dim or
@@ -33,7 +36,11 @@ struct DimGuard {
   std::string symbol;   // kSymbolic/kGears: s0, s1, ...
   int64_t min = 2;      // kSymbolic: range (Dynamo specializes 0 and 1)
   int64_t max = std::numeric_limits<int64_t>::max();
-  std::vector<int64_t> gears;  // kGears: allowed sizes, ascending
+  std::vector<int64_t> gears;  // kGears: allowed sizes, ascending (sorted(set(gears)))
+  // kStatic: a dim that was dynamic when Dynamo wrapped the input and that
+  // the backend then specialized (guard_int in TorchAir's guard_gears_shape):
+  // check_tensor has None for it and the shape env `L['x'].size()[1] == 8`.
+  bool specialized = false;
 };
 
 struct TensorGuard {

@@ -28,11 +28,18 @@
 namespace airscope {
 
 class DecompositionTable;
+class InplaceableNpuOps;
+class OpSchemaTable;
 class PassRegistry;
 
 struct PassContext {
   const OpRegistry* registry = nullptr;
   const DecompositionTable* decompositions = nullptr;  // used by `decompose`
+  // Op signatures (`op define` and a few torch_npu ones) and TorchAir's
+  // inplaceable_npu_ops with the session's `op inplaceable` entries; null
+  // means the builtin tables.
+  const OpSchemaTable* schemas = nullptr;
+  const InplaceableNpuOps* inplaceable = nullptr;
   const PassRegistry* passes = nullptr;                // to look up user passes
   // The user passes registered for the custom_pre / custom_post stages, in order.
   std::vector<std::string> custom_pre;

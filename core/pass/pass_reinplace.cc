@@ -86,6 +86,8 @@ class Reinplacer {
   Reinplacer(Graph& graph, PassContext& context)
       : graph_(graph),
         registry_(RegistryOf(context)),
+        schemas_(SchemasOf(context)),
+        inplaceable_(InplaceableOf(context)),
         labels_(StreamLabels(graph)),
         storages_(StorageMap::Compute(graph, registry_)),
         position_(storages_.positions()) {
@@ -127,6 +129,14 @@ class Reinplacer {
                                     "of one (Step 1b; reinplace_input_mutated_ops handles inputs)",
                                     into_inputs_));
     }
+    if (!multi_getitems_.empty()) {
+      // gp:1277-1295 replaces every later use of a reinplaced multi-inplace
+      // node, its getitems included, with its first mutated argument.
+      remarks.push_back(fmt::format("Step 4 rewrote the getitems of the reinplaced multi-inplace op(s) as TorchAir "
+                                    "does (every later use of the node becomes its first mutated argument, "
+                                    "gp:1277-1295): {}",
+                                    fmt::join(multi_getitems_, ", ")));
+    }
     if (cross_stream_ > 0) {
       remarks.push_back(fmt::format("kept {} op(s) out-of-place: the mutated tensor's users are on different "
                                     "streams (ReinplaceStreamChecker)", cross_stream_));
@@ -152,7 +162,7 @@ class Reinplacer {
 
   void Visit(Node* node) {
     // Identify the candidate (gp:1053-1088).
-    const InplaceableNpuOp* multi = FindInplaceableNpuOp(*node);
+    const InplaceableNpuOp* multi = FindInplaceableNpuOp(*node, &inplaceable_);
     std::vector<std::pair<size_t, Node*>> mutated;
     bool stream_ok = false;
     if (multi != nullptr) {
@@ -161,14 +171,14 @@ class Reinplacer {
         mutated.emplace_back(idx, node->args()[idx].as_node());
       }
       stream_ok = OneStream() ||
-                  CheckMultiReinplaceStreams(*node, multi->mutated_args, LeafCount(*node).value_or(0), labels_);
+                  CheckMultiReinplaceStreams(*node, multi->mutated_args, LeafCount(*node, &schemas_).value_or(0), labels_);
     } else if (IsOpOverloadCall(*node)) {
       // Schema arg0 must be a Tensor: airscope sees a node with one tensor value there.
       if (node->args().empty() || !node->args()[0].is_node()) return;
       Node* self = node->args()[0].as_node();
       if (LeafCount(*self) != std::optional<size_t>(1) && self->meta() != nullptr) return;
       mutated.emplace_back(0, self);
-      stream_ok = OneStream() || CheckSingleReinplaceStreams(*node, LeafCount(*node).value_or(0), labels_);
+      stream_ok = OneStream() || CheckSingleReinplaceStreams(*node, LeafCount(*node, &schemas_).value_or(0), labels_);
     } else {
       return;
     }
@@ -270,6 +280,9 @@ class Reinplacer {
         for (Node* user : users) {
           if (!position_.Contains(user) || Pos(user) <= Pos(node)) continue;
           bool view_of_old = storages_.Of(user) >= 0 && storages_.Of(user) == storages_.Of(old);
+          if (multi != nullptr && old == node && IsTarget(*user, "operator.getitem")) {
+            multi_getitems_.push_back(fmt::format("{} now indexes {}", user->name(), self->name()));
+          }
           graph_.ReplaceInput(user, old, self);
           rewired_.insert(user);
           // A user of a scatter made redundant now reads self's storage.
@@ -373,6 +386,8 @@ class Reinplacer {
 
   Graph& graph_;
   const OpRegistry& registry_;
+  const OpSchemaTable& schemas_;
+  const InplaceableNpuOps& inplaceable_;
   StreamLabelMap labels_;
   bool one_stream_ = false;        // every node at the start has the same label
   bool unlabelled_nodes_ = false;  // Step 3a has added nodes without a label
@@ -382,6 +397,7 @@ class Reinplacer {
   std::unordered_map<int, std::vector<std::pair<size_t, Node*>>> pending_;  // storage -> later-users heap
   std::unordered_set<const Node*> rewired_;  // users whose inputs Step 4 replaced
   std::vector<Node*> to_delete_;
+  std::vector<std::string> multi_getitems_;  // "getitem now indexes empty_like"
   int reinplaced_ = 0, scatters_ = 0, into_inputs_ = 0, cross_stream_ = 0, no_meta_ = 0;
 };
 
@@ -402,7 +418,8 @@ PassInfo ReinplaceInplaceableOpsPass() {
           "TorchAir's _reinplace_inplaceable_ops_pass (graph_pass.py:525-556), which runs "
           "reinplace_with_multi_stream_check (graph_pass.py:790-1355), a port of torch.fx.passes.reinplace. "
           "Candidates: the NPU multi-inplace ops (npu_kv_rmsnorm_rope_cache_v2/npu_mla_prolog_v3/"
-          "npu_add_rms_norm_v2 _functional, gp:132-170) and op calls whose first argument is a tensor; each must "
+          "npu_add_rms_norm_v2 _functional, gp:132-170, and the session's `op inplaceable` entries) and op calls "
+          "whose first argument is a tensor; each must "
           "pass the ReinplaceStreamChecker (the mutated tensor's users on one stream; labels from "
           "air.scope_enter's _user_stream_label, graph_utils.py:18-85). Step 1a: self and result have the same "
           "numel and dtype and self no internal overlap (aten.resize exempt); 1c: self is not passed twice; "
@@ -412,7 +429,9 @@ PassInfo ReinplaceInplaceableOpsPass() {
           "Step 3a: slice/select/diagonal/as_strided_scatter(base, src, args) becomes view(base, args) + "
           "copy_(view, src), both without a stream label, as TorchAir's create_node leaves them, so a later stream check "
           "that meets them among the users fails; 3b: foo becomes foo_; the multi-inplace ops their in-place op. Step 4: later uses "
-          "of the result read self. Switch: config.debug.aclgraph.disable_reinplace_inplaceable_ops_pass. "
+          "of the result read self; for a multi-inplace op that includes its getitems, which then index its first "
+          "mutated argument (gp:1277-1295; a note names them, and the effect check refuses the stage when an "
+          "output changes). Switch: config.debug.aclgraph.disable_reinplace_inplaceable_ops_pass. "
           "airscope simplifies: storages come from the graph (views, in-place ops and out= share their "
           "input's storage; placeholders and other tensor results own one) instead of fake execution, and a "
           "node without tensor meta is skipped; the in-place variant must be registered in airscope's op "

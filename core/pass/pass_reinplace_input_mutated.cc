@@ -40,6 +40,8 @@ class InputReinplacer {
   InputReinplacer(Graph& graph, PassContext& context)
       : graph_(graph),
         registry_(RegistryOf(context)),
+        schemas_(SchemasOf(context)),
+        inplaceable_(InplaceableOf(context)),
         labels_(StreamLabels(graph)),
         storages_(StorageMap::Compute(graph, registry_)),
         order_(storages_.positions()) {
@@ -50,7 +52,7 @@ class InputReinplacer {
       Node* dst = NodeArg(*node, 0);
       Node* src = NodeArg(*node, 1);
       if (!IsTarget(*node, "aten.copy_.default") || dst == nullptr || src == nullptr || !IsInput(*dst)) continue;
-      if (IsTarget(*src, "operator.getitem") && NodeArg(*src, 0) && FindInplaceableNpuOp(*NodeArg(*src, 0))) {
+      if (IsTarget(*src, "operator.getitem") && NodeArg(*src, 0) && FindInplaceableNpuOp(*NodeArg(*src, 0), &inplaceable_)) {
         src = NodeArg(*src, 0);
       }
       copy_by_args_[{dst, src}] = node;
@@ -60,7 +62,10 @@ class InputReinplacer {
   }
 
   Result<bool> Run(std::vector<std::string>& remarks) {
-    for (Node* node : graph_.Nodes()) Visit(node, remarks);
+    for (Node* node : graph_.Nodes()) {
+      Visit(node, remarks);
+      if (!error_.ok()) return error_;
+    }
     // gp:517-522: erase the copy_s (and getitems) made redundant.
     for (auto& [node, replacement] : replace_order_) {
       Node* to = replacement;
@@ -73,6 +78,7 @@ class InputReinplacer {
       remarks.push_back(fmt::format("reinplaced {} op(s) into graph inputs; removed {} copy_ epilogue(s)",
                                     reinplaced_, replace_order_.size()));
     }
+    ReportCounters(remarks);
     return reinplaced_ > 0 || annotated_ > 0 || !replace_order_.empty();
   }
 
@@ -146,7 +152,7 @@ class InputReinplacer {
   }
 
   void Visit(Node* node, std::vector<std::string>& remarks) {
-    if (const InplaceableNpuOp* multi = FindInplaceableNpuOp(*node)) {
+    if (const InplaceableNpuOp* multi = FindInplaceableNpuOp(*node, &inplaceable_)) {
       // gp:448-466.
       std::vector<Node*> mutated;
       for (size_t idx : multi->mutated_args) {
@@ -155,7 +161,7 @@ class InputReinplacer {
         mutated.push_back(arg);
       }
       if (!CanInplaceAll(*node, mutated) ||
-          !CheckMultiReinplaceStreams(*node, multi->mutated_args, LeafCount(*node).value_or(0), labels_)) {
+          !CheckMultiReinplaceStreams(*node, multi->mutated_args, LeafCount(*node, &schemas_).value_or(0), labels_)) {
         return;
       }
       for (Node* arg : mutated) {
@@ -170,7 +176,7 @@ class InputReinplacer {
       Node* mutated = NodeArg(*node, 0);
       std::string inplace = MaybeInplaceOp(*node, registry_);
       if (mutated == nullptr || inplace.empty()) return;
-      if (!CanInplace(*node, mutated) || !CheckSingleReinplaceStreams(*node, LeafCount(*node).value_or(0), labels_)) {
+      if (!CanInplace(*node, mutated) || !CheckSingleReinplaceStreams(*node, LeafCount(*node, &schemas_).value_or(0), labels_)) {
         return;
       }
       auto copy = copy_by_args_.find({mutated, node});
@@ -180,30 +186,175 @@ class InputReinplacer {
     } else if (IsTarget(*node, "higher_order.auto_functionalized_v2")) {
       VisitAutoFunctionalizedV2(node, remarks);
     } else if (IsTarget(*node, "higher_order.auto_functionalized")) {
-      remarks.push_back(fmt::format("left {} alone: auto_functionalized (v1) needs the mutable op's schema "
-                                    "(get_mutable_args), which airscope does not have",
-                                    node->name()));
+      VisitAutoFunctionalized(node, remarks);
     }
   }
 
-  // gp:495-510 with reinplace_and_refine_tensors_to_clone (gp:378-444).
+  // A mutated argument of an auto_functionalized node: one tensor, or the
+  // tensors of a Tensor[] argument (v1 only).
+  struct Mutated {
+    std::vector<Node*> nodes;
+    bool is_list = false;
+  };
+
+  // torch's ReInplaceTrigger (torch/_dynamo/utils.py).
+  enum class Trigger { kAutoFuncV1, kAutoFuncV2 };
+
+  // gp:495-510: each base of _all_bases.
   void VisitAutoFunctionalizedV2(Node* node, std::vector<std::string>& remarks) {
     const Argument* bases = node->kwarg("_all_bases");
     if (bases == nullptr || !bases->is_sequence()) return;
-    std::vector<int64_t> to_clone, missed;
-    std::set<int> reinplaced_storages;
+    std::vector<std::string> keys;
+    std::vector<Mutated> args;
     for (size_t i = 0; i < bases->items().size(); ++i) {
       const Argument& item = bases->items()[i];
-      Node* base = item.is_node() ? item.as_node() : nullptr;
-      bool attempt = base != nullptr && !reinplaced_storages.count(storages_.Of(base));
-      if (attempt && CanInplace(*node, base) && CheckAutoFunctionalizeStreams(*base, labels_)) {
-        // v2 keeps its copy_ epilogues and getitems (copy_ maps (dst, getitem), not (dst, node)).
-        reinplaced_storages.insert(storages_.Of(base));
+      keys.push_back(std::to_string(i));
+      args.push_back(Mutated{item.is_node() ? std::vector<Node*>{item.as_node()} : std::vector<Node*>{}, false});
+    }
+    // TorchAir passes range(len(_all_bases)) and node.target, whose str() is
+    // the HOP's name (gp:501-506); the log prints them as Python does.
+    std::string attempted = fmt::format("range(0, {})", keys.size());
+    std::vector<size_t> to_clone = ReinplaceAndRefine(*node, attempted, keys, args, "auto_functionalized_v2",
+                                                      Trigger::kAutoFuncV2, remarks);
+    if (!error_.ok()) return;
+    SetOnlyClone(node, std::vector<int64_t>(to_clone.begin(), to_clone.end()));
+  }
+
+  // gp:511-526: the op's mutable arguments by name (get_mutable_args, from
+  // its schema), those given as None left out.
+  void VisitAutoFunctionalized(Node* node, std::vector<std::string>& remarks) {
+    const OpSchema* schema = MutableOpSchema(*node);
+    if (schema == nullptr) {
+      remarks.push_back(fmt::format("left {} alone: auto_functionalized (v1) needs the mutable op's schema "
+                                    "(get_mutable_args); give it with `op define`",
+                                    node->name()));
+      return;
+    }
+    std::vector<std::string> names = schema->MutableArgNames();
+    std::vector<std::string> keys;
+    std::vector<Mutated> args;
+    std::vector<int64_t> key_index;  // position in `names`
+    for (size_t i = 0; i < names.size(); ++i) {
+      const Argument* value = node->kwarg(names[i]);
+      if (value == nullptr) {
+        // TorchAir reads node.kwargs[name] (KeyError for a missing one, gp:523).
+        remarks.push_back(fmt::format("left {} alone: its mutable argument '{}' is not among its kwargs",
+                                      node->name(), names[i]));
+        return;
+      }
+      if (value->is_none()) continue;
+      Mutated m;
+      if (value->is_sequence()) {
+        m.is_list = true;
+        for (const Argument& item : value->items()) {
+          if (item.is_node()) m.nodes.push_back(item.as_node());
+        }
+      } else if (value->is_node()) {
+        m.nodes.push_back(value->as_node());
+      }
+      keys.push_back(fmt::format("'{}'", names[i]));
+      args.push_back(std::move(m));
+      key_index.push_back(static_cast<int64_t>(i));
+    }
+    std::string attempted = fmt::format("[{}]", fmt::join(keys, ", "));
+    std::vector<size_t> to_clone = ReinplaceAndRefine(*node, attempted, keys, args, schema->QualifiedName(),
+                                                      Trigger::kAutoFuncV1, remarks);
+    if (!error_.ok()) return;
+    std::vector<int64_t> indices;
+    for (size_t k : to_clone) indices.push_back(key_index[k]);
+    SetOnlyClone(node, std::move(indices));
+  }
+
+  // The schema of an auto_functionalized node's mutable op (args[0]).
+  const OpSchema* MutableOpSchema(const Node& node) const {
+    if (node.args().empty()) return nullptr;
+    const Argument& op = node.args()[0];
+    if (op.kind() != Argument::Kind::kRaw && op.kind() != Argument::Kind::kString) return nullptr;
+    return schemas_.Find(op.as_string());
+  }
+
+  // reinplace_and_refine_tensors_to_clone (gp:378-444): which of `args`
+  // (named `keys` in the log; `attempted` is how the log prints them all)
+  // must still be cloned. Also counts the missed
+  // opportunities as torch's ReinplaceCounters does (log_inplace_results,
+  // gp:327-370).
+  std::vector<size_t> ReinplaceAndRefine(const Node& node, std::string_view attempted,
+                                         const std::vector<std::string>& keys,
+                                         const std::vector<Mutated>& args, std::string_view node_label,
+                                         Trigger trigger, std::vector<std::string>& remarks) {
+    std::vector<size_t> to_clone;
+    std::vector<std::string> clone_keys, missed_keys;
+    int64_t missed_bytes = 0;
+    std::set<int> reinplaced_storages;
+    for (size_t i = 0; i < args.size(); ++i) {
+      const Mutated& arg = args[i];
+      bool same_storage_done = false;
+      for (Node* n : arg.nodes) same_storage_done |= reinplaced_storages.count(storages_.Of(n)) > 0;
+      bool attempt = !arg.nodes.empty() && !same_storage_done;
+      bool reinplace = attempt && CanInplaceMutated(node, arg);
+      if (reinplace) {
+        Result<bool> agree = StreamsAgree(node, arg, keys[i]);
+        if (!agree.ok()) {
+          error_ = agree.status();
+          return {};
+        }
+        reinplace = *agree;
+      }
+      if (reinplace) {
+        // v1/v2 keep their copy_ epilogues and getitems: a copy_'s source is a
+        // getitem, not the node (gp:405-414 finds nothing to replace).
+        for (Node* n : arg.nodes) reinplaced_storages.insert(storages_.Of(n));
         continue;
       }
-      if (attempt) missed.push_back(static_cast<int64_t>(i));
-      to_clone.push_back(static_cast<int64_t>(i));
+      if (attempt) {
+        missed_keys.push_back(keys[i]);
+        // node_bytes (gp:333-343): element size * numel of a static shape, else 0.
+        for (Node* n : arg.nodes) {
+          const TensorMeta* t = TensorOf(n);
+          if (std::optional<int64_t> bytes = t ? t->NumBytes() : std::nullopt) missed_bytes += *bytes;
+        }
+      }
+      to_clone.push_back(i);
+      clone_keys.push_back(keys[i]);
     }
+    // gp:356-366's INFO line, word for word.
+    remarks.push_back(fmt::format(
+        "For node {}, attempted to reinplace {}. We were unable to reinplace [{}]; [{}] (if non-empty) are "
+        "possible missed reinplacing opportunities that may be bad for memory usage and performance. Total size "
+        "of missed opportunities with static shapes is : {} bytes.",
+        node_label, attempted, fmt::join(clone_keys, ", "), fmt::join(missed_keys, ", "),
+        missed_bytes));
+    // ReinplaceCounters.add_missed_opportunities / add_missed_bytes (gp:368-369).
+    Counters& counters = trigger == Trigger::kAutoFuncV1 ? v1_ : v2_;
+    counters.tensors += static_cast<int64_t>(missed_keys.size());
+    counters.bytes += missed_bytes;
+    counted_ = true;
+    return to_clone;
+  }
+
+  // can_inplace for one tensor or a list (gp:281-288: the list's tensors must
+  // have distinct storages and each be reinplaceable).
+  bool CanInplaceMutated(const Node& node, const Mutated& arg) const {
+    if (!arg.is_list) return CanInplace(node, arg.nodes[0]);
+    return CanInplaceAll(node, arg.nodes);
+  }
+
+  // check_multi_stream_for_auto_functionalize (au:393-397). A Tensor[]
+  // argument reaches it as a list, which its multi-index branch compares
+  // with ints (utils.py:324): TorchAir raises TypeError there, so does
+  // airscope (the pass fails; TorchAir's compile fails).
+  Result<bool> StreamsAgree(const Node& node, const Mutated& arg, std::string_view key) const {
+    if (arg.is_list) {
+      return Status::Errorf(
+          "TypeError: '>=' not supported between instances of 'Node' and 'int': TorchAir hands {}'s Tensor[] "
+          "argument {} to check_multi_stream_for_auto_functionalize as a list, whose users it collects as if they "
+          "were arg indices (utils.py:319-324)",
+          node.name(), key);
+    }
+    return CheckAutoFunctionalizeStreams(*arg.nodes[0], labels_);
+  }
+
+  void SetOnlyClone(Node* node, std::vector<int64_t> to_clone) {
     NodeMeta meta;
     if (node->meta() != nullptr) {
       meta = *node->meta();
@@ -212,21 +363,35 @@ class InputReinplacer {
       meta.source = MetaSource::kInferred;
     }
     if (!(meta.only_clone_these_tensors && *meta.only_clone_these_tensors == to_clone)) {
-      meta.only_clone_these_tensors = to_clone;
+      meta.only_clone_these_tensors = std::move(to_clone);
       node->set_meta(std::move(meta));
       ++annotated_;
     }
-    // gp:356-366's INFO line.
-    std::vector<int64_t> all;
-    for (size_t i = 0; i < bases->items().size(); ++i) all.push_back(static_cast<int64_t>(i));
-    remarks.push_back(fmt::format("For node {}, attempted to reinplace [{}]. We were unable to reinplace [{}]; "
-                                  "[{}] (if non-empty) are possible missed reinplacing opportunities",
-                                  node->name(), fmt::join(all, ", "), fmt::join(to_clone, ", "),
-                                  fmt::join(missed, ", ")));
   }
+
+  // torch._dynamo.utils.ReinplaceCounters as this pass leaves them (torch
+  // keeps them process-wide; TorchAir's tests clear them first).
+  void ReportCounters(std::vector<std::string>& remarks) const {
+    if (!counted_) return;
+    remarks.push_back(fmt::format(
+        "ReinplaceCounters: get_total_missed() = {}, get_total_missed_bytes() = {} (AUTO_FUNC_V1: {} tensor(s), {} "
+        "bytes; AUTO_FUNC_V2: {} tensor(s), {} bytes)",
+        v1_.tensors + v2_.tensors, v1_.bytes + v2_.bytes, v1_.tensors, v1_.bytes, v2_.tensors, v2_.bytes));
+  }
+
+  Status error_;  // set by a visit that fails as TorchAir does; Run returns it
+
+  struct Counters {
+    int64_t tensors = 0;
+    int64_t bytes = 0;
+  };
+  Counters v1_, v2_;
+  bool counted_ = false;
 
   Graph& graph_;
   const OpRegistry& registry_;
+  const OpSchemaTable& schemas_;
+  const InplaceableNpuOps& inplaceable_;
   StreamLabelMap labels_;
   StorageMap storages_;
   const FlatNodeMap<size_t>& order_;  // storages_' positions
@@ -260,16 +425,22 @@ PassInfo ReinplaceInputMutatedOpsPass() {
           "and before that first copy_ (ignoring sym_size/sym_stride/sym_numel/sym_storage_offset users, views "
           "only they read, and copy_ into it); for a view of a graph input never; otherwise no later use of an "
           "alias. The copy_ is then removed only if its dst is args[0]. NPU multi-inplace ops need a copy_ for "
-          "every mutated arg; their copy_s and getitems go. auto_functionalized_v2: each base of _all_bases is "
+          "every mutated arg; their copy_s and getitems go. auto_functionalized_v2 (each base of _all_bases) and "
+          "auto_functionalized (v1: each mutable argument of the op, by its schema, which `op define` gives): "
           "reinplaced unless it shares storage with one already reinplaced or can_inplace/the stream check "
-          "fail; the rest are recorded on the node as only_clone_these_tensors (airscope keeps it in the node's "
-          "meta; `show` does not print it; the remark repeats TorchAir's INFO line) for "
-          "decompose_auto_functionalized. Switch: config.debug.aclgraph.disable_reinplace_input_mutated_ops_pass "
+          "fail (a Tensor[] argument needs distinct storages; one that passes can_inplace reaches the stream "
+          "check as a list, where TorchAir raises TypeError comparing a Node with an int, utils.py:324, and so "
+          "does the pass); the rest are recorded on the node as "
+          "only_clone_these_tensors (airscope keeps it in the node's meta; `show` does not print it) for "
+          "decompose_auto_functionalized. Notes: TorchAir's INFO line per node (log_inplace_results, "
+          "graph_pass.py:327-370) word for word, and torch's ReinplaceCounters as this pass leaves them "
+          "(get_total_missed, get_total_missed_bytes: missed tensors and their bytes, static shapes only). "
+          "Switch: config.debug.aclgraph.disable_reinplace_input_mutated_ops_pass "
           "(also skips decompose_auto_functionalized). airscope simplifies: storages come from the graph (see "
           "reinplace_inplaceable_ops_pass) and every node on a storage is taken to overlap the mutated tensor "
-          "(TorchAir's behaviour without compute_overlapping_tensors, torch < 2.6); auto_functionalized (v1) is "
-          "left alone (it needs the op's schema); the in-place variant must be registered in the op registry "
-          "under the same overload name.",
+          "(TorchAir's behaviour without compute_overlapping_tensors, torch < 2.6); a v1 node whose op has no "
+          "schema is left alone; the counters start at 0 for each run of the pass (torch's are process-wide); "
+          "the in-place variant must be registered in the op registry under the same overload name.",
           PassKind::kPipeline, RunReinplaceInputMutatedOps, {}, EffectPolicy::kPreserveValues};
 }
 

@@ -3,13 +3,16 @@
 //   - inplaceable_npu_ops (gp:132-170): functional NPU multi-inplace ops, the
 //     in-place op each becomes and the arg indices it mutates. TorchAir
 //     registers an entry only when torch.ops.npu has both ops; airscope has
-//     all three (the simulated torch_npu has them);
+//     all three (the simulated torch_npu has them). A session adds entries
+//     with `op inplaceable`, as TorchAir's tests update the dict
+//     (tests/st/torchair_st_stub_aclgraph_utils.py:562-574);
 //   - MaybeInplaceOp: PT-ri _maybe_get_inplace_op: `ns.foo.overload` ->
 //     `ns.foo_.overload`, never for view ops. PT-ri accepts any overload of
 //     `foo_` whose schema has the same argument types; airscope has no
 //     schemas, so it requires the same overload name and an op registry entry
 //     for `foo_` marked in-place;
-//   - LeafCount: how many tensors pytree.tree_leaves(fake_result) gives.
+//   - LeafCount: how many tensors pytree.tree_leaves(fake_result) gives
+//     (from the node's meta, else from its op's schema).
 #pragma once
 
 #include <cstddef>
@@ -20,6 +23,9 @@
 
 #include "core/ir/node.h"
 #include "core/ops/op_registry.h"
+#include "core/ops/op_schema.h"
+#include "core/pass/pass.h"
+#include "core/status.h"
 
 namespace airscope {
 
@@ -29,14 +35,36 @@ struct InplaceableNpuOp {
   std::vector<size_t> mutated_args;
 };
 
-// The entry for `node`'s target, or nullptr.
-const InplaceableNpuOp* FindInplaceableNpuOp(const Node& node);
+// TorchAir's inplaceable_npu_ops: the builtin entries (gp:158-170, in
+// TorchAir's order) and a session's own.
+class InplaceableNpuOps {
+ public:
+  static const InplaceableNpuOps& Builtin();
+  // Adds or replaces (a dict update) the entry for `functional`. Targets
+  // without `torch.ops.`; indices must be distinct.
+  Status Register(InplaceableNpuOp op);
+  const InplaceableNpuOp* Find(std::string_view target) const;
+  const std::vector<InplaceableNpuOp>& All() const { return ops_; }
+  bool IsBuiltin(const InplaceableNpuOp& op) const { return &op < ops_.data() + builtin_count_; }
+
+ private:
+  std::vector<InplaceableNpuOp> ops_;
+  size_t builtin_count_ = 0;
+};
+
+// The context's tables, else the builtin ones.
+const OpSchemaTable& SchemasOf(const PassContext& context);
+const InplaceableNpuOps& InplaceableOf(const PassContext& context);
+
+// The entry for `node`'s target, or nullptr; `table` null means the builtin one.
+const InplaceableNpuOp* FindInplaceableNpuOp(const Node& node, const InplaceableNpuOps* table);
 
 // "" when there is none (see above).
 std::string MaybeInplaceOp(const Node& node, const OpRegistry& registry);
 
-// 1 for a tensor, the element count for a tuple, nullopt when unknown.
-std::optional<size_t> LeafCount(const Node& node);
+// 1 for a tensor, the element count for a tuple; without meta, the return
+// count of the op's schema in `schemas` (may be null); nullopt when unknown.
+std::optional<size_t> LeafCount(const Node& node, const OpSchemaTable* schemas = nullptr);
 
 // A call of an op overload (`torch.ops.ns.op.overload`), not of operator.*
 // or a higher-order op.

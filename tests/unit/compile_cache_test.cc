@@ -83,21 +83,82 @@ TEST_F(CompileCacheTest, RecompileLimitFallsBackToEager) {
   EXPECT_EQ(frame_.eager_calls(), 2u);
 }
 
-TEST_F(CompileCacheTest, MarkDynamicAndGears) {
-  frame_.MarkDynamic("x", 0, 2, 64);
-  frame_.SetGears("y", 0, {8, 2, 4});
+// set_dim_gears(y, {0: [8, 2, 4]}) (TorchAir's inference/_gear_utils.py).
+DimGears Gears(std::string_view dim, std::string_view values) {
+  return {DimGearsItem{ParsePyScalar(dim), ParseGearsValue(values).value()}};
+}
+
+TEST_F(CompileCacheTest, GearDimAdmitsExactlyItsGears) {
+  ASSERT_TRUE(frame_.SetDimGears("y", 2, Gears("0", "8,2,4")).ok());
   Call("x=f32[4,2] y=f32[4,2]");
   const GuardSet& guards = frame_.entries()[0]->guards;
-  EXPECT_EQ(guards.ShapeEnvLines(),
-            (std::vector<std::string>{"2 <= L['x'].size()[0] <= 64", "L['y'].size()[0] in (2, 4, 8)  # torchair dim gears"}));
-  EXPECT_EQ(Call("x=f32[30,2] y=f32[8,2]").kind, CallOutcome::Kind::kHit);
-  EXPECT_NE(Call("x=f32[30,2] y=f32[2,2]").kind, CallOutcome::Kind::kCompiled);
-  // A size that is not a gear cannot be compiled: an error, nothing cached.
+  EXPECT_EQ(guards.ShapeEnvLines(), (std::vector<std::string>{"2 <= L['y'].size()[0] <= 8",
+                                                              "(L['y'].size()[0] <= 2) | (4 <= L['y'].size()[0])",
+                                                              "(L['y'].size()[0] <= 4) | (8 <= L['y'].size()[0])"}));
+  EXPECT_EQ(Call("x=f32[4,2] y=f32[8,2]").kind, CallOutcome::Kind::kHit);
+  EXPECT_EQ(Call("x=f32[4,2] y=f32[2,2]").kind, CallOutcome::Kind::kHit);
+  // x's dims are specialized (guard_int): another size recompiles and stays static.
+  CallOutcome other = Call("x=f32[6,2] y=f32[2,2]");
+  EXPECT_EQ(other.kind, CallOutcome::Kind::kCompiled);
+  EXPECT_EQ(frame_.entries()[1]->guards.tensors()[0].sizes[0].kind, DimKind::kStatic);
+  // A size that is not a gear fails the compile (TorchAir's AssertionError); nothing is cached.
   std::vector<CallInput> bad = BindCallInputs(*graph_, ParseCallSpec("x=f32[4,2] y=f32[3,2]").value()).value();
   Result<CallOutcome> outcome = frame_.Call(*graph_, bad, options_, compile_);
   ASSERT_FALSE(outcome.ok());
-  EXPECT_NE(outcome.status().message().find("not one of its gears 2,4,8"), std::string::npos);
-  EXPECT_EQ(frame_.entries().size(), 1u);
+  EXPECT_NE(outcome.status().message().find(
+                "AssertionError: The index 3 of the current tensor shape is not within the range [8, 2, 4]"),
+            std::string::npos);
+  EXPECT_EQ(frame_.entries().size(), 2u);
+  EXPECT_EQ(guards.FirstFailure(bad).value(),
+            "(L['y'].size()[0] <= 2) | (4 <= L['y'].size()[0])  # L['y'].size()[0] = 3");
+}
+
+TEST_F(CompileCacheTest, GearsSpecializeADimMarkedDynamic) {
+  frame_.MarkDynamic("x", 0, 2, 64);
+  ASSERT_TRUE(frame_.SetDimGears("y", 2, Gears("0", "8,4")).ok());
+  std::vector<CallInput> in = BindCallInputs(*graph_, ParseCallSpec("x=f32[4,2] y=f32[4,2]").value()).value();
+  Result<CallOutcome> outcome = frame_.Call(*graph_, in, options_, compile_);
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.status().message(),
+            "torch.fx.experimental.symbolic_shapes.ConstraintViolationError: Constraints violated "
+            "(L['x'].size()[0])! For more information, run with TORCH_LOGS=\"+dynamic\".\n"
+            "  - Not all values of L['x'].size()[0] = L['x'].size()[0] in the specified range L['x'].size()[0] <= 64 "
+            "are valid because L['x'].size()[0] was inferred to be a constant (4).");
+  EXPECT_TRUE(frame_.entries().empty());
+}
+
+// [4, 4] leaves the symbol one value: it becomes a constant, which breaks
+// the mark_dynamic set_dim_gears itself made.
+TEST_F(CompileCacheTest, GearsOfOneDistinctSizeMakeAConstant) {
+  ASSERT_TRUE(frame_.SetDimGears("y", 2, Gears("0", "4,4")).ok());
+  std::vector<CallInput> in = BindCallInputs(*graph_, ParseCallSpec("x=f32[4,2] y=f32[4,2]").value()).value();
+  Result<CallOutcome> outcome = frame_.Call(*graph_, in, options_, compile_);
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.status().message().find("RelaxedUnspecConstraint(L['y'].size()[0])"), std::string::npos);
+}
+
+TEST_F(CompileCacheTest, SetDimGearsChecksAsTorchAirDoes) {
+  EXPECT_EQ(frame_.SetDimGears("x", 2, Gears("0.3", "1,2")).message(),
+            "AssertionError: Dim index in dim_gears must be an integer, but got <class 'float'>.");
+  EXPECT_EQ(frame_.SetDimGears("x", 2, Gears("0", "1")).message(),
+            "AssertionError: Gears for dim index 0 in dim_gears must be a list or tuple, but got <class 'int'>.");
+  EXPECT_EQ(frame_.SetDimGears("x", 2, Gears("2", "1,2")).message(),
+            "AssertionError: Dim index in dim_gears must be in range [0, 1], but got 2.");
+  EXPECT_EQ(frame_.SetDimGears("x", 2, Gears("0", "1,1.5")).message(),
+            "AssertionError: Element at index 1 of value for dim index 0 in dim_gears must be an integer, but got "
+            "<class 'float'>.");
+  EXPECT_EQ(frame_.SetDimGears("x", 2, Gears("0", "0,2")).message(),
+            "AssertionError: Gear value at index 0 for dim index 0 must not be 0, but got 0.");
+  EXPECT_EQ(frame_.SetDimGears("x", 2, Gears("0", "[2]")).message(),
+            "AssertionError: Length of gears for dim index 0 in dim_gears must be in range [2, 100], but got 1.");
+  EXPECT_TRUE(frame_.dim_gears().empty());  // nothing refused was kept
+  ASSERT_TRUE(frame_.SetDimGears("x", 2, Gears("1", "[1, 2]")).ok());
+  EXPECT_TRUE(frame_.SetDimGears("x", 2, Gears("1", "1,2")).ok());  // the same dict again
+  DimGears two = Gears("0", "1,2");
+  two.push_back(DimGearsItem{ParsePyScalar("1"), ParseGearsValue("1,2").value()});
+  EXPECT_EQ(frame_.SetDimGears("x", 2, two).message(),
+            "AssertionError: Tensor x already has set dim gears, and it is not supported to set it again.");
+  EXPECT_FALSE(frame_.SetDimGears("x", 2, Gears("1", "(1, 2)")).ok());  // a tuple is not the list
 }
 
 TEST_F(CompileCacheTest, FailedCompileCachesNothing) {

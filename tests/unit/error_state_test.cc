@@ -197,7 +197,7 @@ void ExpectSameFingerprint(const std::string& before, const std::string& after, 
 std::string Fingerprint(Shell& shell, LastRun last_run = LastRun::kIncluded) {
   EXPECT_FALSE(shell.interpreter.in_block());
   std::string text;
-  for (const char* command : {"graphs", "set", "pass list", "decomp list", "device", "mem"}) {
+  for (const char* command : {"graphs", "set", "pass list", "decomp list", "op list", "device", "mem"}) {
     text += Observe(shell, command);
   }
   for (const PassInfo* pass : shell.session.passes().All()) {
@@ -299,6 +299,11 @@ INSTANTIATE_TEST_SUITE_P(
                     ChangeCase{"CacheHit", "call arg0_1=f32[8,64]"},
                     ChangeCase{"CacheEntry", "call arg0_1=f16[8,64]"},
                     ChangeCase{"MarkDynamic", "use seed; mark_dynamic arg0_1 0", LastRun::kLeftOut},
+                    ChangeCase{"DimGears", "use seed; gears arg0_1 0 2,4", LastRun::kLeftOut},
+                    ChangeCase{"OpSchema", "op define \"custom::sin(Tensor x, Tensor(a!) result) -> None\""},
+                    ChangeCase{"InplaceableOp",
+                               "op define \"custom::f(Tensor x, Tensor y) -> (Tensor, Tensor)\"; "
+                               "op inplaceable custom.f.default custom.f.default 1"},
                     ChangeCase{"DevicePreset", "device a100"},
                     ChangeCase{"Recapture", "use seed; capture", LastRun::kLeftOut},
                     ChangeCase{"EagerRun", "use seed; eager; use mlp"}),
@@ -435,7 +440,15 @@ INSTANTIATE_TEST_SUITE_P(
                     "compile: pass 'post_grad_custom_pre_pass' failed"},
         FailureCase{"MarkDynamicUnknownInput", "", "mark_dynamic nope 0", "no input named 'nope'"},
         FailureCase{"MarkDynamicMinOverMax", "use seed", "mark_dynamic arg0_1 0 9 3", "is larger than MAX"},
-        FailureCase{"GearsBadSize", "", "gears arg0_1 0 2,x", "a gear size"},
+        FailureCase{"GearsBadSize", "", "gears arg0_1 0 2,x", "must be an integer, but got <class 'str'>"},
+        FailureCase{"GearsSetAgainDifferently", "use seed; gears arg0_1 0 2,4", "gears arg0_1 0 4,8",
+                    "Tensor arg0_1 already has set dim gears"},
+        FailureCase{"SizeThatIsNotAGear", "use seed; gears arg0_1 0 2,4", "call arg0_1=f32[3,3]",
+                    "The index 3 of the current tensor shape is not within the range [2, 4]"},
+        FailureCase{"OpSchemaWithoutNamespace", "", "op define \"sin(Tensor x) -> Tensor\"", "namespace"},
+        FailureCase{"OpDefinedDifferently", "op define \"custom::sin(Tensor x) -> Tensor\"",
+                    "op define \"custom::sin(Tensor(a!) x) -> Tensor\"", "Tried to register an operator (custom::sin)"},
+        FailureCase{"InplaceableUnknownOp", "", "op inplaceable custom.f.default custom.f_.default 1", "unknown op"},
         FailureCase{"UnknownCacheEntry", "", "cache 7", "no cache entry '7'"},
         FailureCase{"UnknownGuardsEntry", "", "guards 9/9", "no cache entry '9/9'"}),
     CaseName);

@@ -69,7 +69,20 @@ TEST(GuardsTest, SymbolicRangeEqualityAndGears) {
   GuardSet gears({g});
   EXPECT_TRUE(gears.Check(Inputs("x=f32[8]")));
   EXPECT_FALSE(gears.Check(Inputs("x=f32[6]")));
-  EXPECT_EQ(gears.ShapeEnvLines()[0], "L['x'].size()[0] in (2, 4, 8)  # torchair dim gears");
+  EXPECT_EQ(gears.ShapeEnvLines(), (std::vector<std::string>{"2 <= L['x'].size()[0] <= 8",
+                                                             "(L['x'].size()[0] <= 2) | (4 <= L['x'].size()[0])",
+                                                             "(L['x'].size()[0] <= 4) | (8 <= L['x'].size()[0])"}));
+  EXPECT_EQ(gears.FirstFailure(Inputs("x=f32[9]")).value(), "2 <= L['x'].size()[0] <= 8  # L['x'].size()[0] = 9");
+
+  // A dim specialized after being dynamic: None in check_tensor, `== N` in the shape env.
+  TensorGuard s = StaticGuard(Inputs("x=f32[4, 6]")[0]);
+  s.sizes[1].specialized = true;
+  s.strides[0] = std::nullopt;  // a stride over a dim that was dynamic
+  GuardSet specialized({s});
+  EXPECT_NE(specialized.TensorLines()[0].find("size=[4, None], stride=[None, 1]"), std::string::npos);
+  EXPECT_EQ(specialized.ShapeEnvLines(), (std::vector<std::string>{"L['x'].size()[1] == 6"}));
+  EXPECT_FALSE(specialized.Check(Inputs("x=f32[4, 5]")));
+  EXPECT_EQ(specialized.FirstFailure(Inputs("x=f32[4, 5]")).value(), "L['x'].size()[1] == 6  # L['x'].size()[1] = 5");
 }
 
 }  // namespace

@@ -4,15 +4,19 @@
 // before it followed TorchAir.
 #include <gtest/gtest.h>
 
+#include "core/ops/op_schema.h"
 #include "core/ops/shape_inference.h"
 #include "core/pass/builtin_passes.h"
 #include "core/pass/pass_manager.h"
+#include "core/pass/reinplace_util.h"
 #include "tests/unit/op_test_util.h"
 
 namespace airscope {
 namespace {
 
 using testing::GraphBuilder;
+using testing::B;
+using testing::F;
 using testing::I;
 using testing::Ints;
 using testing::N;
@@ -37,6 +41,31 @@ Outcome RunPass(PassInfo pass, Graph& graph, TorchAirConfig config = {}, std::st
   out.changed = outcome.ok() && outcome->changed;
   if (outcome.ok()) out.remarks = outcome->remarks;
   return out;
+}
+
+// With the session tables `op define` / `op inplaceable` fill.
+Outcome RunPassWith(PassInfo pass, Graph& graph, const OpSchemaTable& schemas, const InplaceableNpuOps& inplaceable,
+                    bool check_effects = true) {
+  PassContext context;
+  context.registry = &OpRegistry::Builtin();
+  context.schemas = &schemas;
+  context.inplaceable = &inplaceable;
+  context.env.torch_version = "2.6.0";
+  context.check_effects = check_effects;
+  PassManager manager;
+  auto outcome = manager.Run(pass, graph, context);
+  EXPECT_TRUE(outcome.ok()) << pass.name << ": " << outcome.status().message();
+  Outcome out;
+  out.changed = outcome.ok() && outcome->changed;
+  if (outcome.ok()) out.remarks = outcome->remarks;
+  return out;
+}
+
+bool HasRemark(const Outcome& out, std::string_view text) {
+  for (const std::string& r : out.remarks) {
+    if (r.find(text) != std::string::npos) return true;
+  }
+  return false;
 }
 
 std::string TargetOf(const Graph& graph, std::string_view name) {
@@ -421,6 +450,189 @@ TEST(AutoFunctionalizedTest, DecompositionNeedsTorch26) {
   EXPECT_FALSE(out.changed);
   ASSERT_EQ(out.remarks.size(), 1u);
   EXPECT_NE(out.remarks[0].find("2.5.1"), std::string::npos);
+}
+
+// The INFO line of log_inplace_results and torch's ReinplaceCounters
+// (test_counters_functionalize_v2: 1 missed tensor, 12 bytes).
+TEST(AutoFunctionalizedTest, MissedBaseIsCountedAsTorchCountsIt) {
+  AutoFunctionalized g(/*input_base=*/false, /*read_after=*/false);  // the base is read by the output
+  Outcome out = RunPass(ReinplaceInputMutatedOpsPass(), g.b.graph);
+  EXPECT_EQ(g.OnlyClone(), std::vector<int64_t>{0});
+  EXPECT_TRUE(HasRemark(out, "For node auto_functionalized_v2, attempted to reinplace range(0, 1). We were unable to "
+                             "reinplace [0]; [0] (if non-empty)"));
+  EXPECT_TRUE(HasRemark(out, "Total size of missed opportunities with static shapes is : 12 bytes."));
+  EXPECT_TRUE(HasRemark(out, "get_total_missed() = 1, get_total_missed_bytes() = 12"));
+}
+
+// make_fx of `auto_functionalized(custom.sin, x=x, result=out)` with out =
+// empty_like(x) read again afterwards (test_counters_functionalize_old).
+struct AutoFunctionalizedV1 {
+  AutoFunctionalizedV1() {
+    Node* x = b.Input("x_1", "f32[3]");
+    Node* out = b.Call("aten.empty_like.default", {N(x)}, {{"pin_memory", B(false)}}, "empty_like");
+    Node* af = b.Call("higher_order.auto_functionalized", {Argument::Raw("torch.ops.custom.sin.default")},
+                      {{"x", N(x)}, {"result", N(out)}}, "auto_functionalized");
+    b.Call("operator.getitem", {N(af), I(0)}, {}, "getitem");
+    Node* item = b.Call("operator.getitem", {N(af), I(1)}, {}, "getitem_1");
+    Node* mul = b.Call("aten.mul.Tensor", {N(out), N(item)}, {}, "mul");
+    b.Output({N(item), N(mul)});
+    Infer(b.graph);
+    EXPECT_TRUE(schemas.Define("custom::sin(Tensor x, Tensor(a!) result) -> None").ok());
+  }
+  GraphBuilder b;
+  OpSchemaTable schemas = OpSchemaTable::Builtin();
+};
+
+TEST(AutoFunctionalizedTest, V1NeedsTheOpsSchema) {
+  AutoFunctionalizedV1 g;
+  Outcome out = RunPass(ReinplaceInputMutatedOpsPass(), g.b.graph);
+  EXPECT_TRUE(HasRemark(out, "needs the mutable op's schema"));
+  EXPECT_FALSE(RunPass(DecomposeAutoFunctionalizedPass(), g.b.graph).changed);
+}
+
+TEST(AutoFunctionalizedTest, V1MutableArgumentsComeFromTheSchema) {
+  AutoFunctionalizedV1 g;
+  Outcome out = RunPassWith(ReinplaceInputMutatedOpsPass(), g.b.graph, g.schemas, InplaceableNpuOps::Builtin());
+  EXPECT_TRUE(HasRemark(out, "For node custom::sin, attempted to reinplace ['result']. We were unable to reinplace "
+                             "['result']; ['result']"));
+  EXPECT_TRUE(HasRemark(out, "AUTO_FUNC_V1: 1 tensor(s), 12 bytes"));
+  const Node* af = g.b.graph.Find("auto_functionalized");
+  ASSERT_TRUE(af->meta() && af->meta()->only_clone_these_tensors);
+  EXPECT_EQ(*af->meta()->only_clone_these_tensors, std::vector<int64_t>{0});  // index into get_mutable_args
+  // auto_functionalized_dense: clone `result`, call sin(x, clone), getitem 1 reads the clone.
+  EXPECT_TRUE(RunPassWith(DecomposeAutoFunctionalizedPass(), g.b.graph, g.schemas, InplaceableNpuOps::Builtin())
+                  .changed);
+  EXPECT_EQ(Count(g.b.graph, "higher_order.auto_functionalized"), 0u);
+  EXPECT_EQ(Count(g.b.graph, "aten.clone.default"), 1u);
+  const Node* call = g.b.graph.Find("sin_default");
+  ASSERT_NE(call, nullptr);
+  ASSERT_EQ(call->args().size(), 2u);
+  EXPECT_EQ(call->args()[0].as_node(), g.b.graph.Find("x_1"));
+  EXPECT_EQ(call->args()[1].as_node(), g.b.graph.Find("as_strided_default_1"));
+}
+
+// A reinplaced v1 argument is not cloned: the op writes the intermediate.
+TEST(AutoFunctionalizedTest, V1ReinplacedArgumentIsNotCloned) {
+  GraphBuilder b;
+  Node* x = b.Input("x_1", "f32[3]");
+  Node* out = b.Call("aten.empty_like.default", {N(x)}, {{"pin_memory", B(false)}}, "empty_like");
+  Node* af = b.Call("higher_order.auto_functionalized", {Argument::Raw("torch.ops.custom.sin.default")},
+                    {{"x", N(x)}, {"result", N(out)}}, "auto_functionalized");
+  Node* item = b.Call("operator.getitem", {N(af), I(1)}, {}, "getitem_1");
+  b.Output({N(item)});
+  Infer(b.graph);
+  OpSchemaTable schemas = OpSchemaTable::Builtin();
+  ASSERT_TRUE(schemas.Define("custom::sin(Tensor x, Tensor(a!) result) -> None").ok());
+  Outcome outcome = RunPassWith(ReinplaceInputMutatedOpsPass(), b.graph, schemas, InplaceableNpuOps::Builtin());
+  EXPECT_TRUE(HasRemark(outcome, "get_total_missed() = 0, get_total_missed_bytes() = 0"));
+  RunPassWith(DecomposeAutoFunctionalizedPass(), b.graph, schemas, InplaceableNpuOps::Builtin());
+  EXPECT_EQ(Count(b.graph, "aten.clone.default"), 0u);
+  EXPECT_EQ(b.graph.Find("sin_default")->args()[1].as_node(), b.graph.Find("empty_like"));
+}
+
+// A v1 Tensor[] argument that passes can_inplace reaches TorchAir's stream
+// check as a list, which raises TypeError (utils.py:324): the pass fails too.
+TEST(AutoFunctionalizedTest, V1TensorListArgumentFailsAsTorchAirDoes) {
+  GraphBuilder b;
+  Node* x = b.Input("x_1", "f32[3]");
+  Node* a = b.Call("aten.empty_like.default", {N(x)}, {{"pin_memory", B(false)}}, "empty_like");
+  Node* c = b.Call("aten.empty_like.default", {N(x)}, {{"pin_memory", B(false)}}, "empty_like_1");
+  Node* af = b.Call("higher_order.auto_functionalized", {Argument::Raw("torch.ops.custom.mutate_op.default")},
+                    {{"y", Nodes({a, c})}}, "auto_functionalized");
+  b.Call("operator.getitem", {N(af), I(1)}, {}, "getitem_1");
+  b.Output({N(x)});
+  Infer(b.graph);
+  OpSchemaTable schemas = OpSchemaTable::Builtin();
+  ASSERT_TRUE(schemas.Define("custom::mutate_op(Tensor(a!)[] y) -> ()").ok());
+  PassContext context;
+  context.registry = &OpRegistry::Builtin();
+  context.schemas = &schemas;
+  PassManager manager;
+  auto outcome = manager.Run(ReinplaceInputMutatedOpsPass(), b.graph, context);
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.status().message().find("TypeError: '>=' not supported between instances of 'Node' and 'int'"),
+            std::string::npos);
+  // Two views of one storage fail can_inplace first: cloned, counted, no error.
+  GraphBuilder v;
+  Node* base = v.Input("b_1", "f32[2]");
+  Node* s0 = v.Call("aten.select.int", {N(base), I(0), I(0)}, {}, "select");
+  Node* s1 = v.Call("aten.select.int", {N(base), I(0), I(1)}, {}, "select_1");
+  v.Call("higher_order.auto_functionalized", {Argument::Raw("torch.ops.custom.mutate_op.default")},
+         {{"y", Nodes({s0, s1})}}, "auto_functionalized");
+  v.Output({});
+  Infer(v.graph);
+  Outcome out = RunPassWith(ReinplaceInputMutatedOpsPass(), v.graph, schemas, InplaceableNpuOps::Builtin());
+  EXPECT_TRUE(HasRemark(out, "We were unable to reinplace ['y']; ['y']"));
+  EXPECT_TRUE(HasRemark(out, "get_total_missed() = 1, get_total_missed_bytes() = 8"));
+}
+
+// ---- a custom multi-inplace op registered as TorchAir's tests register it
+
+struct SinCos {
+  explicit SinCos(bool cross_stream) {
+    Node* x = b.Input("arg0_1", "f32[3]");
+    Node* a = b.Call("aten.empty_like.default", {N(x)}, {{"pin_memory", B(false)}}, "empty_like");
+    Node* c = b.Call("aten.empty_like.default", {N(x)}, {{"pin_memory", B(false)}}, "empty_like_1");
+    Node* f = b.Call("torch.ops.custom.sin_cos_functional.default", {N(x), N(a), N(c)}, {}, "sin_cos_functional");
+    Node* ret = b.Call("operator.getitem", {N(f), I(0)}, {}, "getitem");
+    Node* a_new = b.Call("operator.getitem", {N(f), I(1)}, {}, "getitem_1");
+    if (cross_stream) {
+      b.Call("air.scope_enter.default", {Strs({"_user_stream_label"}), Strs({"1"})}, {}, "scope_enter");
+    }
+    Node* use = b.Call("aten.add.Tensor", {N(a_new), F(1.0)}, {}, "add");
+    if (cross_stream) b.Call("air.scope_exit.default", {}, {}, "scope_exit");
+    b.Output({N(ret), N(use)});
+    Infer(b.graph);
+    EXPECT_TRUE(schemas
+                    .Define("custom::sin_cos_functional(Tensor x, Tensor out_sin, Tensor out_cos) -> "
+                            "(Tensor, Tensor, Tensor)")
+                    .ok());
+    EXPECT_TRUE(inplaceable.Register({"custom.sin_cos_functional.default", "custom.sin_cos_inplace.default", {1, 2}})
+                    .ok());
+  }
+  GraphBuilder b;
+  OpSchemaTable schemas = OpSchemaTable::Builtin();
+  InplaceableNpuOps inplaceable = InplaceableNpuOps::Builtin();
+};
+
+TEST(MultiInplaceTest, UnregisteredCustomOpStaysFunctional) {
+  SinCos g(false);
+  RunPass(ReinplaceInplaceableOpsPass(), g.b.graph);
+  EXPECT_EQ(TargetOf(g.b.graph, "sin_cos_functional"), "custom.sin_cos_functional.default");
+}
+
+// test_multi_reinplace_intermediate_has_later_usage: reinplaced though a's
+// value is read later; TorchAir's Step 4 then makes the getitems index a.
+TEST(MultiInplaceTest, RegisteredOpIsReinplacedAndItsGetitemsIndexTheFirstMutatedArg) {
+  SinCos g(false);
+  Outcome out = RunPassWith(ReinplaceInplaceableOpsPass(), g.b.graph, g.schemas, g.inplaceable,
+                            /*check_effects=*/false);
+  EXPECT_EQ(TargetOf(g.b.graph, "sin_cos_functional"), "custom.sin_cos_inplace.default");
+  EXPECT_EQ(g.b.graph.Find("getitem")->args()[0].as_node(), g.b.graph.Find("empty_like"));
+  EXPECT_TRUE(HasRemark(out, "getitem now indexes empty_like, getitem_1 now indexes empty_like"));
+}
+
+// ... which changes output 0: the effect check refuses the stage.
+TEST(MultiInplaceTest, EffectCheckRefusesTheGetitemRewrite) {
+  SinCos g(false);
+  PassContext context;
+  context.registry = &OpRegistry::Builtin();
+  context.schemas = &g.schemas;
+  context.inplaceable = &g.inplaceable;
+  PassManager manager;
+  auto outcome = manager.Run(ReinplaceInplaceableOpsPass(), g.b.graph, context);
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.status().message().find("output 0 now holds a different value"), std::string::npos);
+  EXPECT_EQ(TargetOf(g.b.graph, "sin_cos_functional"), "custom.sin_cos_functional.default");
+}
+
+// test_multi_reinplace_intermediate_cross_stream_fail: the stream check needs
+// the op's output count (from its schema) to find getitem(node, 1)'s users.
+TEST(MultiInplaceTest, CrossStreamUserOfAMutatedOutputKeepsItFunctional) {
+  SinCos g(true);
+  Outcome out = RunPassWith(ReinplaceInplaceableOpsPass(), g.b.graph, g.schemas, g.inplaceable);
+  EXPECT_EQ(TargetOf(g.b.graph, "sin_cos_functional"), "custom.sin_cos_functional.default");
+  EXPECT_TRUE(HasRemark(out, "users are on different streams"));
 }
 
 }  // namespace
