@@ -13,8 +13,12 @@
 //    tracing (linear -> t + addmm, softmax -> _softmax, ...). A call it cannot
 //    lower is copied unchanged (an opaque node keeping its target and meta)
 //    and named in the remarks: it never fails the trace.
-//  - Functionalize turns in-place aten calls into out-of-place ones; the final
-//    value of a mutated graph input is written back by an
+//  - Functionalize turns in-place aten calls into out-of-place ones as
+//    torch's functionalization does (functionalize.cc): a mutation through a
+//    view is replayed on its base through the view's inverse (select_scatter,
+//    slice_scatter, view, transpose, ...) when the base is next read, and a
+//    stale view is regenerated from the new base; the final value of a
+//    mutated graph input is written back by an
 //    `aten.copy_.default(input, value)` before the output when
 //    keep_input_mutations (AOT's keep_inference_input_mutations), else
 //    returned as an extra output in front of the user outputs, as
@@ -45,7 +49,7 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
 
 struct FunctionalizeStats {
   int functionalized = 0;      // in-place calls made out-of-place
-  int left_on_views = 0;       // in-place calls on views of other tensors, left as they were
+  int left_on_views = 0;       // in-place calls through a view without a modelled inverse, left as they were
   size_t mutated_inputs = 0;   // graph inputs written
 };
 

@@ -41,6 +41,23 @@ Result<bool> RunAot(Graph& graph, PassContext& context) {
   bool keep = context.config.keep_inference_input_mutations;
   auto stats = Functionalize(graph, registry, keep);
   if (!stats.ok()) return stats.status();
+  if (changed || stats->functionalized > 0) {
+    // aot_dispatch_base_graph runs fw_module.graph.eliminate_dead_code() on
+    // the functionalized graph (views left unused by functionalization go).
+    size_t erased = 0;
+    for (Node* node = graph.back(); node;) {
+      Node* prev = node->prev();
+      if (node->op() == OpKind::kCallFunction && node->users().empty() && !HasSideEffects(*node, registry)) {
+        AIRSCOPE_RETURN_IF_ERROR(graph.Erase(node));
+        ++erased;
+      }
+      node = prev;
+    }
+    if (erased > 0) {
+      context.remarks.push_back(
+          fmt::format("erased {} dead node(s), as AOT's eliminate_dead_code after functionalization", erased));
+    }
+  }
   if (stats->functionalized > 0) {
     std::string inputs = stats->mutated_inputs == 0
                              ? "no graph input is mutated"
@@ -55,7 +72,8 @@ Result<bool> RunAot(Graph& graph, PassContext& context) {
   if (changed) AIRSCOPE_RETURN_IF_ERROR(RenameAsTraced(graph));
   if (stats->left_on_views > 0) {
     context.remarks.push_back(
-        fmt::format("left {} in-place op(s) on views of other tensors (view replay is not modelled)",
+        fmt::format("left {} in-place op(s) through a view whose inverse airscope does not model (expand, "
+                    "view(dtype), ...) as they were",
                     stats->left_on_views));
   }
   return changed;

@@ -65,6 +65,9 @@ const OpRegistry& OpRegistry::Builtin() {
     RegisterBackwardOps(r);
     RegisterMiscOps(r);
     RegisterNpuOps(r);
+    RegisterIndexingOps(r);
+    RegisterPoolingOps(r);
+    RegisterCollectiveOps(r);
     return r;
   }();
   return registry;
