@@ -67,6 +67,7 @@ CommandTable BuildCommandTable() {
   RegisterCacheCommands(table);
   RegisterPassCommands(table);
   RegisterDecompCommands(table);
+  RegisterModuleCommands(table);
   RegisterPipelineCommands(table);
   // gdb's one-letter habits. `run` continues from the cursor, so it is both c and r.
   table.AddAlias("n", "next");

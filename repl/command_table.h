@@ -94,6 +94,7 @@ void RegisterPassCommands(CommandTable& table);  // pass define/add/remove/list,
 // " (did you mean X?)" for a pass name that looks like a typo of a registered one, or "".
 std::string PassSuggestion(const Session& session, std::string_view name);
 void RegisterDecompCommands(CommandTable& table);
+void RegisterModuleCommands(CommandTable& table);
 void RegisterPipelineCommands(CommandTable& table);
 
 }  // namespace airscope

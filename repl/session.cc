@@ -28,6 +28,7 @@ std::string Session::CanonicalPassName(std::string_view name) const {
 PassContext Session::MakePassContext() const {
   PassContext context;
   context.registry = registry_;
+  if (const Entry* entry = current(); entry && entry->loaded.modules) context.modules = entry->loaded.modules.get();
   context.decompositions = &decompositions_;
   context.passes = &passes_;
   context.custom_pre = custom_pre_;

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "core/ir/graph.h"
+#include "core/aot/nn_module.h"
 #include "core/ops/op_registry.h"
 #include "core/status.h"
 
@@ -44,8 +45,11 @@ bool IsTorchLevelGraph(const Graph& graph);
 
 // The aten graph AOT autograd would trace from `dynamo` (see the contract).
 // Fails only on a malformed input graph (no output node).
+// `modules` (may be null) declares the types of call_module targets: their
+// parameters and buffers are lifted after the get_attr tensors and the calls
+// lowered as their forward() traces; an undeclared one stays opaque.
 Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry& registry,
-                                           std::vector<std::string>& remarks);
+                                           std::vector<std::string>& remarks, const ModuleTable* modules = nullptr);
 
 struct FunctionalizeStats {
   int functionalized = 0;      // in-place calls made out-of-place

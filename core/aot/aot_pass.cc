@@ -20,7 +20,7 @@ Result<bool> RunAot(Graph& graph, PassContext& context) {
   const OpRegistry& registry = RegistryOf(context);
   bool changed = false;
   if (IsTorchLevelGraph(graph)) {
-    auto traced = TraceToAten(graph, registry, context.remarks);
+    auto traced = TraceToAten(graph, registry, context.remarks, context.modules);
     if (!traced.ok()) return traced.status();
     graph = std::move(**traced);
     changed = true;

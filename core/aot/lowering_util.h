@@ -37,6 +37,14 @@ const Argument* Self(const TorchCall& call, std::string* why);
 // The first keyword argument not in `known`; "" when none.
 std::string UnmodelledKwargs(const TorchCall& call, std::initializer_list<std::string_view> known);
 
+struct ModuleSpec;
+
+// nn_modules.cc: a declared module's call (its input first in call.args) as
+// its eval-mode forward traces; `tensors` are its parameters and buffers by
+// name ("weight", "running_mean") as graph inputs.
+LoweringResult LowerModule(AtenBuilder& b, const ModuleSpec& spec, const std::map<std::string, Argument>& tensors,
+                           const TorchCall& call, std::string* why);
+
 // The rule families kept in their own files.
 void AddIndexingLowerings(LoweringTable& table);     // indexing.cc: x[...], x[...] = v
 void AddConversionLowerings(LoweringTable& table);   // conversions.cc: to, cpu, npu, float, type_as, ...

@@ -11,6 +11,7 @@
 
 #include "core/aot/aot.h"
 #include "core/aot/aot_builder.h"
+#include "core/aot/lowering_util.h"
 #include "core/aot/torch_functions.h"
 #include "core/pass/pass_util.h"
 
@@ -82,7 +83,7 @@ bool IsTorchLevelGraph(const Graph& graph) {
 }
 
 Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry& registry,
-                                           std::vector<std::string>& remarks) {
+                                           std::vector<std::string>& remarks, const ModuleTable* modules) {
   if (!dynamo.output()) return Status::Error("graph has no output node");
   auto out = std::make_unique<Graph>(dynamo.name());
   out->mutable_style() = dynamo.style();
@@ -98,19 +99,61 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
       lifted.push_back(node->target());
     }
   }
+  // Declared modules (first use order): named_parameters() of every module,
+  // then named_buffers(), as aot_module_simplified's params_flat lists them.
+  struct ModuleInput {
+    std::string target, name;  // L__self___fc, weight
+    NodeMeta meta;
+  };
+  std::vector<ModuleInput> module_params, module_buffers;
+  std::set<std::string> seen_modules;
+  for (const Node* node : dynamo) {
+    if (node->op() != OpKind::kCallModule || !modules || !seen_modules.insert(node->target()).second) continue;
+    const ModuleSpec* spec = modules->Find(node->target());
+    if (!spec) continue;
+    // The module's dtype and device: its input's (the repr does not print them).
+    const Node* in = !node->args().empty() && node->args()[0].is_node() ? node->args()[0].as_node() : nullptr;
+    const TensorMeta* like = in ? in->tensor() : nullptr;
+    auto meta_of = [&](const ModuleTensor& t) {
+      TensorMeta tensor;
+      tensor.dtype = t.int64 ? DType::kInt64 : (like ? like->dtype : DType::kFloat32);
+      tensor.device = like ? like->device : "";
+      for (int64_t d : t.sizes) tensor.sizes.push_back(Dim(d));
+      NodeMeta meta;
+      meta.kind = ValueKind::kTensor;
+      meta.source = MetaSource::kInferred;
+      meta.tensors = {tensor};
+      return meta;
+    };
+    for (const ModuleTensor& t : ModuleParameters(*spec)) module_params.push_back({node->target(), t.name, meta_of(t)});
+    for (const ModuleTensor& t : ModuleBuffers(*spec)) module_buffers.push_back({node->target(), t.name, meta_of(t)});
+  }
+  std::vector<ModuleInput> module_inputs = module_params;
+  module_inputs.insert(module_inputs.end(), module_buffers.begin(), module_buffers.end());
+  for (const ModuleInput& m : module_inputs) lifted.push_back(fmt::format("{}.{}", m.target, m.name));
+  size_t first_module_input = inputs.size();
   for (const Node* node : dynamo.Placeholders()) inputs.push_back(node);
   std::map<std::string, Argument> attr_values;  // get_attr target -> its placeholder
-  for (size_t i = 0; i < inputs.size(); ++i) {
+  std::map<std::string, std::map<std::string, Argument>> module_tensors;  // target -> name -> placeholder
+  size_t count = inputs.size() + module_inputs.size();
+  for (size_t i = 0; i < count; ++i) {
     std::string name = fmt::format("arg{}_1", i);
     auto placeholder = out->AppendNamed({OpKind::kPlaceholder, name, {}, {}, name});
     if (!placeholder.ok()) return placeholder.status();
-    if (const NodeMeta* meta = inputs[i]->meta()) {
+    if (i >= first_module_input && i < first_module_input + module_inputs.size()) {
+      const ModuleInput& m = module_inputs[i - first_module_input];
+      (*placeholder)->set_meta(m.meta);
+      module_tensors[m.target][m.name] = Argument::NodeRef(*placeholder);
+      continue;
+    }
+    const Node* input = inputs[i < first_module_input ? i : i - module_inputs.size()];
+    if (const NodeMeta* meta = input->meta()) {
       NodeMeta copy = *meta;
       copy.stack_trace.clear();
       (*placeholder)->set_meta(std::move(copy));
     }
-    b.Bind(inputs[i], Argument::NodeRef(*placeholder));
-    if (inputs[i]->op() == OpKind::kGetAttr) attr_values[inputs[i]->target()] = Argument::NodeRef(*placeholder);
+    b.Bind(input, Argument::NodeRef(*placeholder));
+    if (input->op() == OpKind::kGetAttr) attr_values[input->target()] = Argument::NodeRef(*placeholder);
   }
 
   int lowered = 0;
@@ -175,7 +218,24 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
         continue;
       }
     } else if (node->op() == OpKind::kCallModule) {
-      why = "the module's type is not in Dynamo's text";
+      if (const ModuleSpec* spec = modules ? modules->Find(node->target()) : nullptr) {
+        size_t before = out->size();
+        value = LowerModule(b, *spec, module_tensors[node->target()], TorchCall{spec->type, args, kwargs, node}, &why);
+        if (value) {
+          if (value->is_node() && out->size() > before && value->as_node() == out->back()) {
+            PreferAnnotation(value->as_node(), *node, b.stack_trace());
+          }
+          b.Bind(node, *value);
+          ++lowered;
+          continue;
+        }
+        why = fmt::format("declared {}: {}", spec->text, why);
+      } else {
+        why = fmt::format(
+            "its type is not in Dynamo's text; declare it as print(model) shows it, e.g. `module {} "
+            "Linear(in_features=64, out_features=256, bias=True)` (see help module)",
+            node->target());
+      }
     } else {
       why = "no lowering rule for it";
     }
@@ -193,7 +253,7 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
   remarks.push_back(fmt::format("traced the Dynamo graph to aten: {} torch-level call(s) lowered, {} input(s)",
                                 lowered, inputs.size()));
   if (!lifted.empty()) {
-    remarks.push_back(fmt::format("lifted get_attr tensor(s) to the first inputs, as aot_module_simplified does "
+    remarks.push_back(fmt::format("lifted get_attr and module tensor(s) to the first inputs, as aot_module_simplified does "
                                   "with parameters and buffers: {}",
                                   fmt::join(lifted, ", ")));
   }

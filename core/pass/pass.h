@@ -30,8 +30,12 @@ namespace airscope {
 class DecompositionTable;
 class PassRegistry;
 
+class ModuleTable;  // core/aot/nn_module.h
+
 struct PassContext {
   const OpRegistry* registry = nullptr;
+  // The torch.nn modules declared for the graph's call_module nodes (`module`), read by aot.
+  const ModuleTable* modules = nullptr;
   const DecompositionTable* decompositions = nullptr;  // used by `decompose`
   const PassRegistry* passes = nullptr;                // to look up user passes
   // The user passes registered for the custom_pre / custom_post stages, in order.
