@@ -35,6 +35,7 @@ PassContext Session::MakePassContext() const {
   context.custom_post = custom_post_;
   context.config = settings_.TorchAir();
   context.env = PassEnvironmentOf(device_);
+  context.env.world_size = static_cast<int64_t>(settings_.GetUnsigned("dist.world_size"));
   context.check_effects = settings_.Get("check.effects") == "on";
   return context;
 }

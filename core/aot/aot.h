@@ -45,11 +45,17 @@ bool IsTorchLevelGraph(const Graph& graph);
 
 // The aten graph AOT autograd would trace from `dynamo` (see the contract).
 // Fails only on a malformed input graph (no output node).
-// `modules` (may be null) declares the types of call_module targets: their
-// parameters and buffers are lifted after the get_attr tensors and the calls
-// lowered as their forward() traces; an undeclared one stays opaque.
+struct TraceOptions {
+  // The types of call_module targets (may be null): their parameters and
+  // buffers are lifted after the get_attr tensors and the calls lowered as
+  // their forward() traces; an undeclared one stays opaque.
+  const ModuleTable* modules = nullptr;
+  // Ranks of process group '0', for TorchAir's all_to_all_single
+  // decomposition (0: unknown, the op stays whole with a remark).
+  int64_t world_size = 0;
+};
 Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry& registry,
-                                           std::vector<std::string>& remarks, const ModuleTable* modules = nullptr);
+                                           std::vector<std::string>& remarks, const TraceOptions& options = {});
 
 struct FunctionalizeStats {
   int functionalized = 0;      // in-place calls made out-of-place
@@ -57,7 +63,11 @@ struct FunctionalizeStats {
   size_t mutated_inputs = 0;   // graph inputs written
 };
 
-Result<FunctionalizeStats> Functionalize(Graph& graph, const OpRegistry& registry, bool keep_input_mutations);
+// `epilogue_is_aots`: a trailing `copy_(input, value)` nobody reads is AOT's
+// own write-back (an aten graph AOT already made) and is left alone; false
+// for a graph just traced from Dynamo, where every copy_ is the user's.
+Result<FunctionalizeStats> Functionalize(Graph& graph, const OpRegistry& registry, bool keep_input_mutations,
+                                         bool epilogue_is_aots = true);
 
 // Names every call_function node afresh after its op, in graph order, as a
 // re-trace does (`add`, `add_1`); other nodes keep their names.

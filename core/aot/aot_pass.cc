@@ -19,11 +19,16 @@ namespace {
 Result<bool> RunAot(Graph& graph, PassContext& context) {
   const OpRegistry& registry = RegistryOf(context);
   bool changed = false;
+  bool traced_from_dynamo = false;
   if (IsTorchLevelGraph(graph)) {
-    auto traced = TraceToAten(graph, registry, context.remarks, context.modules);
+    TraceOptions options;
+    options.modules = context.modules;
+    options.world_size = context.env.world_size;
+    auto traced = TraceToAten(graph, registry, context.remarks, options);
     if (!traced.ok()) return traced.status();
     graph = std::move(**traced);
     changed = true;
+    traced_from_dynamo = true;
   }
   // TorchAir's table (npu_define.allgather, _c10d_functional.all_to_all_single)
   // is not airscope's builtin one; only the user's `decomp add` entries apply.
@@ -39,7 +44,7 @@ Result<bool> RunAot(Graph& graph, PassContext& context) {
     }
   }
   bool keep = context.config.keep_inference_input_mutations;
-  auto stats = Functionalize(graph, registry, keep);
+  auto stats = Functionalize(graph, registry, keep, /*epilogue_is_aots=*/!traced_from_dynamo);
   if (!stats.ok()) return stats.status();
   if (changed || stats->functionalized > 0) {
     // aot_dispatch_base_graph runs fw_module.graph.eliminate_dead_code() on

@@ -91,7 +91,8 @@ Argument IntList(const std::vector<int64_t>& values) {
 
 class Functionalizer {
  public:
-  Functionalizer(Graph& graph, const OpRegistry& registry) : graph_(graph), registry_(registry) {}
+  Functionalizer(Graph& graph, const OpRegistry& registry, bool epilogue_is_aots)
+      : graph_(graph), registry_(registry), epilogue_is_aots_(epilogue_is_aots) {}
 
   Result<FunctionalizeStats> Run(bool keep_input_mutations);
 
@@ -130,6 +131,7 @@ class Functionalizer {
 
   Graph& graph_;
   const OpRegistry& registry_;
+  bool epilogue_is_aots_;
   std::vector<Storage> storages_;
   std::vector<Alias> aliases_;
   std::unordered_map<const Node*, int> alias_of_;
@@ -386,7 +388,8 @@ Result<FunctionalizeStats> Functionalizer::Run(bool keep_input_mutations) {
     Node* self = node->args().empty() || !node->args()[0].is_node() ? nullptr : node->args()[0].as_node();
     bool is_copy = IsTarget(*node, "aten.copy_.default");
     // A copy_ that already writes a graph input back is AOT's own epilogue.
-    if (is_copy && self && self->op() == OpKind::kPlaceholder && node->users().empty() && InEpilogue(node)) {
+    if (epilogue_is_aots_ && is_copy && self && self->op() == OpKind::kPlaceholder && node->users().empty() &&
+        InEpilogue(node)) {
       continue;
     }
     // Sync what the node reads (a view made from a stale tensor reads its current value too).
@@ -429,9 +432,10 @@ Result<FunctionalizeStats> Functionalizer::Run(bool keep_input_mutations) {
 
 }  // namespace
 
-Result<FunctionalizeStats> Functionalize(Graph& graph, const OpRegistry& registry, bool keep_input_mutations) {
+Result<FunctionalizeStats> Functionalize(Graph& graph, const OpRegistry& registry, bool keep_input_mutations,
+                                         bool epilogue_is_aots) {
   if (!graph.output()) return Status::Error("graph has no output node to write mutated inputs back before");
-  return Functionalizer(graph, registry).Run(keep_input_mutations);
+  return Functionalizer(graph, registry, epilogue_is_aots).Run(keep_input_mutations);
 }
 
 }  // namespace airscope

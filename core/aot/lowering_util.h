@@ -45,6 +45,12 @@ struct ModuleSpec;
 LoweringResult LowerModule(AtenBuilder& b, const ModuleSpec& spec, const std::map<std::string, Argument>& tensors,
                            const TorchCall& call, std::string* why);
 
+// collectives.cc: TorchAir's decomposition table (ui:455-464) while tracing.
+bool IsTorchAirDecomposed(std::string_view target);  // target without torch.ops.
+// `world_size`: ranks of process group '0' (0: unknown).
+LoweringResult ApplyTorchAirDecomposition(AtenBuilder& b, std::string_view target, const std::vector<Argument>& args,
+                                          const std::vector<Kwarg>& kwargs, int64_t world_size, std::string* why);
+
 // The rule families kept in their own files.
 void AddIndexingLowerings(LoweringTable& table);     // indexing.cc: x[...], x[...] = v
 void AddConversionLowerings(LoweringTable& table);   // conversions.cc: to, cpu, npu, float, type_as, ...

@@ -83,7 +83,8 @@ bool IsTorchLevelGraph(const Graph& graph) {
 }
 
 Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry& registry,
-                                           std::vector<std::string>& remarks, const ModuleTable* modules) {
+                                           std::vector<std::string>& remarks, const TraceOptions& options) {
+  const ModuleTable* modules = options.modules;
   if (!dynamo.output()) return Status::Error("graph has no output node");
   auto out = std::make_unique<Graph>(dynamo.name());
   out->mutable_style() = dynamo.style();
@@ -160,6 +161,7 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
   std::vector<std::string> opaque;
   std::string stack_trace;  // the comment printed last above a Dynamo node
   std::vector<std::string> higher_order;
+  std::vector<std::string> decomposed_ops, undecomposed;
   for (const Node* node : dynamo) {
     if (node->meta() && !node->meta()->stack_trace.empty()) stack_trace = node->meta()->stack_trace;
     b.Begin(node, stack_trace);
@@ -196,6 +198,19 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
       std::string_view target = node->target();
       std::string packet = PacketOverload(target);
       if (target.substr(0, 10) == "torch.ops.") {
+        std::string overload = packet.empty() ? std::string(target.substr(10)) : packet;
+        if (IsTorchAirDecomposed(overload)) {
+          std::string decomposition_why;
+          LoweringResult decomposed =
+              ApplyTorchAirDecomposition(b, overload, args, kwargs, options.world_size, &decomposition_why);
+          if (decomposed) {
+            b.Bind(node, *decomposed);
+            ++lowered;
+            decomposed_ops.push_back(node->name());
+            continue;
+          }
+          undecomposed.push_back(fmt::format("'{}' ({}): {}", node->name(), overload, decomposition_why));
+        }
         // An op already: aten (or a custom op) is recorded as dispatched.
         Node* call = b.Call(packet.empty() ? std::string(target) : packet, args, kwargs);
         if (target.substr(0, 23) == "torch.ops.higher_order.") higher_order.push_back(call->name());
@@ -261,6 +276,13 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
     remarks.push_back(fmt::format("kept higher-order op(s) {} with their subgraphs as Dynamo wrote them (AOT "
                                   "renames and lowers the subgraphs; airscope does not)",
                                   fmt::join(higher_order, ", ")));
+  }
+  if (!decomposed_ops.empty()) {
+    remarks.push_back(fmt::format("applied TorchAir's decomposition table (ui:455-464) to {}",
+                                  fmt::join(decomposed_ops, ", ")));
+  }
+  for (const std::string& note : undecomposed) {
+    remarks.push_back("TorchAir decomposes this op, airscope could not: " + note);
   }
   for (const std::string& note : opaque) remarks.push_back("kept opaque: " + note);
   return out;

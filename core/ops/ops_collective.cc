@@ -80,15 +80,21 @@ Result<NodeMeta> InferAllToAllSingleNpu(const Node& node) {
   return TensorResult(Like(**input, std::move(sizes)));
 }
 
+// Communication time is not modelled: the cost is always unknown, so lower
+// times these kernels at the device's minimum and says so.
+CostFn UnknownCost() {
+  return [](const Node&) -> std::optional<OpCost> { return std::nullopt; };
+}
+
 }  // namespace
 
 void RegisterCollectiveOps(OpRegistry& r) {
-  AddOp(r, "_c10d_functional.all_to_all_single.default", OpCategory::kOther, InferAllToAllSingle, {});
-  AddOp(r, "_c10d_functional.wait_tensor.default", OpCategory::kOther, InferLikeFirst, {});
-  AddOp(r, "npu_define.allgather.default", OpCategory::kOther, InferAllgather, {});
-  AddOp(r, "npu_define.allgather_in_tensor.default", OpCategory::kOther, InferAllgatherInTensor, {});
-  AddOp(r, "npu_define.broadcast.default", OpCategory::kOther, InferLikeFirst, {});
-  AddOp(r, "npu_define.all_to_all_single_npu.default", OpCategory::kOther, InferAllToAllSingleNpu, {});
+  AddOp(r, "_c10d_functional.all_to_all_single.default", OpCategory::kOther, InferAllToAllSingle, UnknownCost());
+  AddOp(r, "_c10d_functional.wait_tensor.default", OpCategory::kOther, InferLikeFirst, UnknownCost());
+  AddOp(r, "npu_define.allgather.default", OpCategory::kOther, InferAllgather, UnknownCost());
+  AddOp(r, "npu_define.allgather_in_tensor.default", OpCategory::kOther, InferAllgatherInTensor, UnknownCost());
+  AddOp(r, "npu_define.broadcast.default", OpCategory::kOther, InferLikeFirst, UnknownCost());
+  AddOp(r, "npu_define.all_to_all_single_npu.default", OpCategory::kOther, InferAllToAllSingleNpu, UnknownCost());
 }
 
 }  // namespace airscope
