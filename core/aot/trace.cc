@@ -37,7 +37,7 @@ std::string PacketOverload(std::string_view target) {
 // Dynamo's annotation is the truth about the value a call stands for: it is
 // kept when the registry inferred nothing, or the same sizes and dtype
 // (the annotation also states strides and device, which inference leaves out).
-void PreferAnnotation(Node* made, const Node& dynamo, const std::string& stack_trace) {
+void PreferAnnotation(Node* made, const Node& dynamo) {
   const NodeMeta* stated = dynamo.meta();
   if (!stated || stated->source != MetaSource::kAnnotated) return;
   if (stated->kind != ValueKind::kTensor && stated->kind != ValueKind::kTuple) return;
@@ -46,7 +46,7 @@ void PreferAnnotation(Node* made, const Node& dynamo, const std::string& stack_t
   bool agree = inferred && annotated && inferred->sizes == annotated->sizes && inferred->dtype == annotated->dtype;
   if (made->meta() && !agree) return;
   NodeMeta meta = *stated;
-  meta.stack_trace = stack_trace;
+  meta.stack_trace = made->meta() ? made->meta()->stack_trace : std::string();
   made->set_meta(std::move(meta));
 }
 
@@ -214,7 +214,7 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
         // An op already: aten (or a custom op) is recorded as dispatched.
         Node* call = b.Call(packet.empty() ? std::string(target) : packet, args, kwargs);
         if (target.substr(0, 23) == "torch.ops.higher_order.") higher_order.push_back(call->name());
-        PreferAnnotation(call, *node, b.stack_trace());
+        PreferAnnotation(call, *node);
         b.Bind(node, Argument::NodeRef(call));
         if (!packet.empty()) ++lowered;
         continue;
@@ -226,7 +226,7 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
       value = (*rule)(b, TorchCall{key, args, kwargs, node}, &why);
       if (value) {
         if (value->is_node() && out->size() > before && value->as_node() == out->back()) {
-          PreferAnnotation(value->as_node(), *node, b.stack_trace());
+          PreferAnnotation(value->as_node(), *node);
         }
         b.Bind(node, *value);
         ++lowered;
@@ -238,7 +238,7 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
         value = LowerModule(b, *spec, module_tensors[node->target()], TorchCall{spec->type, args, kwargs, node}, &why);
         if (value) {
           if (value->is_node() && out->size() > before && value->as_node() == out->back()) {
-            PreferAnnotation(value->as_node(), *node, b.stack_trace());
+            PreferAnnotation(value->as_node(), *node);
           }
           b.Bind(node, *value);
           ++lowered;
@@ -258,7 +258,7 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
     Node* kept = out->Append({node->op(), node->target(), std::move(args), std::move(kwargs), node->name()});
     if (node->meta()) {
       NodeMeta meta = *node->meta();
-      meta.stack_trace = stack_trace;
+      meta.stack_trace = b.TraceForNext();
       kept->set_meta(std::move(meta));
     }
     b.Bind(node, Argument::NodeRef(kept));
