@@ -37,7 +37,7 @@ std::string PacketOverload(std::string_view target) {
 // Dynamo's annotation is the truth about the value a call stands for: it is
 // kept when the registry inferred nothing, or the same sizes and dtype
 // (the annotation also states strides and device, which inference leaves out).
-void PreferAnnotation(Node* made, const Node& dynamo) {
+void PreferAnnotation(Node* made, const Node& dynamo, AtenBuilder& b) {
   const NodeMeta* stated = dynamo.meta();
   if (!stated || stated->source != MetaSource::kAnnotated) return;
   if (stated->kind != ValueKind::kTensor && stated->kind != ValueKind::kTuple) return;
@@ -46,7 +46,8 @@ void PreferAnnotation(Node* made, const Node& dynamo) {
   bool agree = inferred && annotated && inferred->sizes == annotated->sizes && inferred->dtype == annotated->dtype;
   if (made->meta() && !agree) return;
   NodeMeta meta = *stated;
-  meta.stack_trace = made->meta() ? made->meta()->stack_trace : std::string();
+  // A node made without meta took no comment yet (AtenBuilder::Call): it takes it now.
+  meta.stack_trace = made->meta() ? made->meta()->stack_trace : b.TraceForNext();
   made->set_meta(std::move(meta));
 }
 
@@ -214,7 +215,7 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
         // An op already: aten (or a custom op) is recorded as dispatched.
         Node* call = b.Call(packet.empty() ? std::string(target) : packet, args, kwargs);
         if (target.substr(0, 23) == "torch.ops.higher_order.") higher_order.push_back(call->name());
-        PreferAnnotation(call, *node);
+        PreferAnnotation(call, *node, b);
         b.Bind(node, Argument::NodeRef(call));
         if (!packet.empty()) ++lowered;
         continue;
@@ -226,7 +227,7 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
       value = (*rule)(b, TorchCall{key, args, kwargs, node}, &why);
       if (value) {
         if (value->is_node() && out->size() > before && value->as_node() == out->back()) {
-          PreferAnnotation(value->as_node(), *node);
+          PreferAnnotation(value->as_node(), *node, b);
         }
         b.Bind(node, *value);
         ++lowered;
@@ -238,7 +239,7 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
         value = LowerModule(b, *spec, module_tensors[node->target()], TorchCall{spec->type, args, kwargs, node}, &why);
         if (value) {
           if (value->is_node() && out->size() > before && value->as_node() == out->back()) {
-            PreferAnnotation(value->as_node(), *node);
+            PreferAnnotation(value->as_node(), *node, b);
           }
           b.Bind(node, *value);
           ++lowered;
@@ -268,9 +269,9 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
   remarks.push_back(fmt::format("traced the Dynamo graph to aten: {} torch-level call(s) lowered, {} input(s)",
                                 lowered, inputs.size()));
   if (!lifted.empty()) {
-    remarks.push_back(fmt::format("lifted get_attr and module tensor(s) to the first inputs, as aot_module_simplified does "
+    remarks.push_back(fmt::format("lifted get_attr {}tensor(s) to the first inputs, as aot_module_simplified does "
                                   "with parameters and buffers: {}",
-                                  fmt::join(lifted, ", ")));
+                                  module_inputs.empty() ? "" : "and module ", fmt::join(lifted, ", ")));
   }
   if (!higher_order.empty()) {
     remarks.push_back(fmt::format("kept higher-order op(s) {} with their subgraphs as Dynamo wrote them (AOT "
