@@ -7,6 +7,7 @@
 
 #include "core/fx/python_repr.h"
 #include "viz/ge_const.h"
+#include "viz/ge_expansions.h"
 #include "viz/ge_op_types.h"
 #include "viz/proto_text.h"
 
@@ -85,8 +86,19 @@ class Builder {
     }
     std::vector<GeOp> ops;
     int64_t data_index = 0;
+    GeExpansionContext expansion_context{
+        [this](std::string_view type) { return UniqueName(std::string(type)); },
+        [this](const Node* producer) {
+          const GeDesc* desc = nullptr;
+          std::string ref = DataRef(producer, &desc);
+          return GeInput{std::move(ref), desc != nullptr ? *desc : GeDesc{}};
+        }};
     for (const Node* node : graph_) {
       if (IsElidedGetitem(*node)) continue;
+      if (auto expanded = ExpandForGe(*node, expansion_context)) {
+        AddExpansion(*node, std::move(*expanded), &ops);
+        continue;
+      }
       GeOp op;
       GeOpType ge = TypeOf(*node);
       op.type = ge.type;
@@ -159,6 +171,28 @@ class Builder {
       return used_.insert(node.name()).second ? node.name() : UniqueName(node.name());
     }
     return UniqueName(ge.type);
+  }
+
+  // A node TorchAir's converter builds as several operators (ge_expansions.h):
+  // the last is the node's own (its output descs, `_aten_op`, `_fx_args`);
+  // the others are parts of it (`_fx_part_of`, which the reader skips).
+  void AddExpansion(const Node& node, std::vector<GeOp> expanded, std::vector<GeOp>* ops) {
+    GeOp& main = expanded.back();
+    if (options_.fx_names) {
+      main.name = used_.insert(node.name()).second ? node.name() : UniqueName(node.name());
+    }
+    names_[&node] = main.name;
+    main.output_desc = OutputDescs(node);
+    descs_[&node] = main.output_desc;
+    data_inputs_.clear();  // the operator's inputs are not the FX args: `_fx_args` says them
+    GeOpType ge{main.type, true, false, {}};
+    AddExtraAttrs(node, ge, &main);
+    for (GeOp& op : expanded) {
+      op.stream = node.stream();
+      if (&op != &main) op.attrs.push_back(StringAttr("_fx_part_of", main.name));
+      AddNameAttrs(&op);
+      ops->push_back(std::move(op));
+    }
   }
 
   // dtype_promote's Consts for the scalar operands of the converters that
