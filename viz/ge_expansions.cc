@@ -34,11 +34,30 @@ GeAttr IntAttr(std::string key, int64_t value) {
   attr.i = value;
   return attr;
 }
+// A ListInt attr as the raw op builders set it (`list.val_type = 2`, then the items).
 GeAttr IntsAttr(std::string key, std::vector<int64_t> values) {
   GeAttr attr;
   attr.key = std::move(key);
   attr.kind = GeAttr::Kind::kListI;
   attr.list_i = std::move(values);
+  attr.list_val_type = "VT_LIST_INT";
+  return attr;
+}
+GeAttr StrAttr(std::string key, std::string value) {
+  GeAttr attr;
+  attr.key = std::move(key);
+  attr.kind = GeAttr::Kind::kS;
+  attr.s = std::move(value);
+  return attr;
+}
+// specific_op_input_layout / specific_op_output_layout (_ge_concrete_graph/utils.py:150-171):
+// each index appended to list.i and the layout to list.s.
+GeAttr LayoutAttr(std::string key, std::vector<int64_t> indices, const std::string& layout) {
+  GeAttr attr;
+  attr.key = std::move(key);
+  attr.kind = GeAttr::Kind::kList;
+  attr.list_s.assign(indices.size(), layout);
+  attr.list_i = std::move(indices);
   return attr;
 }
 
@@ -219,6 +238,62 @@ std::optional<std::vector<GeOp>> Addmm(const Node& node, Expander& e) {
   return e.Take();
 }
 
+// convolution.py:182-231 for a non-transposed 2-D (4-D output) or 1-D
+// (3-D output: Unsqueeze x and weight at 2, Conv2D, Squeeze 2) convolution:
+// _npu_conv2d (:16-24) = Conv2D(x, weight, bias, None, strides=[1, 1, s0, s1],
+// pads=[p0, p0, p1, p1], dilations=[1, 1, d0, d1], groups, data_format="NCHW")
+// with its NCHW layout attrs.
+std::optional<std::vector<GeOp>> Convolution(const Node& node, Expander& e) {
+  if (node.args().size() != 9 || !e.IsNodeArg(0) || !e.IsNodeArg(1)) return std::nullopt;
+  const TensorMeta* out = node.tensor();
+  auto stride = StaticIntList(&node.args()[3]);
+  auto padding = StaticIntList(&node.args()[4]);
+  auto dilation = StaticIntList(&node.args()[5]);
+  const Argument& transposed = node.args()[6];
+  const Argument& groups = node.args()[8];
+  if (!out || !stride || !padding || !dilation || transposed.kind() != Argument::Kind::kBool ||
+      transposed.as_bool() || groups.kind() != Argument::Kind::kInt) {
+    return std::nullopt;  // transposed and 3-D convolutions build shape helpers: not modelled
+  }
+  size_t rank = out->sizes.size();
+  if (rank != 3 && rank != 4) return std::nullopt;
+  GeInput x = e.Arg(0), weight = e.Arg(1);
+  std::optional<GeInput> bias;
+  if (e.IsNodeArg(2)) bias = e.Arg(2);
+  for (const GeInput* in : {&x, &weight}) {
+    if (in->desc.dtype != out->dtype) return std::nullopt;  // dtype_promote's Casts: not modelled
+  }
+  if (bias && bias->desc.dtype != out->dtype) return std::nullopt;
+  if (padding->size() == 1) padding->assign(3, (*padding)[0]);
+  if (rank == 3) {
+    stride->insert(stride->begin(), 1);
+    padding->insert(padding->begin(), 0);
+    dilation->insert(dilation->begin(), 1);
+    auto unsqueezed = [](GeDesc desc) {
+      if (desc.dims.size() >= 2) desc.dims.insert(desc.dims.begin() + 2, 1);
+      return desc;
+    };
+    x = e.Op("Unsqueeze", {{"x", x}}, {IntsAttr("axes", {2})}, {unsqueezed(x.desc)});
+    weight = e.Op("Unsqueeze", {{"x", weight}}, {IntsAttr("axes", {2})}, {unsqueezed(weight.desc)});
+  }
+  if (stride->size() < 2 || padding->size() < 2 || dilation->size() < 2) return std::nullopt;
+  GeDesc y = LikeOutput(node);
+  y.name = "y";
+  GeDesc conv_y = y;
+  if (rank == 3) conv_y.dims.insert(conv_y.dims.begin() + 2, 1);
+  std::vector<int64_t> in_layout = bias ? std::vector<int64_t>{0, 1, 2} : std::vector<int64_t>{0, 1};
+  GeInput conv = e.Op("Conv2D", {{"x", x}, {"filter", weight}, {"bias", bias}, {"offset_w", std::nullopt}},
+                      {IntsAttr("strides", {1, 1, (*stride)[0], (*stride)[1]}),
+                       IntsAttr("pads", {(*padding)[0], (*padding)[0], (*padding)[1], (*padding)[1]}),
+                       IntsAttr("dilations", {1, 1, (*dilation)[0], (*dilation)[1]}), IntAttr("groups", groups.as_int()),
+                       StrAttr("data_format", "NCHW"), IntAttr("offset_x", 0),
+                       LayoutAttr("input_layout_info", in_layout, "NCHW"),
+                       LayoutAttr("output_layout_info", {0}, "NCHW")},
+                      {conv_y});
+  if (rank == 3) e.Op("Squeeze", {{"x", conv}}, {IntsAttr("axis", {2})}, {y});
+  return e.Take();
+}
+
 }  // namespace
 
 std::optional<std::vector<GeOp>> ExpandForGe(const Node& node, const GeExpansionContext& context) {
@@ -232,6 +307,7 @@ std::optional<std::vector<GeOp>> ExpandForGe(const Node& node, const GeExpansion
   y.name = "y";
   const TensorMeta* out = node.tensor();
   if (target == "aten.addmm.default") return Addmm(node, e);
+  if (target == "aten.convolution.default") return Convolution(node, e);
   if (target == "aten.view.default" || target == "aten.reshape.default" || target == "aten._unsafe_view.default") {
     // view.py:11-21: size = dtype_promote(size, DT_INT64); ge.Reshape(self, size)
     // (reshape.default and _unsafe_view take the same converter body).

@@ -481,13 +481,12 @@ void AppendAttrValueText(std::string& out, const GeAttr& attr, int indent) {
       Line(out, indent, "}");
       break;
     case GeAttr::Kind::kListS:
+    case GeAttr::Kind::kListI:
+    case GeAttr::Kind::kList:
       Line(out, indent, "list {");
       for (const std::string& s : attr.list_s) Line(out, indent + 2, fmt::format("s: \"{}\"", ProtoCEscape(s)));
-      Line(out, indent, "}");
-      break;
-    case GeAttr::Kind::kListI:
-      Line(out, indent, "list {");
       for (int64_t i : attr.list_i) Line(out, indent + 2, fmt::format("i: {}", i));
+      if (!attr.list_val_type.empty()) Line(out, indent + 2, fmt::format("val_type: {}", attr.list_val_type));
       Line(out, indent, "}");
       break;
   }

@@ -59,7 +59,8 @@ struct GeDesc {
 
 struct GeAttr {
   // kT: a TensorDef (`t { desc {...} data: "..." }`), desc in tensor_desc, data bytes in s.
-  enum class Kind : uint8_t { kS, kI, kB, kT, kListS, kListI };
+  // kList: both list_s and list_i (specific_op_input_layout's `input_layout_info`).
+  enum class Kind : uint8_t { kS, kI, kB, kT, kListS, kListI, kList };
   std::string key;
   Kind kind = Kind::kS;
   std::string s;
@@ -68,6 +69,9 @@ struct GeAttr {
   GeDesc tensor_desc;
   std::vector<std::string> list_s;
   std::vector<int64_t> list_i;
+  // A list attr the raw op builders type (`op.attr["axes"].list.val_type = 2`):
+  // "VT_LIST_INT" is written after the items, as protobuf prints field 20.
+  std::string list_val_type;
 };
 
 struct GeOp {

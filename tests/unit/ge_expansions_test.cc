@@ -183,6 +183,32 @@ TEST(GeExpansionsTest, CatSplitAndEmbedding) {
   EXPECT_EQ(Readable(ops, "Const_3"), "[0]");
 }
 
+// convolution.py:182-231 / _npu_conv2d: Conv2D with NCHW strides/pads/dilations
+// (ListInt attrs typed VT_LIST_INT) and its layout attrs; a 1-D convolution
+// goes through Unsqueeze at dim 2 and back.
+TEST(GeExpansionsTest, ConvolutionIsConv2D) {
+  auto g = Aten("arg0_1: \"f32[1, 3, 8, 8]\", arg1_1: \"f32[4, 3, 3, 3]\", arg2_1: \"f32[4]\"",
+                "        convolution = torch.ops.aten.convolution.default(arg0_1, arg1_1, arg2_1, [2, 2], [1, 1], "
+                "[1, 1], False, [0, 0], 1)\n        return (convolution,)\n");
+  auto ops = Ops(*g);
+  EXPECT_EQ(Describe(ops), (std::vector<std::string>{"Conv2D:Conv2D(arg0_1:0, arg1_1:0, arg2_1:0, -)"}));
+  const GeOp& conv = *Find(ops, "Conv2D");
+  EXPECT_EQ(Attr(conv, "strides")->list_i, (std::vector<int64_t>{1, 1, 2, 2}));
+  EXPECT_EQ(Attr(conv, "strides")->list_val_type, "VT_LIST_INT");
+  EXPECT_EQ(Attr(conv, "pads")->list_i, (std::vector<int64_t>{1, 1, 1, 1}));
+  EXPECT_EQ(Attr(conv, "data_format")->s, "NCHW");
+  EXPECT_EQ(Attr(conv, "input_layout_info")->list_i, (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_EQ(Attr(conv, "input_layout_info")->list_s, (std::vector<std::string>{"NCHW", "NCHW", "NCHW"}));
+  auto g1 = Aten("arg0_1: \"f32[1, 3, 8]\", arg1_1: \"f32[4, 3, 3]\"",
+                 "        convolution = torch.ops.aten.convolution.default(arg0_1, arg1_1, None, [1], [0], [1], "
+                 "False, [0], 1)\n        return (convolution,)\n");
+  auto ops1 = Ops(*g1);
+  EXPECT_EQ(Describe(ops1), (std::vector<std::string>{"Unsqueeze:Unsqueeze(arg0_1:0)", "Unsqueeze_1:Unsqueeze(arg1_1:0)",
+                                                      "Conv2D:Conv2D(Unsqueeze:0, Unsqueeze_1:0, -, -)",
+                                                      "Squeeze:Squeeze(Conv2D:0)"}));
+  EXPECT_EQ(Attr(*Find(ops1, "Conv2D"), "pads")->list_i, (std::vector<int64_t>{0, 0, 0, 0}));
+}
+
 // The pbtxt reader rebuilds the FX graph from the node's operator (`_fx_args`,
 // `_aten_op`) and skips its parts.
 TEST(GeExpansionsTest, PbtxtRoundTripSkipsTheParts) {
