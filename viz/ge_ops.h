@@ -19,6 +19,12 @@
 //     div.Tensor -> a `Const` of the output dtype made just before the op
 //     (dtype_promote, ge_const.h), attr `_fx_part_of` = the FX node (airscope's:
 //     the reader rebuilds that node from `_fx_args` and skips the Const).
+//   - A node TorchAir's converter builds as several operators, or with list
+//     arguments as Const inputs (addmm, view, t, permute, expand, _softmax,
+//     gelu, sum/mean over dims, cat, split_with_sizes, embedding,
+//     convolution: ge_expansions.h), is all of them in creation order; the
+//     last is the node's own (its descs, `_aten_op`, `_fx_args`), the others
+//     carry `_fx_part_of` = its name.
 //   - `operator.getitem(t, i)` on a tuple-valued node is no operator: users
 //     reference `t:i`; in `_fx_args` such a reference is spelled
 //     `<t>_getitem_<i>`, the name the reader gives the getitem it rebuilds.
