@@ -23,9 +23,14 @@
 // torch.distributed.all_gather call torch.ops.npu_define.allgather
 // (npu_all_gather_patch_dist, hcom_allgather.py:249-269); torch's functional
 // collectives (torch.distributed._functional_collectives.all_to_all_single,
-// and dist.all_to_all_single remapped to it by Dynamo) call
-// torch.ops._c10d_functional.all_to_all_single then wait_tensor, which
-// stays as it is.
+// and dist.all_to_all_single remapped to it by Dynamo) fill None split sizes
+// with equal shares, then call torch.ops._c10d_functional.all_to_all_single
+// (input, out_splits, in_splits, group_name) and, while tracing,
+// wait_tensor, which stays as it is. A torch 2.5.1 AOT graph printed in a
+// public log (garrett361/learn_torch, distributed/cp) reads
+// `torch.ops._c10d_functional.all_to_all_single.default(clone_2, [0, 0, 0, 2],
+// [0, 2, 0, 0], '0')` then `torch.ops._c10d_functional.wait_tensor.default(...)`:
+// the spelling the goldens use, and what TorchAir's table replaces.
 #include <fmt/format.h>
 
 #include <numeric>
