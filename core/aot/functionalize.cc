@@ -348,6 +348,18 @@ Node* Functionalizer::Sync(int id, Node* before) {
 
 Result<FunctionalizeStats> Functionalizer::Run(bool keep_input_mutations) {
   FunctionalizeStats stats;
+  // Without an in-place op nothing is ever stale: the graph stays as it is
+  // (the usual aten graph; this keeps big graphs from paying for the tables).
+  bool any_inplace = false;
+  for (const Node* node : graph_) {
+    if (node->op() != OpKind::kCallFunction) continue;
+    const OpInfo* info = registry_.Find(node->target());
+    if (info && info->inplace) {
+      any_inplace = true;
+      break;
+    }
+  }
+  if (!any_inplace) return stats;
   std::vector<Node*> order;
   for (Node* node : graph_.Nodes()) order.push_back(node);
   std::vector<Node*> inputs;
