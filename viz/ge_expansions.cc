@@ -50,6 +50,13 @@ GeAttr StrAttr(std::string key, std::string value) {
   attr.s = std::move(value);
   return attr;
 }
+GeAttr FloatAttr(std::string key, double value) {
+  GeAttr attr;
+  attr.key = std::move(key);
+  attr.kind = GeAttr::Kind::kF;
+  attr.f = static_cast<float>(value);
+  return attr;
+}
 // specific_op_input_layout / specific_op_output_layout (_ge_concrete_graph/utils.py:150-171):
 // each index appended to list.i and the layout to list.s.
 GeAttr LayoutAttr(std::string key, std::vector<int64_t> indices, const std::string& layout) {
@@ -294,6 +301,41 @@ std::optional<std::vector<GeOp>> Convolution(const Node& node, Expander& e) {
   return e.Take();
 }
 
+// native_layer_norm.py:4-38: a None weight/bias is _fill_if_none'd to
+// Fill(Const(normalized_shape, int32), Const(1. / 0., input dtype)); then
+// LayerNormV4(input, normalized_shape, gamma, beta, epsilon), whose
+// normalized_shape list becomes an int64 Const (no int tensor input to
+// promote it with: ge/_ge_graph.py _auto_type_promotion_for_const).
+std::optional<std::vector<GeOp>> LayerNorm(const Node& node, Expander& e) {
+  if (node.args().size() != 5 || !e.IsNodeArg(0)) return std::nullopt;
+  auto shape = StaticIntList(&node.args()[1]);
+  const Argument& eps = node.args()[4];
+  if (!shape || (eps.kind() != Argument::Kind::kFloat && eps.kind() != Argument::Kind::kInt)) return std::nullopt;
+  GeInput x = e.Arg(0);
+  auto fill_if_none = [&](size_t index, double value) -> GeInput {
+    if (e.IsNodeArg(index)) return e.Arg(index);
+    GeInput dims = e.IntsConst(*shape, DType::kInt32);
+    GeInput fill_value = e.Const(Argument::Float(value), x.desc.dtype);
+    GeDesc filled;
+    filled.dtype = x.desc.dtype;
+    filled.has_shape = !shape->empty();
+    filled.dims = *shape;
+    filled.layout = "ND";
+    return e.Op("Fill", {{"dims", dims}, {"value", fill_value}}, {}, {filled});
+  };
+  GeInput gamma = fill_if_none(2, 1.0);
+  GeInput beta = fill_if_none(3, 0.0);
+  GeInput normalized = e.IntsConst(*shape, DType::kInt64);
+  double epsilon = eps.kind() == Argument::Kind::kFloat ? eps.as_float() : static_cast<double>(eps.as_int());
+  GeDesc y, mean, rstd;
+  y.name = "y";
+  mean.name = "mean";
+  rstd.name = "rstd";
+  e.Op("LayerNormV4", {{"x", x}, {"normalized_shape", normalized}, {"gamma", gamma}, {"beta", beta}},
+       {FloatAttr("epsilon", epsilon)}, {y, mean, rstd});
+  return e.Take();
+}
+
 }  // namespace
 
 std::optional<std::vector<GeOp>> ExpandForGe(const Node& node, const GeExpansionContext& context) {
@@ -308,6 +350,7 @@ std::optional<std::vector<GeOp>> ExpandForGe(const Node& node, const GeExpansion
   const TensorMeta* out = node.tensor();
   if (target == "aten.addmm.default") return Addmm(node, e);
   if (target == "aten.convolution.default") return Convolution(node, e);
+  if (target == "aten.native_layer_norm.default") return LayerNorm(node, e);
   if (target == "aten.view.default" || target == "aten.reshape.default" || target == "aten._unsafe_view.default") {
     // view.py:11-21: size = dtype_promote(size, DT_INT64); ge.Reshape(self, size)
     // (reshape.default and _unsafe_view take the same converter body).

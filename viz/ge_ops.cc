@@ -182,7 +182,14 @@ class Builder {
       main.name = used_.insert(node.name()).second ? node.name() : UniqueName(node.name());
     }
     names_[&node] = main.name;
-    main.output_desc = OutputDescs(node);
+    // The node's descs, under the names the operator's builder gives its outputs.
+    std::vector<GeDesc> descs = OutputDescs(node);
+    if (descs.size() == main.output_desc.size()) {
+      for (size_t i = 0; i < descs.size(); ++i) {
+        if (!main.output_desc[i].name.empty()) descs[i].name = main.output_desc[i].name;
+      }
+    }
+    main.output_desc = std::move(descs);
     descs_[&node] = main.output_desc;
     data_inputs_.clear();  // the operator's inputs are not the FX args: `_fx_args` says them
     GeOpType ge{main.type, true, false, {}};
@@ -472,6 +479,7 @@ void AppendAttrValueText(std::string& out, const GeAttr& attr, int indent) {
     case GeAttr::Kind::kS: Line(out, indent, fmt::format("s: \"{}\"", ProtoCEscape(attr.s))); break;
     case GeAttr::Kind::kI: Line(out, indent, fmt::format("i: {}", attr.i)); break;
     case GeAttr::Kind::kB: Line(out, indent, attr.b ? "b: true" : "b: false"); break;
+    case GeAttr::Kind::kF: Line(out, indent, fmt::format("f: {}", attr.f)); break;
     case GeAttr::Kind::kT:
       Line(out, indent, "t {");
       Line(out, indent + 2, "desc {");

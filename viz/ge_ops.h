@@ -22,7 +22,7 @@
 //   - A node TorchAir's converter builds as several operators, or with list
 //     arguments as Const inputs (addmm, view, t, permute, expand, _softmax,
 //     gelu, sum/mean over dims, cat, split_with_sizes, embedding,
-//     convolution: ge_expansions.h), is all of them in creation order; the
+//     convolution, native_layer_norm: ge_expansions.h), is all of them in creation order; the
 //     last is the node's own (its descs, `_aten_op`, `_fx_args`), the others
 //     carry `_fx_part_of` = its name.
 //   - `operator.getitem(t, i)` on a tuple-valued node is no operator: users
@@ -66,12 +66,14 @@ struct GeDesc {
 struct GeAttr {
   // kT: a TensorDef (`t { desc {...} data: "..." }`), desc in tensor_desc, data bytes in s.
   // kList: both list_s and list_i (specific_op_input_layout's `input_layout_info`).
-  enum class Kind : uint8_t { kS, kI, kB, kT, kListS, kListI, kList };
+  // kF: a float attr (f), written as the shortest text that reads back as the same float32.
+  enum class Kind : uint8_t { kS, kI, kB, kT, kListS, kListI, kList, kF };
   std::string key;
   Kind kind = Kind::kS;
   std::string s;
   int64_t i = 0;
   bool b = false;
+  float f = 0;
   GeDesc tensor_desc;
   std::vector<std::string> list_s;
   std::vector<int64_t> list_i;

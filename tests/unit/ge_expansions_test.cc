@@ -209,6 +209,25 @@ TEST(GeExpansionsTest, ConvolutionIsConv2D) {
   EXPECT_EQ(Attr(*Find(ops1, "Conv2D"), "pads")->list_i, (std::vector<int64_t>{0, 0, 0, 0}));
 }
 
+// native_layer_norm.py: LayerNormV4(x, Const(shape, int64), gamma, beta, epsilon);
+// a None weight is Fill(Const(shape, int32), Const(1.0)).
+TEST(GeExpansionsTest, LayerNormIsLayerNormV4) {
+  auto g = Aten("arg0_1: \"f32[2, 8]\", arg1_1: \"f32[8]\"",
+                "        native_layer_norm = torch.ops.aten.native_layer_norm.default(arg0_1, [8], None, arg1_1, 1e-05)\n"
+                "        getitem = native_layer_norm[0]\n        return (getitem,)\n");
+  auto ops = Ops(*g);
+  EXPECT_EQ(Describe(ops), (std::vector<std::string>{"Const:Const()", "Const_1:Const()",
+                                                     "Fill:Fill(Const:0, Const_1:0)", "Const_2:Const()",
+                                                     "LayerNormV4:LayerNormV4(arg0_1:0, Const_2:0, Fill:0, arg1_1:0)"}));
+  const GeOp& norm = *Find(ops, "LayerNormV4");
+  EXPECT_FLOAT_EQ(Attr(norm, "epsilon")->f, 1e-05f);
+  EXPECT_EQ(norm.output_desc.size(), 3u);
+  EXPECT_EQ(norm.output_desc[2].name, "rstd");
+  EXPECT_EQ(Attr(*Find(ops, "Const"), "value")->tensor_desc.dtype, DType::kInt32);
+  EXPECT_EQ(Readable(ops, "Const_1"), "1.0");
+  EXPECT_EQ(Attr(*Find(ops, "Const_2"), "value")->tensor_desc.dtype, DType::kInt64);
+}
+
 // The pbtxt reader rebuilds the FX graph from the node's operator (`_fx_args`,
 // `_aten_op`) and skips its parts.
 TEST(GeExpansionsTest, PbtxtRoundTripSkipsTheParts) {
