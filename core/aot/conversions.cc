@@ -188,7 +188,9 @@ LoweringFn ToDevice(std::string type) {
     request.dtype = meta->dtype;
     request.layout = true;
     request.device = device;
-    std::optional<bool> non_blocking = BoolOf(call.Arg(type == "cpu" ? 99 : 2, "non_blocking"), false);
+    // cuda()/npu() take (device=None, non_blocking=False); cpu() has no non_blocking.
+    const Argument* flag = type == "cpu" ? nullptr : call.Arg(2, "non_blocking");
+    std::optional<bool> non_blocking = BoolOf(flag, false);
     if (!non_blocking) {
       *why = "non_blocking is not a constant";
       return std::nullopt;
