@@ -248,8 +248,8 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
         why = fmt::format("declared {}: {}", spec->text, why);
       } else {
         why = fmt::format(
-            "its type is not in Dynamo's text; declare it as print(model) shows it, e.g. `module {} "
-            "Linear(in_features=64, out_features=256, bias=True)` (see help module)",
+            "its type is not in Dynamo's text; declare it as print(model) shows it: `module {} TYPE(ARGS)`, "
+            "e.g. Linear(in_features=64, out_features=256, bias=True) (help module)",
             node->target());
       }
     } else {

@@ -123,7 +123,7 @@ TEST(AotModulesTest, UndeclaredModuleSaysHowToDeclareIt) {
                        "        return (y,)\n",
                        "L_x_: \"f32[4]\"");
   auto run = RunAotPass(*g);
-  EXPECT_TRUE(run.Remarks("declare it as print(model) shows it, e.g. `module L__self___fc Linear("));
+  EXPECT_TRUE(run.Remarks("declare it as print(model) shows it: `module L__self___fc TYPE(ARGS)`"));
 }
 
 // ---- TorchAir's decomposition table
