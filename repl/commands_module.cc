@@ -96,8 +96,9 @@ void RegisterModuleCommands(CommandTable& table) {
                  "and its declaration. Known types: " +
                  fmt::format("{}.", fmt::join(KnownModuleTypes(), ", ")),
              Module, [](const std::vector<std::string>& before) {
-               if (before.empty()) return CompletionRule{CompletionKind::kNode, {}};
-               return CompletionRule{CompletionKind::kFixed, KnownModuleTypes()};
+               // The first word is a call_module target (not a node name): `module` lists them.
+               if (before.size() == 1) return CompletionRule{CompletionKind::kFixed, KnownModuleTypes()};
+               return CompletionRule{};
              }});
 }
 
