@@ -68,6 +68,7 @@ CommandTable BuildCommandTable() {
   RegisterPassCommands(table);
   RegisterDecompCommands(table);
   RegisterOpCommands(table);
+  RegisterModuleCommands(table);
   RegisterPipelineCommands(table);
   RegisterReportCommands(table);
   // gdb's one-letter habits. `run` continues from the cursor, so it is both c and r.

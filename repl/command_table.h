@@ -95,6 +95,7 @@ void RegisterPassCommands(CommandTable& table);  // pass define/add/remove/list,
 std::string PassSuggestion(const Session& session, std::string_view name);
 void RegisterDecompCommands(CommandTable& table);
 void RegisterOpCommands(CommandTable& table);  // op define/inplaceable/list (commands_op.cc)
+void RegisterModuleCommands(CommandTable& table);
 void RegisterPipelineCommands(CommandTable& table);
 void RegisterReportCommands(CommandTable& table);
 

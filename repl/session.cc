@@ -42,6 +42,7 @@ void Session::Record(TranscriptEntry entry) {
 PassContext Session::MakePassContext() const {
   PassContext context;
   context.registry = registry_;
+  if (const Entry* entry = current(); entry && entry->loaded.modules) context.modules = entry->loaded.modules.get();
   context.decompositions = &decompositions_;
   context.schemas = &schemas_;
   context.inplaceable = &inplaceable_;
@@ -50,6 +51,7 @@ PassContext Session::MakePassContext() const {
   context.custom_post = custom_post_;
   context.config = settings_.TorchAir();
   context.env = PassEnvironmentOf(device_);
+  context.env.world_size = static_cast<int64_t>(settings_.GetUnsigned("dist.world_size"));
   context.check_effects = settings_.Get("check.effects") == "on";
   return context;
 }

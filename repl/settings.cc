@@ -34,6 +34,9 @@ Settings::Settings() {
            "or returns beyond what the pass may change (help pass NAME)", {"on", "off"}, SettingSpec::Kind::kChoice});
   Declare({"show-times", "on", "print pass times (off: for golden scripts, whose output must not vary)",
            {"on", "off"}, SettingSpec::Kind::kChoice});
+  Declare({"dist.world_size", "0", "ranks of the default process group '0' (tag 'ptd:0'), which TorchAir's "
+           "all_to_all_single decomposition reads in aot; 0: unknown (the op stays whole)", {},
+           SettingSpec::Kind::kUnsigned});
   Declare({"max-file-size", "2147483648", "largest file `load` reads, in bytes; larger ones are refused", {},
            SettingSpec::Kind::kUnsigned});
   // The compile cache (commands_cache.cc): Dynamo's and TorchAir's knobs, same names and defaults.
