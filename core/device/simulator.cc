@@ -260,12 +260,16 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   // a failed capture leaves memory exactly as it was (no pool, nothing of the
   // default pool's cache released to make room for it).
   CachingAllocator memory = allocator_;
-  PoolId pool = memory.CreatePool(fmt::format("graph {}", name));
+  const bool own_pool = options.pool == 0;
+  if (!own_pool && !memory.HasPool(options.pool)) return Status::Errorf("capture: no pool {}", options.pool);
+  PoolId pool = own_pool ? memory.CreatePool(fmt::format("graph {}", name)) : options.pool;
   Status begun = memory.BeginAllocateToPool(pool);
   if (!begun.ok()) return CaptureError(std::move(trace), host, begun);
+  std::vector<CapturedGraph::Block> made;
   for (const GraphInput& in : inputs) {
     Result<BlockId> b = memory.Allocate(std::max<int64_t>(in.bytes, 1));
     if (!b.ok()) return CaptureError(std::move(trace), host, b.status().WithPrefix("capture: static input"));
+    made.push_back({-1, *b, *memory.Place(*b), true});
   }
   Prepared p = Prepare(g, spec_, options.compute_dtype, "");
   std::map<std::string, size_t> sidx;
@@ -274,6 +278,10 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   capturing[sidx[cap]] = 1;
   std::map<std::string, bool> event_in_capture;
   std::vector<BlockId> blocks(g.tasks.size(), 0);
+  std::vector<uint8_t> returned(g.tasks.size(), 0);
+  for (uint32_t t : options.outputs) {
+    if (t < returned.size()) returned[t] = 1;
+  }
   std::vector<int64_t> last_task(streams.size(), -1);
   for (const DeviceTask& t : g.tasks) {
     size_t s = sidx[t.stream];
@@ -316,8 +324,11 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
       Result<BlockId> b = memory.Allocate(p.out_bytes[t.id]);
       if (!b.ok()) return CaptureError(std::move(trace), host, b.status().WithPrefix("capture"));
       blocks[t.id] = *b;
+      made.push_back({t.id, *b, *memory.Place(*b), true});
     }
-    for (uint32_t f : p.frees_after[t.id]) memory.Free(blocks[f]);
+    for (uint32_t f : p.frees_after[t.id]) {
+      if (!returned[f]) memory.Free(blocks[f]);
+    }
   }
   // Capture must end on the stream it began on (NPUGraph::capture_end).
   if (!options.end_stream.empty() && options.end_stream != cap) {
@@ -358,10 +369,11 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   }
   Status ended = memory.EndAllocateToPool(pool);
   if (!ended.ok()) return CaptureError(std::move(trace), host, ended);
+  for (CapturedGraph::Block& b : made) b.live = memory.Place(b.id).has_value();
   // A new capture of the same graph replaces the old one and frees its pool.
   for (size_t i = 0; i < captured_.size(); ++i) {
     if (captured_[i].name == name) {
-      (void)memory.ReleasePool(captured_[i].pool);
+      if (captured_[i].owns_pool) (void)memory.ReleasePool(captured_[i].pool);
       captured_.erase(captured_.begin() + static_cast<std::ptrdiff_t>(i));
       break;
     }
@@ -374,6 +386,8 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   c.tasks = std::move(g);
   c.inputs = inputs;
   c.pool = pool;
+  c.owns_pool = own_pool;
+  c.blocks = std::move(made);
   c.compute_dtype = options.compute_dtype;
   c.labels = Labels(c.tasks);
   captured_.push_back(std::move(c));
@@ -382,19 +396,20 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   return captured_.back().id;
 }
 
-Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options) {
+Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options, const std::vector<GraphInput>* copies) {
   const CapturedGraph* c = nullptr;
   for (const CapturedGraph& g : captured_) {
     if (g.id == id) c = &g;
   }
   if (!c) return Status::Errorf("replay: no captured graph {}", id);
   if (options.iterations < 1) return Status::Error("replay: the iteration count must be at least 1");
+  const std::vector<GraphInput>& inputs = copies ? *copies : c->inputs;
   auto pending = std::make_shared<PendingTrace>();
   pending->p = Prepare(c->tasks, spec_, c->compute_dtype, "");
   const Prepared& p = pending->p;
   std::string title = fmt::format("replay {} x{}", c->name, options.iterations);
   Engine e(p, spec_, nullptr);
-  ReplayLoop loop{p, spec_, options, e, c->inputs, c->name};
+  ReplayLoop loop{p, spec_, options, e, inputs, c->name};
   loop.last = options.iterations;
   loop.interruptible = true;
   if (!RunReplayIterations(loop)) return InterruptedStatus();
@@ -412,7 +427,7 @@ Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options) {
     pending->options = options;
     pending->labels = c->labels;
     pending->graph = c->name;
-    pending->inputs = c->inputs;
+    pending->inputs = inputs;
     SetPending(std::move(pending));
   } else {
     Trace trace = NewTrace(title + " (no trace kept)", p.streams);
@@ -425,7 +440,7 @@ Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options) {
 Status SimDevice::Release(uint32_t id) {
   for (size_t i = 0; i < captured_.size(); ++i) {
     if (captured_[i].id == id) {
-      AIRSCOPE_RETURN_IF_ERROR(allocator_.ReleasePool(captured_[i].pool));
+      if (captured_[i].owns_pool) AIRSCOPE_RETURN_IF_ERROR(allocator_.ReleasePool(captured_[i].pool));
       captured_.erase(captured_.begin() + static_cast<std::ptrdiff_t>(i));
       return Status::Ok();
     }
