@@ -77,6 +77,7 @@ class Session {
 
   // The simulated device (spec, allocator, captured graphs, last trace).
   DeviceState& device() { return device_; }
+  const DeviceState& device() const { return device_; }
 
   bool quit_requested() const { return quit_requested_; }
   void RequestQuit() { quit_requested_ = true; }

@@ -74,7 +74,7 @@ std::string AclGraph::NeedRecapture(GraphMeta& meta, const std::vector<CallArg>&
   for (const auto& [idx, ptr] : meta.captured_mutated_inputs) {
     if (ptr != args[idx].data_ptr) {
       ++counter_mutated_;
-      return fmt::format("mutated input '{}' moved from {} to {}", info_.inputs[idx].name, FormatAddress(ptr),
+      return fmt::format("mutated input {} moved from {} to {}", info_.inputs[idx].Label(), FormatAddress(ptr),
                          FormatAddress(args[idx].data_ptr));
     }
   }
@@ -241,12 +241,12 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
     const CallArg& a = args[i];
     if (in.parameter) {
       meta.captured_parameter.emplace(i, a.data_ptr);
-      meta.baked.push_back({BakedAddress::Role::kParameter, in.name, a.data_ptr, BytesOf(a.meta), a.storage, false, i});
+      meta.baked.push_back({BakedAddress::Role::kParameter, in.Label(), a.data_ptr, BytesOf(a.meta), a.storage, false, i});
       continue;
     }
     if (in.mutated) {
       meta.captured_mutated_inputs.emplace(i, a.data_ptr);
-      meta.baked.push_back({BakedAddress::Role::kMutatedInput, in.name, a.data_ptr, BytesOf(a.meta), a.storage, false, i});
+      meta.baked.push_back({BakedAddress::Role::kMutatedInput, in.Label(), a.data_ptr, BytesOf(a.meta), a.storage, false, i});
       continue;
     }
     if (!in.aliased_by_outputs.empty()) {
@@ -254,7 +254,7 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
       userinput_ref_data_ptr_.emplace(i, a.data_ptr);  // setdefault: the first capture's
       env.buffers.Hold(a.storage);
       meta.held_inputs.push_back(a.storage);
-      meta.baked.push_back({BakedAddress::Role::kAliasedInput, in.name, a.data_ptr, BytesOf(a.meta), a.storage, true, i});
+      meta.baked.push_back({BakedAddress::Role::kAliasedInput, in.Label(), a.data_ptr, BytesOf(a.meta), a.storage, true, i});
     }
   }
 
@@ -321,13 +321,13 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
       const CapturedGraph::Block& b = c->blocks[k];
       uint64_t address = DeviceAddress(b.place);
       meta.userinputs_ptr[i] = address;
-      meta.baked.push_back({BakedAddress::Role::kStagingInput, in.name, address, b.place.size, -1, false, i});
+      meta.baked.push_back({BakedAddress::Role::kStagingInput, in.Label(), address, b.place.size, -1, false, i});
       memory.Free(b.id);
     } else {
       meta.userinputs_ptr[i] = args[i].data_ptr;
       env.buffers.Hold(args[i].storage);
       meta.held_inputs.push_back(args[i].storage);
-      meta.baked.push_back({BakedAddress::Role::kUserInput, in.name, args[i].data_ptr, BytesOf(args[i].meta),
+      meta.baked.push_back({BakedAddress::Role::kUserInput, in.Label(), args[i].data_ptr, BytesOf(args[i].meta),
                             args[i].storage, true, i});
     }
   }
@@ -367,8 +367,8 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
   report.lines.push_back(
       TorchAirLine("INFO", 1243, torchair_text::CaptureSucceeded(name_, key, meta.graph, info_.updated_nodes.size())));
   const PoolStats& pool = memory.Stats(pool_);
-  report.lines.push_back(Note(fmt::format("captured {} ({} tasks) into mempool '{}': {} reserved, {} allocated{}",
-                                          Describe(meta), c->tasks.tasks.size(), name_, FormatBytes(pool.reserved),
+  report.lines.push_back(Note(fmt::format("captured {} ({} task{}) into mempool '{}': {} reserved, {} allocated{}",
+                                          Describe(meta), c->tasks.tasks.size(), c->tasks.tasks.size() == 1 ? "" : "s", name_, FormatBytes(pool.reserved),
                                           FormatBytes(pool.allocated),
                                           clone && !staged.empty()
                                               ? fmt::format("; {} input(s) staged (clone_input)", staged.size())
@@ -398,9 +398,9 @@ Status AclGraph::ReplayKey(size_t index, const std::vector<CallArg>& args, CallE
   for (const auto& [idx, ptr] : meta.captured_parameter) {
     if (ptr == args[idx].data_ptr) continue;
     report.lines.push_back(Warning(fmt::format(
-        "parameter '{}' is at {} in this call, but {} reads it at {}, where it was captured: frozen_parameter keeps "
+        "parameter {} is at {} in this call, but {} reads it at {}, where it was captured: frozen_parameter keeps "
         "parameter addresses out of the graph key (acl_graph.py:263-278), so nothing recaptures",
-        info_.inputs[idx].name, FormatAddress(args[idx].data_ptr), Describe(meta), FormatAddress(ptr))));
+        info_.inputs[idx].Label(), FormatAddress(args[idx].data_ptr), Describe(meta), FormatAddress(ptr))));
   }
   RunOptions options;
   options.iterations = 1;

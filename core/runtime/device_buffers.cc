@@ -10,7 +10,7 @@ uint64_t DeviceAddress(const BlockPlace& place) {
   return 0x100000000000ULL + (place.segment << 36) + static_cast<uint64_t>(place.offset);
 }
 
-std::string FormatAddress(uint64_t address) { return fmt::format("{:#x}", address); }
+std::string FormatAddress(uint64_t address) { return address == 0 ? "?" : fmt::format("{:#x}", address); }
 
 bool Storage::Overlaps(uint64_t a, int64_t n) const {
   return a < address + static_cast<uint64_t>(bytes) && address < a + static_cast<uint64_t>(n);

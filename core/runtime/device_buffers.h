@@ -34,7 +34,7 @@
 namespace airscope {
 
 uint64_t DeviceAddress(const BlockPlace& place);
-std::string FormatAddress(uint64_t address);  // "0x110000000200"
+std::string FormatAddress(uint64_t address);  // "0x110000000200"; "?" for 0 (no memory was placed)
 
 struct Storage {
   uint32_t id = 0;

@@ -55,6 +55,9 @@ struct RuntimeInput {
   bool parameter = false;       // parameter_user_inputs
   bool mutated = false;         // in mutated_user_inputs
   std::vector<size_t> aliased_by_outputs;  // userinput_ref_with_output[idx]: output indices aliasing it
+  std::string caller_name;      // what the caller calls it, when that differs (`l_x_` for aot's `arg0_1`)
+  // "arg0_1", or "arg0_1 (l_x_)".
+  std::string Label() const { return caller_name.empty() || caller_name == name ? name : name + " (" + caller_name + ")"; }
 };
 
 // (index into inputs, is_symbol): TorchAir's tuples, sorted as it sorts them.

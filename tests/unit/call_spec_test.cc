@@ -129,8 +129,23 @@ TEST(CallSpecCompletionTest, CompletesInputsWithTheirTracedSpecs) {
   EXPECT_EQ(Complete(shell.table, shell.session, "call ").candidates,
             (std::vector<std::string>{"arg0_1=f32[4,4]", "arg1_1=f32[4][1]cpu"}));
   EXPECT_EQ(Complete(shell.table, shell.session, "call arg0_1=f32[4,4] ").candidates,
-            (std::vector<std::string>{"arg1_1=f32[4][1]cpu"}));
+            (std::vector<std::string>{"arg1_1=f32[4][1]cpu", "grad"}));
   EXPECT_EQ(Complete(shell.table, shell.session, "call arg1").candidates, (std::vector<std::string>{"arg1_1=f32[4][1]cpu"}));
+}
+
+TEST(CallSpecCompletionTest, ReduceOverheadAddsTheRuntimeFlagsAndBuffers) {
+  testing_shell::TestShell shell;
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("load " AIRSCOPE_TEST_DATA "/aot_inplace_input.readable.py").ok());
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("set mode reduce-overhead").ok());
+  EXPECT_EQ(Complete(shell.table, shell.session, "call arg0_1=f32[4,4] ").candidates,
+            (std::vector<std::string>{"grad", "in", "keep", "param"}));
+  // `guards check` takes specs but not a call's `keep`.
+  EXPECT_EQ(Complete(shell.table, shell.session, "guards check arg0_1=f32[4,4] ").candidates,
+            (std::vector<std::string>{"grad", "in", "param"}));
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("call arg0_1=f32[4,4] in buf1 keep").ok());
+  EXPECT_EQ(Complete(shell.table, shell.session, "call arg0_1=f32[4,4] in ").candidates,
+            (std::vector<std::string>{"buf1", "out1.0"}));
+  EXPECT_EQ(Complete(shell.table, shell.session, "drop o").candidates, (std::vector<std::string>{"out1.0"}));
 }
 
 }  // namespace
