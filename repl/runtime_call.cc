@@ -254,13 +254,13 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
         in.caller_name = inputs[in.placeholder - lifted.size()].name;
       }
     }
-    runtime.graph = std::make_unique<AclGraph>(fmt::format("graph_{}", runtime.fx_graph), compiled, std::move(info));
+    runtime.graph = std::make_unique<AclGraph>(fmt::format("graph_{}", runtime.fx_graph), compiled, std::move(info),
+                                               ConfigOf(session.settings()));
   }
   AclGraph& graph = *runtime.graph;
   Result<std::vector<CallArg>> args = BindCallArgs(graph.info(), metas, storages, dev.buffers);
   if (!args.ok()) return fail(args.status());
-  CallEnv env{dev.sim, dev.buffers, session.registry(), ConfigOf(session.settings()), call, keep,
-              &dev.output_warning_shown};
+  CallEnv env{dev.sim, dev.buffers, session.registry(), call, keep, &dev.output_warning_shown};
   Result<CallReport> report = graph.Call(*args, env);
   if (!report.ok()) return fail(report.status());
   for (const auto& [input, buffer] : passed) state.last_buffer[input] = buffer;
@@ -298,6 +298,12 @@ void PrintEntryRuntime(const CacheState& state, size_t index, CommandOutput& out
             g.name(), s.calls, s.keys.size(), s.captures, s.recaptures_mutated + s.recaptures_core_limit,
             s.recaptures_mutated, s.recaptures_core_limit, s.replays, s.hits,
             s.eager_runs ? fmt::format(", {} eager run(s)", s.eager_runs) : "");
+  const AclGraphConfig& c = g.config();
+  auto on = [](bool b) { return b ? "on" : "off"; };
+  out.Print("          config (fixed when it was made): clone_input {}, mempool reuse {}, frozen_parameter {}, "
+            "enable_output_clone {}, static_capture_size_limit {}",
+            on(c.clone_input), on(!c.disable_mempool_reuse_in_same_fx), on(c.frozen_parameter), on(c.enable_output_clone),
+            c.static_capture_size_limit);
   if (g.fallback_to_eager()) {
     out.Print("          fell back to eager for good at call {} (graph key {}): {} captured graph(s) released",
               s.fell_back_at_call, s.fell_back_key, s.released_graphs);
@@ -341,6 +347,8 @@ void PrintGraphAddresses(Session& session, CommandOutput& out) {
       continue;
     }
     const GraphMeta& m = *it->second.second;
+    size_t width = 24;
+    for (const BakedAddress& b : m.baked) width = std::max(width, b.what.size());
     for (const BakedAddress& b : m.baked) {
       std::string whose;
       if (b.storage >= 0) {
@@ -349,8 +357,9 @@ void PrintGraphAddresses(Session& session, CommandOutput& out) {
       } else {
         whose = "the pool's";
       }
-      out.Print("  {:<24} {:<16} {:>10}  {} ({}){}", b.what, FormatAddress(b.address), FormatBytes(b.bytes),
-                BakedRoleName(b.role), whose, b.retained ? ", kept alive by TorchAir" : "");
+      bool kept = b.role == BakedAddress::Role::kOutput ? m.retained_outputs : b.retained;
+      out.Print("  {:<{}} {:<16} {:>10}  {} ({}){}", b.what, width, FormatAddress(b.address), FormatBytes(b.bytes),
+                BakedRoleName(b.role), whose, kept ? ", kept alive by TorchAir" : "");
     }
     out.Print("  {} write range(s) in the pool: every replay writes them", m.writes.size());
   }
@@ -392,9 +401,15 @@ Status Drop(CommandContext& ctx) {
       }
     }
   } else {
-    ctx.out.Print("dropped {}: its memory ({} at {}) stays allocated, held by {} more holder(s) (a captured graph "
-                  "that retains it, or another name)",
-                  name, FormatBytes(s.bytes), FormatAddress(s.address), s.holders);
+    std::vector<std::string> who;
+    for (const AclGraph* g : AllAclGraphs(ctx.session)) {
+      for (std::string& w : g->Retainers(storage)) who.push_back(std::move(w));
+    }
+    for (const Handle& other : dev.buffers.handles()) {
+      if (other.storage == storage) who.push_back(fmt::format("{} names it too", other.name));
+    }
+    ctx.out.Print("dropped {}: its memory ({} at {}) stays allocated: {}", name, FormatBytes(s.bytes),
+                  FormatAddress(s.address), fmt::join(who, "; "));
   }
   return Status::Ok();
 }

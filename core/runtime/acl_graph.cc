@@ -55,8 +55,8 @@ std::string_view BakedRoleName(BakedAddress::Role role) {
   return "?";
 }
 
-AclGraph::AclGraph(std::string name, std::shared_ptr<const Graph> compiled, FxGraphInfo info)
-    : name_(std::move(name)), compiled_(std::move(compiled)), info_(std::move(info)) {}
+AclGraph::AclGraph(std::string name, std::shared_ptr<const Graph> compiled, FxGraphInfo info, AclGraphConfig config)
+    : name_(std::move(name)), compiled_(std::move(compiled)), info_(std::move(info)), config_(config) {}
 
 int AclGraph::FindMeta(const std::string& key) const {
   for (size_t i = 0; i < metas_.size(); ++i) {
@@ -159,7 +159,7 @@ Result<CallReport> AclGraph::Call(const std::vector<CallArg>& args, CallEnv& env
     if (!ran.ok()) return rollback(ran);
     return report;
   }
-  const std::string key = GraphKey(info_, args, env.config.frozen_parameter);
+  const std::string key = GraphKey(info_, args, config_.frozen_parameter);
   report.key = key;
   if (std::find(stats_.keys.begin(), stats_.keys.end(), key) == stats_.keys.end()) stats_.keys.push_back(key);
   int found = FindMeta(key);
@@ -183,14 +183,14 @@ Result<CallReport> AclGraph::Call(const std::vector<CallArg>& args, CallEnv& env
                                             Describe(meta), cause)));
     saved = meta.graph;
   }
-  const bool reuse = !env.config.disable_mempool_reuse_in_same_fx;
+  const bool reuse = !config_.disable_mempool_reuse_in_same_fx;
   if (reuse && metas_.size() == 1) {
     // ag:986-996: the single key's retained outputs are let go (the caller may still hold them).
     ReleaseRetainedOutputs(metas_.front(), env);
   }
-  if (static_cast<int64_t>(metas_.size()) == env.config.static_capture_size_limit) {
+  if (static_cast<int64_t>(metas_.size()) == config_.static_capture_size_limit) {
     // ag:999-1014: warnings.warn and logger.warning of the same text.
-    std::string text = torchair_text::LimitReached(name_, key, env.config.static_capture_size_limit);
+    std::string text = torchair_text::LimitReached(name_, key, config_.static_capture_size_limit);
     report.lines.push_back(TorchAirLine("WARNING", 1011, text));
     fallback_ = true;
     stats_.fell_back_at_call = env.call;
@@ -219,8 +219,8 @@ Result<CallReport> AclGraph::Call(const std::vector<CallArg>& args, CallEnv& env
 Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg>& args, CallEnv& env,
                                CallReport& report) {
   CachingAllocator& memory = env.device.allocator();
-  const bool reuse = !env.config.disable_mempool_reuse_in_same_fx;
-  const bool clone = env.config.clone_input;
+  const bool reuse = !config_.disable_mempool_reuse_in_same_fx;
+  const bool clone = config_.clone_input;
   int existing = FindMeta(key);
   GraphMeta meta;
   meta.key = key;
@@ -387,7 +387,7 @@ Status AclGraph::ReplayKey(size_t index, const std::vector<CallArg>& args, CallE
   // process_input (ag:1290-1359).
   std::vector<GraphInput> copies;
   for (const auto& [idx, ptr] : meta.userinputs_ptr) {
-    if (env.config.clone_input || ptr != args[idx].data_ptr) {
+    if (config_.clone_input || ptr != args[idx].data_ptr) {
       copies.push_back({info_.inputs[idx].name, BytesOf(args[idx].meta)});
     }
   }
@@ -440,12 +440,12 @@ Status AclGraph::ReplayKey(size_t index, const std::vector<CallArg>& args, CallE
 
 void AclGraph::ReconstructOutputs(GraphMeta& meta, CallEnv& env, CallReport& report) {
   CachingAllocator& memory = env.device.allocator();
-  const bool same_tensors = env.config.disable_mempool_reuse_in_same_fx || metas_.size() == 1;
+  const bool same_tensors = config_.disable_mempool_reuse_in_same_fx || metas_.size() == 1;
   if (!same_tensors) {
     // construct_outputs_based_on_ref (ag:1477-1512): the last call's outputs if all are still held.
     bool alive = !meta.last_outputs.empty();
     for (const std::string& name : meta.last_outputs) alive = alive && (name.empty() || env.buffers.Find(name));
-    if (!alive && !env.config.enable_output_clone && env.output_warning_shown && !*env.output_warning_shown) {
+    if (!alive && !config_.enable_output_clone && env.output_warning_shown && !*env.output_warning_shown) {
       *env.output_warning_shown = true;
       report.lines.push_back(
           {RuntimeLine::Source::kPythonWarning, "UserWarning", "acl_graph.py:1472", torchair_text::FixedAddresses()});
@@ -461,11 +461,15 @@ void AclGraph::ReconstructOutputs(GraphMeta& meta, CallEnv& env, CallReport& rep
     const FxGraphOutput& out = info_.outputs[o];
     const TensorMeta& out_meta = meta.output_meta[o];
     uint32_t s = static_cast<uint32_t>(storage);
-    if (env.config.enable_output_clone && out.aliases_input < 0) {
+    bool cloned = false;
+    if (config_.enable_output_clone && out.aliases_input < 0) {
       // _clone_outputs_if_enabled (ag:1388-1393): a new tensor of the caller's.
       Result<uint32_t> clone =
           env.buffers.NewStorage(memory, kDefaultPool, BytesOf(out_meta), fmt::format("clone of output {}", o));
-      if (clone.ok()) s = *clone;
+      if (clone.ok()) {
+        s = *clone;
+        cloned = true;
+      }
     }
     Handle h;
     h.name = fmt::format("out{}.{}", env.call, o);
@@ -475,7 +479,7 @@ void AclGraph::ReconstructOutputs(GraphMeta& meta, CallEnv& env, CallReport& rep
     h.shape = out_meta.ShapeString();
     h.call = env.call;
     h.output = o;
-    h.producer = Describe(meta);
+    h.producer = cloned ? "a clone (enable_output_clone) of " + Describe(meta) : Describe(meta);
     h.kept = env.keep;
     (void)env.buffers.Add(std::move(h));
     names.push_back(fmt::format("out{}.{}", env.call, o));
@@ -486,7 +490,7 @@ void AclGraph::ReconstructOutputs(GraphMeta& meta, CallEnv& env, CallReport& rep
       env.buffers.Release(memory, static_cast<uint32_t>(storage));
     }
   }
-  meta.last_outputs = env.config.enable_output_clone ? std::vector<std::string>{} : names;
+  meta.last_outputs = config_.enable_output_clone ? std::vector<std::string>{} : names;
   report.outputs = std::move(names);
 }
 
@@ -578,6 +582,22 @@ void AclGraph::Release(SimDevice& device, DeviceBuffers& buffers) {
   pool_ = 0;
 }
 
+std::vector<std::string> AclGraph::Retainers(uint32_t storage) const {
+  std::vector<std::string> who;
+  for (const GraphMeta& meta : metas_) {
+    for (const BakedAddress& b : meta.baked) {
+      if (!b.retained || b.storage != static_cast<int64_t>(storage)) continue;
+      std::string_view why = b.role == BakedAddress::Role::kOutput        ? "retained_outputs, acl_graph.py:1149-1153"
+                             : b.role == BakedAddress::Role::kAliasedInput ? "captured_userinput_ref_with_output, "
+                                                                             "acl_graph.py:1112-1115"
+                                                                           : "retained_userinputs, acl_graph.py:1203-1206";
+      if (b.role == BakedAddress::Role::kOutput && !meta.retained_outputs) continue;
+      who.push_back(fmt::format("{} keeps it as its {} {} ({})", Describe(meta), BakedRoleName(b.role), b.what, why));
+    }
+  }
+  return who;
+}
+
 std::vector<std::string> AclGraph::BakedAddressWarnings(const DeviceBuffers& buffers, uint32_t storage,
                                                         bool freed) const {
   std::vector<std::string> warnings;
@@ -588,18 +608,17 @@ std::vector<std::string> AclGraph::BakedAddressWarnings(const DeviceBuffers& buf
       const bool writes = b.role == BakedAddress::Role::kMutatedInput;
       if (freed && b.storage == static_cast<int64_t>(storage)) {
         warnings.push_back(fmt::format(
-            "{} ({}) is freed, but {} baked its address in for {} '{}': its replays {} freed memory (TorchAir keeps "
+            "{} ({}) is freed, but {} baked its address in for {} {}: its replays {} freed memory (TorchAir keeps "
             "only the address of a {}, acl_graph.py:1102-1110)",
             s.origin, FormatAddress(s.address), Describe(meta), BakedRoleName(b.role), b.what,
             writes ? "write" : "read", BakedRoleName(b.role)));
       } else if (!freed && b.storage != static_cast<int64_t>(storage) && b.storage >= 0 &&
                  buffers.storage(static_cast<uint32_t>(b.storage)).freed() && s.Overlaps(b.address, b.bytes)) {
         warnings.push_back(fmt::format(
-            "{} is allocated at {}, where {} baked in {} '{}' ({}, freed): unless it is passed as '{}', {}'s "
-            "replays {} it",
+            "{} is allocated at {}, where {} baked in {} {} ({}, freed): its replays {} {} unless it is passed as "
+            "that input",
             s.origin, FormatAddress(s.address), Describe(meta), BakedRoleName(b.role), b.what,
-            buffers.storage(static_cast<uint32_t>(b.storage)).origin, b.what, Describe(meta),
-            writes ? "write into" : "read"));
+            buffers.storage(static_cast<uint32_t>(b.storage)).origin, writes ? "write into" : "read", s.origin));
       }
     }
   }

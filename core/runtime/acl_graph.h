@@ -148,7 +148,6 @@ struct CallEnv {
   SimDevice& device;
   DeviceBuffers& buffers;
   const OpRegistry& registry;
-  AclGraphConfig config;
   int64_t call = 0;  // DeviceBuffers::NextCall()
   bool keep = false; // `call ... keep`: output handles stay until dropped
   // Set once per session: TorchAir's output warning is a Python warning
@@ -158,7 +157,9 @@ struct CallEnv {
 
 class AclGraph {
  public:
-  AclGraph(std::string name, std::shared_ptr<const Graph> compiled, FxGraphInfo info);
+  // `config` is fixed from here on, as TorchAir fixes the config of a compiled
+  // graph (normalize_config, f2a:343-377; get_unupdated_input_fn at the first call, ag:946).
+  AclGraph(std::string name, std::shared_ptr<const Graph> compiled, FxGraphInfo info, AclGraphConfig config);
 
   const std::string& name() const { return name_; }
   const FxGraphInfo& info() const { return info_; }
@@ -167,6 +168,7 @@ class AclGraph {
   bool fallback_to_eager() const { return fallback_; }
   const std::vector<GraphMeta>& graphs_meta() const { return metas_; }  // in capture order
   const AclGraphStats& stats() const { return stats_; }
+  const AclGraphConfig& config() const { return config_; }
 
   // `args` follow info().inputs (BindCallArgs).
   Result<CallReport> Call(const std::vector<CallArg>& args, CallEnv& env);
@@ -174,6 +176,9 @@ class AclGraph {
   // The graph goes away (its cache entry was dropped): its captured graphs
   // and pool are released.
   void Release(SimDevice& device, DeviceBuffers& buffers);
+
+  // Who in this graph keeps `storage` alive: "AclGraph 2 (graph_1 {...}) retains it as ...".
+  std::vector<std::string> Retainers(uint32_t storage) const;
 
   // Warnings about storage `storage`: just freed (`freed`), or just made
   // (a new tensor at an address a captured graph baked in for another).
@@ -200,6 +205,7 @@ class AclGraph {
   std::string name_;
   std::shared_ptr<const Graph> compiled_;
   FxGraphInfo info_;
+  AclGraphConfig config_;
   bool initialized_ = false;  // _captured (ag:931)
   bool fallback_ = false;
   PoolId pool_ = 0;

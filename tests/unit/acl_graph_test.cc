@@ -196,7 +196,7 @@ class AclGraphTest : public ::testing::Test {
   AclGraphTest() : device_(*DevicePreset("ascend-910b")) {}
 
   void Make(const std::shared_ptr<const Graph>& graph, std::vector<bool> parameters = {}) {
-    graph_ = std::make_unique<AclGraph>("graph_1", graph, Analyze(*graph, parameters));
+    graph_ = std::make_unique<AclGraph>("graph_1", graph, Analyze(*graph, parameters), config_);
   }
 
   // A storage the caller holds under `name`, made when new.
@@ -226,7 +226,7 @@ class AclGraphTest : public ::testing::Test {
     }
     Result<std::vector<CallArg>> args = BindCallArgs(graph_->info(), metas, storages, buffers_);
     if (!args.ok()) return args.status();
-    CallEnv env{device_, buffers_, OpRegistry::Builtin(), config_, buffers_.NextCall(), keep, &warned_};
+    CallEnv env{device_, buffers_, OpRegistry::Builtin(), buffers_.NextCall(), keep, &warned_};
     Result<CallReport> report = graph_->Call(*args, env);
     if (report.ok()) buffers_.EndCall(device_.allocator(), env.call);
     return report;
