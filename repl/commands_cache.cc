@@ -227,7 +227,16 @@ Status Call(CommandContext& ctx) {
       ctx.out.Styled(Style::kBad, "cache miss: recompile limit ({}) reached, running eager", options.cache_size_limit);
       break;
   }
-  if (reduce_overhead) return RunAclGraphCall(ctx, state, *outcome, *inputs, keep);
+  if (reduce_overhead) {
+    // Dynamo installed the entry before its code ran (as convert_frame does): a call that fails in
+    // TorchAir's runtime keeps it; the runtime itself is left as it was.
+    Status ran = RunAclGraphCall(ctx, state, *outcome, *inputs, keep);
+    if (!ran.ok()) {
+      return ran.WithPrefix(fmt::format("the call failed in TorchAir's AclGraph runtime (cache entry {} stays; "
+                                        "buffers, captures and device memory are as before)",
+                                        outcome->compile_id));
+    }
+  }
   return Status::Ok();
 }
 

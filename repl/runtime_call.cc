@@ -166,6 +166,8 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
     return status;
   };
 
+  // What the buffers did, printed only when the call succeeds (a failed one made none).
+  CommandOutput made;
   const int64_t call = dev.buffers.NextCall();
   // The compiled graph's inputs: the parameters aot lifted (tensor get_attrs,
   // first; core/aot/aot.h), then the call's inputs.
@@ -199,10 +201,10 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
     h.call = call;
     AIRSCOPE_RETURN_IF_ERROR(dev.buffers.Add(h));
     const Storage& st = dev.buffers.storage(*storage);
-    ctx.out.Print("  aclgraph: new buffer {} {}: {} at {}", name, why, FormatBytes(st.bytes), FormatAddress(st.address));
+    made.Print("  aclgraph: new buffer {} {}: {} at {}", name, why, FormatBytes(st.bytes), FormatAddress(st.address));
     for (const AclGraph* g : AllAclGraphs(session)) {
       for (const std::string& w : g->BakedAddressWarnings(dev.buffers, *storage, false)) {
-        ctx.out.Styled(Style::kBad, "  aclgraph warning: {}", w);
+        made.Styled(Style::kBad, "  aclgraph warning: {}", w);
       }
     }
     return *storage;
@@ -266,6 +268,7 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
   for (const auto& [input, buffer] : passed) state.last_buffer[input] = buffer;
   dev.buffers.EndCall(dev.sim.allocator(), call);
 
+  for (const CommandOutput::Line& line : made.lines()) ctx.out.Add(line.text, line.style);
   for (const RuntimeLine& line : report->lines) PrintLine(line, ctx.out);
   const RunResult& r = report->run;
   if (report->action == CallReport::Action::kEager) {

@@ -38,7 +38,7 @@ struct PendingTrace {
   std::string title;  // "eager g x10"
   DeviceSpec spec;
   RunOptions options;
-  Prepared p;
+  std::shared_ptr<const Prepared> p;
   std::shared_ptr<const std::vector<std::string>> labels;
   // Replay: the graph's name and its input copies.
   std::string graph;
@@ -68,7 +68,7 @@ std::shared_ptr<const std::vector<std::string>> Labels(const TaskGraph& graph) {
 
 // Reruns the pending run with recording on, for its first iterations.
 Trace BuildTrace(const PendingTrace& pt) {
-  const Prepared& p = pt.p;
+  const Prepared& p = *pt.p;
   const int64_t n = pt.options.iterations;
   const int64_t kept = TracedIterations(n, p.tasks.size());
   Trace t;
@@ -85,7 +85,7 @@ Trace BuildTrace(const PendingTrace& pt) {
     // same requests, from the run's base), and the failure is replayed from
     // where the run stopped.
     CachingAllocator scratch(std::numeric_limits<int64_t>::max() / 4);
-    EagerLoop loop{pt.p, pt.spec, pt.options, e, scratch};
+    EagerLoop loop{p, pt.spec, pt.options, e, scratch};
     loop.labels = pt.labels.get();
     loop.stop_recording = kept;
     loop.counter_base = pt.base_allocated;
@@ -96,7 +96,7 @@ Trace BuildTrace(const PendingTrace& pt) {
     loop.last = simulated;
     failed = RunEagerIterations(loop).iteration >= 0;
   } else {
-    ReplayLoop loop{pt.p, pt.spec, pt.options, e, pt.inputs, pt.graph};
+    ReplayLoop loop{p, pt.spec, pt.options, e, pt.inputs, pt.graph};
     loop.labels = pt.labels.get();
     loop.last = kept;
     RunReplayIterations(loop);
@@ -120,6 +120,7 @@ SimDevice::SimDevice(DeviceSpec spec) : spec_(std::move(spec)), allocator_(spec_
 void SimDevice::set_spec(DeviceSpec spec) {
   spec_ = std::move(spec);
   allocator_.set_capacity(spec_.memory_capacity);
+  for (CapturedGraph& c : captured_) c.prepared.reset();  // its durations came from the old spec
 }
 
 Trace SimDevice::NewTrace(std::string title, std::vector<std::string> streams) const {
@@ -144,8 +145,8 @@ void SetKernelCounts(const TaskGraph& graph, RunResult& r) {
 Result<RunResult> SimDevice::Eager(const TaskGraph& graph, const std::string& name, const RunOptions& options) {
   if (options.iterations < 1) return Status::Error("eager: the iteration count must be at least 1");
   auto pending = std::make_shared<PendingTrace>();
-  pending->p = Prepare(graph, spec_, options.compute_dtype, "");
-  const Prepared& p = pending->p;
+  pending->p = std::make_shared<const Prepared>(Prepare(graph, spec_, options.compute_dtype, ""));
+  const Prepared& p = *pending->p;
   std::string title = fmt::format("eager {} x{}", name, options.iterations);
   int64_t base_allocated = allocator_.Stats(kDefaultPool).allocated;
   // An interrupted run leaves the device as it found it: the allocator's
@@ -397,16 +398,22 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
 }
 
 Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options, const std::vector<GraphInput>* copies) {
-  const CapturedGraph* c = nullptr;
-  for (const CapturedGraph& g : captured_) {
+  CapturedGraph* c = nullptr;
+  for (CapturedGraph& g : captured_) {
     if (g.id == id) c = &g;
   }
   if (!c) return Status::Errorf("replay: no captured graph {}", id);
   if (options.iterations < 1) return Status::Error("replay: the iteration count must be at least 1");
   const std::vector<GraphInput>& inputs = copies ? *copies : c->inputs;
   auto pending = std::make_shared<PendingTrace>();
-  pending->p = Prepare(c->tasks, spec_, c->compute_dtype, "");
-  const Prepared& p = pending->p;
+  // Prepared once per graph and spec: a caller that replays once per call
+  // (core/runtime) pays for it once, not per replay.
+  if (!c->prepared) {
+    c->prepared = std::make_shared<const Prepared>(Prepare(c->tasks, spec_, c->compute_dtype, ""));
+    c->kernels = CountKernels(c->tasks);
+  }
+  pending->p = c->prepared;
+  const Prepared& p = *pending->p;
   std::string title = fmt::format("replay {} x{}", c->name, options.iterations);
   Engine e(p, spec_, nullptr);
   ReplayLoop loop{p, spec_, options, e, inputs, c->name};
@@ -418,7 +425,8 @@ Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options, cons
   r.graph = c->name;
   r.iterations = options.iterations;
   r.tasks = static_cast<int64_t>(p.tasks.size()) * options.iterations;
-  SetKernelCounts(c->tasks, r);
+  r.kernels = c->kernels.kernels;
+  r.unknown_cost_kernels = c->kernels.unknown_cost;
   e.Fill(r);
   if (options.trace != TraceLevel::kNone) {
     pending->eager = false;

@@ -102,6 +102,8 @@ struct CaptureOptions {
   std::vector<uint32_t> outputs;
 };
 
+struct Prepared;  // sim_engine.h: a task graph flattened for the hot loop
+
 struct CapturedGraph {
   uint32_t id = 0;
   std::string name;
@@ -125,6 +127,10 @@ struct CapturedGraph {
   // The tasks' names in traces, made once here and shared with the traces of
   // replays still to be built (the graph may be replaced before they are).
   std::shared_ptr<const std::vector<std::string>> labels;
+  // What Replay runs, prepared at its first replay under the current spec
+  // (set_spec drops it), and the kernel counts that go with it.
+  std::shared_ptr<const Prepared> prepared;
+  KernelCount kernels;
 };
 
 struct PendingTrace;  // simulator.cc: what last_trace() reruns

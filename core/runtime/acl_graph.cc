@@ -11,6 +11,7 @@ namespace airscope {
 namespace {
 
 int64_t BytesOf(const TensorMeta& meta) { return meta.NumBytes().value_or(0); }
+bool IsNpu(const TensorMeta& meta) { return meta.device.empty() || meta.device.starts_with("npu"); }
 
 RuntimeLine TorchAirLine(std::string level, int line, std::string text) {
   return {RuntimeLine::Source::kTorchAir, std::move(level), fmt::format("acl_graph.py:{}", line), std::move(text)};
@@ -285,7 +286,8 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
     const RuntimeInput& in = info_.inputs[i];
     if (in.kind != RuntimeInput::Kind::kTensor || in.parameter || in.mutated || !in.aliased_by_outputs.empty()) continue;
     staged.push_back(i);
-    if (clone) staging.push_back({in.name, BytesOf(args[i].meta)});
+    // empty_like only for NPU tensors (args_list[input_idx].is_npu, ag:1204).
+    if (clone && IsNpu(args[i].meta)) staging.push_back({in.name, BytesOf(args[i].meta)});
   }
   // Which task makes each output's memory.
   std::map<std::string, uint32_t> task_of;
@@ -314,11 +316,11 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
     if (b.task >= 0) block_of_task[b.task] = &b;
   }
   // User inputs: staged in the pool (then released, ag:1146-1148), or the caller's own, retained.
-  for (size_t k = 0; k < staged.size(); ++k) {
-    size_t i = staged[k];
+  size_t block = 0;
+  for (size_t i : staged) {
     const RuntimeInput& in = info_.inputs[i];
-    if (clone) {
-      const CapturedGraph::Block& b = c->blocks[k];
+    if (clone && IsNpu(args[i].meta)) {
+      const CapturedGraph::Block& b = c->blocks[block++];
       uint64_t address = DeviceAddress(b.place);
       meta.userinputs_ptr[i] = address;
       meta.baked.push_back({BakedAddress::Role::kStagingInput, in.Label(), address, b.place.size, -1, false, i});
@@ -386,6 +388,7 @@ Status AclGraph::ReplayKey(size_t index, const std::vector<CallArg>& args, CallE
   GraphMeta& meta = metas_[index];
   // process_input (ag:1290-1359).
   std::vector<GraphInput> copies;
+  // With clone_input every user input is copied (userinputs_metatensor holds all of them, ag:1211-1212).
   for (const auto& [idx, ptr] : meta.userinputs_ptr) {
     if (config_.clone_input || ptr != args[idx].data_ptr) {
       copies.push_back({info_.inputs[idx].name, BytesOf(args[idx].meta)});
