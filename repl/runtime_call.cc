@@ -1,6 +1,7 @@
 #include "repl/runtime_call.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -129,7 +130,19 @@ Status CheckCallBuffers(const Session& session, const CacheState* state, const s
   for (const CallInput& in : inputs) {
     if (in.buffer.empty()) continue;
     const Handle* h = buffers.Find(in.buffer);
-    if (!h) continue;
+    if (!h) {
+      // The names airscope gives: outputs outCALL.I, buffers INPUT@CALL.
+      std::string_view n = in.buffer;
+      bool output_like = n.size() > 3 && n.starts_with("out") && n.find('.') != std::string_view::npos &&
+                         std::all_of(n.begin() + 3, n.end(),
+                                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+      if (output_like || n.find('@') != std::string_view::npos) {
+        return Status::Errorf("column {}: '{}' is a name airscope gives (outputs outCALL.I, buffers it makes "
+                              "INPUT@CALL): name a new buffer otherwise",
+                              in.buffer_column, in.buffer);
+      }
+      continue;
+    }
     int64_t need = ExtentBytes(in);
     int64_t have = buffers.storage(h->storage).bytes;
     if (need > have) {
@@ -281,6 +294,7 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
   for (const std::string& name : report->outputs) {
     if (name.empty()) continue;
     const Handle* h = dev.buffers.Find(name);
+    if (!h) continue;
     uint64_t address = dev.buffers.storage(h->storage).address;
     outs.push_back(address ? fmt::format("{} {} at {}", name, h->shape, FormatAddress(address))
                            : fmt::format("{} {} (no memory: its size is unknown)", name, h->shape));

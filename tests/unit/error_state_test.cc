@@ -437,6 +437,8 @@ INSTANTIATE_TEST_SUITE_P(
         FailureCase{"BufferTooSmall", "set mode reduce-overhead; call arg0_1=f32[8,64] in b1 keep",
                     "call arg0_1=f32[16,64] in b1", "buffer 'b1' holds 2.0 KiB"},
         FailureCase{"InWithoutABuffer", "set mode reduce-overhead", "call arg0_1=f32[8,64] in", "a buffer name"},
+        FailureCase{"BufferNamedLikeAnOutput", "set mode reduce-overhead", "call arg0_1=f32[8,64] in out9.0",
+                    "is a name airscope gives"},
         FailureCase{"DropUnknown", "set mode reduce-overhead; call arg0_1=f32[8,64] in b1 keep", "drop nope",
                     "no buffer named 'nope' (held:"}),
     CaseName);
