@@ -343,8 +343,8 @@ void PrintGraphAddresses(Session& session, CommandOutput& out) {
   if (sim.captured().empty()) out.Print("  no captured graphs");
   for (const CapturedGraph& c : sim.captured()) {
     const PoolStats& pool = sim.allocator().Stats(c.pool);
-    out.Styled(Style::kHeading, "captured graph {} ({}): pool '{}'{}", c.id, c.name, pool.name,
-               c.owns_pool ? "" : " (the FX graph's mempool, shared by its captures)");
+    out.Styled(Style::kHeading, "captured graph {} ({}): pool '{}' ({} reserved{})", c.id, c.name, pool.name,
+               FormatBytes(pool.reserved), c.owns_pool ? "" : "; the FX graph's mempool, shared by its captures");
     auto it = runtime_of.find(c.id);
     if (it == runtime_of.end()) {
       // A graph the `capture` command made: its static inputs and the outputs it keeps.
