@@ -497,7 +497,11 @@ void RegisterCacheCommands(CommandTable& table) {
              "and the foreach-copy timing (au:206-210). Not modelled: recapture when the stream's core limits change\n"
              "(that counter stays 0), the task updates of FIA-style ops after a replay (ag:526-577; TorchAir's\n"
              "\"updated node num\" counts them), custom pools, backward graphs. `timeline`, `runstats`, `mem` and\n"
-             "`mem --graph` show what the call did; a call that fails leaves the device as it was.",
+             "`mem --graph` show what the call did. A call that fails in the runtime (a capture refused) keeps its\n"
+             "cache entry, as Dynamo installs it before the code runs, and leaves buffers and device as they were.\n"
+             "TorchAir's config.* is read when an entry's AclGraph is made (its first call in this mode) and fixed\n"
+             "from then on, as a compiled graph's config is. Simplified: a CPU input lives in a device buffer too\n"
+             "(TorchAir stages only NPU tensors, ag:1204, and so does airscope).",
              Call, [](const std::vector<std::string>&) { return CompletionRule{CompletionKind::kCallInput, {"keep"}}; }});
   table.Add({"mark_dynamic", "mark_dynamic INPUT DIM [MIN MAX]", "compile a dim as a symbol (torch._dynamo.mark_dynamic)",
              "Makes dim DIM of input INPUT symbolic from the next compile on, with range guards\n"
