@@ -5,12 +5,14 @@
 // log, so `compiles`, `guards ID` and `recompiles` work from any of them.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/dynamo/compile_cache.h"
+#include "core/runtime/acl_graph.h"
 #include "core/ops/op_registry.h"
 #include "repl/command_table.h"
 #include "repl/session.h"
@@ -30,12 +32,26 @@ struct CacheState {
     std::vector<std::string> failures;  // newest entry first, as Dynamo lists them
   };
   std::vector<Recompile> recompiles;
+  // Per cache entry (by index): its number N of TorchAir's graph_<N>, given
+  // when it compiles, and in reduce-overhead mode its AclGraph (made on the
+  // entry's first call in that mode).
+  struct EntryRuntime {
+    int fx_graph = 0;
+    std::unique_ptr<AclGraph> graph;
+  };
+  std::vector<EntryRuntime> runtimes;
+  // The buffer each input was last passed in (a call without `in` reuses it).
+  std::map<std::string, std::string> last_buffer;
 };
 
 // The current graph's cache state, created when missing.
 Result<CacheState*> CurrentCacheState(Session& session);
 // The current graph's cache state or nullptr (nothing created).
 const CacheState* FindCacheState(const Session& session);
+
+// Releases the captured graphs and mempools of `state`'s AclGraphs (the
+// graph is replaced or dropped).
+void ReleaseRuntimes(CacheState& state, DeviceState& device);
 
 // The first step of compiling for the simulated cache: a clone of `graph`
 // whose placeholders carry `inputs` (symbols where dynamic) and whose other

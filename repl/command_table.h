@@ -33,7 +33,9 @@ using CommandHandler = std::function<Status(CommandContext&)>;
 enum class CompletionKind : uint8_t { kNone, kFile, kNode, kGraph, kCommand, kSetting, kFixed,
                                       kPass,    // a registered pass or a pass of the current pipeline
                                       kStage,    // input, last, a stage number or pass name that ran
-                                      kCallInput };  // NAME=SPEC of an input of the current graph not yet given
+                                      kCallInput,  // NAME=SPEC of an input of the current graph not yet given
+                                                   // (after a spec: in, param, grad and `fixed`; after `in`: a buffer)
+                                      kBuffer };   // a device buffer or output handle (drop)
 // Given the words typed so far after the command name, what the next one is.
 struct CompletionRule {
   CompletionKind kind = CompletionKind::kNone;

@@ -21,6 +21,7 @@
 #include "repl/command_table.h"
 #include "repl/compile.h"
 #include "repl/interpreter.h"
+#include "repl/runtime_call.h"
 #include "viz/chrome_trace.h"
 #include "viz/run_stats.h"
 #include "viz/timeline.h"
@@ -230,7 +231,8 @@ Status Replay(CommandContext& ctx) {
 }
 
 Status Mem(CommandContext& ctx) {
-  if (!ctx.args.empty()) return Status::Error("usage: mem");
+  const bool graphs = ctx.args.size() == 1 && ctx.args[0].text == "--graph";
+  if (!ctx.args.empty() && !graphs) return Status::Error("usage: mem [--graph]");
   const SimDevice& sim = ctx.session.device().sim;
   const CachingAllocator& a = sim.allocator();
   ctx.out.Styled(Style::kHeading, "memory on {}: {} reserved of {}", sim.spec().name, FormatBytes(a.total_reserved()),
@@ -240,12 +242,17 @@ Status Mem(CommandContext& ctx) {
   for (PoolId id : a.Pools()) {
     const PoolStats& s = a.Stats(id);
     std::string held = id == kDefaultPool ? "eager runs" : "-";
+    std::vector<std::string> holders;  // TorchAir captures every key of an FX graph into one pool
     for (const CapturedGraph& c : sim.captured()) {
-      if (c.pool == id) held = fmt::format("captured graph {} ({})", c.id, c.name);
+      if (c.pool == id) holders.push_back(fmt::format("{} ({})", c.id, c.name));
     }
+    if (holders.size() == 1) held = "captured graph " + holders[0];
+    if (holders.size() > 1) held = fmt::format("captured graphs {}", fmt::join(holders, ", "));
+    if (id == kDefaultPool && !ctx.session.device().buffers.handles().empty()) held += ", the caller's buffers";
     ctx.out.Print("  {:<20} {:>12} {:>12} {:>12} {:>9} {:>3}/{:<3}  {}", s.name, FormatBytes(s.reserved),
                   FormatBytes(s.allocated), FormatBytes(s.peak_allocated), s.segments, s.reused, s.allocations, held);
   }
+  if (graphs) PrintGraphAddresses(ctx.session, ctx.out);
   return Status::Ok();
 }
 
@@ -367,10 +374,17 @@ void RegisterDeviceCommands(CommandTable& table) {
              "their stream and event dependencies. Prints host, device and end-to-end time per iteration\n"
              "and the speedup over the last eager run of the same graph.\n" + TraceNote(),
              Replay, nullptr});
-  table.Add({"mem", "mem", "device memory: reserved / allocated / high-water per pool",
-             "Shows the caching allocator's pools: the default pool (eager runs) and one private pool per\n"
-             "captured graph, held until the graph is replaced; reuse counts allocations served from cache.",
-             Mem, nullptr});
+  table.Add({"mem", "mem [--graph]", "device memory: reserved / allocated / high-water per pool",
+             "Shows the caching allocator's pools: the default pool (eager runs, the buffers reduce-overhead calls\n"
+             "pass) and the private pools of captured graphs, held until the graph is replaced: one per `capture`,\n"
+             "one per FX graph for reduce-overhead calls, shared by the captures of all its graph keys as TorchAir\n"
+             "shares its mempool (acl_graph.py:946-962); reuse counts allocations served from cache.\n"
+             "--graph: per captured graph, the addresses it baked in: staged or captured inputs, parameters,\n"
+             "mutated inputs, outputs (which are whose, and which TorchAir keeps alive), then the buffers the\n"
+             "caller holds. Addresses are airscope's: segment and offset in the simulated allocator.",
+             Mem, [](const std::vector<std::string>& before) {
+               return before.empty() ? Fixed({"--graph"}) : CompletionRule{};
+             }});
   table.Add({"timeline", "timeline [--width W | --json PATH]", "draw the last run per stream",
              "Draws the last eager/capture/replay run, as wide as the terminal (or --width W; 100 columns when\n"
              "the output is not a terminal): one row for the host and one per stream, a time axis,\n"

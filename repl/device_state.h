@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/device/simulator.h"
+#include "core/runtime/device_buffers.h"
 
 namespace airscope {
 
@@ -13,6 +14,13 @@ struct DeviceState {
   DeviceState() : sim(*DevicePreset("ascend-910b")) {}
   SimDevice sim;
   std::map<std::string, RunResult> last_eager;  // by graph name
+  // Reduce-overhead calls: the caller's tensors and outputs on the device,
+  // TorchAir's graph_<N> counter (npu_fx_compiler.py:565-571: one per
+  // compiled FX graph, from 1), and whether its one-time output warning
+  // (acl_graph.py:1472-1473) was shown.
+  DeviceBuffers buffers;
+  int fx_graphs = 0;
+  bool output_warning_shown = false;
 };
 
 }  // namespace airscope

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "repl/cache_state.h"
+
 namespace airscope {
 
 Session::Session()
@@ -61,6 +63,7 @@ void Session::AddGraph(std::string name, LoadedGraph loaded, bool* replaced) {
   for (Entry& entry : graphs_) {
     if (entry.name == name) {
       entry.loaded = std::move(loaded);
+      if (entry.cache) ReleaseRuntimes(*entry.cache, device_);  // its captured graphs go with it
       entry.cache.reset();  // a replaced graph is a new frame: its old cache entries do not apply
       entry.pipeline.reset();  // its stages belong to the old graph
       *replaced = true;

@@ -42,7 +42,8 @@ Settings::Settings() {
   // The compile cache (commands_cache.cc): Dynamo's and TorchAir's knobs, same names and defaults.
   Declare({"cache_size_limit", "8", "compiled entries a frame keeps before calls that miss run eager "
            "(Dynamo's config.recompile_limit)", {}, SettingSpec::Kind::kUnsigned});
-  Declare({"mode", "default", "compile mode: default, or reduce-overhead (capture a device graph per input shape)",
+  Declare({"mode", "default", "compile mode: default, or reduce-overhead (calls run TorchAir's AclGraph: a device "
+           "graph captured per graph key, help call)",
            {"default", "reduce-overhead"}, SettingSpec::Kind::kChoice});
   // TorchAir's CompilerConfig options, under their own names.
   for (const ConfigOptionInfo& option : TorchAirConfigOptions()) {

@@ -38,7 +38,7 @@ struct PendingTrace {
   std::string title;  // "eager g x10"
   DeviceSpec spec;
   RunOptions options;
-  Prepared p;
+  std::shared_ptr<const Prepared> p;
   std::shared_ptr<const std::vector<std::string>> labels;
   // Replay: the graph's name and its input copies.
   std::string graph;
@@ -68,7 +68,7 @@ std::shared_ptr<const std::vector<std::string>> Labels(const TaskGraph& graph) {
 
 // Reruns the pending run with recording on, for its first iterations.
 Trace BuildTrace(const PendingTrace& pt) {
-  const Prepared& p = pt.p;
+  const Prepared& p = *pt.p;
   const int64_t n = pt.options.iterations;
   const int64_t kept = TracedIterations(n, p.tasks.size());
   Trace t;
@@ -85,7 +85,7 @@ Trace BuildTrace(const PendingTrace& pt) {
     // same requests, from the run's base), and the failure is replayed from
     // where the run stopped.
     CachingAllocator scratch(std::numeric_limits<int64_t>::max() / 4);
-    EagerLoop loop{pt.p, pt.spec, pt.options, e, scratch};
+    EagerLoop loop{p, pt.spec, pt.options, e, scratch};
     loop.labels = pt.labels.get();
     loop.stop_recording = kept;
     loop.counter_base = pt.base_allocated;
@@ -96,7 +96,7 @@ Trace BuildTrace(const PendingTrace& pt) {
     loop.last = simulated;
     failed = RunEagerIterations(loop).iteration >= 0;
   } else {
-    ReplayLoop loop{pt.p, pt.spec, pt.options, e, pt.inputs, pt.graph};
+    ReplayLoop loop{p, pt.spec, pt.options, e, pt.inputs, pt.graph};
     loop.labels = pt.labels.get();
     loop.last = kept;
     RunReplayIterations(loop);
@@ -120,6 +120,7 @@ SimDevice::SimDevice(DeviceSpec spec) : spec_(std::move(spec)), allocator_(spec_
 void SimDevice::set_spec(DeviceSpec spec) {
   spec_ = std::move(spec);
   allocator_.set_capacity(spec_.memory_capacity);
+  for (CapturedGraph& c : captured_) c.prepared.reset();  // its durations came from the old spec
 }
 
 Trace SimDevice::NewTrace(std::string title, std::vector<std::string> streams) const {
@@ -144,8 +145,8 @@ void SetKernelCounts(const TaskGraph& graph, RunResult& r) {
 Result<RunResult> SimDevice::Eager(const TaskGraph& graph, const std::string& name, const RunOptions& options) {
   if (options.iterations < 1) return Status::Error("eager: the iteration count must be at least 1");
   auto pending = std::make_shared<PendingTrace>();
-  pending->p = Prepare(graph, spec_, options.compute_dtype, "");
-  const Prepared& p = pending->p;
+  pending->p = std::make_shared<const Prepared>(Prepare(graph, spec_, options.compute_dtype, ""));
+  const Prepared& p = *pending->p;
   std::string title = fmt::format("eager {} x{}", name, options.iterations);
   int64_t base_allocated = allocator_.Stats(kDefaultPool).allocated;
   // An interrupted run leaves the device as it found it: the allocator's
@@ -260,12 +261,16 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   // a failed capture leaves memory exactly as it was (no pool, nothing of the
   // default pool's cache released to make room for it).
   CachingAllocator memory = allocator_;
-  PoolId pool = memory.CreatePool(fmt::format("graph {}", name));
+  const bool own_pool = options.pool == 0;
+  if (!own_pool && !memory.HasPool(options.pool)) return Status::Errorf("capture: no pool {}", options.pool);
+  PoolId pool = own_pool ? memory.CreatePool(fmt::format("graph {}", name)) : options.pool;
   Status begun = memory.BeginAllocateToPool(pool);
   if (!begun.ok()) return CaptureError(std::move(trace), host, begun);
+  std::vector<CapturedGraph::Block> made;
   for (const GraphInput& in : inputs) {
     Result<BlockId> b = memory.Allocate(std::max<int64_t>(in.bytes, 1));
     if (!b.ok()) return CaptureError(std::move(trace), host, b.status().WithPrefix("capture: static input"));
+    made.push_back({-1, *b, *memory.Place(*b), true});
   }
   Prepared p = Prepare(g, spec_, options.compute_dtype, "");
   std::map<std::string, size_t> sidx;
@@ -274,6 +279,10 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   capturing[sidx[cap]] = 1;
   std::map<std::string, bool> event_in_capture;
   std::vector<BlockId> blocks(g.tasks.size(), 0);
+  std::vector<uint8_t> returned(g.tasks.size(), 0);
+  for (uint32_t t : options.outputs) {
+    if (t < returned.size()) returned[t] = 1;
+  }
   std::vector<int64_t> last_task(streams.size(), -1);
   for (const DeviceTask& t : g.tasks) {
     size_t s = sidx[t.stream];
@@ -316,8 +325,11 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
       Result<BlockId> b = memory.Allocate(p.out_bytes[t.id]);
       if (!b.ok()) return CaptureError(std::move(trace), host, b.status().WithPrefix("capture"));
       blocks[t.id] = *b;
+      made.push_back({t.id, *b, *memory.Place(*b), true});
     }
-    for (uint32_t f : p.frees_after[t.id]) memory.Free(blocks[f]);
+    for (uint32_t f : p.frees_after[t.id]) {
+      if (!returned[f]) memory.Free(blocks[f]);
+    }
   }
   // Capture must end on the stream it began on (NPUGraph::capture_end).
   if (!options.end_stream.empty() && options.end_stream != cap) {
@@ -358,10 +370,11 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   }
   Status ended = memory.EndAllocateToPool(pool);
   if (!ended.ok()) return CaptureError(std::move(trace), host, ended);
+  for (CapturedGraph::Block& b : made) b.live = memory.Place(b.id).has_value();
   // A new capture of the same graph replaces the old one and frees its pool.
   for (size_t i = 0; i < captured_.size(); ++i) {
     if (captured_[i].name == name) {
-      (void)memory.ReleasePool(captured_[i].pool);
+      if (captured_[i].owns_pool) (void)memory.ReleasePool(captured_[i].pool);
       captured_.erase(captured_.begin() + static_cast<std::ptrdiff_t>(i));
       break;
     }
@@ -374,6 +387,8 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   c.tasks = std::move(g);
   c.inputs = inputs;
   c.pool = pool;
+  c.owns_pool = own_pool;
+  c.blocks = std::move(made);
   c.compute_dtype = options.compute_dtype;
   c.labels = Labels(c.tasks);
   captured_.push_back(std::move(c));
@@ -382,19 +397,26 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   return captured_.back().id;
 }
 
-Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options) {
-  const CapturedGraph* c = nullptr;
-  for (const CapturedGraph& g : captured_) {
+Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options, const std::vector<GraphInput>* copies) {
+  CapturedGraph* c = nullptr;
+  for (CapturedGraph& g : captured_) {
     if (g.id == id) c = &g;
   }
   if (!c) return Status::Errorf("replay: no captured graph {}", id);
   if (options.iterations < 1) return Status::Error("replay: the iteration count must be at least 1");
+  const std::vector<GraphInput>& inputs = copies ? *copies : c->inputs;
   auto pending = std::make_shared<PendingTrace>();
-  pending->p = Prepare(c->tasks, spec_, c->compute_dtype, "");
-  const Prepared& p = pending->p;
+  // Prepared once per graph and spec: a caller that replays once per call
+  // (core/runtime) pays for it once, not per replay.
+  if (!c->prepared) {
+    c->prepared = std::make_shared<const Prepared>(Prepare(c->tasks, spec_, c->compute_dtype, ""));
+    c->kernels = CountKernels(c->tasks);
+  }
+  pending->p = c->prepared;
+  const Prepared& p = *pending->p;
   std::string title = fmt::format("replay {} x{}", c->name, options.iterations);
   Engine e(p, spec_, nullptr);
-  ReplayLoop loop{p, spec_, options, e, c->inputs, c->name};
+  ReplayLoop loop{p, spec_, options, e, inputs, c->name};
   loop.last = options.iterations;
   loop.interruptible = true;
   if (!RunReplayIterations(loop)) return InterruptedStatus();
@@ -403,7 +425,8 @@ Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options) {
   r.graph = c->name;
   r.iterations = options.iterations;
   r.tasks = static_cast<int64_t>(p.tasks.size()) * options.iterations;
-  SetKernelCounts(c->tasks, r);
+  r.kernels = c->kernels.kernels;
+  r.unknown_cost_kernels = c->kernels.unknown_cost;
   e.Fill(r);
   if (options.trace != TraceLevel::kNone) {
     pending->eager = false;
@@ -412,7 +435,7 @@ Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options) {
     pending->options = options;
     pending->labels = c->labels;
     pending->graph = c->name;
-    pending->inputs = c->inputs;
+    pending->inputs = inputs;
     SetPending(std::move(pending));
   } else {
     Trace trace = NewTrace(title + " (no trace kept)", p.streams);
@@ -425,7 +448,7 @@ Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options) {
 Status SimDevice::Release(uint32_t id) {
   for (size_t i = 0; i < captured_.size(); ++i) {
     if (captured_[i].id == id) {
-      AIRSCOPE_RETURN_IF_ERROR(allocator_.ReleasePool(captured_[i].pool));
+      if (captured_[i].owns_pool) AIRSCOPE_RETURN_IF_ERROR(allocator_.ReleasePool(captured_[i].pool));
       captured_.erase(captured_.begin() + static_cast<std::ptrdiff_t>(i));
       return Status::Ok();
     }

@@ -197,7 +197,7 @@ void ExpectSameFingerprint(const std::string& before, const std::string& after, 
 std::string Fingerprint(Shell& shell, LastRun last_run = LastRun::kIncluded) {
   EXPECT_FALSE(shell.interpreter.in_block());
   std::string text;
-  for (const char* command : {"graphs", "set", "pass list", "decomp list", "op list", "device", "mem"}) {
+  for (const char* command : {"graphs", "set", "pass list", "decomp list", "op list", "device", "mem --graph"}) {
     text += Observe(shell, command);
   }
   for (const PassInfo* pass : shell.session.passes().All()) {
@@ -450,7 +450,17 @@ INSTANTIATE_TEST_SUITE_P(
                     "op define \"custom::sin(Tensor(a!) x) -> Tensor\"", "Tried to register an operator (custom::sin)"},
         FailureCase{"InplaceableUnknownOp", "", "op inplaceable custom.f.default custom.f_.default 1", "unknown op"},
         FailureCase{"UnknownCacheEntry", "", "cache 7", "no cache entry '7'"},
-        FailureCase{"UnknownGuardsEntry", "", "guards 9/9", "no cache entry '9/9'"}),
+        FailureCase{"UnknownGuardsEntry", "", "guards 9/9", "no cache entry '9/9'"},
+        // The AclGraph runtime's words (reduce-overhead calls).
+        FailureCase{"BufferOutsideReduceOverhead", "", "call arg0_1=f32[8,64] in b1", "set mode reduce-overhead"},
+        FailureCase{"KeepOutsideReduceOverhead", "", "call arg0_1=f32[8,64] keep", "set mode reduce-overhead"},
+        FailureCase{"BufferTooSmall", "set mode reduce-overhead; call arg0_1=f32[8,64] in b1 keep",
+                    "call arg0_1=f32[16,64] in b1", "buffer 'b1' holds 2.0 KiB"},
+        FailureCase{"InWithoutABuffer", "set mode reduce-overhead", "call arg0_1=f32[8,64] in", "a buffer name"},
+        FailureCase{"BufferNamedLikeAnOutput", "set mode reduce-overhead", "call arg0_1=f32[8,64] in out9.0",
+                    "is a name airscope gives"},
+        FailureCase{"DropUnknown", "set mode reduce-overhead; call arg0_1=f32[8,64] in b1 keep", "drop nope",
+                    "no buffer named 'nope' (held:"}),
     CaseName);
 
 INSTANTIATE_TEST_SUITE_P(
