@@ -6,8 +6,9 @@
 //           event's record has been reached.
 //   Capture records the tasks into a CapturedGraph on a capture stream (the
 //           default stream "" of the task graph is the capture stream, as in
-//           torch.npu.graph's stream context), following aclgraph's capture
-//           rules, with the graph's tensors in a graph-private pool.
+//           torch.npu.graph's stream context), refusing what
+//           core/device/capture_rules.h lists, with the graph's tensors in a
+//           graph-private pool.
 //   Replay  per iteration: input copies into the static buffers, one graph
 //           launch, then the tasks with their stream/event deps and in-graph
 //           gaps.
@@ -35,6 +36,7 @@
 #include <vector>
 
 #include "core/device/allocator.h"
+#include "core/device/capture_rules.h"
 #include "core/device/device_spec.h"
 #include "core/device/trace.h"
 #include "core/ir/dtype.h"
@@ -92,6 +94,8 @@ struct CaptureOptions {
   std::string capture_stream = "capture";
   std::string end_stream;  // "" = end on the capture stream
   DType compute_dtype = DType::kFloat32;
+  CaptureMode mode = CaptureMode::kGlobal;  // torch_npu's capture_error_mode (capture_rules.h)
+  int task_queue_enable = 1;                // torch_npu's TASK_QUEUE_ENABLE
 };
 
 struct CapturedGraph {
@@ -108,13 +112,6 @@ struct CapturedGraph {
 };
 
 struct PendingTrace;  // simulator.cc: what last_trace() reruns
-
-// The aclgraph / ACL runtime codes the capture errors carry.
-inline constexpr int kAclFeatureNotSupport = 207000;
-inline constexpr int kAclCaptureDependency = 107024;
-inline constexpr int kAclStreamUnjoined = 107025;
-inline constexpr int kAclCaptureUnmatched = 107036;
-inline constexpr int kAclCaptureInvalidated = 507903;
 
 class SimDevice {
  public:
