@@ -332,7 +332,12 @@ void RegisterDeviceCommands(CommandTable& table) {
              "Without arguments shows every parameter of the device model (compute peaks, bandwidths, host\n"
              "dispatch and launch costs, launch latency, gaps, graph launch cost, sync latency, capacity).\n"
              "`device PRESET` switches to a preset (ascend-910b, a100, h100); `device set PARAM VALUE`\n"
-             "(or `set device.PARAM VALUE`) changes one; rates take K/M/G/T suffixes (`354T`).",
+             "(or `set device.PARAM VALUE`) changes one; rates take K/M/G/T suffixes (`354T`).\n"
+             "Core counts (aicore_num, vectorcore_num: what `check` holds concurrent kernels to): ascend-910b 24\n"
+             "cube and 48 vector cores, the Atlas A2 processor of CANN's ATC --aicore_num documentation\n"
+             "(platform_config: ai_core_cnt=24, cube_core_cnt=24, vector_core_cnt=48) and TorchAir's\n"
+             "deadlock_check.py default; other 910B variants are not confirmed. a100 108 and h100 132: their SMs\n"
+             "(NVIDIA's A100 whitepaper, Hopper in depth), a GPU having no cube/vector split.",
              DeviceCommand, [](const std::vector<std::string>& before) {
                if (before.empty()) {
                  std::vector<std::string> c = DevicePresetNames();
