@@ -32,7 +32,10 @@ Result<Checked> TasksToCheck(CommandContext& ctx, const std::string* stream) {
   if (auto it = dev.loaded_captures.find(name); it != dev.loaded_captures.end()) {
     const DeviceState::LoadedCapture& l = it->second;
     std::string cap = stream ? *stream : l.capture_stream;
-    return Checked{l.tasks, cap, fmt::format("the capture dump {} (capture stream '{}')", l.path, cap)};
+    return Checked{l.tasks, cap,
+                   fmt::format("the capture dump {} (capture stream '{}'; a dump names no buffers, so no races are "
+                               "looked for)",
+                               l.path, cap)};
   }
   TaskGraphOptions options;
   options.allow_unrecorded_waits = true;
@@ -95,7 +98,8 @@ void RegisterCheckCommand(CommandTable& table) {
              "                      graph has neither: airscope takes such a kernel to hold, in Schem Mode 1, the\n"
              "                      vector cores of its stream's limit_core_num (set_stream_limit) or else all the\n"
              "                      device's. AI (cube) cores are not checked; the script does not either.\n"
-             "--stream S names the capture stream (default: the captured graph's; for a dump, its first stream).",
+             "--stream S names the capture stream (default: the captured graph's; for a dump, its first stream).\n"
+             "A capture dump names no buffers: on one, races are not looked for.",
              Check, [](const std::vector<std::string>& before) {
                return before.empty() ? CompletionRule{CompletionKind::kFixed, {"--stream"}} : CompletionRule{};
              }});

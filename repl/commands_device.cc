@@ -20,6 +20,7 @@
 #include "core/file_util.h"
 #include "core/lower/task_graph.h"
 #include "repl/command_table.h"
+#include "repl/aclgraph_dump.h"
 #include "repl/compile.h"
 #include "repl/device_tasks.h"
 #include "repl/interpreter.h"
@@ -273,8 +274,10 @@ Status Timeline(CommandContext& ctx) {
       width = static_cast<int>(*v);
     } else if (w.text == "--json" && i + 1 < ctx.args.size()) {
       json_path = Interpreter::ExpandHome(ctx.args[++i].text);
+    } else if (w.text == "--aclgraph-json" && i + 1 < ctx.args.size() && ctx.args.size() == 2) {
+      return WriteAclGraphDump(ctx, Interpreter::ExpandHome(ctx.args[++i].text));
     } else {
-      return Status::Error("usage: timeline [--width W] | timeline --json PATH");
+      return Status::Error("usage: timeline [--width W] | timeline --json PATH | timeline --aclgraph-json PATH");
     }
   }
   if (!dev.sim.has_trace()) return Status::Error("no run yet: run eager, capture or replay first");
@@ -419,15 +422,30 @@ void RegisterDeviceCommands(CommandTable& table) {
              "Shows the caching allocator's pools: the default pool (eager runs) and one private pool per\n"
              "captured graph, held until the graph is replaced; reuse counts allocations served from cache.",
              Mem, nullptr});
-  table.Add({"timeline", "timeline [--width W | --json PATH]", "draw the last run per stream",
+  table.Add({"timeline", "timeline [--width W | --json PATH | --aclgraph-json PATH]", "draw the last run per stream",
              "Draws the last eager/capture/replay run, as wide as the terminal (or --width W; 100 columns when\n"
              "the output is not a terminal): one row for the host and one per stream, a time axis,\n"
              "kernel names where they fit, waits as ~, then utilisation and the longest idle gap per stream\n"
              "with its cause. --json PATH writes Chrome trace JSON for ui.perfetto.dev (as dump writes files;\n"
-             "--json - prints it).",
+             "--json - prints it).\n"
+             "--aclgraph-json PATH writes the current graph's captured graph as TorchAir's NPUGraph.debug_dump\n"
+             "does (acl_graph.py:1261-1269 -> aclmdlRIDebugJsonPrint, NPUGraph.cpp:414-418), the JSON TorchAir's\n"
+             "tools/gegraph_check/ scripts (filter_operators.py, align_trace.py, deadlock_check.py) read: one\n"
+             "Chrome-trace \"X\" event per task, tid \"stream<id>\", name (EVENT_RECORD_<id>, EVENT_WAIT_<id>, the\n"
+             "kernel's), args Model Id, Stream Id, Task Id, Task Type and, for kernels the runtime knows, Numblocks,\n"
+             "Task Ration, Schem Mode; ts/dur the runtime's schematic layout, not timings (hicann/runtime\n"
+             "src/runtime/core/src/stream/stream.cc TraceEventToJson, DebugJsonPrintForModelStm; stream.hpp:37-65).\n"
+             "airscope knows no kernel's block count, mix type or arguments: a kernel is KERNEL_AICORE without\n"
+             "Numblocks, except a communication kernel (help check), written KERNEL_AIVEC, Numblocks = the vector\n"
+             "cores it assumes, Schem Mode 1, so deadlock_check.py sees what `check` sees; stream ids are the\n"
+             "streams' order (the mapping is printed); no STREAM_ACTIVE, NOP or EVENT_RESET tasks the runtime\n"
+             "adds. `load` reads such a file (a real dump too) back: its tasks become the graph's for check,\n"
+             "timeline and runstats.",
              Timeline, [](const std::vector<std::string>& before) {
-               if (!before.empty() && before.back() == "--json") return CompletionRule{CompletionKind::kFile, {}};
-               return before.empty() ? Fixed({"--width", "--json"}) : CompletionRule{};
+               if (!before.empty() && (before.back() == "--json" || before.back() == "--aclgraph-json")) {
+                 return CompletionRule{CompletionKind::kFile, {}};
+               }
+               return before.empty() ? Fixed({"--width", "--json", "--aclgraph-json"}) : CompletionRule{};
              }});
   table.Add({"runstats", "runstats", "statistics of the last run: busy %, overlap, idle gaps",
              "For the last eager/capture/replay run: host busy time, each stream's busy time and\n"

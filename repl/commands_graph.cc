@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "core/suggest.h"
+#include "repl/aclgraph_dump.h"
 #include "repl/cache_state.h"
 #include "repl/command_table.h"
 #include "repl/graph_text.h"
@@ -93,6 +94,21 @@ Status Load(CommandContext& ctx) {
                           "(e.g. 0/0:dynamo_output_graph) and carry their shapes; load it without 'as' or --shapes",
                           args[0].text);
   }
+  // Graph names are words of the command language, not Python identifiers:
+  // `03_custom_pre` (airscope's own stage dumps) and `lambda` are fine.
+  auto usable = [](const std::string& name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    });
+  };
+  if (IsAclGraphDumpFile(path)) {
+    if (shapes_text) {
+      return Status::Errorf("{} is a capture dump (no graph inputs): load it without --shapes", args[0].text);
+    }
+    std::string name = as ? *as : DefaultGraphName(path);
+    if (!usable(name)) return Status::Errorf("'{}' is not a usable graph name (letters, digits, _ and -)", name);
+    return LoadAclGraphDump(ctx, path, name);
+  }
   std::vector<InputShape> shapes;
   if (shapes_text) {
     Result<std::vector<InputShape>> parsed = ParseInputShapes(*shapes_text);
@@ -104,12 +120,7 @@ Status Load(CommandContext& ctx) {
   Result<LoadedGraph> loaded =
       LoadGraphFile(path, session.settings().GetUnsigned("max-file-size"), session.registry(), name);
   if (!loaded.ok()) return loaded.status();  // the file's error first: it is the likelier mistake
-  // Graph names are words of the command language, not Python identifiers:
-  // `03_custom_pre` (airscope's own stage dumps) and `lambda` are fine.
-  bool usable = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-  });
-  if (!usable) return Status::Errorf("'{}' is not a usable graph name (letters, digits, _ and -)", name);
+  if (!usable(name)) return Status::Errorf("'{}' is not a usable graph name (letters, digits, _ and -)", name);
   if (!shapes.empty()) {
     loaded = WithInputShapes(*loaded, shapes, session.registry());
     if (!loaded.ok()) return loaded.status().WithPrefix("--shapes");
@@ -118,6 +129,7 @@ Status Load(CommandContext& ctx) {
   GraphFormat format = loaded->format;
   bool replaced = false;
   session.AddGraph(name, std::move(loaded).value(), &replaced);
+  session.device().loaded_captures.erase(name);  // a capture dump of that name is replaced too
   ctx.out.Styled(Style::kGood, "{} graph '{}' from {} ({}): {} nodes", replaced ? "replaced" : "loaded", name,
                  args[0].text, GraphFormatName(format), nodes);
   PrintShapeSummary(ctx, session.current()->loaded);
@@ -235,7 +247,9 @@ void RegisterGraphCommands(CommandTable& table) {
              "Loads a graph and makes it current. The format is recognised from the content: FX graph text\n"
              "(print(gm.graph), torch 1.x `[#users=N]` or 2.x `[num_users=N]`), print_readable code\n"
              "(`class GraphModule(torch.nn.Module):`), airscope JSON or TorchAir pbtxt (`node {`); a TORCH_TRACE log\n"
-             "loads every graph it holds as ID:STAGE (use 0/0:aot_forward_graph). Shapes come from the annotations;\n"
+             "loads every graph it holds as ID:STAGE (use 0/0:aot_forward_graph); a capture dump (NPUGraph.debug_dump's\n"
+             "JSON, or what timeline --aclgraph-json writes) becomes a name whose tasks check, timeline and runstats\n"
+             "read (help timeline). Shapes come from the annotations;\n"
              "the op registry infers the rest. The graph is named after the file (mlp.graph.txt -> mlp) unless\n"
              "`as NAME` is given; loading a name again replaces that graph. A file that fails to load changes nothing.\n"
              "In a script, a relative PATH that does not exist from the working directory is tried relative to\n"

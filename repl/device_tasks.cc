@@ -11,6 +11,11 @@ namespace airscope {
 Result<LoweredTasks> LowerCurrentTasks(Session& session, const TaskGraphOptions& options) {
   Result<Session::Entry*> entry = session.Current();
   if (!entry.ok()) return entry.status();
+  if (auto it = session.device().loaded_captures.find((*entry)->name); it != session.device().loaded_captures.end()) {
+    return Status::Errorf("'{}' is a capture dump (loaded from {}): it has no graph to lower or run; check, "
+                          "timeline and runstats read it",
+                          (*entry)->name, it->second.path);
+  }
   // The device runs what TorchAir would run: the graph after `lower`.
   Result<Compiled> lowered = LoweredCurrentGraph(session);
   if (!lowered.ok()) return lowered.status();

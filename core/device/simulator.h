@@ -135,6 +135,9 @@ class SimDevice {
   // The last run's trace, built the first time it is asked for (hence not
   // const); later changes to the spec or the captured graphs do not alter it.
   const Trace& last_trace();
+  // Shows `trace` as the last run's, for timeline and runstats: a trace no
+  // run made (a capture dump `load` read).
+  void ShowTrace(Trace trace) { SetTrace(std::move(trace)); }
 
  private:
   Trace NewTrace(std::string title, std::vector<std::string> streams) const;

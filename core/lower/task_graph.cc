@@ -146,7 +146,7 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
   out.streams.push_back("");
   CoreLimitTracker limits;
   // Buffers: the storages of values, numbered in order of first use.
-  const StorageMap storages = StorageMap::Compute(lowered, registry);
+  const StorageMap storages = options.accesses ? StorageMap::Compute(lowered, registry) : StorageMap();
   std::unordered_map<int, uint32_t> buffer_of;
   auto buffer = [&](const Node* node) -> int64_t {
     int storage = storages.Of(node);
@@ -206,7 +206,7 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
     task.deps = std::move(deps);
     task.dtype = TaskDType(node);
     if (kind == TaskKind::kMemcpy) task.blocking = IsBlockingCopy(node);
-    if (kind != TaskKind::kEventRecord && kind != TaskKind::kEventWait) accesses(node, task);
+    if (options.accesses && kind != TaskKind::kEventRecord && kind != TaskKind::kEventWait) accesses(node, task);
     CoreLimits limit = limits.Of(task.stream);
     task.aicore_limit = limit.aicore;
     task.vectorcore_limit = limit.vectorcore;

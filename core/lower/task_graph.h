@@ -72,7 +72,11 @@ struct DeviceTask {
     int64_t task_ration = -1; // "Task Ration" (-1: absent)
     int64_t schem_mode = -1;  // "Schem Mode" (-1: absent)
     std::string extend_info;  // "ExtendInfo", a JSON text ("" when absent)
-    double ts_us = 0, dur_us = 0;  // where the dump drew it
+    int64_t active_stream_id = -1;  // "Active Stream Id" of a STREAM_ACTIVE task (-1: absent)
+    std::string kernel_args;        // "Kernel Args" (a verbose dump's), "" when absent
+    int64_t kernel_args_size = -1;  // "Kernel Args Size" (-1: absent)
+    std::string pid;                // "pid": "<process id> aclGraph"
+    double ts_us = 0, dur_us = 0;   // where the dump drew it
   };
   std::optional<LaunchRecord> launch;
 };
@@ -99,6 +103,9 @@ struct TaskGraphOptions {
   // deps) instead of failing: stream capture and `check` report it in their
   // own words (ACL's 107024, an unrecorded wait), an eager run cannot run it.
   bool allow_unrecorded_waits = false;
+  // Work out DeviceTask::reads / writes and TaskGraph::buffers (a storage
+  // analysis of the whole graph): what `check` needs, lower's check does not.
+  bool accesses = true;
 };
 
 // Builds the tasks of a lowered graph (one that passed `lower`). Fails, naming

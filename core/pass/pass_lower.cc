@@ -29,6 +29,7 @@ Result<bool> Lower(Graph& graph, PassContext& context) {
   // nothing of the kind); capture refuses it (ACL 107024) and `check` names it.
   TaskGraphOptions options;
   options.allow_unrecorded_waits = true;
+  options.accesses = false;
   Result<TaskGraph> tasks = BuildTaskGraph(graph, registry, options);
   if (!tasks.ok()) return tasks.status();
   context.remarks.push_back(fmt::format("{} device tasks on {} stream(s)", tasks->tasks.size(), tasks->streams.size()));
