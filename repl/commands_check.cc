@@ -18,6 +18,7 @@ struct Checked {
   TaskGraph tasks;
   std::string capture_stream;
   std::string source;
+  bool dump = false;
 };
 
 Result<Checked> TasksToCheck(CommandContext& ctx, const std::string* stream) {
@@ -33,9 +34,10 @@ Result<Checked> TasksToCheck(CommandContext& ctx, const std::string* stream) {
     const DeviceState::LoadedCapture& l = it->second;
     std::string cap = stream ? *stream : l.capture_stream;
     return Checked{l.tasks, cap,
-                   fmt::format("the capture dump {} (capture stream '{}'; a dump names no buffers, so no races are "
-                               "looked for)",
-                               l.path, cap)};
+                   fmt::format("the capture dump {} (capture stream '{}'; a dump names no buffers and was captured, "
+                               "so races and joins are not looked for)",
+                               l.path, cap),
+                   true};
   }
   TaskGraphOptions options;
   options.allow_unrecorded_waits = true;
@@ -54,7 +56,8 @@ Status Check(CommandContext& ctx) {
   Result<Checked> checked = TasksToCheck(ctx, stream);
   if (!checked.ok()) return checked.status();
   const DeviceSpec& spec = ctx.session.device().sim.spec();
-  std::vector<Hazard> hazards = FindHazards(checked->tasks, {checked->capture_stream, spec.vectorcore_num, spec.name});
+  std::vector<Hazard> hazards =
+      FindHazards(checked->tasks, {checked->capture_stream, spec.vectorcore_num, spec.name, !checked->dump});
   const std::string name = ctx.session.current()->name;
   size_t streams = checked->tasks.streams.size();
   if (hazards.empty()) {
@@ -98,8 +101,10 @@ void RegisterCheckCommand(CommandTable& table) {
              "                      graph has neither: airscope takes such a kernel to hold, in Schem Mode 1, the\n"
              "                      vector cores of its stream's limit_core_num (set_stream_limit) or else all the\n"
              "                      device's. AI (cube) cores are not checked; the script does not either.\n"
-             "--stream S names the capture stream (default: the captured graph's; for a dump, its first stream).\n"
-             "A capture dump names no buffers: on one, races are not looked for.",
+             "--stream S names the capture stream (default: the captured graph's; for a dump, its first stream that\n"
+             "does not begin with a wait).\n"
+             "A capture dump names no buffers, and the capture that wrote it succeeded: on one, races and joins are\n"
+             "not looked for.",
              Check, [](const std::vector<std::string>& before) {
                return before.empty() ? CompletionRule{CompletionKind::kFixed, {"--stream"}} : CompletionRule{};
              }});

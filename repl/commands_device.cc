@@ -440,7 +440,8 @@ void RegisterDeviceCommands(CommandTable& table) {
              "cores it assumes, Schem Mode 1, so deadlock_check.py sees what `check` sees; stream ids are the\n"
              "streams' order (the mapping is printed); no STREAM_ACTIVE, NOP or EVENT_RESET tasks the runtime\n"
              "adds. `load` reads such a file (a real dump too) back: its tasks become the graph's for check,\n"
-             "timeline and runstats.",
+             "timeline and runstats, drawn where the file puts them; task types other than records, waits and\n"
+             "MEMCPY_* (STREAM_ACTIVE, NOP, EVENT_RESET, ...) are drawn and counted as kernels.",
              Timeline, [](const std::vector<std::string>& before) {
                if (!before.empty() && (before.back() == "--json" || before.back() == "--aclgraph-json")) {
                  return CompletionRule{CompletionKind::kFile, {}};

@@ -19,7 +19,7 @@ struct DeviceState {
   struct LoadedCapture {
     TaskGraph tasks;
     std::string path;
-    std::string capture_stream;  // taken to be the file's first stream
+    std::string capture_stream;  // as AclGraphDump::capture_stream
     Trace trace;                 // the timeline the file draws
   };
   std::map<std::string, LoadedCapture> loaded_captures;

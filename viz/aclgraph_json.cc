@@ -184,8 +184,9 @@ Result<int64_t> IntField(const Json& args, const char* key, int64_t absent, size
   auto it = args.find(key);
   if (it == args.end()) return absent;
   if (it->is_number_integer()) return it->get<int64_t>();
-  if (it->is_number_float() && std::floor(it->get<double>()) == it->get<double>()) {
-    return static_cast<int64_t>(it->get<double>());
+  if (it->is_number_float()) {
+    double v = it->get<double>();
+    if (std::floor(v) == v && std::abs(v) < 9e18) return static_cast<int64_t>(v);
   }
   return Status::Errorf("{}: event {}: args \"{}\" is not an integer", file, index, key);
 }
@@ -364,7 +365,16 @@ Result<AclGraphDump> ParseAclGraphJson(std::string_view content, std::string_vie
       }
     }
   }
+  // The capture (origin) stream: the first that does not begin with a wait
+  // (a side stream joins by waiting); else the first.
   dump.capture_stream = streams.front();
+  for (const std::string& tid : streams) {
+    bool record = false;
+    if (SyncHandle(raw[of_stream[tid].front()].name, &record).empty() || record) {
+      dump.capture_stream = tid;
+      break;
+    }
+  }
   dump.model_id = raw.front().launch.model_id;
   return dump;
 }

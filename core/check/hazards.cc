@@ -201,7 +201,7 @@ std::vector<Hazard> FindHazards(const TaskGraph& graph, const HazardOptions& opt
   std::vector<Hazard> out;
   FindRaces(graph, hb, out);
   FindEventMisuse(graph, hb, out);
-  FindUnjoined(graph, options, out);
+  if (options.check_joins) FindUnjoined(graph, options, out);
   FindCoreOversubscription(graph, hb, options, out);
   std::stable_sort(out.begin(), out.end(), [](const Hazard& a, const Hazard& b) {
     return std::tie(a.kind, a.second, a.first) < std::tie(b.kind, b.second, b.first);

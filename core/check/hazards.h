@@ -60,6 +60,9 @@ struct HazardOptions {
   std::string capture_stream;
   int64_t vectorcore_num = 0;  // the device's (DeviceSpec::vectorcore_num)
   std::string device;          // its name, for the messages
+  // Look for streams not joined back. Off for a capture dump: the capture
+  // that made it succeeded, and the runtime's own tasks in it are not modelled.
+  bool check_joins = true;
 };
 
 std::vector<Hazard> FindHazards(const TaskGraph& graph, const HazardOptions& options);
