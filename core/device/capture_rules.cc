@@ -189,7 +189,7 @@ class RuleWalk {
         const std::string& s = g_.tasks[id].stream;
         if (std::find(streams.begin(), streams.end(), s) == streams.end()) streams.push_back(s);
       }
-      Add(CaptureRule::kOutsideCapture, first.id, first.stream,
+      Add(CaptureRule::kOutsideCapture, static_cast<int64_t>(g_.tasks.size()), first.stream,
           fmt::format("airscope refuses: {} task(s) on stream(s) {} ran outside the capture, the first {}: a stream "
                       "joins a capture only by waiting on an event recorded in it (CANN cross-stream capture), so "
                       "the real capture would succeed without them and replays would not run them; make '{}' wait "

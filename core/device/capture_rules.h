@@ -70,7 +70,7 @@ std::string_view CaptureRuleName(CaptureRule rule);  // "unjoined", ...
 
 struct CaptureViolation {
   CaptureRule rule;
-  int64_t task = -1;   // the task it arises at; -1 at capture begin, the end for end-of-capture rules
+  int64_t task = -1;   // the task it arises at; -1 at capture begin, tasks.size() at capture end
   std::string stream;  // the stream concerned ("" when none)
   std::string message;
 };
