@@ -207,7 +207,9 @@ Result<AclGraphDump> ParseAclGraphJson(std::string_view content, std::string_vie
   std::vector<RawTask> raw;
   for (size_t i = 0; i < events->size(); ++i) {
     const nlohmann::json& e = (*events)[i];
-    if (!e.is_object() || e.value("ph", "") != "X" || !e.contains("tid") || !e.contains("args")) continue;
+    // (Fields are type-checked before they are read: nlohmann's value()
+    // throws on a type it did not expect.)
+    if (!e.is_object() || !e.contains("ph") || e["ph"] != "X" || !e.contains("tid") || !e.contains("args")) continue;
     const nlohmann::json& args = e["args"];
     if (!args.is_object()) return Status::Errorf("{}: event {}: \"args\" is not an object", filename, i);
     RawTask t;

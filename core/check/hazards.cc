@@ -12,6 +12,7 @@
 #include "core/check/happens_before.h"
 #include "core/device/capture_rules.h"
 #include "core/device/simulator.h"
+#include "core/fx/json_text.h"
 
 namespace airscope {
 
@@ -47,9 +48,11 @@ bool IsCommunication(const DeviceTask& t) {
       return true;
     }
   }
-  if (t.launch && !t.launch->extend_info.empty()) {
+  // ExtendInfo is JSON text inside the dump's JSON; nlohmann's parser
+  // recurses per nesting level, so a deep one is refused first.
+  if (t.launch && !t.launch->extend_info.empty() && CheckJsonDepth(t.launch->extend_info, 64).ok()) {
     nlohmann::json info = nlohmann::json::parse(t.launch->extend_info, nullptr, false);
-    if (info.is_object() && info.value("taskType", "") == "communication") return true;
+    if (info.is_object() && info.contains("taskType") && info["taskType"] == "communication") return true;
   }
   return false;
 }
