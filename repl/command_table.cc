@@ -64,6 +64,7 @@ CommandTable BuildCommandTable() {
   RegisterShellCommands(table);
   RegisterExpectCommand(table);
   RegisterDeviceCommands(table);
+  RegisterCheckCommand(table);
   RegisterCacheCommands(table);
   RegisterPassCommands(table);
   RegisterDecompCommands(table);

@@ -87,6 +87,7 @@ void RegisterGraphCommands(CommandTable& table);
 void RegisterShellCommands(CommandTable& table);
 void RegisterExpectCommand(CommandTable& table);
 void RegisterDeviceCommands(CommandTable& table);
+void RegisterCheckCommand(CommandTable& table);  // commands_check.cc
 // `set device.PARAM VALUE` and `device set PARAM VALUE` (commands_device.cc).
 Status SetDeviceParameter(Session& session, std::string_view name, std::string_view value);
 // `set input NAME SHAPE`: the current graph with that input's shape (commands_graph.cc).

@@ -7,6 +7,7 @@
 
 #include "core/device/simulator.h"
 #include "core/runtime/device_buffers.h"
+#include "core/lower/task_graph.h"
 
 namespace airscope {
 
@@ -21,6 +22,15 @@ struct DeviceState {
   DeviceBuffers buffers;
   int fx_graphs = 0;
   bool output_warning_shown = false;
+  // Capture dumps `load` read (NPUGraph.debug_dump's JSON), by graph name:
+  // what `check` and `timeline --aclgraph-json` use for that graph.
+  struct LoadedCapture {
+    TaskGraph tasks;
+    std::string path;
+    std::string capture_stream;  // as AclGraphDump::capture_stream
+    Trace trace;                 // the timeline the file draws
+  };
+  std::map<std::string, LoadedCapture> loaded_captures;
 };
 
 }  // namespace airscope

@@ -45,6 +45,16 @@ Settings::Settings() {
   Declare({"mode", "default", "compile mode: default, or reduce-overhead (calls run TorchAir's AclGraph: a device "
            "graph captured per graph key, help call)",
            {"default", "reduce-overhead"}, SettingSpec::Kind::kChoice});
+  // The capture (commands_device.cc, core/device/capture_rules.h).
+  Declare({"capture_error_mode", "global",
+           "capture's aclmdlRICaptureMode: global (TorchAir's default, fx2acl_converter.py:58, given to "
+           "torch_npu.npu.graph at acl_graph.py:1193), thread_local or relaxed (npugraph_ex's "
+           "capture_error_mode option, configs/compiler_config.py:50)",
+           {"global", "thread_local", "relaxed"}, SettingSpec::Kind::kChoice});
+  Declare({"env.TASK_QUEUE_ENABLE", "1",
+           "torch_npu's TASK_QUEUE_ENABLE (default 1, OptionsManager.cpp:570-584); capture refuses 2 "
+           "(NPUGraph.cpp:243-247)",
+           {"0", "1", "2"}, SettingSpec::Kind::kChoice});
   // TorchAir's CompilerConfig options, under their own names.
   for (const ConfigOptionInfo& option : TorchAirConfigOptions()) {
     Declare({option.name, option.default_value, option.help, {}, SettingSpec::Kind::kConfig});

@@ -234,29 +234,18 @@ Status SimDevice::CaptureError(Trace trace, int64_t host_ns, Status error) {
 Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& name,
                                     const std::vector<GraphInput>& inputs, const CaptureOptions& options) {
   const std::string& cap = options.capture_stream;
-  TaskGraph g = graph;
-  for (DeviceTask& t : g.tasks) {
-    if (t.stream.empty()) t.stream = cap;
-  }
-  std::vector<std::string> streams;
-  for (const std::string& s : graph.streams) {
-    std::string mapped = s.empty() ? cap : s;
-    if (std::find(streams.begin(), streams.end(), mapped) == streams.end()) streams.push_back(mapped);
-  }
-  if (std::find(streams.begin(), streams.end(), cap) == streams.end()) streams.insert(streams.begin(), cap);
-  g.streams = streams;
+  TaskGraph g = OnCaptureStream(graph, cap);
   std::vector<std::string> shown;
-  for (const std::string& s : streams) shown.push_back(StreamDisplayName(s));
+  for (const std::string& s : g.streams) shown.push_back(StreamDisplayName(s));
   Trace trace = NewTrace(fmt::format("capture {} on {}", name, StreamDisplayName(cap)), shown);
   int64_t host = 0;
 
-  if (cap.empty() || cap == "default") {
-    return CaptureError(std::move(trace), host,
-                        Status::Errorf("ACL_ERROR_RT_FEATURE_NOT_SUPPORT ({}): capture on the default stream is "
-                                       "refused (CUDA: cudaErrorStreamCaptureUnsupported on the legacy stream); "
-                                       "capture on a stream of its own: capture --stream NAME",
-                                       kAclFeatureNotSupport));
-  }
+  // The first refusal of capture_rules.h, where the capture meets it: at
+  // begin (task -1), at a task, or at the end (task == tasks.size()).
+  std::vector<CaptureViolation> refused =
+      ApplyCaptureRules(g, {cap, options.end_stream, options.mode, options.task_queue_enable}, true);
+  const int64_t refused_at = refused.empty() ? static_cast<int64_t>(g.tasks.size()) + 1 : refused.front().task;
+  if (refused_at < 0) return CaptureError(std::move(trace), host, Status::Error(refused.front().message));
   // The capture works on a copy of the allocator, swapped in when it succeeds:
   // a failed capture leaves memory exactly as it was (no pool, nothing of the
   // default pool's cache released to make room for it).
@@ -273,54 +262,16 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
     made.push_back({-1, *b, *memory.Place(*b), true});
   }
   Prepared p = Prepare(g, spec_, options.compute_dtype, "");
-  std::map<std::string, size_t> sidx;
-  for (size_t i = 0; i < streams.size(); ++i) sidx[streams[i]] = i;
-  std::vector<uint8_t> capturing(streams.size(), 0);
-  capturing[sidx[cap]] = 1;
-  std::map<std::string, bool> event_in_capture;
   std::vector<BlockId> blocks(g.tasks.size(), 0);
   std::vector<uint8_t> returned(g.tasks.size(), 0);
   for (uint32_t t : options.outputs) {
     if (t < returned.size()) returned[t] = 1;
   }
-  std::vector<int64_t> last_task(streams.size(), -1);
   for (const DeviceTask& t : g.tasks) {
-    size_t s = sidx[t.stream];
-    uint32_t track = static_cast<uint32_t>(s + 1);
-    if (t.kind == TaskKind::kHostSync) {
-      return CaptureError(
-          std::move(trace), host,
-          Status::Errorf("ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED ({}): {} synchronizes with the host during "
-                         "capture, which invalidates it; move the .item()/host read out of the captured region "
-                         "(or run this graph eagerly)",
-                         kAclCaptureInvalidated, TaskWhere(t)));
-    }
-    if (t.kind == TaskKind::kMemcpy && t.blocking) {
-      return CaptureError(
-          std::move(trace), host,
-          Status::Errorf("ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED ({}): {} is a blocking host<->device copy during "
-                         "capture, which invalidates it; copy with non_blocking=True or move the copy out of the "
-                         "captured region",
-                         kAclCaptureInvalidated, TaskWhere(t)));
-    }
-    if (!capturing[s]) {
-      if (t.kind == TaskKind::kEventWait && event_in_capture[t.event]) {
-        capturing[s] = 1;  // the side stream joins the capture (fork)
-      } else {
-        return CaptureError(
-            std::move(trace), host,
-            Status::Errorf("ACL_ERROR_RT_CAPTURE_DEPENDENCY ({}): stream '{}' is not part of the capture when "
-                           "{} is issued on it; first record an event on the capture stream and wait on it on "
-                           "'{}' (TorchAir's event_closure does this after scope_enter)",
-                           kAclCaptureDependency, t.stream, TaskWhere(t), t.stream));
-      }
-    }
-    if (t.kind == TaskKind::kEventRecord) event_in_capture[t.event] = true;
+    if (static_cast<int64_t>(t.id) == refused_at) return CaptureError(std::move(trace), host, Status::Error(refused.front().message));
     trace.slices.push_back({0, SliceCategory::kCapture, "capture " + TaskLabel(t), host, spec_.host_launch_ns, 0,
                             t.id});
     host += spec_.host_launch_ns;
-    (void)track;
-    last_task[s] = t.id;
     if (p.out_bytes[t.id] > 0) {
       Result<BlockId> b = memory.Allocate(p.out_bytes[t.id]);
       if (!b.ok()) return CaptureError(std::move(trace), host, b.status().WithPrefix("capture"));
@@ -331,43 +282,7 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
       if (!returned[f]) memory.Free(blocks[f]);
     }
   }
-  // Capture must end on the stream it began on (NPUGraph::capture_end).
-  if (!options.end_stream.empty() && options.end_stream != cap) {
-    return CaptureError(std::move(trace), host,
-                        Status::Errorf("ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED ({}): capture began on stream '{}' "
-                                       "but ends on '{}': Capture must end on the same stream it began on; end it "
-                                       "on '{}'",
-                                       kAclCaptureUnmatched, cap, options.end_stream, cap));
-  }
-  // Every side stream must join back: its last task is a record that a
-  // joined stream waits on later.
-  std::vector<uint8_t> joined(streams.size(), 0);
-  joined[sidx[cap]] = 1;
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t s = 0; s < streams.size(); ++s) {
-      if (joined[s] || !capturing[s] || last_task[s] < 0) continue;
-      const DeviceTask& last = g.tasks[last_task[s]];
-      if (last.kind != TaskKind::kEventRecord) continue;
-      for (size_t w = last.id + 1; w < g.tasks.size(); ++w) {
-        const DeviceTask& t = g.tasks[w];
-        if (t.kind == TaskKind::kEventWait && t.event == last.event && joined[sidx[t.stream]]) {
-          joined[s] = 1;
-          changed = true;
-          break;
-        }
-      }
-    }
-  }
-  for (size_t s = 0; s < streams.size(); ++s) {
-    if (!capturing[s] || joined[s]) continue;
-    const DeviceTask& last = g.tasks[last_task[s]];
-    return CaptureError(std::move(trace), host,
-                        Status::Errorf("ACL_ERROR_RT_STREAM_UNJOINED ({}): stream '{}' was not joined back into "
-                                       "capture stream '{}' before capture end; its last task is {}; record an "
-                                       "event on '{}' after it and wait on that event on '{}' before the output",
-                                       kAclStreamUnjoined, streams[s], cap, TaskWhere(last), streams[s], cap));
-  }
+  if (!refused.empty()) return CaptureError(std::move(trace), host, Status::Error(refused.front().message));
   Status ended = memory.EndAllocateToPool(pool);
   if (!ended.ok()) return CaptureError(std::move(trace), host, ended);
   for (CapturedGraph::Block& b : made) b.live = memory.Place(b.id).has_value();

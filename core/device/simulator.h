@@ -6,8 +6,9 @@
 //           event's record has been reached.
 //   Capture records the tasks into a CapturedGraph on a capture stream (the
 //           default stream "" of the task graph is the capture stream, as in
-//           torch.npu.graph's stream context), following aclgraph's capture
-//           rules, with the graph's tensors in a graph-private pool.
+//           torch.npu.graph's stream context), refusing what
+//           core/device/capture_rules.h lists, with the graph's tensors in a
+//           graph-private pool.
 //   Replay  per iteration: input copies into the static buffers, one graph
 //           launch, then the tasks with their stream/event deps and in-graph
 //           gaps.
@@ -35,6 +36,7 @@
 #include <vector>
 
 #include "core/device/allocator.h"
+#include "core/device/capture_rules.h"
 #include "core/device/device_spec.h"
 #include "core/device/trace.h"
 #include "core/ir/dtype.h"
@@ -100,6 +102,8 @@ struct CaptureOptions {
   // Tasks whose output the graph returns: kept allocated to the end, not
   // freed after their last reader inside the graph.
   std::vector<uint32_t> outputs;
+  CaptureMode mode = CaptureMode::kGlobal;  // torch_npu's capture_error_mode (capture_rules.h)
+  int task_queue_enable = 1;                // torch_npu's TASK_QUEUE_ENABLE
 };
 
 struct Prepared;  // sim_engine.h: a task graph flattened for the hot loop
@@ -135,13 +139,6 @@ struct CapturedGraph {
 
 struct PendingTrace;  // simulator.cc: what last_trace() reruns
 
-// The aclgraph / ACL runtime codes the capture errors carry.
-inline constexpr int kAclFeatureNotSupport = 207000;
-inline constexpr int kAclCaptureDependency = 107024;
-inline constexpr int kAclStreamUnjoined = 107025;
-inline constexpr int kAclCaptureUnmatched = 107036;
-inline constexpr int kAclCaptureInvalidated = 507903;
-
 class SimDevice {
  public:
   explicit SimDevice(DeviceSpec spec);
@@ -169,6 +166,9 @@ class SimDevice {
   // The last run's trace, built the first time it is asked for (hence not
   // const); later changes to the spec or the captured graphs do not alter it.
   const Trace& last_trace();
+  // Shows `trace` as the last run's, for timeline and runstats: a trace no
+  // run made (a capture dump `load` read).
+  void ShowTrace(Trace trace) { SetTrace(std::move(trace)); }
 
  private:
   Trace NewTrace(std::string title, std::vector<std::string> streams) const;
