@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +33,16 @@ struct CacheState {
     std::vector<std::string> failures;  // newest entry first, as Dynamo lists them
   };
   std::vector<Recompile> recompiles;
+  // Every call that reached the cache, in order, for the report's call list
+  // (the newest kCallLogLimit): "hit", "compiled" or "eager" and the entry.
+  struct CallRecord {
+    uint64_t number = 0;     // the frame's call count after it
+    std::string spec;        // the call's words as typed
+    std::string outcome;     // hit | compiled | eager
+    std::string compile_id;  // the entry it hit or made ("" for eager)
+  };
+  static constexpr size_t kCallLogLimit = 10000;
+  std::deque<CallRecord> calls;
   // Per cache entry (by index): its number N of TorchAir's graph_<N>, given
   // when it compiles, and in reduce-overhead mode its AclGraph (made on the
   // entry's first call in that mode).

@@ -202,6 +202,15 @@ Status Call(CommandContext& ctx) {
   CacheState& state = **kept;
   if (first_frame) state.frame = std::move(first_frame);
   state.last_call = outcome->kind;
+  {
+    std::vector<std::string> words;
+    for (const Word& w : ctx.args) words.push_back(w.text);
+    static constexpr const char* kOutcome[] = {"hit", "compiled", "eager"};
+    if (state.calls.size() == CacheState::kCallLogLimit) state.calls.pop_front();
+    state.calls.push_back({frame->calls(), fmt::format("{}", fmt::join(words, " ")),
+                           kOutcome[static_cast<int>(outcome->kind)],
+                           outcome->kind == CallOutcome::Kind::kEager ? "" : outcome->compile_id});
+  }
   if (outcome->kind == CallOutcome::Kind::kCompiled) {
     // TorchAir numbers every FX graph it compiles: graph_<N> (npu_fx_compiler.py:565-571, 672-677).
     if (state.runtimes.size() <= outcome->entry) state.runtimes.resize(outcome->entry + 1);
