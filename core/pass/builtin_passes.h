@@ -14,7 +14,7 @@ namespace airscope {
 
 // TorchAir's stages, in pipeline order (TORCHAIR.md §1).
 PassInfo ReplaceStreamEventPass();          // pass_replace_stream_event.cc   replace_stream_event_pass (rse)
-PassInfo AotPass();                         // core/aot/aot_pass.cc           aot_module_simplified
+PassInfo AotPass();                         // pass_aot.cc                    aot_module_simplified
 PassInfo CustomPrePass();                   // pass_custom.cc                 post_grad_custom_pre_pass
 PassInfo OptimizeNoopOpsPass();             // pass_remove_noop.cc            optimize_noop_ops
 PassInfo RecoverViewInplacePatternPass();   // pass_recover_view_inplace.cc   recover_view_inplace_pattern
