@@ -15,6 +15,7 @@
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
 #include "repl/stage_graph.h"
+#include "viz/torch_compile_debug.h"
 
 namespace airscope {
 namespace {
@@ -105,6 +106,7 @@ Status Load(CommandContext& ctx) {
     if (as && (prefix.empty() || prefix.find_first_of(" :") != std::string::npos)) {
       return Status::Errorf("'{}' is not a usable name for a log's graphs (no spaces or ':')", prefix);
     }
+    if (directory && !DebugTreeLayout(path).empty()) return LoadDebugTree(ctx, path, prefix);
     if (directory) return LoadTraceLogDir(ctx, path, prefix);
     if (trace) return LoadTraceLog(ctx, path, prefix);
     return LoadTorchLogs(ctx, path, prefix);
@@ -163,6 +165,13 @@ Status Use(CommandContext& ctx) {
 }
 
 Status Show(CommandContext& ctx) {
+  // `show compile ID`: one compile of a loaded log, as `compiles ID` shows it.
+  if (!ctx.args.empty() && ctx.args[0].text == "compile") {
+    if (ctx.args.size() != 2) return UsageError("show compile ID");
+    std::vector<Word> rest(ctx.args.begin() + 1, ctx.args.end());
+    CommandContext sub{ctx.session, ctx.interpreter, rest, ctx.out};
+    return CompilesCommand(sub);
+  }
   std::string format = "fx";
   std::optional<std::string> stage;
   const auto& args = ctx.args;
@@ -288,18 +297,19 @@ void RegisterGraphCommands(CommandTable& table) {
              Graphs, nullptr});
   table.Add({"use", "use NAME", "make a loaded graph the current one", "Makes NAME the current graph.", Use,
              Always(CompletionKind::kGraph)});
-  table.Add({"show", "show [--format F] [--stage S]", "print the current graph (default: FX text)",
+  table.Add({"show", "show [--format F] [--stage S] | show compile ID", "print the current graph (default: FX text)",
              fmt::format(
                  "Prints the current graph as torch prints it: FX graph text (default), print_readable code,\n"
                  "airscope JSON, DOT, ... (formats: {}). Once the pipeline has run, the current graph is the\n"
-                 "stage at its cursor; --stage S prints another stage (a number, a pass name, input or last).",
+                 "stage at its cursor; --stage S prints another stage (a number, a pass name, input or last).\n"
+                 "show compile ID: one compile of the loaded log or tree, as `compiles ID` shows it.",
                  fmt::join(GraphFormatNames(true), ", ")),
              Show, [](const std::vector<std::string>& before) {
                if (!before.empty() && before.back() == "--format") {
                  return CompletionRule{CompletionKind::kFixed, GraphFormatNames(true)};
                }
                if (!before.empty() && before.back() == "--stage") return CompletionRule{CompletionKind::kStage, {}};
-               return CompletionRule{CompletionKind::kFixed, {"--format", "--stage"}};
+               return CompletionRule{CompletionKind::kFixed, {"--format", "--stage", "compile"}};
              }});
   table.Add({"node", "node NAME", "everything about one node: op, target, args, value, users, cost",
              "Shows a node's op kind, target, args and kwargs, the value it produces (shape, dtype, strides,\n"

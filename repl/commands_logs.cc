@@ -10,6 +10,7 @@
 
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
+#include "repl/recorded_runs.h"
 
 namespace airscope {
 namespace {
@@ -129,6 +130,28 @@ void PrintHoldingsDetail(CommandContext& ctx, const TorchLogs& log, const Holdin
 
 }  // namespace
 
+std::vector<std::pair<std::string, LoadedGraph>> TorchLogsGraphs(CommandContext& ctx, const TorchLogs& log,
+                                                                 const std::string& shown, const std::string& path,
+                                                                 const std::string& prefix,
+                                                                 std::vector<std::string>* warnings,
+                                                                 std::vector<std::string>* names) {
+  std::vector<std::pair<std::string, LoadedGraph>> graphs;
+  names->assign(log.graphs.size(), "");
+  for (size_t i = 0; i < log.graphs.size(); ++i) {
+    const TorchLogsGraph& g = log.graphs[i];
+    std::string name = prefix + g.name;
+    Result<LoadedGraph> loaded = LoadGraphText(g.text, shown, ctx.session.registry(), {}, name);
+    if (!loaded.ok()) {
+      warnings->push_back(fmt::format("{} not loaded: {}", name, AtLogLocation(loaded.status().message(), shown, g)));
+      continue;
+    }
+    loaded->path = path;
+    (*names)[i] = name;
+    graphs.emplace_back(name, std::move(loaded).value());
+  }
+  return graphs;
+}
+
 Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::string& as) {
   Session& session = ctx.session;
   Result<TorchLogs> parsed = LoadTorchLogsFile(path, session.settings().GetUnsigned("max-file-size"));
@@ -136,20 +159,22 @@ Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::st
   auto log = std::make_shared<const TorchLogs>(std::move(parsed).value());
   const std::string& shown = ctx.args[0].text;
   // Every graph is parsed before anything is registered: a load is all or nothing for the session.
-  std::vector<std::pair<std::string, LoadedGraph>> graphs;
   std::vector<std::string> warnings;
+  std::vector<std::string> names;
+  std::string prefix = as.empty() ? "" : as + ":";
+  std::vector<std::pair<std::string, LoadedGraph>> graphs = TorchLogsGraphs(ctx, *log, shown, path, prefix, &warnings, &names);
   size_t copies = 0;
-  for (const TorchLogsGraph& g : log->graphs) {
-    copies += g.copies;
-    std::string name = as.empty() ? g.name : as + ":" + g.name;
-    Result<LoadedGraph> loaded = LoadGraphText(g.text, shown, session.registry(), {}, name);
-    if (!loaded.ok()) {
-      warnings.push_back(fmt::format("{} not loaded: {}", name, AtLogLocation(loaded.status().message(), shown, g)));
-      continue;
-    }
-    loaded->path = path;
-    graphs.emplace_back(name, std::move(loaded).value());
+  for (const TorchLogsGraph& g : log->graphs) copies += g.copies;
+  auto bundle = std::make_shared<LogBundle>();
+  bundle->path = path;
+  bundle->what = "TORCH_LOGS text";
+  bundle->texts.push_back({prefix, log});
+  LoadedGraphs loaded_graphs;
+  for (const auto& [name, loaded] : graphs) {
+    bundle->graph_names.push_back(name);
+    loaded_graphs[name] = loaded.graph;
   }
+  bundle->recorded = RecordedRunsOfLog(*log, names, loaded_graphs);
   std::string ranks;
   if (!log->ranks.empty()) {
     std::vector<std::string> names;
@@ -185,8 +210,20 @@ Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::st
   for (const TorchLogsProblem& p : log->problems) ctx.out.Styled(Style::kBad, "  warning: {}:{}: {}", shown, p.line, p.message);
   if (log->more_problems) ctx.out.Styled(Style::kBad, "  ... and {} more warning(s)", log->more_problems);
   for (const std::string& w : warnings) ctx.out.Styled(Style::kBad, "  warning: {}", w);
+  PrintRecordedRuns(ctx, bundle->recorded);
   return RegisterLogGraphs(ctx, std::move(graphs), as.empty() ? DefaultGraphName(path) : as, path,
-                           [&log](const std::string&, CacheState& state) { state.logs = log; });
+                           [&log, &bundle](const std::string&, CacheState& state) {
+                             state.logs = log;
+                             state.bundle = bundle;
+                           });
+}
+
+void PrintRecordedRuns(CommandContext& ctx, const std::vector<RecordedRun>& runs) {
+  if (runs.empty()) return;
+  std::vector<std::string> shown;
+  for (const RecordedRun& r : runs) shown.push_back(fmt::format("{} ({} stage{})", r.name, r.stages.size(),
+                                                                r.stages.size() == 1 ? "" : "s"));
+  ctx.out.Print("  recorded TorchAir stages, for compare: {}", fmt::join(shown, ", "));
 }
 
 Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* which) {

@@ -15,6 +15,7 @@
 #include "repl/cache_state.h"
 #include "repl/command_table.h"
 #include "repl/graph_loader.h"
+#include "repl/log_bundle.h"
 #include "viz/torch_logs.h"
 
 namespace airscope {
@@ -27,6 +28,33 @@ Status LoadTraceLog(CommandContext& ctx, const std::string& path, const std::str
 Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::string& as);
 // `load FILE [as NAME]`: TORCH_LOGS text (torch and TorchAir lines).
 Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::string& as);
+
+// Every graph of a log parsed, named `prefix` + its name in the log, before
+// anything is registered; what does not parse is a warning naming the log's
+// line. TorchLogsGraphs fills `names` parallel to log.graphs ("" where not loaded).
+std::vector<std::pair<std::string, LoadedGraph>> TraceLogGraphs(CommandContext& ctx, const TraceLog& log,
+                                                                const std::string& shown, const std::string& path,
+                                                                const std::string& prefix,
+                                                                std::vector<std::string>* warnings);
+std::vector<std::pair<std::string, LoadedGraph>> TorchLogsGraphs(CommandContext& ctx, const TorchLogs& log,
+                                                                 const std::string& shown, const std::string& path,
+                                                                 const std::string& prefix,
+                                                                 std::vector<std::string>* warnings,
+                                                                 std::vector<std::string>* names);
+// `load DIR [as NAME]`: a TORCH_COMPILE_DEBUG tree (viz/torch_compile_debug.h),
+// one run of it, TorchAir's torchair/ or model__K directory, or a directory
+// of TorchAir's graph_dump files.
+Status LoadDebugTree(CommandContext& ctx, const std::string& dir, const std::string& as);
+// `compiles [ID]` (commands_trace.cc); `show compile ID` calls it too.
+Status CompilesCommand(CommandContext& ctx);
+// The one index (repl/compile_index.h): `compiles` of a bundle that holds a
+// TORCH_COMPILE_DEBUG tree, and `compiles ID` of any bundle.
+Status ShowIndexCompiles(CommandContext& ctx, const LogBundle& bundle);
+Status ShowIndexCompile(CommandContext& ctx, const LogBundle& bundle, const Word& which);
+// The `compare` command (commands_compare.cc), registered with the log commands.
+void RegisterCompareCommand(CommandTable& table);
+// "  recorded TorchAir stages, for compare: ..." (nothing when there are none).
+void PrintRecordedRuns(CommandContext& ctx, const std::vector<RecordedRun>& runs);
 
 // Registers `graphs` (the first becomes current); `attach` fills each one's
 // cache state with the log it came from. A log without a loadable graph

@@ -94,8 +94,51 @@ struct Head {
   std::string_view id;        // trace id, or empty
   std::string_view artifact;  // without "__", or empty
   std::string_view where;     // glog: path:line; bracket: logger name; TorchAir: file:line
+  std::string_view stamp;     // the time as printed: "0515 09:03:07.649000", "2025-02-06 16:46:56,300"
   std::string_view text;
 };
+
+// Seconds since the start of the stamp's year (glog prints no year), or -1:
+// glog `MMDD hh:mm:ss.uuuuuu`, bracket `YYYY-MM-DD hh:mm:ss,mmm`. Only
+// differences within one log are used, so the missing year does not matter
+// (except across New Year).
+double StampSeconds(std::string_view stamp) {
+  auto number = [&stamp](size_t at, size_t n) -> int64_t {
+    if (at + n > stamp.size()) return -1;
+    int64_t v = 0;
+    for (char c : stamp.substr(at, n)) {
+      if (c < '0' || c > '9') return -1;
+      v = v * 10 + (c - '0');
+    }
+    return v;
+  };
+  size_t clock = 0;
+  int64_t month = -1;
+  int64_t day = -1;
+  if (stamp.size() >= 20 && stamp[4] == '-') {  // YYYY-MM-DD hh:mm:ss,mmm
+    month = number(5, 2);
+    day = number(8, 2);
+    clock = 11;
+  } else if (stamp.size() >= 13 && stamp[4] == ' ') {  // MMDD hh:mm:ss.uuuuuu
+    month = number(0, 2);
+    day = number(2, 2);
+    clock = 5;
+  }
+  int64_t hh = number(clock, 2);
+  int64_t mm = number(clock + 3, 2);
+  int64_t ss = number(clock + 6, 2);
+  if (month < 1 || month > 12 || day < 1 || hh < 0 || mm < 0 || ss < 0) return -1;
+  static constexpr int kDaysBefore[] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
+  double seconds = static_cast<double>(((kDaysBefore[month - 1] + day - 1) * 24 + hh) * 3600 + mm * 60 + ss);
+  size_t frac = clock + 8;
+  if (frac < stamp.size() && (stamp[frac] == '.' || stamp[frac] == ',')) {
+    double scale = 0.1;
+    for (size_t i = frac + 1; i < stamp.size() && stamp[i] >= '0' && stamp[i] <= '9'; ++i, scale /= 10) {
+      seconds += (stamp[i] - '0') * scale;
+    }
+  }
+  return seconds;
+}
 
 // `[rankN]:` (repeated: some launchers add their own).
 size_t SkipRankPrefixes(std::string_view line, int* rank) {
@@ -165,6 +208,7 @@ bool ParseGlog(std::string_view line, size_t start, Head* h) {
   }
   h->layout = Layout::kGlog;
   h->pid = pid;
+  h->stamp = s.substr(1, pos - 1);
   h->where = s.substr(where, close - where);
   size_t p = start + close + 1;
   ReadIdAndArtifact(line, p, h);
@@ -198,6 +242,7 @@ bool ParseBracket(std::string_view line, size_t start, Head* h) {
   }
   h->layout = Layout::kBracket;
   h->id = probe.id;
+  h->stamp = s.substr(1, close - 1);
   h->where = name;
   size_t marker = name.find(".__");
   if (marker != std::string_view::npos) h->artifact = name.substr(marker + 3);
@@ -1126,6 +1171,13 @@ struct TorchLogsReader::State {
       return;
     }
     ReadTorchLine(t, h.rank, h.id, at);
+    // Dynamo's "Step N: ..." progress lines (convert_frame.py, output_graph.py;
+    // compile_fx.py's Step 3), with their time.
+    if (t.size() > 8 && StartsWith(t, "Step ") && IsDigit(t[5]) && t.substr(6, 2) == ": " && !h.id.empty()) {
+      if (log.steps.size() < 1000000) {
+        log.steps.push_back({std::string(h.id), h.rank, at, std::string(t.substr(0, 200)), StampSeconds(h.stamp)});
+      }
+    }
   }
 
   void ReadTorchLine(std::string_view t, int rank, std::string_view id, size_t at) {
@@ -1326,6 +1378,7 @@ struct TorchLogsReader::State {
     std::stable_sort(log.graph_breaks.begin(), log.graph_breaks.end(), by_line);
     std::stable_sort(log.cache_limits.begin(), log.cache_limits.end(), by_line);
     std::stable_sort(log.graph_sizes.begin(), log.graph_sizes.end(), by_line);
+    std::stable_sort(log.steps.begin(), log.steps.end(), by_line);
     // Names: ID:KIND, rankN: in front for a log of several ranks, gN for a
     // graph the log gave no compile id, #N for a second graph of one name.
     size_t numbered = 0;

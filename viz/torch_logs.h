@@ -142,6 +142,20 @@ struct TorchLogsGraphSizes {
   std::vector<std::string> sizes;
 };
 
+// Dynamo's `Step N: ...` progress line (`Step 1: torchdynamo start tracing
+// f a.py:3`, `Step 1: torchdynamo done tracing f (RETURN_VALUE)`, `Step 2:
+// calling compiler function X`, `Step 2: done compiler function X`;
+// torch/_dynamo/convert_frame.py and output_graph.py, Inductor's `Step 3:
+// torchinductor compiling|done compiling ...`) with the time its prefix
+// printed: what TORCH_LOGS text tells of how long a compile's phases took.
+struct TorchLogsStep {
+  std::string id;
+  int rank = -1;
+  size_t line = 0;
+  std::string text;   // the line's text, up to 200 characters
+  double time = -1;   // seconds since the year's start (glog prints no year); -1 without a stamp
+};
+
 // A compile id the log mentions, with what Dynamo said of it.
 struct TorchLogsCompile {
   std::string id;        // base compile id ("0/1")
@@ -186,6 +200,7 @@ struct TorchLogs {
   std::vector<TorchLogsCacheLimit> cache_limits;
   std::vector<TorchLogsGraphSizes> graph_sizes;
   std::vector<TorchAirEvent> events;
+  std::vector<TorchLogsStep> steps;
   std::map<std::string, size_t> artifacts;         // every `__artifact` seen -> lines
   std::map<std::string, size_t> unread_artifacts;  // those airscope does not interpret -> lines
   size_t tabular_graphs = 0;  // `graph` artifact tables (tabulate installed): not a graph form airscope reads

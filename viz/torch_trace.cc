@@ -157,7 +157,9 @@ struct TraceLogReader::State {
       size_t lines = payload.empty() ? 0 : 1 + static_cast<size_t>(std::count(payload.begin(), payload.end(), '\n'));
       log.output_code.push_back({base_id, output_file, lines, payload.size(), line});
     }
-    if (IsGraphStage(kind)) {
+    if (kind == "chromium_event") {
+      Phase(ParseBoundedJson(payload));
+    } else if (IsGraphStage(kind)) {
       log.graphs.push_back({compile_id, kind, payload, line});
     } else if (kind == "dynamo_cpp_guards_str") {
       log.cpp_guards[base_id] = payload;
@@ -173,6 +175,53 @@ struct TraceLogReader::State {
       }
       log.recompiles.push_back(std::move(r));
     }
+  }
+
+  // Open "B" events per compile id: (name, ts, line, phases index placeholder).
+  struct OpenPhase {
+    std::string name;
+    double ts = 0;
+    size_t line = 0;
+  };
+  std::map<std::string, std::vector<OpenPhase>, std::less<>> open_phases;
+  static constexpr size_t kMaxPhases = 1000000;
+
+  void Phase(const nlohmann::json& event) {
+    if (!event.is_object()) return;
+    std::string name = StringOr(event, "name");
+    std::string ph = StringOr(event, "ph");
+    auto ts_it = event.find("ts");
+    if (name.empty() || ts_it == event.end() || !ts_it->is_number()) return;
+    double ts = ts_it->get<double>();
+    std::string id;
+    if (auto args = event.find("args"); args != event.end() && args->is_object()) id = StringOr(*args, "compile_id");
+    if (id.empty() || id == "None" || log.phases.size() >= kMaxPhases) return;  // compile_file and the like: no compile
+    std::vector<OpenPhase>& stack = open_phases[id];
+    if (ph == "B") {
+      stack.push_back({name, ts, line});
+    } else if (ph == "E") {
+      auto it = std::find_if(stack.rbegin(), stack.rend(), [&name](const OpenPhase& p) { return p.name == name; });
+      if (it == stack.rend()) {
+        ++log.unmatched_phase_events;
+        return;
+      }
+      size_t depth = static_cast<size_t>(stack.rend() - it) - 1;
+      log.phases.push_back({id, name, it->ts, (ts - it->ts) / 1e6, static_cast<int>(depth), it->line});
+      log.unmatched_phase_events += static_cast<size_t>(it - stack.rbegin());  // inner ones never closed
+      stack.erase(std::next(it).base(), stack.end());
+    } else if (ph == "X") {
+      auto dur = event.find("dur");
+      if (dur != event.end() && dur->is_number()) {
+        log.phases.push_back({id, name, ts, dur->get<double>() / 1e6, static_cast<int>(stack.size()), line});
+      }
+    }
+  }
+
+  void FinishPhases() {
+    for (const auto& [id, stack] : open_phases) log.unmatched_phase_events += stack.size();
+    std::stable_sort(log.phases.begin(), log.phases.end(), [](const TracePhase& a, const TracePhase& b) {
+      return a.start_us < b.start_us;
+    });
   }
 
   void Record(std::string_view json_text, size_t at) {
@@ -257,6 +306,12 @@ struct TraceLogReader::State {
       c.accumulated_cache_size = IntOr(body, "accumulated_cache_size", -1);
       c.guard_count = IntOr(body, "guard_count", -1);
       c.shape_env_guard_count = IntOr(body, "shape_env_guard_count", -1);
+      c.metric_times.clear();
+      for (const auto& [key, value] : body.items()) {
+        if (!value.is_number()) continue;
+        if (key.ends_with("_time_s")) c.metric_times.emplace_back(key, value.get<double>());
+        if (key.ends_with("_time_us")) c.metric_times.emplace_back(key, value.get<double>() / 1e6);
+      }
       std::string fail_type = StringOr(body, "fail_type");
       std::vector<std::string> restarts;
       if (auto it = body.find("restart_reasons"); it != body.end() && it->is_array()) {
@@ -346,6 +401,7 @@ void TraceLogReader::AddLine(std::string_view line) {
 
 TraceLog TraceLogReader::Finish() {
   state_->CloseRecord();
+  state_->FinishPhases();
   return std::move(state_->log);
 }
 
