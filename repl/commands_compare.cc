@@ -59,7 +59,8 @@ std::string Summary(const CompareReport& report) {
   size_t compared = report.matched + report.differed;
   if (compared == 0) return "no recorded stage could be compared";
   if (!report.first_divergence) {
-    return fmt::format("all {} compared stage{} match", compared, compared == 1 ? "" : "s");
+    return compared == 1 ? std::string("the one compared stage matches")
+                         : fmt::format("all {} compared stages match", compared);
   }
   const CompareRow& first = report.rows[*report.first_divergence];
   return fmt::format("{} of {} compared stages match; the first divergence is after {}", report.matched, compared,

@@ -137,6 +137,10 @@ std::vector<std::pair<std::string, LoadedGraph>> TorchLogsGraphs(CommandContext&
                                                                  std::vector<std::string>* names) {
   std::vector<std::pair<std::string, LoadedGraph>> graphs;
   names->assign(log.graphs.size(), "");
+  // TorchAir prints graphs as FX text, which states no shapes; its `input N:
+  // FakeTensor(...)` lines before `graph:` do (npu_fx_compiler.py:641-644),
+  // and every graph it prints for that compile has those placeholders.
+  std::vector<std::string> inputs;
   for (size_t i = 0; i < log.graphs.size(); ++i) {
     const TorchLogsGraph& g = log.graphs[i];
     std::string name = prefix + g.name;
@@ -144,6 +148,29 @@ std::vector<std::pair<std::string, LoadedGraph>> TorchLogsGraphs(CommandContext&
     if (!loaded.ok()) {
       warnings->push_back(fmt::format("{} not loaded: {}", name, AtLogLocation(loaded.status().message(), shown, g)));
       continue;
+    }
+    if (g.artifact == "torchair") {
+      if (g.kind == "torchair_graph") inputs = g.inputs;
+      std::vector<const Node*> placeholders;
+      for (const Node* n : *loaded->graph) {
+        if (n->op() == OpKind::kPlaceholder) placeholders.push_back(n);
+      }
+      std::vector<InputShape> shapes;
+      for (size_t k = 0; k < inputs.size() && k < placeholders.size(); ++k) {
+        std::string annotation = FakeTensorAnnotation(inputs[k]);
+        if (!annotation.empty() && !placeholders[k]->meta()) shapes.push_back({placeholders[k]->name(), annotation});
+      }
+      if (!inputs.empty() && inputs.size() != placeholders.size()) {
+        warnings->push_back(fmt::format("{}: {} placeholder(s) but {} `input N:` line(s) before it: shapes not given",
+                                        name, placeholders.size(), inputs.size()));
+      } else if (!shapes.empty()) {
+        Result<LoadedGraph> shaped = WithInputShapes(*loaded, shapes, ctx.session.registry());
+        if (shaped.ok()) {
+          loaded = std::move(shaped);
+        } else {
+          warnings->push_back(fmt::format("{}: the `input N:` shapes do not apply: {}", name, shaped.status().message()));
+        }
+      }
     }
     loaded->path = path;
     (*names)[i] = name;

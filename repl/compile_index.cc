@@ -38,6 +38,10 @@ class IndexBuilder {
     for (const LogBundle::Trace& t : bundle_.traces) AddTrace(t);
     for (const LogBundle::Text& t : bundle_.texts) AddText(t);
     if (bundle_.tree) AddTree(*bundle_.tree);
+    ResolveEvents();
+    for (const auto& [name, text] : loose_graphs_) {
+      if (!compile_of_graph_.count(name)) index_.unlinked.push_back(text);
+    }
     AddRecordedRuns();
     for (IndexCompile& c : index_.compiles) AddSimulated(c);
     return std::move(index_);
@@ -153,10 +157,11 @@ class IndexBuilder {
       if (compiler_input) ++torchair_inputs;
       if (g.id.empty()) {
         if (registered_.count(name)) {
-          index_.unlinked.push_back(fmt::format("{} ({}, {} line {}){}", name, g.title, ShortPath(log.path), g.line,
-                                                compiler_input ? fmt::format(": fx graph graph_{} by order",
-                                                                             torchair_inputs)
-                                                               : ""));
+          loose_graphs_.emplace_back(name, fmt::format("{} ({}, {} line {}){}", name, g.title, ShortPath(log.path),
+                                                       g.line,
+                                                       compiler_input ? fmt::format(": fx graph graph_{} by order",
+                                                                                    torchair_inputs)
+                                                                      : ""));
         }
         continue;
       }
@@ -219,15 +224,58 @@ class IndexBuilder {
           .other.push_back(fmt::format("graph sizes of {} (line {}): {}", s.title, s.line, fmt::join(s.sizes, "; ")));
     }
     AddSteps(t, source);
-    // TorchAir's runtime messages, per fx graph, onto the compile of that fx graph.
+    // TorchAir's `compiler inputs` printouts and its "[phase] Full debug info
+    // saved to: .../model__K" lines in log order: the fx graph compiled in
+    // between is that model's (a TORCH_COMPILE_DEBUG run's torchair/debug.log).
+    std::vector<std::pair<size_t, size_t>> order;  // (line, graph index + 1 | event index + 1 negated)
+    size_t inputs_seen = 0;
+    std::vector<std::string> fx_of_graph(log.graphs.size());
+    for (size_t i = 0; i < log.graphs.size(); ++i) {
+      if (log.graphs[i].artifact == "torchair" && log.graphs[i].kind == "torchair_graph") {
+        fx_of_graph[i] = fmt::format("graph_{}", ++inputs_seen);
+        order.emplace_back(log.graphs[i].line, i);
+      }
+    }
+    constexpr size_t kEvent = size_t{1} << 62;
+    for (size_t i = 0; i < log.events.size(); ++i) {
+      if (log.events[i].kind == "debug_saved") order.emplace_back(log.events[i].line, kEvent | i);
+    }
+    std::sort(order.begin(), order.end());
+    std::string fx;
+    std::string fx_graph_name;
+    for (const auto& [line, item] : order) {
+      if (!(item & kEvent)) {
+        fx = fx_of_graph[item];
+        fx_graph_name = t.prefix + log.graphs[item].name;
+        continue;
+      }
+      const TorchAirEvent& e = log.events[item & ~kEvent];
+      if (fx.empty()) continue;
+      std::string path = e.key;
+      while (!path.empty() && path.back() == '/') path.pop_back();
+      std::string model = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+      std::string phase = e.text.size() > 1 ? e.text.substr(1, e.text.find(']') - 1) : "";
+      fx_model_[t.prefix + fx] = {t.prefix + model, fmt::format("{}/{}", model, phase), fx_graph_name,
+                                  fmt::format("{} line {}", ShortPath(log.path), line)};
+      fx.clear();
+    }
+    // TorchAir's runtime messages: tied to a compile once the fx graphs are (ResolveEvents).
     for (const TorchAirEvent& e : log.events) {
+      if (e.kind == "debug_saved") continue;
       std::string text = e.key.empty() ? fmt::format("{} ({} line {})", e.kind, ShortPath(log.path), e.line)
                                        : fmt::format("{} key {} ({} line {})", e.kind, e.key, ShortPath(log.path), e.line);
-      auto it = fx_compile_.find(t.prefix + e.fx_graph);
+      pending_.push_back({t.prefix + e.fx_graph, e.fx_graph, text, source});
+    }
+  }
+
+  // Runtime messages onto the compile of their fx graph.
+  void ResolveEvents() {
+    for (const PendingEvent& p : pending_) {
+      auto it = fx_compile_.find(p.key);
       if (it != fx_compile_.end()) {
-        Compile(it->second, source).runtime.push_back(fmt::format("recorded: {} {}", e.fx_graph, text));
+        Compile(it->second, p.source).runtime.push_back(fmt::format("recorded: {} {}", p.fx_graph, p.text));
       } else {
-        index_.unlinked.push_back(fmt::format("TorchAir runtime of {}: {}", e.fx_graph.empty() ? "?" : e.fx_graph, text));
+        index_.unlinked.push_back(fmt::format("TorchAir runtime of {}: {}", p.fx_graph.empty() ? "?" : p.fx_graph, p.text));
       }
     }
   }
@@ -315,6 +363,18 @@ class IndexBuilder {
           if (g.prefix == run.prefix && g.model == model) AddGraph(c, prefix + g.name, "TorchAir " + g.stage);
         }
       }
+    }
+    // fx graphs tied to a model by TorchAir's debug.log (AddText): tied to the model's compile.
+    for (const auto& [fx_key, tie] : fx_model_) {
+      auto it = model_compile_.find(tie.model_key.substr(prefix.size()));
+      if (!tie.model_key.starts_with(prefix) || it == model_compile_.end()) continue;
+      fx_compile_[fx_key] = it->second;
+      IndexCompile& c = Compile(it->second, "TorchAir debug.log");
+      std::string fx = fx_key.substr(fx_key.rfind(':') == std::string::npos ? 0 : fx_key.rfind(':') + 1);
+      c.torchair.push_back(fmt::format("fx graph {}: compiled for {} ({}: `compiler inputs`, then \"Full debug info "
+                                       "saved to\" that directory)",
+                                       fx, tie.model_phase, tie.where));
+      AddGraph(c, tie.graph, "torchair_graph");
     }
     for (const DebugTreeFile& f : tree.files) {
       auto it = model_compile_.find(f.prefix + f.model);
@@ -405,6 +465,21 @@ class IndexBuilder {
   std::map<std::string, std::string> compile_of_graph_;  // session graph -> compile id
   std::map<std::string, std::string> fx_compile_;        // prefix + graph_N -> compile id
   std::map<std::string, std::string> model_compile_;     // run prefix + model__K -> compile id
+  struct ModelTie {
+    std::string model_key;    // prefix + run prefix + model__K
+    std::string model_phase;  // "model__0/forward"
+    std::string graph;        // the `compiler inputs` graph's session name
+    std::string where;        // "torchair/debug.log line 12"
+  };
+  std::map<std::string, ModelTie> fx_model_;  // prefix + graph_N -> the model its dumps went to
+  struct PendingEvent {
+    std::string key;  // prefix + fx graph
+    std::string fx_graph;
+    std::string text;
+    std::string source;
+  };
+  std::vector<PendingEvent> pending_;
+  std::vector<std::pair<std::string, std::string>> loose_graphs_;  // graphs without a compile id: name, description
 };
 
 }  // namespace

@@ -29,6 +29,9 @@ struct RecordedStage {
   bool user_pass = false;
   std::string label;  // where it came from: a file name, "log line 42: ..."
   std::shared_ptr<const Graph> graph;
+  // A stage dump's NNN (TorchAir numbers every dump of a phase, so a gap
+  // means a lost file); -1 where the recording does not number its stages.
+  int count = -1;
 };
 
 // The recorded stages of one graph through TorchAir's pipeline in a real run.
@@ -42,6 +45,7 @@ struct RecordedRun {
   // dynamo_original, written after _optimize_fx).
   std::string input_after = "aot";
   std::vector<RecordedStage> stages;  // in the order recorded
+  std::vector<std::string> unloaded;  // stage files of the recording that did not load (the load warned)
   // A TORCH_COMPILE_DEBUG phase directory: TorchAir dumps after every pass it
   // calls, so a pass without a dump is a pass it did not call.
   bool every_pass_dumped = false;

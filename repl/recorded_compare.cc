@@ -46,6 +46,7 @@ struct Segment {
     std::string pass;
     bool changed = false;
     std::shared_ptr<const Graph> graph;
+    std::vector<std::string> remarks;
   };
   std::vector<Ran> ran;
 };
@@ -71,7 +72,7 @@ Segment RunSegment(std::shared_ptr<const Graph> input, std::vector<std::string> 
   for (const StageRecord& stage : run.stages()) {
     if (stage.number == 0) continue;
     Result<std::shared_ptr<const Graph>> at = run.GraphAt(stage.number);
-    out.ran.push_back({stage.pass, stage.changed, at.ok() ? *at : nullptr});
+    out.ran.push_back({stage.pass, stage.changed, at.ok() ? *at : nullptr, stage.remarks});
     out.changed = out.changed || stage.changed;
   }
   out.graph = run.CurrentShared();
@@ -162,6 +163,7 @@ Result<CompareReport> CompareRecorded(const RecordedRun& run, const PassRegistry
   size_t cursor = 0;  // index into `order` of the next pass to run
   std::string last_compared = run.input_after;
   std::vector<std::string> undumped;  // unchanged passes TorchAir would have dumped after
+  int last_count = run.input.count;   // NNN of the last recorded stage (-1: not numbered)
   for (const RecordedStage& stage : run.stages) {
     CompareRow row;
     row.pass = stage.after_pass;
@@ -188,8 +190,32 @@ Result<CompareReport> CompareRecorded(const RecordedRun& run, const PassRegistry
     last_compared = stage.after_pass;
     // Passes of the stretch TorchAir would have dumped after (under this
     // session's config) with no dump in a recording that has every dump.
+    std::vector<std::string> predicted;
     for (const Segment::Ran& ran : seg.ran) {
-      if (ran.pass == stage.after_pass || !run.every_pass_dumped || !TorchAirDumps(ran.pass, gate)) continue;
+      if (ran.pass != stage.after_pass && TorchAirDumps(ran.pass, gate)) predicted.push_back(ran.pass);
+    }
+    // TorchAir numbers a phase's dumps: a gap is files the tree lost, not passes TorchAir skipped.
+    int lost = stage.count >= 0 && last_count >= 0 ? stage.count - last_count - 1 : 0;
+    last_count = stage.count;
+    if (run.every_pass_dumped && lost > 0) {
+      if (static_cast<size_t>(lost) == predicted.size()) {
+        report.notes.push_back(fmt::format("the tree lacks dump{} {:03}{} (after {}, by TorchAir's order under this "
+                                           "session's config): a partial tree, those stages are not compared",
+                                           lost == 1 ? "" : "s", stage.count - lost,
+                                           lost == 1 ? "" : fmt::format(" to {:03}", stage.count - 1),
+                                           fmt::join(predicted, ", ")));
+      } else {
+        report.notes.push_back(fmt::format("before {:03} the tree lacks {} dump(s) TorchAir wrote, and this session's "
+                                           "config predicts {} ({}): the config differs, or the tree is partial",
+                                           stage.count, lost, predicted.size(), fmt::join(predicted, ", ")));
+      }
+      predicted.clear();
+    }
+    for (const Segment::Ran& ran : seg.ran) {
+      if (ran.pass == stage.after_pass || !run.every_pass_dumped ||
+          std::find(predicted.begin(), predicted.end(), ran.pass) == predicted.end()) {
+        continue;
+      }
       if (!ran.changed) {
         undumped.push_back(ran.pass);
         continue;
@@ -237,13 +263,25 @@ Result<CompareReport> CompareRecorded(const RecordedRun& run, const PassRegistry
     }
     row.verdict = match ? CompareRow::Verdict::kMatch : CompareRow::Verdict::kDiffer;
     row.why = why;
+    if (!match && !seg.ran.empty() && seg.ran.back().pass == stage.after_pass) {
+      // What airscope's pass said of itself (a skip and its reason, what it matched).
+      for (const std::string& remark : seg.ran.back().remarks) row.notes.push_back("airscope's pass: " + remark);
+    }
     current = isolated ? stage.graph : seg.graph;
     add_row(std::move(row));
   }
   if (!undumped.empty()) {
-    report.notes.push_back(fmt::format(
-        "TorchAir wrote no dump after {}: it did not call {} in the recorded run (airscope's left the graph unchanged)",
-        fmt::join(undumped, ", "), undumped.size() == 1 ? "it" : "them"));
+    std::vector<std::string> named;
+    for (const std::string& pass : undumped) {
+      std::string sw = SwitchOf(pass);
+      named.push_back(sw.empty() ? pass : fmt::format("{} ({})", pass, sw));
+    }
+    report.notes.push_back(fmt::format("the recording has no dump after {}: TorchAir did not call {} in that run, airscope "
+                                       "did (and changed nothing there); set the config as that run had it",
+                                       fmt::join(named, ", "), undumped.size() == 1 ? "it" : "them"));
+  }
+  for (const std::string& file : run.unloaded) {
+    report.notes.push_back(fmt::format("not compared: {} did not load (the load's warning says why)", file));
   }
   if (run.every_pass_dumped && cursor < order.size()) {
     std::vector<std::string> next;
@@ -251,9 +289,11 @@ Result<CompareReport> CompareRecorded(const RecordedRun& run, const PassRegistry
       if (TorchAirDumps(order[i], gate)) next.push_back(order[i]);
     }
     if (!next.empty()) {
-      report.notes.push_back(fmt::format("the recording ends after {}; under this session's config TorchAir would dump "
-                                         "after {} next (did that compile stop there, or was it another version?)",
-                                         last_compared, fmt::join(next, ", ")));
+      report.notes.push_back(fmt::format(
+          "the recorded stages end after {}; under this session's config TorchAir dumps after {} more pass{} ({}{}): "
+          "did that compile stop there, was it another TorchAir version, or is the tree partial?",
+          last_compared, next.size(), next.size() == 1 ? "" : "es", next.front(),
+          next.size() == 1 ? "" : fmt::format(" ... {}", next.back())));
     }
   }
   return report;

@@ -37,10 +37,13 @@ std::vector<RecordedRun> RecordedRunsOfTree(const DebugTree& tree, const std::st
   std::map<std::string, size_t> run_of;  // prefix+model+phase -> runs index
   for (const DebugTreeGraph& g : tree.graphs) {
     if (g.source != DebugGraphSource::kTorchAirStage) continue;
-    std::shared_ptr<const Graph> graph = Find(loaded, name_prefix + g.name);
-    if (!graph) continue;  // not loaded: its warning named the file
     std::string key = g.prefix + g.model + "/" + g.phase;
-    RecordedStage stage{name_prefix + g.name, "", false, FileName(g.path), graph};
+    std::shared_ptr<const Graph> graph = Find(loaded, name_prefix + g.name);
+    if (!graph) {  // not loaded: its warning named the file
+      if (auto it = run_of.find(key); it != run_of.end()) runs[it->second].unloaded.push_back(FileName(g.path));
+      continue;
+    }
+    RecordedStage stage{name_prefix + g.name, "", false, FileName(g.path), graph, g.count};
     if (g.count == 0 && g.stage == "graph") {
       RecordedRun run;
       run.name = fmt::format("{}{}{}:{}", name_prefix, g.prefix, g.model, g.phase);

@@ -479,6 +479,40 @@ std::string FileLineLocation(std::string_view s) {
 
 }  // namespace
 
+std::string FakeTensorAnnotation(std::string_view repr) {
+  repr = Trim(repr);
+  if (!StartsWith(repr, "FakeTensor(")) return "";
+  size_t size = repr.find("size=(");
+  if (size == std::string_view::npos) return "";
+  size_t close = repr.find(')', size + 6);
+  if (close == std::string_view::npos) return "";
+  std::string dims;
+  for (char c : repr.substr(size + 6, close - size - 6)) {
+    if (c != ' ') dims += c;
+  }
+  if (!dims.empty() && dims.back() == ',') dims.pop_back();  // a 1-tuple: (64,)
+  std::string dtype = "f32";  // FakeTensor.__repr__ omits the default dtype
+  size_t d = repr.find("dtype=torch.");
+  if (d != std::string_view::npos) {
+    std::string_view name = repr.substr(d + 12);
+    name = name.substr(0, std::min(name.find_first_of(",)"), name.size()));
+    static const std::map<std::string_view, std::string_view> kShort = {
+        {"float32", "f32"}, {"float", "f32"},   {"float16", "f16"}, {"half", "f16"},    {"bfloat16", "bf16"},
+        {"float64", "f64"}, {"double", "f64"},  {"int64", "i64"},   {"long", "i64"},    {"int32", "i32"},
+        {"int", "i32"},     {"int16", "i16"},   {"int8", "i8"},     {"uint8", "u8"},    {"bool", "b8"},
+        {"complex64", "c64"}};
+    auto it = kShort.find(name);
+    if (it == kShort.end()) return "";
+    dtype = std::string(it->second);
+  }
+  std::string out = dtype + "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    out += dims[i];
+    if (dims[i] == ',') out += ' ';
+  }
+  return out + "]";
+}
+
 bool ParseTraceId(std::string_view text, TraceIdParts* parts) {
   std::string_view s = text;
   size_t pos = 0;
@@ -1127,6 +1161,14 @@ struct TorchLogsReader::State {
     g.artifact = "torchair";
     g.fx_text = true;
     g.line = m.line;
+    if (g.kind == "torchair_graph") {
+      // The `input N:` lines right before `graph:` are this graph's example inputs.
+      auto it = pending_inputs.find(m.pid);
+      if (it != pending_inputs.end()) {
+        g.inputs = std::move(it->second);
+        pending_inputs.erase(it);
+      }
+    }
     std::string_view rest = Trim(first.substr(at + 8));
     g.text = "graph():\n";
     g.source_lines.push_back(m.lines[0]);
@@ -1167,7 +1209,7 @@ struct TorchLogsReader::State {
   void ReadOneLine(const Head& h, size_t at) {
     std::string_view t = Trim(h.text);
     if (h.layout == Layout::kTorchAir || h.layout == Layout::kTorchAirCpp) {
-      ReadTorchAirEvent(t, at);
+      ReadTorchAirEvent(t, at, h.pid);
       return;
     }
     ReadTorchLine(t, h.rank, h.id, at);
@@ -1235,8 +1277,22 @@ struct TorchLogsReader::State {
     }
   }
 
+  // `compiler inputs` then `input N: REPR` per example input (npu_fx_compiler.py:641-643), per process.
+  std::map<int64_t, std::vector<std::string>> pending_inputs;
+
   // TorchAir's AclGraph runtime INFO/DEBUG/WARNING messages (TORCHAIR.md §7).
-  void ReadTorchAirEvent(std::string_view t, size_t at) {
+  void ReadTorchAirEvent(std::string_view t, size_t at, int64_t pid) {
+    if (t == "compiler inputs") {
+      pending_inputs[pid].clear();
+      return;
+    }
+    if (StartsWith(t, "input ") && Digits(t, 6) > 0 && t.substr(6 + Digits(t, 6), 2) == ": ") {
+      auto it = pending_inputs.find(pid);
+      if (it != pending_inputs.end() && it->second.size() < 100000) {
+        it->second.emplace_back(t.substr(8 + Digits(t, 6)));
+      }
+      return;
+    }
     struct Pattern {
       std::string_view start;
       std::string_view kind;
@@ -1291,6 +1347,21 @@ struct TorchLogsReader::State {
       }
       log.events.push_back(std::move(e));
       return;
+    }
+    // "[forward] Full debug info saved to: <debug dir>/torchair/model__0" (graph_transform_observer.py:
+    // 106-110, DebugContext.__exit__ under TORCH_COMPILE_DEBUG): the end of one stage compile, naming the
+    // model__K directory its dumps went to. The phase goes in `fx_graph`'s place empty, the path in `key`.
+    if (!t.empty() && t[0] == '[') {
+      size_t saved = t.find("] Full debug info saved to: ");
+      if (saved != std::string_view::npos) {
+        TorchAirEvent e;
+        e.kind = "debug_saved";
+        e.key = std::string(Trim(t.substr(saved + 28)));
+        e.text = std::string(t);
+        e.line = at;
+        log.events.push_back(std::move(e));
+        return;
+      }
     }
     // "<fx graph> process inputs foreach copy took 0.000123 [s]" (acl_graph.py:1345 with utils.py:206-210).
     size_t copy = t.find(" process inputs foreach copy took ");

@@ -72,7 +72,15 @@ struct TorchLogsGraph {
   std::vector<uint32_t> source_lines;
   std::vector<int32_t> source_columns;
   size_t copies = 0;    // identical reprints dropped (the `graph` artifact repeats graph_code)
+  // TorchAir's `compiler inputs` graph: the `input N: ...` reprs logged right
+  // before it (npu_fx_compiler.py:641-644), one per example input, in order.
+  std::vector<std::string> inputs;
 };
+
+// `FakeTensor(..., device='npu:0', size=(64, 128), dtype=torch.float16)` ->
+// "f16[64, 128]" (FakeTensor's repr prints no dtype for float32); "" for
+// anything else (a SymInt input such as `s2`, an unknown dtype).
+std::string FakeTensorAnnotation(std::string_view repr);
 
 // A `GUARDS:` message and the guard lines that follow it for one compile:
 // the TREE_GUARD_MANAGER tree (torch >= 2.4) or the flat list.
@@ -171,7 +179,8 @@ struct TorchLogsCompile {
 // fced8842; fx2acl_converter.py in 2025 releases), per fx graph name.
 struct TorchAirEvent {
   std::string fx_graph;  // "graph_1"; "id 281468755723648" for the 2025 form; empty when the message names none
-  std::string kind;      // hit, capture, captured, recapture, limit_reached, memory_before_reset, ...
+  std::string kind;      // hit, capture, captured, recapture, limit_reached, memory_before_reset, ...;
+                         // debug_saved: "[phase] Full debug info saved to: PATH" (key: PATH)
   std::string key;       // the graph key, when the message gives one
   std::string text;      // the message's first line
   size_t line = 0;

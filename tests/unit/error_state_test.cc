@@ -380,7 +380,7 @@ INSTANTIATE_TEST_SUITE_P(
                     "is a TORCH_LOGS log"},
         FailureCase{"LogUnderAnUnusableName", "", "load $DATA/torch_logs/seed_aclgraph_blog.log as a:b",
                     "not a usable name for a log's graphs"},
-        FailureCase{"DirectoryWithoutRankLogs", "", "load $DATA/torch_logs", "without per-rank TORCH_TRACE logs"},
+        FailureCase{"DirectoryWithoutRankLogs", "", "load $DATA/torch_logs", "neither per-rank TORCH_TRACE logs"},
         FailureCase{"Usage", "", "load a b c", "usage: load"}),
     CaseName);
 
