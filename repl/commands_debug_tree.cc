@@ -58,6 +58,8 @@ void PrintRuns(CommandContext& ctx, const DebugTree& tree) {
     if (!run.torchair.empty()) {
       parts.push_back(models.empty() ? fmt::format("{}/: no model__K", run.torchair)
                                      : fmt::format("{}/: {}", run.torchair, fmt::join(models, ", ")));
+    } else if (!models.empty()) {
+      parts.push_back(fmt::format("{}", fmt::join(models, ", ")));
     }
     for (const DebugTreeLog& log : tree.logs) {
       if (log.prefix == run.prefix) parts.push_back(fmt::format("{} {}", LogKindName(log.kind), Relative(log.path, tree.path)));

@@ -380,6 +380,8 @@ class IndexBuilder {
       auto it = model_compile_.find(f.prefix + f.model);
       if (it != model_compile_.end()) {
         Compile(it->second, "TORCH_COMPILE_DEBUG").other.push_back(fmt::format("{}: {}", f.what, ShortPath(f.path)));
+      } else {
+        index_.unlinked.push_back(fmt::format("{}: {}", f.what, ShortPath(f.path)));
       }
     }
     for (const DebugTreeCapture& cap : tree.captures) {

@@ -263,8 +263,10 @@ Result<CompareReport> CompareRecorded(const RecordedRun& run, const PassRegistry
     }
     row.verdict = match ? CompareRow::Verdict::kMatch : CompareRow::Verdict::kDiffer;
     row.why = why;
-    if (!match && !seg.ran.empty() && seg.ran.back().pass == stage.after_pass) {
-      // What airscope's pass said of itself (a skip and its reason, what it matched).
+    if (!match && (isolated || !report.first_divergence) && !seg.ran.empty() &&
+        seg.ran.back().pass == stage.after_pass) {
+      // What airscope's pass said of itself (a skip and its reason, what it matched),
+      // where the pass is to blame: the first divergence, or any row when isolated.
       for (const std::string& remark : seg.ran.back().remarks) row.notes.push_back("airscope's pass: " + remark);
     }
     current = isolated ? stage.graph : seg.graph;
