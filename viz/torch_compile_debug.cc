@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -260,13 +261,19 @@ class TreeReader {
   void GraphDumps(const std::string& prefix, const fs::path& dir, const std::vector<std::string>& names,
                   std::set<std::string>* used) {
     std::set<int> ranks;
-    for (const std::string& name : names) {
-      GraphDumpName dump;
-      if (ParseGraphDumpName(name, &dump)) ranks.insert(dump.rank);
-    }
+    // By graph number, rank, original before optimized, then the name (pid, time).
+    std::vector<std::pair<std::tuple<int64_t, int, int>, std::string>> dumps;
     for (const std::string& name : names) {
       GraphDumpName dump;
       if (!ParseGraphDumpName(name, &dump)) continue;
+      ranks.insert(dump.rank);
+      dumps.push_back({{ToInt(std::string_view(dump.graph).substr(6)), dump.rank, dump.kind == "dynamo_original" ? 0 : 1},
+                       name});
+    }
+    std::stable_sort(dumps.begin(), dumps.end());
+    for (const auto& [key, name] : dumps) {
+      GraphDumpName dump;
+      ParseGraphDumpName(name, &dump);
       std::string rank_prefix = ranks.size() > 1 ? fmt::format("rank{}:", dump.rank) : "";
       if (GraphDump(prefix, dir / name, rank_prefix)) used->insert(name);
     }
@@ -341,6 +348,15 @@ class TreeReader {
 
   void Model(const std::string& prefix, const std::string& model, const fs::path& dir) {
     std::vector<std::string> names = Entries(dir, &tree_);
+    // dynamo_out_graph.txt first (the graph before AOT), then the phases as
+    // TorchAir compiles them: forward (and inference), backward, joint, others.
+    auto rank = [&dir](const std::string& n) {
+      if (n == "dynamo_out_graph.txt") return 0;
+      if (!IsDir(dir / n)) return 5;
+      return n == "forward" ? 1 : n == "backward" ? 2 : n == "joint" ? 3 : 4;
+    };
+    std::stable_sort(names.begin(), names.end(),
+                     [&rank](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
     std::set<std::string> used;
     GraphDumps(prefix, dir, names, &used);
     bool has_dynamo = false;

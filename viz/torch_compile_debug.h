@@ -130,7 +130,10 @@ struct DebugTree {
   std::string path;
   std::string layout;  // "torch_compile_debug" (runs), "run", "torchair", "graph_dump"
   std::vector<DebugTreeRun> runs;
-  std::vector<DebugTreeGraph> graphs;  // run by run; in a model, dynamo_out then each phase in NNN order
+  // Run by run; in a model, dynamo_out then each phase (forward, backward,
+  // joint, others) in NNN order; graph_dump files by graph number, the
+  // original before the optimized.
+  std::vector<DebugTreeGraph> graphs;
   std::vector<DebugTreeCapture> captures;
   std::vector<DebugTreeFile> files;    // listed, not loaded
   std::vector<DebugTreeLog> logs;
