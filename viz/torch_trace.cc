@@ -68,6 +68,56 @@ std::string StringOr(const nlohmann::json& object, const char* key) {
   return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// The fields of a chromium_event payload airscope reads: name, ph, ts, dur at
+// the top level, args.compile_id (torch/_dynamo/utils.py ChromiumEventLogger).
+struct ChromiumEvent : nlohmann::json_sax<nlohmann::json> {
+  std::string name, ph, compile_id;
+  double ts = 0, dur = 0;
+  bool has_ts = false, has_dur = false;
+  int depth = 0;
+  bool in_args = false;
+  std::string current_key;
+
+  void Number(double v) {
+    if (depth != 1) return;
+    if (current_key == "ts") {
+      ts = v;
+      has_ts = true;
+    } else if (current_key == "dur") {
+      dur = v;
+      has_dur = true;
+    }
+  }
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t v) override { Number(static_cast<double>(v)); return true; }
+  bool number_unsigned(number_unsigned_t v) override { Number(static_cast<double>(v)); return true; }
+  bool number_float(number_float_t v, const string_t&) override { Number(v); return true; }
+  bool string(string_t& v) override {
+    if (depth == 1 && current_key == "name") name = v;
+    if (depth == 1 && current_key == "ph") ph = v;
+    if (depth == 2 && in_args && current_key == "compile_id") compile_id = v;
+    return true;
+  }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override {
+    in_args = depth == 1 && current_key == "args";
+    ++depth;
+    return true;
+  }
+  bool end_object() override {
+    if (--depth == 1) in_args = false;
+    return true;
+  }
+  bool start_array(std::size_t) override { ++depth; return true; }
+  bool end_array() override { --depth; return true; }
+  bool key(string_t& k) override {
+    current_key = k;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+};
+
 }  // namespace
 
 const TraceCompile* TraceLog::FindCompile(std::string_view id) const {
@@ -158,7 +208,7 @@ struct TraceLogReader::State {
       log.output_code.push_back({base_id, output_file, lines, payload.size(), line});
     }
     if (kind == "chromium_event") {
-      Phase(ParseBoundedJson(payload));
+      Phase(payload);
     } else if (IsGraphStage(kind)) {
       log.graphs.push_back({compile_id, kind, payload, line});
     } else if (kind == "dynamo_cpp_guards_str") {
@@ -186,16 +236,18 @@ struct TraceLogReader::State {
   std::map<std::string, std::vector<OpenPhase>, std::less<>> open_phases;
   static constexpr size_t kMaxPhases = 1000000;
 
-  void Phase(const nlohmann::json& event) {
-    if (!event.is_object()) return;
-    std::string name = StringOr(event, "name");
-    std::string ph = StringOr(event, "ph");
-    auto ts_it = event.find("ts");
-    if (name.empty() || ts_it == event.end() || !ts_it->is_number()) return;
-    double ts = ts_it->get<double>();
-    std::string id;
-    if (auto args = event.find("args"); args != event.end() && args->is_object()) id = StringOr(*args, "compile_id");
-    if (id.empty() || id == "None" || log.phases.size() >= kMaxPhases) return;  // compile_file and the like: no compile
+  void Phase(std::string_view payload) {
+    ChromiumEvent event;
+    // SAX: no DOM for the most frequent record of a log (nlohmann's parser still checks the JSON,
+    // and keeps its own stack of open brackets: a deep payload cannot overflow ours).
+    if (!nlohmann::json::sax_parse(payload, &event) || !event.has_ts) {
+      return;
+    }
+    const std::string& name = event.name;
+    const std::string& ph = event.ph;
+    double ts = event.ts;
+    const std::string& id = event.compile_id;
+    if (name.empty() || id.empty() || id == "None" || log.phases.size() >= kMaxPhases) return;  // compile_file: no compile
     std::vector<OpenPhase>& stack = open_phases[id];
     if (ph == "B") {
       stack.push_back({name, ts, line});
@@ -209,11 +261,8 @@ struct TraceLogReader::State {
       log.phases.push_back({id, name, it->ts, (ts - it->ts) / 1e6, static_cast<int>(depth), it->line});
       log.unmatched_phase_events += static_cast<size_t>(it - stack.rbegin());  // inner ones never closed
       stack.erase(std::next(it).base(), stack.end());
-    } else if (ph == "X") {
-      auto dur = event.find("dur");
-      if (dur != event.end() && dur->is_number()) {
-        log.phases.push_back({id, name, ts, dur->get<double>() / 1e6, static_cast<int>(stack.size()), line});
-      }
+    } else if (ph == "X" && event.has_dur) {
+      log.phases.push_back({id, name, ts, event.dur / 1e6, static_cast<int>(stack.size()), line});
     }
   }
 
