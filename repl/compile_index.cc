@@ -131,6 +131,14 @@ class IndexBuilder {
                                        s.reason.empty() ? "" : ": " + s.reason,
                                        s.sources.empty() ? "" : " [" + s.sources + "]", s.line));
     }
+    for (const TraceGraphBreak& b : log.graph_breaks) {
+      std::string text = fmt::format("(line {}): {}", b.line, b.summary);
+      if (b.compile_id.empty()) {
+        index_.unlinked.push_back("graph break " + text);
+      } else {
+        Compile(t.prefix + b.compile_id, source).graph_breaks.push_back(text);
+      }
+    }
     for (const TraceGuardAdded& g : log.guards_added) {
       Compile(t.prefix + g.compile_id, source).other.push_back(fmt::format("guard added: {} (line {})", g.expr, g.line));
     }

@@ -207,6 +207,18 @@ struct TraceLogReader::State {
       size_t lines = payload.empty() ? 0 : 1 + static_cast<size_t>(std::count(payload.begin(), payload.end(), '\n'));
       log.output_code.push_back({base_id, output_file, lines, payload.size(), line});
     }
+    if (kind == "artifact" && artifact == "dynamo_graph_break_reason") {
+      std::string_view text(payload);
+      auto line_of = [&text](size_t at) {
+        size_t end = text.find('\n', at);
+        std::string_view l = text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+        while (!l.empty() && (l.front() == ' ')) l.remove_prefix(1);
+        return std::string(l.substr(0, 200));
+      };
+      std::string summary = line_of(0);
+      if (size_t reason = text.find("Reason:"); reason != std::string_view::npos) summary += " " + line_of(reason);
+      log.graph_breaks.push_back({base_id, std::move(summary), line});
+    }
     if (kind == "chromium_event") {
       Phase(payload);
     } else if (IsGraphStage(kind)) {

@@ -10,7 +10,8 @@
 // is kept, and compilation_metrics), guards (dynamo_cpp_guards_str /
 // dynamo_guards), recompile reasons, cache artifacts (fx_graph_cache_* /
 // aotautograd_cache_*), Inductor's output code (its file and size),
-// symbolic_shape_specialization and guard_added records, the envelope's
+// symbolic_shape_specialization and guard_added records, graph breaks
+// (artifact dynamo_graph_break_reason), the envelope's
 // `rank`, and the graphs (any `*_graph` envelope: dynamo_output_graph,
 // aot_forward_graph, ...) as print_readable text, named by trace id (the
 // compile id with `_ATTEMPT` for a restarted analysis, TraceId.__str__).
@@ -98,6 +99,14 @@ struct TraceOutputCode {
   size_t line = 0;
 };
 
+// An artifact "dynamo_graph_break_reason" (torch/_dynamo/symbolic_convert.py
+// and convert_frame.py log each graph break so): the user stack and traceback.
+struct TraceGraphBreak {
+  std::string compile_id;
+  std::string summary;  // the payload's first line, and its "Reason: ..." line when it has one
+  size_t line = 0;
+};
+
 // symbolic_shape_specialization: a symbol Dynamo specialized to a value.
 struct TraceSpecialization {
   std::string compile_id;
@@ -129,6 +138,7 @@ struct TraceLog {
   std::vector<TraceOutputCode> output_code;
   std::vector<TraceSpecialization> specializations;
   std::vector<TraceGuardAdded> guards_added;
+  std::vector<TraceGraphBreak> graph_breaks;
   int rank = -1;                                       // the envelopes' "rank" (-1: none)
   std::vector<TraceArtifact> cache_artifacts;          // fx_graph_cache_* and aotautograd_cache_* only
   std::vector<TraceGraph> graphs;                      // in log order

@@ -53,7 +53,14 @@ TEST(CompileTimesTest, ChromiumEventPairsArePhasesOfTheirCompileNestedByDepth) {
                            R"({"name": "kernel", "ts": 2500000, "dur": 250000, "args": {"compile_id": "0/0"}, "ph": "X"})") +
                     Record(R"("compilation_metrics": {"entire_frame_compile_time_s": 1.5, "backend_compile_time_s": null, )"
                            R"("dynamo_cumulative_compile_time_us": 250000}, "frame_id": 0, "frame_compile_id": 0)");
+  // A graph break as symbolic_convert.py logs it (artifact dynamo_graph_break_reason).
+  log += Record(R"("artifact": {"name": "dynamo_graph_break_reason", "encoding": "string"}, "frame_id": 0, )"
+                R"("frame_compile_id": 0)",
+                "Graph break in user code at /x.py:7\nReason: Unsupported: Tensor.item\nUser code traceback:");
   TraceLog parsed = ParseTraceLog(log, "t.log");
+  ASSERT_EQ(parsed.graph_breaks.size(), 1u);
+  EXPECT_EQ(parsed.graph_breaks[0].compile_id, "0/0");
+  EXPECT_EQ(parsed.graph_breaks[0].summary, "Graph break in user code at /x.py:7 Reason: Unsupported: Tensor.item");
   ASSERT_EQ(parsed.phases.size(), 3u);
   EXPECT_EQ(parsed.phases[0].name, "entire_frame_compile");
   EXPECT_DOUBLE_EQ(parsed.phases[0].seconds, 1.0);
