@@ -450,7 +450,10 @@ INSTANTIATE_TEST_SUITE_P(
                     "op define \"custom::sin(Tensor(a!) x) -> Tensor\"", "Tried to register an operator (custom::sin)"},
         FailureCase{"InplaceableUnknownOp", "", "op inplaceable custom.f.default custom.f_.default 1", "unknown op"},
         FailureCase{"UnknownCacheEntry", "", "cache 7", "no cache entry '7'"},
-        FailureCase{"UnknownGuardsEntry", "", "guards 9/9", "no cache entry '9/9'"}),
+        FailureCase{"UnknownGuardsEntry", "", "guards 9/9", "no cache entry '9/9'"},
+        FailureCase{"CompareWithoutRecordedStages", "", "compare", "no recorded TorchAir stages for 'mlp'"},
+        FailureCase{"CompareUsage", "", "compare a b", "usage: compare"},
+        FailureCase{"ShowCompileOfASimulatedFrame", "", "show compile 0/0", "a simulated frame: its entries"}),
     CaseName);
 
 INSTANTIATE_TEST_SUITE_P(
