@@ -33,7 +33,6 @@ std::string_view LogKindName(DebugTreeLog::Kind kind) {
 
 // The tree's path relative to its root, for short messages.
 std::string Relative(const std::string& path, const std::string& root) {
-  std::error_code error;
   std::filesystem::path rel = std::filesystem::path(path).lexically_relative(root);
   return rel.empty() || rel.native().starts_with("..") ? path : rel.string();
 }

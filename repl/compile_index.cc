@@ -338,9 +338,7 @@ class IndexBuilder {
         std::vector<std::string> phases;
         for (const DebugTreeGraph& g : tree.graphs) {
           if (g.prefix != run.prefix || g.model != model) continue;
-          std::string name = prefix + g.name;
           if (g.source == DebugGraphSource::kTorchAirStage && g.count == 0) phases.push_back(g.phase);
-          (void)name;
         }
         int64_t number = -1;
         try {

@@ -359,13 +359,11 @@ class TreeReader {
                      [&rank](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
     std::set<std::string> used;
     GraphDumps(prefix, dir, names, &used);
-    bool has_dynamo = false;
     for (const std::string& name : names) {
       if (used.count(name)) continue;
       fs::path p = dir / name;
       DebugTreeCapture capture;
       if (name == "dynamo_out_graph.txt") {
-        has_dynamo = true;
         std::optional<std::string> text = Text(p);
         if (!text) continue;
         DebugTreeGraph g;
@@ -393,7 +391,7 @@ class TreeReader {
         tree_.unknown.push_back(p.string());
       }
     }
-    (void)has_dynamo;  // compile_fx-based runs write none (npugraph_ex docs): not a problem
+    // No dynamo_out_graph.txt is no problem: npugraph_ex's compile_fx writes none (its debug_save.md).
   }
 
   // `torchair/` or `npugraph_ex/`: debug.log and the model__K directories.
