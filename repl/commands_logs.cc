@@ -253,7 +253,8 @@ void PrintRecordedRuns(CommandContext& ctx, const std::vector<RecordedRun>& runs
   ctx.out.Print("  recorded TorchAir stages, for compare: {}", fmt::join(shown, ", "));
 }
 
-Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* which) {
+Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* which,
+                       const std::map<std::string, std::string>& times) {
   if (which) {
     auto all = AllHoldings(log);
     if (which->text == "-") {
@@ -262,19 +263,8 @@ Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* wh
       PrintHoldingsDetail(ctx, log, h);
       return Status::Ok();
     }
-    for (const TorchLogsCompile& c : log.compiles) {
-      if (log.Qualified(c.rank, c.id) != which->text) continue;
-      ctx.out.Styled(Style::kHeading, "compile {}{}: first at line {}, {}", which->text,
-                     c.attempts > 1 ? fmt::format(" ({} attempts)", c.attempts) : "", c.line,
-                     Plural(c.lines, "line", "lines"));
-      if (!c.function.empty()) ctx.out.Print("  function: {} {}", c.function, c.location);
-      PrintHoldingsDetail(ctx, log, all[{c.rank, c.id}]);
-      return Status::Ok();
-    }
-    std::vector<std::string> ids;
-    for (const TorchLogsCompile& c : log.compiles) ids.push_back(log.Qualified(c.rank, c.id));
-    return Status::Errorf("column {}: no compile '{}' in the log (compiles: {}; - for what has no id)", which->column,
-                          which->text, ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", ")));
+    // Any other id is the one index's (compile_index.h, CompilesCommand).
+    return UsageError("compiles [ID|-]");
   }
   auto all = AllHoldings(log);
   ctx.out.Print("{} in {}", Plural(log.compiles.size(), "compile", "compiles"), log.path);
@@ -284,8 +274,9 @@ Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* wh
   for (const TorchLogsCompile& c : log.compiles) {
     std::string function = c.function.empty() ? "?" : fmt::format("{} {}", c.function, c.location);
     std::string attempts = c.attempts > 1 ? fmt::format(" ({} attempts)", c.attempts) : "";
-    ctx.out.Print("  {:<{}}  {:<36}  {}{}", log.Qualified(c.rank, c.id), width, function,
-                  Summary(all[{c.rank, c.id}]), attempts);
+    std::string id = log.Qualified(c.rank, c.id);
+    ctx.out.Print("  {:<{}}  {:<36}  {}{}", id, width, function, Summary(all[{c.rank, c.id}]), attempts);
+    if (auto it = times.find(id); it != times.end()) ctx.out.Styled(Style::kDim, "  {:<{}}  time: {}", "", width, it->second);
   }
   Holdings loose = all[{-1, ""}];
   if (!loose.empty()) ctx.out.Print("  {:<{}}  {:<36}  {}", "-", width, "(no compile id printed)", Summary(loose));

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "repl/cache_state.h"
+#include "repl/compile_index.h"
 #include "repl/graph_loader.h"
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
@@ -44,11 +45,24 @@ Status CompilesCommand(CommandContext& ctx) {
   if (ctx.args.size() > 1) return UsageError("compiles [ID]");
   const Word* which = ctx.args.empty() ? nullptr : &ctx.args[0];
   // One index per compile id across everything the load brought (compile_index.h).
+  std::map<std::string, std::string> times;  // compile id -> its phases' times, for the lists
   if (const CacheState* state = FindCacheState(ctx.session); state && state->bundle) {
     if (which && which->text != "-") return ShowIndexCompile(ctx, *state->bundle, *which);
     if (!which && state->bundle->tree) return ShowIndexCompiles(ctx, *state->bundle);
+    // The list shows the current graph's own log, whose ids the index has with its prefix.
+    std::string prefix;
+    for (const LogBundle::Trace& t : state->bundle->traces) {
+      if (t.log == state->trace) prefix = t.prefix;
+    }
+    for (const LogBundle::Text& t : state->bundle->texts) {
+      if (t.log == state->logs) prefix = t.prefix;
+    }
+    for (const IndexCompile& c : BuildCompileIndex(*state->bundle, ctx.session).compiles) {
+      std::string time = PhaseSummary(c);
+      if (time != "-" && c.id.starts_with(prefix)) times[c.id.substr(prefix.size())] = time;
+    }
   }
-  if (const TorchLogs* logs = CurrentLogs(ctx.session)) return ShowLogCompiles(ctx, *logs, which);
+  if (const TorchLogs* logs = CurrentLogs(ctx.session)) return ShowLogCompiles(ctx, *logs, which, times);
   const TraceLog* log = CurrentTrace(ctx.session);
   if (!log) {
     const CacheState* state = FindCacheState(ctx.session);
@@ -81,6 +95,7 @@ Status CompilesCommand(CommandContext& ctx) {
                   Count(c.graph_op_count), Count(c.graph_node_count), Count(c.graph_input_count), Count(c.cache_size),
                   Count(c.guard_count), c.function.empty() ? "?" : c.function, c.filename, repeats, attempts);
     if (!c.reason.empty()) ctx.out.Styled(Style::kBad, "         {}: {}", c.status, c.reason);
+    if (auto it = times.find(c.id); it != times.end()) ctx.out.Styled(Style::kDim, "  {:<{}} time: {}", "", width, it->second);
   }
   ctx.out.Print("cache artifacts: fx_graph_cache hit {} miss {} bypass {}; aotautograd_cache hit {} miss {} bypass {}",
                 log->CountArtifacts("fx_graph", "hit"), log->CountArtifacts("fx_graph", "miss"),

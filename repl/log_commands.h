@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -63,8 +64,10 @@ Status RegisterLogGraphs(CommandContext& ctx, std::vector<std::pair<std::string,
                          const std::string& holder, const std::string& path,
                          const std::function<void(const std::string& name, CacheState&)>& attach);
 
-// The TORCH_LOGS forms of `compiles [ID]`, `recompiles` and `guards [ID]`.
-Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* which);
+// The TORCH_LOGS forms of `compiles [-]` (`times`: compile id -> its phases' times,
+// from the one index), `recompiles` and `guards [ID]`.
+Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* which,
+                       const std::map<std::string, std::string>& times);
 Status ShowLogRecompiles(CommandContext& ctx, const TorchLogs& log);
 Status ShowLogGuards(CommandContext& ctx, const TorchLogs& log, const Word* which);
 
