@@ -257,7 +257,8 @@ CommandCompleter Always(CompletionKind kind) {
 
 void RegisterGraphCommands(CommandTable& table) {
   table.Add({"load", kLoadUsage,
-             "load a graph (FX text, readable code, airscope JSON, TorchAir pbtxt) or a log (TORCH_TRACE, TORCH_LOGS)",
+             "load a graph (FX text, readable code, airscope JSON, TorchAir pbtxt), a log (TORCH_TRACE, TORCH_LOGS) or a "
+             "TORCH_COMPILE_DEBUG tree",
              "Loads a graph and makes it current. The format is recognised from the content: FX graph text\n"
              "(print(gm.graph), torch 1.x `[#users=N]` or 2.x `[num_users=N]`), print_readable code\n"
              "(`class GraphModule(torch.nn.Module):`), airscope JSON or TorchAir pbtxt (`node {`). Shapes come from the\n"
@@ -285,7 +286,18 @@ void RegisterGraphCommands(CommandTable& table) {
              "  call). The graph a log printed twice (`graph` repeats `graph_code`) is loaded once; artifacts\n"
              "  airscope does not read are counted. A graph that does not parse is a warning with the log's\n"
              "  line:col; the rest of the log loads. Logs are read line by line (any size, Ctrl-C stops between\n"
-             "  lines).",
+             "  lines). TorchAir's `compiler inputs` graph takes its shapes from the `input N: FakeTensor(...)` lines\n"
+             "  before it (npu_fx_compiler.py:641-644), and so do TorchAir's later printouts of that graph.\n"
+             "- a TORCH_COMPILE_DEBUG tree (viz/torch_compile_debug.h has the layout and its sources):\n"
+             "  torch_compile_debug/ (its run_* directories, `rankN:` or `runK:` in front when there are several),\n"
+             "  one run, its torchair/ (npugraph_ex/), or one model__K: model__0:dynamo (dynamo_out_graph.txt),\n"
+             "  model__0:forward:graph (000_aot_forward_graph.txt), model__0:forward:after_view_to_reshape, GE mode's\n"
+             "  .pbtxt stages, graph_1:dynamo_original / graph_1:dynamo_optimized (config.debug.graph_dump .py\n"
+             "  files, print_readable code in reduce-overhead mode; GE builder code is listed, not loaded),\n"
+             "  inductor:<folder>:fx_graph_readable, and the graphs of the tree's logs (torchair/debug.log,\n"
+             "  torchdynamo/debug.log, the tlparse/ TORCH_TRACE log of the run's pid). Capture dumps and output code\n"
+             "  are listed. A damaged or partial tree loads what it can: a warning names each file that did not\n"
+             "  (lost NNN dumps, empty or cut files, JSON that does not parse). compare replays its recorded stages.",
              Load, [](const std::vector<std::string>& before) {
                if (before.empty()) return CompletionRule{CompletionKind::kFile, {}};
                return before.size() % 2 == 1 ? CompletionRule{CompletionKind::kFixed, {"as", "--shapes"}}
