@@ -5,12 +5,15 @@
 // log, so `compiles`, `guards ID` and `recompiles` work from any of them.
 #pragma once
 
+#include <map>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/dynamo/compile_cache.h"
+#include "core/runtime/acl_graph.h"
 #include "core/ops/op_registry.h"
 #include "repl/command_table.h"
 #include "repl/log_bundle.h"
@@ -34,12 +37,36 @@ struct CacheState {
     std::vector<std::string> failures;  // newest entry first, as Dynamo lists them
   };
   std::vector<Recompile> recompiles;
+  // Every call that reached the cache, in order, for the report's call list
+  // (the newest kCallLogLimit): "hit", "compiled" or "eager" and the entry.
+  struct CallRecord {
+    uint64_t number = 0;     // the frame's call count after it
+    std::string spec;        // the call's words as typed
+    std::string outcome;     // hit | compiled | eager
+    std::string compile_id;  // the entry it hit or made ("" for eager)
+  };
+  static constexpr size_t kCallLogLimit = 10000;
+  std::deque<CallRecord> calls;
+  // Per cache entry (by index): its number N of TorchAir's graph_<N>, given
+  // when it compiles, and in reduce-overhead mode its AclGraph (made on the
+  // entry's first call in that mode).
+  struct EntryRuntime {
+    int fx_graph = 0;
+    std::unique_ptr<AclGraph> graph;
+  };
+  std::vector<EntryRuntime> runtimes;
+  // The buffer each input was last passed in (a call without `in` reuses it).
+  std::map<std::string, std::string> last_buffer;
 };
 
 // The current graph's cache state, created when missing.
 Result<CacheState*> CurrentCacheState(Session& session);
 // The current graph's cache state or nullptr (nothing created).
 const CacheState* FindCacheState(const Session& session);
+
+// Releases the captured graphs and mempools of `state`'s AclGraphs (the
+// graph is replaced or dropped).
+void ReleaseRuntimes(CacheState& state, DeviceState& device);
 
 // The first step of compiling for the simulated cache: a clone of `graph`
 // whose placeholders carry `inputs` (symbols where dynamic) and whose other

@@ -64,10 +64,12 @@ CommandTable BuildCommandTable() {
   RegisterShellCommands(table);
   RegisterExpectCommand(table);
   RegisterDeviceCommands(table);
+  RegisterCheckCommand(table);
   RegisterCacheCommands(table);
   RegisterPassCommands(table);
   RegisterDecompCommands(table);
   RegisterOpCommands(table);
+  RegisterModuleCommands(table);
   RegisterPipelineCommands(table);
   RegisterReportCommands(table);
   // gdb's one-letter habits. `run` continues from the cursor, so it is both c and r.

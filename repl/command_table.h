@@ -33,7 +33,9 @@ using CommandHandler = std::function<Status(CommandContext&)>;
 enum class CompletionKind : uint8_t { kNone, kFile, kNode, kGraph, kCommand, kSetting, kFixed,
                                       kPass,    // a registered pass or a pass of the current pipeline
                                       kStage,    // input, last, a stage number or pass name that ran
-                                      kCallInput };  // NAME=SPEC of an input of the current graph not yet given
+                                      kCallInput,  // NAME=SPEC of an input of the current graph not yet given
+                                                   // (after a spec: in, param, grad and `fixed`; after `in`: a buffer)
+                                      kBuffer };   // a device buffer or output handle (drop)
 // Given the words typed so far after the command name, what the next one is.
 struct CompletionRule {
   CompletionKind kind = CompletionKind::kNone;
@@ -85,6 +87,7 @@ void RegisterGraphCommands(CommandTable& table);
 void RegisterShellCommands(CommandTable& table);
 void RegisterExpectCommand(CommandTable& table);
 void RegisterDeviceCommands(CommandTable& table);
+void RegisterCheckCommand(CommandTable& table);  // commands_check.cc
 // `set device.PARAM VALUE` and `device set PARAM VALUE` (commands_device.cc).
 Status SetDeviceParameter(Session& session, std::string_view name, std::string_view value);
 // `set input NAME SHAPE`: the current graph with that input's shape (commands_graph.cc).
@@ -95,6 +98,7 @@ void RegisterPassCommands(CommandTable& table);  // pass define/add/remove/list,
 std::string PassSuggestion(const Session& session, std::string_view name);
 void RegisterDecompCommands(CommandTable& table);
 void RegisterOpCommands(CommandTable& table);  // op define/inplaceable/list (commands_op.cc)
+void RegisterModuleCommands(CommandTable& table);
 void RegisterPipelineCommands(CommandTable& table);
 void RegisterReportCommands(CommandTable& table);
 

@@ -12,9 +12,11 @@
 #include "core/ops/dim_math.h"
 #include "core/pass/graph_diff.h"
 #include "core/ops/shape_inference.h"
+#include "core/runtime/specialize.h"
 #include "repl/cache_state.h"
 #include "repl/compile.h"
 #include "repl/interpreter.h"
+#include "repl/runtime_call.h"
 
 namespace airscope {
 
@@ -35,27 +37,9 @@ const CacheState* FindCacheState(const Session& session) {
 
 Result<std::unique_ptr<Graph>> CompileForCall(const Graph& graph, const std::vector<TensorMeta>& inputs,
                                               const OpRegistry& registry) {
-  std::unique_ptr<Graph> compiled = graph.Clone();
-  std::vector<Node*> placeholders = compiled->Placeholders();
-  if (placeholders.size() != inputs.size()) {
-    return Status::Errorf("compile: the graph takes {} inputs, {} given", placeholders.size(), inputs.size());
-  }
-  // Shapes are derived again from the specialized inputs; only ops the
-  // registry cannot infer keep what their annotation said.
-  for (Node* node : *compiled) {
-    if (node->op() == OpKind::kPlaceholder) continue;
-    if (node->op() == OpKind::kCallFunction && !registry.Find(node->target())) continue;
-    node->clear_meta();
-  }
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    NodeMeta meta;
-    meta.kind = ValueKind::kTensor;
-    meta.source = MetaSource::kAnnotated;
-    meta.tensors.push_back(inputs[i]);
-    placeholders[i]->set_meta(std::move(meta));
-  }
-  InferShapes(*compiled, registry);
-  return compiled;
+  Result<std::unique_ptr<Graph>> specialized = SpecializeInputs(graph, inputs, registry);
+  if (!specialized.ok()) return specialized.status().WithPrefix("compile");
+  return specialized;
 }
 
 Result<std::unique_ptr<Graph>> CompileCallThroughPipeline(const Graph& graph, const std::vector<TensorMeta>& inputs,
@@ -69,6 +53,8 @@ Result<std::unique_ptr<Graph>> CompileCallThroughPipeline(const Graph& graph, co
 
 namespace {
 
+constexpr const char* kCallUsage = "call NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad] [param] [in BUFFER] ... [keep]";
+
 Result<int64_t> ParseInt(const Word& word, std::string_view what) {
   std::optional<int64_t> value = WordAsInt(word);
   if (!value || *value < 0) {
@@ -80,10 +66,10 @@ Result<int64_t> ParseInt(const Word& word, std::string_view what) {
 FrameOptions OptionsFrom(const Settings& settings) {
   FrameOptions options;
   options.cache_size_limit = settings.GetUnsigned("cache_size_limit");
-  options.static_capture_size_limit = settings.TorchAir().static_capture_size_limit;
-  options.reduce_overhead = settings.Get("mode") == "reduce-overhead";
   return options;
 }
+
+bool ReduceOverhead(const Settings& settings) { return settings.Get("mode") == "reduce-overhead"; }
 
 // A new frame for `entry`, not yet kept: frames are numbered in the order graphs get one.
 std::unique_ptr<Frame> NewFrame(const Session& session, const Session::Entry& entry) {
@@ -167,32 +153,33 @@ void PrintCompiled(const Frame& frame, const CacheEntry& entry, size_t index, co
   for (const std::string& line : entry.guards.ShapeEnvLines()) out.Print("  {}", line);
 }
 
-void PrintCapture(const CallOutcome& outcome, size_t limit, CommandOutput& out) {
-  switch (outcome.capture) {
-    case CallOutcome::Capture::kNone: break;
-    case CallOutcome::Capture::kCaptured:
-      out.Print("  reduce-overhead: captured device graph #{} for this input shape", outcome.capture_index);
-      break;
-    case CallOutcome::Capture::kReplayed:
-      out.Print("  reduce-overhead: replayed captured graph #{}", outcome.capture_index);
-      break;
-    case CallOutcome::Capture::kEagerOverLimit:
-      out.Styled(Style::kBad, "  reduce-overhead: static_capture_size_limit ({}) reached: this shape runs eager", limit);
-      break;
-  }
-}
-
 Status Call(CommandContext& ctx) {
-  if (ctx.args.empty()) return UsageError("call NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad] ...");
+  if (ctx.args.empty()) return UsageError(kCallUsage);
   Result<Session::Entry*> entry = ctx.session.Current();
   if (!entry.ok()) return entry.status();
   std::vector<SpecToken> tokens;
   for (const Word& w : ctx.args) tokens.push_back({w.text, w.column});
-  Result<std::vector<CallInput>> parsed = ParseCallSpec(tokens);
+  Result<CallSpec> parsed = ParseCall(tokens);
   if (!parsed.ok()) return parsed.status();
+  const bool reduce_overhead = ReduceOverhead(ctx.session.settings());
+  if (!reduce_overhead) {
+    // Buffers, parameters and kept outputs are what TorchAir's AclGraph runtime reads.
+    if (parsed->keep) {
+      return Status::Errorf("column {}: 'keep' keeps the outputs of an AclGraph call: set mode reduce-overhead",
+                            parsed->keep_column);
+    }
+    for (const CallInput& in : parsed->inputs) {
+      if (!in.buffer.empty() || in.parameter) {
+        return Status::Errorf("column {}: `{}` is for TorchAir's AclGraph runtime: set mode reduce-overhead",
+                              in.buffer.empty() ? in.column : in.buffer_column, in.buffer.empty() ? "param" : "in");
+      }
+    }
+  }
+  const bool keep = parsed->keep;
   const Graph& graph = *(*entry)->loaded.graph;
-  Result<std::vector<CallInput>> inputs = BindCallInputs(graph, std::move(parsed).value());
+  Result<std::vector<CallInput>> inputs = BindCallInputs(graph, std::move(parsed->inputs));
   if (!inputs.ok()) return inputs.status();
+  if (reduce_overhead) AIRSCOPE_RETURN_IF_ERROR(CheckCallBuffers(ctx.session, (*entry)->cache.get(), *inputs));
   // The first call of a graph makes its frame; the frame is kept only when
   // the call succeeds, so a first call that fails to compile leaves none.
   std::unique_ptr<Frame> first_frame;
@@ -215,6 +202,20 @@ Status Call(CommandContext& ctx) {
   CacheState& state = **kept;
   if (first_frame) state.frame = std::move(first_frame);
   state.last_call = outcome->kind;
+  {
+    std::vector<std::string> words;
+    for (const Word& w : ctx.args) words.push_back(w.text);
+    static constexpr const char* kOutcome[] = {"hit", "compiled", "eager"};
+    if (state.calls.size() == CacheState::kCallLogLimit) state.calls.pop_front();
+    state.calls.push_back({frame->calls(), fmt::format("{}", fmt::join(words, " ")),
+                           kOutcome[static_cast<int>(outcome->kind)],
+                           outcome->kind == CallOutcome::Kind::kEager ? "" : outcome->compile_id});
+  }
+  if (outcome->kind == CallOutcome::Kind::kCompiled) {
+    // TorchAir numbers every FX graph it compiles: graph_<N> (npu_fx_compiler.py:565-571, 672-677).
+    if (state.runtimes.size() <= outcome->entry) state.runtimes.resize(outcome->entry + 1);
+    state.runtimes[outcome->entry].fx_graph = ++ctx.session.device().fx_graphs;
+  }
   const Frame& f = *frame;
   switch (outcome->kind) {
     case CallOutcome::Kind::kHit:
@@ -236,7 +237,16 @@ Status Call(CommandContext& ctx) {
       ctx.out.Styled(Style::kBad, "cache miss: recompile limit ({}) reached, running eager", options.cache_size_limit);
       break;
   }
-  PrintCapture(*outcome, options.static_capture_size_limit, ctx.out);
+  if (reduce_overhead) {
+    // Dynamo installed the entry before its code ran (as convert_frame does): a call that fails in
+    // TorchAir's runtime keeps it; the runtime itself is left as it was.
+    Status ran = RunAclGraphCall(ctx, state, *outcome, *inputs, keep);
+    if (!ran.ok()) {
+      return ran.WithPrefix(fmt::format("the call failed in TorchAir's AclGraph runtime (cache entry {} stays; "
+                                        "buffers, captures and device memory are as before)",
+                                        outcome->compile_id));
+    }
+  }
   return Status::Ok();
 }
 
@@ -350,23 +360,7 @@ Status Cache(CommandContext& ctx) {
   for (size_t i = 0; i < frame.entries().size(); ++i) {
     const CacheEntry& e = *frame.entries()[i];
     ctx.out.Print("  {:<5} {:<10} {:>6} {:>6}  {}", i, e.compile_id, e.guards.count(), e.hits, EntryShapes(e));
-    if (!e.captured.empty() || e.eager_runs) {
-      ctx.out.Print("        captured graphs: {} of {} (static_capture_size_limit), {} replay(s), {} eager run(s)",
-                    e.captured.size(), options.static_capture_size_limit, e.replays, e.eager_runs);
-      for (size_t k = 0; k < e.captured.size(); ++k) {
-        std::vector<std::string> shapes;
-        std::vector<int64_t> current;
-        for (int64_t v : e.captured[k]) {
-          if (v >= 0) {
-            current.push_back(v);
-          } else {
-            shapes.push_back(fmt::format("[{}]", fmt::join(current, ", ")));
-            current.clear();
-          }
-        }
-        ctx.out.Print("          #{} {}", k, fmt::join(shapes, " "));
-      }
-    }
+    PrintEntryRuntime(*state, i, ctx.out);
   }
   return Status::Ok();
 }
@@ -494,18 +488,59 @@ Status GuardsOfFrame(CommandContext& ctx, const Frame& frame, const Word* which)
 }
 
 void RegisterCacheCommands(CommandTable& table) {
-  table.Add({"call", "call NAME=SPEC ... ", "invoke the current graph as a frame: cache hit, or compile a new entry",
+  table.Add({"call", "call NAME=SPEC ... [keep]", "invoke the current graph as a frame: cache hit, or compile a new entry",
              "Calls the current graph with input metadata, one NAME=SPEC per input:\n"
-             "  NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad]      e.g.  call x=f32[2,2]@[2,1] y=f32[4]:npu:0 grad\n"
+             "  NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad] [param] [in BUFFER]   e.g.  call x=f32[2,2]@[2,1] y=f32[4]\n"
              "The cache entries are checked newest first. A hit prints `cache hit (entry N, ID)`; a miss prints\n"
              "Dynamo's recompile message (which guard of which entry failed) and compiles a new entry with its\n"
              "guards. A dim that changed between compiles becomes symbolic (automatic dynamic). Past\n"
-             "cache_size_limit entries, misses run eager. In reduce-overhead mode each entry captures one device\n"
-             "graph per input shape, up to static_capture_size_limit. A bad spec changes nothing.\n"
+             "cache_size_limit entries, misses run eager. A bad spec changes nothing.\n"
              "The spellings airscope and torch print work too: x=f32[8, 64], x = f32[8,64], x=torch.float32[8,64],\n"
              "x=f32[8, 64][64, 1]npu:0, requires_grad. Each input must have the rank the graph was traced at.\n"
-             "Tab completes an input's name with its traced spec.",
-             Call, [](const std::vector<std::string>&) { return CompletionRule{CompletionKind::kCallInput, {}}; }});
+             "Tab completes an input's name with its traced spec, then its flags, then buffer names after `in`.\n"
+             "\n"
+             "In reduce-overhead mode the entry then runs as TorchAir's AclGraph runs the module it generates for a\n"
+             "compiled FX graph, graph_<N> (python/torchair/_acl_concrete_graph/acl_graph.py at fced8842, `ag`;\n"
+             "AclGraph.__call__ ag:825-847), on the simulated device:\n"
+             "  graph key  from the graph's unupdated_sym_input_index (ag:281-348): \"no_updated_input\" when no input\n"
+             "             has a symbol, so ONE capture serves every call; str([SymInt values]) when every entry is a\n"
+             "             SymInt, e.g. [4]; else str([value or list(shape) ...]); with parameters and frozen_parameter\n"
+             "             off, str(hash(tuple(data_ptr))) of the parameters' addresses appended (ag:230-278). Dynamo\n"
+             "             passes each symbol of a dynamic input as a SymInt input before it; airscope adds that input.\n"
+             "  capture    a new key is captured into the FX graph's one mempool (ag:1074-1154); with mempool reuse\n"
+             "             and more than one key the pool is first set back to its state before the first capture,\n"
+             "             so the captures of all keys share memory (disable_mempool_reuse_in_same_fx keeps them\n"
+             "             apart). Inputs not mutated, not aliased by an output and not parameters are staged in\n"
+             "             buffers of the pool when clone_input is on; mutated inputs are written in place.\n"
+             "  recapture  a key found again is recaptured when a mutated input's address changed (ag:1365-1385).\n"
+             "  limit      before every capture or recapture, len(graphs_meta) == static_capture_size_limit prints\n"
+             "             TorchAir's warning, resets every captured graph, releases the mempool, and every later\n"
+             "             call of that graph runs eagerly (ag:999-1056).\n"
+             "  replay     with clone_input every staged input is copied in first, without it only inputs whose\n"
+             "             address changed (ag:1290-1359): memcpy tasks on the timeline; then the graph's replay.\n"
+             "  outputs    one key, or mempool reuse off: the same output memory every call; several keys: memory\n"
+             "             at the capture's addresses, with TorchAir's one-time UserWarning; enable_output_clone\n"
+             "             returns copies instead (their copy is not on the timeline) (ag:1402-1475).\n"
+             "Buffers: an input lives where `in BUFFER` says (a new name makes the buffer, at the address the\n"
+             "simulated caching allocator gives it; an existing one is used if the tensor fits), else where it was\n"
+             "passed last time, else in a new buffer INPUT@CALL. `param` marks an input torch treats as a parameter\n"
+             "(fx2acl_converter.py:417-424); the get_attr parameters the aot stage lifts are parameters too, each in\n"
+             "a buffer GRAPH.ATTR made at the first call. Outputs become handles outCALL.I: `keep` keeps them until\n"
+             "`drop`; otherwise they are held until the next call returns, as `y = f(x)` holds y. A replay that\n"
+             "writes memory a kept output lives in, and a captured graph that reads or writes the address of a\n"
+             "freed buffer, get an `aclgraph warning`.\n"
+             "Each call prints TorchAir's log lines as its logger writes them at DEBUG (TORCH_COMPILE_DEBUG=1), as\n"
+             "  [LEVEL] TORCHAIR [acl_graph.py:LINE] text        (the text word for word; pid, time, thread left out)\n"
+             "and airscope's own as `aclgraph: ...`. Not printed: the memory-state lines (ag:1043-1056, 1122-1145)\n"
+             "and the foreach-copy timing (au:206-210). Not modelled: recapture when the stream's core limits change\n"
+             "(that counter stays 0), the task updates of FIA-style ops after a replay (ag:526-577; TorchAir's\n"
+             "\"updated node num\" counts them), custom pools, backward graphs. `timeline`, `runstats`, `mem` and\n"
+             "`mem --graph` show what the call did. A call that fails in the runtime (a capture refused) keeps its\n"
+             "cache entry, as Dynamo installs it before the code runs, and leaves buffers and device as they were.\n"
+             "TorchAir's config.* is read when an entry's AclGraph is made (its first call in this mode) and fixed\n"
+             "from then on, as a compiled graph's config is. Simplified: a CPU input lives in a device buffer too\n"
+             "(TorchAir stages only NPU tensors, ag:1204, and so does airscope).",
+             Call, [](const std::vector<std::string>&) { return CompletionRule{CompletionKind::kCallInput, {"keep"}}; }});
   table.Add({"mark_dynamic", "mark_dynamic INPUT DIM [MIN MAX]", "compile a dim as a symbol (torch._dynamo.mark_dynamic)",
              "Makes dim DIM of input INPUT symbolic from the next compile on, with range guards\n"
              "(default 2 <= size; Dynamo specializes 0 and 1). A marked dim gets a symbol of its own (Dynamo's\n"
@@ -540,9 +575,12 @@ void RegisterCacheCommands(CommandTable& table) {
              Gears, nullptr});
   table.Add({"cache", "cache [ENTRY]", "the current frame's cache entries: compile id, guards, hits, captured graphs",
              "Lists the cache entries of the current graph's frame in creation order, with compile id, number\n"
-             "of guards, hits and the shapes each is specialized on (symbols for dynamic dims); in\n"
-             "reduce-overhead mode also the captured device graphs per input shape. `cache ENTRY` (an index or a\n"
-             "compile id) prints that entry's compiled graph, with symbolic shapes where dims are dynamic.",
+             "of guards, hits and the shapes each is specialized on (symbols for dynamic dims). For an entry\n"
+             "called in reduce-overhead mode, its AclGraph (graph_<N>): calls, graph keys, captures, recaptures\n"
+             "by cause (a mutated input moved; a core-limit change, never in airscope), replays, hits (a key\n"
+             "found, no recapture), eager runs after the fallback, and per captured key its AclGraph id, the call\n"
+             "that captured it, its replays and hits and its pool. `cache ENTRY` (an index or a compile id) prints\n"
+             "that entry's compiled graph, with symbolic shapes where dims are dynamic.",
              Cache, nullptr});
   table.Add({"guards", "guards [ENTRY|ID] | guards check NAME=SPEC ... | guards diff A B",
              "the guard tree of cache entries (or of compile ID in a loaded log); check a call; diff two entries",
@@ -564,6 +602,7 @@ void RegisterCacheCommands(CommandTable& table) {
              "(a recompile, which dims became symbolic, or an eager run past the limit).",
              Why, nullptr});
   RegisterTraceCommands(table);
+  RegisterRuntimeCommands(table);
 }
 
 }  // namespace airscope

@@ -16,11 +16,15 @@
 #include <fmt/format.h>
 
 #include "core/device/capture_check.h"
+#include "core/device/capture_rules.h"
 #include "core/file_util.h"
 #include "core/lower/task_graph.h"
 #include "repl/command_table.h"
+#include "repl/aclgraph_dump.h"
 #include "repl/compile.h"
+#include "repl/device_tasks.h"
 #include "repl/interpreter.h"
+#include "repl/runtime_call.h"
 #include "viz/chrome_trace.h"
 #include "viz/run_stats.h"
 #include "viz/timeline.h"
@@ -36,47 +40,14 @@ Status SetDeviceParameter(Session& session, std::string_view name, std::string_v
 
 namespace {
 
+constexpr const char* kCaptureUsage = "capture [check] [--stream S] [--end-stream S] [--mode M]";
+
 Result<int64_t> ParsePositive(const Word& word, std::string_view what) {
   std::optional<int64_t> v = WordAsInt(word);
   if (!v || *v < 1) {
     return Status::Errorf("column {}: {} must be a whole number >= 1, not '{}'", word.column, what, word.text);
   }
   return *v;
-}
-
-struct Lowered {
-  std::string name;
-  TaskGraph tasks;
-  std::vector<GraphInput> inputs;
-  DType dtype = DType::kFloat32;
-  std::string source;  // which graph (Compiled::source)
-};
-
-// The current graph as device tasks (later: the pipeline's lowered stage).
-Result<Lowered> LowerCurrent(Session& session) {
-  Result<Session::Entry*> entry = session.Current();
-  if (!entry.ok()) return entry.status();
-  // The device runs what TorchAir would run: the graph after `lower`.
-  Result<Compiled> lowered = LoweredCurrentGraph(session);
-  if (!lowered.ok()) return lowered.status();
-  const Graph& graph = *lowered->graph;
-  Result<TaskGraph> tasks = BuildTaskGraph(graph, session.registry());
-  if (!tasks.ok()) return tasks.status().WithPrefix("lower");
-  Lowered l;
-  l.name = (*entry)->name;
-  l.tasks = std::move(*tasks);
-  l.source = std::move(lowered->source);
-  bool dtype_set = false;
-  for (const Node* p : graph.Placeholders()) {
-    const TensorMeta* t = p->tensor();
-    if (!t) continue;
-    if (!dtype_set && t->dtype != DType::kUnknown) {
-      l.dtype = t->dtype;
-      dtype_set = true;
-    }
-    l.inputs.push_back({p->name(), t->NumBytes().value_or(0)});
-  }
-  return l;
 }
 
 // "eager N" / "replay N" arguments: [N] [--no-sync].
@@ -155,7 +126,7 @@ Status DeviceCommand(CommandContext& ctx) {
 Status Eager(CommandContext& ctx) {
   Result<RunOptions> opts = ParseRunArgs(ctx.args, "eager [N] [--no-sync]");
   if (!opts.ok()) return opts.status();
-  Result<Lowered> l = LowerCurrent(ctx.session);
+  Result<LoweredTasks> l = LowerCurrentTasks(ctx.session);
   if (!l.ok()) return l.status();
   opts->compute_dtype = l->dtype;
   DeviceState& dev = ctx.session.device();
@@ -167,38 +138,66 @@ Status Eager(CommandContext& ctx) {
   return Status::Ok();
 }
 
-Status CaptureCheckCommand(CommandContext& ctx) {
+// What `capture check` and `capture` share: the current graph's tasks
+// (waits without a record kept, for the capture rules to name) and the
+// capture the flags and settings describe.
+struct CapturePlan {
+  LoweredTasks lowered;
+  CaptureSetup setup;
+};
+
+Result<CapturePlan> PlanCapture(CommandContext& ctx, const std::vector<Word>& args) {
+  std::vector<Word> rest;
+  Result<CaptureSetup> setup = CaptureSetupFrom(ctx.session, args, &rest);
+  if (!setup.ok()) return setup.status();
+  if (!rest.empty()) return UsageError(kCaptureUsage);
+  TaskGraphOptions options;
+  options.allow_unrecorded_waits = true;
+  Result<LoweredTasks> l = LowerCurrentTasks(ctx.session, options);
+  if (!l.ok()) return l.status();
+  return CapturePlan{std::move(*l), std::move(*setup)};
+}
+
+Status CaptureCheckCommand(CommandContext& ctx, const std::vector<Word>& args) {
+  Result<CapturePlan> plan = PlanCapture(ctx, args);
+  if (!plan.ok()) return plan.status();
+  const CaptureSetup& setup = plan->setup;
+  std::vector<CaptureViolation> refused =
+      ApplyCaptureRules(OnCaptureStream(plan->lowered.tasks, setup.capture_stream), setup, false);
   Result<Session::Entry*> entry = ctx.session.Current();
-  if (!entry.ok()) return entry.status();
-  std::vector<CaptureIssue> issues = CaptureCheck(*(*entry)->loaded.graph);
-  if (issues.empty()) {
-    ctx.out.Styled(Style::kGood, "capture check: nothing in '{}' keeps it from being captured", (*entry)->name);
-    return Status::Ok();
+  std::vector<CaptureIssue> notes = CaptureCheck(*(*entry)->loaded.graph);
+  std::string how = fmt::format("capture mode {}, on stream '{}'", CaptureModeName(setup.mode),
+                                StreamDisplayName(setup.capture_stream));
+  if (refused.empty()) {
+    ctx.out.Styled(Style::kGood, "capture check: nothing in '{}' keeps it from being captured ({})", plan->lowered.name,
+                   how);
+  } else {
+    ctx.out.Styled(Style::kBad, "capture check: capture would refuse '{}' ({}), {} reason(s):", plan->lowered.name,
+                   how, refused.size());
+    for (const CaptureViolation& v : refused) ctx.out.Print("  {}: {}", CaptureRuleName(v.rule), v.message);
   }
-  ctx.out.Styled(Style::kBad, "capture check: {} issue(s) in '{}':", issues.size(), (*entry)->name);
-  for (const CaptureIssue& i : issues) ctx.out.Print("  {}: {}", i.node, i.reason);
+  for (const CaptureIssue& i : notes) ctx.out.Styled(Style::kDim, "  note: {}: {}", i.node, i.reason);
+  ctx.out.Styled(Style::kDim, "  from {}", plan->lowered.source);
   return Status::Ok();
 }
 
 Status Capture(CommandContext& ctx) {
-  if (ctx.args.size() == 1 && ctx.args[0].text == "check") return CaptureCheckCommand(ctx);
-  CaptureOptions opts;
-  for (size_t i = 0; i < ctx.args.size(); ++i) {
-    const std::string& a = ctx.args[i].text;
-    if ((a == "--stream" || a == "--end-stream") && i + 1 < ctx.args.size()) {
-      (a == "--stream" ? opts.capture_stream : opts.end_stream) = ctx.args[++i].text;
-      if (a == "--end-stream" && opts.end_stream.empty()) opts.end_stream = "default";
-    } else {
-      return Status::Error("usage: capture [check] [--stream NAME] [--end-stream NAME]");
-    }
+  if (!ctx.args.empty() && ctx.args[0].text == "check") {
+    return CaptureCheckCommand(ctx, std::vector<Word>(ctx.args.begin() + 1, ctx.args.end()));
   }
-  Result<Lowered> l = LowerCurrent(ctx.session);
-  if (!l.ok()) return l.status();
-  opts.compute_dtype = l->dtype;
+  Result<CapturePlan> plan = PlanCapture(ctx, ctx.args);
+  if (!plan.ok()) return plan.status();
+  const LoweredTasks& l = plan->lowered;
+  CaptureOptions opts;
+  opts.capture_stream = plan->setup.capture_stream;
+  opts.end_stream = plan->setup.end_stream;
+  opts.mode = plan->setup.mode;
+  opts.task_queue_enable = plan->setup.task_queue_enable;
+  opts.compute_dtype = l.dtype;
   DeviceState& dev = ctx.session.device();
-  Result<uint32_t> id = dev.sim.Capture(l->tasks, l->name, l->inputs, opts);
+  Result<uint32_t> id = dev.sim.Capture(l.tasks, l.name, l.inputs, opts);
   if (!id.ok()) return id.status();
-  const CapturedGraph* c = dev.sim.FindCaptured(l->name);
+  const CapturedGraph* c = dev.sim.FindCaptured(l.name);
   const PoolStats& pool = dev.sim.allocator().Stats(c->pool);
   std::vector<std::string> streams;
   for (const std::string& s : c->tasks.streams) streams.push_back(StreamDisplayName(s));
@@ -210,7 +209,7 @@ Status Capture(CommandContext& ctx) {
   if (unsized) {
     ctx.out.Styled(Style::kBad, "  >= a lower bound: {} kernel(s) have no cost, so no output size: the pool holds nothing for them", unsized);
   }
-  ctx.out.Styled(Style::kDim, "  from {}", l->source);
+  ctx.out.Styled(Style::kDim, "  from {}", l.source);
   return Status::Ok();
 }
 
@@ -221,7 +220,12 @@ Status Replay(CommandContext& ctx) {
   if (!entry.ok()) return entry.status();
   DeviceState& dev = ctx.session.device();
   const CapturedGraph* c = dev.sim.FindCaptured((*entry)->name);
-  if (!c) return Status::Errorf("'{}' has not been captured: run capture first", (*entry)->name);
+  if (!c) {
+    // torch_npu's words (NPUGraph.cpp:394) for a graph never captured.
+    return Status::Errorf("RuntimeError: Called NPUGraph::replay without a preceding successful capture. "
+                          "(torch_npu NPUGraph.cpp:394): '{}' has not been captured: run capture first",
+                          (*entry)->name);
+  }
   Result<RunResult> r = dev.sim.Replay(c->id, *opts);
   if (!r.ok()) return r.status();
   auto eager = dev.last_eager.find(r->graph);
@@ -230,7 +234,8 @@ Status Replay(CommandContext& ctx) {
 }
 
 Status Mem(CommandContext& ctx) {
-  if (!ctx.args.empty()) return Status::Error("usage: mem");
+  const bool graphs = ctx.args.size() == 1 && ctx.args[0].text == "--graph";
+  if (!ctx.args.empty() && !graphs) return Status::Error("usage: mem [--graph]");
   const SimDevice& sim = ctx.session.device().sim;
   const CachingAllocator& a = sim.allocator();
   ctx.out.Styled(Style::kHeading, "memory on {}: {} reserved of {}", sim.spec().name, FormatBytes(a.total_reserved()),
@@ -240,12 +245,17 @@ Status Mem(CommandContext& ctx) {
   for (PoolId id : a.Pools()) {
     const PoolStats& s = a.Stats(id);
     std::string held = id == kDefaultPool ? "eager runs" : "-";
+    std::vector<std::string> holders;  // TorchAir captures every key of an FX graph into one pool
     for (const CapturedGraph& c : sim.captured()) {
-      if (c.pool == id) held = fmt::format("captured graph {} ({})", c.id, c.name);
+      if (c.pool == id) holders.push_back(fmt::format("{} ({})", c.id, c.name));
     }
+    if (holders.size() == 1) held = "captured graph " + holders[0];
+    if (holders.size() > 1) held = fmt::format("captured graphs {}", fmt::join(holders, ", "));
+    if (id == kDefaultPool && !ctx.session.device().buffers.handles().empty()) held += ", the caller's buffers";
     ctx.out.Print("  {:<20} {:>12} {:>12} {:>12} {:>9} {:>3}/{:<3}  {}", s.name, FormatBytes(s.reserved),
                   FormatBytes(s.allocated), FormatBytes(s.peak_allocated), s.segments, s.reused, s.allocations, held);
   }
+  if (graphs) PrintGraphAddresses(ctx.session, ctx.out);
   return Status::Ok();
 }
 
@@ -271,8 +281,10 @@ Status Timeline(CommandContext& ctx) {
       width = static_cast<int>(*v);
     } else if (w.text == "--json" && i + 1 < ctx.args.size()) {
       json_path = Interpreter::ExpandHome(ctx.args[++i].text);
+    } else if (w.text == "--aclgraph-json" && i + 1 < ctx.args.size() && ctx.args.size() == 2) {
+      return WriteAclGraphDump(ctx, Interpreter::ExpandHome(ctx.args[++i].text));
     } else {
-      return Status::Error("usage: timeline [--width W] | timeline --json PATH");
+      return Status::Error("usage: timeline [--width W] | timeline --json PATH | timeline --aclgraph-json PATH");
     }
   }
   if (!dev.sim.has_trace()) return Status::Error("no run yet: run eager, capture or replay first");
@@ -330,7 +342,12 @@ void RegisterDeviceCommands(CommandTable& table) {
              "Without arguments shows every parameter of the device model (compute peaks, bandwidths, host\n"
              "dispatch and launch costs, launch latency, gaps, graph launch cost, sync latency, capacity).\n"
              "`device PRESET` switches to a preset (ascend-910b, a100, h100); `device set PARAM VALUE`\n"
-             "(or `set device.PARAM VALUE`) changes one; rates take K/M/G/T suffixes (`354T`).",
+             "(or `set device.PARAM VALUE`) changes one; rates take K/M/G/T suffixes (`354T`).\n"
+             "Core counts (aicore_num, vectorcore_num: what `check` holds concurrent kernels to): ascend-910b 24\n"
+             "cube and 48 vector cores, the Atlas A2 processor of CANN's ATC --aicore_num documentation\n"
+             "(platform_config: ai_core_cnt=24, cube_core_cnt=24, vector_core_cnt=48) and TorchAir's\n"
+             "deadlock_check.py default; other 910B variants are not confirmed. a100 108 and h100 132: their SMs\n"
+             "(NVIDIA's A100 whitepaper, Hopper in depth), a GPU having no cube/vector split.",
              DeviceCommand, [](const std::vector<std::string>& before) {
                if (before.empty()) {
                  std::vector<std::string> c = DevicePresetNames();
@@ -350,36 +367,100 @@ void RegisterDeviceCommands(CommandTable& table) {
              "synchronizes after each iteration (--no-sync: once at the end). Prints host, device and\n"
              "end-to-end time per iteration. " + TraceNote(),
              Eager, nullptr});
-  table.Add({"capture", "capture [check] [--stream S]",
+  table.Add({"capture", kCaptureUsage,
              "capture the current graph into a device graph (aclgraph), or check that it can be",
              "Records the graph's tasks on a capture stream (default 'capture'; the graph's default-stream\n"
-             "tasks go there) into a graph whose tensors live in a private memory pool. Side streams join\n"
-             "by waiting on an event recorded in the capture and must join back before the end. Errors\n"
-             "carry aclgraph's codes: default-stream capture refused (207000), unjoined stream (107025),\n"
-             "host sync during capture (507903), ending on another stream (107036), a stream used without\n"
-             "joining (107024); --end-stream S ends it on S (to see that error).\n"
-             "`capture check` lists what keeps the graph from being captured up front.",
+             "tasks go there) into a graph whose tensors live in a private memory pool, as TorchAir's capture\n"
+             "does: torch_npu.npu.graph(...) (acl_graph.py:1193), i.e. torch_npu's NPUGraph::capture_begin /\n"
+             "capture_end (csrc/core/npu/NPUGraph.cpp @9e73e708) around ACL's aclmdlRICaptureBegin / End. A side\n"
+             "stream joins the capture by waiting on an event recorded in it; its work before that runs outside.\n"
+             "`capture check` applies the same rules (core/device/capture_rules.h) and lists every refusal.\n"
+             "\n"
+             "Refusals. torch_npu's RuntimeErrors, verbatim:\n"
+             "  env.TASK_QUEUE_ENABLE 2: \"Do not support TASK_QUEUE_ENABLE = 2 during NPU graph capture, please\n"
+             "    export TASK_QUEUE_ENABLE=1/0.\" (NPUGraph.cpp:243-247)\n"
+             "  --stream default: \"NPU graphs must be captured on a non-default stream. (However, after capture,\n"
+             "    it's ok to replay them on the default stream.)\" (NPUGraph.cpp:270-274)\n"
+             "  --end-stream S: \"Capture must end on the same stream it began on.\" (NPUGraph.cpp:348)\n"
+             "  replay of a graph never captured: \"Called NPUGraph::replay without a preceding successful\n"
+             "    capture.\" (NPUGraph.cpp:394)\n"
+             "ACL's codes, as CANN's aclError documentation gives them (\"aclError\", runtime API reference,\n"
+             "https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/runtimeapi/aclcppdevg_03_1345.html;\n"
+             "hicann/runtime docs/zh/api_ref/25-01_aclError.md, messages from src/runtime/core/src/common/\n"
+             "errcode_manage.cc):\n"
+             "  .item() / _local_scalar_dense synchronizes its stream first (LocalScalarDenseNpu.cpp:25-26):\n"
+             "    ACL_ERROR_RT_STREAM_CAPTURED 107027 \"stream is captured\", in every mode\n"
+             "  a blocking host<->device copy (no non_blocking=True; CopyKernel.cpp:141-159: synchronize, then\n"
+             "    aclrtMemcpy): ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT 107030 in modes global and thread_local; in\n"
+             "    relaxed the synchronize fails: \"ACL stream synchronize failed, error code:107027\"\n"
+             "  a captured stream waiting on an event no captured task recorded: ACL_ERROR_RT_CAPTURE_DEPENDENCY\n"
+             "    107024 (\"the event wait task has no corresponding event record task\")\n"
+             "  at the end, a side stream not joined back (its last task must be an event record that the\n"
+             "    capture stream, or a stream that returns, waits for): ACL_ERROR_RT_STREAM_UNJOINED 107025\n"
+             "airscope's own refusal: work on a stream that never joined the capture. The real capture succeeds\n"
+             "without it and replays do not run it; airscope will not simulate replays that lose work.\n"
+             "\n"
+             "Capture modes M, aclmdlRICaptureMode: global, thread_local, relaxed (--mode M, or set\n"
+             "capture_error_mode; default global, TorchAir's, fx2acl_converter.py:58). The \"unsafe\" calls are\n"
+             "aclrtMemset, aclrtMemcpy, aclrtMemcpy2d and async copies from pageable host memory; global refuses\n"
+             "them on every thread, thread_local on the capturing thread, relaxed nowhere (CANN\n"
+             "aclmdlRICaptureThreadExchangeMode; hicann/runtime docs/zh/api_ref/\n"
+             "15_model_running_instance__management.md). Synchronizing or querying a stream,\n"
+             "event, device or context is refused in every mode (CANN dev guide, single-stream capture,\n"
+             "docs/zh/dev_guide/04-01_single_stream_capture.md). airscope has one host thread, the capturing\n"
+             "one, so global and thread_local refuse the same calls here.\n"
+             "\n"
+             "Not modelled: ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED 507903 (aclmdlRICaptureEnd after a failed\n"
+             "task submission invalidated the capture; airscope models no submission failure); 107031 (a\n"
+             "default-stream call during capture: the graph's default-stream work is the capture stream's here);\n"
+             "107041 (an async copy from pageable memory: non_blocking copies are taken to be pinned); torch_npu's\n"
+             "\"This NPUGraph instance already owns a captured graph.\" (NPUGraph.cpp:260-263: TorchAir makes a\n"
+             "new NPUGraph per capture; a new capture of the same graph here replaces the old one).",
              Capture, [](const std::vector<std::string>& before) {
-               return before.empty() ? Fixed({"check", "--stream", "--end-stream"}) : CompletionRule{};
+               if (!before.empty() && before.back() == "--mode") return Fixed(CaptureModeNames());
+               return Fixed({"check", "--stream", "--end-stream", "--mode"});
              }});
   table.Add({"replay", "replay [N] [--no-sync]", "replay the current graph's captured device graph N times",
              "Per iteration: input copies into the static buffers, one graph launch, then the tasks with\n"
              "their stream and event dependencies. Prints host, device and end-to-end time per iteration\n"
              "and the speedup over the last eager run of the same graph.\n" + TraceNote(),
              Replay, nullptr});
-  table.Add({"mem", "mem", "device memory: reserved / allocated / high-water per pool",
-             "Shows the caching allocator's pools: the default pool (eager runs) and one private pool per\n"
-             "captured graph, held until the graph is replaced; reuse counts allocations served from cache.",
-             Mem, nullptr});
-  table.Add({"timeline", "timeline [--width W | --json PATH]", "draw the last run per stream",
+  table.Add({"mem", "mem [--graph]", "device memory: reserved / allocated / high-water per pool",
+             "Shows the caching allocator's pools: the default pool (eager runs, the buffers reduce-overhead calls\n"
+             "pass) and the private pools of captured graphs, held until the graph is replaced: one per `capture`,\n"
+             "one per FX graph for reduce-overhead calls, shared by the captures of all its graph keys as TorchAir\n"
+             "shares its mempool (acl_graph.py:946-962); reuse counts allocations served from cache.\n"
+             "--graph: per captured graph, the addresses it baked in: staged or captured inputs, parameters,\n"
+             "mutated inputs, outputs (which are whose, and which TorchAir keeps alive), then the buffers the\n"
+             "caller holds. Addresses are airscope's: segment and offset in the simulated allocator.",
+             Mem, [](const std::vector<std::string>& before) {
+               return before.empty() ? Fixed({"--graph"}) : CompletionRule{};
+             }});
+  table.Add({"timeline", "timeline [--width W | --json PATH | --aclgraph-json PATH]", "draw the last run per stream",
              "Draws the last eager/capture/replay run, as wide as the terminal (or --width W; 100 columns when\n"
              "the output is not a terminal): one row for the host and one per stream, a time axis,\n"
              "kernel names where they fit, waits as ~, then utilisation and the longest idle gap per stream\n"
              "with its cause. --json PATH writes Chrome trace JSON for ui.perfetto.dev (as dump writes files;\n"
-             "--json - prints it).",
+             "--json - prints it).\n"
+             "--aclgraph-json PATH writes the current graph's captured graph as TorchAir's NPUGraph.debug_dump\n"
+             "does (acl_graph.py:1261-1269 -> aclmdlRIDebugJsonPrint, NPUGraph.cpp:414-418), the JSON TorchAir's\n"
+             "tools/gegraph_check/ scripts (filter_operators.py, align_trace.py, deadlock_check.py) read: one\n"
+             "Chrome-trace \"X\" event per task, tid \"stream<id>\", name (EVENT_RECORD_<id>, EVENT_WAIT_<id>, the\n"
+             "kernel's), args Model Id, Stream Id, Task Id, Task Type and, for kernels the runtime knows, Numblocks,\n"
+             "Task Ration, Schem Mode; ts/dur the runtime's schematic layout, not timings (hicann/runtime\n"
+             "src/runtime/core/src/stream/stream.cc TraceEventToJson, DebugJsonPrintForModelStm; stream.hpp:37-65).\n"
+             "airscope knows no kernel's block count, mix type or arguments: a kernel is KERNEL_AICORE without\n"
+             "Numblocks, except a communication kernel (help check), written KERNEL_AIVEC, Numblocks = the vector\n"
+             "cores it assumes, Schem Mode 1, so deadlock_check.py sees what `check` sees; stream ids are the\n"
+             "streams' order (the mapping is printed); no STREAM_ACTIVE, NOP or EVENT_RESET tasks the runtime\n"
+             "adds. `load` reads such a file (a real dump too) back: its tasks become the graph's for check,\n"
+             "timeline and runstats, drawn where the file puts them; task types other than records, waits and\n"
+             "MEMCPY_* (STREAM_ACTIVE, NOP, EVENT_RESET, ...) are drawn and counted as kernels.",
              Timeline, [](const std::vector<std::string>& before) {
-               if (!before.empty() && before.back() == "--json") return CompletionRule{CompletionKind::kFile, {}};
-               return before.empty() ? Fixed({"--width", "--json"}) : CompletionRule{};
+               if (!before.empty() && (before.back() == "--json" || before.back() == "--aclgraph-json")) {
+                 return CompletionRule{CompletionKind::kFile, {}};
+               }
+               return before.empty() ? Fixed({"--width", "--json", "--aclgraph-json"}) : CompletionRule{};
              }});
   table.Add({"runstats", "runstats", "statistics of the last run: busy %, overlap, idle gaps",
              "For the last eager/capture/replay run: host busy time, each stream's busy time and\n"

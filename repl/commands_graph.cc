@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/suggest.h"
+#include "repl/aclgraph_dump.h"
 #include "repl/cache_state.h"
 #include "repl/command_table.h"
 #include "repl/graph_text.h"
@@ -111,6 +112,21 @@ Status Load(CommandContext& ctx) {
     if (trace) return LoadTraceLog(ctx, path, prefix);
     return LoadTorchLogs(ctx, path, prefix);
   }
+  // Graph names are words of the command language, not Python identifiers:
+  // `03_custom_pre` (airscope's own stage dumps) and `lambda` are fine.
+  auto usable = [](const std::string& name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    });
+  };
+  if (IsAclGraphDumpFile(path)) {
+    if (shapes_text) {
+      return Status::Errorf("{} is a capture dump (no graph inputs): load it without --shapes", args[0].text);
+    }
+    std::string name = as ? *as : DefaultGraphName(path);
+    if (!usable(name)) return Status::Errorf("'{}' is not a usable graph name (letters, digits, _ and -)", name);
+    return LoadAclGraphDump(ctx, path, name);
+  }
   std::vector<InputShape> shapes;
   if (shapes_text) {
     Result<std::vector<InputShape>> parsed = ParseInputShapes(*shapes_text);
@@ -122,12 +138,7 @@ Status Load(CommandContext& ctx) {
   Result<LoadedGraph> loaded =
       LoadGraphFile(path, session.settings().GetUnsigned("max-file-size"), session.registry(), name);
   if (!loaded.ok()) return loaded.status();  // the file's error first: it is the likelier mistake
-  // Graph names are words of the command language, not Python identifiers:
-  // `03_custom_pre` (airscope's own stage dumps) and `lambda` are fine.
-  bool usable = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-  });
-  if (!usable) return Status::Errorf("'{}' is not a usable graph name (letters, digits, _ and -)", name);
+  if (!usable(name)) return Status::Errorf("'{}' is not a usable graph name (letters, digits, _ and -)", name);
   if (!shapes.empty()) {
     loaded = WithInputShapes(*loaded, shapes, session.registry());
     if (!loaded.ok()) return loaded.status().WithPrefix("--shapes");
@@ -136,6 +147,7 @@ Status Load(CommandContext& ctx) {
   GraphFormat format = loaded->format;
   bool replaced = false;
   session.AddGraph(name, std::move(loaded).value(), &replaced);
+  session.device().loaded_captures.erase(name);  // a capture dump of that name is replaced too
   ctx.out.Styled(Style::kGood, "{} graph '{}' from {} ({}): {} nodes", replaced ? "replaced" : "loaded", name,
                  args[0].text, GraphFormatName(format), nodes);
   PrintShapeSummary(ctx, session.current()->loaded);
@@ -297,7 +309,9 @@ void RegisterGraphCommands(CommandTable& table) {
              "  inductor:<folder>:fx_graph_readable, and the graphs of the tree's logs (torchair/debug.log,\n"
              "  torchdynamo/debug.log, the tlparse/ TORCH_TRACE log of the run's pid). Capture dumps and output code\n"
              "  are listed. A damaged or partial tree loads what it can: a warning names each file that did not\n"
-             "  (lost NNN dumps, empty or cut files, JSON that does not parse). compare replays its recorded stages.",
+             "  (lost NNN dumps, empty or cut files, JSON that does not parse). compare replays its recorded stages.\n"
+             "A capture dump (NPUGraph.debug_dump's JSON, or what timeline --aclgraph-json writes) becomes a name\n"
+             "whose tasks check, timeline and runstats read (help timeline).",
              Load, [](const std::vector<std::string>& before) {
                if (before.empty()) return CompletionRule{CompletionKind::kFile, {}};
                return before.size() % 2 == 1 ? CompletionRule{CompletionKind::kFixed, {"as", "--shapes"}}

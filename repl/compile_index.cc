@@ -445,17 +445,20 @@ class IndexBuilder {
       }
       if (const CacheState* state = entry->cache.get(); state && state->frame && !state->frame->entries().empty()) {
         uint64_t hits = 0;
-        uint64_t replays = 0;
-        size_t captured = 0;
-        for (const auto& e : state->frame->entries()) {
-          hits += e->hits;
-          replays += e->replays;
-          captured += e->captured.size();
+        for (const auto& e : state->frame->entries()) hits += e->hits;
+        c.runtime.push_back(fmt::format("simulated: {} called: {} cache entr{}, {} hit(s)", g.name,
+                                        state->frame->entries().size(),
+                                        state->frame->entries().size() == 1 ? "y" : "ies", hits));
+        // reduce-overhead calls: each entry's AclGraph (core/runtime), as TorchAir's counters count.
+        for (size_t i = 0; i < state->runtimes.size() && i < state->frame->entries().size(); ++i) {
+          const AclGraph* acl = state->runtimes[i].graph.get();
+          if (!acl) continue;
+          const AclGraphStats& s = acl->stats();
+          c.runtime.push_back(fmt::format("simulated: {} entry {}: AclGraph of graph_{}: {} call(s), {} capture(s), "
+                                          "{} replay(s), {} eager run(s)",
+                                          g.name, state->frame->entries()[i]->compile_id, state->runtimes[i].fx_graph,
+                                          s.calls, s.captures, s.replays, s.eager_runs));
         }
-        c.runtime.push_back(fmt::format("simulated: {} called: {} cache entr{}, {} hit(s), {} captured shape(s), {} "
-                                        "replay(s)",
-                                        g.name, state->frame->entries().size(),
-                                        state->frame->entries().size() == 1 ? "y" : "ies", hits, captured, replays));
       }
       if (const CapturedGraph* captured = session_.device().sim.FindCaptured(g.name)) {
         c.runtime.push_back(fmt::format("simulated: {} captured on the simulated device as graph {} ({} tasks)", g.name,

@@ -51,7 +51,25 @@ Completion Complete(const CommandTable& table, const Session& session, std::stri
           for (const std::string& pass : current->pipeline->passes()) options.push_back(pass);
         }
         break;
+      case CompletionKind::kBuffer:
+        for (const Handle& h : session.device().buffers.handles()) options.push_back(h.name);
+        break;
       case CompletionKind::kCallInput:
+        // After `in`: the buffers the caller holds (or a new name).
+        if (!args.empty() && args.back() == "in") {
+          for (const Handle& h : session.device().buffers.handles()) options.push_back(h.name);
+          break;
+        }
+        // After a spec: its flags, and the command's own (call's `keep`);
+        // those of the AclGraph runtime only in reduce-overhead mode.
+        if (!args.empty() && args.back().find('=') != std::string::npos) {
+          options.push_back("grad");
+          if (session.settings().Get("mode") == "reduce-overhead") {
+            options.push_back("in");
+            options.push_back("param");
+            for (const std::string& flag : rule.fixed) options.push_back(flag);
+          }
+        }
         // `x=f32[2,2]`: the input's traced spec, ready to edit; inputs already given are left out.
         if (const Graph* graph = session.current_graph()) {
           for (const Node* p : graph->Placeholders()) {

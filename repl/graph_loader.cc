@@ -168,6 +168,7 @@ Result<LoadedGraph> WithInputShapes(const LoadedGraph& loaded, const std::vector
   result.graph = std::move(graph);
   result.path = loaded.path;
   result.format = loaded.format;
+  result.modules = loaded.modules;
   return result;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/aot/nn_module.h"
 #include "core/ir/graph.h"
 #include "core/ops/shape_inference.h"
 #include "core/fx/fx_text.h"
@@ -28,6 +29,8 @@ struct LoadedGraph {
   std::string path;
   GraphFormat format = GraphFormat::kFxText;
   InferenceReport inference;
+  // The torch.nn modules declared for its call_module targets (`module`); null: none.
+  std::shared_ptr<const ModuleTable> modules;
 };
 
 // The graph is named `name`, or DefaultGraphName(path) when `name` is empty.

@@ -136,6 +136,9 @@ ReportGraph GraphOf(Interpreter& interpreter, const Session::Entry& entry) {
     }
   }
   const CacheState* state = entry.cache.get();
+  if (state) {
+    for (const CacheState::CallRecord& c : state->calls) graph.calls.push_back({c.number, c.spec, c.outcome, c.compile_id});
+  }
   if (state && state->frame) {
     graph.cache_text = Captured(interpreter, "cache");
     graph.guards_text = Captured(interpreter, "guards");
@@ -159,6 +162,11 @@ Result<ReportData> CollectReport(Interpreter& interpreter, const std::string& ve
       if (session.current() == &entry) data.current_graph = g;
       AIRSCOPE_RETURN_IF_ERROR(session.Use(entry.name));
       data.graphs.push_back(GraphOf(interpreter, entry));
+      // Hazards between the streams of the graph as captured (check on an
+      // uncaptured graph would compile it: the report only reads).
+      if (session.device().sim.FindCaptured(entry.name)) {
+        data.device.checks.emplace_back(entry.name, Captured(interpreter, "check"));
+      }
       if (const CacheState* state = entry.cache.get(); state && state->bundle) {
         auto [it, fresh] = logs.emplace(state->bundle.get(), data.logs.size());
         if (fresh) {

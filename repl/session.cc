@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "repl/cache_state.h"
+
 namespace airscope {
 
 Session::Session()
@@ -42,6 +44,7 @@ void Session::Record(TranscriptEntry entry) {
 PassContext Session::MakePassContext() const {
   PassContext context;
   context.registry = registry_;
+  if (const Entry* entry = current(); entry && entry->loaded.modules) context.modules = entry->loaded.modules.get();
   context.decompositions = &decompositions_;
   context.schemas = &schemas_;
   context.inplaceable = &inplaceable_;
@@ -50,6 +53,7 @@ PassContext Session::MakePassContext() const {
   context.custom_post = custom_post_;
   context.config = settings_.TorchAir();
   context.env = PassEnvironmentOf(device_);
+  context.env.world_size = static_cast<int64_t>(settings_.GetUnsigned("dist.world_size"));
   context.check_effects = settings_.Get("check.effects") == "on";
   return context;
 }
@@ -59,6 +63,7 @@ void Session::AddGraph(std::string name, LoadedGraph loaded, bool* replaced) {
   for (Entry& entry : graphs_) {
     if (entry.name == name) {
       entry.loaded = std::move(loaded);
+      if (entry.cache) ReleaseRuntimes(*entry.cache, device_);  // its captured graphs go with it
       entry.cache.reset();  // a replaced graph is a new frame: its old cache entries do not apply
       entry.pipeline.reset();  // its stages belong to the old graph
       *replaced = true;

@@ -83,6 +83,7 @@ class Session {
 
   // The simulated device (spec, allocator, captured graphs, last trace).
   DeviceState& device() { return device_; }
+  const DeviceState& device() const { return device_; }
 
   // ---- what ran: each command line (a block with its lines), its output and
   // its error, for `report`. Bounded: the newest kTranscriptLimit entries,

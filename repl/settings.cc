@@ -34,13 +34,27 @@ Settings::Settings() {
            "or returns beyond what the pass may change (help pass NAME)", {"on", "off"}, SettingSpec::Kind::kChoice});
   Declare({"show-times", "on", "print pass times (off: for golden scripts, whose output must not vary)",
            {"on", "off"}, SettingSpec::Kind::kChoice});
+  Declare({"dist.world_size", "0", "ranks of the default process group '0' (tag 'ptd:0'), which TorchAir's "
+           "all_to_all_single decomposition reads in aot; 0: unknown (the op stays whole)", {},
+           SettingSpec::Kind::kUnsigned});
   Declare({"max-file-size", "2147483648", "largest file `load` reads, in bytes; larger ones are refused", {},
            SettingSpec::Kind::kUnsigned});
   // The compile cache (commands_cache.cc): Dynamo's and TorchAir's knobs, same names and defaults.
   Declare({"cache_size_limit", "8", "compiled entries a frame keeps before calls that miss run eager "
            "(Dynamo's config.recompile_limit)", {}, SettingSpec::Kind::kUnsigned});
-  Declare({"mode", "default", "compile mode: default, or reduce-overhead (capture a device graph per input shape)",
+  Declare({"mode", "default", "compile mode: default, or reduce-overhead (calls run TorchAir's AclGraph: a device "
+           "graph captured per graph key, help call)",
            {"default", "reduce-overhead"}, SettingSpec::Kind::kChoice});
+  // The capture (commands_device.cc, core/device/capture_rules.h).
+  Declare({"capture_error_mode", "global",
+           "capture's aclmdlRICaptureMode: global (TorchAir's default, fx2acl_converter.py:58, given to "
+           "torch_npu.npu.graph at acl_graph.py:1193), thread_local or relaxed (npugraph_ex's "
+           "capture_error_mode option, configs/compiler_config.py:50)",
+           {"global", "thread_local", "relaxed"}, SettingSpec::Kind::kChoice});
+  Declare({"env.TASK_QUEUE_ENABLE", "1",
+           "torch_npu's TASK_QUEUE_ENABLE (default 1, OptionsManager.cpp:570-584); capture refuses 2 "
+           "(NPUGraph.cpp:243-247)",
+           {"0", "1", "2"}, SettingSpec::Kind::kChoice});
   // TorchAir's CompilerConfig options, under their own names.
   for (const ConfigOptionInfo& option : TorchAirConfigOptions()) {
     Declare({option.name, option.default_value, option.help, {}, SettingSpec::Kind::kConfig});

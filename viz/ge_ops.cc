@@ -7,6 +7,7 @@
 
 #include "core/fx/python_repr.h"
 #include "viz/ge_const.h"
+#include "viz/ge_expansions.h"
 #include "viz/ge_op_types.h"
 #include "viz/proto_text.h"
 
@@ -85,8 +86,19 @@ class Builder {
     }
     std::vector<GeOp> ops;
     int64_t data_index = 0;
+    GeExpansionContext expansion_context{
+        [this](std::string_view type) { return UniqueName(std::string(type)); },
+        [this](const Node* producer) {
+          const GeDesc* desc = nullptr;
+          std::string ref = DataRef(producer, &desc);
+          return GeInput{std::move(ref), desc != nullptr ? *desc : GeDesc{}};
+        }};
     for (const Node* node : graph_) {
       if (IsElidedGetitem(*node)) continue;
+      if (auto expanded = ExpandForGe(*node, expansion_context)) {
+        AddExpansion(*node, std::move(*expanded), &ops);
+        continue;
+      }
       GeOp op;
       GeOpType ge = TypeOf(*node);
       op.type = ge.type;
@@ -159,6 +171,35 @@ class Builder {
       return used_.insert(node.name()).second ? node.name() : UniqueName(node.name());
     }
     return UniqueName(ge.type);
+  }
+
+  // A node TorchAir's converter builds as several operators (ge_expansions.h):
+  // the last is the node's own (its output descs, `_aten_op`, `_fx_args`);
+  // the others are parts of it (`_fx_part_of`, which the reader skips).
+  void AddExpansion(const Node& node, std::vector<GeOp> expanded, std::vector<GeOp>* ops) {
+    GeOp& main = expanded.back();
+    if (options_.fx_names) {
+      main.name = used_.insert(node.name()).second ? node.name() : UniqueName(node.name());
+    }
+    names_[&node] = main.name;
+    // The node's descs, under the names the operator's builder gives its outputs.
+    std::vector<GeDesc> descs = OutputDescs(node);
+    if (descs.size() == main.output_desc.size()) {
+      for (size_t i = 0; i < descs.size(); ++i) {
+        if (!main.output_desc[i].name.empty()) descs[i].name = main.output_desc[i].name;
+      }
+    }
+    main.output_desc = std::move(descs);
+    descs_[&node] = main.output_desc;
+    data_inputs_.clear();  // the operator's inputs are not the FX args: `_fx_args` says them
+    GeOpType ge{main.type, true, false, {}};
+    AddExtraAttrs(node, ge, &main);
+    for (GeOp& op : expanded) {
+      op.stream = node.stream();
+      if (&op != &main) op.attrs.push_back(StringAttr("_fx_part_of", main.name));
+      AddNameAttrs(&op);
+      ops->push_back(std::move(op));
+    }
   }
 
   // dtype_promote's Consts for the scalar operands of the converters that
@@ -438,6 +479,7 @@ void AppendAttrValueText(std::string& out, const GeAttr& attr, int indent) {
     case GeAttr::Kind::kS: Line(out, indent, fmt::format("s: \"{}\"", ProtoCEscape(attr.s))); break;
     case GeAttr::Kind::kI: Line(out, indent, fmt::format("i: {}", attr.i)); break;
     case GeAttr::Kind::kB: Line(out, indent, attr.b ? "b: true" : "b: false"); break;
+    case GeAttr::Kind::kF: Line(out, indent, fmt::format("f: {}", attr.f)); break;
     case GeAttr::Kind::kT:
       Line(out, indent, "t {");
       Line(out, indent + 2, "desc {");
@@ -447,13 +489,12 @@ void AppendAttrValueText(std::string& out, const GeAttr& attr, int indent) {
       Line(out, indent, "}");
       break;
     case GeAttr::Kind::kListS:
+    case GeAttr::Kind::kListI:
+    case GeAttr::Kind::kList:
       Line(out, indent, "list {");
       for (const std::string& s : attr.list_s) Line(out, indent + 2, fmt::format("s: \"{}\"", ProtoCEscape(s)));
-      Line(out, indent, "}");
-      break;
-    case GeAttr::Kind::kListI:
-      Line(out, indent, "list {");
       for (int64_t i : attr.list_i) Line(out, indent + 2, fmt::format("i: {}", i));
+      if (!attr.list_val_type.empty()) Line(out, indent + 2, fmt::format("val_type: {}", attr.list_val_type));
       Line(out, indent, "}");
       break;
   }

@@ -19,6 +19,12 @@
 //     div.Tensor -> a `Const` of the output dtype made just before the op
 //     (dtype_promote, ge_const.h), attr `_fx_part_of` = the FX node (airscope's:
 //     the reader rebuilds that node from `_fx_args` and skips the Const).
+//   - A node TorchAir's converter builds as several operators, or with list
+//     arguments as Const inputs (addmm, view, t, permute, expand, _softmax,
+//     gelu, sum/mean over dims, cat, split_with_sizes, embedding,
+//     convolution, native_layer_norm: ge_expansions.h), is all of them in creation order; the
+//     last is the node's own (its descs, `_aten_op`, `_fx_args`), the others
+//     carry `_fx_part_of` = its name.
 //   - `operator.getitem(t, i)` on a tuple-valued node is no operator: users
 //     reference `t:i`; in `_fx_args` such a reference is spelled
 //     `<t>_getitem_<i>`, the name the reader gives the getitem it rebuilds.
@@ -59,15 +65,21 @@ struct GeDesc {
 
 struct GeAttr {
   // kT: a TensorDef (`t { desc {...} data: "..." }`), desc in tensor_desc, data bytes in s.
-  enum class Kind : uint8_t { kS, kI, kB, kT, kListS, kListI };
+  // kList: both list_s and list_i (specific_op_input_layout's `input_layout_info`).
+  // kF: a float attr (f), written as the shortest text that reads back as the same float32.
+  enum class Kind : uint8_t { kS, kI, kB, kT, kListS, kListI, kList, kF };
   std::string key;
   Kind kind = Kind::kS;
   std::string s;
   int64_t i = 0;
   bool b = false;
+  float f = 0;
   GeDesc tensor_desc;
   std::vector<std::string> list_s;
   std::vector<int64_t> list_i;
+  // A list attr the raw op builders type (`op.attr["axes"].list.val_type = 2`):
+  // "VT_LIST_INT" is written after the items, as protobuf prints field 20.
+  std::string list_val_type;
 };
 
 struct GeOp {

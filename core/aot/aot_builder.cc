@@ -7,13 +7,23 @@ namespace airscope {
 Node* AtenBuilder::Call(std::string_view target, std::vector<Argument> args, std::vector<Kwarg> kwargs) {
   Node* node = out_.Append(CallSpec(target, std::move(args), std::move(kwargs)));
   InferMeta(node, registry_);
-  // make_fx keeps the user's source line on every op it records for it.
-  if (!stack_trace_.empty() && node->meta()) {
-    NodeMeta meta = *node->meta();
-    meta.stack_trace = stack_trace_;
-    node->set_meta(std::move(meta));
+  // make_fx keeps the user's source line on every op it records for it; the
+  // printout shows it above the first of them.
+  if (node->meta()) {
+    std::string trace = TraceForNext();
+    if (!trace.empty()) {
+      NodeMeta meta = *node->meta();
+      meta.stack_trace = std::move(trace);
+      node->set_meta(std::move(meta));
+    }
   }
   return node;
+}
+
+std::string AtenBuilder::TraceForNext() {
+  if (stack_trace_.empty() || stack_trace_ == attached_) return "";
+  attached_ = stack_trace_;
+  return stack_trace_;
 }
 
 const Argument* AtenBuilder::Lookup(const Node* dynamo) const {

@@ -26,14 +26,19 @@ class AtenBuilder {
   Graph& graph() { return out_; }
   const OpRegistry& registry() const { return registry_; }
 
-  // The Dynamo node being lowered and its source comment, which goes on every
-  // call made for it (the readable printer writes a comment only when it
-  // changes, so a node without one has the one printed above it).
+  // The Dynamo node being lowered and its source comment. The comment goes on
+  // the first call made after it changes (TraceForNext): torch's readable
+  // printer writes `# File: ...` only when a node's stack trace differs from
+  // the one before (torch/fx/graph.py append_stacktrace_summary), and
+  // airscope's reader gives a comment to the node below it.
   void Begin(const Node* source, std::string stack_trace) {
     source_ = source;
     stack_trace_ = std::move(stack_trace);
   }
   const std::string& stack_trace() const { return stack_trace_; }
+  // The comment the next node made should carry: the current one if no node
+  // carries it yet, else "".
+  std::string TraceForNext();
 
   // Appends `target` (without `torch.ops.`) called with `args`/`kwargs`.
   Node* Call(std::string_view target, std::vector<Argument> args, std::vector<Kwarg> kwargs = {});
@@ -51,6 +56,7 @@ class AtenBuilder {
   const OpRegistry& registry_;
   const Node* source_ = nullptr;
   std::string stack_trace_;
+  std::string attached_;  // the comment the last node given one carries
   std::unordered_map<const Node*, Argument> values_;
 };
 

@@ -22,6 +22,8 @@
 //    transpose, permute, t, unsqueeze, squeeze, expand, flatten, contiguous.
 #include "core/aot/torch_functions.h"
 
+#include "core/aot/lowering_util.h"
+
 #include <algorithm>
 #include <map>
 
@@ -39,78 +41,7 @@ const Argument* TorchCall::Arg(size_t index, std::string_view keyword) const {
 
 namespace {
 
-using Result_ = std::optional<Argument>;
-
-Argument Ref(Node* node) { return Argument::NodeRef(node); }
-
-// A node known to make one tensor.
-bool TensorValue(const Argument& arg) { return arg.is_node() && arg.as_node()->tensor() != nullptr; }
-
-std::optional<double> NumberOf(const Argument* arg) {
-  if (!arg) return std::nullopt;
-  if (arg->kind() == Argument::Kind::kInt) return static_cast<double>(arg->as_int());
-  if (arg->kind() == Argument::Kind::kFloat) return arg->as_float();
-  return std::nullopt;
-}
-std::optional<bool> BoolOf(const Argument* arg, bool fallback) {
-  if (!arg || arg->is_none()) return fallback;
-  if (arg->kind() == Argument::Kind::kBool) return arg->as_bool();
-  return std::nullopt;
-}
-std::optional<int64_t> IntOf(const Argument* arg) {
-  if (arg && arg->kind() == Argument::Kind::kInt) return arg->as_int();
-  return std::nullopt;
-}
-// An int list given as one list argument or as the trailing positional ints
-// of a method call (`x.view(2, 8)`, `x.permute(1, 0)`).
-std::optional<std::vector<Argument>> IntsFrom(const TorchCall& call, size_t first, std::string_view keyword) {
-  const Argument* arg = call.Arg(first, keyword);
-  if (!arg) return std::nullopt;
-  if (arg->is_sequence()) return std::vector<Argument>(arg->items().begin(), arg->items().end());
-  std::vector<Argument> items;
-  for (size_t i = first; i < call.args.size(); ++i) items.push_back(call.args[i]);
-  return items;
-}
-std::optional<std::vector<int64_t>> StaticInts(const std::vector<Argument>& items) {
-  std::vector<int64_t> out;
-  for (const Argument& item : items) {
-    if (item.kind() != Argument::Kind::kInt) return std::nullopt;
-    out.push_back(item.as_int());
-  }
-  return out;
-}
-Argument IntList(const std::vector<int64_t>& values) {
-  std::vector<Argument> items;
-  for (int64_t v : values) items.push_back(Argument::Int(v));
-  return Argument::List(std::move(items));
-}
-// Static sizes of a tensor value, or nullopt.
-std::optional<std::vector<int64_t>> SizesOf(const Argument& value) {
-  const TensorMeta* meta = MetaOf(value);
-  if (!meta) return std::nullopt;
-  std::vector<int64_t> out;
-  for (const Dim& d : meta->sizes) {
-    if (!d.is_static()) return std::nullopt;
-    out.push_back(d.value());
-  }
-  return out;
-}
-const Argument* Self(const TorchCall& call, std::string* why) {
-  const Argument* self = call.Arg(0, "input");
-  if (!self) self = call.Arg(0, "self");
-  if (!self || !self->is_node()) {
-    *why = "its first argument is not a tensor";
-    return nullptr;
-  }
-  return self;
-}
-// Passes on the keyword arguments a rule does not model; empty when none.
-std::string UnmodelledKwargs(const TorchCall& call, std::initializer_list<std::string_view> known) {
-  for (const Kwarg& kw : call.kwargs) {
-    if (std::find(known.begin(), known.end(), kw.name) == known.end()) return kw.name;
-  }
-  return "";
-}
+using Result_ = LoweringResult;
 
 // ---- families
 
@@ -212,29 +143,6 @@ Result_ Neg(AtenBuilder& b, const TorchCall& call, std::string* why) {
   return Ref(b.Call("aten.neg.default", {*self}));
 }
 
-// operator.getitem: of a multi-output op it stays getitem (AOT prints
-// `getitem = flex_attention[0]`); of a tensor an int index is select.int.
-Result_ GetItem(AtenBuilder& b, const TorchCall& call, std::string* why) {
-  const Argument& self = call.args.at(0);
-  const Argument& index = call.args.at(1);
-  if (self.is_sequence() && index.kind() == Argument::Kind::kInt) {
-    // `x.size()[0]`: an element of a value `size` made (a dim or its sym_size node).
-    int64_t i = index.as_int() < 0 ? index.as_int() + static_cast<int64_t>(self.items().size()) : index.as_int();
-    if (i >= 0 && i < static_cast<int64_t>(self.items().size())) return self.items()[i];
-    *why = "the index is out of range";
-    return std::nullopt;
-  }
-  if (!self.is_node()) {
-    *why = "it indexes a value that is not a node";
-    return std::nullopt;
-  }
-  const NodeMeta* meta = self.as_node()->meta();
-  bool tensor = meta && meta->kind == ValueKind::kTensor;
-  if (!tensor) return Ref(b.Call("operator.getitem", {self, index}));
-  if (index.kind() == Argument::Kind::kInt) return Ref(b.Call("aten.select.int", {self, Argument::Int(0), index}));
-  *why = "tensor indexing other than by one int (slices, tensors, tuples) is not modelled";
-  return std::nullopt;
-}
 
 Result_ Gelu(AtenBuilder& b, const TorchCall& call, std::string* why) {
   const Argument* self = Self(call, why);
@@ -493,13 +401,6 @@ Result_ Flatten(AtenBuilder& b, const TorchCall& call, std::string* why) {
   return Ref(b.Call("aten.view.default", {*self, IntList(out)}));
 }
 
-Result_ Contiguous(AtenBuilder& b, const TorchCall& call, std::string* why) {
-  const Argument* self = Self(call, why);
-  if (!self) return std::nullopt;
-  if (KnownContiguous(self->as_node())) return *self;
-  return Ref(b.Call("aten.clone.default", {*self},
-                    {{"memory_format", Argument::OfMemoryFormat(MemoryFormat::kContiguous)}}));
-}
 
 Result_ Permute(AtenBuilder& b, const TorchCall& call, std::string* why) {
   const Argument* self = Self(call, why);
@@ -543,31 +444,21 @@ LoweringFn Reduce(std::string op, std::string dim_overload) {
   };
 }
 
-// x.to(dtype) / x.float() / x.half(): _to_copy(x, dtype=...) unless the dtype is already x's.
-LoweringFn ToDType(std::optional<DType> fixed) {
-  return [fixed](AtenBuilder& b, const TorchCall& call, std::string* why) -> Result_ {
-    const Argument* self = Self(call, why);
-    if (!self) return std::nullopt;
-    std::optional<DType> dtype = fixed;
-    if (!dtype) {
-      const Argument* arg = call.Arg(1, "dtype");
-      if (!arg || arg->kind() != Argument::Kind::kDType || call.args.size() > 2) {
-        *why = "only .to(dtype) is modelled (not devices, tensors or copy flags)";
-        return std::nullopt;
-      }
-      dtype = arg->as_dtype();
-    }
-    const TensorMeta* meta = MetaOf(*self);
-    if (meta && meta->dtype == *dtype) return *self;  // to() returns self when nothing changes
-    return Ref(b.Call("aten._to_copy.default", {*self}, {{"dtype", Argument::OfDType(*dtype)}}));
-  };
-}
 
 Result_ Cat(AtenBuilder& b, const TorchCall& call, std::string*) {
   std::vector<Argument> args = {call.args.at(0)};
   const Argument* dim = call.Arg(1, "dim");
   if (dim && !(dim->kind() == Argument::Kind::kInt && dim->as_int() == 0)) args.push_back(*dim);
   return Ref(b.Call("aten.cat.default", std::move(args)));
+}
+
+// x.fill_(v): fill_.Scalar for a number, fill_.Tensor for a tensor.
+Result_ FillInplace(AtenBuilder& b, const TorchCall& call, std::string* why) {
+  const Argument* self = Self(call, why);
+  const Argument* value = call.Arg(1, "value");
+  if (!self || !value) return std::nullopt;
+  b.Call(value->is_node() ? "aten.fill_.Tensor" : "aten.fill_.Scalar", {*self, *value});
+  return *self;
 }
 
 // In-place method `x.add_(y)`: the aten in-place op; `functionalize` rewrites it.
@@ -590,9 +481,9 @@ Result_ Copy(AtenBuilder& b, const TorchCall& call, std::string* why) {
   return *self;
 }
 
-const std::map<std::string, LoweringFn, std::less<>>& Table() {
+const LoweringTable& Table() {
   static const auto* table = [] {
-    auto* t = new std::map<std::string, LoweringFn, std::less<>>();
+    auto* t = new LoweringTable();
     for (const char* op : {"sin", "cos", "exp", "log", "sqrt", "rsqrt", "reciprocal", "tanh", "sigmoid", "abs",
                            "erf", "sign", "clone", "tril", "triu"}) {
       (*t)[op] = Unary(fmt::format("aten.{}.default", op));
@@ -600,6 +491,12 @@ const std::map<std::string, LoweringFn, std::less<>>& Table() {
     (*t)["relu"] = MaybeInplaceUnary("relu");
     (*t)["silu"] = MaybeInplaceUnary("silu");
     (*t)["relu_"] = Unary("aten.relu_.default");
+    // In-place methods without operands (`x.zero_()`, `x.sigmoid_()`): the
+    // aten in-place op; functionalization makes it out-of-place.
+    for (const char* op : {"zero"}) {
+      (*t)[fmt::format("{}_", op)] = Unary(fmt::format("aten.{}_.default", op));
+    }
+    (*t)["fill_"] = FillInplace;
     (*t)["gelu"] = Gelu;
     (*t)["neg"] = Neg;
     for (const char* op : {"add", "sub", "mul", "div"}) (*t)[op] = Binary(op);
@@ -612,7 +509,6 @@ const std::map<std::string, LoweringFn, std::less<>>& Table() {
     (*t)["copy_"] = Copy;
     for (const char* op : {"eq", "ne", "lt", "le", "gt", "ge"}) (*t)[op] = Compare(op);
     (*t)["pow"] = Pow;
-    (*t)["getitem"] = GetItem;
     (*t)["softmax"] = Softmax("softmax");
     (*t)["log_softmax"] = Softmax("log_softmax");
     (*t)["layer_norm"] = LayerNorm;
@@ -631,7 +527,6 @@ const std::map<std::string, LoweringFn, std::less<>>& Table() {
     (*t)["size"] = Size;
     (*t)["reshape"] = Reshape;
     (*t)["flatten"] = Flatten;
-    (*t)["contiguous"] = Contiguous;
     (*t)["permute"] = Permute;
     (*t)["expand"] = Expand;
     (*t)["t"] = Same("aten.t.default");
@@ -640,11 +535,9 @@ const std::map<std::string, LoweringFn, std::less<>>& Table() {
     (*t)["squeeze"] = Squeeze;
     (*t)["sum"] = Reduce("sum", "dim_IntList");
     (*t)["mean"] = Reduce("mean", "dim");
-    (*t)["to"] = ToDType(std::nullopt);
-    (*t)["float"] = ToDType(DType::kFloat32);
-    (*t)["half"] = ToDType(DType::kFloat16);
-    (*t)["bfloat16"] = ToDType(DType::kBFloat16);
     (*t)["cat"] = Cat;
+    AddIndexingLowerings(*t);
+    AddConversionLowerings(*t);
     return t;
   }();
   return *table;

@@ -11,6 +11,7 @@
 
 #include "core/aot/aot.h"
 #include "core/aot/aot_builder.h"
+#include "core/aot/lowering_util.h"
 #include "core/aot/torch_functions.h"
 #include "core/pass/pass_util.h"
 
@@ -36,7 +37,7 @@ std::string PacketOverload(std::string_view target) {
 // Dynamo's annotation is the truth about the value a call stands for: it is
 // kept when the registry inferred nothing, or the same sizes and dtype
 // (the annotation also states strides and device, which inference leaves out).
-void PreferAnnotation(Node* made, const Node& dynamo, const std::string& stack_trace) {
+void PreferAnnotation(Node* made, const Node& dynamo, AtenBuilder& b) {
   const NodeMeta* stated = dynamo.meta();
   if (!stated || stated->source != MetaSource::kAnnotated) return;
   if (stated->kind != ValueKind::kTensor && stated->kind != ValueKind::kTuple) return;
@@ -45,7 +46,8 @@ void PreferAnnotation(Node* made, const Node& dynamo, const std::string& stack_t
   bool agree = inferred && annotated && inferred->sizes == annotated->sizes && inferred->dtype == annotated->dtype;
   if (made->meta() && !agree) return;
   NodeMeta meta = *stated;
-  meta.stack_trace = stack_trace;
+  // A node made without meta took no comment yet (AtenBuilder::Call): it takes it now.
+  meta.stack_trace = made->meta() ? made->meta()->stack_trace : b.TraceForNext();
   made->set_meta(std::move(meta));
 }
 
@@ -82,7 +84,8 @@ bool IsTorchLevelGraph(const Graph& graph) {
 }
 
 Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry& registry,
-                                           std::vector<std::string>& remarks) {
+                                           std::vector<std::string>& remarks, const TraceOptions& options) {
+  const ModuleTable* modules = options.modules;
   if (!dynamo.output()) return Status::Error("graph has no output node");
   auto out = std::make_unique<Graph>(dynamo.name());
   out->mutable_style() = dynamo.style();
@@ -98,25 +101,68 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
       lifted.push_back(node->target());
     }
   }
+  // Declared modules (first use order): named_parameters() of every module,
+  // then named_buffers(), as aot_module_simplified's params_flat lists them.
+  struct ModuleInput {
+    std::string target, name;  // L__self___fc, weight
+    NodeMeta meta;
+  };
+  std::vector<ModuleInput> module_params, module_buffers;
+  std::set<std::string> seen_modules;
+  for (const Node* node : dynamo) {
+    if (node->op() != OpKind::kCallModule || !modules || !seen_modules.insert(node->target()).second) continue;
+    const ModuleSpec* spec = modules->Find(node->target());
+    if (!spec) continue;
+    // The module's dtype and device: its input's (the repr does not print them).
+    const Node* in = !node->args().empty() && node->args()[0].is_node() ? node->args()[0].as_node() : nullptr;
+    const TensorMeta* like = in ? in->tensor() : nullptr;
+    auto meta_of = [&](const ModuleTensor& t) {
+      TensorMeta tensor;
+      tensor.dtype = t.int64 ? DType::kInt64 : (like ? like->dtype : DType::kFloat32);
+      tensor.device = like ? like->device : "";
+      for (int64_t d : t.sizes) tensor.sizes.push_back(Dim(d));
+      NodeMeta meta;
+      meta.kind = ValueKind::kTensor;
+      meta.source = MetaSource::kInferred;
+      meta.tensors = {tensor};
+      return meta;
+    };
+    for (const ModuleTensor& t : ModuleParameters(*spec)) module_params.push_back({node->target(), t.name, meta_of(t)});
+    for (const ModuleTensor& t : ModuleBuffers(*spec)) module_buffers.push_back({node->target(), t.name, meta_of(t)});
+  }
+  std::vector<ModuleInput> module_inputs = module_params;
+  module_inputs.insert(module_inputs.end(), module_buffers.begin(), module_buffers.end());
+  for (const ModuleInput& m : module_inputs) lifted.push_back(fmt::format("{}.{}", m.target, m.name));
+  size_t first_module_input = inputs.size();
   for (const Node* node : dynamo.Placeholders()) inputs.push_back(node);
   std::map<std::string, Argument> attr_values;  // get_attr target -> its placeholder
-  for (size_t i = 0; i < inputs.size(); ++i) {
+  std::map<std::string, std::map<std::string, Argument>> module_tensors;  // target -> name -> placeholder
+  size_t count = inputs.size() + module_inputs.size();
+  for (size_t i = 0; i < count; ++i) {
     std::string name = fmt::format("arg{}_1", i);
     auto placeholder = out->AppendNamed({OpKind::kPlaceholder, name, {}, {}, name});
     if (!placeholder.ok()) return placeholder.status();
-    if (const NodeMeta* meta = inputs[i]->meta()) {
+    if (i >= first_module_input && i < first_module_input + module_inputs.size()) {
+      const ModuleInput& m = module_inputs[i - first_module_input];
+      (*placeholder)->set_meta(m.meta);
+      module_tensors[m.target][m.name] = Argument::NodeRef(*placeholder);
+      continue;
+    }
+    const Node* input = inputs[i < first_module_input ? i : i - module_inputs.size()];
+    if (const NodeMeta* meta = input->meta()) {
       NodeMeta copy = *meta;
       copy.stack_trace.clear();
       (*placeholder)->set_meta(std::move(copy));
     }
-    b.Bind(inputs[i], Argument::NodeRef(*placeholder));
-    if (inputs[i]->op() == OpKind::kGetAttr) attr_values[inputs[i]->target()] = Argument::NodeRef(*placeholder);
+    b.Bind(input, Argument::NodeRef(*placeholder));
+    if (input->op() == OpKind::kGetAttr) attr_values[input->target()] = Argument::NodeRef(*placeholder);
   }
 
   int lowered = 0;
   std::vector<std::string> opaque;
   std::string stack_trace;  // the comment printed last above a Dynamo node
   std::vector<std::string> higher_order;
+  std::vector<std::string> decomposed_ops, undecomposed;
   for (const Node* node : dynamo) {
     if (node->meta() && !node->meta()->stack_trace.empty()) stack_trace = node->meta()->stack_trace;
     b.Begin(node, stack_trace);
@@ -153,10 +199,23 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
       std::string_view target = node->target();
       std::string packet = PacketOverload(target);
       if (target.substr(0, 10) == "torch.ops.") {
+        std::string overload = packet.empty() ? std::string(target.substr(10)) : packet;
+        if (IsTorchAirDecomposed(overload)) {
+          std::string decomposition_why;
+          LoweringResult decomposed =
+              ApplyTorchAirDecomposition(b, overload, args, kwargs, options.world_size, &decomposition_why);
+          if (decomposed) {
+            b.Bind(node, *decomposed);
+            ++lowered;
+            decomposed_ops.push_back(node->name());
+            continue;
+          }
+          undecomposed.push_back(fmt::format("'{}' ({}): {}", node->name(), overload, decomposition_why));
+        }
         // An op already: aten (or a custom op) is recorded as dispatched.
         Node* call = b.Call(packet.empty() ? std::string(target) : packet, args, kwargs);
         if (target.substr(0, 23) == "torch.ops.higher_order.") higher_order.push_back(call->name());
-        PreferAnnotation(call, *node, b.stack_trace());
+        PreferAnnotation(call, *node, b);
         b.Bind(node, Argument::NodeRef(call));
         if (!packet.empty()) ++lowered;
         continue;
@@ -168,14 +227,31 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
       value = (*rule)(b, TorchCall{key, args, kwargs, node}, &why);
       if (value) {
         if (value->is_node() && out->size() > before && value->as_node() == out->back()) {
-          PreferAnnotation(value->as_node(), *node, b.stack_trace());
+          PreferAnnotation(value->as_node(), *node, b);
         }
         b.Bind(node, *value);
         ++lowered;
         continue;
       }
     } else if (node->op() == OpKind::kCallModule) {
-      why = "the module's type is not in Dynamo's text";
+      if (const ModuleSpec* spec = modules ? modules->Find(node->target()) : nullptr) {
+        size_t before = out->size();
+        value = LowerModule(b, *spec, module_tensors[node->target()], TorchCall{spec->type, args, kwargs, node}, &why);
+        if (value) {
+          if (value->is_node() && out->size() > before && value->as_node() == out->back()) {
+            PreferAnnotation(value->as_node(), *node, b);
+          }
+          b.Bind(node, *value);
+          ++lowered;
+          continue;
+        }
+        why = fmt::format("declared {}: {}", spec->text, why);
+      } else {
+        why = fmt::format(
+            "its type is not in Dynamo's text; declare it as print(model) shows it: `module {} TYPE(ARGS)`, "
+            "e.g. Linear(in_features=64, out_features=256, bias=True) (help module)",
+            node->target());
+      }
     } else {
       why = "no lowering rule for it";
     }
@@ -183,7 +259,7 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
     Node* kept = out->Append({node->op(), node->target(), std::move(args), std::move(kwargs), node->name()});
     if (node->meta()) {
       NodeMeta meta = *node->meta();
-      meta.stack_trace = stack_trace;
+      meta.stack_trace = b.TraceForNext();
       kept->set_meta(std::move(meta));
     }
     b.Bind(node, Argument::NodeRef(kept));
@@ -193,14 +269,21 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
   remarks.push_back(fmt::format("traced the Dynamo graph to aten: {} torch-level call(s) lowered, {} input(s)",
                                 lowered, inputs.size()));
   if (!lifted.empty()) {
-    remarks.push_back(fmt::format("lifted get_attr tensor(s) to the first inputs, as aot_module_simplified does "
+    remarks.push_back(fmt::format("lifted get_attr {}tensor(s) to the first inputs, as aot_module_simplified does "
                                   "with parameters and buffers: {}",
-                                  fmt::join(lifted, ", ")));
+                                  module_inputs.empty() ? "" : "and module ", fmt::join(lifted, ", ")));
   }
   if (!higher_order.empty()) {
     remarks.push_back(fmt::format("kept higher-order op(s) {} with their subgraphs as Dynamo wrote them (AOT "
                                   "renames and lowers the subgraphs; airscope does not)",
                                   fmt::join(higher_order, ", ")));
+  }
+  if (!decomposed_ops.empty()) {
+    remarks.push_back(fmt::format("applied TorchAir's decomposition table (ui:455-464) to {}",
+                                  fmt::join(decomposed_ops, ", ")));
+  }
+  for (const std::string& note : undecomposed) {
+    remarks.push_back("TorchAir decomposes this op, airscope could not: " + note);
   }
   for (const std::string& note : opaque) remarks.push_back("kept opaque: " + note);
   return out;

@@ -143,6 +143,13 @@ void CachingAllocator::ReleaseSegment(uint64_t seg) {
   segments_.erase(seg);
 }
 
+std::optional<BlockPlace> CachingAllocator::Place(BlockId block) const {
+  auto it = live_.find(block);
+  if (it == live_.end()) return std::nullopt;
+  const Segment& s = segments_.at(it->second.segment);
+  return BlockPlace{s.pool, it->second.segment, it->second.offset, s.pieces.at(it->second.offset).first};
+}
+
 Status CachingAllocator::ReleasePool(PoolId id) {
   if (id == kDefaultPool) return Status::Error("the default pool cannot be released");
   auto pit = pools_.find(id);

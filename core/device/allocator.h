@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -29,6 +30,14 @@ namespace airscope {
 using PoolId = uint32_t;
 using BlockId = uint64_t;
 inline constexpr PoolId kDefaultPool = 0;
+
+// Where a live block sits: its segment, offset in it and (rounded) size.
+struct BlockPlace {
+  PoolId pool = kDefaultPool;
+  uint64_t segment = 0;
+  int64_t offset = 0;
+  int64_t size = 0;
+};
 
 struct PoolStats {
   std::string name;
@@ -63,6 +72,8 @@ class CachingAllocator {
   Result<BlockId> Allocate(int64_t bytes);  // to current_pool()
   Result<BlockId> Allocate(PoolId pool, int64_t bytes);
   void Free(BlockId block);  // unknown ids are ignored
+  // Where `block` lives; nullopt once it is freed (or never was).
+  std::optional<BlockPlace> Place(BlockId block) const;
   // Frees every block of a private pool and returns its segments.
   Status ReleasePool(PoolId pool);
   // Returns the default pool's fully free segments to the device.

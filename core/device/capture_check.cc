@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "core/ops/op_registry.h"
 
 namespace airscope {
 namespace {
@@ -25,15 +24,6 @@ bool HasUnbackedSymbol(const std::string& expr) {
 std::vector<CaptureIssue> CaptureCheck(const Graph& graph) {
   std::vector<CaptureIssue> issues;
   for (const Node* node : graph) {
-    std::string_view target = StripTorchOps(node->target());
-    if (node->op() == OpKind::kCallFunction &&
-        (target == "aten._local_scalar_dense.default" || target == "aten.item.default")) {
-      issues.push_back({node->name(), fmt::format("skipping cudagraphs due to a host sync: {} copies a device "
-                                                  "value to the host (.item()); keep it out of the captured "
-                                                  "region or make the value a tensor",
-                                                  target)});
-      continue;
-    }
     const NodeMeta* meta = node->meta();
     if (!meta || node->op() == OpKind::kOutput) continue;
     bool cpu = false;
@@ -46,13 +36,14 @@ std::vector<CaptureIssue> CaptureCheck(const Graph& graph) {
     }
     if (meta->kind == ValueKind::kSymInt && HasUnbackedSymbol(meta->annotation)) symbol = meta->annotation;
     if (cpu) {
-      issues.push_back({node->name(), "skipping cudagraphs due to cpu device: the value lives on the CPU; move "
-                                      "it to the NPU (.npu()) before the compiled region"});
+      issues.push_back({node->name(), "its value lives on the CPU: a capture records only work issued on the "
+                                      "captured streams (CANN aclmdlRICaptureBegin), so what the host computes "
+                                      "from it runs once, while capturing, and replays do not redo it"});
     }
     if (!symbol.empty()) {
-      issues.push_back({node->name(), fmt::format("skipping cudagraphs due to a data-dependent shape ({}): the size "
-                                                  "depends on tensor values; pad to a fixed size or split the "
-                                                  "graph before this node",
+      issues.push_back({node->name(), fmt::format("its size depends on tensor values ({}): a captured graph "
+                                                  "replays the sizes and addresses of its capture, and reading the "
+                                                  "size needs a host read (.item()), which capture refuses",
                                                   symbol)});
     }
   }

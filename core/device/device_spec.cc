@@ -94,8 +94,13 @@ Result<DeviceSpec> DevicePreset(std::string_view name) {
     spec.h2d_bandwidth = 25e9;  // PCIe 4.0 x16, achieved
     spec.d2d_bandwidth = 1.6e12;
     spec.memory_capacity = int64_t{64} << 30;
-    // 910B2: 24 AI (cube) cores and 48 vector cores, the figure TorchAir's
-    // tools/gegraph_check/deadlock_check.py checks concurrent tasks against.
+    // 24 cube (AI) cores and 48 vector cores: the Atlas A2 processor of
+    // CANN's ATC --aicore_num documentation (its platform_config example:
+    // ai_core_cnt=24, cube_core_cnt=24, vector_core_cnt=48; hiascend.com
+    // .../devaids/atctool/atlasatcparam_16_0038.html) and what TorchAir's
+    // tools/gegraph_check/deadlock_check.py assumes (24 AIC, 48 AIVEC, its
+    // --aivec-total default). Other 910B variants' counts are not confirmed
+    // here: device set aicore_num / vectorcore_num.
     spec.aicore_num = 24;
     spec.vectorcore_num = 48;
   } else if (name == "a100") {
@@ -109,7 +114,7 @@ Result<DeviceSpec> DevicePreset(std::string_view name) {
     spec.h2d_bandwidth = 25e9;
     spec.d2d_bandwidth = 2.0e12;
     spec.memory_capacity = int64_t{80} << 30;
-    spec.aicore_num = spec.vectorcore_num = 108;  // SMs
+    spec.aicore_num = spec.vectorcore_num = 108;  // SMs (NVIDIA A100 architecture whitepaper)
   } else if (name == "h100") {
     // H100 SXM: 989 TFLOP/s bf16 dense, 67 TFLOP/s fp32, 3.35 TB/s, 80 GB.
     spec = CommonLaunch(spec);
@@ -121,7 +126,7 @@ Result<DeviceSpec> DevicePreset(std::string_view name) {
     spec.h2d_bandwidth = 50e9;  // PCIe 5.0 x16, achieved
     spec.d2d_bandwidth = 3.35e12;
     spec.memory_capacity = int64_t{80} << 30;
-    spec.aicore_num = spec.vectorcore_num = 132;  // SMs
+    spec.aicore_num = spec.vectorcore_num = 132;  // SMs of the SXM5 part (NVIDIA Hopper architecture in depth)
   } else {
     return Status::Errorf("unknown device preset '{}'{} (presets: {})", name, DidYouMean(name, DevicePresetNames()),
                           fmt::join(DevicePresetNames(), ", "));

@@ -38,7 +38,7 @@ struct PendingTrace {
   std::string title;  // "eager g x10"
   DeviceSpec spec;
   RunOptions options;
-  Prepared p;
+  std::shared_ptr<const Prepared> p;
   std::shared_ptr<const std::vector<std::string>> labels;
   // Replay: the graph's name and its input copies.
   std::string graph;
@@ -68,7 +68,7 @@ std::shared_ptr<const std::vector<std::string>> Labels(const TaskGraph& graph) {
 
 // Reruns the pending run with recording on, for its first iterations.
 Trace BuildTrace(const PendingTrace& pt) {
-  const Prepared& p = pt.p;
+  const Prepared& p = *pt.p;
   const int64_t n = pt.options.iterations;
   const int64_t kept = TracedIterations(n, p.tasks.size());
   Trace t;
@@ -85,7 +85,7 @@ Trace BuildTrace(const PendingTrace& pt) {
     // same requests, from the run's base), and the failure is replayed from
     // where the run stopped.
     CachingAllocator scratch(std::numeric_limits<int64_t>::max() / 4);
-    EagerLoop loop{pt.p, pt.spec, pt.options, e, scratch};
+    EagerLoop loop{p, pt.spec, pt.options, e, scratch};
     loop.labels = pt.labels.get();
     loop.stop_recording = kept;
     loop.counter_base = pt.base_allocated;
@@ -96,7 +96,7 @@ Trace BuildTrace(const PendingTrace& pt) {
     loop.last = simulated;
     failed = RunEagerIterations(loop).iteration >= 0;
   } else {
-    ReplayLoop loop{pt.p, pt.spec, pt.options, e, pt.inputs, pt.graph};
+    ReplayLoop loop{p, pt.spec, pt.options, e, pt.inputs, pt.graph};
     loop.labels = pt.labels.get();
     loop.last = kept;
     RunReplayIterations(loop);
@@ -120,6 +120,7 @@ SimDevice::SimDevice(DeviceSpec spec) : spec_(std::move(spec)), allocator_(spec_
 void SimDevice::set_spec(DeviceSpec spec) {
   spec_ = std::move(spec);
   allocator_.set_capacity(spec_.memory_capacity);
+  for (CapturedGraph& c : captured_) c.prepared.reset();  // its durations came from the old spec
 }
 
 Trace SimDevice::NewTrace(std::string title, std::vector<std::string> streams) const {
@@ -144,8 +145,8 @@ void SetKernelCounts(const TaskGraph& graph, RunResult& r) {
 Result<RunResult> SimDevice::Eager(const TaskGraph& graph, const std::string& name, const RunOptions& options) {
   if (options.iterations < 1) return Status::Error("eager: the iteration count must be at least 1");
   auto pending = std::make_shared<PendingTrace>();
-  pending->p = Prepare(graph, spec_, options.compute_dtype, "");
-  const Prepared& p = pending->p;
+  pending->p = std::make_shared<const Prepared>(Prepare(graph, spec_, options.compute_dtype, ""));
+  const Prepared& p = *pending->p;
   std::string title = fmt::format("eager {} x{}", name, options.iterations);
   int64_t base_allocated = allocator_.Stats(kDefaultPool).allocated;
   // An interrupted run leaves the device as it found it: the allocator's
@@ -233,135 +234,62 @@ Status SimDevice::CaptureError(Trace trace, int64_t host_ns, Status error) {
 Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& name,
                                     const std::vector<GraphInput>& inputs, const CaptureOptions& options) {
   const std::string& cap = options.capture_stream;
-  TaskGraph g = graph;
-  for (DeviceTask& t : g.tasks) {
-    if (t.stream.empty()) t.stream = cap;
-  }
-  std::vector<std::string> streams;
-  for (const std::string& s : graph.streams) {
-    std::string mapped = s.empty() ? cap : s;
-    if (std::find(streams.begin(), streams.end(), mapped) == streams.end()) streams.push_back(mapped);
-  }
-  if (std::find(streams.begin(), streams.end(), cap) == streams.end()) streams.insert(streams.begin(), cap);
-  g.streams = streams;
+  TaskGraph g = OnCaptureStream(graph, cap);
   std::vector<std::string> shown;
-  for (const std::string& s : streams) shown.push_back(StreamDisplayName(s));
+  for (const std::string& s : g.streams) shown.push_back(StreamDisplayName(s));
   Trace trace = NewTrace(fmt::format("capture {} on {}", name, StreamDisplayName(cap)), shown);
   int64_t host = 0;
 
-  if (cap.empty() || cap == "default") {
-    return CaptureError(std::move(trace), host,
-                        Status::Errorf("ACL_ERROR_RT_FEATURE_NOT_SUPPORT ({}): capture on the default stream is "
-                                       "refused (CUDA: cudaErrorStreamCaptureUnsupported on the legacy stream); "
-                                       "capture on a stream of its own: capture --stream NAME",
-                                       kAclFeatureNotSupport));
-  }
+  // The first refusal of capture_rules.h, where the capture meets it: at
+  // begin (task -1), at a task, or at the end (task == tasks.size()).
+  std::vector<CaptureViolation> refused =
+      ApplyCaptureRules(g, {cap, options.end_stream, options.mode, options.task_queue_enable}, true);
+  const int64_t refused_at = refused.empty() ? static_cast<int64_t>(g.tasks.size()) + 1 : refused.front().task;
+  if (refused_at < 0) return CaptureError(std::move(trace), host, Status::Error(refused.front().message));
   // The capture works on a copy of the allocator, swapped in when it succeeds:
   // a failed capture leaves memory exactly as it was (no pool, nothing of the
   // default pool's cache released to make room for it).
   CachingAllocator memory = allocator_;
-  PoolId pool = memory.CreatePool(fmt::format("graph {}", name));
+  const bool own_pool = options.pool == 0;
+  if (!own_pool && !memory.HasPool(options.pool)) return Status::Errorf("capture: no pool {}", options.pool);
+  PoolId pool = own_pool ? memory.CreatePool(fmt::format("graph {}", name)) : options.pool;
   Status begun = memory.BeginAllocateToPool(pool);
   if (!begun.ok()) return CaptureError(std::move(trace), host, begun);
+  std::vector<CapturedGraph::Block> made;
   for (const GraphInput& in : inputs) {
     Result<BlockId> b = memory.Allocate(std::max<int64_t>(in.bytes, 1));
     if (!b.ok()) return CaptureError(std::move(trace), host, b.status().WithPrefix("capture: static input"));
+    made.push_back({-1, *b, *memory.Place(*b), true});
   }
   Prepared p = Prepare(g, spec_, options.compute_dtype, "");
-  std::map<std::string, size_t> sidx;
-  for (size_t i = 0; i < streams.size(); ++i) sidx[streams[i]] = i;
-  std::vector<uint8_t> capturing(streams.size(), 0);
-  capturing[sidx[cap]] = 1;
-  std::map<std::string, bool> event_in_capture;
   std::vector<BlockId> blocks(g.tasks.size(), 0);
-  std::vector<int64_t> last_task(streams.size(), -1);
+  std::vector<uint8_t> returned(g.tasks.size(), 0);
+  for (uint32_t t : options.outputs) {
+    if (t < returned.size()) returned[t] = 1;
+  }
   for (const DeviceTask& t : g.tasks) {
-    size_t s = sidx[t.stream];
-    uint32_t track = static_cast<uint32_t>(s + 1);
-    if (t.kind == TaskKind::kHostSync) {
-      return CaptureError(
-          std::move(trace), host,
-          Status::Errorf("ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED ({}): {} synchronizes with the host during "
-                         "capture, which invalidates it; move the .item()/host read out of the captured region "
-                         "(or run this graph eagerly)",
-                         kAclCaptureInvalidated, TaskWhere(t)));
-    }
-    if (t.kind == TaskKind::kMemcpy && t.blocking) {
-      return CaptureError(
-          std::move(trace), host,
-          Status::Errorf("ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED ({}): {} is a blocking host<->device copy during "
-                         "capture, which invalidates it; copy with non_blocking=True or move the copy out of the "
-                         "captured region",
-                         kAclCaptureInvalidated, TaskWhere(t)));
-    }
-    if (!capturing[s]) {
-      if (t.kind == TaskKind::kEventWait && event_in_capture[t.event]) {
-        capturing[s] = 1;  // the side stream joins the capture (fork)
-      } else {
-        return CaptureError(
-            std::move(trace), host,
-            Status::Errorf("ACL_ERROR_RT_CAPTURE_DEPENDENCY ({}): stream '{}' is not part of the capture when "
-                           "{} is issued on it; first record an event on the capture stream and wait on it on "
-                           "'{}' (TorchAir's event_closure does this after scope_enter)",
-                           kAclCaptureDependency, t.stream, TaskWhere(t), t.stream));
-      }
-    }
-    if (t.kind == TaskKind::kEventRecord) event_in_capture[t.event] = true;
+    if (static_cast<int64_t>(t.id) == refused_at) return CaptureError(std::move(trace), host, Status::Error(refused.front().message));
     trace.slices.push_back({0, SliceCategory::kCapture, "capture " + TaskLabel(t), host, spec_.host_launch_ns, 0,
                             t.id});
     host += spec_.host_launch_ns;
-    (void)track;
-    last_task[s] = t.id;
     if (p.out_bytes[t.id] > 0) {
       Result<BlockId> b = memory.Allocate(p.out_bytes[t.id]);
       if (!b.ok()) return CaptureError(std::move(trace), host, b.status().WithPrefix("capture"));
       blocks[t.id] = *b;
+      made.push_back({t.id, *b, *memory.Place(*b), true});
     }
-    for (uint32_t f : p.frees_after[t.id]) memory.Free(blocks[f]);
-  }
-  // Capture must end on the stream it began on (NPUGraph::capture_end).
-  if (!options.end_stream.empty() && options.end_stream != cap) {
-    return CaptureError(std::move(trace), host,
-                        Status::Errorf("ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED ({}): capture began on stream '{}' "
-                                       "but ends on '{}': Capture must end on the same stream it began on; end it "
-                                       "on '{}'",
-                                       kAclCaptureUnmatched, cap, options.end_stream, cap));
-  }
-  // Every side stream must join back: its last task is a record that a
-  // joined stream waits on later.
-  std::vector<uint8_t> joined(streams.size(), 0);
-  joined[sidx[cap]] = 1;
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t s = 0; s < streams.size(); ++s) {
-      if (joined[s] || !capturing[s] || last_task[s] < 0) continue;
-      const DeviceTask& last = g.tasks[last_task[s]];
-      if (last.kind != TaskKind::kEventRecord) continue;
-      for (size_t w = last.id + 1; w < g.tasks.size(); ++w) {
-        const DeviceTask& t = g.tasks[w];
-        if (t.kind == TaskKind::kEventWait && t.event == last.event && joined[sidx[t.stream]]) {
-          joined[s] = 1;
-          changed = true;
-          break;
-        }
-      }
+    for (uint32_t f : p.frees_after[t.id]) {
+      if (!returned[f]) memory.Free(blocks[f]);
     }
   }
-  for (size_t s = 0; s < streams.size(); ++s) {
-    if (!capturing[s] || joined[s]) continue;
-    const DeviceTask& last = g.tasks[last_task[s]];
-    return CaptureError(std::move(trace), host,
-                        Status::Errorf("ACL_ERROR_RT_STREAM_UNJOINED ({}): stream '{}' was not joined back into "
-                                       "capture stream '{}' before capture end; its last task is {}; record an "
-                                       "event on '{}' after it and wait on that event on '{}' before the output",
-                                       kAclStreamUnjoined, streams[s], cap, TaskWhere(last), streams[s], cap));
-  }
+  if (!refused.empty()) return CaptureError(std::move(trace), host, Status::Error(refused.front().message));
   Status ended = memory.EndAllocateToPool(pool);
   if (!ended.ok()) return CaptureError(std::move(trace), host, ended);
+  for (CapturedGraph::Block& b : made) b.live = memory.Place(b.id).has_value();
   // A new capture of the same graph replaces the old one and frees its pool.
   for (size_t i = 0; i < captured_.size(); ++i) {
     if (captured_[i].name == name) {
-      (void)memory.ReleasePool(captured_[i].pool);
+      if (captured_[i].owns_pool) (void)memory.ReleasePool(captured_[i].pool);
       captured_.erase(captured_.begin() + static_cast<std::ptrdiff_t>(i));
       break;
     }
@@ -374,6 +302,8 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   c.tasks = std::move(g);
   c.inputs = inputs;
   c.pool = pool;
+  c.owns_pool = own_pool;
+  c.blocks = std::move(made);
   c.compute_dtype = options.compute_dtype;
   c.labels = Labels(c.tasks);
   captured_.push_back(std::move(c));
@@ -382,19 +312,26 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   return captured_.back().id;
 }
 
-Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options) {
-  const CapturedGraph* c = nullptr;
-  for (const CapturedGraph& g : captured_) {
+Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options, const std::vector<GraphInput>* copies) {
+  CapturedGraph* c = nullptr;
+  for (CapturedGraph& g : captured_) {
     if (g.id == id) c = &g;
   }
   if (!c) return Status::Errorf("replay: no captured graph {}", id);
   if (options.iterations < 1) return Status::Error("replay: the iteration count must be at least 1");
+  const std::vector<GraphInput>& inputs = copies ? *copies : c->inputs;
   auto pending = std::make_shared<PendingTrace>();
-  pending->p = Prepare(c->tasks, spec_, c->compute_dtype, "");
-  const Prepared& p = pending->p;
+  // Prepared once per graph and spec: a caller that replays once per call
+  // (core/runtime) pays for it once, not per replay.
+  if (!c->prepared) {
+    c->prepared = std::make_shared<const Prepared>(Prepare(c->tasks, spec_, c->compute_dtype, ""));
+    c->kernels = CountKernels(c->tasks);
+  }
+  pending->p = c->prepared;
+  const Prepared& p = *pending->p;
   std::string title = fmt::format("replay {} x{}", c->name, options.iterations);
   Engine e(p, spec_, nullptr);
-  ReplayLoop loop{p, spec_, options, e, c->inputs, c->name};
+  ReplayLoop loop{p, spec_, options, e, inputs, c->name};
   loop.last = options.iterations;
   loop.interruptible = true;
   if (!RunReplayIterations(loop)) return InterruptedStatus();
@@ -403,7 +340,8 @@ Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options) {
   r.graph = c->name;
   r.iterations = options.iterations;
   r.tasks = static_cast<int64_t>(p.tasks.size()) * options.iterations;
-  SetKernelCounts(c->tasks, r);
+  r.kernels = c->kernels.kernels;
+  r.unknown_cost_kernels = c->kernels.unknown_cost;
   e.Fill(r);
   if (options.trace != TraceLevel::kNone) {
     pending->eager = false;
@@ -412,7 +350,7 @@ Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options) {
     pending->options = options;
     pending->labels = c->labels;
     pending->graph = c->name;
-    pending->inputs = c->inputs;
+    pending->inputs = inputs;
     SetPending(std::move(pending));
   } else {
     Trace trace = NewTrace(title + " (no trace kept)", p.streams);
@@ -425,7 +363,7 @@ Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options) {
 Status SimDevice::Release(uint32_t id) {
   for (size_t i = 0; i < captured_.size(); ++i) {
     if (captured_[i].id == id) {
-      AIRSCOPE_RETURN_IF_ERROR(allocator_.ReleasePool(captured_[i].pool));
+      if (captured_[i].owns_pool) AIRSCOPE_RETURN_IF_ERROR(allocator_.ReleasePool(captured_[i].pool));
       captured_.erase(captured_.begin() + static_cast<std::ptrdiff_t>(i));
       return Status::Ok();
     }

@@ -6,8 +6,9 @@
 //           event's record has been reached.
 //   Capture records the tasks into a CapturedGraph on a capture stream (the
 //           default stream "" of the task graph is the capture stream, as in
-//           torch.npu.graph's stream context), following aclgraph's capture
-//           rules, with the graph's tensors in a graph-private pool.
+//           torch.npu.graph's stream context), refusing what
+//           core/device/capture_rules.h lists, with the graph's tensors in a
+//           graph-private pool.
 //   Replay  per iteration: input copies into the static buffers, one graph
 //           launch, then the tasks with their stream/event deps and in-graph
 //           gaps.
@@ -35,6 +36,7 @@
 #include <vector>
 
 #include "core/device/allocator.h"
+#include "core/device/capture_rules.h"
 #include "core/device/device_spec.h"
 #include "core/device/trace.h"
 #include "core/ir/dtype.h"
@@ -92,7 +94,19 @@ struct CaptureOptions {
   std::string capture_stream = "capture";
   std::string end_stream;  // "" = end on the capture stream
   DType compute_dtype = DType::kFloat32;
+  // The private pool to capture into: 0 makes one for the graph, released
+  // with it; another (made with allocator().CreatePool) stays the caller's,
+  // shared by every graph captured into it, as TorchAir captures all graph
+  // keys of an FX graph into one mempool (acl_graph.py:946-962, 1193).
+  PoolId pool = 0;
+  // Tasks whose output the graph returns: kept allocated to the end, not
+  // freed after their last reader inside the graph.
+  std::vector<uint32_t> outputs;
+  CaptureMode mode = CaptureMode::kGlobal;  // torch_npu's capture_error_mode (capture_rules.h)
+  int task_queue_enable = 1;                // torch_npu's TASK_QUEUE_ENABLE
 };
+
+struct Prepared;  // sim_engine.h: a task graph flattened for the hot loop
 
 struct CapturedGraph {
   uint32_t id = 0;
@@ -101,20 +115,29 @@ struct CapturedGraph {
   TaskGraph tasks;  // streams remapped: "" -> capture_stream
   std::vector<GraphInput> inputs;
   PoolId pool = 0;
+  bool owns_pool = true;  // false: CaptureOptions::pool, kept when the graph is released
+  // Every block the capture allocated in its pool, in order: one per static
+  // input (task -1), then the task outputs (task id). `live`: still
+  // allocated when the capture ended (static inputs, and outputs no later
+  // task read). What the graph's replays write, for the caller's checks.
+  struct Block {
+    int64_t task = -1;
+    BlockId id = 0;
+    BlockPlace place;
+    bool live = false;
+  };
+  std::vector<Block> blocks;
   DType compute_dtype = DType::kFloat32;
   // The tasks' names in traces, made once here and shared with the traces of
   // replays still to be built (the graph may be replaced before they are).
   std::shared_ptr<const std::vector<std::string>> labels;
+  // What Replay runs, prepared at its first replay under the current spec
+  // (set_spec drops it), and the kernel counts that go with it.
+  std::shared_ptr<const Prepared> prepared;
+  KernelCount kernels;
 };
 
 struct PendingTrace;  // simulator.cc: what last_trace() reruns
-
-// The aclgraph / ACL runtime codes the capture errors carry.
-inline constexpr int kAclFeatureNotSupport = 207000;
-inline constexpr int kAclCaptureDependency = 107024;
-inline constexpr int kAclStreamUnjoined = 107025;
-inline constexpr int kAclCaptureUnmatched = 107036;
-inline constexpr int kAclCaptureInvalidated = 507903;
 
 class SimDevice {
  public:
@@ -124,12 +147,17 @@ class SimDevice {
   // Replaces the spec (the allocator's capacity follows); captured graphs stay.
   void set_spec(DeviceSpec spec);
   const CachingAllocator& allocator() const { return allocator_; }
+  // For callers that hold memory on the device between runs (core/runtime:
+  // the tensors a caller passes, TorchAir's mempools).
+  CachingAllocator& allocator() { return allocator_; }
 
   Result<RunResult> Eager(const TaskGraph& graph, const std::string& name, const RunOptions& options);
   Result<uint32_t> Capture(const TaskGraph& graph, const std::string& name, const std::vector<GraphInput>& inputs,
                            const CaptureOptions& options);
-  Result<RunResult> Replay(uint32_t id, const RunOptions& options);
-  Status Release(uint32_t id);
+  // `copies`: the input copies each iteration makes, instead of one per
+  // static input (TorchAir copies only what changed without clone_input).
+  Result<RunResult> Replay(uint32_t id, const RunOptions& options, const std::vector<GraphInput>* copies = nullptr);
+  Status Release(uint32_t id);  // the graph's own pool goes with it
 
   const std::vector<CapturedGraph>& captured() const { return captured_; }
   const CapturedGraph* FindCaptured(const std::string& name) const;  // the latest of that name
@@ -138,6 +166,9 @@ class SimDevice {
   // The last run's trace, built the first time it is asked for (hence not
   // const); later changes to the spec or the captured graphs do not alter it.
   const Trace& last_trace();
+  // Shows `trace` as the last run's, for timeline and runstats: a trace no
+  // run made (a capture dump `load` read).
+  void ShowTrace(Trace trace) { SetTrace(std::move(trace)); }
 
  private:
   Trace NewTrace(std::string title, std::vector<std::string> streams) const;

@@ -215,12 +215,44 @@ std::vector<std::pair<std::string, size_t>> JoinSpecWords(std::span<const SpecTo
 
 }  // namespace
 
-Result<std::vector<CallInput>> ParseCallSpec(std::span<const SpecToken> words) {
+Result<CallSpec> ParseCall(std::span<const SpecToken> words) {
   std::vector<std::pair<std::string, size_t>> joined = JoinSpecWords(words);
   std::vector<SpecToken> tokens;
   for (const auto& [text, column] : joined) tokens.push_back({text, column});
-  std::vector<CallInput> inputs;
-  for (const SpecToken& token : tokens) {
+  CallSpec call;
+  std::vector<CallInput>& inputs = call.inputs;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const SpecToken& token = tokens[i];
+    if (token.text == "keep") {
+      if (call.keep) return ErrorAtCol(token.column, "'keep' given twice");
+      call.keep = true;
+      call.keep_column = token.column;
+      continue;
+    }
+    if (token.text == "param" || token.text == "in") {
+      if (inputs.empty()) {
+        return ErrorAtCol(token.column, fmt::format("'{}' must follow an input spec (x=f32[2] {})", token.text,
+                                                    token.text == "in" ? "in buf1" : "param"));
+      }
+      CallInput& last = inputs.back();
+      if (token.text == "param") {
+        last.parameter = true;
+        continue;
+      }
+      if (i + 1 == tokens.size() || tokens[i + 1].text.find('=') != std::string_view::npos) {
+        return ErrorAtCol(token.column, "expected a buffer name after 'in' (x=f32[2] in buf1)");
+      }
+      const SpecToken& name = tokens[++i];
+      if (!last.buffer.empty()) return ErrorAtCol(name.column, fmt::format("input '{}' is given two buffers", last.name));
+      for (char c : name.text) {
+        if (!IsIdentChar(c) && c != '.' && c != '@') {
+          return ErrorAtCol(name.column, fmt::format("'{}' is not a buffer name (letters, digits, _ . @)", name.text));
+        }
+      }
+      last.buffer = std::string(name.text);
+      last.buffer_column = name.column;
+      continue;
+    }
     // `requires_grad` / `requires_grad=True` as torch spells the flag.
     if (token.text == "requires_grad=False") continue;
     if (token.text == "grad" || token.text == "requires_grad" || token.text == "requires_grad=True") {
@@ -236,7 +268,14 @@ Result<std::vector<CallInput>> ParseCallSpec(std::span<const SpecToken> words) {
     inputs.push_back(std::move(input).value());
   }
   if (inputs.empty()) return Status::Error("expected at least one input spec: NAME=DTYPE[SIZES] (e.g. x=f32[2,2])");
-  return inputs;
+  return call;
+}
+
+Result<std::vector<CallInput>> ParseCallSpec(std::span<const SpecToken> words) {
+  Result<CallSpec> call = ParseCall(words);
+  if (!call.ok()) return call.status();
+  if (call->keep) return ErrorAtCol(call->keep_column, "'keep' belongs to a call (call x=f32[2] keep)");
+  return std::move(call->inputs);
 }
 
 Result<std::vector<CallInput>> ParseCallSpec(std::string_view text) {

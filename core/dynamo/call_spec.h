@@ -1,7 +1,7 @@
 // Call specs: the input metadata of one simulated call of a frame, as the user
 // types it after `call`:  x=f32[2,2]@[2,1] y=f32[4]:npu:0 grad
 //
-//   NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad]
+//   NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad] [param] [in BUFFER]
 //
 // DTYPE is the annotation abbreviation (f32, bf16, i64, b8, ...) or torch's
 // name (torch.float32, float32), SIZES and STRIDES comma-separated
@@ -10,6 +10,12 @@
 // sets requires_grad. The spellings airscope and torch print are accepted
 // too: spaces after commas and around '=' (`x = f32[8, 64]`), and the
 // annotation form `f32[2, 2][2, 1]npu:0` (strides and device without @ and :).
+// For the AclGraph runtime (core/runtime/): `param` marks an input torch
+// treats as a parameter or buffer (an nn.Parameter, Dynamo's
+// `_dynamo_static_input_type`: TorchAir's parameter_user_inputs,
+// fx2acl_converter.py:417-424), `in BUFFER` names the device buffer the
+// tensor lives in, and `keep` (anywhere in a call, ParseCall) keeps the
+// call's outputs. Guards ignore all three.
 // Errors name the column of the offending token ("column 9: unknown dtype 'f33'").
 // Binding a spec to a graph checks that every placeholder is given exactly
 // once, and at the rank the graph was traced at.
@@ -39,6 +45,9 @@ struct CallInput {
   bool requires_grad = false;
   size_t column = 0;  // where the spec of this input starts, for errors
   uint64_t header = 0;
+  bool parameter = false;     // `param`
+  std::string buffer;         // `in BUFFER`; "" when not given
+  size_t buffer_column = 0;
 
   // `f32[2, 2]` (the short form of the sizes).
   std::string ShapeString() const;
@@ -55,8 +64,17 @@ struct SpecToken {
   size_t column = 1;  // 1-based column of the token's first byte
 };
 
-// Parses the words after `call`. Nothing about the graph is checked here.
+// Parses the input specs (`guards check` takes them too). Nothing about the
+// graph is checked here; `keep` is refused (it belongs to a call).
 Result<std::vector<CallInput>> ParseCallSpec(std::span<const SpecToken> tokens);
+
+// The words after `call`: the input specs and `keep`.
+struct CallSpec {
+  std::vector<CallInput> inputs;
+  bool keep = false;
+  size_t keep_column = 0;
+};
+Result<CallSpec> ParseCall(std::span<const SpecToken> tokens);
 // Convenience for tests: splits `text` on spaces (columns relative to `text`).
 Result<std::vector<CallInput>> ParseCallSpec(std::string_view text);
 

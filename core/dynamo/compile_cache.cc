@@ -169,29 +169,6 @@ Result<Frame::BuiltGuards> Frame::BuildGuards(const std::vector<CallInput>& inpu
   return built;
 }
 
-void Frame::Capture(CacheEntry& entry, const std::vector<CallInput>& inputs, const FrameOptions& options,
-                    CallOutcome& outcome) {
-  if (!options.reduce_overhead) return;
-  std::vector<int64_t> key;
-  for (const CallInput& in : inputs) {
-    key.insert(key.end(), in.sizes.begin(), in.sizes.end());
-    key.push_back(-1);
-  }
-  auto it = std::find(entry.captured.begin(), entry.captured.end(), key);
-  if (it != entry.captured.end()) {
-    outcome.capture = CallOutcome::Capture::kReplayed;
-    outcome.capture_index = static_cast<size_t>(it - entry.captured.begin());
-    ++entry.replays;
-  } else if (entry.captured.size() < options.static_capture_size_limit) {
-    outcome.capture = CallOutcome::Capture::kCaptured;
-    outcome.capture_index = entry.captured.size();
-    entry.captured.push_back(std::move(key));
-  } else {
-    outcome.capture = CallOutcome::Capture::kEagerOverLimit;
-    ++entry.eager_runs;
-  }
-}
-
 Result<CallOutcome> Frame::Call(const Graph& graph, const std::vector<CallInput>& inputs, const FrameOptions& options,
                                 const CompileFn& compile) {
   CallOutcome outcome;
@@ -203,7 +180,6 @@ Result<CallOutcome> Frame::Call(const Graph& graph, const std::vector<CallInput>
       outcome.entry = i;
       outcome.compile_id = entries_[i]->compile_id;
       ++entries_[i]->hits;
-      Capture(*entries_[i], inputs, options, outcome);
       return outcome;
     }
   }
@@ -265,7 +241,6 @@ Result<CallOutcome> Frame::Call(const Graph& graph, const std::vector<CallInput>
   outcome.kind = CallOutcome::Kind::kCompiled;
   outcome.entry = entries_.size();
   outcome.compile_id = entry->compile_id;
-  Capture(*entry, inputs, options, outcome);
   entries_.push_back(std::move(entry));
   if (!outcome.failures.empty()) {
     last_miss_ = outcome;

@@ -20,8 +20,8 @@
 // (guard_int), and a specialized dim that mark_dynamic (or set_dim_gears
 // itself) asked to stay dynamic fails the compile with Dynamo's
 // ConstraintViolationError.
-// In reduce-overhead mode each entry keeps one captured device graph per
-// distinct input shape, up to static_capture_size_limit, then runs eager.
+// What a hit entry then runs (in reduce-overhead mode TorchAir's AclGraph,
+// core/runtime/acl_graph.h) is the caller's business: guards only.
 // A failed compile leaves the frame as it was (nothing cached, no state moved).
 #pragma once
 
@@ -47,8 +47,6 @@ using CompileFn = std::function<Result<std::unique_ptr<Graph>>(const Graph& grap
 struct FrameOptions {
   size_t cache_size_limit = 8;  // Dynamo's config.recompile_limit (cache_size_limit)
   bool automatic_dynamic = true;
-  bool reduce_overhead = false;
-  size_t static_capture_size_limit = 64;  // TorchAir config.debug.aclgraph.static_capture_size_limit
 };
 
 struct CacheEntry {
@@ -56,10 +54,6 @@ struct CacheEntry {
   GuardSet guards;
   std::unique_ptr<Graph> artifact;
   uint64_t hits = 0;
-  // reduce-overhead: the input shapes a device graph was captured for, in order.
-  std::vector<std::vector<int64_t>> captured;
-  uint64_t replays = 0;
-  uint64_t eager_runs = 0;  // calls past static_capture_size_limit
 };
 
 struct CallOutcome {
@@ -70,8 +64,6 @@ struct CallOutcome {
   std::vector<std::string> failures;  // "0/0: tensor 'x' size mismatch ..." newest entry first
   bool limit_hit_now = false;     // this call first hit the recompile limit
   std::vector<std::string> dynamic_notes;  // why dims became symbolic in this compile
-  enum class Capture : uint8_t { kNone, kCaptured, kReplayed, kEagerOverLimit } capture = Capture::kNone;
-  size_t capture_index = 0;
 };
 
 class Frame {
@@ -121,7 +113,6 @@ class Frame {
     std::string constraint_violation;
   };
   Result<BuiltGuards> BuildGuards(const std::vector<CallInput>& inputs, std::vector<std::string>* notes) const;
-  void Capture(CacheEntry& entry, const std::vector<CallInput>& inputs, const FrameOptions& options, CallOutcome& outcome);
 
   std::string function_;
   std::string file_;

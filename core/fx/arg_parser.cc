@@ -308,6 +308,9 @@ bool ArgParser::Atom(std::string_view text, size_t start, std::string_view kwarg
   }
   Device device;
   if (dialect_ == ArgDialect::kPython) {
+    // Python's repr of `...` in an index tuple (`x[(Ellipsis, None)]`): a
+    // constant, not a node.
+    if (text == "Ellipsis") return *out = Argument::Raw(std::string(text)), true;
     if (ParseDeviceRepr(text, &device)) return *out = Argument::OfDevice(std::move(device)), true;
     if (IsIdentifier(text)) return NodeByName(text, start, out);
     return PythonRaw(text, start, out);

@@ -307,6 +307,97 @@ class ReadableParser {
     return Status::Ok();
   }
 
+  // `+=` ... at `pos`: the operator module's in-place function it stands for
+  // ("iadd"), or "" when the text there is not an augmented assignment.
+  std::string_view AugmentedAssignment(size_t pos) const {
+    static constexpr std::pair<std::string_view, std::string_view> kInplace[] = {
+        {"+=", "iadd"},  {"-=", "isub"},   {"*=", "imul"},     {"/=", "itruediv"}, {"//=", "ifloordiv"},
+        {"%=", "imod"},  {"**=", "ipow"},  {"@=", "imatmul"},  {"&=", "iand"},     {"|=", "ior"},
+        {"^=", "ixor"},  {"<<=", "ilshift"}, {">>=", "irshift"}};
+    for (const auto& [symbol, function] : kInplace) {
+      if (line_.substr(pos, symbol.size()) == symbol && pos + symbol.size() < line_.size() &&
+          line_[pos + symbol.size()] == ' ') {
+        return function;
+      }
+    }
+    return {};
+  }
+
+  // torch.fx's codegen prints the operator module's in-place functions
+  // (torch/fx/graph.py, inplace_methods; Dynamo records them) as the Python
+  // statement followed by the node bound to the operand:
+  //   `l_x_[0] = v;  setitem = l_x_`  -> setitem = operator.setitem(l_x_, 0, v)
+  //   `l_x_ += 1;  iadd = l_x_`       -> iadd = operator.iadd(l_x_, 1)
+  // `pos` is just after the operand's name.
+  Status ParseInplaceOperator(std::string_view operand_name, size_t pos, size_t indent) {
+    Node* operand = graph_->Find(operand_name);
+    // The statement ends at the first `;` outside brackets; the binding follows.
+    std::string_view whole = line_;
+    std::string_view statement = CutDeletion(pos);
+    size_t semicolon = statement.size();
+    line_ = statement;
+    ArgParser parser(line_, ArgDialect::kPython, graph_.get());
+    NodeSpec spec;
+    spec.op = OpKind::kCallFunction;
+    if (line_[pos] == '[') {
+      size_t open = pos++;
+      Argument index;
+      if (!parser.ParseValue(&pos, {}, &index)) return ParserError(parser);
+      SkipSpaces(&pos);
+      if (pos >= line_.size() || line_[pos] != ']') return Error(open, "unclosed '[' (expected ']')");
+      ++pos;
+      SkipSpaces(&pos);
+      if (pos >= line_.size() || line_[pos] != '=') return Error(pos, "expected '=' after the subscript");
+      ++pos;
+      SkipSpaces(&pos);
+      Argument value;
+      if (!parser.ParseValue(&pos, {}, &value)) return ParserError(parser);
+      spec.target = "operator.setitem";
+      spec.args = {Argument::NodeRef(operand), std::move(index), std::move(value)};
+    } else {
+      std::string_view function = AugmentedAssignment(pos);
+      pos = line_.find('=', pos) + 1;
+      SkipSpaces(&pos);
+      Argument value;
+      if (!parser.ParseValue(&pos, {}, &value)) return ParserError(parser);
+      spec.target = fmt::format("operator.{}", function);
+      spec.args = {Argument::NodeRef(operand), std::move(value)};
+    }
+    SkipSpaces(&pos);
+    if (pos != line_.size()) return Error(pos, "unexpected text after the in-place statement");
+    // `;  NAME[: "ann"] = OPERAND`, then maybe FX's `;  a = b = None`.
+    line_ = whole;
+    pos = semicolon;
+    SkipSpaces(&pos);
+    if (pos + 1 >= line_.size() || line_[pos] != ';') {
+      return Error(pos, "expected ';  NAME = OPERAND' after the in-place statement (torch.fx prints the node so)");
+    }
+    ++pos;
+    SkipSpaces(&pos);
+    size_t name_at = pos;
+    size_t name_end = Ident(pos);
+    if (name_end == pos) return Error(pos, "expected the node's name after ';'");
+    spec.name = std::string(line_.substr(pos, name_end - pos));
+    pos = name_end;
+    SkipSpaces(&pos);
+    line_ = CutDeletion(pos);
+    ArgParser binding(line_, ArgDialect::kPython, graph_.get());
+    std::string annotation;
+    bool annotated = false;
+    AIRSCOPE_RETURN_IF_ERROR(ParseOptionalAnnotation(binding, &pos, &annotation, &annotated));
+    if (pos >= line_.size() || line_[pos] != '=') return Error(pos, "expected '=' after the node name");
+    ++pos;
+    SkipSpaces(&pos);
+    if (line_.substr(pos) != operand_name) {
+      return Error(pos, fmt::format("expected '{}' (the operand the in-place statement wrote)", operand_name));
+    }
+    auto node = graph_->AppendNamed(std::move(spec));
+    if (!node.ok()) return Error(name_at, node.status().message());
+    (void)indent;
+    AttachMeta(*node, annotated ? &annotation : nullptr);
+    return Status::Ok();
+  }
+
   Status ParseStatement(size_t indent) {
     size_t pos = indent;
     size_t name_end = Ident(pos);
@@ -314,6 +405,9 @@ class ReadableParser {
     std::string_view name = line_.substr(pos, name_end - pos);
     pos = name_end;
     SkipSpaces(&pos);
+    if (graph_->Find(name) && pos < line_.size() && (line_[pos] == '[' || AugmentedAssignment(pos).size() > 0)) {
+      return ParseInplaceOperator(name, pos, indent);
+    }
     std::string annotation;
     bool annotated = false;
     line_ = CutDeletion(pos);

@@ -65,6 +65,46 @@ void PutStackTrace(fmt::memory_buffer& out, const Node& node) {
   }
 }
 
+// torch.fx prints the operator module's in-place functions (graph.py,
+// inplace_methods) as the statement, then the node bound to the operand:
+// `l_x_[0] = v;  setitem = l_x_`, `l_x_ += 1;  iadd = l_x_`. False when
+// `node` is not one of them (or its operand is not a node).
+bool PutInplaceOperator(fmt::memory_buffer& out, const Node& node) {
+  static constexpr std::pair<std::string_view, std::string_view> kInplace[] = {
+      {"operator.iadd", "+="},  {"operator.isub", "-="},     {"operator.imul", "*="},   {"operator.itruediv", "/="},
+      {"operator.ifloordiv", "//="}, {"operator.imod", "%="}, {"operator.ipow", "**="}, {"operator.imatmul", "@="},
+      {"operator.iand", "&="},  {"operator.ior", "|="},      {"operator.ixor", "^="},   {"operator.ilshift", "<<="},
+      {"operator.irshift", ">>="}};
+  if (node.op() != OpKind::kCallFunction || !node.kwargs().empty() || node.args().empty() ||
+      !node.args()[0].is_node()) {
+    return false;
+  }
+  const Argument& operand = node.args()[0];
+  if (node.target() == "operator.setitem" && node.args().size() == 3) {
+    AppendPythonArg(out, operand);
+    out.push_back('[');
+    AppendPythonArg(out, node.args()[1]);
+    Put(out, "] = ");
+    AppendPythonArg(out, node.args()[2]);
+  } else {
+    std::string_view symbol;
+    for (const auto& [target, text] : kInplace) {
+      if (node.target() == target) symbol = text;
+    }
+    if (symbol.empty() || node.args().size() != 2) return false;
+    AppendPythonArg(out, operand);
+    out.push_back(' ');
+    Put(out, symbol);
+    out.push_back(' ');
+    AppendPythonArg(out, node.args()[1]);
+  }
+  Put(out, ";  ");
+  PutAnnotated(out, node);
+  Put(out, " = ");
+  AppendPythonArg(out, operand);
+  return true;
+}
+
 }  // namespace
 
 std::string PrintReadable(const Graph& graph) {
@@ -122,6 +162,7 @@ std::string PrintReadable(const Graph& graph) {
         PutCallArgs(out, *node, 1);
         break;
       default:
+        if (PutInplaceOperator(out, *node)) break;
         PutAnnotated(out, *node);
         Put(out, " = ");
         if (graph.style().subscript_getitem && node->target() == "operator.getitem" && node->args().size() == 2 &&

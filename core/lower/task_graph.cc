@@ -6,10 +6,77 @@
 #include <fmt/format.h>
 
 #include "core/ir/flat_pointer_map.h"
+#include "core/pass/alias_analysis.h"
 #include "core/pass/stream_util.h"
 
 namespace airscope {
 namespace {
+
+// The host calls replace_core_limit_nodes emits (graph_pass.py:709-787).
+constexpr std::string_view kCurrentStream = "torch.npu.current_stream";
+constexpr std::string_view kGetStreamLimit = "torch.npu.get_stream_limit";
+constexpr std::string_view kSetStreamLimit = "torch.npu.set_stream_limit";
+
+struct CoreLimits {
+  int64_t aicore = -1;
+  int64_t vectorcore = -1;
+};
+
+// The core limits per stream as the graph's host calls set them, followed in
+// graph order: current_stream() is the stream the call runs on (inside
+// `with torch.npu.stream(s)`, s), get_stream_limit(s) reads s's limits at
+// that point, getitem(limits, 'cube_core_num' | 'vector_core_num') one of
+// them, set_stream_limit(s, cube, vector) sets both. A value it cannot work
+// out leaves that limit unknown (-1, the device's).
+class CoreLimitTracker {
+ public:
+  // True when `node` is one of the host calls (it makes no task).
+  bool Visit(const Node& node) {
+    std::string_view target = StripTorchOps(node.target());
+    if (target == kCurrentStream) {
+      stream_of_[&node] = node.stream();
+      return true;
+    }
+    if (target == kGetStreamLimit) {
+      if (const std::string* s = StreamArg(node)) snapshot_[&node] = limits_[*s];
+      return true;
+    }
+    if (target == kSetStreamLimit) {
+      if (const std::string* s = StreamArg(node)) limits_[*s] = {Value(node, 1), Value(node, 2)};
+      return true;
+    }
+    return false;
+  }
+  CoreLimits Of(const std::string& stream) const {
+    auto it = limits_.find(stream);
+    return it == limits_.end() ? CoreLimits{} : it->second;
+  }
+
+ private:
+  const std::string* StreamArg(const Node& node) const {
+    if (node.args().empty() || !node.args()[0].is_node()) return nullptr;
+    auto it = stream_of_.find(node.args()[0].as_node());
+    return it == stream_of_.end() ? nullptr : &it->second;
+  }
+  int64_t Value(const Node& node, size_t i) const {
+    if (i >= node.args().size()) return -1;
+    const Argument& a = node.args()[i];
+    if (a.kind() == Argument::Kind::kInt) return a.as_int();
+    if (!a.is_node()) return -1;
+    const Node* item = a.as_node();  // getitem(get_stream_limit(s), key)
+    if (!IsTarget(*item, "operator.getitem") || item->args().size() < 2 || !item->args()[0].is_node() ||
+        item->args()[1].kind() != Argument::Kind::kString) {
+      return -1;
+    }
+    auto it = snapshot_.find(item->args()[0].as_node());
+    if (it == snapshot_.end()) return -1;
+    const std::string& key = item->args()[1].as_string();
+    return key == "cube_core_num" ? it->second.aicore : key == "vector_core_num" ? it->second.vectorcore : -1;
+  }
+  std::unordered_map<const Node*, std::string> stream_of_;
+  std::unordered_map<const Node*, CoreLimits> snapshot_;
+  std::map<std::string, CoreLimits, std::less<>> limits_;
+};
 
 bool IsMemcpy(std::string_view target) { return target == "aten.copy_.default" || target == "aten._to_copy.default"; }
 bool IsHostSync(std::string_view target) {
@@ -74,9 +141,40 @@ bool IsBlockingCopy(const Node& node) {
 
 }  // namespace
 
-Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registry) {
+Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registry, const TaskGraphOptions& options) {
   TaskGraph out;
   out.streams.push_back("");
+  CoreLimitTracker limits;
+  // Buffers: the storages of values, numbered in order of first use.
+  const StorageMap storages = options.accesses ? StorageMap::Compute(lowered, registry) : StorageMap();
+  std::unordered_map<int, uint32_t> buffer_of;
+  auto buffer = [&](const Node* node) -> int64_t {
+    int storage = storages.Of(node);
+    if (storage < 0) return -1;
+    auto [it, fresh] = buffer_of.try_emplace(storage, static_cast<uint32_t>(out.buffers.size()));
+    if (fresh) {
+      std::vector<Node*> members = storages.NodesOf(storage);
+      out.buffers.push_back(members.empty() ? node->name() : members.front()->name());
+    }
+    return it->second;
+  };
+  auto accesses = [&](const Node& node, DeviceTask& task) {
+    auto read = [&](const Node* input) {
+      if (int64_t b = buffer(input); b >= 0) task.reads.push_back(static_cast<uint32_t>(b));
+    };
+    for (const Argument& a : node.args()) a.ForEachNode(read);
+    for (const Kwarg& kw : node.kwargs()) kw.value.ForEachNode(read);
+    // Its value's storage (an in-place op's first argument, an out= tensor),
+    // or, for a tuple, each item's.
+    if (int64_t b = buffer(&node); b >= 0) task.writes.push_back(static_cast<uint32_t>(b));
+    for (const Node* user : node.users()) {
+      if (IsTarget(*user, "operator.getitem") && storages.ViewOf(user) == nullptr) {
+        if (int64_t b = buffer(user); b >= 0) task.writes.push_back(static_cast<uint32_t>(b));
+      }
+    }
+    SortUnique(task.reads);
+    SortUnique(task.writes);
+  };
   // For every node, the tasks that produce what it holds: its own task, or
   // for a no-op (a view, getitem) the producers of its inputs. Each node's
   // list is a span of one shared pool, so a node costs no allocation.
@@ -122,6 +220,10 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
     task.deps = std::move(deps);
     task.dtype = TaskDType(node);
     if (kind == TaskKind::kMemcpy) task.blocking = IsBlockingCopy(node);
+    if (options.accesses && kind != TaskKind::kEventRecord && kind != TaskKind::kEventWait) accesses(node, task);
+    CoreLimits limit = limits.Of(task.stream);
+    task.aicore_limit = limit.aicore;
+    task.vectorcore_limit = limit.vectorcore;
     if (kind == TaskKind::kKernel || kind == TaskKind::kMemcpy || kind == TaskKind::kHostSync) {
       const OpInfo* info = registry.Find(node.target());
       if (info && info->cost) {
@@ -149,6 +251,7 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
       set_producer(node, add_task(*node, TaskKind::kKernel, "", data_deps(*node)));
       continue;
     }
+    if (node->op() == OpKind::kCallFunction && limits.Visit(*node)) continue;
     if (IsNoOpNode(*node, registry)) {
       if (node->op() != OpKind::kPlaceholder && node->op() != OpKind::kGetAttr) set_producers(node, data_deps(*node));
       continue;
@@ -169,7 +272,12 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
       if (!tag.ok()) return tag.status();
       auto it = last_record.find(*tag);
       if (it == last_record.end()) {
-        return Status::Errorf("wait '{}' waits for event '{}', which no record before it records", node->name(), *tag);
+        if (!options.allow_unrecorded_waits) {
+          return Status::Errorf("wait '{}' waits for event '{}', which no record before it records", node->name(),
+                                *tag);
+        }
+        set_producer(node, add_task(*node, TaskKind::kEventWait, *tag, {}));
+        continue;
       }
       set_producer(node, add_task(*node, TaskKind::kEventWait, *tag, {it->second}));
     } else if (target == kWait) {
@@ -186,8 +294,12 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
         }
         auto it = last_record.find(record->name());
         if (it == last_record.end()) {
-          return Status::Errorf("wait '{}' waits for event '{}', which no record before it records", node->name(),
-                                record->name());
+          if (!options.allow_unrecorded_waits) {
+            return Status::Errorf("wait '{}' waits for event '{}', which no record before it records", node->name(),
+                                  record->name());
+          }
+          ids.push_back(add_task(*node, TaskKind::kEventWait, record->name(), {}));
+          continue;
         }
         ids.push_back(add_task(*node, TaskKind::kEventWait, record->name(), {it->second}));
       }

@@ -15,5 +15,8 @@ void RegisterReductionOps(OpRegistry& registry);   // ops_reduction.cc: sum, mea
 void RegisterBackwardOps(OpRegistry& registry);    // ops_backward.cc: the *_backward ops of training graphs
 void RegisterMiscOps(OpRegistry& registry);        // ops_misc.cc: creation, copies, cat, embedding, host sync, air.*
 void RegisterNpuOps(OpRegistry& registry);         // ops_npu.cc: torch_npu ops TorchAir's passes name
+void RegisterIndexingOps(OpRegistry& registry);    // ops_indexing.cc: index, index_put, zero, fill
+void RegisterPoolingOps(OpRegistry& registry);     // ops_pooling.cc: max/avg/adaptive pooling
+void RegisterCollectiveOps(OpRegistry& registry);  // ops_collective.cc: c10d functional and TorchAir npu_define
 
 }  // namespace airscope

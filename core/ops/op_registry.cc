@@ -62,6 +62,9 @@ const OpRegistry& OpRegistry::Builtin() {
     RegisterBackwardOps(r);
     RegisterMiscOps(r);
     RegisterNpuOps(r);
+    RegisterIndexingOps(r);
+    RegisterPoolingOps(r);
+    RegisterCollectiveOps(r);
     return r;
   }();
   return registry;

@@ -101,9 +101,43 @@ Result<NodeMeta> InferLayerNorm(const Node& node) {
   return TupleResult({Like(in, in.sizes), Like(in, stats, stats_dtype), Like(in, stats, stats_dtype)});
 }
 
+// _native_batch_norm_legit_no_training(input, weight, bias, running_mean,
+// running_var, momentum, eps) -> (out, save_mean, save_rstd): what eval-mode
+// batch_norm records under AOT (torch/_decomp/decompositions.py
+// native_batch_norm_decomposition, registered on the CompositeImplicitAutograd
+// key for the python dispatcher). TorchAir's NPU meta makes both statistics
+// `input.new_zeros((0,))` (torchair/_utils/__init__.py:104-123).
+Result<NodeMeta> InferBatchNormNoTraining(const Node& node) {
+  auto input = TensorArg(node, 0, "input");
+  if (!input.ok()) return input.status();
+  const TensorMeta& in = **input;
+  if (in.sizes.size() < 2) return OpError(node, "input must have at least 2 dims, got {}", FormatDims(in.sizes));
+  return TupleResult({Like(in, in.sizes), Like(in, {Dim(0)}), Like(in, {Dim(0)})});
+}
+
+// native_group_norm(input, weight, bias, N, C, HxW, group, eps) -> (out,
+// mean[N, group], rstd[N, group]) (torch/_meta_registrations.py
+// native_group_norm meta: mean/rstd `input.new_empty((N, group))`).
+Result<NodeMeta> InferGroupNorm(const Node& node) {
+  auto input = TensorArg(node, 0, "input");
+  if (!input.ok()) return input.status();
+  const TensorMeta& in = **input;
+  if (in.sizes.size() < 2) return OpError(node, "input must have at least 2 dims, got {}", FormatDims(in.sizes));
+  auto group = IntArg(node, 6, "group");
+  if (!group.ok()) return group.status();
+  if (in.sizes[1].is_static() && (*group <= 0 || in.sizes[1].value() % *group != 0)) {
+    return OpError(node, "{} channels do not split into {} groups", in.sizes[1].value(), *group);
+  }
+  std::vector<Dim> stats = {in.sizes[0], Dim(*group)};
+  return TupleResult({Like(in, in.sizes), Like(in, stats), Like(in, stats)});
+}
+
 }  // namespace
 
 void RegisterConvNormOps(OpRegistry& r) {
+  AddOp(r, "aten._native_batch_norm_legit_no_training.default", OpCategory::kNormalization, InferBatchNormNoTraining,
+        ElementwiseCost(4));
+  AddOp(r, "aten.native_group_norm.default", OpCategory::kNormalization, InferGroupNorm, ElementwiseCost(5));
   AddOp(r, "aten.convolution.default", OpCategory::kConvolution, InferConvolution, ConvolutionCost());
   AddOp(r, "aten.native_batch_norm.default", OpCategory::kNormalization, InferBatchNorm, ElementwiseCost(4));
   AddOp(r, "aten.native_layer_norm.default", OpCategory::kNormalization, InferLayerNorm, ElementwiseCost(5));

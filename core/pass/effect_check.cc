@@ -55,6 +55,7 @@ enum class Action : uint8_t {
   kIdentityView,// alias/detach/lift_fresh: arg 0 itself when sizes agree, else a view
   kInplace,     // writes op(args) into arg 0
   kCopyInto,    // copy_(dst, src): writes src into dst
+  kCopyOf,      // copy(self, src): a fresh tensor like self holding src (functionalized copy_)
   kOut,         // writes op(args minus out) into kwarg out
   kScatter,     // fresh storage, value = write(arg 0, step, arg 1)
   kIdentityCopy,// clone & co: fresh storage holding arg 0's value
@@ -479,6 +480,8 @@ class Executor {
       info.action = Action::kGetitem;
     } else if (base == "aten.copy" && name.trailing_underscore) {
       info.action = Action::kCopyInto;
+    } else if (base == "aten.copy") {
+      info.action = Action::kCopyOf;
     } else if (name.overload == "out" || (name.overload.size() > 4 && name.overload.ends_with("_out"))) {
       // torch names out= overloads `out` or `<Overload>_out` (sum.IntList_out, add.out).
       info.action = Action::kOut;
@@ -626,6 +629,14 @@ class Executor {
         if (!self || !src) break;
         WriteInto(self, Value(*src), node, src->is_node() ? src->as_node() : nullptr);
         return Bind(node, *RefOf(self));
+      }
+      case Action::kCopyOf: {
+        // Without broadcasting (same sizes and dtype) the result holds src's value.
+        const Argument* src = FindArg(*node, 1, "src");
+        if (self && src && src->is_node() && SameSizesAndDtype(TensorOf(src->as_node()), TensorOf(self))) {
+          return Bind(node, NewStorage(ValueOf(src->as_node()), node));
+        }
+        break;
       }
       case Action::kOut: {
         const Argument* out = node->kwarg("out");

@@ -32,8 +32,12 @@ class InplaceableNpuOps;
 class OpSchemaTable;
 class PassRegistry;
 
+class ModuleTable;  // core/aot/nn_module.h
+
 struct PassContext {
   const OpRegistry* registry = nullptr;
+  // The torch.nn modules declared for the graph's call_module nodes (`module`), read by aot.
+  const ModuleTable* modules = nullptr;
   const DecompositionTable* decompositions = nullptr;  // used by `decompose`
   // Op signatures (`op define` and a few torch_npu ones) and TorchAir's
   // inplaceable_npu_ops with the session's `op inplaceable` entries; null

@@ -25,9 +25,21 @@ Result<bool> Lower(Graph& graph, PassContext& context) {
     changed = true;
   }
   const OpRegistry& registry = context.registry ? *context.registry : OpRegistry::Builtin();
-  Result<TaskGraph> tasks = BuildTaskGraph(graph, registry);
+  // A wait for an event nothing records is TorchAir's to compile (it checks
+  // nothing of the kind); capture refuses it (ACL 107024) and `check` names it.
+  TaskGraphOptions options;
+  options.allow_unrecorded_waits = true;
+  options.accesses = false;
+  Result<TaskGraph> tasks = BuildTaskGraph(graph, registry, options);
   if (!tasks.ok()) return tasks.status();
   context.remarks.push_back(fmt::format("{} device tasks on {} stream(s)", tasks->tasks.size(), tasks->streams.size()));
+  size_t unrecorded = 0;
+  for (const DeviceTask& t : tasks->tasks) unrecorded += t.kind == TaskKind::kEventWait && t.deps.empty();
+  if (unrecorded > 0) {
+    context.remarks.push_back(fmt::format("{} wait(s) for an event no earlier task records: capture refuses them "
+                                          "(ACL 107024), eager cannot run them; `check` names them",
+                                          unrecorded));
+  }
   return changed;
 }
 
@@ -45,8 +57,9 @@ PassInfo LowerPass() {
           "the stream labels earlier passes computed (add_stream_label_to_node_meta puts a scope_enter on its own\n"
           "stream; those labels only steer TorchAir's passes) and any stream set directly (a rewrite rule's `set\n"
           "stream`): TorchAir's codegen knows streams only from scopes. Then it\n"
-          "checks that every wait's event has a record before it and that no node is a call_method or\n"
-          "call_module (those cannot be launched). Changed when it assigned a stream.",
+          "checks that no node is a call_method or call_module (those cannot be launched) and notes waits whose\n"
+          "event no earlier task records (TorchAir compiles them; capture refuses them with ACL 107024 and an\n"
+          "eager run cannot run them). Changed when it assigned a stream.",
           PassKind::kPipeline, Lower, {}, EffectPolicy::kUnchecked};
 }
 

@@ -69,6 +69,7 @@ struct PassEnvironment {
   std::string torch_version = "2.6.0";   // torch that airscope models (apply_pattern_passes needs >= 2.6)
   int64_t aicore_num = 24;               // cube cores of the device (replace_core_limit_nodes)
   int64_t vectorcore_num = 48;           // vector cores of the device
+  int64_t world_size = 0;                // ranks of the default process group '0' (aot's collectives); 0: unknown
 };
 
 // Compares dotted versions the way TorchAir's checks read them: numeric

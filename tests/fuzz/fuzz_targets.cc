@@ -17,6 +17,8 @@
 #include "core/fx/readable.h"
 #include "core/ir/tensor_meta.h"
 #include "repl/tokenizer.h"
+#include "core/check/hazards.h"
+#include "viz/aclgraph_json.h"
 #include "viz/pbtxt_reader.h"
 #include "viz/torch_logs.h"
 #include "viz/torch_trace.h"
@@ -74,6 +76,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   (void)LooksLikeTorchLogs(text);
+#elif defined(AIRSCOPE_FUZZ_ACLGRAPH_JSON)
+  // A capture dump the reader accepts writes out, and what it writes reads
+  // back and writes out the same (the first write settles merges and types).
+  Result<AclGraphDump> dump = ParseAclGraphJson(text, "fuzz");
+  if (dump.ok()) {
+    (void)AclGraphTrace(dump->tasks, "fuzz");
+    (void)FindHazards(dump->tasks, {dump->capture_stream, 48, "fuzz"});
+    std::string once = AclGraphJson(dump->tasks);
+    Result<AclGraphDump> again = ParseAclGraphJson(once, "fuzz");
+    if (!again.ok() || AclGraphJson(again->tasks) != once) __builtin_trap();
+  }
 #elif defined(AIRSCOPE_FUZZ_CALL_SPEC)
   (void)ParseCallSpec(text);
   (void)TensorMeta::ParseAnnotation(text);

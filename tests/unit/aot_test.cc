@@ -188,7 +188,7 @@ TEST(AotTest, UnknownFunctionAndModuleStayOpaqueWithARemark) {
                                                     "special_thing = torch.special_thing(arg0_1)",
                                                     "b = call_module(special_thing)", "output = output((b,))"}));
   EXPECT_TRUE(AnyRemarkContains(run, "'a' (call_function torch.special_thing): no lowering rule"));
-  EXPECT_TRUE(AnyRemarkContains(run, "module's type"));
+  EXPECT_TRUE(AnyRemarkContains(run, "its type is not in Dynamo's text; declare it"));
 }
 
 // ---- functionalization: the example (AOT re-traces, so the

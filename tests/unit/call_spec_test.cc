@@ -30,6 +30,50 @@ TEST(CallSpecTest, ContiguousStridesWhenNotStated) {
   EXPECT_EQ((*inputs)[0].strides, (std::vector<int64_t>{12, 4, 1}));
 }
 
+TEST(CallSpecTest, BuffersParametersAndKeepForTheAclGraphRuntime) {
+  std::vector<SpecToken> tokens = {{"x=f32[4,", 1}, {"4]", 10}, {"in", 13}, {"buf1", 16}, {"w=f32[4]", 21},
+                                   {"param", 30}, {"in", 36}, {"m.w", 39}, {"keep", 43}};
+  Result<CallSpec> call = ParseCall(tokens);
+  ASSERT_TRUE(call.ok()) << call.status().message();
+  ASSERT_EQ(call->inputs.size(), 2u);
+  EXPECT_EQ(call->inputs[0].buffer, "buf1");
+  EXPECT_EQ(call->inputs[0].buffer_column, 16u);
+  EXPECT_FALSE(call->inputs[0].parameter);
+  EXPECT_EQ(call->inputs[1].buffer, "m.w");
+  EXPECT_TRUE(call->inputs[1].parameter);
+  EXPECT_TRUE(call->keep);
+  EXPECT_EQ(call->keep_column, 43u);
+  // The same flags mean nothing to guards: `guards check` parses the specs, but `keep` is a call's.
+  Result<std::vector<CallInput>> specs = ParseCallSpec("x=f32[4] in buf1 param");
+  ASSERT_TRUE(specs.ok());
+  EXPECT_EQ((*specs)[0].header, (*ParseCallSpec("x=f32[4]"))[0].header);
+  Result<std::vector<CallInput>> kept = ParseCallSpec("x=f32[4] keep");
+  ASSERT_FALSE(kept.ok());
+  EXPECT_NE(kept.status().message().find("column 10: 'keep' belongs to a call"), std::string::npos);
+}
+
+TEST(CallSpecTest, BufferSpellingErrors) {
+  auto error = [](std::string_view text) {
+    std::vector<SpecToken> tokens;
+    size_t pos = 0;
+    while (pos < text.size()) {
+      size_t end = text.find(' ', pos);
+      if (end == std::string_view::npos) end = text.size();
+      tokens.push_back({text.substr(pos, end - pos), pos + 1});
+      pos = end + 1;
+    }
+    Result<CallSpec> call = ParseCall(tokens);
+    return call.ok() ? std::string("ok") : call.status().message();
+  };
+  EXPECT_EQ(error("in buf1 x=f32[4]"), "column 1: 'in' must follow an input spec (x=f32[2] in buf1)");
+  EXPECT_EQ(error("x=f32[4] in"), "column 10: expected a buffer name after 'in' (x=f32[2] in buf1)");
+  EXPECT_EQ(error("x=f32[4] in y=f32[4]"), "column 10: expected a buffer name after 'in' (x=f32[2] in buf1)");
+  EXPECT_EQ(error("x=f32[4] in b-1"), "column 13: 'b-1' is not a buffer name (letters, digits, _ . @)");
+  EXPECT_EQ(error("x=f32[4] in a in b"), "column 18: input 'x' is given two buffers");
+  EXPECT_EQ(error("x=f32[4] keep keep"), "column 15: 'keep' given twice");
+  EXPECT_EQ(error("x=f32[4] in x@3 keep"), "ok");
+}
+
 void ExpectError(std::string_view spec, std::string_view text) {
   Result<std::vector<CallInput>> inputs = ParseCallSpec(spec);
   ASSERT_FALSE(inputs.ok()) << spec;
@@ -129,8 +173,23 @@ TEST(CallSpecCompletionTest, CompletesInputsWithTheirTracedSpecs) {
   EXPECT_EQ(Complete(shell.table, shell.session, "call ").candidates,
             (std::vector<std::string>{"arg0_1=f32[4,4]", "arg1_1=f32[4][1]cpu"}));
   EXPECT_EQ(Complete(shell.table, shell.session, "call arg0_1=f32[4,4] ").candidates,
-            (std::vector<std::string>{"arg1_1=f32[4][1]cpu"}));
+            (std::vector<std::string>{"arg1_1=f32[4][1]cpu", "grad"}));
   EXPECT_EQ(Complete(shell.table, shell.session, "call arg1").candidates, (std::vector<std::string>{"arg1_1=f32[4][1]cpu"}));
+}
+
+TEST(CallSpecCompletionTest, ReduceOverheadAddsTheRuntimeFlagsAndBuffers) {
+  testing_shell::TestShell shell;
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("load " AIRSCOPE_TEST_DATA "/aot_inplace_input.readable.py").ok());
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("set mode reduce-overhead").ok());
+  EXPECT_EQ(Complete(shell.table, shell.session, "call arg0_1=f32[4,4] ").candidates,
+            (std::vector<std::string>{"grad", "in", "keep", "param"}));
+  // `guards check` takes specs but not a call's `keep`.
+  EXPECT_EQ(Complete(shell.table, shell.session, "guards check arg0_1=f32[4,4] ").candidates,
+            (std::vector<std::string>{"grad", "in", "param"}));
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("call arg0_1=f32[4,4] in buf1 keep").ok());
+  EXPECT_EQ(Complete(shell.table, shell.session, "call arg0_1=f32[4,4] in ").candidates,
+            (std::vector<std::string>{"buf1", "out1.0"}));
+  EXPECT_EQ(Complete(shell.table, shell.session, "drop o").candidates, (std::vector<std::string>{"out1.0"}));
 }
 
 }  // namespace

@@ -170,18 +170,5 @@ TEST_F(CompileCacheTest, FailedCompileCachesNothing) {
   EXPECT_EQ(Call("x=f32[2,2] y=f32[2,2]").compile_id, "0/0");
 }
 
-TEST_F(CompileCacheTest, ReduceOverheadCapturesPerShapeUpToTheLimit) {
-  options_.reduce_overhead = true;
-  options_.static_capture_size_limit = 2;
-  frame_.MarkDynamic("x", 0, 2, 1000);
-  frame_.MarkDynamic("y", 0, 2, 1000);
-  EXPECT_EQ(Call("x=f32[2,2] y=f32[2,2]").capture, CallOutcome::Capture::kCaptured);
-  EXPECT_EQ(Call("x=f32[2,2] y=f32[2,2]").capture, CallOutcome::Capture::kReplayed);
-  EXPECT_EQ(Call("x=f32[3,2] y=f32[3,2]").capture, CallOutcome::Capture::kCaptured);
-  EXPECT_EQ(Call("x=f32[4,2] y=f32[4,2]").capture, CallOutcome::Capture::kEagerOverLimit);
-  EXPECT_EQ(frame_.entries()[0]->captured.size(), 2u);
-  EXPECT_EQ(frame_.entries()[0]->eager_runs, 1u);
-}
-
 }  // namespace
 }  // namespace airscope

@@ -680,3 +680,72 @@ TEST(BackwardTest, PointwiseSoftmaxEmbeddingBackwards) {
 
 }  // namespace
 }  // namespace airscope
+
+namespace airscope {
+namespace {
+
+// ---------------------------------------------------------------- the ops aot records
+
+// Pool.h pooling_output_shape_pad_lr: floor((8 + 2 - 3) / 2) + 1 = 4; ceil_mode
+// rounds up unless the last window would start past the padded input.
+TEST(AotOpsTest, PoolingShapes) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[1, 8, 8, 8]");
+  EXPECT_EQ(Shape(b.Call("aten.max_pool2d_with_indices.default", {N(x), Ints({3, 3}), Ints({2, 2}), Ints({1, 1})})),
+            "(f32[1, 8, 4, 4], i64[1, 8, 4, 4])");
+  EXPECT_EQ(Shape(b.Call("aten.max_pool2d_with_indices.default", {N(x), Ints({2, 2})})),
+            "(f32[1, 8, 4, 4], i64[1, 8, 4, 4])");
+  EXPECT_EQ(Shape(b.Call("aten.avg_pool2d.default", {N(x), Ints({3, 3}), Ints({2, 2}), Ints({0, 0}), B(true)})),
+            "f32[1, 8, 4, 4]");
+  EXPECT_EQ(Shape(b.Call("aten._adaptive_avg_pool2d.default", {N(x), Ints({2, 3})})), "f32[1, 8, 2, 3]");
+}
+
+// TorchAir's NPU meta: both statistics `input.new_zeros((0,))`; group norm's are [N, group].
+TEST(AotOpsTest, NoTrainingBatchNormAndGroupNorm) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f16[2, 8, 4, 4]");
+  Node* p = b.Attr("p", "f16[8]");
+  EXPECT_EQ(Shape(b.Call("aten._native_batch_norm_legit_no_training.default",
+                         {N(x), N(p), N(p), N(p), N(p), F(0.1), F(1e-5)})),
+            "(f16[2, 8, 4, 4], f16[0], f16[0])");
+  EXPECT_EQ(Shape(b.Call("aten.native_group_norm.default", {N(x), N(p), N(p), I(2), I(8), I(16), I(4), F(1e-5)})),
+            "(f16[2, 8, 4, 4], f16[2, 4], f16[2, 4])");
+  EXPECT_EQ(Shape(b.Call("aten.native_group_norm.default", {N(x), N(p), N(p), I(2), I(8), I(16), I(3), F(1e-5)})),
+            "error: native_group_norm: 8 channels do not split into 3 groups");
+}
+
+// meta_index_Tensor: adjacent index tensors replace their dims in place, a
+// bool mask stands for its nonzero() indices; in-place fills keep self.
+TEST(AotOpsTest, IndexAndFills) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4, 5, 6]");
+  Node* i = b.Input("i", "i64[2, 3]");
+  Node* mask = b.Input("mask", "b8[4, 5]");
+  Node* listed = b.Call("aten.index.Tensor", {N(x), Argument::List({Argument::None(), N(i)})});
+  EXPECT_EQ(Shape(listed), "f32[4, 2, 3, 6]");
+  Node* apart = b.Call("aten.index.Tensor", {N(x), Argument::List({N(i), Argument::None(), N(i)})});
+  EXPECT_EQ(Shape(apart), "f32[2, 3, 5]");
+  EXPECT_EQ(Shape(b.Call("aten.index.Tensor", {N(x), Argument::List({N(mask)})})), "f32[u0, 6]");
+  EXPECT_EQ(Shape(b.Call("aten.zero.default", {N(x)})), "f32[4, 5, 6]");
+  EXPECT_TRUE(R().Find("aten.fill_.Scalar")->inplace);
+  EXPECT_TRUE(R().Find("aten.index_put_.default")->inplace);
+}
+
+// npu_all_to_all_single_npu_meta (hcom_alltoall.py:43-62): rows = sum(recv_counts) / row size.
+TEST(AotOpsTest, CollectiveShapes) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4, 8]");
+  EXPECT_EQ(Shape(b.Call("_c10d_functional.all_to_all_single.default",
+                         {N(x), Ints({1, 5}), Ints({2, 2}), Argument::String("0")})),
+            "f32[6, 8]");
+  EXPECT_EQ(Shape(b.Call("npu_define.all_to_all_single_npu.default",
+                         {N(x), Ints({16, 16}), Ints({0, 16}), Ints({8, 40}), Ints({0, 8}), Argument::String("ptd:0"),
+                          Ints({0, 1}), I(2)})),
+            "f32[6, 8]");
+  EXPECT_EQ(Shape(b.Call("npu_define.allgather_in_tensor.default",
+                         {N(x), N(x), Argument::String("ptd:0"), Ints({0, 1}), I(2)})),
+            "f32[4, 8]");
+}
+
+}  // namespace
+}  // namespace airscope

@@ -195,11 +195,13 @@ ReportData SmallReport() {
   graph.stages.push_back({0, "input", "input", false, 0, 3, {}, "", input});
   graph.stages.push_back({1, "add_neg", "ran", true, 1e-5, 4, {"added <neg>"}, "", after});
   graph.stages.push_back({2, "nothing", "ran", false, 1e-6, 4, {}, "", after});
+  graph.calls = {{1, "x=f32[4]", "compiled", "0/0"}, {2, "x=f32[4]", "hit", "0/0"}};
   data.graphs.push_back(graph);
   data.commands.push_back({"-c", 1, "echo <img src=x onerror=alert(1)>", "<img src=x onerror=alert(1)>\n", ""});
   data.commands.push_back({"-c", 2, "bogus", "", "unknown command \"bogus\""});
   data.device.preset = "test";
   data.device.trace = TwoStreamTrace();
+  data.device.checks = {{"g<1>", "check: 1 hazard(s): race <here>"}};
   return data;
 }
 
@@ -232,11 +234,15 @@ TEST(WriteReport, WritesEveryPageWithTheChangesOfEachStage) {
   EXPECT_NE(graph.find("g&lt;1&gt;"), std::string::npos);
   EXPECT_NE(graph.find("Not run yet: not_run"), std::string::npos);
   EXPECT_NE(graph.find("\"pages\":{\"0-1\":\"compare-0-0-1.html\"}"), std::string::npos) << graph;
+  EXPECT_EQ(Count(graph, "<tr class=\"call-"), 2u);
+  EXPECT_NE(graph.find("<tr class=\"call-hit\"><td class=\"num\">2</td>"), std::string::npos);
   std::string index = Slurp(out / "index.html");
   EXPECT_EQ(index.find("<img"), std::string::npos);  // a command's text and output are escaped
   EXPECT_NE(index.find("echo &lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
   EXPECT_NE(index.find("class=\"command failed\""), std::string::npos);
-  EXPECT_EQ(Count(Slurp(out / "device.html"), "class=\"stream-row\""), 2u);
+  std::string device = Slurp(out / "device.html");
+  EXPECT_EQ(Count(device, "class=\"stream-row\""), 2u);
+  EXPECT_NE(device.find("race &lt;here&gt;"), std::string::npos);
   std::string svg = Slurp(out / "data/svg-0-1.js");
   EXPECT_EQ(svg.rfind("(window.AIRSCOPE_SVG = window.AIRSCOPE_SVG || {})[\"0-1\"] = \"<svg", 0), 0u) << svg.substr(0, 80);
 }

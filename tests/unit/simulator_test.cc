@@ -133,7 +133,10 @@ TEST(Simulator, CaptureOnTheDefaultStreamIsRefused) {
   o.capture_stream = "";
   Result<uint32_t> r = d.Capture(Chain(2), "g", {}, o);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("(207000): capture on the default stream is refused"), std::string::npos);
+  // torch_npu's RuntimeError, verbatim (NPUGraph.cpp:270-274).
+  EXPECT_NE(r.status().message().find("RuntimeError: NPU graphs must be captured on a non-default stream. (However, "
+                                      "after capture, it's ok to replay them on the default stream.)"),
+            std::string::npos);
   EXPECT_NE(r.status().message().find("capture --stream NAME"), std::string::npos);
   ExpectRecovered(d, 1);
 }
@@ -142,35 +145,81 @@ TEST(Simulator, UnjoinedSideStreamNamesTheStreamAndItsLastTask) {
   SimDevice d = Device();
   Result<uint32_t> r = d.Capture(Forked(false), "g", {}, CaptureOptions{});
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("ACL_ERROR_RT_STREAM_UNJOINED (107025): stream 's1'"), std::string::npos);
+  EXPECT_NE(r.status().message().find("ACL_ERROR_RT_STREAM_UNJOINED (107025, \"capture model contains a stream that "
+                                      "was not joined to the origin stream\"): stream 's1'"),
+            std::string::npos)
+      << r.status().message();
   EXPECT_NE(r.status().message().find("task 4 'join'"), std::string::npos);
   ExpectRecovered(d, 1);
 }
 
-TEST(Simulator, HostSyncInvalidatesTheCapture) {
+TEST(Simulator, HostSyncIsRefusedInEveryMode) {
   SimDevice d = Device();
   TaskGraph g = Chain(2);
   g.tasks.push_back(Task(2, TaskKind::kHostSync, "_local_scalar_dense", "", {1}));
-  Result<uint32_t> r = d.Capture(g, "g", {}, CaptureOptions{});
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED (507903)"), std::string::npos);
-  ExpectRecovered(d, 1);
+  for (CaptureMode mode : {CaptureMode::kGlobal, CaptureMode::kThreadLocal, CaptureMode::kRelaxed}) {
+    CaptureOptions o;
+    o.mode = mode;
+    Result<uint32_t> r = d.Capture(g, "g", {}, o);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.status().message().find("ACL_ERROR_RT_STREAM_CAPTURED (107027"), std::string::npos);
+    ExpectRecovered(d, 1 + (mode == CaptureMode::kGlobal ? 0 : 1));
+  }
   // Eagerly the same graph runs, the host waiting for the value.
   EXPECT_TRUE(d.Eager(g, "g", RunOptions{}).ok());
 }
 
-TEST(Simulator, BlockingMemcpyInvalidatesTheCaptureButNonBlockingDoesNot) {
+TEST(Simulator, BlockingMemcpyIsRefusedButNonBlockingIsNot) {
   SimDevice d = Device();
   TaskGraph g = Chain(2);
   g.tasks.push_back(Task(2, TaskKind::kMemcpy, "_to_copy", "", {1}));
   g.tasks.back().blocking = true;
   Result<uint32_t> r = d.Capture(g, "g", {}, CaptureOptions{});
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("(507903)"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT (107030"), std::string::npos)
+      << r.status().message();
   EXPECT_NE(r.status().message().find("blocking host<->device copy"), std::string::npos);
   ExpectRecovered(d, 1);
+  // Relaxed lets aclrtMemcpy run, but torch_npu's synchronize before it fails.
+  CaptureOptions relaxed;
+  relaxed.mode = CaptureMode::kRelaxed;
+  r = d.Capture(g, "g", {}, relaxed);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("ACL stream synchronize failed, error code:107027"), std::string::npos);
   g.tasks.back().blocking = false;  // non_blocking=True: an async copy captures fine
   EXPECT_TRUE(d.Capture(g, "g2", {}, CaptureOptions{}).ok());
+}
+
+TEST(Simulator, TaskQueueEnable2IsRefusedBeforeTheStream) {
+  SimDevice d = Device();
+  CaptureOptions o;
+  o.task_queue_enable = 2;
+  o.capture_stream = "";  // NPUGraph::capture_begin checks the task queue first
+  Result<uint32_t> r = d.Capture(Chain(2), "g", {}, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message().rfind("RuntimeError: Do not support TASK_QUEUE_ENABLE = 2 during NPU graph capture, "
+                                       "please export TASK_QUEUE_ENABLE=1/0.",
+                                       0),
+            0u);
+  ExpectRecovered(d, 1);
+}
+
+TEST(Simulator, WaitingOnAnEventRecordedOutsideTheCaptureFails) {
+  SimDevice d = Device();
+  TaskGraph g = Chain(1);
+  g.streams.push_back("s2");
+  g.tasks.push_back(Task(1, TaskKind::kEventRecord, "rec", "s2", {}));
+  g.tasks.back().event = "e";
+  g.tasks.push_back(Task(2, TaskKind::kEventWait, "wait", "", {1}));
+  g.tasks.back().event = "e";
+  Result<uint32_t> r = d.Capture(g, "g", {}, CaptureOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("ACL_ERROR_RT_CAPTURE_DEPENDENCY (107024"), std::string::npos)
+      << r.status().message();
+  EXPECT_NE(r.status().message().find("task 1 'rec' (aten.x.default) on stream 's2', ran outside the capture"),
+            std::string::npos)
+      << r.status().message();
+  ExpectRecovered(d, 1);
 }
 
 TEST(Simulator, EndingOnAnotherStreamFails) {
@@ -183,14 +232,17 @@ TEST(Simulator, EndingOnAnotherStreamFails) {
   ExpectRecovered(d, 1);
 }
 
-TEST(Simulator, UsingAStreamThatNeverJoinedFails) {
+TEST(Simulator, WorkOnAStreamThatNeverJoinedIsRefusedAtTheEnd) {
   SimDevice d = Device();
   TaskGraph g = Chain(1);
   g.streams.push_back("s2");
   g.tasks.push_back(Task(1, TaskKind::kKernel, "lonely", "s2", {0}));
   Result<uint32_t> r = d.Capture(g, "g", {}, CaptureOptions{});
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("(107024): stream 's2' is not part of the capture"), std::string::npos);
+  EXPECT_NE(r.status().message().find("airscope refuses: 1 task(s) on stream(s) s2 ran outside the capture, the first "
+                                      "task 1 'lonely'"),
+            std::string::npos)
+      << r.status().message();
   ExpectRecovered(d, 1);
 }
 

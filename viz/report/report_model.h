@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/device/trace.h"
@@ -42,6 +43,14 @@ struct ReportGraph {
   // went through the pipeline.
   std::vector<ReportStage> stages;
   std::vector<std::string> pipeline;  // the pass list, in order
+  // Every call of the graph that reached its compile cache, in order.
+  struct Call {
+    uint64_t number = 0;
+    std::string spec;        // as typed
+    std::string outcome;     // hit | compiled | eager
+    std::string compile_id;  // the entry hit or made
+  };
+  std::vector<Call> calls;
   // What the shell prints for this graph's compile cache ("" when it has none).
   std::string cache_text;
   std::string guards_text;
@@ -92,6 +101,8 @@ struct ReportDevice {
   std::string mem_text;        // what `mem` prints
   std::string captured_text;   // the captured graphs, one per line
   std::string runstats_text;   // what `runstats` prints for the trace
+  // What `check` finds in each captured graph of a loaded graph: (graph, text).
+  std::vector<std::pair<std::string, std::string>> checks;
 };
 
 struct ReportData {

@@ -439,6 +439,12 @@ void AddGraphPage(const ReportData& data, size_t g, const GraphPlan& plan, Site&
     for (const auto& [a, b] : plan.compared) pages[fmt::format("{}-{}", a, b)] = ComparePage(g, a, b);
     ctx["compare_json"] = ScriptJson({{"snapshots", map}, {"pages", pages}});
   }
+  json calls = json::array();
+  for (const ReportGraph::Call& c : graph.calls) {
+    calls.push_back({{"number", c.number}, {"spec", c.spec}, {"outcome", c.outcome}, {"compile_id", c.compile_id}});
+  }
+  ctx["has_calls"] = !calls.empty();
+  ctx["calls"] = calls;
   ctx["cache_text"] = graph.cache_text;
   ctx["guards_text"] = graph.guards_text;
   ctx["recompiles_text"] = graph.recompiles_text;
@@ -479,6 +485,10 @@ void AddDevicePage(const ReportData& data, const ReportOptions& options, Site& s
   ctx["preset"] = device.preset;
   ctx["mem_text"] = device.mem_text;
   ctx["captured_text"] = device.captured_text;
+  json checks = json::array();
+  for (const auto& [graph, text] : device.checks) checks.push_back({{"graph", graph}, {"text", text}});
+  ctx["has_checks"] = !checks.empty();
+  ctx["checks"] = checks;
   if (device.trace) {
     TimelineSvgOptions svg;
     svg.width = options.timeline_width;

@@ -1,0 +1,111 @@
+// Pooling: max_pool2d_with_indices (what F.max_pool2d records off the CPU,
+// at::max_pool2d in aten/src/ATen/native/MaxPooling.cpp), avg_pool2d, and
+// _adaptive_avg_pool2d (adaptive_avg_pool2d to any size but 1x1, which is a
+// mean over the last two dims: AdaptiveAveragePooling.cpp). Output sizes by
+// aten/src/ATen/native/Pool.h pooling_output_shape_pad_lr; an empty stride is
+// the kernel size, and a one-element list stands for both dims (int[2]).
+#include "core/ops/op_families.h"
+#include "core/ops/op_helpers.h"
+
+namespace airscope {
+namespace {
+
+// Floor division rounding toward negative infinity (Pool.h div_rtn).
+int64_t DivRtn(int64_t x, int64_t y) {
+  int64_t q = x / y;
+  if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
+  return q;
+}
+
+int64_t PoolingOutputSize(int64_t input, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation,
+                          bool ceil_mode) {
+  int64_t out = DivRtn(input + 2 * pad - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0), stride) + 1;
+  // ensure that the last pooling starts inside the image
+  if (ceil_mode && (out - 1) * stride >= input + pad) --out;
+  return out;
+}
+
+Result<std::vector<int64_t>> Pair(const Node& node, size_t index, std::string_view name,
+                                  std::optional<std::vector<int64_t>> fallback) {
+  auto values = IntListArg(node, index, name, fallback);
+  if (!values.ok()) return values.status();
+  if (values->size() == 1) return std::vector<int64_t>{(*values)[0], (*values)[0]};
+  if (values->size() != 2 && !values->empty()) return OpError(node, "{} must have 1 or 2 values", name);
+  return *values;
+}
+
+// The spatial rule shared by max and avg pooling; `dilation_index` < 0 for avg.
+Result<std::vector<Dim>> PoolSizes(const Node& node, int dilation_index, size_t ceil_index) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  const std::vector<Dim>& in = (*self)->sizes;
+  if (in.size() != 3 && in.size() != 4) return OpError(node, "expected a 3-D or 4-D input, got {}", FormatDims(in));
+  auto kernel = Pair(node, 1, "kernel_size", std::nullopt);
+  if (!kernel.ok()) return kernel.status();
+  if (kernel->size() != 2) return OpError(node, "kernel_size must have 1 or 2 values");
+  auto stride = Pair(node, 2, "stride", std::vector<int64_t>{});
+  if (!stride.ok()) return stride.status();
+  if (stride->empty()) *stride = *kernel;
+  auto padding = Pair(node, 3, "padding", std::vector<int64_t>{0});
+  if (!padding.ok()) return padding.status();
+  std::vector<int64_t> dilation = {1, 1};
+  if (dilation_index >= 0) {
+    auto d = Pair(node, static_cast<size_t>(dilation_index), "dilation", std::vector<int64_t>{1});
+    if (!d.ok()) return d.status();
+    dilation = *d;
+  }
+  auto ceil_mode = BoolArg(node, ceil_index, "ceil_mode", false);
+  if (!ceil_mode.ok()) return ceil_mode.status();
+  std::vector<Dim> out(in.begin(), in.end() - 2);
+  for (size_t i = 0; i < 2; ++i) {
+    const Dim& size = in[in.size() - 2 + i];
+    if (!size.is_static()) return OpError(node, "symbolic spatial sizes are not modelled");
+    int64_t o = PoolingOutputSize(size.value(), (*kernel)[i], (*padding)[i], (*stride)[i], dilation[i], *ceil_mode);
+    if (o <= 0) return OpError(node, "output size is too small ({})", o);
+    out.push_back(o);
+  }
+  return out;
+}
+
+// max_pool2d_with_indices(self, kernel_size, stride=[], padding=0,
+// dilation=1, ceil_mode=False) -> (out, indices int64).
+Result<NodeMeta> InferMaxPool2dWithIndices(const Node& node) {
+  auto sizes = PoolSizes(node, 4, 5);
+  if (!sizes.ok()) return sizes.status();
+  const TensorMeta* self = *TensorArg(node, 0, "self");
+  return TupleResult({Like(*self, *sizes), Like(*self, *sizes, DType::kInt64)});
+}
+
+// avg_pool2d(self, kernel_size, stride=[], padding=0, ceil_mode=False,
+// count_include_pad=True, divisor_override=None).
+Result<NodeMeta> InferAvgPool2d(const Node& node) {
+  auto sizes = PoolSizes(node, -1, 4);
+  if (!sizes.ok()) return sizes.status();
+  return TensorResult(Like(**TensorArg(node, 0, "self"), *sizes));
+}
+
+// _adaptive_avg_pool2d(self, output_size).
+Result<NodeMeta> InferAdaptiveAvgPool2d(const Node& node) {
+  auto self = TensorArg(node, 0, "self");
+  if (!self.ok()) return self.status();
+  const std::vector<Dim>& in = (*self)->sizes;
+  if (in.size() != 3 && in.size() != 4) return OpError(node, "expected a 3-D or 4-D input, got {}", FormatDims(in));
+  auto size = Pair(node, 1, "output_size", std::nullopt);
+  if (!size.ok()) return size.status();
+  if (size->size() != 2) return OpError(node, "output_size must have 2 values");
+  std::vector<Dim> out(in.begin(), in.end() - 2);
+  out.push_back((*size)[0]);
+  out.push_back((*size)[1]);
+  return TensorResult(Like(**self, std::move(out)));
+}
+
+}  // namespace
+
+void RegisterPoolingOps(OpRegistry& r) {
+  // A window of k elements per output: about k comparisons or additions each.
+  AddOp(r, "aten.max_pool2d_with_indices.default", OpCategory::kReduction, InferMaxPool2dWithIndices, CopyCost());
+  AddOp(r, "aten.avg_pool2d.default", OpCategory::kReduction, InferAvgPool2d, CopyCost());
+  AddOp(r, "aten._adaptive_avg_pool2d.default", OpCategory::kReduction, InferAdaptiveAvgPool2d, CopyCost());
+}
+
+}  // namespace airscope

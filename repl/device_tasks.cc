@@ -1,0 +1,71 @@
+#include "repl/device_tasks.h"
+
+#include <string>
+
+#include <fmt/format.h>
+
+#include "repl/compile.h"
+
+namespace airscope {
+
+Result<LoweredTasks> LowerCurrentTasks(Session& session, const TaskGraphOptions& options) {
+  Result<Session::Entry*> entry = session.Current();
+  if (!entry.ok()) return entry.status();
+  if (auto it = session.device().loaded_captures.find((*entry)->name); it != session.device().loaded_captures.end()) {
+    return Status::Errorf("'{}' is a capture dump (loaded from {}): it has no graph to lower or run; check, "
+                          "timeline and runstats read it",
+                          (*entry)->name, it->second.path);
+  }
+  // The device runs what TorchAir would run: the graph after `lower`.
+  Result<Compiled> lowered = LoweredCurrentGraph(session);
+  if (!lowered.ok()) return lowered.status();
+  const Graph& graph = *lowered->graph;
+  Result<TaskGraph> tasks = BuildTaskGraph(graph, session.registry(), options);
+  if (!tasks.ok()) return tasks.status().WithPrefix("lower");
+  LoweredTasks l;
+  l.name = (*entry)->name;
+  l.tasks = std::move(*tasks);
+  l.source = std::move(lowered->source);
+  bool dtype_set = false;
+  for (const Node* p : graph.Placeholders()) {
+    const TensorMeta* t = p->tensor();
+    if (!t) continue;
+    if (!dtype_set && t->dtype != DType::kUnknown) {
+      l.dtype = t->dtype;
+      dtype_set = true;
+    }
+    l.inputs.push_back({p->name(), t->NumBytes().value_or(0)});
+  }
+  return l;
+}
+
+Result<CaptureSetup> CaptureSetupFrom(const Session& session, const std::vector<Word>& args,
+                                      std::vector<Word>* rest) {
+  CaptureSetup setup;
+  Result<CaptureMode> mode = ParseCaptureMode(session.settings().Get("capture_error_mode"));
+  if (!mode.ok()) return mode.status();
+  setup.mode = *mode;
+  setup.task_queue_enable = std::stoi(session.settings().Get("env.TASK_QUEUE_ENABLE"));
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i].text;
+    bool flag = a == "--stream" || a == "--end-stream" || a == "--mode";
+    if (!flag) {
+      rest->push_back(args[i]);
+      continue;
+    }
+    if (i + 1 >= args.size()) return Status::Errorf("column {}: {} needs a value", args[i].column, a);
+    const Word& value = args[++i];
+    if (a == "--stream") {
+      setup.capture_stream = value.text;
+    } else if (a == "--end-stream") {
+      setup.end_stream = value.text.empty() ? "default" : value.text;
+    } else {
+      Result<CaptureMode> m = ParseCaptureMode(value.text);
+      if (!m.ok()) return m.status().WithPrefix(fmt::format("column {}", value.column));
+      setup.mode = *m;
+    }
+  }
+  return setup;
+}
+
+}  // namespace airscope
