@@ -1473,13 +1473,7 @@ TorchLogs TorchLogsReader::Finish() { return state_->Finish(); }
 
 TorchLogs ParseTorchLogs(std::string_view content, std::string path) {
   TorchLogsReader reader(std::move(path));
-  size_t pos = 0;
-  while (pos < content.size()) {
-    size_t end = content.find('\n', pos);
-    if (end == std::string_view::npos) end = content.size();
-    reader.AddLine(content.substr(pos, end - pos));
-    pos = end + 1;
-  }
+  ForEachLine(content, [&reader](std::string_view line) { reader.AddLine(line); });
   return reader.Finish();
 }
 

@@ -468,13 +468,7 @@ TraceLog TraceLogReader::Finish() {
 
 TraceLog ParseTraceLog(std::string_view content, std::string path) {
   TraceLogReader reader(std::move(path));
-  size_t pos = 0;
-  while (pos < content.size()) {
-    size_t end = content.find('\n', pos);
-    if (end == std::string_view::npos) end = content.size();
-    reader.AddLine(content.substr(pos, end - pos));
-    pos = end + 1;
-  }
+  ForEachLine(content, [&reader](std::string_view line) { reader.AddLine(line); });
   return reader.Finish();
 }
 
