@@ -1,9 +1,9 @@
 # The include check of the layers (see cmake/layers.cmake, and the layer table
 # at the top of core/CMakeLists.txt).
 #   cmake -DROOT=<tree> -DCONFIG=<build>/airscope_layers.cmake [-DSTAMP=<file>] -P check_layers.cmake
-# Reads every #include of every .h/.cc under ROOT's core/, viz/, repl/ and
-# plugins/. A file belongs to the layer whose REGEX matches its path; an
-# include "a/b.h" or <a/b.h> whose first part is one of ours (core, viz, repl,
+# Reads every #include of every .h/.cc under ROOT's core/, formats/, viz/,
+# repl/ and plugins/. A file belongs to the layer whose REGEX matches its path; an
+# include "a/b.h" or <a/b.h> whose first part is one of ours (core, formats, viz, repl,
 # plugins, tests, bench) must name a header of the file's own layer or of a
 # layer it may use. Fails, listing every offending file:line, when
 #   - a file includes a header of a layer it may not use,
@@ -30,9 +30,9 @@ function(layer_of path out)
   set(${out} "" PARENT_SCOPE)
 endfunction()
 
-set(ours core viz repl plugins tests bench)
+set(ours core formats viz repl plugins tests bench)
 file(GLOB_RECURSE files RELATIVE ${ROOT}
-     ${ROOT}/core/*.h ${ROOT}/core/*.cc ${ROOT}/viz/*.h ${ROOT}/viz/*.cc
+     ${ROOT}/core/*.h ${ROOT}/core/*.cc ${ROOT}/formats/*.h ${ROOT}/formats/*.cc ${ROOT}/viz/*.h ${ROOT}/viz/*.cc
      ${ROOT}/repl/*.h ${ROOT}/repl/*.cc ${ROOT}/plugins/*.h ${ROOT}/plugins/*.cc)
 list(SORT files)
 set(problems "")

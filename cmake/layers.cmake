@@ -73,6 +73,7 @@ function(airscope_layer_check)
   # an edited one re-runs the check.
   file(GLOB_RECURSE checked_files CONFIGURE_DEPENDS
        ${PROJECT_SOURCE_DIR}/core/*.h ${PROJECT_SOURCE_DIR}/core/*.cc
+       ${PROJECT_SOURCE_DIR}/formats/*.h ${PROJECT_SOURCE_DIR}/formats/*.cc
        ${PROJECT_SOURCE_DIR}/viz/*.h ${PROJECT_SOURCE_DIR}/viz/*.cc
        ${PROJECT_SOURCE_DIR}/repl/*.h ${PROJECT_SOURCE_DIR}/repl/*.cc
        ${PROJECT_SOURCE_DIR}/plugins/*.h ${PROJECT_SOURCE_DIR}/plugins/*.cc)
