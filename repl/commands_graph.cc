@@ -78,18 +78,9 @@ constexpr const char* kLoadUsage = "load PATH [as NAME] [--shapes NAME=SHAPE,...
 Status Load(CommandContext& ctx) {
   const auto& args = ctx.args;
   if (args.empty()) return UsageError(kLoadUsage);
-  std::optional<std::string> as;
-  std::optional<std::string> shapes_text;
-  for (size_t i = 1; i < args.size(); i += 2) {
-    if (i + 1 >= args.size()) return UsageError(kLoadUsage);
-    if (args[i].text == "as" && !as) {
-      as = args[i + 1].text;
-    } else if (args[i].text == "--shapes" && !shapes_text) {
-      shapes_text = args[i + 1].text;
-    } else {
-      return UsageError(kLoadUsage);
-    }
-  }
+  if (args.size() != 1 && !(args.size() == 3 && args[1].text == "as")) return UsageError(kLoadUsage);
+  const std::optional<std::string> as = args.size() == 3 ? std::optional(args[2].text) : std::nullopt;
+  const std::string* shapes_text = ctx.flags.Value("--shapes");
   std::string path = ctx.interpreter.ResolvePath(args[0].text);
   // Logs: every graph they hold, named by compile id (`as NAME` goes in front).
   std::error_code error;
@@ -181,24 +172,16 @@ Status Show(CommandContext& ctx) {
   if (!ctx.args.empty() && ctx.args[0].text == "compile") {
     if (ctx.args.size() != 2) return UsageError("show compile ID");
     std::vector<Word> rest(ctx.args.begin() + 1, ctx.args.end());
-    CommandContext sub{ctx.session, ctx.interpreter, rest, ctx.out};
+    CommandContext sub{ctx.session, ctx.interpreter, rest, ctx.out, ctx.flags};
     return CompilesCommand(sub);
   }
-  std::string format = "fx";
-  std::optional<std::string> stage;
-  const auto& args = ctx.args;
-  for (size_t i = 0; i < args.size(); i += 2) {
-    if (i + 1 < args.size() && args[i].text == "--format") {
-      format = args[i + 1].text;
-    } else if (i + 1 < args.size() && args[i].text == "--stage") {
-      stage = args[i + 1].text;
-    } else {
-      return UsageError(fmt::format("show [--format {}] [--stage S]", fmt::join(GraphFormatNames(true), "|")));
-    }
+  if (!ctx.args.empty()) {
+    return UsageError(fmt::format("show [--format {}] [--stage S]", fmt::join(GraphFormatNames(true), "|")));
   }
-  Result<std::shared_ptr<const Graph>> graph = GraphFor(ctx, stage ? &*stage : nullptr);
+  const std::string* format = ctx.flags.Value("--format");
+  Result<std::shared_ptr<const Graph>> graph = GraphFor(ctx, ctx.flags.Value("--stage"));
   if (!graph.ok()) return graph.status();
-  Result<std::string> text = GraphText(**graph, format);
+  Result<std::string> text = GraphText(**graph, format ? *format : "fx");
   if (!text.ok()) return text.status();
   ctx.out.AddBlock(*text);
   return Status::Ok();
@@ -250,8 +233,8 @@ Status Stats(CommandContext& ctx) {
 Status Dump(CommandContext& ctx) {
   const auto& args = ctx.args;
   std::string syntax = fmt::format("dump {} PATH [--stage S]", fmt::join(GraphFormatNames(false), "|"));
-  if (args.size() != 2 && !(args.size() == 4 && args[2].text == "--stage")) return UsageError(syntax);
-  Result<std::shared_ptr<const Graph>> graph = GraphFor(ctx, args.size() == 4 ? &args[3].text : nullptr);
+  if (args.size() != 2) return UsageError(syntax);
+  Result<std::shared_ptr<const Graph>> graph = GraphFor(ctx, ctx.flags.Value("--stage"));
   if (!graph.ok()) return graph.status();
   Result<WrittenGraph> written = WriteGraph(**graph, args[0].text, Interpreter::ExpandHome(args[1].text));
   if (!written.ok()) return written.status();
@@ -312,11 +295,12 @@ void RegisterGraphCommands(CommandTable& table) {
              "  (lost NNN dumps, empty or cut files, JSON that does not parse). compare replays its recorded stages.\n"
              "A capture dump (NPUGraph.debug_dump's JSON, or what timeline --aclgraph-json writes) becomes a name\n"
              "whose tasks check, timeline and runstats read (help timeline).",
-             Load, [](const std::vector<std::string>& before) {
+             Load,
+             [](const std::vector<std::string>& before) {
                if (before.empty()) return CompletionRule{CompletionKind::kFile, {}};
-               return before.size() % 2 == 1 ? CompletionRule{CompletionKind::kFixed, {"as", "--shapes"}}
-                                             : CompletionRule{};
-             }});
+               return before.size() == 1 ? CompletionRule{CompletionKind::kFixed, {"as"}} : CompletionRule{};
+             },
+             {{"--shapes", "NAME=SHAPE,...", {}}}});
   table.Add({"graphs", "graphs", "list loaded graphs (* marks the current one)",
              "Lists every loaded graph with its node count, source format and path. The current graph,\n"
              "the one other commands work on, is marked with *.",
@@ -330,13 +314,12 @@ void RegisterGraphCommands(CommandTable& table) {
                  "stage at its cursor; --stage S prints another stage (a number, a pass name, input or last).\n"
                  "show compile ID: one compile of the loaded log or tree, as `compiles ID` shows it.",
                  fmt::join(GraphFormatNames(true), ", ")),
-             Show, [](const std::vector<std::string>& before) {
-               if (!before.empty() && before.back() == "--format") {
-                 return CompletionRule{CompletionKind::kFixed, GraphFormatNames(true)};
-               }
-               if (!before.empty() && before.back() == "--stage") return CompletionRule{CompletionKind::kStage, {}};
-               return CompletionRule{CompletionKind::kFixed, {"--format", "--stage", "compile"}};
-             }});
+             Show,
+             [](const std::vector<std::string>& before) {
+               return before.empty() ? CompletionRule{CompletionKind::kFixed, {"compile"}} : CompletionRule{};
+             },
+             {{"--format", "F", {CompletionKind::kFixed, GraphFormatNames(true)}},
+              {"--stage", "S", {CompletionKind::kStage, {}}}}});
   table.Add({"node", "node NAME", "everything about one node: op, target, args, value, users, cost",
              "Shows a node's op kind, target, args and kwargs, the value it produces (shape, dtype, strides,\n"
              "device; whether annotated in the file or inferred), its stream, inputs and users, and what the\n"
@@ -361,12 +344,12 @@ void RegisterGraphCommands(CommandTable& table) {
                  "followed; a device or FIFO is written in place; missing directories are created. Ctrl-C\n"
                  "stops an svg/png layout. For a dump after every stage, set dump.dir, dump.formats and dump.when.",
                  fmt::join(GraphFormatNames(false), ", ")),
-             Dump, [](const std::vector<std::string>& before) {
+             Dump,
+             [](const std::vector<std::string>& before) {
                if (before.empty()) return CompletionRule{CompletionKind::kFixed, GraphFormatNames(false)};
-               if (before.size() == 1) return CompletionRule{CompletionKind::kFile, {}};
-               if (before.size() == 2) return CompletionRule{CompletionKind::kFixed, {"--stage"}};
-               return before.size() == 3 ? CompletionRule{CompletionKind::kStage, {}} : CompletionRule{};
-             }});
+               return before.size() == 1 ? CompletionRule{CompletionKind::kFile, {}} : CompletionRule{};
+             },
+             {{"--stage", "S", {CompletionKind::kStage, {}}}}});
 }
 
 }  // namespace airscope
