@@ -12,15 +12,13 @@
 #include "core/device/device_spec.h"
 #include "core/fx/readable.h"
 #include "core/runtime/acl_graph.h"
+#include "tests/unit/graph_test_util.h"
 
 namespace airscope {
 namespace {
 
 std::shared_ptr<const Graph> Parse(const std::string& params, const std::string& body) {
-  auto graph = ParseReadable("class GraphModule(torch.nn.Module):\n    def forward(self, " + params + "):\n" + body,
-                             "runtime.py");
-  EXPECT_TRUE(graph.ok()) << graph.status().message();
-  return graph.ok() ? std::shared_ptr<const Graph>(std::move(graph).value()) : nullptr;
+  return testing_util::ParseForward(params, body, "runtime.py");
 }
 
 FxGraphInfo Analyze(const Graph& graph, std::vector<bool> parameters = {}) {
