@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "viz/chrome_trace.h"
+#include "formats/chrome_trace.h"
 
 namespace airscope {
 namespace {
