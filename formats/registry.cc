@@ -223,7 +223,7 @@ std::string DefaultGraphName(std::string_view path) {
 }
 
 std::string InputFormatsHelp() {
-  constexpr size_t kWidth = 110, kIndent = 16;
+  constexpr size_t kWidth = 110, kIndent = 17;
   std::string text;
   for (const InputFormat& row : InputFormats()) {
     std::string words(row.description);

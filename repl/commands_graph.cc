@@ -273,15 +273,17 @@ void RegisterGraphCommands(CommandTable& table) {
   table.Add({"load", kLoadUsage,
              "load a graph (FX text, readable code, airscope JSON, TorchAir pbtxt), a log (TORCH_TRACE, TORCH_LOGS) or a "
              "TORCH_COMPILE_DEBUG tree",
-             "Loads a graph and makes it current. The format is recognised from the content, not the name: each\n"
-             "row of the registry of input formats (formats/registry.h) in turn, [the names it strips for a graph's name]:\n" +
+             "Loads a graph and makes it current. The format is recognised from the content, not the name: the\n"
+             "rows of the registry of input formats (formats/registry.h), tried in this order ([...]: the endings\n"
+             "a graph's default name drops):\n" +
                  InputFormatsHelp() +
              "FX graph text is what print(gm.graph) prints (torch 1.x `[#users=N]` or 2.x `[num_users=N]`). Shapes\n"
-             "come from the annotations; the op registry infers the rest. The graph is named after the file (mlp.graph.txt -> mlp)\n"
-             "unless `as NAME` is given; loading a name again replaces that graph. A file that fails to load changes\n"
-             "nothing. In a script, a relative PATH that does not exist from the working directory is tried relative\n"
-             "to the script's own directory. print(gm.graph) states no shapes, so costs are unknown: --shapes\n"
-             "x=f32[8,64],y=f32[4] (or later set input x f32[8, 64]) gives the inputs theirs and infers the rest.\n"
+             "come from the annotations; the op registry infers the rest. The graph is named after the file\n"
+             "(mlp.graph.txt -> mlp) unless `as NAME` is given; loading a name again replaces that graph. A file\n"
+             "that fails to load changes nothing. In a script, a relative PATH that does not exist from the working\n"
+             "directory is tried relative to the script's own directory. print(gm.graph) states no shapes, so costs\n"
+             "are unknown: --shapes x=f32[8,64],y=f32[4] (or later set input x f32[8, 64]) gives the inputs theirs\n"
+             "and infers the rest.\n"
              "Logs load every graph they hold, named ID:KIND by compile id (`as NAME` puts NAME: in front), and\n"
              "compiles, guards and recompiles read them:\n"
              "- a TORCH_TRACE log (glog lines with JSON records, the input of tlparse): 0/0:aot_forward_graph; a\n"
