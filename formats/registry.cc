@@ -38,6 +38,12 @@ bool StartsWithAny(std::string_view line, std::initializer_list<std::string_view
   return std::any_of(prefixes.begin(), prefixes.end(), [line](std::string_view p) { return line.starts_with(p); });
 }
 
+Result<std::unique_ptr<Graph>> RefuseGeBuilderCode(std::string_view, const std::string& path,
+                                                   const ReleaseTextBefore&);
+// Rows whose read refuses (they are recognised only to say why): not listed
+// among what airscope reads, and not a graph's start for the logs' sniff.
+bool Refuses(const InputFormat& row) { return row.read == &RefuseGeBuilderCode; }
+
 // --- sniffs, one per row (each format's own test of its text lives with its reader) ---
 
 bool SniffDebugTree(const InputPeek& peek) {
@@ -62,9 +68,10 @@ bool SniffTraceLog(const InputPeek& peek) {
 
 bool SniffTorchLogs(const InputPeek& peek) {
   if (!peek.regular_file || peek.head.find('\0') != std::string_view::npos) return false;
-  // A file that starts as a graph does is a graph, unless its `[` is a log prefix.
+  // A file that starts as a graph does is a graph, unless its `[` is a log
+  // prefix. (Not the refused GE builder code: a log may print that code.)
   for (const InputFormat& row : InputFormats()) {
-    if (row.kind != InputKind::kGraph || row.read == nullptr || !row.sniff(peek)) continue;
+    if (row.kind != InputKind::kGraph || Refuses(row) || !row.sniff(peek)) continue;
     if (!(peek.first_line.starts_with("[") && LooksLikeTorchLogs(peek.first_line))) return false;
   }
   return LooksLikeTorchLogs(peek.head);
@@ -112,9 +119,6 @@ InputPeek PeekText(std::string_view path, std::string_view text) {
   return peek;
 }
 
-// Rows whose read refuses (they are recognised only to say why): not listed
-// among what airscope reads.
-bool Refuses(const InputFormat& row) { return row.read == &RefuseGeBuilderCode; }
 
 }  // namespace
 

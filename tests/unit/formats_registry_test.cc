@@ -140,6 +140,14 @@ TEST_F(FormatsRegistryTest, LogPrefixesAreNotJsonButGraphsAreNotLogs) {
   std::string fx = Write("g.txt", "graph():\n    %x : [num_users=1] = placeholder[target=x]\n    return (x,)\n"
                                   "# TRACED GRAPH\n");
   EXPECT_EQ(RowOf(fx), "fx");
+  // A log that prints a GE graph's builder code is a log, not that code.
+  // (Its first line is no `[`-prefixed one, which would pass for a log's in any case.)
+  std::string printed =
+      Write("ge.log", "V0515 09:03:07.649000 9569 torch/_dynamo/output_graph.py:1157] [0/0] [__graph_code] TRACED GRAPH\n"
+                      "from torchair._ge_concrete_graph import ge_apis as ge\n");
+  EXPECT_EQ(RowOf(printed), "torch-logs");
+  std::string code = Write("dump.py", "from torchair._ge_concrete_graph import ge_apis as ge\n");
+  EXPECT_EQ(RowOf(code), "ge-builder");
 }
 
 TEST_F(FormatsRegistryTest, DefaultNamesStripTheRowsExtensions) {
