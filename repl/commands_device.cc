@@ -25,7 +25,7 @@
 #include "repl/device_tasks.h"
 #include "repl/interpreter.h"
 #include "repl/runtime_call.h"
-#include "viz/chrome_trace.h"
+#include "formats/chrome_trace.h"
 #include "viz/run_stats.h"
 #include "viz/timeline.h"
 

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <optional>
 
 #include "core/suggest.h"
@@ -16,7 +15,7 @@
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
 #include "repl/stage_graph.h"
-#include "viz/torch_compile_debug.h"
+#include "formats/registry.h"
 
 namespace airscope {
 namespace {
@@ -82,13 +81,16 @@ Status Load(CommandContext& ctx) {
   const std::optional<std::string> as = args.size() == 3 ? std::optional(args[2].text) : std::nullopt;
   const std::string* shapes_text = ctx.flags.Value("--shapes");
   std::string path = ctx.interpreter.ResolvePath(args[0].text);
+  // The registry says what the path is (formats/registry.h); null: graph
+  // text not recognised from its first bytes, which LoadGraphFile reads whole.
+  const InputFormat* format = SniffInput(path);
+  InputKind kind = format ? format->kind : InputKind::kGraph;
   // Logs: every graph they hold, named by compile id (`as NAME` goes in front).
-  std::error_code error;
-  bool directory = std::filesystem::is_directory(path, error);
-  bool trace = !directory && IsTraceLogFile(path);
-  bool logs = !directory && !trace && IsTorchLogsFile(path);
-  if (directory || trace || logs) {
+  if (kind == InputKind::kDebugTree || kind == InputKind::kTraceLogDir || kind == InputKind::kTraceLog ||
+      kind == InputKind::kTorchLogs) {
     if (shapes_text) {
+      bool directory = kind == InputKind::kDebugTree || kind == InputKind::kTraceLogDir;
+      bool trace = kind == InputKind::kTraceLog;
       return Status::Errorf("{} is a {}: its graphs are named by compile id (e.g. {}) and carry the shapes the log "
                             "states; load it without --shapes and give one graph shapes with set input",
                             args[0].text, directory ? "directory of logs" : trace ? "TORCH_TRACE log" : "TORCH_LOGS log",
@@ -98,9 +100,9 @@ Status Load(CommandContext& ctx) {
     if (as && (prefix.empty() || prefix.find_first_of(" :") != std::string::npos)) {
       return Status::Errorf("'{}' is not a usable name for a log's graphs (no spaces or ':')", prefix);
     }
-    if (directory && !DebugTreeLayout(path).empty()) return LoadDebugTree(ctx, path, prefix);
-    if (directory) return LoadTraceLogDir(ctx, path, prefix);
-    if (trace) return LoadTraceLog(ctx, path, prefix);
+    if (kind == InputKind::kDebugTree) return LoadDebugTree(ctx, path, prefix);
+    if (kind == InputKind::kTraceLogDir) return LoadTraceLogDir(ctx, path, prefix);
+    if (kind == InputKind::kTraceLog) return LoadTraceLog(ctx, path, prefix);
     return LoadTorchLogs(ctx, path, prefix);
   }
   // Graph names are words of the command language, not Python identifiers:
@@ -110,7 +112,7 @@ Status Load(CommandContext& ctx) {
       return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
     });
   };
-  if (IsAclGraphDumpFile(path)) {
+  if (kind == InputKind::kCaptureDump) {
     if (shapes_text) {
       return Status::Errorf("{} is a capture dump (no graph inputs): load it without --shapes", args[0].text);
     }
@@ -135,7 +137,7 @@ Status Load(CommandContext& ctx) {
     if (!loaded.ok()) return loaded.status().WithPrefix("--shapes");
   }
   size_t nodes = loaded->graph->size();
-  GraphFormat format = loaded->format;
+  format = loaded->format;
   bool replaced = false;
   session.AddGraph(name, std::move(loaded).value(), &replaced);
   session.device().loaded_captures.erase(name);  // a capture dump of that name is replaced too
@@ -254,14 +256,17 @@ void RegisterGraphCommands(CommandTable& table) {
   table.Add({"load", kLoadUsage,
              "load a graph (FX text, readable code, airscope JSON, TorchAir pbtxt), a log (TORCH_TRACE, TORCH_LOGS) or a "
              "TORCH_COMPILE_DEBUG tree",
-             "Loads a graph and makes it current. The format is recognised from the content: FX graph text\n"
-             "(print(gm.graph), torch 1.x `[#users=N]` or 2.x `[num_users=N]`), print_readable code\n"
-             "(`class GraphModule(torch.nn.Module):`), airscope JSON or TorchAir pbtxt (`node {`). Shapes come from the\n"
-             "annotations; the op registry infers the rest. The graph is named after the file (mlp.graph.txt -> mlp)\n"
-             "unless `as NAME` is given; loading a name again replaces that graph. A file that fails to load changes\n"
-             "nothing. In a script, a relative PATH that does not exist from the working directory is tried relative\n"
-             "to the script's own directory. print(gm.graph) states no shapes, so costs are unknown: --shapes\n"
-             "x=f32[8,64],y=f32[4] (or later set input x f32[8, 64]) gives the inputs theirs and infers the rest.\n"
+             "Loads a graph and makes it current. The format is recognised from the content, not the name: the\n"
+             "rows of the registry of input formats (formats/registry.h), tried in this order ([...]: the endings\n"
+             "a graph's default name drops):\n" +
+                 InputFormatsHelp() +
+             "FX graph text is what print(gm.graph) prints (torch 1.x `[#users=N]` or 2.x `[num_users=N]`). Shapes\n"
+             "come from the annotations; the op registry infers the rest. The graph is named after the file\n"
+             "(mlp.graph.txt -> mlp) unless `as NAME` is given; loading a name again replaces that graph. A file\n"
+             "that fails to load changes nothing. In a script, a relative PATH that does not exist from the working\n"
+             "directory is tried relative to the script's own directory. print(gm.graph) states no shapes, so costs\n"
+             "are unknown: --shapes x=f32[8,64],y=f32[4] (or later set input x f32[8, 64]) gives the inputs theirs\n"
+             "and infers the rest.\n"
              "Logs load every graph they hold, named ID:KIND by compile id (`as NAME` puts NAME: in front), and\n"
              "compiles, guards and recompiles read them:\n"
              "- a TORCH_TRACE log (glog lines with JSON records, the input of tlparse): 0/0:aot_forward_graph; a\n"
@@ -283,7 +288,7 @@ void RegisterGraphCommands(CommandTable& table) {
              "  line:col; the rest of the log loads. Logs are read line by line (any size, Ctrl-C stops between\n"
              "  lines). TorchAir's `compiler inputs` graph takes its shapes from the `input N: FakeTensor(...)` lines\n"
              "  before it (npu_fx_compiler.py:641-644), and so do TorchAir's later printouts of that graph.\n"
-             "- a TORCH_COMPILE_DEBUG tree (viz/torch_compile_debug.h has the layout and its sources):\n"
+             "- a TORCH_COMPILE_DEBUG tree (formats/torch_compile_debug.h has the layout and its sources):\n"
              "  torch_compile_debug/ (its run_* directories, `rankN:` or `runK:` in front when there are several),\n"
              "  one run, its torchair/ (npugraph_ex/), or one model__K: model__0:dynamo (dynamo_out_graph.txt),\n"
              "  model__0:forward:graph (000_aot_forward_graph.txt), model__0:forward:after_view_to_reshape, GE mode's\n"

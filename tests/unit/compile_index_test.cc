@@ -15,8 +15,8 @@
 #include "repl/cache_state.h"
 #include "repl/report_collector.h"
 #include "shell_test_util.h"
-#include "viz/md5.h"
-#include "viz/torch_trace.h"
+#include "formats/md5.h"
+#include "formats/torch_trace.h"
 
 namespace airscope {
 namespace {

@@ -1,5 +1,5 @@
 // GE txt (ge.proto.ModelDef text): exact layout, stream ids, control inputs.
-#include "viz/ge_writer.h"
+#include "formats/ge_writer.h"
 #include "tests/unit/status_test_util.h"
 
 #include <gtest/gtest.h>

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "shell_test_util.h"
-#include "viz/md5.h"
+#include "formats/md5.h"
 
 namespace airscope {
 namespace {

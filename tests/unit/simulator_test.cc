@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "viz/chrome_trace.h"
+#include "formats/chrome_trace.h"
 #include "tests/unit/status_test_util.h"
 
 namespace airscope {

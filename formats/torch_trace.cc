@@ -1,4 +1,4 @@
-#include "viz/torch_trace.h"
+#include "formats/torch_trace.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,7 +8,7 @@
 
 #include "core/fx/json_text.h"
 #include "core/line_reader.h"
-#include "viz/md5.h"
+#include "formats/md5.h"
 
 namespace airscope {
 namespace {
