@@ -1,4 +1,4 @@
-#include "viz/pbtxt_reader.h"
+#include "formats/pbtxt_reader.h"
 
 #include <algorithm>
 #include <charconv>
@@ -11,8 +11,8 @@
 #include "core/fx/arg_parser.h"
 #include "core/fx/source_text.h"
 #include "core/interrupt.h"
-#include "viz/ge_op_types.h"
-#include "viz/proto_text.h"
+#include "formats/ge_op_types.h"
+#include "formats/proto_text.h"
 
 namespace airscope {
 namespace {
