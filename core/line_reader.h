@@ -20,4 +20,17 @@ namespace airscope {
 Status ReadFileLines(const std::string& path, uint64_t max_bytes,
                      const std::function<void(std::string_view)>& on_line);
 
+// The same over text already in memory: each line without its '\n', a final
+// line without one included, no empty line after a final '\n'.
+template <typename OnLine>
+void ForEachLine(std::string_view text, OnLine&& on_line) {
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    on_line(text.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
 }  // namespace airscope

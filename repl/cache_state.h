@@ -16,6 +16,7 @@
 #include "core/runtime/acl_graph.h"
 #include "core/ops/op_registry.h"
 #include "repl/command_table.h"
+#include "repl/log_bundle.h"
 #include "repl/session.h"
 #include "viz/torch_logs.h"
 #include "viz/torch_trace.h"
@@ -26,6 +27,9 @@ struct CacheState {
   std::unique_ptr<Frame> frame;
   std::shared_ptr<const TraceLog> trace;
   std::shared_ptr<const TorchLogs> logs;
+  // Everything the `load` that registered this graph brought (its logs, a
+  // TORCH_COMPILE_DEBUG tree, recorded TorchAir stages): `compiles`, `compare`.
+  std::shared_ptr<const LogBundle> bundle;
   std::optional<CallOutcome::Kind> last_call;  // for `expect hit|miss`
   // Each recompile of this frame and the guard failures that caused it, for `recompiles`.
   struct Recompile {

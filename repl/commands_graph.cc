@@ -16,6 +16,7 @@
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
 #include "repl/stage_graph.h"
+#include "viz/torch_compile_debug.h"
 
 namespace airscope {
 namespace {
@@ -106,6 +107,7 @@ Status Load(CommandContext& ctx) {
     if (as && (prefix.empty() || prefix.find_first_of(" :") != std::string::npos)) {
       return Status::Errorf("'{}' is not a usable name for a log's graphs (no spaces or ':')", prefix);
     }
+    if (directory && !DebugTreeLayout(path).empty()) return LoadDebugTree(ctx, path, prefix);
     if (directory) return LoadTraceLogDir(ctx, path, prefix);
     if (trace) return LoadTraceLog(ctx, path, prefix);
     return LoadTorchLogs(ctx, path, prefix);
@@ -175,6 +177,13 @@ Status Use(CommandContext& ctx) {
 }
 
 Status Show(CommandContext& ctx) {
+  // `show compile ID`: one compile of a loaded log, as `compiles ID` shows it.
+  if (!ctx.args.empty() && ctx.args[0].text == "compile") {
+    if (ctx.args.size() != 2) return UsageError("show compile ID");
+    std::vector<Word> rest(ctx.args.begin() + 1, ctx.args.end());
+    CommandContext sub{ctx.session, ctx.interpreter, rest, ctx.out};
+    return CompilesCommand(sub);
+  }
   std::string format = "fx";
   std::optional<std::string> stage;
   const auto& args = ctx.args;
@@ -260,7 +269,8 @@ CommandCompleter Always(CompletionKind kind) {
 
 void RegisterGraphCommands(CommandTable& table) {
   table.Add({"load", kLoadUsage,
-             "load a graph (FX text, readable code, airscope JSON, TorchAir pbtxt) or a log (TORCH_TRACE, TORCH_LOGS)",
+             "load a graph (FX text, readable code, airscope JSON, TorchAir pbtxt), a log (TORCH_TRACE, TORCH_LOGS) or a "
+             "TORCH_COMPILE_DEBUG tree",
              "Loads a graph and makes it current. The format is recognised from the content: FX graph text\n"
              "(print(gm.graph), torch 1.x `[#users=N]` or 2.x `[num_users=N]`), print_readable code\n"
              "(`class GraphModule(torch.nn.Module):`), airscope JSON or TorchAir pbtxt (`node {`). Shapes come from the\n"
@@ -288,7 +298,18 @@ void RegisterGraphCommands(CommandTable& table) {
              "  call). The graph a log printed twice (`graph` repeats `graph_code`) is loaded once; artifacts\n"
              "  airscope does not read are counted. A graph that does not parse is a warning with the log's\n"
              "  line:col; the rest of the log loads. Logs are read line by line (any size, Ctrl-C stops between\n"
-             "  lines).\n"
+             "  lines). TorchAir's `compiler inputs` graph takes its shapes from the `input N: FakeTensor(...)` lines\n"
+             "  before it (npu_fx_compiler.py:641-644), and so do TorchAir's later printouts of that graph.\n"
+             "- a TORCH_COMPILE_DEBUG tree (viz/torch_compile_debug.h has the layout and its sources):\n"
+             "  torch_compile_debug/ (its run_* directories, `rankN:` or `runK:` in front when there are several),\n"
+             "  one run, its torchair/ (npugraph_ex/), or one model__K: model__0:dynamo (dynamo_out_graph.txt),\n"
+             "  model__0:forward:graph (000_aot_forward_graph.txt), model__0:forward:after_view_to_reshape, GE mode's\n"
+             "  .pbtxt stages, graph_1:dynamo_original / graph_1:dynamo_optimized (config.debug.graph_dump .py\n"
+             "  files, print_readable code in reduce-overhead mode; GE builder code is listed, not loaded),\n"
+             "  inductor:<folder>:fx_graph_readable, and the graphs of the tree's logs (torchair/debug.log,\n"
+             "  torchdynamo/debug.log, the tlparse/ TORCH_TRACE log of the run's pid). Capture dumps and output code\n"
+             "  are listed. A damaged or partial tree loads what it can: a warning names each file that did not\n"
+             "  (lost NNN dumps, empty or cut files, JSON that does not parse). compare replays its recorded stages.\n"
              "A capture dump (NPUGraph.debug_dump's JSON, or what timeline --aclgraph-json writes) becomes a name\n"
              "whose tasks check, timeline and runstats read (help timeline).",
              Load, [](const std::vector<std::string>& before) {
@@ -302,18 +323,19 @@ void RegisterGraphCommands(CommandTable& table) {
              Graphs, nullptr});
   table.Add({"use", "use NAME", "make a loaded graph the current one", "Makes NAME the current graph.", Use,
              Always(CompletionKind::kGraph)});
-  table.Add({"show", "show [--format F] [--stage S]", "print the current graph (default: FX text)",
+  table.Add({"show", "show [--format F] [--stage S] | show compile ID", "print the current graph (default: FX text)",
              fmt::format(
                  "Prints the current graph as torch prints it: FX graph text (default), print_readable code,\n"
                  "airscope JSON, DOT, ... (formats: {}). Once the pipeline has run, the current graph is the\n"
-                 "stage at its cursor; --stage S prints another stage (a number, a pass name, input or last).",
+                 "stage at its cursor; --stage S prints another stage (a number, a pass name, input or last).\n"
+                 "show compile ID: one compile of the loaded log or tree, as `compiles ID` shows it.",
                  fmt::join(GraphFormatNames(true), ", ")),
              Show, [](const std::vector<std::string>& before) {
                if (!before.empty() && before.back() == "--format") {
                  return CompletionRule{CompletionKind::kFixed, GraphFormatNames(true)};
                }
                if (!before.empty() && before.back() == "--stage") return CompletionRule{CompletionKind::kStage, {}};
-               return CompletionRule{CompletionKind::kFixed, {"--format", "--stage"}};
+               return CompletionRule{CompletionKind::kFixed, {"--format", "--stage", "compile"}};
              }});
   table.Add({"node", "node NAME", "everything about one node: op, target, args, value, users, cost",
              "Shows a node's op kind, target, args and kwargs, the value it produces (shape, dtype, strides,\n"

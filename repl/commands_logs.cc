@@ -10,6 +10,7 @@
 
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
+#include "repl/recorded_runs.h"
 
 namespace airscope {
 namespace {
@@ -129,6 +130,55 @@ void PrintHoldingsDetail(CommandContext& ctx, const TorchLogs& log, const Holdin
 
 }  // namespace
 
+std::vector<std::pair<std::string, LoadedGraph>> TorchLogsGraphs(CommandContext& ctx, const TorchLogs& log,
+                                                                 const std::string& shown, const std::string& path,
+                                                                 const std::string& prefix,
+                                                                 std::vector<std::string>* warnings,
+                                                                 std::vector<std::string>* names) {
+  std::vector<std::pair<std::string, LoadedGraph>> graphs;
+  names->assign(log.graphs.size(), "");
+  // TorchAir prints graphs as FX text, which states no shapes; its `input N:
+  // FakeTensor(...)` lines before `graph:` do (npu_fx_compiler.py:641-644),
+  // and every graph it prints for that compile has those placeholders.
+  std::vector<std::string> inputs;
+  for (size_t i = 0; i < log.graphs.size(); ++i) {
+    const TorchLogsGraph& g = log.graphs[i];
+    std::string name = prefix + g.name;
+    Result<LoadedGraph> loaded = LoadGraphText(g.text, shown, ctx.session.registry(), {}, name);
+    if (!loaded.ok()) {
+      warnings->push_back(fmt::format("{} not loaded: {}", name, AtLogLocation(loaded.status().message(), shown, g)));
+      continue;
+    }
+    if (g.artifact == "torchair") {
+      if (g.kind == "torchair_graph") inputs = g.inputs;
+      std::vector<const Node*> placeholders;
+      for (const Node* n : *loaded->graph) {
+        if (n->op() == OpKind::kPlaceholder) placeholders.push_back(n);
+      }
+      std::vector<InputShape> shapes;
+      for (size_t k = 0; k < inputs.size() && k < placeholders.size(); ++k) {
+        std::string annotation = FakeTensorAnnotation(inputs[k]);
+        if (!annotation.empty() && !placeholders[k]->meta()) shapes.push_back({placeholders[k]->name(), annotation});
+      }
+      if (!inputs.empty() && inputs.size() != placeholders.size()) {
+        warnings->push_back(fmt::format("{}: {} placeholder(s) but {} `input N:` line(s) before it: shapes not given",
+                                        name, placeholders.size(), inputs.size()));
+      } else if (!shapes.empty()) {
+        Result<LoadedGraph> shaped = WithInputShapes(*loaded, shapes, ctx.session.registry());
+        if (shaped.ok()) {
+          loaded = std::move(shaped);
+        } else {
+          warnings->push_back(fmt::format("{}: the `input N:` shapes do not apply: {}", name, shaped.status().message()));
+        }
+      }
+    }
+    loaded->path = path;
+    (*names)[i] = name;
+    graphs.emplace_back(name, std::move(loaded).value());
+  }
+  return graphs;
+}
+
 Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::string& as) {
   Session& session = ctx.session;
   Result<TorchLogs> parsed = LoadTorchLogsFile(path, session.settings().GetUnsigned("max-file-size"));
@@ -136,20 +186,22 @@ Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::st
   auto log = std::make_shared<const TorchLogs>(std::move(parsed).value());
   const std::string& shown = ctx.args[0].text;
   // Every graph is parsed before anything is registered: a load is all or nothing for the session.
-  std::vector<std::pair<std::string, LoadedGraph>> graphs;
   std::vector<std::string> warnings;
+  std::vector<std::string> names;
+  std::string prefix = as.empty() ? "" : as + ":";
+  std::vector<std::pair<std::string, LoadedGraph>> graphs = TorchLogsGraphs(ctx, *log, shown, path, prefix, &warnings, &names);
   size_t copies = 0;
-  for (const TorchLogsGraph& g : log->graphs) {
-    copies += g.copies;
-    std::string name = as.empty() ? g.name : as + ":" + g.name;
-    Result<LoadedGraph> loaded = LoadGraphText(g.text, shown, session.registry(), {}, name);
-    if (!loaded.ok()) {
-      warnings.push_back(fmt::format("{} not loaded: {}", name, AtLogLocation(loaded.status().message(), shown, g)));
-      continue;
-    }
-    loaded->path = path;
-    graphs.emplace_back(name, std::move(loaded).value());
+  for (const TorchLogsGraph& g : log->graphs) copies += g.copies;
+  auto bundle = std::make_shared<LogBundle>();
+  bundle->path = path;
+  bundle->what = "TORCH_LOGS text";
+  bundle->texts.push_back({prefix, log});
+  LoadedGraphs loaded_graphs;
+  for (const auto& [name, loaded] : graphs) {
+    bundle->graph_names.push_back(name);
+    loaded_graphs[name] = loaded.graph;
   }
+  bundle->recorded = RecordedRunsOfLog(*log, names, loaded_graphs);
   std::string ranks;
   if (!log->ranks.empty()) {
     std::vector<std::string> names;
@@ -185,11 +237,24 @@ Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::st
   for (const TorchLogsProblem& p : log->problems) ctx.out.Styled(Style::kBad, "  warning: {}:{}: {}", shown, p.line, p.message);
   if (log->more_problems) ctx.out.Styled(Style::kBad, "  ... and {} more warning(s)", log->more_problems);
   for (const std::string& w : warnings) ctx.out.Styled(Style::kBad, "  warning: {}", w);
+  PrintRecordedRuns(ctx, bundle->recorded);
   return RegisterLogGraphs(ctx, std::move(graphs), as.empty() ? DefaultGraphName(path) : as, path,
-                           [&log](const std::string&, CacheState& state) { state.logs = log; });
+                           [&log, &bundle](const std::string&, CacheState& state) {
+                             state.logs = log;
+                             state.bundle = bundle;
+                           });
 }
 
-Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* which) {
+void PrintRecordedRuns(CommandContext& ctx, const std::vector<RecordedRun>& runs) {
+  if (runs.empty()) return;
+  std::vector<std::string> shown;
+  for (const RecordedRun& r : runs) shown.push_back(fmt::format("{} ({} stage{})", r.name, r.stages.size(),
+                                                                r.stages.size() == 1 ? "" : "s"));
+  ctx.out.Print("  recorded TorchAir stages, for compare: {}", fmt::join(shown, ", "));
+}
+
+Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* which,
+                       const std::map<std::string, std::string>& times) {
   if (which) {
     auto all = AllHoldings(log);
     if (which->text == "-") {
@@ -198,19 +263,8 @@ Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* wh
       PrintHoldingsDetail(ctx, log, h);
       return Status::Ok();
     }
-    for (const TorchLogsCompile& c : log.compiles) {
-      if (log.Qualified(c.rank, c.id) != which->text) continue;
-      ctx.out.Styled(Style::kHeading, "compile {}{}: first at line {}, {}", which->text,
-                     c.attempts > 1 ? fmt::format(" ({} attempts)", c.attempts) : "", c.line,
-                     Plural(c.lines, "line", "lines"));
-      if (!c.function.empty()) ctx.out.Print("  function: {} {}", c.function, c.location);
-      PrintHoldingsDetail(ctx, log, all[{c.rank, c.id}]);
-      return Status::Ok();
-    }
-    std::vector<std::string> ids;
-    for (const TorchLogsCompile& c : log.compiles) ids.push_back(log.Qualified(c.rank, c.id));
-    return Status::Errorf("column {}: no compile '{}' in the log (compiles: {}; - for what has no id)", which->column,
-                          which->text, ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", ")));
+    // Any other id is the one index's (compile_index.h, CompilesCommand).
+    return UsageError("compiles [ID|-]");
   }
   auto all = AllHoldings(log);
   ctx.out.Print("{} in {}", Plural(log.compiles.size(), "compile", "compiles"), log.path);
@@ -220,8 +274,9 @@ Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* wh
   for (const TorchLogsCompile& c : log.compiles) {
     std::string function = c.function.empty() ? "?" : fmt::format("{} {}", c.function, c.location);
     std::string attempts = c.attempts > 1 ? fmt::format(" ({} attempts)", c.attempts) : "";
-    ctx.out.Print("  {:<{}}  {:<36}  {}{}", log.Qualified(c.rank, c.id), width, function,
-                  Summary(all[{c.rank, c.id}]), attempts);
+    std::string id = log.Qualified(c.rank, c.id);
+    ctx.out.Print("  {:<{}}  {:<36}  {}{}", id, width, function, Summary(all[{c.rank, c.id}]), attempts);
+    if (auto it = times.find(id); it != times.end()) ctx.out.Styled(Style::kDim, "  {:<{}}  time: {}", "", width, it->second);
   }
   Holdings loose = all[{-1, ""}];
   if (!loose.empty()) ctx.out.Print("  {:<{}}  {:<36}  {}", "-", width, "(no compile id printed)", Summary(loose));

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "repl/cache_state.h"
+#include "repl/compile_index.h"
 #include "repl/graph_loader.h"
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
@@ -38,54 +39,30 @@ const TorchLogs* CurrentLogs(const Session& session) {
   return state && state->logs ? state->logs.get() : nullptr;
 }
 
-// One compile of a TORCH_TRACE log in full: `compiles ID`.
-Status TraceCompileDetail(CommandContext& ctx, const TraceLog& log, const Word& which) {
-  const TraceCompile* c = log.FindCompile(which.text);
-  if (!c) {
-    std::vector<std::string> ids;
-    for (const TraceCompile& other : log.compiles) ids.push_back(other.id);
-    return Status::Errorf("column {}: no compile '{}' in the log (compiles: {})", which.column, which.text,
-                          ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", ")));
-  }
-  ctx.out.Styled(Style::kHeading, "compile {}: {}{}", c->id, c->status,
-                 c->attempts > 1 ? fmt::format(" after {} attempts (restarted analysis)", c->attempts) : "");
-  ctx.out.Print("  function: {} {}", c->function.empty() ? "?" : c->function, c->filename);
-  if (!c->reason.empty()) ctx.out.Print("  {}: {}", c->status, c->reason);
-  if (!c->stack.empty()) {
-    ctx.out.Print("  dynamo_start stack (outermost first):");
-    for (const std::string& frame : c->stack) ctx.out.Print("    {}", frame);
-  }
-  auto base_of = [](const std::string& trace_id) { return trace_id.substr(0, trace_id.find('_')); };
-  for (const TraceGraph& g : log.graphs) {
-    if (base_of(g.compile_id) == c->id) ctx.out.Print("  graph {}:{} (line {})", g.compile_id, g.stage, g.line);
-  }
-  if (log.cpp_guards.count(c->id)) ctx.out.Print("  guards: dynamo_cpp_guards_str (guards {})", c->id);
-  if (log.dynamo_guards.count(c->id)) ctx.out.Print("  guards: dynamo_guards (guards {})", c->id);
-  for (const TraceOutputCode& o : log.output_code) {
-    if (o.compile_id == c->id) ctx.out.Print("  inductor output code: {} ({} lines, line {})", o.filename, o.lines, o.line);
-  }
-  for (const TraceSpecialization& s : log.specializations) {
-    if (s.compile_id != c->id) continue;
-    ctx.out.Print("  specialized: {} = {}{}{} (line {})", s.symbol, s.value, s.reason.empty() ? "" : ": " + s.reason,
-                  s.sources.empty() ? "" : " [" + s.sources + "]", s.line);
-  }
-  for (const TraceGuardAdded& g : log.guards_added) {
-    if (g.compile_id == c->id) ctx.out.Print("  guard added: {} (line {})", g.expr, g.line);
-  }
-  for (const TraceRecompile& r : log.recompiles) {
-    if (r.compile_id != c->id) continue;
-    for (const std::string& reason : r.reasons) ctx.out.Print("  recompiled because: {} (line {})", reason, r.line);
-  }
-  for (const TraceArtifact& a : log.cache_artifacts) {
-    if (a.compile_id == c->id) ctx.out.Print("  cache: {} (line {})", a.name, a.line);
-  }
-  return Status::Ok();
-}
+}  // namespace
 
-Status Compiles(CommandContext& ctx) {
+Status CompilesCommand(CommandContext& ctx) {
   if (ctx.args.size() > 1) return UsageError("compiles [ID]");
   const Word* which = ctx.args.empty() ? nullptr : &ctx.args[0];
-  if (const TorchLogs* logs = CurrentLogs(ctx.session)) return ShowLogCompiles(ctx, *logs, which);
+  // One index per compile id across everything the load brought (compile_index.h).
+  std::map<std::string, std::string> times;  // compile id -> its phases' times, for the lists
+  if (const CacheState* state = FindCacheState(ctx.session); state && state->bundle) {
+    if (which && which->text != "-") return ShowIndexCompile(ctx, *state->bundle, *which);
+    if (!which && state->bundle->tree) return ShowIndexCompiles(ctx, *state->bundle);
+    // The list shows the current graph's own log, whose ids the index has with its prefix.
+    std::string prefix;
+    for (const LogBundle::Trace& t : state->bundle->traces) {
+      if (t.log == state->trace) prefix = t.prefix;
+    }
+    for (const LogBundle::Text& t : state->bundle->texts) {
+      if (t.log == state->logs) prefix = t.prefix;
+    }
+    for (const IndexCompile& c : BuildCompileIndex(*state->bundle, ctx.session).compiles) {
+      std::string time = PhaseSummary(c);
+      if (time != "-" && c.id.starts_with(prefix)) times[c.id.substr(prefix.size())] = time;
+    }
+  }
+  if (const TorchLogs* logs = CurrentLogs(ctx.session)) return ShowLogCompiles(ctx, *logs, which, times);
   const TraceLog* log = CurrentTrace(ctx.session);
   if (!log) {
     const CacheState* state = FindCacheState(ctx.session);
@@ -98,7 +75,13 @@ Status Compiles(CommandContext& ctx) {
     }
     return Status::Ok();
   }
-  if (which) return TraceCompileDetail(ctx, *log, *which);
+  if (which) {
+    LogBundle alone;
+    alone.path = log->path;
+    alone.what = "TORCH_TRACE log";
+    alone.traces.push_back({"", FindCacheState(ctx.session)->trace});
+    return ShowIndexCompile(ctx, alone, *which);
+  }
   size_t width = 6;
   for (const TraceCompile& c : log->compiles) width = std::max(width, c.id.size());
   ctx.out.Print("{} compile(s) in {}{}", log->compiles.size(), log->path,
@@ -112,6 +95,7 @@ Status Compiles(CommandContext& ctx) {
                   Count(c.graph_op_count), Count(c.graph_node_count), Count(c.graph_input_count), Count(c.cache_size),
                   Count(c.guard_count), c.function.empty() ? "?" : c.function, c.filename, repeats, attempts);
     if (!c.reason.empty()) ctx.out.Styled(Style::kBad, "         {}: {}", c.status, c.reason);
+    if (auto it = times.find(c.id); it != times.end()) ctx.out.Styled(Style::kDim, "  {:<{}} time: {}", "", width, it->second);
   }
   ctx.out.Print("cache artifacts: fx_graph_cache hit {} miss {} bypass {}; aotautograd_cache hit {} miss {} bypass {}",
                 log->CountArtifacts("fx_graph", "hit"), log->CountArtifacts("fx_graph", "miss"),
@@ -124,6 +108,8 @@ Status Compiles(CommandContext& ctx) {
   }
   return Status::Ok();
 }
+
+namespace {
 
 Status Recompiles(CommandContext& ctx) {
   if (!ctx.args.empty()) return UsageError("recompiles");
@@ -358,14 +344,12 @@ Status RegisterLogGraphs(CommandContext& ctx, std::vector<std::pair<std::string,
   return Status::Ok();
 }
 
-namespace {
-
 // Every graph of a TORCH_TRACE log, parsed before anything is registered (a
 // load is all or nothing for the session); `prefix` goes before each name.
-std::vector<std::pair<std::string, LoadedGraph>> TraceGraphs(CommandContext& ctx, const TraceLog& log,
-                                                             const std::string& shown, const std::string& path,
-                                                             const std::string& prefix,
-                                                             std::vector<std::string>* warnings) {
+std::vector<std::pair<std::string, LoadedGraph>> TraceLogGraphs(CommandContext& ctx, const TraceLog& log,
+                                                                const std::string& shown, const std::string& path,
+                                                                const std::string& prefix,
+                                                                std::vector<std::string>* warnings) {
   std::vector<std::pair<std::string, LoadedGraph>> graphs;
   std::map<std::string, int> seen;
   for (const TraceGraph& g : log.graphs) {
@@ -384,8 +368,6 @@ std::vector<std::pair<std::string, LoadedGraph>> TraceGraphs(CommandContext& ctx
   return graphs;
 }
 
-}  // namespace
-
 Status LoadTraceLog(CommandContext& ctx, const std::string& path, const std::string& as) {
   Session& session = ctx.session;
   Result<TraceLog> parsed = LoadTraceLogFile(path, session.settings().GetUnsigned("max-file-size"));
@@ -393,15 +375,23 @@ Status LoadTraceLog(CommandContext& ctx, const std::string& path, const std::str
   auto log = std::make_shared<const TraceLog>(std::move(parsed).value());
   const std::string& shown = ctx.args[0].text;
   std::vector<std::string> warnings;
-  auto graphs = TraceGraphs(ctx, *log, shown, path, as.empty() ? "" : as + ":", &warnings);
+  auto graphs = TraceLogGraphs(ctx, *log, shown, path, as.empty() ? "" : as + ":", &warnings);
   ctx.out.Styled(Style::kGood, "loaded TORCH_TRACE log {}: {} lines, {} records, {} compile(s), {} graph(s){}", shown,
                  log->lines, log->records, log->compiles.size(), graphs.size(),
                  log->rank >= 0 ? fmt::format(", rank {}", log->rank) : "");
   for (const TraceProblem& p : log->problems) ctx.out.Styled(Style::kBad, "  warning: {}:{}: {}", shown, p.line, p.message);
   if (log->more_problems) ctx.out.Styled(Style::kBad, "  ... and {} more warning(s)", log->more_problems);
   for (const std::string& w : warnings) ctx.out.Styled(Style::kBad, "  warning: {}", w);
+  auto bundle = std::make_shared<LogBundle>();
+  bundle->path = path;
+  bundle->what = "TORCH_TRACE log";
+  bundle->traces.push_back({as.empty() ? "" : as + ":", log});
+  for (const auto& [name, loaded] : graphs) bundle->graph_names.push_back(name);
   return RegisterLogGraphs(ctx, std::move(graphs), as.empty() ? DefaultGraphName(path) : as, path,
-                           [&log](const std::string&, CacheState& state) { state.trace = log; });
+                           [&log, &bundle](const std::string&, CacheState& state) {
+                             state.trace = log;
+                             state.bundle = bundle;
+                           });
 }
 
 Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::string& as) {
@@ -409,13 +399,19 @@ Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::s
   const std::string& shown = ctx.args[0].text;
   std::vector<std::pair<int, std::string>> files = RankLogFiles(dir);
   if (files.empty()) {
-    return Status::Errorf("{} is a directory without per-rank TORCH_TRACE logs (dedicated_log_torch_trace_rank_N*.log, "
-                          "as TORCH_TRACE=DIR writes them); load one file of it instead",
+    return Status::Errorf("{} is a directory airscope does not read: neither per-rank TORCH_TRACE logs "
+                          "(dedicated_log_torch_trace_rank_N*.log, as TORCH_TRACE=DIR writes them) nor a "
+                          "TORCH_COMPILE_DEBUG tree (torch_compile_debug/, a run_* of it, its torchair/ or a model__K "
+                          "in it) nor TorchAir graph_dump files (dynamo_original_graph_N_*.py); load one file of it "
+                          "instead",
                           shown);
   }
   std::vector<std::pair<int, std::shared_ptr<const TraceLog>>> logs;
   std::vector<std::pair<std::string, LoadedGraph>> graphs;
   std::vector<std::string> warnings;
+  auto bundle = std::make_shared<LogBundle>();
+  bundle->path = dir;
+  bundle->what = "TORCH_TRACE rank logs";
   for (const auto& [rank, file] : files) {
     Result<TraceLog> parsed = LoadTraceLogFile(file, session.settings().GetUnsigned("max-file-size"));
     if (!parsed.ok()) return parsed.status();
@@ -424,8 +420,9 @@ Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::s
       warnings.push_back(fmt::format("{}: its records say rank {}, its name rank {}", file, log->rank, rank));
     }
     std::string prefix = fmt::format("{}rank{}:", as.empty() ? "" : as + ":", rank);
+    bundle->traces.push_back({prefix, log});
     std::string name = std::filesystem::path(file).filename().string();
-    for (auto& g : TraceGraphs(ctx, *log, name, file, prefix, &warnings)) graphs.push_back(std::move(g));
+    for (auto& g : TraceLogGraphs(ctx, *log, name, file, prefix, &warnings)) graphs.push_back(std::move(g));
     logs.emplace_back(rank, log);
   }
   std::vector<int> ranks;
@@ -452,27 +449,41 @@ Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::s
   }
   std::string holder = as.empty() ? DefaultGraphName(dir) : as;
   std::shared_ptr<const TraceLog> first_log = logs.front().second;
+  for (const auto& [name, loaded] : graphs) bundle->graph_names.push_back(name);
   return RegisterLogGraphs(ctx, std::move(graphs), holder, dir, [&](const std::string& name, CacheState& state) {
     auto it = log_of.find(name);
     state.trace = it != log_of.end() ? it->second : first_log;
+    state.bundle = bundle;
   });
 }
 
 void RegisterTraceCommands(CommandTable& table) {
-  table.Add({"compiles", "compiles [ID]", "the compiles of a loaded log (TORCH_TRACE or TORCH_LOGS): ids, what each holds",
+  RegisterCompareCommand(table);
+  table.Add({"compiles", "compiles [ID]",
+             "the compiles of a loaded log or TORCH_COMPILE_DEBUG tree; one compile id tied together",
              "For a graph loaded from a TORCH_TRACE log: each compile id (frame/compile, !N/frame/compile for\n"
              "compiled autograd, torch/_guards.py CompileId) with its status (success, restart, failure and the\n"
              "reason), attempts, graph op/node/input counts, cache_size and guard_count from compilation_metrics,\n"
-             "and the fx_graph_cache / aotautograd_cache hits, misses and bypasses. `compiles ID` shows one\n"
-             "compile in full: dynamo_start's stack, its graphs, guards, Inductor output code,\n"
-             "symbolic_shape_specialization and guard_added records, recompile reasons.\n"
+             "and the fx_graph_cache / aotautograd_cache hits, misses and bypasses.\n"
              "For a graph loaded from TORCH_LOGS text: each compile id the log mentions with what the log holds\n"
              "for it (graphs, guards, recompile messages, graph breaks, dynamic-shape symbols and guards,\n"
              "cache-limit warnings, graph sizes), then what it holds without a compile id, then TorchAir's\n"
              "AclGraph runtime messages per fx graph (captures, hits, recaptures, the capture limit, memory resets).\n"
-             "`compiles ID` lists one compile's items with their log lines; `compiles -` those without an id.\n"
+             "`compiles -` lists the items without an id.\n"
+             "For a TORCH_COMPILE_DEBUG tree: every compile id of its logs with status, guard count, graphs, the\n"
+             "TorchAir model__K tied to it and its compile time, then TorchAir's items no compile id could be\n"
+             "tied to.\n"
+             "`compiles ID` (also `show compile ID`) ties one compile together across everything the load\n"
+             "brought: where Dynamo started (dynamo_start's frame and stack), graph breaks, its Dynamo and AOT\n"
+             "graphs, TorchAir's side (model__K of a tree, checked by comparing its dynamo_out_graph.txt with the\n"
+             "compile's Dynamo graph, else said to be by order; recorded stages to `compare`; the fx graph\n"
+             "graph_N by the order of TorchAir's `compiler inputs` printouts), guards, recompile reasons, cache\n"
+             "artifacts, compile time per phase (TORCH_TRACE: chromium_event pairs and compilation_metrics'\n"
+             "*_time_s/*_time_us fields; TORCH_LOGS: the timestamps of Dynamo's Step 1/2/3 lines), and the\n"
+             "captures and replays of its graphs: TorchAir's recorded runtime messages and capture dumps, and what\n"
+             "this session simulated (pipeline stepped, calls through the cache, captures on the device).\n"
              "For a simulated frame: its compiled entries.",
-             Compiles, nullptr});
+             CompilesCommand, nullptr});
   table.Add({"recompiles", "recompiles", "the recompile messages of a loaded log, or the current frame's recompiles",
              "For a log: every recompile as Dynamo printed it (Recompiling function NAME in FILE:LINE, triggered\n"
              "by the following guard failure(s):, - 0/0: ...), one block per message (per recompile_reasons record\n"

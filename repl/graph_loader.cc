@@ -60,6 +60,13 @@ Result<GraphFormat> SniffGraphFormat(std::string_view content, std::string_view 
   if (StartsWith(line, "class ") || StartsWith(line, "def forward")) return GraphFormat::kReadable;
   // TorchAir's pbtxt (GraphDef text): `node {` blocks, possibly after `name:`.
   if (StartsWith(line, "node {") || StartsWith(line, "node{") || StartsWith(line, "name:")) return GraphFormat::kPbtxt;
+  // TorchAir's graph_dump in max-autotune mode: GeGraph.python_code (ge/_ge_graph.py:779-785).
+  if (content.find("from torchair._ge_concrete_graph import ge_apis as ge") != std::string_view::npos) {
+    return Status::Errorf("{}:1:1: a GE graph's builder code (TorchAir's config.debug.graph_dump in max-autotune mode, "
+                          "GeGraph.python_code): airscope simulates reduce-overhead mode, whose graph_dump .py files "
+                          "are print_readable code it reads; dump the GE graph as pbtxt to load it",
+                          path);
+  }
   std::string_view shown = line.substr(0, 40);
   return Status::Errorf(
       "{}:1:1: unrecognized graph format: the file starts with \"{}\"; airscope reads FX graph text "

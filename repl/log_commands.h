@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -15,6 +16,7 @@
 #include "repl/cache_state.h"
 #include "repl/command_table.h"
 #include "repl/graph_loader.h"
+#include "repl/log_bundle.h"
 #include "viz/torch_logs.h"
 
 namespace airscope {
@@ -28,6 +30,33 @@ Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::s
 // `load FILE [as NAME]`: TORCH_LOGS text (torch and TorchAir lines).
 Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::string& as);
 
+// Every graph of a log parsed, named `prefix` + its name in the log, before
+// anything is registered; what does not parse is a warning naming the log's
+// line. TorchLogsGraphs fills `names` parallel to log.graphs ("" where not loaded).
+std::vector<std::pair<std::string, LoadedGraph>> TraceLogGraphs(CommandContext& ctx, const TraceLog& log,
+                                                                const std::string& shown, const std::string& path,
+                                                                const std::string& prefix,
+                                                                std::vector<std::string>* warnings);
+std::vector<std::pair<std::string, LoadedGraph>> TorchLogsGraphs(CommandContext& ctx, const TorchLogs& log,
+                                                                 const std::string& shown, const std::string& path,
+                                                                 const std::string& prefix,
+                                                                 std::vector<std::string>* warnings,
+                                                                 std::vector<std::string>* names);
+// `load DIR [as NAME]`: a TORCH_COMPILE_DEBUG tree (viz/torch_compile_debug.h),
+// one run of it, TorchAir's torchair/ or model__K directory, or a directory
+// of TorchAir's graph_dump files.
+Status LoadDebugTree(CommandContext& ctx, const std::string& dir, const std::string& as);
+// `compiles [ID]` (commands_trace.cc); `show compile ID` calls it too.
+Status CompilesCommand(CommandContext& ctx);
+// The one index (repl/compile_index.h): `compiles` of a bundle that holds a
+// TORCH_COMPILE_DEBUG tree, and `compiles ID` of any bundle.
+Status ShowIndexCompiles(CommandContext& ctx, const LogBundle& bundle);
+Status ShowIndexCompile(CommandContext& ctx, const LogBundle& bundle, const Word& which);
+// The `compare` command (commands_compare.cc), registered with the log commands.
+void RegisterCompareCommand(CommandTable& table);
+// "  recorded TorchAir stages, for compare: ..." (nothing when there are none).
+void PrintRecordedRuns(CommandContext& ctx, const std::vector<RecordedRun>& runs);
+
 // Registers `graphs` (the first becomes current); `attach` fills each one's
 // cache state with the log it came from. A log without a loadable graph
 // still needs a home for its compiles: `holder` names an empty graph then.
@@ -35,8 +64,10 @@ Status RegisterLogGraphs(CommandContext& ctx, std::vector<std::pair<std::string,
                          const std::string& holder, const std::string& path,
                          const std::function<void(const std::string& name, CacheState&)>& attach);
 
-// The TORCH_LOGS forms of `compiles [ID]`, `recompiles` and `guards [ID]`.
-Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* which);
+// The TORCH_LOGS forms of `compiles [-]` (`times`: compile id -> its phases' times,
+// from the one index), `recompiles` and `guards [ID]`.
+Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* which,
+                       const std::map<std::string, std::string>& times);
 Status ShowLogRecompiles(CommandContext& ctx, const TorchLogs& log);
 Status ShowLogGuards(CommandContext& ctx, const TorchLogs& log, const Word* which);
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "repl/cache_state.h"
+#include "repl/compile_index.h"
 #include "repl/session.h"
 #include "viz/report/report_writer.h"
 
@@ -37,21 +38,71 @@ class CurrentGraphRestorer {
 
 std::string Count(int64_t value) { return value < 0 ? "-" : fmt::format("{}", value); }
 
-ReportLog LogOf(const TraceLog& log) {
-  ReportLog out;
-  out.path = log.path;
-  out.kind = "TORCH_TRACE";
-  out.columns = {"compile id", "function", "status", "ops", "nodes", "inputs", "cache size", "guards", "reason"};
-  for (const TraceCompile& c : log.compiles) {
-    out.rows.push_back({c.id, c.function.empty() ? "?" : fmt::format("{} {}", c.function, c.filename), c.status,
-                        Count(c.graph_op_count), Count(c.graph_node_count), Count(c.graph_input_count),
-                        Count(c.cache_size), Count(c.guard_count), c.reason});
-  }
-  for (const auto& [id, text] : log.cpp_guards) out.guards.emplace_back(id, text);
+// The guards and problems of one TORCH_TRACE log (`prefix` before its compile ids).
+void AddTrace(ReportLog& out, const std::string& prefix, const TraceLog& log) {
+  for (const auto& [id, text] : log.cpp_guards) out.guards.emplace_back(prefix + id, text);
   for (const auto& [id, text] : log.dynamo_guards) {
-    if (!log.cpp_guards.count(id)) out.guards.emplace_back(id, text);
+    if (!log.cpp_guards.count(id)) out.guards.emplace_back(prefix + id, text);
   }
-  for (const TraceProblem& p : log.problems) out.problems.push_back(fmt::format("line {}: {}", p.line, p.message));
+  for (const TraceProblem& p : log.problems) {
+    out.problems.push_back(fmt::format("{}line {}: {}", prefix, p.line, p.message));
+  }
+}
+
+void AddText(ReportLog& out, const std::string& prefix, const TorchLogs& log) {
+  for (const TorchLogsGuards& g : log.guards) {
+    out.guards.emplace_back(g.id.empty() ? prefix + "(no compile id)" : prefix + log.Qualified(g.rank, g.id), g.text);
+  }
+  for (const TorchLogsProblem& p : log.problems) {
+    out.problems.push_back(fmt::format("{}line {}: {}", prefix, p.line, p.message));
+  }
+}
+
+// One load of logs: its compiles from the one index (repl/compile_index.h),
+// the log page's table (TORCH_TRACE's columns when it is one TORCH_TRACE log),
+// guards and problems.
+ReportLog LogOf(const LogBundle& bundle, Session& session) {
+  ReportLog out;
+  out.path = bundle.path;
+  out.kind = bundle.what;
+  CompileIndex index = BuildCompileIndex(bundle, session);
+  for (const IndexCompile& c : index.compiles) {
+    ReportCompile r;
+    r.id = c.id;
+    r.status = c.status;
+    r.function = c.function.empty() ? "?" : c.function;
+    r.sizes = c.ops < 0 && c.nodes < 0 && c.inputs < 0
+                  ? "-"
+                  : fmt::format("ops {}, nodes {}, inputs {}", Count(c.ops), Count(c.nodes), Count(c.inputs));
+    r.guards = Count(c.guard_count);
+    std::vector<std::string> cache;
+    if (c.cache_size >= 0) cache.push_back(fmt::format("cache_size {}", c.cache_size));
+    for (const std::string& a : c.cache) cache.push_back(a);
+    r.cache = cache.empty() ? "-" : fmt::format("{}", fmt::join(cache, "; "));
+    r.recompile_reasons = c.recompile_reasons;
+    for (const IndexPhase& p : c.phases) {
+      if (p.depth == 0) r.times.push_back(fmt::format("{} {}", p.name, FormatSeconds(p.seconds)));
+    }
+    if (r.times.empty()) {
+      for (const auto& [name, seconds] : c.metric_times) r.times.push_back(fmt::format("{} {}", name, FormatSeconds(seconds)));
+    }
+    std::vector<std::string> torchair;
+    for (const std::string& t : c.torchair) torchair.push_back(t);
+    r.torchair = torchair.empty() ? "-" : fmt::format("{}", fmt::join(torchair, "; "));
+    for (const IndexGraph& g : c.graphs) r.graphs.push_back(g.name);
+    out.compiles.push_back(std::move(r));
+  }
+  out.columns = {"compile id", "status", "function", "sizes", "guards", "cache", "compile time per phase", "TorchAir"};
+  for (const ReportCompile& r : out.compiles) {
+    out.rows.push_back({r.id, r.status, r.function, r.sizes, r.guards, r.cache,
+                        r.times.empty() ? "-" : fmt::format("{}", fmt::join(r.times, ", ")), r.torchair});
+  }
+  for (const std::string& u : index.unlinked) out.problems.push_back("not tied to a compile id: " + u);
+  for (const LogBundle::Trace& t : bundle.traces) AddTrace(out, t.prefix, *t.log);
+  for (const LogBundle::Text& t : bundle.texts) AddText(out, t.prefix, *t.log);
+  if (bundle.tree) {
+    for (const DebugTreeProblem& p : bundle.tree->problems) out.problems.push_back(fmt::format("{}: {}", p.path, p.message));
+  }
   return out;
 }
 
@@ -103,7 +154,7 @@ Result<ReportData> CollectReport(Interpreter& interpreter, const std::string& ve
   ReportData data;
   data.title = "airscope report";
   data.version = version;
-  std::map<const TraceLog*, size_t> logs;  // each log once, however many graphs it registered
+  std::map<const LogBundle*, size_t> logs;  // each load once, however many graphs it registered
   {
     CurrentGraphRestorer restore(session);
     for (size_t g = 0; g < session.graphs().size(); ++g) {
@@ -116,10 +167,10 @@ Result<ReportData> CollectReport(Interpreter& interpreter, const std::string& ve
       if (session.device().sim.FindCaptured(entry.name)) {
         data.device.checks.emplace_back(entry.name, Captured(interpreter, "check"));
       }
-      if (const CacheState* state = entry.cache.get(); state && state->trace) {
-        auto [it, fresh] = logs.emplace(state->trace.get(), data.logs.size());
+      if (const CacheState* state = entry.cache.get(); state && state->bundle) {
+        auto [it, fresh] = logs.emplace(state->bundle.get(), data.logs.size());
         if (fresh) {
-          data.logs.push_back(LogOf(*state->trace));
+          data.logs.push_back(LogOf(*state->bundle, session));
           data.logs.back().recompiles_text = Captured(interpreter, "recompiles");
         }
         data.logs[it->second].graph_names.push_back(entry.name);

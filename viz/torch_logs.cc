@@ -94,8 +94,51 @@ struct Head {
   std::string_view id;        // trace id, or empty
   std::string_view artifact;  // without "__", or empty
   std::string_view where;     // glog: path:line; bracket: logger name; TorchAir: file:line
+  std::string_view stamp;     // the time as printed: "0515 09:03:07.649000", "2025-02-06 16:46:56,300"
   std::string_view text;
 };
+
+// Seconds since the start of the stamp's year (glog prints no year), or -1:
+// glog `MMDD hh:mm:ss.uuuuuu`, bracket `YYYY-MM-DD hh:mm:ss,mmm`. Only
+// differences within one log are used, so the missing year does not matter
+// (except across New Year).
+double StampSeconds(std::string_view stamp) {
+  auto number = [&stamp](size_t at, size_t n) -> int64_t {
+    if (at + n > stamp.size()) return -1;
+    int64_t v = 0;
+    for (char c : stamp.substr(at, n)) {
+      if (c < '0' || c > '9') return -1;
+      v = v * 10 + (c - '0');
+    }
+    return v;
+  };
+  size_t clock = 0;
+  int64_t month = -1;
+  int64_t day = -1;
+  if (stamp.size() >= 20 && stamp[4] == '-') {  // YYYY-MM-DD hh:mm:ss,mmm
+    month = number(5, 2);
+    day = number(8, 2);
+    clock = 11;
+  } else if (stamp.size() >= 13 && stamp[4] == ' ') {  // MMDD hh:mm:ss.uuuuuu
+    month = number(0, 2);
+    day = number(2, 2);
+    clock = 5;
+  }
+  int64_t hh = number(clock, 2);
+  int64_t mm = number(clock + 3, 2);
+  int64_t ss = number(clock + 6, 2);
+  if (month < 1 || month > 12 || day < 1 || hh < 0 || mm < 0 || ss < 0) return -1;
+  static constexpr int kDaysBefore[] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
+  double seconds = static_cast<double>(((kDaysBefore[month - 1] + day - 1) * 24 + hh) * 3600 + mm * 60 + ss);
+  size_t frac = clock + 8;
+  if (frac < stamp.size() && (stamp[frac] == '.' || stamp[frac] == ',')) {
+    double scale = 0.1;
+    for (size_t i = frac + 1; i < stamp.size() && stamp[i] >= '0' && stamp[i] <= '9'; ++i, scale /= 10) {
+      seconds += (stamp[i] - '0') * scale;
+    }
+  }
+  return seconds;
+}
 
 // `[rankN]:` (repeated: some launchers add their own).
 size_t SkipRankPrefixes(std::string_view line, int* rank) {
@@ -165,6 +208,7 @@ bool ParseGlog(std::string_view line, size_t start, Head* h) {
   }
   h->layout = Layout::kGlog;
   h->pid = pid;
+  h->stamp = s.substr(1, pos - 1);
   h->where = s.substr(where, close - where);
   size_t p = start + close + 1;
   ReadIdAndArtifact(line, p, h);
@@ -198,6 +242,7 @@ bool ParseBracket(std::string_view line, size_t start, Head* h) {
   }
   h->layout = Layout::kBracket;
   h->id = probe.id;
+  h->stamp = s.substr(1, close - 1);
   h->where = name;
   size_t marker = name.find(".__");
   if (marker != std::string_view::npos) h->artifact = name.substr(marker + 3);
@@ -433,6 +478,40 @@ std::string FileLineLocation(std::string_view s) {
 }
 
 }  // namespace
+
+std::string FakeTensorAnnotation(std::string_view repr) {
+  repr = Trim(repr);
+  if (!StartsWith(repr, "FakeTensor(")) return "";
+  size_t size = repr.find("size=(");
+  if (size == std::string_view::npos) return "";
+  size_t close = repr.find(')', size + 6);
+  if (close == std::string_view::npos) return "";
+  std::string dims;
+  for (char c : repr.substr(size + 6, close - size - 6)) {
+    if (c != ' ') dims += c;
+  }
+  if (!dims.empty() && dims.back() == ',') dims.pop_back();  // a 1-tuple: (64,)
+  std::string dtype = "f32";  // FakeTensor.__repr__ omits the default dtype
+  size_t d = repr.find("dtype=torch.");
+  if (d != std::string_view::npos) {
+    std::string_view name = repr.substr(d + 12);
+    name = name.substr(0, std::min(name.find_first_of(",)"), name.size()));
+    static const std::map<std::string_view, std::string_view> kShort = {
+        {"float32", "f32"}, {"float", "f32"},   {"float16", "f16"}, {"half", "f16"},    {"bfloat16", "bf16"},
+        {"float64", "f64"}, {"double", "f64"},  {"int64", "i64"},   {"long", "i64"},    {"int32", "i32"},
+        {"int", "i32"},     {"int16", "i16"},   {"int8", "i8"},     {"uint8", "u8"},    {"bool", "b8"},
+        {"complex64", "c64"}};
+    auto it = kShort.find(name);
+    if (it == kShort.end()) return "";
+    dtype = std::string(it->second);
+  }
+  std::string out = dtype + "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    out += dims[i];
+    if (dims[i] == ',') out += ' ';
+  }
+  return out + "]";
+}
 
 bool ParseTraceId(std::string_view text, TraceIdParts* parts) {
   std::string_view s = text;
@@ -1082,6 +1161,14 @@ struct TorchLogsReader::State {
     g.artifact = "torchair";
     g.fx_text = true;
     g.line = m.line;
+    if (g.kind == "torchair_graph") {
+      // The `input N:` lines right before `graph:` are this graph's example inputs.
+      auto it = pending_inputs.find(m.pid);
+      if (it != pending_inputs.end()) {
+        g.inputs = std::move(it->second);
+        pending_inputs.erase(it);
+      }
+    }
     std::string_view rest = Trim(first.substr(at + 8));
     g.text = "graph():\n";
     g.source_lines.push_back(m.lines[0]);
@@ -1122,10 +1209,17 @@ struct TorchLogsReader::State {
   void ReadOneLine(const Head& h, size_t at) {
     std::string_view t = Trim(h.text);
     if (h.layout == Layout::kTorchAir || h.layout == Layout::kTorchAirCpp) {
-      ReadTorchAirEvent(t, at);
+      ReadTorchAirEvent(t, at, h.pid);
       return;
     }
     ReadTorchLine(t, h.rank, h.id, at);
+    // Dynamo's "Step N: ..." progress lines (convert_frame.py, output_graph.py;
+    // compile_fx.py's Step 3), with their time.
+    if (t.size() > 8 && StartsWith(t, "Step ") && IsDigit(t[5]) && t.substr(6, 2) == ": " && !h.id.empty()) {
+      if (log.steps.size() < 1000000) {
+        log.steps.push_back({std::string(h.id), h.rank, at, std::string(t.substr(0, 200)), StampSeconds(h.stamp)});
+      }
+    }
   }
 
   void ReadTorchLine(std::string_view t, int rank, std::string_view id, size_t at) {
@@ -1183,8 +1277,22 @@ struct TorchLogsReader::State {
     }
   }
 
+  // `compiler inputs` then `input N: REPR` per example input (npu_fx_compiler.py:641-643), per process.
+  std::map<int64_t, std::vector<std::string>> pending_inputs;
+
   // TorchAir's AclGraph runtime INFO/DEBUG/WARNING messages (TORCHAIR.md §7).
-  void ReadTorchAirEvent(std::string_view t, size_t at) {
+  void ReadTorchAirEvent(std::string_view t, size_t at, int64_t pid) {
+    if (t == "compiler inputs") {
+      pending_inputs[pid].clear();
+      return;
+    }
+    if (StartsWith(t, "input ") && Digits(t, 6) > 0 && t.substr(6 + Digits(t, 6), 2) == ": ") {
+      auto it = pending_inputs.find(pid);
+      if (it != pending_inputs.end() && it->second.size() < 100000) {
+        it->second.emplace_back(t.substr(8 + Digits(t, 6)));
+      }
+      return;
+    }
     struct Pattern {
       std::string_view start;
       std::string_view kind;
@@ -1239,6 +1347,21 @@ struct TorchLogsReader::State {
       }
       log.events.push_back(std::move(e));
       return;
+    }
+    // "[forward] Full debug info saved to: <debug dir>/torchair/model__0" (graph_transform_observer.py:
+    // 106-110, DebugContext.__exit__ under TORCH_COMPILE_DEBUG): the end of one stage compile, naming the
+    // model__K directory its dumps went to. The phase goes in `fx_graph`'s place empty, the path in `key`.
+    if (!t.empty() && t[0] == '[') {
+      size_t saved = t.find("] Full debug info saved to: ");
+      if (saved != std::string_view::npos) {
+        TorchAirEvent e;
+        e.kind = "debug_saved";
+        e.key = std::string(Trim(t.substr(saved + 28)));
+        e.text = std::string(t);
+        e.line = at;
+        log.events.push_back(std::move(e));
+        return;
+      }
     }
     // "<fx graph> process inputs foreach copy took 0.000123 [s]" (acl_graph.py:1345 with utils.py:206-210).
     size_t copy = t.find(" process inputs foreach copy took ");
@@ -1326,6 +1449,7 @@ struct TorchLogsReader::State {
     std::stable_sort(log.graph_breaks.begin(), log.graph_breaks.end(), by_line);
     std::stable_sort(log.cache_limits.begin(), log.cache_limits.end(), by_line);
     std::stable_sort(log.graph_sizes.begin(), log.graph_sizes.end(), by_line);
+    std::stable_sort(log.steps.begin(), log.steps.end(), by_line);
     // Names: ID:KIND, rankN: in front for a log of several ranks, gN for a
     // graph the log gave no compile id, #N for a second graph of one name.
     size_t numbered = 0;
@@ -1349,13 +1473,7 @@ TorchLogs TorchLogsReader::Finish() { return state_->Finish(); }
 
 TorchLogs ParseTorchLogs(std::string_view content, std::string path) {
   TorchLogsReader reader(std::move(path));
-  size_t pos = 0;
-  while (pos < content.size()) {
-    size_t end = content.find('\n', pos);
-    if (end == std::string_view::npos) end = content.size();
-    reader.AddLine(content.substr(pos, end - pos));
-    pos = end + 1;
-  }
+  ForEachLine(content, [&reader](std::string_view line) { reader.AddLine(line); });
   return reader.Finish();
 }
 

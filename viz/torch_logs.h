@@ -72,7 +72,15 @@ struct TorchLogsGraph {
   std::vector<uint32_t> source_lines;
   std::vector<int32_t> source_columns;
   size_t copies = 0;    // identical reprints dropped (the `graph` artifact repeats graph_code)
+  // TorchAir's `compiler inputs` graph: the `input N: ...` reprs logged right
+  // before it (npu_fx_compiler.py:641-644), one per example input, in order.
+  std::vector<std::string> inputs;
 };
+
+// `FakeTensor(..., device='npu:0', size=(64, 128), dtype=torch.float16)` ->
+// "f16[64, 128]" (FakeTensor's repr prints no dtype for float32); "" for
+// anything else (a SymInt input such as `s2`, an unknown dtype).
+std::string FakeTensorAnnotation(std::string_view repr);
 
 // A `GUARDS:` message and the guard lines that follow it for one compile:
 // the TREE_GUARD_MANAGER tree (torch >= 2.4) or the flat list.
@@ -142,6 +150,20 @@ struct TorchLogsGraphSizes {
   std::vector<std::string> sizes;
 };
 
+// Dynamo's `Step N: ...` progress line (`Step 1: torchdynamo start tracing
+// f a.py:3`, `Step 1: torchdynamo done tracing f (RETURN_VALUE)`, `Step 2:
+// calling compiler function X`, `Step 2: done compiler function X`;
+// torch/_dynamo/convert_frame.py and output_graph.py, Inductor's `Step 3:
+// torchinductor compiling|done compiling ...`) with the time its prefix
+// printed: what TORCH_LOGS text tells of how long a compile's phases took.
+struct TorchLogsStep {
+  std::string id;
+  int rank = -1;
+  size_t line = 0;
+  std::string text;   // the line's text, up to 200 characters
+  double time = -1;   // seconds since the year's start (glog prints no year); -1 without a stamp
+};
+
 // A compile id the log mentions, with what Dynamo said of it.
 struct TorchLogsCompile {
   std::string id;        // base compile id ("0/1")
@@ -157,7 +179,8 @@ struct TorchLogsCompile {
 // fced8842; fx2acl_converter.py in 2025 releases), per fx graph name.
 struct TorchAirEvent {
   std::string fx_graph;  // "graph_1"; "id 281468755723648" for the 2025 form; empty when the message names none
-  std::string kind;      // hit, capture, captured, recapture, limit_reached, memory_before_reset, ...
+  std::string kind;      // hit, capture, captured, recapture, limit_reached, memory_before_reset, ...;
+                         // debug_saved: "[phase] Full debug info saved to: PATH" (key: PATH)
   std::string key;       // the graph key, when the message gives one
   std::string text;      // the message's first line
   size_t line = 0;
@@ -186,6 +209,7 @@ struct TorchLogs {
   std::vector<TorchLogsCacheLimit> cache_limits;
   std::vector<TorchLogsGraphSizes> graph_sizes;
   std::vector<TorchAirEvent> events;
+  std::vector<TorchLogsStep> steps;
   std::map<std::string, size_t> artifacts;         // every `__artifact` seen -> lines
   std::map<std::string, size_t> unread_artifacts;  // those airscope does not interpret -> lines
   size_t tabular_graphs = 0;  // `graph` artifact tables (tabulate installed): not a graph form airscope reads

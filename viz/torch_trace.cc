@@ -68,6 +68,56 @@ std::string StringOr(const nlohmann::json& object, const char* key) {
   return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// The fields of a chromium_event payload airscope reads: name, ph, ts, dur at
+// the top level, args.compile_id (torch/_dynamo/utils.py ChromiumEventLogger).
+struct ChromiumEvent : nlohmann::json_sax<nlohmann::json> {
+  std::string name, ph, compile_id;
+  double ts = 0, dur = 0;
+  bool has_ts = false, has_dur = false;
+  int depth = 0;
+  bool in_args = false;
+  std::string current_key;
+
+  void Number(double v) {
+    if (depth != 1) return;
+    if (current_key == "ts") {
+      ts = v;
+      has_ts = true;
+    } else if (current_key == "dur") {
+      dur = v;
+      has_dur = true;
+    }
+  }
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t v) override { Number(static_cast<double>(v)); return true; }
+  bool number_unsigned(number_unsigned_t v) override { Number(static_cast<double>(v)); return true; }
+  bool number_float(number_float_t v, const string_t&) override { Number(v); return true; }
+  bool string(string_t& v) override {
+    if (depth == 1 && current_key == "name") name = v;
+    if (depth == 1 && current_key == "ph") ph = v;
+    if (depth == 2 && in_args && current_key == "compile_id") compile_id = v;
+    return true;
+  }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override {
+    in_args = depth == 1 && current_key == "args";
+    ++depth;
+    return true;
+  }
+  bool end_object() override {
+    if (--depth == 1) in_args = false;
+    return true;
+  }
+  bool start_array(std::size_t) override { ++depth; return true; }
+  bool end_array() override { --depth; return true; }
+  bool key(string_t& k) override {
+    current_key = k;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+};
+
 }  // namespace
 
 const TraceCompile* TraceLog::FindCompile(std::string_view id) const {
@@ -157,7 +207,21 @@ struct TraceLogReader::State {
       size_t lines = payload.empty() ? 0 : 1 + static_cast<size_t>(std::count(payload.begin(), payload.end(), '\n'));
       log.output_code.push_back({base_id, output_file, lines, payload.size(), line});
     }
-    if (IsGraphStage(kind)) {
+    if (kind == "artifact" && artifact == "dynamo_graph_break_reason") {
+      std::string_view text(payload);
+      auto line_of = [&text](size_t at) {
+        size_t end = text.find('\n', at);
+        std::string_view l = text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+        while (!l.empty() && (l.front() == ' ')) l.remove_prefix(1);
+        return std::string(l.substr(0, 200));
+      };
+      std::string summary = line_of(0);
+      if (size_t reason = text.find("Reason:"); reason != std::string_view::npos) summary += " " + line_of(reason);
+      log.graph_breaks.push_back({base_id, std::move(summary), line});
+    }
+    if (kind == "chromium_event") {
+      Phase(payload);
+    } else if (IsGraphStage(kind)) {
       log.graphs.push_back({compile_id, kind, payload, line});
     } else if (kind == "dynamo_cpp_guards_str") {
       log.cpp_guards[base_id] = payload;
@@ -173,6 +237,52 @@ struct TraceLogReader::State {
       }
       log.recompiles.push_back(std::move(r));
     }
+  }
+
+  // Open "B" events per compile id: (name, ts, line, phases index placeholder).
+  struct OpenPhase {
+    std::string name;
+    double ts = 0;
+    size_t line = 0;
+  };
+  std::map<std::string, std::vector<OpenPhase>, std::less<>> open_phases;
+  static constexpr size_t kMaxPhases = 1000000;
+
+  void Phase(std::string_view payload) {
+    ChromiumEvent event;
+    // SAX: no DOM for the most frequent record of a log (nlohmann's parser still checks the JSON,
+    // and keeps its own stack of open brackets: a deep payload cannot overflow ours).
+    if (!nlohmann::json::sax_parse(payload, &event) || !event.has_ts) {
+      return;
+    }
+    const std::string& name = event.name;
+    const std::string& ph = event.ph;
+    double ts = event.ts;
+    const std::string& id = event.compile_id;
+    if (name.empty() || id.empty() || id == "None" || log.phases.size() >= kMaxPhases) return;  // compile_file: no compile
+    std::vector<OpenPhase>& stack = open_phases[id];
+    if (ph == "B") {
+      stack.push_back({name, ts, line});
+    } else if (ph == "E") {
+      auto it = std::find_if(stack.rbegin(), stack.rend(), [&name](const OpenPhase& p) { return p.name == name; });
+      if (it == stack.rend()) {
+        ++log.unmatched_phase_events;
+        return;
+      }
+      size_t depth = static_cast<size_t>(stack.rend() - it) - 1;
+      log.phases.push_back({id, name, it->ts, (ts - it->ts) / 1e6, static_cast<int>(depth), it->line});
+      log.unmatched_phase_events += static_cast<size_t>(it - stack.rbegin());  // inner ones never closed
+      stack.erase(std::next(it).base(), stack.end());
+    } else if (ph == "X" && event.has_dur) {
+      log.phases.push_back({id, name, ts, event.dur / 1e6, static_cast<int>(stack.size()), line});
+    }
+  }
+
+  void FinishPhases() {
+    for (const auto& [id, stack] : open_phases) log.unmatched_phase_events += stack.size();
+    std::stable_sort(log.phases.begin(), log.phases.end(), [](const TracePhase& a, const TracePhase& b) {
+      return a.start_us < b.start_us;
+    });
   }
 
   void Record(std::string_view json_text, size_t at) {
@@ -257,6 +367,12 @@ struct TraceLogReader::State {
       c.accumulated_cache_size = IntOr(body, "accumulated_cache_size", -1);
       c.guard_count = IntOr(body, "guard_count", -1);
       c.shape_env_guard_count = IntOr(body, "shape_env_guard_count", -1);
+      c.metric_times.clear();
+      for (const auto& [key, value] : body.items()) {
+        if (!value.is_number()) continue;
+        if (key.ends_with("_time_s")) c.metric_times.emplace_back(key, value.get<double>());
+        if (key.ends_with("_time_us")) c.metric_times.emplace_back(key, value.get<double>() / 1e6);
+      }
       std::string fail_type = StringOr(body, "fail_type");
       std::vector<std::string> restarts;
       if (auto it = body.find("restart_reasons"); it != body.end() && it->is_array()) {
@@ -346,18 +462,13 @@ void TraceLogReader::AddLine(std::string_view line) {
 
 TraceLog TraceLogReader::Finish() {
   state_->CloseRecord();
+  state_->FinishPhases();
   return std::move(state_->log);
 }
 
 TraceLog ParseTraceLog(std::string_view content, std::string path) {
   TraceLogReader reader(std::move(path));
-  size_t pos = 0;
-  while (pos < content.size()) {
-    size_t end = content.find('\n', pos);
-    if (end == std::string_view::npos) end = content.size();
-    reader.AddLine(content.substr(pos, end - pos));
-    pos = end + 1;
-  }
+  ForEachLine(content, [&reader](std::string_view line) { reader.AddLine(line); });
   return reader.Finish();
 }
 

@@ -10,10 +10,12 @@
 // is kept, and compilation_metrics), guards (dynamo_cpp_guards_str /
 // dynamo_guards), recompile reasons, cache artifacts (fx_graph_cache_* /
 // aotautograd_cache_*), Inductor's output code (its file and size),
-// symbolic_shape_specialization and guard_added records, the envelope's
+// symbolic_shape_specialization and guard_added records, graph breaks
+// (artifact dynamo_graph_break_reason), the envelope's
 // `rank`, and the graphs (any `*_graph` envelope: dynamo_output_graph,
 // aot_forward_graph, ...) as print_readable text, named by trace id (the
 // compile id with `_ATTEMPT` for a restarted analysis, TraceId.__str__).
+// chromium_event payloads give each compile's phases and their durations.
 // Payloads of other records are only checksummed.
 // A bad line (broken JSON, a stray payload line) is recorded as a problem
 // with its line number and reading goes on: a damaged log still loads. A
@@ -48,6 +50,23 @@ struct TraceCompile {
   std::vector<std::string> stack;  // dynamo_start's stack, outermost first: "file:line in name"
   int64_t graph_op_count = -1, graph_node_count = -1, graph_input_count = -1;
   int64_t cache_size = -1, accumulated_cache_size = -1, guard_count = -1, shape_env_guard_count = -1;
+  // compilation_metrics' timing fields as they are named there, in seconds:
+  // `*_time_s` (entire_frame_compile_time_s, backend_compile_time_s, ...; torch
+  // <= 2.5) and `*_time_us` (dynamo_cumulative_compile_time_us, ...; later).
+  std::vector<std::pair<std::string, double>> metric_times;
+};
+
+// A phase of one compile from a chromium_event pair: dynamo_timed logs a "B"
+// and an "E" event with a microsecond "ts" and args.compile_id
+// (torch/_dynamo/utils.py, dynamo_timed / ChromiumEventLogger); an "X" event
+// carries its "dur". Nested phases have a greater depth.
+struct TracePhase {
+  std::string compile_id;  // base compile id ("0/0")
+  std::string name;        // entire_frame_compile, backend_compile, compile_fx_inner, ...
+  double start_us = 0;
+  double seconds = 0;
+  int depth = 0;
+  size_t line = 0;         // the line of its "B" (or "X") record
 };
 
 struct TraceGraph {
@@ -77,6 +96,14 @@ struct TraceOutputCode {
   std::string filename;
   size_t lines = 0;
   size_t bytes = 0;
+  size_t line = 0;
+};
+
+// An artifact "dynamo_graph_break_reason" (torch/_dynamo/symbolic_convert.py
+// and convert_frame.py log each graph break so): the user stack and traceback.
+struct TraceGraphBreak {
+  std::string compile_id;
+  std::string summary;  // the payload's first line, and its "Reason: ..." line when it has one
   size_t line = 0;
 };
 
@@ -111,9 +138,12 @@ struct TraceLog {
   std::vector<TraceOutputCode> output_code;
   std::vector<TraceSpecialization> specializations;
   std::vector<TraceGuardAdded> guards_added;
+  std::vector<TraceGraphBreak> graph_breaks;
   int rank = -1;                                       // the envelopes' "rank" (-1: none)
   std::vector<TraceArtifact> cache_artifacts;          // fx_graph_cache_* and aotautograd_cache_* only
   std::vector<TraceGraph> graphs;                      // in log order
+  std::vector<TracePhase> phases;                      // per compile, in order of their start
+  size_t unmatched_phase_events = 0;                   // a "B" without its "E" (or the reverse)
   std::vector<TraceProblem> problems;                  // the first kMaxProblems
   size_t more_problems = 0;                            // and how many more there were
   static constexpr size_t kMaxProblems = 100;

@@ -49,15 +49,9 @@ Result<bool> RunAot(Graph& graph, PassContext& context) {
   if (changed || stats->functionalized > 0) {
     // aot_dispatch_base_graph runs fw_module.graph.eliminate_dead_code() on
     // the functionalized graph (views left unused by functionalization go).
-    size_t erased = 0;
-    for (Node* node = graph.back(); node;) {
-      Node* prev = node->prev();
-      if (node->op() == OpKind::kCallFunction && node->users().empty() && !HasSideEffects(*node, registry)) {
-        AIRSCOPE_RETURN_IF_ERROR(graph.Erase(node));
-        ++erased;
-      }
-      node = prev;
-    }
+    Result<size_t> dead = EliminateDeadCode(graph, registry);
+    if (!dead.ok()) return dead.status();
+    const size_t erased = *dead;
     if (erased > 0) {
       context.remarks.push_back(
           fmt::format("erased {} dead node(s), as AOT's eliminate_dead_code after functionalization", erased));

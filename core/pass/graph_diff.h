@@ -70,6 +70,8 @@ struct LineEdit {
   size_t b_line;  // 0-based index into b's lines (kEqual, kInsert)
 };
 std::vector<LineEdit> DiffLines(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b);
+// A text's lines as the diffs take them: without '\n', no empty line after a final '\n'.
+std::vector<std::string_view> SplitLines(std::string_view text);
 
 std::string UnifiedDiff(std::string_view text_a, std::string_view text_b, std::string_view label_a,
                         std::string_view label_b, size_t context = 3);

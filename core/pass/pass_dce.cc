@@ -9,18 +9,9 @@ namespace {
 
 Result<bool> RunDce(Graph& graph, PassContext& context) {
   const OpRegistry& registry = RegistryOf(context);
-  size_t erased = 0;
-  // One reverse walk: a node's users all come after it, so by the time the
-  // walk reaches a node every dead user has already been erased. No
-  // recursion, no fixpoint loop.
-  for (Node* node = graph.back(); node;) {
-    Node* prev = node->prev();
-    if (node->op() == OpKind::kCallFunction && node->users().empty() && !HasSideEffects(*node, registry)) {
-      AIRSCOPE_RETURN_IF_ERROR(graph.Erase(node));
-      ++erased;
-    }
-    node = prev;
-  }
+  Result<size_t> dead = EliminateDeadCode(graph, registry);
+  if (!dead.ok()) return dead.status();
+  const size_t erased = *dead;
   if (erased > 0) context.remarks.push_back(fmt::format("erased {} dead node(s)", erased));
   return erased > 0;
 }

@@ -159,4 +159,17 @@ bool KnownContiguous(const Node* node) {
   return true;
 }
 
+Result<size_t> EliminateDeadCode(Graph& graph, const OpRegistry& registry) {
+  size_t erased = 0;
+  for (Node* node = graph.back(); node;) {
+    Node* prev = node->prev();
+    if (node->op() == OpKind::kCallFunction && node->users().empty() && !HasSideEffects(*node, registry)) {
+      AIRSCOPE_RETURN_IF_ERROR(graph.Erase(node));
+      ++erased;
+    }
+    node = prev;
+  }
+  return erased;
+}
+
 }  // namespace airscope

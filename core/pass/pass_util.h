@@ -66,6 +66,11 @@ std::string InplaceTarget(std::string_view target);
 // value: in-place ops (copy_ included), TorchAir stream/event ops, host
 // syncs, random ops, and ops the registry does not know (conservative).
 bool HasSideEffects(const Node& node, const OpRegistry& registry);
+// FX's Graph.eliminate_dead_code: erases every call_function without users
+// and without side effects, in one reverse walk (a node's users all come
+// after it, so its dead users are gone by the time the walk reaches it).
+// Returns how many nodes it erased.
+Result<size_t> EliminateDeadCode(Graph& graph, const OpRegistry& registry);
 
 // Index of every node in graph order (a snapshot: nodes inserted later are absent).
 FlatNodeMap<size_t> Positions(const Graph& graph);

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/line_reader.h"
 #include "core/pass/graph_diff.h"
 
 namespace airscope {
@@ -88,17 +89,6 @@ std::optional<std::pair<size_t, size_t>> Bisect(const std::vector<int>& A, const
   return std::nullopt;
 }
 
-std::vector<std::string_view> SplitLines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
 
 // GNU's range: "l" for one line, "l,n" otherwise, l the line before an empty range.
 std::string Range(size_t start, size_t count) {
@@ -107,6 +97,12 @@ std::string Range(size_t start, size_t count) {
 }
 
 }  // namespace
+
+std::vector<std::string_view> SplitLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  ForEachLine(text, [&lines](std::string_view line) { lines.push_back(line); });
+  return lines;
+}
 
 std::vector<LineEdit> DiffLines(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b) {
   // Lines become integers so the inner loop compares ints.

@@ -386,7 +386,7 @@ INSTANTIATE_TEST_SUITE_P(
                     "is a TORCH_LOGS log"},
         FailureCase{"LogUnderAnUnusableName", "", "load $DATA/torch_logs/seed_aclgraph_blog.log as a:b",
                     "not a usable name for a log's graphs"},
-        FailureCase{"DirectoryWithoutRankLogs", "", "load $DATA/torch_logs", "without per-rank TORCH_TRACE logs"},
+        FailureCase{"DirectoryWithoutRankLogs", "", "load $DATA/torch_logs", "neither per-rank TORCH_TRACE logs"},
         FailureCase{"CutCaptureDump", "", "load $TMP/cut_dump.json as mlp", "cut_dump.json:2:"},
         FailureCase{"CaptureDumpWithABadField", "", "load $TMP/bad_task_id_dump.json",
                     "event 0: args \"Task Id\" is not an integer"},
@@ -462,6 +462,9 @@ INSTANTIATE_TEST_SUITE_P(
         FailureCase{"InplaceableUnknownOp", "", "op inplaceable custom.f.default custom.f_.default 1", "unknown op"},
         FailureCase{"UnknownCacheEntry", "", "cache 7", "no cache entry '7'"},
         FailureCase{"UnknownGuardsEntry", "", "guards 9/9", "no cache entry '9/9'"},
+        FailureCase{"CompareWithoutRecordedStages", "", "compare", "no recorded TorchAir stages for 'mlp'"},
+        FailureCase{"CompareUsage", "", "compare a b", "usage: compare"},
+        FailureCase{"ShowCompileOfASimulatedFrame", "", "show compile 0/0", "a simulated frame: its entries"},
         // The AclGraph runtime's words (reduce-overhead calls).
         FailureCase{"BufferOutsideReduceOverhead", "", "call arg0_1=f32[8,64] in b1", "set mode reduce-overhead"},
         FailureCase{"KeepOutsideReduceOverhead", "", "call arg0_1=f32[8,64] keep", "set mode reduce-overhead"},

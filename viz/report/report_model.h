@@ -57,10 +57,27 @@ struct ReportGraph {
   std::string recompiles_text;
 };
 
-// One loaded log (TORCH_TRACE, TORCH_LOGS text): its compiles as a table.
+// One compile of a loaded log, for the index: what the shell's one index
+// (`compiles ID`) ties to its id, as short texts; "-" where the log has nothing.
+struct ReportCompile {
+  std::string id;
+  std::string status;
+  std::string function;
+  std::string sizes;      // "ops 3, nodes 5, inputs 1"
+  std::string guards;     // guard count
+  std::string cache;      // "cache_size 0; fx_graph_cache_miss"
+  std::vector<std::string> recompile_reasons;
+  std::vector<std::string> times;  // "entire_frame_compile 1.659 s", one per top-level phase
+  std::string torchair;   // "model__0 (its dynamo_out_graph.txt matches ...)"
+  std::vector<std::string> graphs;  // its graphs' names (linked to their pages)
+};
+
+// One load of logs (TORCH_TRACE, TORCH_LOGS text, rank logs, a
+// TORCH_COMPILE_DEBUG tree): its compiles as a table.
 struct ReportLog {
   std::string path;
-  std::string kind;  // "TORCH_TRACE"
+  std::string kind;  // "TORCH_TRACE log", "TORCH_LOGS text", "TORCH_COMPILE_DEBUG tree", ...
+  std::vector<ReportCompile> compiles;  // the index's rows
   std::vector<std::string> columns;
   std::vector<std::vector<std::string>> rows;  // one per compile id, columns[0] is the id
   std::vector<std::string> graph_names;        // the graphs the log registered, as `graphs` lists them

@@ -528,6 +528,29 @@ void AddIndex(const ReportData& data, const std::vector<GraphPlan>& plans, Site&
   }
   ctx["has_logs"] = !logs.empty();
   ctx["logs"] = logs;
+  // The compiles of every log, with links to their graphs' pages.
+  std::map<std::string, size_t> page_of;
+  for (size_t g = 0; g < data.graphs.size(); ++g) page_of.emplace(data.graphs[g].name, g);
+  json compile_logs = json::array();
+  for (size_t k = 0; k < data.logs.size(); ++k) {
+    const ReportLog& log = data.logs[k];
+    if (log.compiles.empty()) continue;
+    json rows = json::array();
+    for (const ReportCompile& c : log.compiles) {
+      json graphs = json::array();
+      for (const std::string& name : c.graphs) {
+        auto it = page_of.find(name);
+        graphs.push_back({{"name", name}, {"href", it == page_of.end() ? "" : GraphPage(it->second)},
+                          {"linked", it != page_of.end()}});
+      }
+      rows.push_back({{"id", c.id}, {"status", c.status}, {"function", c.function}, {"sizes", c.sizes},
+                      {"guards", c.guards}, {"cache", c.cache}, {"reasons", c.recompile_reasons},
+                      {"times", c.times}, {"torchair", c.torchair}, {"graphs", graphs}});
+    }
+    compile_logs.push_back({{"href", LogPage(k)}, {"path", log.path}, {"kind", log.kind}, {"rows", rows}});
+  }
+  ctx["has_compiles"] = !compile_logs.empty();
+  ctx["compile_logs"] = compile_logs;
   ctx["has_trace"] = data.device.trace.has_value();
   if (data.device.trace) ctx["trace_title"] = data.device.trace->title;
   json commands = json::array();

@@ -11,18 +11,6 @@
 namespace airscope {
 namespace {
 
-std::vector<std::string_view> Lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
-
 struct Row {
   const char* kind;   // eq, del, ins, mod, fold
   long a_line = -1;   // 0-based, -1 for none
@@ -33,7 +21,7 @@ struct Row {
 }  // namespace
 
 std::string SideBySideDiffHtml(std::string_view a, std::string_view b, const SideBySideOptions& options) {
-  std::vector<std::string_view> left = Lines(a), right = Lines(b);
+  std::vector<std::string_view> left = SplitLines(a), right = SplitLines(b);
   std::vector<LineEdit> edits = DiffLines(left, right);
   // Rows: equal lines as they are, each run of deletions and insertions paired up.
   std::vector<Row> rows;
