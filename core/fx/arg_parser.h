@@ -79,19 +79,16 @@ class ArgParser {
   // Sets the error and returns false (for callers sharing the error slot).
   bool Fail(size_t offset, std::string message) { return scan_->Fail(offset, std::move(message)); }
 
+ private:
   void SkipSpaces(size_t* pos) const {
     while (*pos < line_.size() && line_[*pos] == ' ') ++*pos;
   }
-  std::string_view line() const { return line_; }
-
   // Scans a Python string literal at *pos ('...' or "..."), unescaping it
   // (Scanner::QuotedString, QuoteStyle::kPython).
   bool QuotedString(size_t* pos, std::string* out);
   // Skips a balanced bracketed/quoted span up to a `,` or closer at depth 0;
   // *pos ends there.
   bool SkipBalanced(size_t* pos);
-
- private:
   bool Synced(const size_t* pos, bool ok) {
     scan_->Seek(*pos);
     return ok;
