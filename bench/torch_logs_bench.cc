@@ -19,7 +19,7 @@
 #include <fmt/format.h>
 
 #include "bench/bench_util.h"
-#include "viz/torch_logs.h"
+#include "formats/torch_logs.h"
 
 namespace {
 

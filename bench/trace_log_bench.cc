@@ -20,8 +20,8 @@
 #include <fmt/format.h>
 
 #include "bench/bench_util.h"
-#include "viz/md5.h"
-#include "viz/torch_trace.h"
+#include "formats/md5.h"
+#include "formats/torch_trace.h"
 
 namespace {
 

@@ -96,9 +96,8 @@ Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes, int f
 }
 
 Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes) {
-  Result<FileText> text = ReadFileText(path, max_bytes);
-  if (!text.ok()) return text.status();
-  return std::string(text->view());
+  AIRSCOPE_ASSIGN_OR_RETURN(FileText text, ReadFileText(path, max_bytes));
+  return std::string(text.view());
 }
 
 namespace {
@@ -194,9 +193,8 @@ Status WriteFile(const std::string& path, std::string_view contents) {
   }
   struct stat existing {};
   bool exists = false;
-  Result<std::string> target = FollowLinks(path, &existing, &exists);
-  if (!target.ok()) return target.status();
-  std::string dir = DirName(*target);
+  AIRSCOPE_ASSIGN_OR_RETURN(std::string target, FollowLinks(path, &existing, &exists));
+  std::string dir = DirName(target);
   AIRSCOPE_RETURN_IF_ERROR(MakeDirs(dir, path));
 
   // The temp file: in the target's directory (so rename is atomic), a short
@@ -225,7 +223,7 @@ Status WriteFile(const std::string& path, std::string_view contents) {
     written = Status::Errorf("{}: cannot set its mode: {}", path, std::strerror(errno));
   }
   if (::close(fd) != 0 && written.ok()) written = Status::Errorf("{}: write failed: {}", path, std::strerror(errno));
-  if (written.ok() && ::rename(tmp.c_str(), target->c_str()) != 0) {
+  if (written.ok() && ::rename(tmp.c_str(), target.c_str()) != 0) {
     written = Status::Errorf("{}: cannot write: {}", path, std::strerror(errno));
   }
   if (!written.ok()) ::unlink(tmp.c_str());

@@ -74,3 +74,19 @@ class [[nodiscard]] Result {
     ::airscope::Status _airscope_st = (expr);     \
     if (!_airscope_st.ok()) return _airscope_st;  \
   } while (0)
+
+// Declares `lhs` with the value of an expression returning Result<T>, or
+// returns its error Status from the enclosing function:
+//   AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, session.CurrentGraph());
+//   AIRSCOPE_ASSIGN_OR_RETURN(LoadedGraph loaded, LoadGraphFile(path, limit, registry, name));
+// The value is moved out of the Result; `lhs` may be any declaration (auto,
+// const, a reference to a type the Result owns is not: the Result is a
+// temporary of the statement's scope).
+#define AIRSCOPE_ASSIGN_OR_RETURN(lhs, ...) \
+  AIRSCOPE_ASSIGN_OR_RETURN_IMPL_(AIRSCOPE_STATUS_CONCAT_(_airscope_result_, __LINE__), lhs, __VA_ARGS__)
+#define AIRSCOPE_ASSIGN_OR_RETURN_IMPL_(result, lhs, ...) \
+  auto result = (__VA_ARGS__);                            \
+  if (!result.ok()) return result.status();               \
+  lhs = std::move(result).value()
+#define AIRSCOPE_STATUS_CONCAT_(a, b) AIRSCOPE_STATUS_CONCAT_IMPL_(a, b)
+#define AIRSCOPE_STATUS_CONCAT_IMPL_(a, b) a##b

@@ -1,4 +1,4 @@
-// Capture dumps in the shell (viz/aclgraph_json.h): `load` reads one as a
+// Capture dumps in the shell (formats/aclgraph_json.h): `load` reads one as a
 // graph name whose tasks `check`, `timeline` and `runstats` read;
 // `timeline --aclgraph-json PATH` writes the current graph's captured graph
 // (or the dump it was loaded from) in that form.
@@ -11,8 +11,6 @@
 
 namespace airscope {
 
-// True when PATH is a regular file whose text LooksLikeAclGraphDump.
-bool IsAclGraphDumpFile(const std::string& path);
 Status LoadAclGraphDump(CommandContext& ctx, const std::string& path, const std::string& name);
 Status WriteAclGraphDump(CommandContext& ctx, const std::string& path);
 

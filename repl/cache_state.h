@@ -18,8 +18,8 @@
 #include "repl/command_table.h"
 #include "repl/log_bundle.h"
 #include "repl/session.h"
-#include "viz/torch_logs.h"
-#include "viz/torch_trace.h"
+#include "formats/torch_logs.h"
+#include "formats/torch_trace.h"
 
 namespace airscope {
 

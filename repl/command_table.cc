@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdio>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -10,7 +12,10 @@
 namespace airscope {
 
 void CommandTable::Add(CommandSpec spec) {
-  assert(Find(spec.name) == nullptr && "a command name is registered twice");
+  if (Find(spec.name) != nullptr) {
+    fmt::print(stderr, "airscope: internal error: the command '{}' is registered twice\n", spec.name);
+    std::abort();
+  }
   auto pos = std::lower_bound(commands_.begin(), commands_.end(), spec.name,
                               [](const CommandSpec& a, const std::string& name) { return a.name < name; });
   commands_.insert(pos, std::move(spec));

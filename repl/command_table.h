@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "repl/command_flags.h"
 #include "repl/command_output.h"
 #include "repl/tokenizer.h"
 
@@ -23,24 +24,13 @@ class Interpreter;
 struct CommandContext {
   Session& session;
   Interpreter& interpreter;
-  const std::vector<Word>& args;  // the words after the command name
+  const std::vector<Word>& args;  // the words after the command name, its declared flags taken out
   CommandOutput& out;
+  const CommandFlags& flags;      // the declared flags given (repl/command_flags.h)
 };
 
 using CommandHandler = std::function<Status(CommandContext&)>;
 
-// What the next word of a command can be, for tab completion.
-enum class CompletionKind : uint8_t { kNone, kFile, kNode, kGraph, kCommand, kSetting, kFixed,
-                                      kPass,    // a registered pass or a pass of the current pipeline
-                                      kStage,    // input, last, a stage number or pass name that ran
-                                      kCallInput,  // NAME=SPEC of an input of the current graph not yet given
-                                                   // (after a spec: in, param, grad and `fixed`; after `in`: a buffer)
-                                      kBuffer };   // a device buffer or output handle (drop)
-// Given the words typed so far after the command name, what the next one is.
-struct CompletionRule {
-  CompletionKind kind = CompletionKind::kNone;
-  std::vector<std::string> fixed;  // kFixed: the choices
-};
 using CommandCompleter = std::function<CompletionRule(const std::vector<std::string>& words_before)>;
 
 struct CommandSpec {
@@ -49,7 +39,8 @@ struct CommandSpec {
   std::string summary;  // one line for `help` and the README
   std::string help;     // the full text for `help NAME`
   CommandHandler handler;
-  CommandCompleter completer;  // may be empty: nothing to complete
+  CommandCompleter completer;  // may be empty: nothing to complete; sees the positional words only
+  std::vector<FlagSpec> flags = {};  // its --flags: parsed and completed for it (repl/command_flags.h)
 };
 
 // The error a handler returns for wrong arguments: "usage: SYNTAX".
@@ -62,6 +53,8 @@ struct CommandAlias {
 
 class CommandTable {
  public:
+  // A name registered twice is a programming error: it aborts with the name,
+  // in every build type (one command would silently shadow the other).
   void Add(CommandSpec spec);
   // A fixed alias, as gdb's: it wins over prefix matching ("n" is next, not
   // ambiguous between next and node). `command` must be added already.

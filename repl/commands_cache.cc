@@ -24,10 +24,9 @@ void RegisterTraceCommands(CommandTable& table);  // commands_trace.cc
 Status GuardsCommand(CommandContext& ctx);         // commands_trace.cc: frames and trace logs
 
 Result<CacheState*> CurrentCacheState(Session& session) {
-  Result<Session::Entry*> entry = session.Current();
-  if (!entry.ok()) return entry.status();
-  if (!(*entry)->cache) (*entry)->cache = std::make_shared<CacheState>();
-  return (*entry)->cache.get();
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, session.Current());
+  if (!entry->cache) entry->cache = std::make_shared<CacheState>();
+  return entry->cache.get();
 }
 
 const CacheState* FindCacheState(const Session& session) {
@@ -44,11 +43,9 @@ Result<std::unique_ptr<Graph>> CompileForCall(const Graph& graph, const std::vec
 
 Result<std::unique_ptr<Graph>> CompileCallThroughPipeline(const Graph& graph, const std::vector<TensorMeta>& inputs,
                                                           const Session& session) {
-  Result<std::unique_ptr<Graph>> specialized = CompileForCall(graph, inputs, session.registry());
-  if (!specialized.ok()) return specialized.status();
-  Result<Compiled> compiled = CompileThroughPipeline(std::move(specialized).value(), session);
-  if (!compiled.ok()) return compiled.status();
-  return compiled->graph->Clone();
+  AIRSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> specialized, CompileForCall(graph, inputs, session.registry()));
+  AIRSCOPE_ASSIGN_OR_RETURN(Compiled compiled, CompileThroughPipeline(std::move(specialized), session));
+  return compiled.graph->Clone();
 }
 
 namespace {
@@ -80,20 +77,17 @@ std::unique_ptr<Frame> NewFrame(const Session& session, const Session::Entry& en
 
 // The frame of the current graph, created on first use.
 Result<Frame*> CurrentFrame(Session& session) {
-  Result<Session::Entry*> entry = session.Current();
-  if (!entry.ok()) return entry.status();
-  Result<CacheState*> state = CurrentCacheState(session);
-  if (!state.ok()) return state.status();
-  if (!(*state)->frame) (*state)->frame = NewFrame(session, **entry);
-  return (*state)->frame.get();
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, session.Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(CacheState* state, CurrentCacheState(session));
+  if (!state->frame) state->frame = NewFrame(session, *entry);
+  return state->frame.get();
 }
 
 // The input names of the current graph, for checking mark_dynamic / gears.
 Result<size_t> InputIndex(Session& session, const Word& word) {
-  Result<Session::Entry*> entry = session.Current();
-  if (!entry.ok()) return entry.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, session.Current());
   std::vector<std::string> names;
-  for (const Node* p : (*entry)->loaded.graph->Placeholders()) names.push_back(p->name());
+  for (const Node* p : entry->loaded.graph->Placeholders()) names.push_back(p->name());
   for (size_t i = 0; i < names.size(); ++i) {
     if (names[i] == word.text) return i;
   }
@@ -104,16 +98,14 @@ Result<size_t> InputIndex(Session& session, const Word& word) {
 // DIM of input `input`: a whole number inside the input's rank when the
 // graph states its shape (torch would fail on it at the next compile).
 Result<size_t> InputDim(Session& session, size_t input, const Word& word) {
-  Result<int64_t> dim = ParseInt(word, "a dim");
-  if (!dim.ok()) return dim.status();
-  Result<Session::Entry*> entry = session.Current();
-  if (!entry.ok()) return entry.status();
-  const Node* placeholder = (*entry)->loaded.graph->Placeholders()[input];
-  if (const TensorMeta* tensor = placeholder->tensor(); tensor && static_cast<size_t>(*dim) >= tensor->sizes.size()) {
+  AIRSCOPE_ASSIGN_OR_RETURN(int64_t dim, ParseInt(word, "a dim"));
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, session.Current());
+  const Node* placeholder = entry->loaded.graph->Placeholders()[input];
+  if (const TensorMeta* tensor = placeholder->tensor(); tensor && static_cast<size_t>(dim) >= tensor->sizes.size()) {
     return Status::Errorf("column {}: input '{}' is {} ({} dims): it has no dim {}", word.column, placeholder->name(),
-                          tensor->ShapeString(), tensor->sizes.size(), *dim);
+                          tensor->ShapeString(), tensor->sizes.size(), dim);
   }
-  return static_cast<size_t>(*dim);
+  return static_cast<size_t>(dim);
 }
 
 // An entry's inputs as `call` takes them, with what tells entries apart
@@ -124,7 +116,7 @@ std::string EntryShapes(const CacheEntry& entry) {
   for (const TensorGuard& t : entry.guards.tensors()) {
     TensorMeta meta = t.ToMeta();
     std::string part = fmt::format("{}={}", t.name, meta.ShapeString());
-    if (!meta.strides.empty()) part += "@" + FormatDims(meta.strides);
+    if (!meta.strides.empty()) part += fmt::format("@{}", FormatDims(meta.strides));
     if (!t.device.empty() && t.device != "npu:0") part += ":" + t.device;
     if (t.requires_grad) part += " grad";
     parts.push_back(std::move(part));
@@ -155,37 +147,34 @@ void PrintCompiled(const Frame& frame, const CacheEntry& entry, size_t index, co
 
 Status Call(CommandContext& ctx) {
   if (ctx.args.empty()) return UsageError(kCallUsage);
-  Result<Session::Entry*> entry = ctx.session.Current();
-  if (!entry.ok()) return entry.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
   std::vector<SpecToken> tokens;
   for (const Word& w : ctx.args) tokens.push_back({w.text, w.column});
-  Result<CallSpec> parsed = ParseCall(tokens);
-  if (!parsed.ok()) return parsed.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(CallSpec parsed, ParseCall(tokens));
   const bool reduce_overhead = ReduceOverhead(ctx.session.settings());
   if (!reduce_overhead) {
     // Buffers, parameters and kept outputs are what TorchAir's AclGraph runtime reads.
-    if (parsed->keep) {
+    if (parsed.keep) {
       return Status::Errorf("column {}: 'keep' keeps the outputs of an AclGraph call: set mode reduce-overhead",
-                            parsed->keep_column);
+                            parsed.keep_column);
     }
-    for (const CallInput& in : parsed->inputs) {
+    for (const CallInput& in : parsed.inputs) {
       if (!in.buffer.empty() || in.parameter) {
         return Status::Errorf("column {}: `{}` is for TorchAir's AclGraph runtime: set mode reduce-overhead",
                               in.buffer.empty() ? in.column : in.buffer_column, in.buffer.empty() ? "param" : "in");
       }
     }
   }
-  const bool keep = parsed->keep;
-  const Graph& graph = *(*entry)->loaded.graph;
-  Result<std::vector<CallInput>> inputs = BindCallInputs(graph, std::move(parsed->inputs));
-  if (!inputs.ok()) return inputs.status();
-  if (reduce_overhead) AIRSCOPE_RETURN_IF_ERROR(CheckCallBuffers(ctx.session, (*entry)->cache.get(), *inputs));
+  const bool keep = parsed.keep;
+  const Graph& graph = *entry->loaded.graph;
+  AIRSCOPE_ASSIGN_OR_RETURN(std::vector<CallInput> inputs, BindCallInputs(graph, std::move(parsed.inputs)));
+  if (reduce_overhead) AIRSCOPE_RETURN_IF_ERROR(CheckCallBuffers(ctx.session, entry->cache.get(), inputs));
   // The first call of a graph makes its frame; the frame is kept only when
   // the call succeeds, so a first call that fails to compile leaves none.
   std::unique_ptr<Frame> first_frame;
-  Frame* frame = (*entry)->cache ? (*entry)->cache->frame.get() : nullptr;
+  Frame* frame = entry->cache ? entry->cache->frame.get() : nullptr;
   if (!frame) {
-    first_frame = NewFrame(ctx.session, **entry);
+    first_frame = NewFrame(ctx.session, *entry);
     frame = first_frame.get();
   }
   FrameOptions options = OptionsFrom(ctx.session.settings());
@@ -195,44 +184,42 @@ Status Call(CommandContext& ctx) {
   CompileFn compile = [&session](const Graph& g, const std::vector<TensorMeta>& metas) {
     return CompileCallThroughPipeline(g, metas, session);
   };
-  Result<CallOutcome> outcome = frame->Call(graph, *inputs, options, compile);
-  if (!outcome.ok()) return outcome.status();
-  Result<CacheState*> kept = CurrentCacheState(ctx.session);
-  if (!kept.ok()) return kept.status();
-  CacheState& state = **kept;
+  AIRSCOPE_ASSIGN_OR_RETURN(CallOutcome outcome, frame->Call(graph, inputs, options, compile));
+  AIRSCOPE_ASSIGN_OR_RETURN(CacheState* kept, CurrentCacheState(ctx.session));
+  CacheState& state = *kept;
   if (first_frame) state.frame = std::move(first_frame);
-  state.last_call = outcome->kind;
+  state.last_call = outcome.kind;
   {
     std::vector<std::string> words;
     for (const Word& w : ctx.args) words.push_back(w.text);
     static constexpr const char* kOutcome[] = {"hit", "compiled", "eager"};
     if (state.calls.size() == CacheState::kCallLogLimit) state.calls.pop_front();
     state.calls.push_back({frame->calls(), fmt::format("{}", fmt::join(words, " ")),
-                           kOutcome[static_cast<int>(outcome->kind)],
-                           outcome->kind == CallOutcome::Kind::kEager ? "" : outcome->compile_id});
+                           kOutcome[static_cast<int>(outcome.kind)],
+                           outcome.kind == CallOutcome::Kind::kEager ? "" : outcome.compile_id});
   }
-  if (outcome->kind == CallOutcome::Kind::kCompiled) {
+  if (outcome.kind == CallOutcome::Kind::kCompiled) {
     // TorchAir numbers every FX graph it compiles: graph_<N> (npu_fx_compiler.py:565-571, 672-677).
-    if (state.runtimes.size() <= outcome->entry) state.runtimes.resize(outcome->entry + 1);
-    state.runtimes[outcome->entry].fx_graph = ++ctx.session.device().fx_graphs;
+    if (state.runtimes.size() <= outcome.entry) state.runtimes.resize(outcome.entry + 1);
+    state.runtimes[outcome.entry].fx_graph = ++ctx.session.device().fx_graphs;
   }
   const Frame& f = *frame;
-  switch (outcome->kind) {
+  switch (outcome.kind) {
     case CallOutcome::Kind::kHit:
-      ctx.out.Styled(Style::kGood, "cache hit (entry {}, {})", outcome->entry, outcome->compile_id);
+      ctx.out.Styled(Style::kGood, "cache hit (entry {}, {})", outcome.entry, outcome.compile_id);
       break;
     case CallOutcome::Kind::kCompiled:
-      if (!outcome->failures.empty()) {
-        ctx.out.Styled(Style::kBad, "[{}] {}", outcome->compile_id, f.RecompileMessage(*outcome));
-        state.recompiles.push_back({outcome->compile_id, outcome->failures});
+      if (!outcome.failures.empty()) {
+        ctx.out.Styled(Style::kBad, "[{}] {}", outcome.compile_id, f.RecompileMessage(outcome));
+        state.recompiles.push_back({outcome.compile_id, outcome.failures});
       } else {
         ctx.out.Print("cache miss: first call, compiling");
       }
-      PrintCompiled(f, *f.entries()[outcome->entry], outcome->entry, *outcome, ctx.out);
+      PrintCompiled(f, *f.entries()[outcome.entry], outcome.entry, outcome, ctx.out);
       break;
     case CallOutcome::Kind::kEager:
-      if (outcome->limit_hit_now) {
-        ctx.out.Styled(Style::kBad, "[{}] {}", outcome->compile_id, f.LimitMessage(*outcome, options.cache_size_limit));
+      if (outcome.limit_hit_now) {
+        ctx.out.Styled(Style::kBad, "[{}] {}", outcome.compile_id, f.LimitMessage(outcome, options.cache_size_limit));
       }
       ctx.out.Styled(Style::kBad, "cache miss: recompile limit ({}) reached, running eager", options.cache_size_limit);
       break;
@@ -240,11 +227,11 @@ Status Call(CommandContext& ctx) {
   if (reduce_overhead) {
     // Dynamo installed the entry before its code ran (as convert_frame does): a call that fails in
     // TorchAir's runtime keeps it; the runtime itself is left as it was.
-    Status ran = RunAclGraphCall(ctx, state, *outcome, *inputs, keep);
+    Status ran = RunAclGraphCall(ctx, state, outcome, inputs, keep);
     if (!ran.ok()) {
       return ran.WithPrefix(fmt::format("the call failed in TorchAir's AclGraph runtime (cache entry {} stays; "
                                         "buffers, captures and device memory are as before)",
-                                        outcome->compile_id));
+                                        outcome.compile_id));
     }
   }
   return Status::Ok();
@@ -253,24 +240,19 @@ Status Call(CommandContext& ctx) {
 Status MarkDynamic(CommandContext& ctx) {
   const auto& args = ctx.args;
   if (args.size() != 2 && args.size() != 4) return UsageError("mark_dynamic INPUT DIM [MIN MAX]");
-  Result<size_t> input = InputIndex(ctx.session, args[0]);
-  if (!input.ok()) return input.status();
-  Result<size_t> dim = InputDim(ctx.session, *input, args[1]);
-  if (!dim.ok()) return dim.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(size_t input, InputIndex(ctx.session, args[0]));
+  AIRSCOPE_ASSIGN_OR_RETURN(size_t dim, InputDim(ctx.session, input, args[1]));
   int64_t min = 2, max = std::numeric_limits<int64_t>::max();
   if (args.size() == 4) {
-    Result<int64_t> lo = ParseInt(args[2], "a minimum size");
-    if (!lo.ok()) return lo.status();
-    Result<int64_t> hi = ParseInt(args[3], "a maximum size");
-    if (!hi.ok()) return hi.status();
-    if (*lo > *hi) return Status::Errorf("column {}: MIN {} is larger than MAX {}", args[2].column, *lo, *hi);
-    min = *lo;
-    max = *hi;
+    AIRSCOPE_ASSIGN_OR_RETURN(int64_t lo, ParseInt(args[2], "a minimum size"));
+    AIRSCOPE_ASSIGN_OR_RETURN(int64_t hi, ParseInt(args[3], "a maximum size"));
+    if (lo > hi) return Status::Errorf("column {}: MIN {} is larger than MAX {}", args[2].column, lo, hi);
+    min = lo;
+    max = hi;
   }
-  Result<Frame*> frame = CurrentFrame(ctx.session);
-  if (!frame.ok()) return frame.status();
-  (*frame)->MarkDynamic(args[0].text, *dim, min, max);
-  ctx.out.Print("marked L['{}'].size()[{}] dynamic{} (applies to the next compile)", args[0].text, *dim,
+  AIRSCOPE_ASSIGN_OR_RETURN(Frame* frame, CurrentFrame(ctx.session));
+  frame->MarkDynamic(args[0].text, dim, min, max);
+  ctx.out.Print("marked L['{}'].size()[{}] dynamic{} (applies to the next compile)", args[0].text, dim,
                 args.size() == 4 ? fmt::format(" in [{}, {}]", min, max) : "");
   return Status::Ok();
 }
@@ -283,11 +265,9 @@ Status Gears(CommandContext& ctx) {
   const auto& args = ctx.args;
   constexpr std::string_view kUsage = "gears INPUT DIM G1,G2,... [DIM G1,G2,... ...]";
   if (args.size() < 3 || args.size() % 2 != 1) return UsageError(kUsage);
-  Result<size_t> input = InputIndex(ctx.session, args[0]);
-  if (!input.ok()) return input.status();
-  Result<Session::Entry*> entry = ctx.session.Current();
-  if (!entry.ok()) return entry.status();
-  const Node* placeholder = (*entry)->loaded.graph->Placeholders()[*input];
+  AIRSCOPE_ASSIGN_OR_RETURN(size_t input, InputIndex(ctx.session, args[0]));
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
+  const Node* placeholder = entry->loaded.graph->Placeholders()[input];
   const TensorMeta* tensor = placeholder->tensor();
   if (tensor == nullptr) {
     return Status::Errorf("column {}: input '{}' has no tensor shape in the graph ({}): set_dim_gears needs a tensor "
@@ -312,14 +292,13 @@ Status Gears(CommandContext& ctx) {
   if (const CacheState* state = FindCacheState(ctx.session); !state || !state->frame) {
     AIRSCOPE_RETURN_IF_ERROR(CheckDimGears(gears, tensor->sizes.size()));
   }
-  Result<Frame*> frame = CurrentFrame(ctx.session);
-  if (!frame.ok()) return frame.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(Frame* frame, CurrentFrame(ctx.session));
   std::string text;
   for (const DimGearsItem& item : gears) {
     text += fmt::format("{}{}: {}", text.empty() ? "" : ", ", item.dim.repr, item.gears.Repr());
   }
-  bool again = (*frame)->dim_gears().count(args[0].text) > 0;
-  AIRSCOPE_RETURN_IF_ERROR((*frame)->SetDimGears(args[0].text, tensor->sizes.size(), std::move(gears)));
+  bool again = frame->dim_gears().count(args[0].text) > 0;
+  AIRSCOPE_RETURN_IF_ERROR(frame->SetDimGears(args[0].text, tensor->sizes.size(), std::move(gears)));
   ctx.out.Print("set_dim_gears({}, {{{}}}){} (applies to every later compile)", args[0].text, text,
                 again ? ": the same dict again" : "");
   return Status::Ok();
@@ -327,11 +306,10 @@ Status Gears(CommandContext& ctx) {
 
 Status Cache(CommandContext& ctx) {
   if (ctx.args.size() > 1) return UsageError("cache [ENTRY]");
-  Result<Session::Entry*> entry = ctx.session.Current();
-  if (!entry.ok()) return entry.status();
-  const CacheState* state = (*entry)->cache.get();
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
+  const CacheState* state = entry->cache.get();
   if (!state || !state->frame) {
-    ctx.out.Print("graph '{}': no calls yet (use call NAME=SPEC ...)", (*entry)->name);
+    ctx.out.Print("graph '{}': no calls yet (use call NAME=SPEC ...)", entry->name);
     return Status::Ok();
   }
   const Frame& frame = *state->frame;
@@ -347,7 +325,7 @@ Status Cache(CommandContext& ctx) {
   }
   FrameOptions options = OptionsFrom(ctx.session.settings());
   ctx.out.Print("frame {} ({}): {} call(s), {} entr{}, cache_size_limit {}, mode {}{}", frame.frame_id(),
-                (*entry)->name, frame.calls(), frame.entries().size(), frame.entries().size() == 1 ? "y" : "ies",
+                entry->name, frame.calls(), frame.entries().size(), frame.entries().size() == 1 ? "y" : "ies",
                 options.cache_size_limit, ctx.session.settings().Get("mode"),
                 frame.eager_calls() ? fmt::format(", {} eager call(s) past the limit", frame.eager_calls()) : "");
   for (const auto& [input, gears] : frame.dim_gears()) {
@@ -427,22 +405,19 @@ std::string GuardTreeText(const CacheEntry& entry) {
 // checks them (newest first), without calling: nothing compiles or counts.
 Status GuardsCheck(CommandContext& ctx, const Frame& frame, std::span<const Word> spec_words) {
   if (spec_words.empty()) return UsageError("guards check NAME=SPEC ...");
-  Result<Session::Entry*> entry = ctx.session.Current();
-  if (!entry.ok()) return entry.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
   std::vector<SpecToken> tokens;
   for (const Word& w : spec_words) tokens.push_back({w.text, w.column});
-  Result<std::vector<CallInput>> parsed = ParseCallSpec(tokens);
-  if (!parsed.ok()) return parsed.status();
-  Result<std::vector<CallInput>> inputs = BindCallInputs(*(*entry)->loaded.graph, std::move(parsed).value());
-  if (!inputs.ok()) return inputs.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(std::vector<CallInput> parsed, ParseCallSpec(tokens));
+  AIRSCOPE_ASSIGN_OR_RETURN(std::vector<CallInput> inputs, BindCallInputs(*entry->loaded.graph, std::move(parsed)));
   for (size_t i = frame.entries().size(); i-- > 0;) {
     const CacheEntry& e = *frame.entries()[i];
-    if (e.guards.Check(*inputs)) {
+    if (e.guards.Check(inputs)) {
       ctx.out.Styled(Style::kGood, "entry {} [{}] would hit (its guards hold; entries are checked newest first)", i,
                      e.compile_id);
       return Status::Ok();
     }
-    ctx.out.Print("entry {} [{}]: {}", i, e.compile_id, e.guards.FirstFailure(*inputs).value_or("a guard fails"));
+    ctx.out.Print("entry {} [{}]: {}", i, e.compile_id, e.guards.FirstFailure(inputs).value_or("a guard fails"));
   }
   FrameOptions options = OptionsFrom(ctx.session.settings());
   ctx.out.Styled(Style::kBad, "no entry holds: the call would {}",
@@ -454,16 +429,14 @@ Status GuardsCheck(CommandContext& ctx, const Frame& frame, std::span<const Word
 
 // `guards diff A B`: the two entries' guard trees as a unified diff.
 Status GuardsDiff(CommandContext& ctx, const Frame& frame, const Word& a, const Word& b) {
-  Result<size_t> first = EntryOf(frame, a);
-  if (!first.ok()) return first.status();
-  Result<size_t> second = EntryOf(frame, b);
-  if (!second.ok()) return second.status();
-  const CacheEntry& ea = *frame.entries()[*first];
-  const CacheEntry& eb = *frame.entries()[*second];
-  std::string diff = UnifiedDiff(GuardTreeText(ea), GuardTreeText(eb), fmt::format("entry {} [{}]", *first, ea.compile_id),
-                                 fmt::format("entry {} [{}]", *second, eb.compile_id));
+  AIRSCOPE_ASSIGN_OR_RETURN(size_t first, EntryOf(frame, a));
+  AIRSCOPE_ASSIGN_OR_RETURN(size_t second, EntryOf(frame, b));
+  const CacheEntry& ea = *frame.entries()[first];
+  const CacheEntry& eb = *frame.entries()[second];
+  std::string diff = UnifiedDiff(GuardTreeText(ea), GuardTreeText(eb), fmt::format("entry {} [{}]", first, ea.compile_id),
+                                 fmt::format("entry {} [{}]", second, eb.compile_id));
   if (diff.empty()) {
-    ctx.out.Print("entries {} and {} have the same guards", *first, *second);
+    ctx.out.Print("entries {} and {} have the same guards", first, second);
   } else {
     ctx.out.AddBlock(diff);
   }
@@ -475,9 +448,8 @@ Status GuardsOfFrame(CommandContext& ctx, const Frame& frame, const Word* which)
   if (!which) {
     for (size_t i = 0; i < frame.entries().size(); ++i) picked.push_back(i);
   } else {
-    Result<size_t> one = EntryOf(frame, *which);
-    if (!one.ok()) return one.status();
-    picked.push_back(*one);
+    AIRSCOPE_ASSIGN_OR_RETURN(size_t one, EntryOf(frame, *which));
+    picked.push_back(one);
   }
   for (size_t i : picked) {
     const CacheEntry& e = *frame.entries()[i];

@@ -22,9 +22,8 @@ struct Checked {
 };
 
 Result<Checked> TasksToCheck(CommandContext& ctx, const std::string* stream) {
-  Result<Session::Entry*> entry = ctx.session.Current();
-  if (!entry.ok()) return entry.status();
-  const std::string& name = (*entry)->name;
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
+  const std::string& name = entry->name;
   DeviceState& dev = ctx.session.device();
   if (const CapturedGraph* c = dev.sim.FindCaptured(name)) {
     return Checked{c->tasks, stream ? *stream : c->capture_stream,
@@ -41,34 +40,28 @@ Result<Checked> TasksToCheck(CommandContext& ctx, const std::string* stream) {
   }
   TaskGraphOptions options;
   options.allow_unrecorded_waits = true;
-  Result<LoweredTasks> l = LowerCurrentTasks(ctx.session, options);
-  if (!l.ok()) return l.status();
-  return Checked{std::move(l->tasks), stream ? *stream : "", fmt::format("{}, not captured", l->source)};
+  AIRSCOPE_ASSIGN_OR_RETURN(LoweredTasks l, LowerCurrentTasks(ctx.session, options));
+  return Checked{std::move(l.tasks), stream ? *stream : "", fmt::format("{}, not captured", l.source)};
 }
 
 Status Check(CommandContext& ctx) {
-  const std::string* stream = nullptr;
-  if (ctx.args.size() == 2 && ctx.args[0].text == "--stream") {
-    stream = &ctx.args[1].text;
-  } else if (!ctx.args.empty()) {
-    return UsageError(kCheckUsage);
-  }
-  Result<Checked> checked = TasksToCheck(ctx, stream);
-  if (!checked.ok()) return checked.status();
+  if (!ctx.args.empty()) return UsageError(kCheckUsage);
+  const std::string* stream = ctx.flags.Value("--stream");
+  AIRSCOPE_ASSIGN_OR_RETURN(Checked checked, TasksToCheck(ctx, stream));
   const DeviceSpec& spec = ctx.session.device().sim.spec();
   std::vector<Hazard> hazards =
-      FindHazards(checked->tasks, {checked->capture_stream, spec.vectorcore_num, spec.name, !checked->dump});
+      FindHazards(checked.tasks, {checked.capture_stream, spec.vectorcore_num, spec.name, !checked.dump});
   const std::string name = ctx.session.current()->name;
-  size_t streams = checked->tasks.streams.size();
+  size_t streams = checked.tasks.streams.size();
   if (hazards.empty()) {
     ctx.out.Styled(Style::kGood, "check: no hazards in '{}' ({} tasks on {} stream(s))", name,
-                   checked->tasks.tasks.size(), streams);
+                   checked.tasks.tasks.size(), streams);
   } else {
     ctx.out.Styled(Style::kBad, "check: {} hazard(s) in '{}' ({} tasks on {} stream(s)):", hazards.size(), name,
-                   checked->tasks.tasks.size(), streams);
+                   checked.tasks.tasks.size(), streams);
     for (const Hazard& h : hazards) ctx.out.Print("  {}: {}", HazardKindName(h.kind), h.message);
   }
-  ctx.out.Styled(Style::kDim, "  from {}", checked->source);
+  ctx.out.Styled(Style::kDim, "  from {}", checked.source);
   return Status::Ok();
 }
 
@@ -105,9 +98,7 @@ void RegisterCheckCommand(CommandTable& table) {
              "does not begin with a wait).\n"
              "A capture dump names no buffers, and the capture that wrote it succeeded: on one, races and joins are\n"
              "not looked for.",
-             Check, [](const std::vector<std::string>& before) {
-               return before.empty() ? CompletionRule{CompletionKind::kFixed, {"--stream"}} : CompletionRule{};
-             }});
+             Check, nullptr, {{"--stream", "S", {}}}});
 }
 
 }  // namespace airscope

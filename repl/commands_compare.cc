@@ -92,28 +92,19 @@ void PrintReport(CommandContext& ctx, const CompareReport& report) {
 }
 
 Status Compare(CommandContext& ctx) {
-  bool isolated = false;
-  const Word* which = nullptr;
-  for (const Word& w : ctx.args) {
-    if (w.text == "--isolated" && !isolated) {
-      isolated = true;
-    } else if (!which && !w.text.starts_with("--")) {
-      which = &w;
-    } else {
-      return UsageError(kSyntax);
-    }
-  }
+  if (ctx.args.size() > 1) return UsageError(kSyntax);
+  const bool isolated = ctx.flags.Has("--isolated");
+  const Word* which = ctx.args.empty() ? nullptr : &ctx.args[0];
   const CacheState* state = FindCacheState(ctx.session);
   const LogBundle* bundle = state && state->bundle ? state->bundle.get() : nullptr;
   if (!bundle || bundle->recorded.empty()) {
-    Result<Session::Entry*> entry = ctx.session.Current();
-    if (!entry.ok()) return entry.status();
+    AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
     return Status::Errorf(
         "no recorded TorchAir stages for '{}': compare needs what a real run recorded between TorchAir's passes: a "
         "TORCH_COMPILE_DEBUG tree (model__K/forward/NNN_aot_forward_graph*.txt), TorchAir's graph_dump files "
         "(dynamo_original_graph_N and dynamo_optimized_graph_N), or TorchAir's DEBUG log lines printing a graph after "
         "a pass; load one of those",
-        (*entry)->name);
+        entry->name);
   }
   PassContext context = ctx.session.MakePassContext();
   if (which && which->text == "all") {
@@ -129,11 +120,9 @@ Status Compare(CommandContext& ctx) {
     }
     return Status::Ok();
   }
-  Result<const RecordedRun*> run = FindRun(*bundle, ctx.session, which);
-  if (!run.ok()) return run.status();
-  Result<CompareReport> report = CompareRecorded(**run, ctx.session.passes(), context, isolated);
-  if (!report.ok()) return report.status();
-  PrintReport(ctx, *report);
+  AIRSCOPE_ASSIGN_OR_RETURN(const RecordedRun* run, FindRun(*bundle, ctx.session, which));
+  AIRSCOPE_ASSIGN_OR_RETURN(CompareReport report, CompareRecorded(*run, ctx.session.passes(), context, isolated));
+  PrintReport(ctx, report);
   return Status::Ok();
 }
 
@@ -165,7 +154,7 @@ void RegisterCompareCommand(CommandTable& table) {
              "session has not defined (pass add pre|post) is Python airscope cannot run: it continues from the\n"
              "recorded graph after it (re-synced). The fx graph name in event tags is taken from the recording.\n"
              "`compare RUN` names a run (or any of its graphs); `compare all` gives one line per run.",
-             Compare, nullptr});
+             Compare, nullptr, {{"--isolated", "", {}}}});
 }
 
 }  // namespace airscope

@@ -3,7 +3,7 @@
 // graphs), its logs (TorchAir's debug.log, torchdynamo/debug.log, the
 // tlparse TORCH_TRACE log) and its capture dumps, as one bundle whose
 // recorded TorchAir runs `compare` replays. The tree is read by
-// viz/torch_compile_debug.h; this file loads and shows it.
+// formats/torch_compile_debug.h; this file loads and shows it.
 #include <filesystem>
 #include <map>
 #include <set>

@@ -25,7 +25,7 @@
 #include "repl/device_tasks.h"
 #include "repl/interpreter.h"
 #include "repl/runtime_call.h"
-#include "viz/chrome_trace.h"
+#include "formats/chrome_trace.h"
 #include "viz/run_stats.h"
 #include "viz/timeline.h"
 
@@ -51,20 +51,14 @@ Result<int64_t> ParsePositive(const Word& word, std::string_view what) {
 }
 
 // "eager N" / "replay N" arguments: [N] [--no-sync].
-Result<RunOptions> ParseRunArgs(const std::vector<Word>& args, std::string_view usage) {
+Result<RunOptions> ParseRunArgs(const CommandContext& ctx, std::string_view usage) {
   RunOptions o;
-  bool have_n = false;
-  for (const Word& w : args) {
-    if (w.text == "--no-sync") {
-      o.sync_each_iteration = false;
-    } else if (!have_n && !w.text.empty() && w.text[0] != '-') {
-      Result<int64_t> n = ParsePositive(w, "the iteration count");
-      if (!n.ok()) return n.status();
-      o.iterations = *n;
-      have_n = true;
-    } else {
-      return Status::Errorf("usage: {}", usage);
-    }
+  o.sync_each_iteration = !ctx.flags.Has("--no-sync");
+  if (ctx.args.size() > 1) return UsageError(usage);
+  if (ctx.args.size() == 1) {
+    Result<int64_t> n = ParsePositive(ctx.args[0], "the iteration count");
+    if (!n.ok()) return n.status();
+    o.iterations = *n;
   }
   // The trace stays on whatever N: the run costs the same per task with it
   // (the simulator builds it on demand, for the first iterations only).
@@ -124,7 +118,7 @@ Status DeviceCommand(CommandContext& ctx) {
 }
 
 Status Eager(CommandContext& ctx) {
-  Result<RunOptions> opts = ParseRunArgs(ctx.args, "eager [N] [--no-sync]");
+  Result<RunOptions> opts = ParseRunArgs(ctx, "eager [N] [--no-sync]");
   if (!opts.ok()) return opts.status();
   Result<LoweredTasks> l = LowerCurrentTasks(ctx.session);
   if (!l.ok()) return l.status();
@@ -214,7 +208,7 @@ Status Capture(CommandContext& ctx) {
 }
 
 Status Replay(CommandContext& ctx) {
-  Result<RunOptions> opts = ParseRunArgs(ctx.args, "replay [N] [--no-sync]");
+  Result<RunOptions> opts = ParseRunArgs(ctx, "replay [N] [--no-sync]");
   if (!opts.ok()) return opts.status();
   Result<Session::Entry*> entry = ctx.session.Current();
   if (!entry.ok()) return entry.status();
@@ -234,8 +228,8 @@ Status Replay(CommandContext& ctx) {
 }
 
 Status Mem(CommandContext& ctx) {
-  const bool graphs = ctx.args.size() == 1 && ctx.args[0].text == "--graph";
-  if (!ctx.args.empty() && !graphs) return Status::Error("usage: mem [--graph]");
+  const bool graphs = ctx.flags.Has("--graph");
+  if (!ctx.args.empty()) return UsageError("mem [--graph]");
   const SimDevice& sim = ctx.session.device().sim;
   const CachingAllocator& a = sim.allocator();
   ctx.out.Styled(Style::kHeading, "memory on {}: {} reserved of {}", sim.spec().name, FormatBytes(a.total_reserved()),
@@ -272,21 +266,20 @@ Status Timeline(CommandContext& ctx) {
   DeviceState& dev = ctx.session.device();
   int width = DefaultTimelineWidth();
   std::string json_path;
-  for (size_t i = 0; i < ctx.args.size(); ++i) {
-    const Word& w = ctx.args[i];
-    if (w.text == "--width" && i + 1 < ctx.args.size()) {
-      Result<int64_t> v = ParsePositive(ctx.args[++i], "the width");
-      if (!v.ok()) return v.status();
-      if (*v < 10 || *v > 1000) return Status::Errorf("the width must be between 10 and 1000, not {}", *v);
-      width = static_cast<int>(*v);
-    } else if (w.text == "--json" && i + 1 < ctx.args.size()) {
-      json_path = Interpreter::ExpandHome(ctx.args[++i].text);
-    } else if (w.text == "--aclgraph-json" && i + 1 < ctx.args.size() && ctx.args.size() == 2) {
-      return WriteAclGraphDump(ctx, Interpreter::ExpandHome(ctx.args[++i].text));
-    } else {
-      return Status::Error("usage: timeline [--width W] | timeline --json PATH | timeline --aclgraph-json PATH");
-    }
+  const CommandFlags& flags = ctx.flags;
+  if (!ctx.args.empty() || (flags.Has("--aclgraph-json") && flags.given().size() > 1)) {
+    return UsageError("timeline [--width W] | timeline --json PATH | timeline --aclgraph-json PATH");
   }
+  if (const std::string* path = flags.Value("--aclgraph-json")) {
+    return WriteAclGraphDump(ctx, Interpreter::ExpandHome(*path));
+  }
+  if (const Word* w = flags.Word("--width")) {
+    Result<int64_t> v = ParsePositive(*w, "the width");
+    if (!v.ok()) return v.status();
+    if (*v < 10 || *v > 1000) return Status::Errorf("the width must be between 10 and 1000, not {}", *v);
+    width = static_cast<int>(*v);
+  }
+  if (const std::string* path = flags.Value("--json")) json_path = Interpreter::ExpandHome(*path);
   if (!dev.sim.has_trace()) return Status::Error("no run yet: run eager, capture or replay first");
   const Trace& trace = dev.sim.last_trace();
   if (!json_path.empty()) {
@@ -366,7 +359,7 @@ void RegisterDeviceCommands(CommandTable& table) {
              "and a launch, then runs on its stream after the launch latency and its dependencies. The host\n"
              "synchronizes after each iteration (--no-sync: once at the end). Prints host, device and\n"
              "end-to-end time per iteration. " + TraceNote(),
-             Eager, nullptr});
+             Eager, nullptr, {{"--no-sync", "", {}}}});
   table.Add({"capture", kCaptureUsage,
              "capture the current graph into a device graph (aclgraph), or check that it can be",
              "Records the graph's tasks on a capture stream (default 'capture'; the graph's default-stream\n"
@@ -424,7 +417,7 @@ void RegisterDeviceCommands(CommandTable& table) {
              "Per iteration: input copies into the static buffers, one graph launch, then the tasks with\n"
              "their stream and event dependencies. Prints host, device and end-to-end time per iteration\n"
              "and the speedup over the last eager run of the same graph.\n" + TraceNote(),
-             Replay, nullptr});
+             Replay, nullptr, {{"--no-sync", "", {}}}});
   table.Add({"mem", "mem [--graph]", "device memory: reserved / allocated / high-water per pool",
              "Shows the caching allocator's pools: the default pool (eager runs, the buffers reduce-overhead calls\n"
              "pass) and the private pools of captured graphs, held until the graph is replaced: one per `capture`,\n"
@@ -433,9 +426,7 @@ void RegisterDeviceCommands(CommandTable& table) {
              "--graph: per captured graph, the addresses it baked in: staged or captured inputs, parameters,\n"
              "mutated inputs, outputs (which are whose, and which TorchAir keeps alive), then the buffers the\n"
              "caller holds. Addresses are airscope's: segment and offset in the simulated allocator.",
-             Mem, [](const std::vector<std::string>& before) {
-               return before.empty() ? Fixed({"--graph"}) : CompletionRule{};
-             }});
+             Mem, nullptr, {{"--graph", "", {}}}});
   table.Add({"timeline", "timeline [--width W | --json PATH | --aclgraph-json PATH]", "draw the last run per stream",
              "Draws the last eager/capture/replay run, as wide as the terminal (or --width W; 100 columns when\n"
              "the output is not a terminal): one row for the host and one per stream, a time axis,\n"
@@ -456,12 +447,10 @@ void RegisterDeviceCommands(CommandTable& table) {
              "adds. `load` reads such a file (a real dump too) back: its tasks become the graph's for check,\n"
              "timeline and runstats, drawn where the file puts them; task types other than records, waits and\n"
              "MEMCPY_* (STREAM_ACTIVE, NOP, EVENT_RESET, ...) are drawn and counted as kernels.",
-             Timeline, [](const std::vector<std::string>& before) {
-               if (!before.empty() && (before.back() == "--json" || before.back() == "--aclgraph-json")) {
-                 return CompletionRule{CompletionKind::kFile, {}};
-               }
-               return before.empty() ? Fixed({"--width", "--json", "--aclgraph-json"}) : CompletionRule{};
-             }});
+             Timeline, nullptr,
+             {{"--width", "W", {}},
+              {"--json", "PATH", {CompletionKind::kFile, {}}},
+              {"--aclgraph-json", "PATH", {CompletionKind::kFile, {}}}}});
   table.Add({"runstats", "runstats", "statistics of the last run: busy %, overlap, idle gaps",
              "For the last eager/capture/replay run: host busy time, each stream's busy time and\n"
              "utilisation, the overlap between streams (time two or more are busy), and each stream's\n"

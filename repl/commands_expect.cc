@@ -43,31 +43,27 @@ Result<const Graph*> CurrentGraph(CommandContext& ctx) { return ctx.session.Curr
 
 Status ExpectNodes(CommandContext& ctx, const std::vector<Word>& args) {
   if (args.empty() || args.size() > 2) return Status::Error("usage: expect nodes N [PATTERN]");
-  Result<size_t> want = ParseCount(args[0]);
-  if (!want.ok()) return want.status();
-  Result<const Graph*> graph = CurrentGraph(ctx);
-  if (!graph.ok()) return graph.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(size_t want, ParseCount(args[0]));
+  AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, CurrentGraph(ctx));
   size_t count = 0;
-  for (const Node* node : **graph) count += args.size() == 1 || NodeMatches(*node, args[1].text);
-  if (count == *want) return Status::Ok();
+  for (const Node* node : *graph) count += args.size() == 1 || NodeMatches(*node, args[1].text);
+  if (count == want) return Status::Ok();
   std::string what = args.size() == 1 ? "node count" : fmt::format("nodes matching '{}'", args[1].text);
-  return Mismatch(what, fmt::format("{}", *want), fmt::format("{}", count));
+  return Mismatch(what, fmt::format("{}", want), fmt::format("{}", count));
 }
 
 Status ExpectGraphs(CommandContext& ctx, const std::vector<Word>& args) {
   if (args.size() != 1) return Status::Error("usage: expect graphs N");
-  Result<size_t> want = ParseCount(args[0]);
-  if (!want.ok()) return want.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(size_t want, ParseCount(args[0]));
   size_t count = ctx.session.graphs().size();
-  if (count == *want) return Status::Ok();
-  return Mismatch("graph count", fmt::format("{}", *want), fmt::format("{}", count));
+  if (count == want) return Status::Ok();
+  return Mismatch("graph count", fmt::format("{}", want), fmt::format("{}", count));
 }
 
 Status ExpectLint(CommandContext& ctx, const std::vector<Word>& args) {
   if (!args.empty()) return Status::Error("usage: expect lint");
-  Result<const Graph*> graph = CurrentGraph(ctx);
-  if (!graph.ok()) return graph.status();
-  Status lint = (*graph)->Lint();
+  AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, CurrentGraph(ctx));
+  Status lint = graph->Lint();
   if (lint.ok()) return Status::Ok();
   return Mismatch("lint", "a clean graph", lint.message());
 }
@@ -76,10 +72,9 @@ Status ExpectNode(CommandContext& ctx, const std::vector<Word>& args) {
   if (args.empty() || (args.size() == 2 && args[1].text != "exists")) {
     return Status::Error("usage: expect node NAME [exists | op|target|shape|stream|users VALUE]");
   }
-  Result<const Graph*> graph = CurrentGraph(ctx);
-  if (!graph.ok()) return graph.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, CurrentGraph(ctx));
   const std::string& name = args[0].text;
-  const Node* node = (*graph)->Find(name);
+  const Node* node = graph->Find(name);
   if (!node) return Mismatch(fmt::format("node '{}'", name), "it to exist", "no such node");
   if (args.size() < 3) return Status::Ok();
   const std::string& field = args[1].text;
@@ -113,9 +108,8 @@ Status ExpectNode(CommandContext& ctx, const std::vector<Word>& args) {
 
 Status ExpectNoNode(CommandContext& ctx, const std::vector<Word>& args) {
   if (args.size() != 2 || args[0].text != "node") return Status::Error("usage: expect no node NAME");
-  Result<const Graph*> graph = CurrentGraph(ctx);
-  if (!graph.ok()) return graph.status();
-  if (!(*graph)->Find(args[1].text)) return Status::Ok();
+  AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, CurrentGraph(ctx));
+  if (!graph->Find(args[1].text)) return Status::Ok();
   return Mismatch(fmt::format("node '{}'", args[1].text), "no such node", "it exists");
 }
 
@@ -167,8 +161,7 @@ Status ExpectCache(CommandContext& ctx, std::string_view form, const std::vector
                     *state->last_call == CallOutcome::Kind::kEager ? "a miss that ran eager" : (hit ? "a hit" : "a miss"));
   }
   if (args.size() != 1) return Status::Errorf("usage: expect {} N", form);
-  Result<size_t> want = ParseCount(args[0]);
-  if (!want.ok()) return want.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(size_t want, ParseCount(args[0]));
   size_t count = 0;
   if (form == "compiles" && state && state->trace) {
     count = state->trace->compiles.size();
@@ -177,8 +170,8 @@ Status ExpectCache(CommandContext& ctx, std::string_view form, const std::vector
   } else if (state && state->frame) {
     count = state->frame->entries().size();
   }
-  if (count == *want) return Status::Ok();
-  return Mismatch(form == "cache" ? "cache entries" : "compiles", fmt::format("{}", *want), fmt::format("{}", count));
+  if (count == want) return Status::Ok();
+  return Mismatch(form == "cache" ? "cache entries" : "compiles", fmt::format("{}", want), fmt::format("{}", count));
 }
 
 // Line `index` of the graph's FX text (line 0 is its header), or "(none)".
@@ -198,17 +191,16 @@ std::string FxLine(const Graph& graph, size_t index) {
 
 Status ExpectGraphMatches(CommandContext& ctx, const std::vector<Word>& args) {
   if (args.size() != 2 || args[0].text != "matches") return Status::Error("usage: expect graph matches PATH");
-  Result<const Graph*> graph = CurrentGraph(ctx);
-  if (!graph.ok()) return graph.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, CurrentGraph(ctx));
   std::string path = ctx.interpreter.ResolvePath(args[1].text);
   Result<LoadedGraph> expected =
       LoadGraphFile(path, ctx.session.settings().GetUnsigned("max-file-size"), ctx.session.registry());
   if (!expected.ok()) return expected.status();
   std::string why;
   size_t at = 0;
-  if (MatchGraphs(*expected->graph, **graph, &why, &at)) return Status::Ok();
+  if (MatchGraphs(*expected->graph, *graph, &why, &at)) return Status::Ok();
   return Status::Errorf("expect failed: graph does not match {}: {}\n  expected: {}\n  actual:   {}", args[1].text,
-                        why, FxLine(*expected->graph, at), FxLine(**graph, at));
+                        why, FxLine(*expected->graph, at), FxLine(*graph, at));
 }
 
 Status Expect(CommandContext& ctx) {

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <optional>
 
 #include "core/suggest.h"
@@ -16,7 +15,7 @@
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
 #include "repl/stage_graph.h"
-#include "viz/torch_compile_debug.h"
+#include "formats/registry.h"
 
 namespace airscope {
 namespace {
@@ -78,26 +77,20 @@ constexpr const char* kLoadUsage = "load PATH [as NAME] [--shapes NAME=SHAPE,...
 Status Load(CommandContext& ctx) {
   const auto& args = ctx.args;
   if (args.empty()) return UsageError(kLoadUsage);
-  std::optional<std::string> as;
-  std::optional<std::string> shapes_text;
-  for (size_t i = 1; i < args.size(); i += 2) {
-    if (i + 1 >= args.size()) return UsageError(kLoadUsage);
-    if (args[i].text == "as" && !as) {
-      as = args[i + 1].text;
-    } else if (args[i].text == "--shapes" && !shapes_text) {
-      shapes_text = args[i + 1].text;
-    } else {
-      return UsageError(kLoadUsage);
-    }
-  }
+  if (args.size() != 1 && !(args.size() == 3 && args[1].text == "as")) return UsageError(kLoadUsage);
+  const std::optional<std::string> as = args.size() == 3 ? std::optional(args[2].text) : std::nullopt;
+  const std::string* shapes_text = ctx.flags.Value("--shapes");
   std::string path = ctx.interpreter.ResolvePath(args[0].text);
+  // The registry says what the path is (formats/registry.h); null: graph
+  // text not recognised from its first bytes, which LoadGraphFile reads whole.
+  const InputFormat* format = SniffInput(path);
+  InputKind kind = format ? format->kind : InputKind::kGraph;
   // Logs: every graph they hold, named by compile id (`as NAME` goes in front).
-  std::error_code error;
-  bool directory = std::filesystem::is_directory(path, error);
-  bool trace = !directory && IsTraceLogFile(path);
-  bool logs = !directory && !trace && IsTorchLogsFile(path);
-  if (directory || trace || logs) {
+  if (kind == InputKind::kDebugTree || kind == InputKind::kTraceLogDir || kind == InputKind::kTraceLog ||
+      kind == InputKind::kTorchLogs) {
     if (shapes_text) {
+      bool directory = kind == InputKind::kDebugTree || kind == InputKind::kTraceLogDir;
+      bool trace = kind == InputKind::kTraceLog;
       return Status::Errorf("{} is a {}: its graphs are named by compile id (e.g. {}) and carry the shapes the log "
                             "states; load it without --shapes and give one graph shapes with set input",
                             args[0].text, directory ? "directory of logs" : trace ? "TORCH_TRACE log" : "TORCH_LOGS log",
@@ -107,9 +100,9 @@ Status Load(CommandContext& ctx) {
     if (as && (prefix.empty() || prefix.find_first_of(" :") != std::string::npos)) {
       return Status::Errorf("'{}' is not a usable name for a log's graphs (no spaces or ':')", prefix);
     }
-    if (directory && !DebugTreeLayout(path).empty()) return LoadDebugTree(ctx, path, prefix);
-    if (directory) return LoadTraceLogDir(ctx, path, prefix);
-    if (trace) return LoadTraceLog(ctx, path, prefix);
+    if (kind == InputKind::kDebugTree) return LoadDebugTree(ctx, path, prefix);
+    if (kind == InputKind::kTraceLogDir) return LoadTraceLogDir(ctx, path, prefix);
+    if (kind == InputKind::kTraceLog) return LoadTraceLog(ctx, path, prefix);
     return LoadTorchLogs(ctx, path, prefix);
   }
   // Graph names are words of the command language, not Python identifiers:
@@ -119,7 +112,7 @@ Status Load(CommandContext& ctx) {
       return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
     });
   };
-  if (IsAclGraphDumpFile(path)) {
+  if (kind == InputKind::kCaptureDump) {
     if (shapes_text) {
       return Status::Errorf("{} is a capture dump (no graph inputs): load it without --shapes", args[0].text);
     }
@@ -144,7 +137,7 @@ Status Load(CommandContext& ctx) {
     if (!loaded.ok()) return loaded.status().WithPrefix("--shapes");
   }
   size_t nodes = loaded->graph->size();
-  GraphFormat format = loaded->format;
+  format = loaded->format;
   bool replaced = false;
   session.AddGraph(name, std::move(loaded).value(), &replaced);
   session.device().loaded_captures.erase(name);  // a capture dump of that name is replaced too
@@ -181,24 +174,16 @@ Status Show(CommandContext& ctx) {
   if (!ctx.args.empty() && ctx.args[0].text == "compile") {
     if (ctx.args.size() != 2) return UsageError("show compile ID");
     std::vector<Word> rest(ctx.args.begin() + 1, ctx.args.end());
-    CommandContext sub{ctx.session, ctx.interpreter, rest, ctx.out};
+    CommandContext sub{ctx.session, ctx.interpreter, rest, ctx.out, ctx.flags};
     return CompilesCommand(sub);
   }
-  std::string format = "fx";
-  std::optional<std::string> stage;
-  const auto& args = ctx.args;
-  for (size_t i = 0; i < args.size(); i += 2) {
-    if (i + 1 < args.size() && args[i].text == "--format") {
-      format = args[i + 1].text;
-    } else if (i + 1 < args.size() && args[i].text == "--stage") {
-      stage = args[i + 1].text;
-    } else {
-      return UsageError(fmt::format("show [--format {}] [--stage S]", fmt::join(GraphFormatNames(true), "|")));
-    }
+  if (!ctx.args.empty()) {
+    return UsageError(fmt::format("show [--format {}] [--stage S]", fmt::join(GraphFormatNames(true), "|")));
   }
-  Result<std::shared_ptr<const Graph>> graph = GraphFor(ctx, stage ? &*stage : nullptr);
+  const std::string* format = ctx.flags.Value("--format");
+  Result<std::shared_ptr<const Graph>> graph = GraphFor(ctx, ctx.flags.Value("--stage"));
   if (!graph.ok()) return graph.status();
-  Result<std::string> text = GraphText(**graph, format);
+  Result<std::string> text = GraphText(**graph, format ? *format : "fx");
   if (!text.ok()) return text.status();
   ctx.out.AddBlock(*text);
   return Status::Ok();
@@ -250,8 +235,8 @@ Status Stats(CommandContext& ctx) {
 Status Dump(CommandContext& ctx) {
   const auto& args = ctx.args;
   std::string syntax = fmt::format("dump {} PATH [--stage S]", fmt::join(GraphFormatNames(false), "|"));
-  if (args.size() != 2 && !(args.size() == 4 && args[2].text == "--stage")) return UsageError(syntax);
-  Result<std::shared_ptr<const Graph>> graph = GraphFor(ctx, args.size() == 4 ? &args[3].text : nullptr);
+  if (args.size() != 2) return UsageError(syntax);
+  Result<std::shared_ptr<const Graph>> graph = GraphFor(ctx, ctx.flags.Value("--stage"));
   if (!graph.ok()) return graph.status();
   Result<WrittenGraph> written = WriteGraph(**graph, args[0].text, Interpreter::ExpandHome(args[1].text));
   if (!written.ok()) return written.status();
@@ -271,14 +256,17 @@ void RegisterGraphCommands(CommandTable& table) {
   table.Add({"load", kLoadUsage,
              "load a graph (FX text, readable code, airscope JSON, TorchAir pbtxt), a log (TORCH_TRACE, TORCH_LOGS) or a "
              "TORCH_COMPILE_DEBUG tree",
-             "Loads a graph and makes it current. The format is recognised from the content: FX graph text\n"
-             "(print(gm.graph), torch 1.x `[#users=N]` or 2.x `[num_users=N]`), print_readable code\n"
-             "(`class GraphModule(torch.nn.Module):`), airscope JSON or TorchAir pbtxt (`node {`). Shapes come from the\n"
-             "annotations; the op registry infers the rest. The graph is named after the file (mlp.graph.txt -> mlp)\n"
-             "unless `as NAME` is given; loading a name again replaces that graph. A file that fails to load changes\n"
-             "nothing. In a script, a relative PATH that does not exist from the working directory is tried relative\n"
-             "to the script's own directory. print(gm.graph) states no shapes, so costs are unknown: --shapes\n"
-             "x=f32[8,64],y=f32[4] (or later set input x f32[8, 64]) gives the inputs theirs and infers the rest.\n"
+             "Loads a graph and makes it current. The format is recognised from the content, not the name: the\n"
+             "rows of the registry of input formats (formats/registry.h), tried in this order ([...]: the endings\n"
+             "a graph's default name drops):\n" +
+                 InputFormatsHelp() +
+             "FX graph text is what print(gm.graph) prints (torch 1.x `[#users=N]` or 2.x `[num_users=N]`). Shapes\n"
+             "come from the annotations; the op registry infers the rest. The graph is named after the file\n"
+             "(mlp.graph.txt -> mlp) unless `as NAME` is given; loading a name again replaces that graph. A file\n"
+             "that fails to load changes nothing. In a script, a relative PATH that does not exist from the working\n"
+             "directory is tried relative to the script's own directory. print(gm.graph) states no shapes, so costs\n"
+             "are unknown: --shapes x=f32[8,64],y=f32[4] (or later set input x f32[8, 64]) gives the inputs theirs\n"
+             "and infers the rest.\n"
              "Logs load every graph they hold, named ID:KIND by compile id (`as NAME` puts NAME: in front), and\n"
              "compiles, guards and recompiles read them:\n"
              "- a TORCH_TRACE log (glog lines with JSON records, the input of tlparse): 0/0:aot_forward_graph; a\n"
@@ -300,7 +288,7 @@ void RegisterGraphCommands(CommandTable& table) {
              "  line:col; the rest of the log loads. Logs are read line by line (any size, Ctrl-C stops between\n"
              "  lines). TorchAir's `compiler inputs` graph takes its shapes from the `input N: FakeTensor(...)` lines\n"
              "  before it (npu_fx_compiler.py:641-644), and so do TorchAir's later printouts of that graph.\n"
-             "- a TORCH_COMPILE_DEBUG tree (viz/torch_compile_debug.h has the layout and its sources):\n"
+             "- a TORCH_COMPILE_DEBUG tree (formats/torch_compile_debug.h has the layout and its sources):\n"
              "  torch_compile_debug/ (its run_* directories, `rankN:` or `runK:` in front when there are several),\n"
              "  one run, its torchair/ (npugraph_ex/), or one model__K: model__0:dynamo (dynamo_out_graph.txt),\n"
              "  model__0:forward:graph (000_aot_forward_graph.txt), model__0:forward:after_view_to_reshape, GE mode's\n"
@@ -312,11 +300,12 @@ void RegisterGraphCommands(CommandTable& table) {
              "  (lost NNN dumps, empty or cut files, JSON that does not parse). compare replays its recorded stages.\n"
              "A capture dump (NPUGraph.debug_dump's JSON, or what timeline --aclgraph-json writes) becomes a name\n"
              "whose tasks check, timeline and runstats read (help timeline).",
-             Load, [](const std::vector<std::string>& before) {
+             Load,
+             [](const std::vector<std::string>& before) {
                if (before.empty()) return CompletionRule{CompletionKind::kFile, {}};
-               return before.size() % 2 == 1 ? CompletionRule{CompletionKind::kFixed, {"as", "--shapes"}}
-                                             : CompletionRule{};
-             }});
+               return before.size() == 1 ? CompletionRule{CompletionKind::kFixed, {"as"}} : CompletionRule{};
+             },
+             {{"--shapes", "NAME=SHAPE,...", {}}}});
   table.Add({"graphs", "graphs", "list loaded graphs (* marks the current one)",
              "Lists every loaded graph with its node count, source format and path. The current graph,\n"
              "the one other commands work on, is marked with *.",
@@ -330,13 +319,12 @@ void RegisterGraphCommands(CommandTable& table) {
                  "stage at its cursor; --stage S prints another stage (a number, a pass name, input or last).\n"
                  "show compile ID: one compile of the loaded log or tree, as `compiles ID` shows it.",
                  fmt::join(GraphFormatNames(true), ", ")),
-             Show, [](const std::vector<std::string>& before) {
-               if (!before.empty() && before.back() == "--format") {
-                 return CompletionRule{CompletionKind::kFixed, GraphFormatNames(true)};
-               }
-               if (!before.empty() && before.back() == "--stage") return CompletionRule{CompletionKind::kStage, {}};
-               return CompletionRule{CompletionKind::kFixed, {"--format", "--stage", "compile"}};
-             }});
+             Show,
+             [](const std::vector<std::string>& before) {
+               return before.empty() ? CompletionRule{CompletionKind::kFixed, {"compile"}} : CompletionRule{};
+             },
+             {{"--format", "F", {CompletionKind::kFixed, GraphFormatNames(true)}},
+              {"--stage", "S", {CompletionKind::kStage, {}}}}});
   table.Add({"node", "node NAME", "everything about one node: op, target, args, value, users, cost",
              "Shows a node's op kind, target, args and kwargs, the value it produces (shape, dtype, strides,\n"
              "device; whether annotated in the file or inferred), its stream, inputs and users, and what the\n"
@@ -361,12 +349,12 @@ void RegisterGraphCommands(CommandTable& table) {
                  "followed; a device or FIFO is written in place; missing directories are created. Ctrl-C\n"
                  "stops an svg/png layout. For a dump after every stage, set dump.dir, dump.formats and dump.when.",
                  fmt::join(GraphFormatNames(false), ", ")),
-             Dump, [](const std::vector<std::string>& before) {
+             Dump,
+             [](const std::vector<std::string>& before) {
                if (before.empty()) return CompletionRule{CompletionKind::kFixed, GraphFormatNames(false)};
-               if (before.size() == 1) return CompletionRule{CompletionKind::kFile, {}};
-               if (before.size() == 2) return CompletionRule{CompletionKind::kFixed, {"--stage"}};
-               return before.size() == 3 ? CompletionRule{CompletionKind::kStage, {}} : CompletionRule{};
-             }});
+               return before.size() == 1 ? CompletionRule{CompletionKind::kFile, {}} : CompletionRule{};
+             },
+             {{"--stage", "S", {CompletionKind::kStage, {}}}}});
 }
 
 }  // namespace airscope

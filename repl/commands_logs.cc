@@ -1,7 +1,7 @@
 // TORCH_LOGS text in the shell: `load` registers every graph of the log as
 // `ID:KIND` (0/0:dynamo, 0/0:aot_forward, g1:torchair_graph, ...), and
 // `compiles`, `recompiles` and `guards` print what the log holds. The log is
-// read by viz/torch_logs.h; this file only shows it.
+// read by formats/torch_logs.h; this file only shows it.
 #include <algorithm>
 #include <map>
 #include <set>

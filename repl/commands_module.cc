@@ -37,32 +37,30 @@ Status ModuleList(CommandContext& ctx, const Session::Entry& entry) {
 }
 
 Status Module(CommandContext& ctx) {
-  Result<Session::Entry*> entry = ctx.session.Current();
-  if (!entry.ok()) return entry.status();
-  if (ctx.args.empty()) return ModuleList(ctx, **entry);
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
+  if (ctx.args.empty()) return ModuleList(ctx, *entry);
   if (ctx.args.size() < 2) return Status::Errorf("usage: {}", kSyntax);
   const std::string& target = ctx.args[0].text;
   bool called = false;
-  for (const Node* node : *(*entry)->loaded.graph) called = called || (node->op() == OpKind::kCallModule && node->target() == target);
+  for (const Node* node : *entry->loaded.graph) called = called || (node->op() == OpKind::kCallModule && node->target() == target);
   if (!called) {
     std::set<std::string> targets;
-    for (const Node* node : *(*entry)->loaded.graph) {
+    for (const Node* node : *entry->loaded.graph) {
       if (node->op() == OpKind::kCallModule) targets.insert(node->target());
     }
-    return Status::Errorf("'{}' has no call_module of '{}' ({})", (*entry)->name, target,
+    return Status::Errorf("'{}' has no call_module of '{}' ({})", entry->name, target,
                           targets.empty() ? "it calls no submodule" : fmt::format("it calls {}", fmt::join(targets, ", ")));
   }
   // The repr is the rest of the line (the shell split it at spaces).
   std::string text = ctx.args[1].text;
   for (size_t i = 2; i < ctx.args.size(); ++i) text += " " + ctx.args[i].text;
-  Result<ModuleSpec> spec = ParseModuleSpec(text);
-  if (!spec.ok()) return spec.status();
-  auto table = std::make_shared<ModuleTable>((*entry)->loaded.modules ? *(*entry)->loaded.modules : ModuleTable());
-  table->Set(target, std::move(*spec));
-  LoadedGraph loaded = (*entry)->loaded;
+  AIRSCOPE_ASSIGN_OR_RETURN(ModuleSpec spec, ParseModuleSpec(text));
+  auto table = std::make_shared<ModuleTable>(entry->loaded.modules ? *entry->loaded.modules : ModuleTable());
+  table->Set(target, std::move(spec));
+  LoadedGraph loaded = entry->loaded;
   loaded.modules = std::move(table);
-  std::string name = (*entry)->name;
-  bool had_state = (*entry)->pipeline || (*entry)->cache;
+  std::string name = entry->name;
+  bool had_state = entry->pipeline || entry->cache;
   bool replaced = false;
   ctx.session.AddGraph(name, std::move(loaded), &replaced);
   ctx.out.Styled(Style::kGood, "module '{}' of '{}' is {}{}", target, name,

@@ -33,10 +33,9 @@ Status Define(CommandContext& ctx) {
   ctx.interpreter.BeginBlock(
       fmt::format("pass define {}", name), "end",
       [&session, name](const BlockLines& block) {
-        Result<PassInfo> info = DefineRewritePass(name, block.lines, block.first_line, block.origin);
-        if (!info.ok()) return info.status();
+        AIRSCOPE_ASSIGN_OR_RETURN(PassInfo info, DefineRewritePass(name, block.lines, block.first_line, block.origin));
         // The name was checked when the block opened; a plugin may have taken it since.
-        return session.passes().Register(std::move(*info));
+        return session.passes().Register(std::move(info));
       },
       [](std::string_view line, size_t number) -> Status {
         size_t first = line.find_first_not_of(" \t\r");
@@ -55,12 +54,11 @@ Result<std::vector<std::string>*> Stage(CommandContext& ctx, const std::string& 
 
 Status AddOrRemove(CommandContext& ctx, bool add) {
   if (ctx.args.size() != 3) return Status::Errorf("usage: pass {} pre|post NAME", add ? "add" : "remove");
-  Result<std::vector<std::string>*> stage = Stage(ctx, ctx.args[1].text);
-  if (!stage.ok()) return stage.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(std::vector<std::string>* stage, Stage(ctx, ctx.args[1].text));
   const std::string& name = ctx.args[2].text;
   std::string stage_name =
       ctx.args[1].text == "pre" ? "post_grad_custom_pre_pass" : "post_grad_custom_post_pass";
-  std::vector<std::string>& list = **stage;
+  std::vector<std::string>& list = *stage;
   auto found = std::find(list.begin(), list.end(), name);
   if (add) {
     const PassInfo* pass = ctx.session.passes().Find(name);
@@ -123,9 +121,8 @@ Status Pass(CommandContext& ctx) {
 Status Plugin(CommandContext& ctx) {
   if (ctx.args.size() != 2 || ctx.args[0].text != "load") return Status::Error("usage: plugin load PATH.so");
   std::string path = ctx.interpreter.ResolvePath(ctx.args[1].text);
-  Result<LoadedPlugin> loaded = ctx.session.plugins().Load(path, ctx.session.passes());
-  if (!loaded.ok()) return loaded.status();
-  ctx.out.Print("loaded plugin {}: {}", path, fmt::join(loaded->passes, ", "));
+  AIRSCOPE_ASSIGN_OR_RETURN(LoadedPlugin loaded, ctx.session.plugins().Load(path, ctx.session.passes()));
+  ctx.out.Print("loaded plugin {}: {}", path, fmt::join(loaded.passes, ", "));
   return Status::Ok();
 }
 

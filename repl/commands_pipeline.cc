@@ -150,21 +150,20 @@ Status ListPipeline(CommandContext& ctx, const PipelineRun& run) {
 Status PipelineCommand(CommandContext& ctx) {
   constexpr std::string_view kSyntax =
       "pipeline [insert PASS [before|after PASS] | remove PASS | set PASS,PASS,... | default]";
-  Result<PipelineRun*> run = Pipeline(ctx);
-  if (!run.ok()) return run.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
   const auto& args = ctx.args;
-  if (args.empty()) return ListPipeline(ctx, **run);
-  size_t cursor = (*run)->cursor();
+  if (args.empty()) return ListPipeline(ctx, *run);
+  size_t cursor = run->cursor();
   if (args[0].text == "insert" && (args.size() == 2 || (args.size() == 4 && (args[2].text == "before" ||
                                                                                args[2].text == "after")))) {
     const PassInfo* pass = ctx.session.passes().Find(args[1].text);
     if (!pass) return Status::Errorf("pass '{}' is not registered", args[1].text);
     if (args.size() == 2) {
-      (*run)->AppendPass(pass->name);
+      run->AppendPass(pass->name);
       ctx.out.Print("appended '{}'", pass->name);
     } else {
       std::string anchor = ctx.session.CanonicalPassName(args[3].text);
-      AIRSCOPE_RETURN_IF_ERROR((*run)->InsertPass(pass->name, anchor, args[2].text == "after"));
+      AIRSCOPE_RETURN_IF_ERROR(run->InsertPass(pass->name, anchor, args[2].text == "after"));
       ctx.out.Print("inserted '{}' {} '{}'", pass->name, args[2].text, anchor);
     }
   } else if ((args[0].text == "set" && args.size() == 2) || (args[0].text == "default" && args.size() == 1)) {
@@ -183,17 +182,17 @@ Status PipelineCommand(CommandContext& ctx) {
         start = end + 1;
       }
     }
-    AIRSCOPE_RETURN_IF_ERROR((*run)->SetPasses(std::move(passes)));
-    ctx.out.Print("pipeline: {}", fmt::join((*run)->passes(), ", "));
+    AIRSCOPE_RETURN_IF_ERROR(run->SetPasses(std::move(passes)));
+    ctx.out.Print("pipeline: {}", fmt::join(run->passes(), ", "));
   } else if (args[0].text == "remove" && args.size() == 2) {
     std::string name = ctx.session.CanonicalPassName(args[1].text);
-    AIRSCOPE_RETURN_IF_ERROR((*run)->RemovePass(name));
+    AIRSCOPE_RETURN_IF_ERROR(run->RemovePass(name));
     ctx.out.Print("removed '{}'", name);
   } else {
     return UsageError(kSyntax);
   }
-  if ((*run)->cursor() != cursor) {
-    ctx.out.Styled(Style::kAccent, "the edit was before the cursor: back to stage {}", (*run)->cursor());
+  if (run->cursor() != cursor) {
+    ctx.out.Styled(Style::kAccent, "the edit was before the cursor: back to stage {}", run->cursor());
   }
   return Status::Ok();
 }
@@ -207,21 +206,19 @@ Result<size_t> ParseCount(const Word& word) {
 }
 
 Status StepN(CommandContext& ctx, size_t n) {
-  Result<PipelineRun*> run = Pipeline(ctx);
-  if (!run.ok()) return run.status();
-  if (SayIfAtEnd(ctx, **run)) return Status::Ok();
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
+  if (SayIfAtEnd(ctx, *run)) return Status::Ok();
   Runner runner(ctx.session);
-  RunReport report = (*run)->Step(n, runner.env());
-  return Report(ctx, **run, report, runner);
+  RunReport report = run->Step(n, runner.env());
+  return Report(ctx, *run, report, runner);
 }
 
 Status Step(CommandContext& ctx) {
   if (ctx.args.size() > 1) return UsageError("step [N]");
   size_t n = 1;
   if (ctx.args.size() == 1) {
-    Result<size_t> parsed = ParseCount(ctx.args[0]);
-    if (!parsed.ok()) return parsed.status();
-    n = *parsed;
+    AIRSCOPE_ASSIGN_OR_RETURN(size_t parsed, ParseCount(ctx.args[0]));
+    n = parsed;
   }
   return StepN(ctx, n);
 }
@@ -234,18 +231,16 @@ Status Next(CommandContext& ctx) {
 Status Run(CommandContext& ctx) {
   const auto& args = ctx.args;
   if (!(args.empty() || (args.size() == 2 && args[0].text == "until"))) return UsageError("run [until PASS]");
-  Result<PipelineRun*> run = Pipeline(ctx);
-  if (!run.ok()) return run.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
   // With a target, RunUntil's own answer is the precise one, at the end too
   // (no such pass, or it already ran).
-  if (args.empty() && SayIfAtEnd(ctx, **run)) return Status::Ok();
+  if (args.empty() && SayIfAtEnd(ctx, *run)) return Status::Ok();
   Runner runner(ctx.session);
   std::optional<std::string_view> target;
   std::string until;
   if (args.size() == 2) target = until = ctx.session.CanonicalPassName(args[1].text);
-  Result<RunReport> report = (*run)->RunUntil(target, runner.env());
-  if (!report.ok()) return report.status();
-  return Report(ctx, **run, *report, runner);
+  AIRSCOPE_ASSIGN_OR_RETURN(RunReport report, run->RunUntil(target, runner.env()));
+  return Report(ctx, *run, report, runner);
 }
 
 // break / skip share their shape: list, set, or clear with `off`.
@@ -253,11 +248,10 @@ Status Flag(CommandContext& ctx, std::string_view command) {
   const auto& args = ctx.args;
   std::string syntax = fmt::format("{} [PASS [off]]", command);
   if (args.size() > 2 || (args.size() == 2 && args[1].text != "off")) return UsageError(syntax);
-  Result<PipelineRun*> run = Pipeline(ctx);
-  if (!run.ok()) return run.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
   bool is_break = command == "break";
   if (args.empty()) {
-    const std::set<std::string>& set = is_break ? (*run)->breakpoints() : (*run)->skips();
+    const std::set<std::string>& set = is_break ? run->breakpoints() : run->skips();
     if (set.empty()) {
       ctx.out.Add(is_break ? "no breakpoints" : "no passes skipped");
     } else {
@@ -267,7 +261,7 @@ Status Flag(CommandContext& ctx, std::string_view command) {
   }
   bool on = args.size() == 1;
   std::string pass = ctx.session.CanonicalPassName(args[0].text);
-  AIRSCOPE_RETURN_IF_ERROR(is_break ? (*run)->SetBreakpoint(pass, on) : (*run)->SetSkip(pass, on));
+  AIRSCOPE_RETURN_IF_ERROR(is_break ? run->SetBreakpoint(pass, on) : run->SetSkip(pass, on));
   if (is_break) {
     ctx.out.Print("breakpoint before '{}'{}", pass, on ? "" : " removed");
   } else {
@@ -281,20 +275,18 @@ Status Skip(CommandContext& ctx) { return Flag(ctx, "skip"); }
 
 Status Back(CommandContext& ctx) {
   if (!ctx.args.empty()) return UsageError("back");
-  Result<PipelineRun*> run = Pipeline(ctx);
-  if (!run.ok()) return run.status();
-  std::string undone = (*run)->cursor() > 0 ? (*run)->stages().back().pass : "";
-  AIRSCOPE_RETURN_IF_ERROR((*run)->Back());
-  ctx.out.Print("undid '{}': at {}, {} nodes", undone, StageLabel(**run, (*run)->cursor()), (*run)->Current().size());
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
+  std::string undone = run->cursor() > 0 ? run->stages().back().pass : "";
+  AIRSCOPE_RETURN_IF_ERROR(run->Back());
+  ctx.out.Print("undid '{}': at {}, {} nodes", undone, StageLabel(*run, run->cursor()), run->Current().size());
   return Status::Ok();
 }
 
 Status Reset(CommandContext& ctx) {
   if (!ctx.args.empty()) return UsageError("reset");
-  Result<PipelineRun*> run = Pipeline(ctx);
-  if (!run.ok()) return run.status();
-  (*run)->Reset();
-  ctx.out.Print("back at the input (stage 0), {} nodes", (*run)->Current().size());
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
+  run->Reset();
+  ctx.out.Print("back at the input (stage 0), {} nodes", run->Current().size());
   return Status::Ok();
 }
 
@@ -307,9 +299,8 @@ std::string Bytes(uint64_t bytes) {
 
 Status Stages(CommandContext& ctx) {
   if (!ctx.args.empty()) return UsageError("stages");
-  Result<PipelineRun*> run = Pipeline(ctx);
-  if (!run.ok()) return run.status();
-  const PipelineRun& r = **run;
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
+  const PipelineRun& r = *run;
   ctx.out.Styled(Style::kHeading, "stages of '{}': cursor at stage {}; snapshots ~{} of a {} budget",
                  ctx.session.current()->name, r.cursor(), Bytes(r.KeptBytes()), Bytes(r.options().memory_budget));
   ctx.out.Print("  {:>5}  {:<24} {:<9} {:<8} {:>7}  {}", "stage", "pass", "status", "changed", "nodes", "snapshot");
@@ -348,54 +339,40 @@ void PrintPassStats(CommandContext& ctx, const PipelineRun& run, const StageGrap
 Status Diff(CommandContext& ctx) {
   constexpr std::string_view kSyntax = "diff [A] [B] [--format FORMAT] [--stats]";
   std::vector<std::string> stages;
-  std::string format = "fx";
-  bool stats = false;
-  for (size_t i = 0; i < ctx.args.size(); ++i) {
-    if (ctx.args[i].text == "--format" && i + 1 < ctx.args.size()) {
-      format = ctx.args[++i].text;
-    } else if (ctx.args[i].text == "--stats") {
-      stats = true;
-    } else {
-      stages.push_back(ctx.args[i].text);
-    }
-  }
+  for (const Word& w : ctx.args) stages.push_back(w.text);
+  const std::string format = ctx.flags.Value("--format") ? *ctx.flags.Value("--format") : "fx";
+  const bool stats = ctx.flags.Has("--stats");
   if (stages.size() > 2) return UsageError(kSyntax);
-  Result<PipelineRun*> run = Pipeline(ctx);
-  if (!run.ok()) return run.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
   if (stages.size() == 1) {  // `diff PASS`: what that one pass did, the stage before it to its stage
-    Result<StageGraph> s = ResolveStageGraph(ctx.session, stages[0]);
-    if (!s.ok()) return s.status();
-    if (s->stage == 0) {
+    AIRSCOPE_ASSIGN_OR_RETURN(StageGraph s, ResolveStageGraph(ctx.session, stages[0]));
+    if (s.stage == 0) {
       return Status::Error("stage 0 is the input; no pass made it (diff 0 last compares it with the current stage)");
     }
-    stages = {fmt::format("{}", s->stage - 1), fmt::format("{}", s->stage)};
+    stages = {fmt::format("{}", s.stage - 1), fmt::format("{}", s.stage)};
   }
   if (stages.empty()) {
-    if ((*run)->cursor() == 0) {
+    if (run->cursor() == 0) {
       return Status::Error("no pass has run yet: nothing to diff (step first, or diff A B to compare two stages)");
     }
-    stages = {fmt::format("{}", (*run)->cursor() - 1), "last"};
+    stages = {fmt::format("{}", run->cursor() - 1), "last"};
   }
-  Result<StageGraph> a = ResolveStageGraph(ctx.session, stages[0]);
-  if (!a.ok()) return a.status();
-  Result<StageGraph> b = ResolveStageGraph(ctx.session, stages[1]);
-  if (!b.ok()) return b.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(StageGraph a, ResolveStageGraph(ctx.session, stages[0]));
+  AIRSCOPE_ASSIGN_OR_RETURN(StageGraph b, ResolveStageGraph(ctx.session, stages[1]));
   if (stats) {
-    if (a->stage > b->stage) return Status::Errorf("diff --stats: stage {} comes after stage {}", a->stage, b->stage);
-    PrintPassStats(ctx, **run, *a, *b);
+    if (a.stage > b.stage) return Status::Errorf("diff --stats: stage {} comes after stage {}", a.stage, b.stage);
+    PrintPassStats(ctx, *run, a, b);
     return Status::Ok();
   }
-  Result<std::string> text_a = GraphText(*a->graph, format);
-  if (!text_a.ok()) return text_a.status();
-  Result<std::string> text_b = GraphText(*b->graph, format);
-  if (!text_b.ok()) return text_b.status();
-  GraphDiff diff = DiffGraphs(*a->graph, *b->graph);
-  std::string unified = UnifiedDiff(*text_a, *text_b, a->label, b->label);
+  AIRSCOPE_ASSIGN_OR_RETURN(std::string text_a, GraphText(*a.graph, format));
+  AIRSCOPE_ASSIGN_OR_RETURN(std::string text_b, GraphText(*b.graph, format));
+  GraphDiff diff = DiffGraphs(*a.graph, *b.graph);
+  std::string unified = UnifiedDiff(text_a, text_b, a.label, b.label);
   if (diff.empty() && unified.empty()) {
-    ctx.out.Print("{} -> {}: no differences", a->label, b->label);
+    ctx.out.Print("{} -> {}: no differences", a.label, b.label);
     return Status::Ok();
   }
-  ctx.out.Styled(Style::kHeading, "{} -> {}: {} added, {} removed, {} changed", a->label, b->label, diff.added.size(),
+  ctx.out.Styled(Style::kHeading, "{} -> {}: {} added, {} removed, {} changed", a.label, b.label, diff.added.size(),
                  diff.removed.size(), diff.changed.size());
   PrintNames(ctx, "added:", diff.added);
   PrintNames(ctx, "removed:", diff.removed);
@@ -433,26 +410,23 @@ class GraphOverride {
 Status Bisect(CommandContext& ctx) {
   if (ctx.args.size() != 1) return UsageError("bisect \"COMMAND\"");
   const std::string& condition = ctx.args[0].text;
-  Result<PipelineRun*> run = Pipeline(ctx);
-  if (!run.ok()) return run.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
   // A copy shares the snapshots; running it to the end leaves the user's cursor alone.
-  PipelineRun probe = **run;
+  PipelineRun probe = *run;
   Runner runner(ctx.session);
   runner.env().on_stage = nullptr;  // bisect explores; it does not dump
   runner.env().ignore_breakpoints = true;
-  Result<RunReport> report = probe.RunUntil(std::nullopt, runner.env());
-  if (!report.ok()) return report.status();
-  if (report->stop == RunReport::Stop::kInterrupted) return report->error;
-  if (report->stop == RunReport::Stop::kFailed) {
-    ctx.out.Styled(Style::kBad, "note: the pipeline stops at stage {}: {}", probe.cursor(), report->error.message());
+  AIRSCOPE_ASSIGN_OR_RETURN(RunReport report, probe.RunUntil(std::nullopt, runner.env()));
+  if (report.stop == RunReport::Stop::kInterrupted) return report.error;
+  if (report.stop == RunReport::Stop::kFailed) {
+    ctx.out.Styled(Style::kBad, "note: the pipeline stops at stage {}: {}", probe.cursor(), report.error.message());
   }
   size_t last = probe.cursor();
   size_t checks = 0;
   std::string last_error;
   auto good = [&](size_t stage) -> Result<bool> {
-    Result<std::shared_ptr<const Graph>> graph = probe.GraphAt(stage);
-    if (!graph.ok()) return graph.status();
-    GraphOverride scope(ctx.session, graph->get());
+    AIRSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> graph, probe.GraphAt(stage));
+    GraphOverride scope(ctx.session, graph.get());
     CommandOutput captured;
     Status status = ctx.interpreter.ExecuteCaptured(condition, &captured);
     ++checks;
@@ -460,15 +434,13 @@ Status Bisect(CommandContext& ctx) {
     if (!status.ok()) last_error = status.message();
     return status.ok();
   };
-  Result<bool> first = good(0);
-  if (!first.ok()) return first.status();
-  if (!*first) {
+  AIRSCOPE_ASSIGN_OR_RETURN(bool first, good(0));
+  if (!first) {
     ctx.out.Print("the condition already fails on the input (stage 0): {}", last_error);
     return Status::Ok();
   }
-  Result<bool> end = good(last);
-  if (!end.ok()) return end.status();
-  if (*end) {
+  AIRSCOPE_ASSIGN_OR_RETURN(bool end, good(last));
+  if (end) {
     ctx.out.Print("the condition holds at every stage (0..{}): no bad pass", last);
     return Status::Ok();
   }
@@ -476,9 +448,8 @@ Status Bisect(CommandContext& ctx) {
   std::string hi_error = last_error;
   while (hi - lo > 1) {
     size_t mid = lo + (hi - lo) / 2;
-    Result<bool> ok = good(mid);
-    if (!ok.ok()) return ok.status();
-    if (*ok) {
+    AIRSCOPE_ASSIGN_OR_RETURN(bool ok, good(mid));
+    if (ok) {
       lo = mid;
     } else {
       hi = mid;
@@ -491,7 +462,7 @@ Status Bisect(CommandContext& ctx) {
   ctx.out.Styled(Style::kDim,
                  "  (binary search: {} of {} stages checked, assuming the condition stays false once it fails; "
                  "the cursor stays at stage {})",
-                 checks, last + 1, (*run)->cursor());
+                 checks, last + 1, run->cursor());
   return Status::Ok();
 }
 
@@ -577,12 +548,8 @@ void RegisterPipelineCommands(CommandTable& table) {
              "one stage S, the pass that made S. TorchAir\n"
              "orders names and rows by Python set order, which varies; airscope uses graph order.\n"
              "Example: diff input last   diff optimize_noop_ops   diff 3 5   diff --stats view_to_reshape",
-             Diff, [](const std::vector<std::string>& before) {
-               if (!before.empty() && before.back() == "--format") {
-                 return CompletionRule{CompletionKind::kFixed, GraphFormatNames(true)};
-               }
-               return CompletionRule{CompletionKind::kStage, {}};
-             }});
+             Diff, [](const std::vector<std::string>&) { return CompletionRule{CompletionKind::kStage, {}}; },
+             {{"--format", "F", {CompletionKind::kFixed, GraphFormatNames(true)}}, {"--stats", "", {}}}});
   table.Add({"bisect", "bisect \"COMMAND\"", "find the first pass after which COMMAND (e.g. an expect) fails",
              "Runs the whole pipeline (from stage 0, ignoring breakpoints, on a copy: the cursor stays where\n"
              "it is) and binary-searches its stages for the first one at which COMMAND fails, running COMMAND\n"

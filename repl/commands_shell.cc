@@ -61,10 +61,9 @@ Status Help(CommandContext& ctx) {
     return Status::Ok();
   }
   if (ctx.args.size() != 1) return Status::Error("usage: help [COMMAND] | help pass NAME");
-  Result<const CommandSpec*> spec = table.Lookup(ctx.args[0].text);
-  if (!spec.ok()) return spec.status();
-  ctx.out.Styled(Style::kHeading, "{}", (*spec)->syntax);
-  ctx.out.AddBlock((*spec)->help);
+  AIRSCOPE_ASSIGN_OR_RETURN(const CommandSpec* spec, table.Lookup(ctx.args[0].text));
+  ctx.out.Styled(Style::kHeading, "{}", spec->syntax);
+  ctx.out.AddBlock(spec->help);
   return Status::Ok();
 }
 

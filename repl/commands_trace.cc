@@ -323,7 +323,7 @@ Status RegisterLogGraphs(CommandContext& ctx, std::vector<std::pair<std::string,
     LoadedGraph empty;
     empty.graph = std::make_unique<Graph>(holder);
     empty.path = path;
-    empty.format = GraphFormat::kReadable;
+    empty.format = FindInputFormat("readable");
     graphs.emplace_back(holder, std::move(empty));
     ctx.out.Styled(Style::kDim, "  no graph loaded from the log: '{}' (an empty graph) holds what it has", holder);
   }

@@ -27,9 +27,8 @@ Result<Compiled> CompileThroughPipeline(std::shared_ptr<const Graph> graph, cons
 }
 
 Result<Compiled> LoweredCurrentGraph(Session& session) {
-  Result<Session::Entry*> entry = session.Current();
-  if (!entry.ok()) return entry.status();
-  if (const PipelineRun* run = (*entry)->pipeline.get()) {
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, session.Current());
+  if (const PipelineRun* run = entry->pipeline.get()) {
     if (run->at_end()) {
       Compiled compiled;
       compiled.graph = run->CurrentShared();
@@ -41,10 +40,10 @@ Result<Compiled> LoweredCurrentGraph(Session& session) {
       return Status::Errorf(
           "the pipeline of '{}' is at stage {} of {}: `run` it to the end (or `reset`) before running it on the "
           "device",
-          (*entry)->name, run->cursor(), run->passes().size());
+          entry->name, run->cursor(), run->passes().size());
     }
   }
-  const std::shared_ptr<const Graph>& loaded = (*entry)->loaded.graph;
+  const std::shared_ptr<const Graph>& loaded = entry->loaded.graph;
   if (IsLowered(*loaded)) {
     Compiled as_is;
     as_is.graph = loaded;

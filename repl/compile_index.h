@@ -8,7 +8,7 @@
 //   The same id in a tree's TORCH_TRACE log and its torchdynamo/debug.log
 //   (same run prefix) is one compile.
 // - A TorchAir graph printed in TORCH_LOGS text belongs to the compile whose
-//   lines came last before it in its process (viz/torch_logs.h).
+//   lines came last before it in its process (formats/torch_logs.h).
 // - model__K of a TORCH_COMPILE_DEBUG tree counts the Dynamo graphs TorchAir's
 //   backend received, from 0 (DebugContext.next_path(), npu_fx_compiler.py:
 //   937-939): it is tied to the K-th compile of its run that produced a

@@ -22,10 +22,43 @@ Completion Complete(const CommandTable& table, const Session& session, std::stri
     options = table.NamesWithPrefix(partial);
   } else {
     Result<const CommandSpec*> spec = table.Lookup(before->front().text);
-    if (!spec.ok() || !(*spec)->completer) return result;
+    if (!spec.ok()) return result;
+    const CommandSpec& command = **spec;
+    // The declared flags come out of the words as the interpreter takes them
+    // out (repl/command_flags.h): the command's completer sees the positional
+    // words; right after a flag that takes a value, its values are offered.
     std::vector<std::string> args;
-    for (size_t i = 1; i < before->size(); ++i) args.push_back((*before)[i].text);
-    CompletionRule rule = (*spec)->completer(args);
+    std::vector<std::string> flags_left;
+    const FlagSpec* pending = nullptr;
+    for (size_t i = 1; i < before->size(); ++i) {
+      const Word& w = (*before)[i];
+      if (pending) {
+        pending = nullptr;
+        continue;
+      }
+      const FlagSpec* flag = w.quoted ? nullptr : FindFlag(command.flags, w.text);
+      if (!flag) {
+        args.push_back(w.text);
+        continue;
+      }
+      if (!flag->value.empty()) pending = flag;
+    }
+    for (const FlagSpec& f : command.flags) {
+      bool given = std::any_of(before->begin() + 1, before->end(), [&](const Word& w) { return w.text == f.name; });
+      if (!given) flags_left.push_back(f.name);
+    }
+    CompletionRule rule;
+    if (pending) {
+      rule = pending->values;
+    } else if (partial.starts_with("-") && !command.flags.empty()) {
+      rule = {CompletionKind::kFixed, flags_left};
+    } else {
+      if (command.completer) rule = command.completer(args);
+      if (rule.kind == CompletionKind::kNone || rule.kind == CompletionKind::kFixed) {
+        rule.kind = CompletionKind::kFixed;
+        rule.fixed.insert(rule.fixed.end(), flags_left.begin(), flags_left.end());
+      }
+    }
     switch (rule.kind) {
       case CompletionKind::kNone: return result;
       case CompletionKind::kFile: result.files = true; return result;

@@ -9,23 +9,21 @@
 namespace airscope {
 
 Result<LoweredTasks> LowerCurrentTasks(Session& session, const TaskGraphOptions& options) {
-  Result<Session::Entry*> entry = session.Current();
-  if (!entry.ok()) return entry.status();
-  if (auto it = session.device().loaded_captures.find((*entry)->name); it != session.device().loaded_captures.end()) {
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, session.Current());
+  if (auto it = session.device().loaded_captures.find(entry->name); it != session.device().loaded_captures.end()) {
     return Status::Errorf("'{}' is a capture dump (loaded from {}): it has no graph to lower or run; check, "
                           "timeline and runstats read it",
-                          (*entry)->name, it->second.path);
+                          entry->name, it->second.path);
   }
   // The device runs what TorchAir would run: the graph after `lower`.
-  Result<Compiled> lowered = LoweredCurrentGraph(session);
-  if (!lowered.ok()) return lowered.status();
-  const Graph& graph = *lowered->graph;
+  AIRSCOPE_ASSIGN_OR_RETURN(Compiled lowered, LoweredCurrentGraph(session));
+  const Graph& graph = *lowered.graph;
   Result<TaskGraph> tasks = BuildTaskGraph(graph, session.registry(), options);
   if (!tasks.ok()) return tasks.status().WithPrefix("lower");
   LoweredTasks l;
-  l.name = (*entry)->name;
+  l.name = entry->name;
   l.tasks = std::move(*tasks);
-  l.source = std::move(lowered->source);
+  l.source = std::move(lowered.source);
   bool dtype_set = false;
   for (const Node* p : graph.Placeholders()) {
     const TensorMeta* t = p->tensor();
@@ -42,9 +40,8 @@ Result<LoweredTasks> LowerCurrentTasks(Session& session, const TaskGraphOptions&
 Result<CaptureSetup> CaptureSetupFrom(const Session& session, const std::vector<Word>& args,
                                       std::vector<Word>* rest) {
   CaptureSetup setup;
-  Result<CaptureMode> mode = ParseCaptureMode(session.settings().Get("capture_error_mode"));
-  if (!mode.ok()) return mode.status();
-  setup.mode = *mode;
+  AIRSCOPE_ASSIGN_OR_RETURN(CaptureMode mode, ParseCaptureMode(session.settings().Get("capture_error_mode")));
+  setup.mode = mode;
   setup.task_queue_enable = std::stoi(session.settings().Get("env.TASK_QUEUE_ENABLE"));
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i].text;

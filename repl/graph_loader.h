@@ -1,7 +1,7 @@
-// Loading a graph file whatever its format: the format is sniffed from the
-// content (not only the extension), the matching parser runs, and the op
-// registry's shape inference fills in what annotations did not state.
-// Lives in repl because it is the one place that knows every format.
+// Loading a graph file whatever its format: the registry of input formats
+// (formats/registry.h) recognises it from the content (not the extension) and
+// its row's reader parses it; the op registry's shape inference then fills in
+// what annotations did not state.
 #pragma once
 
 #include <memory>
@@ -13,27 +13,24 @@
 #include "core/ops/shape_inference.h"
 #include "core/fx/fx_text.h"
 #include "core/status.h"
+#include "formats/registry.h"
 
 namespace airscope {
 
-enum class GraphFormat : uint8_t { kFxText, kReadable, kJson, kPbtxt };
-std::string_view GraphFormatName(GraphFormat format);  // "fx", "readable", "json", "pbtxt"
-
-// Decides the format from the first meaningful text; an error says what was
-// seen and what formats airscope reads.
-Result<GraphFormat> SniffGraphFormat(std::string_view content, std::string_view path);
+// The row's name ("fx", "readable", "json", "pbtxt"), "?" for none.
+std::string_view GraphFormatName(const InputFormat* format);
 
 struct LoadedGraph {
   // Immutable once loaded, so a pipeline's stage 0 shares it instead of a copy.
   std::shared_ptr<const Graph> graph;
   std::string path;
-  GraphFormat format = GraphFormat::kFxText;
+  const InputFormat* format = nullptr;  // the registry row it was read by
   InferenceReport inference;
   // The torch.nn modules declared for its call_module targets (`module`); null: none.
   std::shared_ptr<const ModuleTable> modules;
 };
 
-// The graph is named `name`, or DefaultGraphName(path) when `name` is empty.
+// The graph is named `name`, or DefaultGraphName(path) (formats/registry.h) when `name` is empty.
 Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, const OpRegistry& registry,
                                   std::string_view name = {});
 // `release` (FX text only) is told which leading part of `content` the
@@ -55,17 +52,5 @@ Result<std::vector<InputShape>> ParseInputShapes(std::string_view text);
 // until its inputs get one). Errors name the input or the annotation.
 Result<LoadedGraph> WithInputShapes(const LoadedGraph& loaded, const std::vector<InputShape>& shapes,
                                     const OpRegistry& registry);
-
-// True when the file's first line is a TORCH_TRACE record (glog prefix + JSON
-// object): `load` reads such a file as a trace log, not as one graph.
-bool IsTraceLogFile(const std::string& path);
-// True when a regular file holds TORCH_LOGS text (torch._logging lines in any
-// layout, or TorchAir's) in its first megabyte and does not start as a graph
-// does: `load` reads it as a log (viz/torch_logs.h).
-bool IsTorchLogsFile(const std::string& path);
-
-// "models/mlp.graph.txt" -> "mlp": the file name without directories and
-// without the extensions airscope writes (.graph.txt, .readable.py, .json, .txt, .py, .fx).
-std::string DefaultGraphName(std::string_view path);
 
 }  // namespace airscope

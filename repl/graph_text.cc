@@ -8,8 +8,8 @@
 #include "core/fx/graph_json.h"
 #include "core/fx/readable.h"
 #include "viz/dot_writer.h"
-#include "viz/ge_writer.h"
-#include "viz/pbtxt_writer.h"
+#include "formats/ge_writer.h"
+#include "formats/pbtxt_writer.h"
 
 namespace airscope {
 

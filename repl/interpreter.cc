@@ -134,9 +134,15 @@ Status Interpreter::ExecuteLine(std::string_view line) {
     record(spec.status(), "");
     return spec.status();
   }
-  std::vector<Word> args(words->begin() + 1, words->end());
+  Result<ParsedWords> parsed =
+      ParseCommandFlags((*spec)->name, (*spec)->flags, std::vector<Word>(words->begin() + 1, words->end()));
+  if (!parsed.ok()) {
+    Status usage = Status::Errorf("{}; usage: {}", parsed.status().message(), (*spec)->syntax);
+    record(usage, "");
+    return usage;
+  }
   CommandOutput out;
-  CommandContext context{session_, *this, args, out};
+  CommandContext context{session_, *this, parsed->positional, out, parsed->flags};
   Status status;
   try {
     status = (*spec)->handler(context);

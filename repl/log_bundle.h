@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "core/ir/graph.h"
-#include "viz/torch_compile_debug.h"
-#include "viz/torch_logs.h"
-#include "viz/torch_trace.h"
+#include "formats/torch_compile_debug.h"
+#include "formats/torch_logs.h"
+#include "formats/torch_trace.h"
 
 namespace airscope {
 

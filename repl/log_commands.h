@@ -1,6 +1,6 @@
-// Logs in the shell: `load` of a TORCH_TRACE log (viz/torch_trace.h), of a
+// Logs in the shell: `load` of a TORCH_TRACE log (formats/torch_trace.h), of a
 // directory of per-rank TORCH_TRACE logs, or of TORCH_LOGS text
-// (viz/torch_logs.h) registers each graph of the log under its name
+// (formats/torch_logs.h) registers each graph of the log under its name
 // (`ID:STAGE`, `ID:KIND`; `NAME:` in front with `load LOG as NAME`), all
 // sharing the parsed log, which `compiles`, `guards` and `recompiles` read
 // from whichever of them is current.
@@ -17,7 +17,7 @@
 #include "repl/command_table.h"
 #include "repl/graph_loader.h"
 #include "repl/log_bundle.h"
-#include "viz/torch_logs.h"
+#include "formats/torch_logs.h"
 
 namespace airscope {
 
@@ -42,7 +42,7 @@ std::vector<std::pair<std::string, LoadedGraph>> TorchLogsGraphs(CommandContext&
                                                                  const std::string& prefix,
                                                                  std::vector<std::string>* warnings,
                                                                  std::vector<std::string>* names);
-// `load DIR [as NAME]`: a TORCH_COMPILE_DEBUG tree (viz/torch_compile_debug.h),
+// `load DIR [as NAME]`: a TORCH_COMPILE_DEBUG tree (formats/torch_compile_debug.h),
 // one run of it, TorchAir's torchair/ or model__K directory, or a directory
 // of TorchAir's graph_dump files.
 Status LoadDebugTree(CommandContext& ctx, const std::string& dir, const std::string& as);

@@ -104,10 +104,9 @@ const Session::Entry* Session::current() const { return Find(current_); }
 
 Result<const Graph*> Session::CurrentGraph() {
   if (graph_override_) return graph_override_;
-  Result<Entry*> entry = Current();
-  if (!entry.ok()) return entry.status();
-  if ((*entry)->pipeline) return &(*entry)->pipeline->Current();
-  return static_cast<const Graph*>((*entry)->loaded.graph.get());
+  AIRSCOPE_ASSIGN_OR_RETURN(Entry* entry, Current());
+  if (entry->pipeline) return &entry->pipeline->Current();
+  return static_cast<const Graph*>(entry->loaded.graph.get());
 }
 
 const Graph* Session::current_graph() const {
@@ -118,13 +117,12 @@ const Graph* Session::current_graph() const {
 }
 
 Result<PipelineRun*> Session::CurrentPipeline() {
-  Result<Entry*> entry = Current();
-  if (!entry.ok()) return entry.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(Entry* entry, Current());
   PipelineOptions options;
   options.memory_budget = settings_.GetUnsigned("pipeline.memory-budget");
-  std::unique_ptr<PipelineRun>& run = (*entry)->pipeline;
+  std::unique_ptr<PipelineRun>& run = entry->pipeline;
   if (!run) {
-    run = std::make_unique<PipelineRun>((*entry)->loaded.graph, DefaultPipeline(), options);
+    run = std::make_unique<PipelineRun>(entry->loaded.graph, DefaultPipeline(), options);
   } else if (run->options().memory_budget != options.memory_budget) {
     run->set_memory_budget(options.memory_budget);
   }

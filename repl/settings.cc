@@ -133,9 +133,8 @@ Status Settings::Set(std::string_view name, std::string_view value) {
     case SettingSpec::Kind::kText:
       break;
     case SettingSpec::Kind::kConfig: {
-      Result<std::string> normalized = NormalizeConfigValue(spec->name, value);
-      if (!normalized.ok()) return normalized.status();
-      values_[spec->name] = *normalized;
+      AIRSCOPE_ASSIGN_OR_RETURN(std::string normalized, NormalizeConfigValue(spec->name, value));
+      values_[spec->name] = normalized;
       return Status::Ok();
     }
   }

@@ -9,13 +9,10 @@ std::string StageLabel(const PipelineRun& run, size_t stage) {
 }
 
 Result<StageGraph> ResolveStageGraph(Session& session, std::string_view spec) {
-  Result<PipelineRun*> run = session.CurrentPipeline();
-  if (!run.ok()) return run.status();
-  Result<size_t> stage = (*run)->FindStage(session.CanonicalPassName(spec));
-  if (!stage.ok()) return stage.status();
-  Result<std::shared_ptr<const Graph>> graph = (*run)->GraphAt(*stage);
-  if (!graph.ok()) return graph.status();
-  return StageGraph{*stage, StageLabel(**run, *stage), std::move(graph).value()};
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, session.CurrentPipeline());
+  AIRSCOPE_ASSIGN_OR_RETURN(size_t stage, run->FindStage(session.CanonicalPassName(spec)));
+  AIRSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> graph, run->GraphAt(stage));
+  return StageGraph{stage, StageLabel(*run, stage), std::move(graph)};
 }
 
 }  // namespace airscope

@@ -196,19 +196,16 @@ Result<RenderJob> RenderWork(const Graph& graph, std::string_view format, const 
 }
 
 Result<Rendered> RenderGraphData(const Graph& graph, std::string_view format, const DotOptions& options) {
-  Result<RenderJob> job = RenderWork(graph, format, options);
-  if (!job.ok()) return job.status();
-  Result<std::string> rendered = RunInChildProcess(job->work.what, job->work.work);
-  if (!rendered.ok()) return rendered.status();
-  return Rendered{std::move(*rendered), std::move(job->info)};
+  AIRSCOPE_ASSIGN_OR_RETURN(RenderJob job, RenderWork(graph, format, options));
+  AIRSCOPE_ASSIGN_OR_RETURN(std::string rendered, RunInChildProcess(job.work.what, job.work.work));
+  return Rendered{std::move(rendered), std::move(job.info)};
 }
 
 Result<RenderInfo> RenderGraph(const Graph& graph, std::string_view format, const std::string& path,
                                const DotOptions& options) {
-  Result<Rendered> rendered = RenderGraphData(graph, format, options);
-  if (!rendered.ok()) return rendered.status();
-  AIRSCOPE_RETURN_IF_ERROR(WriteFile(path, rendered->data));
-  return std::move(rendered->info);
+  AIRSCOPE_ASSIGN_OR_RETURN(Rendered rendered, RenderGraphData(graph, format, options));
+  AIRSCOPE_RETURN_IF_ERROR(WriteFile(path, rendered.data));
+  return std::move(rendered.info);
 }
 
 }  // namespace airscope

@@ -24,9 +24,8 @@ Result<bool> RunAot(Graph& graph, PassContext& context) {
     TraceOptions options;
     options.modules = context.modules;
     options.world_size = context.env.world_size;
-    auto traced = TraceToAten(graph, registry, context.remarks, options);
-    if (!traced.ok()) return traced.status();
-    graph = std::move(**traced);
+    AIRSCOPE_ASSIGN_OR_RETURN(auto traced, TraceToAten(graph, registry, context.remarks, options));
+    graph = std::move(*traced);
     changed = true;
     traced_from_dynamo = true;
   }
@@ -38,42 +37,39 @@ Result<bool> RunAot(Graph& graph, PassContext& context) {
       if (!entry->builtin) user.Add(*entry);
     }
     if (!user.All().empty()) {
-      auto decomposed = ApplyDecompositions(graph, user, registry, context.remarks);
-      if (!decomposed.ok()) return decomposed.status();
-      changed = changed || *decomposed;
+      AIRSCOPE_ASSIGN_OR_RETURN(auto decomposed, ApplyDecompositions(graph, user, registry, context.remarks));
+      changed = changed || decomposed;
     }
   }
   bool keep = context.config.keep_inference_input_mutations;
-  auto stats = Functionalize(graph, registry, keep, /*epilogue_is_aots=*/!traced_from_dynamo);
-  if (!stats.ok()) return stats.status();
-  if (changed || stats->functionalized > 0) {
+  AIRSCOPE_ASSIGN_OR_RETURN(auto stats, Functionalize(graph, registry, keep, /*epilogue_is_aots=*/!traced_from_dynamo));
+  if (changed || stats.functionalized > 0) {
     // aot_dispatch_base_graph runs fw_module.graph.eliminate_dead_code() on
     // the functionalized graph (views left unused by functionalization go).
-    Result<size_t> dead = EliminateDeadCode(graph, registry);
-    if (!dead.ok()) return dead.status();
-    const size_t erased = *dead;
+    AIRSCOPE_ASSIGN_OR_RETURN(size_t dead, EliminateDeadCode(graph, registry));
+    const size_t erased = dead;
     if (erased > 0) {
       context.remarks.push_back(
           fmt::format("erased {} dead node(s), as AOT's eliminate_dead_code after functionalization", erased));
     }
   }
-  if (stats->functionalized > 0) {
-    std::string inputs = stats->mutated_inputs == 0
+  if (stats.functionalized > 0) {
+    std::string inputs = stats.mutated_inputs == 0
                              ? "no graph input is mutated"
                              : fmt::format("{} mutated graph input(s) {} (keep_inference_input_mutations={})",
-                                           stats->mutated_inputs,
+                                           stats.mutated_inputs,
                                            keep ? "written back by copy_ before the output"
                                                 : "returned as extra leading outputs",
                                            keep ? "True" : "False");
-    context.remarks.push_back(fmt::format("functionalized {} in-place op(s); {}", stats->functionalized, inputs));
+    context.remarks.push_back(fmt::format("functionalized {} in-place op(s); {}", stats.functionalized, inputs));
     changed = true;
   }
   if (changed) AIRSCOPE_RETURN_IF_ERROR(RenameAsTraced(graph));
-  if (stats->left_on_views > 0) {
+  if (stats.left_on_views > 0) {
     context.remarks.push_back(
         fmt::format("left {} in-place op(s) through a view whose inverse airscope does not model (expand, "
                     "view(dtype), ...) as they were",
-                    stats->left_on_views));
+                    stats.left_on_views));
   }
   return changed;
 }

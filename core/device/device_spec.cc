@@ -52,7 +52,6 @@ int64_t DeviceSpec::H2DNs(double bytes) const {
   return std::max(h2d_bandwidth > 0 ? CeilNs(bytes / h2d_bandwidth) : 0, min_kernel_ns);
 }
 
-std::vector<std::string> DevicePresetNames() { return {"a100", "ascend-910b", "h100"}; }
 
 // Launch figures shared by the presets, from public measurements:
 // - NVIDIA, "Getting Started with CUDA Graphs" (Alan Gray, 2019): 20 kernels of
@@ -81,58 +80,87 @@ static DeviceSpec CommonLaunch(DeviceSpec spec) {
   return spec;
 }
 
-Result<DeviceSpec> DevicePreset(std::string_view name) {
-  DeviceSpec spec;
-  if (name == "ascend-910b") {
-    // Ascend 910B: ~354 TFLOP/s fp16 (cube), HBM2e ~1.6 TB/s, 64 GB.
-    spec = CommonLaunch(spec);
-    spec.peak_fp16_flops = 354e12;
-    spec.peak_fp32_flops = 88.5e12;  // the cube at fp32 runs at a quarter rate
-    spec.peak_int8_ops = 708e12;
-    spec.mem_bandwidth = 1.6e12;
-    spec.host_dispatch_ns = 12000;
-    spec.h2d_bandwidth = 25e9;  // PCIe 4.0 x16, achieved
-    spec.d2d_bandwidth = 1.6e12;
-    spec.memory_capacity = int64_t{64} << 30;
-    // 24 cube (AI) cores and 48 vector cores: the Atlas A2 processor of
-    // CANN's ATC --aicore_num documentation (its platform_config example:
-    // ai_core_cnt=24, cube_core_cnt=24, vector_core_cnt=48; hiascend.com
-    // .../devaids/atctool/atlasatcparam_16_0038.html) and what TorchAir's
-    // tools/gegraph_check/deadlock_check.py assumes (24 AIC, 48 AIVEC, its
-    // --aivec-total default). Other 910B variants' counts are not confirmed
-    // here: device set aicore_num / vectorcore_num.
-    spec.aicore_num = 24;
-    spec.vectorcore_num = 48;
-  } else if (name == "a100") {
-    // A100 SXM 80GB: 312 TFLOP/s bf16/fp16 dense, 19.5 TFLOP/s fp32, 2.0 TB/s.
-    spec = CommonLaunch(spec);
-    spec.peak_fp16_flops = 312e12;
-    spec.peak_fp32_flops = 19.5e12;
-    spec.peak_int8_ops = 624e12;
-    spec.mem_bandwidth = 2.0e12;
-    spec.host_dispatch_ns = 6000;
-    spec.h2d_bandwidth = 25e9;
-    spec.d2d_bandwidth = 2.0e12;
-    spec.memory_capacity = int64_t{80} << 30;
-    spec.aicore_num = spec.vectorcore_num = 108;  // SMs (NVIDIA A100 architecture whitepaper)
-  } else if (name == "h100") {
-    // H100 SXM: 989 TFLOP/s bf16 dense, 67 TFLOP/s fp32, 3.35 TB/s, 80 GB.
-    spec = CommonLaunch(spec);
-    spec.peak_fp16_flops = 989e12;
-    spec.peak_fp32_flops = 67e12;
-    spec.peak_int8_ops = 1979e12;
-    spec.mem_bandwidth = 3.35e12;
-    spec.host_dispatch_ns = 5000;
-    spec.h2d_bandwidth = 50e9;  // PCIe 5.0 x16, achieved
-    spec.d2d_bandwidth = 3.35e12;
-    spec.memory_capacity = int64_t{80} << 30;
-    spec.aicore_num = spec.vectorcore_num = 132;  // SMs of the SXM5 part (NVIDIA Hopper architecture in depth)
-  } else {
-    return Status::Errorf("unknown device preset '{}'{} (presets: {})", name, DidYouMean(name, DevicePresetNames()),
-                          fmt::join(DevicePresetNames(), ", "));
-  }
-  spec.name = std::string(name);
+// Ascend 910B: ~354 TFLOP/s fp16 (cube), HBM2e ~1.6 TB/s, 64 GB.
+static DeviceSpec Ascend910B(DeviceSpec spec) {
+  spec.peak_fp16_flops = 354e12;
+  spec.peak_fp32_flops = 88.5e12;  // the cube at fp32 runs at a quarter rate
+  spec.peak_int8_ops = 708e12;
+  spec.mem_bandwidth = 1.6e12;
+  spec.host_dispatch_ns = 12000;
+  spec.h2d_bandwidth = 25e9;  // PCIe 4.0 x16, achieved
+  spec.d2d_bandwidth = 1.6e12;
+  spec.memory_capacity = int64_t{64} << 30;
+  // 24 cube (AI) cores and 48 vector cores: the Atlas A2 processor of
+  // CANN's ATC --aicore_num documentation (its platform_config example:
+  // ai_core_cnt=24, cube_core_cnt=24, vector_core_cnt=48; hiascend.com
+  // .../devaids/atctool/atlasatcparam_16_0038.html) and what TorchAir's
+  // tools/gegraph_check/deadlock_check.py assumes (24 AIC, 48 AIVEC, its
+  // --aivec-total default). Other 910B variants' counts are not confirmed
+  // here: device set aicore_num / vectorcore_num.
+  spec.aicore_num = 24;
+  spec.vectorcore_num = 48;
   return spec;
+}
+
+// A100 SXM 80GB: 312 TFLOP/s bf16/fp16 dense, 19.5 TFLOP/s fp32, 2.0 TB/s.
+static DeviceSpec A100(DeviceSpec spec) {
+  spec.peak_fp16_flops = 312e12;
+  spec.peak_fp32_flops = 19.5e12;
+  spec.peak_int8_ops = 624e12;
+  spec.mem_bandwidth = 2.0e12;
+  spec.host_dispatch_ns = 6000;
+  spec.h2d_bandwidth = 25e9;
+  spec.d2d_bandwidth = 2.0e12;
+  spec.memory_capacity = int64_t{80} << 30;
+  spec.aicore_num = spec.vectorcore_num = 108;  // SMs (NVIDIA A100 architecture whitepaper)
+  return spec;
+}
+
+// H100 SXM: 989 TFLOP/s bf16 dense, 67 TFLOP/s fp32, 3.35 TB/s, 80 GB.
+static DeviceSpec H100(DeviceSpec spec) {
+  spec.peak_fp16_flops = 989e12;
+  spec.peak_fp32_flops = 67e12;
+  spec.peak_int8_ops = 1979e12;
+  spec.mem_bandwidth = 3.35e12;
+  spec.host_dispatch_ns = 5000;
+  spec.h2d_bandwidth = 50e9;  // PCIe 5.0 x16, achieved
+  spec.d2d_bandwidth = 3.35e12;
+  spec.memory_capacity = int64_t{80} << 30;
+  spec.aicore_num = spec.vectorcore_num = 132;  // SMs of the SXM5 part (NVIDIA Hopper architecture in depth)
+  return spec;
+}
+
+namespace {
+
+// The one table of presets, in name order: a new preset is its function above
+// and one row here. Each row's figures go on top of CommonLaunch's.
+struct DevicePresetRow {
+  std::string_view name;
+  DeviceSpec (*figures)(DeviceSpec spec);
+};
+constexpr DevicePresetRow kDevicePresets[] = {
+    {"a100", A100},
+    {"ascend-910b", Ascend910B},
+    {"h100", H100},
+};
+
+}  // namespace
+
+std::vector<std::string> DevicePresetNames() {
+  std::vector<std::string> names;
+  for (const DevicePresetRow& row : kDevicePresets) names.emplace_back(row.name);
+  return names;
+}
+
+Result<DeviceSpec> DevicePreset(std::string_view name) {
+  for (const DevicePresetRow& row : kDevicePresets) {
+    if (row.name != name) continue;
+    DeviceSpec spec = row.figures(CommonLaunch(DeviceSpec{}));
+    spec.name = std::string(name);
+    return spec;
+  }
+  return Status::Errorf("unknown device preset '{}'{} (presets: {})", name, DidYouMean(name, DevicePresetNames()),
+                        fmt::join(DevicePresetNames(), ", "));
 }
 
 namespace {

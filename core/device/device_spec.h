@@ -58,7 +58,7 @@ struct DeviceSpec {
   int64_t H2DNs(double bytes) const;
 };
 
-// Presets: "ascend-910b", "a100", "h100".
+// Presets, from one table in device_spec.cc: "a100", "ascend-910b", "h100" (in name order).
 std::vector<std::string> DevicePresetNames();
 Result<DeviceSpec> DevicePreset(std::string_view name);
 

@@ -66,16 +66,29 @@ std::shared_ptr<const std::vector<std::string>> Labels(const TaskGraph& graph) {
   return labels;
 }
 
+// A trace with no slices yet: the host's track, then one per stream.
+Trace EmptyTrace(std::string title, const DeviceSpec& spec, const std::vector<std::string>& streams) {
+  Trace t;
+  t.title = std::move(title);
+  t.device = spec.name;
+  t.tracks.reserve(streams.size() + 1);
+  t.tracks.push_back("host");
+  for (const std::string& s : streams) t.tracks.push_back(s);
+  return t;
+}
+
+// Ends `trace` at `at` with a slice on the host naming the error.
+void EndWithError(Trace& trace, int64_t at, const Status& error) {
+  trace.slices.push_back({0, SliceCategory::kError, error.message(), at, 0, -1, -1});
+  trace.end_ns = at;
+}
+
 // Reruns the pending run with recording on, for its first iterations.
 Trace BuildTrace(const PendingTrace& pt) {
   const Prepared& p = *pt.p;
   const int64_t n = pt.options.iterations;
   const int64_t kept = TracedIterations(n, p.tasks.size());
-  Trace t;
-  t.title = pt.title;
-  t.device = pt.spec.name;
-  t.tracks.push_back("host");
-  for (const std::string& s : p.streams) t.tracks.push_back(s);
+  Trace t = EmptyTrace(pt.title, pt.spec, p.streams);
   Engine e(p, pt.spec, &t);
   bool failed = false;
   int64_t simulated = kept;
@@ -104,8 +117,7 @@ Trace BuildTrace(const PendingTrace& pt) {
   if (simulated > kept) t.title += fmt::format(" (trace: iterations 1-{} of {})", kept, n);
   if (failed) {
     e.Synchronize(-1);
-    t.slices.push_back({0, SliceCategory::kError, pt.failure.status.message(), e.host, 0, -1, -1});
-    t.end_ns = e.host;
+    EndWithError(t, e.host, pt.failure.status);
   } else {
     if (kept < n) t.title += fmt::format(" (trace: iterations 1-{} of {})", kept, n);
     t.end_ns = e.End();
@@ -123,30 +135,42 @@ void SimDevice::set_spec(DeviceSpec spec) {
   for (CapturedGraph& c : captured_) c.prepared.reset();  // its durations came from the old spec
 }
 
-Trace SimDevice::NewTrace(std::string title, std::vector<std::string> streams) const {
-  Trace t;
-  t.title = std::move(title);
-  t.device = spec_.name;
-  t.tracks.push_back("host");
-  for (std::string& s : streams) t.tracks.push_back(std::move(s));
-  return t;
-}
-
 namespace {
 
-void SetKernelCounts(const TaskGraph& graph, RunResult& r) {
-  KernelCount count = CountKernels(graph);
-  r.kernels = count.kernels;
-  r.unknown_cost_kernels = count.unknown_cost;
+// The recipe of a run's trace, for a run whose options keep one.
+std::shared_ptr<PendingTrace> NewPending(bool eager, std::string title, const DeviceSpec& spec,
+                                         const RunOptions& options, std::shared_ptr<const Prepared> p,
+                                         std::shared_ptr<const std::vector<std::string>> labels) {
+  auto pending = std::make_shared<PendingTrace>();
+  pending->eager = eager;
+  pending->title = std::move(title);
+  pending->spec = spec;
+  pending->options = options;
+  pending->p = std::move(p);
+  pending->labels = std::move(labels);
+  return pending;
+}
+
+// The totals of a run that went through all its iterations.
+RunResult Totals(std::string mode, const std::string& graph, const RunOptions& options, size_t tasks,
+                 KernelCount kernels, const Engine& e) {
+  RunResult r;
+  r.mode = std::move(mode);
+  r.graph = graph;
+  r.iterations = options.iterations;
+  r.tasks = static_cast<int64_t>(tasks) * options.iterations;
+  r.kernels = kernels.kernels;
+  r.unknown_cost_kernels = kernels.unknown_cost;
+  e.Fill(r);
+  return r;
 }
 
 }  // namespace
 
 Result<RunResult> SimDevice::Eager(const TaskGraph& graph, const std::string& name, const RunOptions& options) {
   if (options.iterations < 1) return Status::Error("eager: the iteration count must be at least 1");
-  auto pending = std::make_shared<PendingTrace>();
-  pending->p = std::make_shared<const Prepared>(Prepare(graph, spec_, options.compute_dtype, ""));
-  const Prepared& p = *pending->p;
+  auto prepared = std::make_shared<const Prepared>(Prepare(graph, spec_, options.compute_dtype, ""));
+  const Prepared& p = *prepared;
   std::string title = fmt::format("eager {} x{}", name, options.iterations);
   int64_t base_allocated = allocator_.Stats(kDefaultPool).allocated;
   // An interrupted run leaves the device as it found it: the allocator's
@@ -162,46 +186,37 @@ Result<RunResult> SimDevice::Eager(const TaskGraph& graph, const std::string& na
     allocator_ = std::move(before);
     return failure.status;
   }
-  const bool keep = options.trace != TraceLevel::kNone;
-  if (keep) {
-    pending->eager = true;
-    pending->title = title;
-    pending->spec = spec_;
-    pending->options = options;
-    pending->labels = Labels(graph);
+  std::shared_ptr<PendingTrace> pending;
+  if (options.trace != TraceLevel::kNone) {
+    pending = NewPending(true, title, spec_, options, prepared, Labels(graph));
     pending->base_allocated = base_allocated;
   }
   if (failure.iteration >= 0) {
     Status failed = failure.status.WithPrefix(fmt::format("eager: {}", TaskWhere(graph.tasks[failure.task])));
-    if (keep) {
-      failure.status = failed;
-      pending->failure = std::move(failure);
-      SetPending(std::move(pending));
-    } else {
+    if (!pending) {
       // No trace but the error, where it happened.
       e.Synchronize(-1);
-      Trace trace = NewTrace(std::move(title), p.streams);
-      trace.slices.push_back({0, SliceCategory::kError, failed.message(), e.host, 0, -1, -1});
-      trace.end_ns = e.host;
-      SetTrace(std::move(trace));
+      return FailWithTrace(NewTrace(std::move(title), p.streams), e.host, failed);
     }
+    failure.status = failed;
+    pending->failure = std::move(failure);
+    SetPending(std::move(pending));
     return failed;
   }
-  RunResult r;
-  r.mode = "eager";
-  r.graph = name;
-  r.iterations = options.iterations;
-  r.tasks = static_cast<int64_t>(p.tasks.size()) * options.iterations;
-  SetKernelCounts(graph, r);
-  e.Fill(r);
-  if (keep) {
-    SetPending(std::move(pending));
-  } else {
-    Trace trace = NewTrace(title + " (no trace kept)", p.streams);
-    trace.end_ns = r.wall_ns;
-    SetTrace(std::move(trace));
-  }
+  RunResult r = Totals("eager", name, options, p.tasks.size(), CountKernels(graph), e);
+  KeepTrace(std::move(pending), title, p.streams, r.wall_ns);
   return r;
+}
+
+void SimDevice::KeepTrace(std::shared_ptr<const PendingTrace> pending, const std::string& title,
+                          const std::vector<std::string>& streams, int64_t wall_ns) {
+  if (pending) {
+    SetPending(std::move(pending));
+    return;
+  }
+  Trace trace = NewTrace(title + " (no trace kept)", streams);
+  trace.end_ns = wall_ns;
+  SetTrace(std::move(trace));
 }
 
 void SimDevice::SetTrace(Trace trace) {
@@ -224,12 +239,76 @@ const Trace& SimDevice::last_trace() {
   return trace_;
 }
 
-Status SimDevice::CaptureError(Trace trace, int64_t host_ns, Status error) {
-  trace.slices.push_back({0, SliceCategory::kError, error.message(), host_ns, 0, -1, -1});
-  trace.end_ns = host_ns;
+Trace SimDevice::NewTrace(std::string title, const std::vector<std::string>& streams) const {
+  return EmptyTrace(std::move(title), spec_, streams);
+}
+
+Status SimDevice::FailWithTrace(Trace trace, int64_t at, Status error) {
+  EndWithError(trace, at, error);
   SetTrace(std::move(trace));
   return error;
 }
+
+namespace {
+
+// A capture under way: its trace (capture slices on the host), the host's
+// clock, and a copy of the device's allocator holding the graph's pool,
+// swapped in only when the capture succeeds, so a failed capture leaves
+// memory exactly as it was (no pool, nothing of the default pool's cache
+// released to make room for it).
+struct CaptureRecording {
+  Trace trace;
+  int64_t host = 0;
+  CachingAllocator memory;
+  PoolId pool = 0;
+  std::vector<CapturedGraph::Block> made;  // CapturedGraph::blocks, in order
+};
+
+// Opens the graph's pool and places the static inputs in it.
+Status AllocateStaticInputs(CaptureRecording& rec, const std::vector<GraphInput>& inputs) {
+  AIRSCOPE_RETURN_IF_ERROR(rec.memory.BeginAllocateToPool(rec.pool));
+  for (const GraphInput& in : inputs) {
+    Result<BlockId> b = rec.memory.Allocate(std::max<int64_t>(in.bytes, 1));
+    if (!b.ok()) return b.status().WithPrefix("capture: static input");
+    rec.made.push_back({-1, *b, *rec.memory.Place(*b), true});
+  }
+  return Status::Ok();
+}
+
+// Records the tasks in order: a capture slice on the host per task, its
+// output allocated in the pool and freed after its last reader inside the
+// graph, unless the graph returns it. `refusal` is the first of
+// capture_rules.h's refusals, met at task `refused_at` (before that task
+// is recorded) or at the end (refused_at == tasks.size()); nullptr: none.
+Status RecordTasks(CaptureRecording& rec, const TaskGraph& g, const Prepared& p, const DeviceSpec& spec,
+                   const std::vector<uint32_t>& outputs, const CaptureViolation* refusal, int64_t refused_at) {
+  std::vector<BlockId> blocks(g.tasks.size(), 0);
+  std::vector<uint8_t> returned(g.tasks.size(), 0);
+  for (uint32_t t : outputs) {
+    if (t < returned.size()) returned[t] = 1;
+  }
+  for (const DeviceTask& t : g.tasks) {
+    if (static_cast<int64_t>(t.id) == refused_at) return Status::Error(refusal->message);
+    rec.trace.slices.push_back(
+        {0, SliceCategory::kCapture, "capture " + TaskLabel(t), rec.host, spec.host_launch_ns, 0, t.id});
+    rec.host += spec.host_launch_ns;
+    if (p.out_bytes[t.id] > 0) {
+      Result<BlockId> b = rec.memory.Allocate(p.out_bytes[t.id]);
+      if (!b.ok()) return b.status().WithPrefix("capture");
+      blocks[t.id] = *b;
+      rec.made.push_back({t.id, *b, *rec.memory.Place(*b), true});
+    }
+    for (uint32_t f : p.frees_after[t.id]) {
+      if (!returned[f]) rec.memory.Free(blocks[f]);
+    }
+  }
+  if (refusal) return Status::Error(refusal->message);
+  AIRSCOPE_RETURN_IF_ERROR(rec.memory.EndAllocateToPool(rec.pool));
+  for (CapturedGraph::Block& b : rec.made) b.live = rec.memory.Place(b.id).has_value();
+  return Status::Ok();
+}
+
+}  // namespace
 
 Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& name,
                                     const std::vector<GraphInput>& inputs, const CaptureOptions& options) {
@@ -237,78 +316,47 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   TaskGraph g = OnCaptureStream(graph, cap);
   std::vector<std::string> shown;
   for (const std::string& s : g.streams) shown.push_back(StreamDisplayName(s));
-  Trace trace = NewTrace(fmt::format("capture {} on {}", name, StreamDisplayName(cap)), shown);
-  int64_t host = 0;
-
+  CaptureRecording rec{NewTrace(fmt::format("capture {} on {}", name, StreamDisplayName(cap)), shown), 0,
+                       allocator_, 0, {}};
   // The first refusal of capture_rules.h, where the capture meets it: at
   // begin (task -1), at a task, or at the end (task == tasks.size()).
   std::vector<CaptureViolation> refused =
       ApplyCaptureRules(g, {cap, options.end_stream, options.mode, options.task_queue_enable}, true);
-  const int64_t refused_at = refused.empty() ? static_cast<int64_t>(g.tasks.size()) + 1 : refused.front().task;
-  if (refused_at < 0) return CaptureError(std::move(trace), host, Status::Error(refused.front().message));
-  // The capture works on a copy of the allocator, swapped in when it succeeds:
-  // a failed capture leaves memory exactly as it was (no pool, nothing of the
-  // default pool's cache released to make room for it).
-  CachingAllocator memory = allocator_;
+  const CaptureViolation* refusal = refused.empty() ? nullptr : &refused.front();
+  const int64_t refused_at = refusal ? refusal->task : static_cast<int64_t>(g.tasks.size()) + 1;
+  if (refused_at < 0) return FailWithTrace(std::move(rec.trace), rec.host, Status::Error(refusal->message));
   const bool own_pool = options.pool == 0;
-  if (!own_pool && !memory.HasPool(options.pool)) return Status::Errorf("capture: no pool {}", options.pool);
-  PoolId pool = own_pool ? memory.CreatePool(fmt::format("graph {}", name)) : options.pool;
-  Status begun = memory.BeginAllocateToPool(pool);
-  if (!begun.ok()) return CaptureError(std::move(trace), host, begun);
-  std::vector<CapturedGraph::Block> made;
-  for (const GraphInput& in : inputs) {
-    Result<BlockId> b = memory.Allocate(std::max<int64_t>(in.bytes, 1));
-    if (!b.ok()) return CaptureError(std::move(trace), host, b.status().WithPrefix("capture: static input"));
-    made.push_back({-1, *b, *memory.Place(*b), true});
+  if (!own_pool && !rec.memory.HasPool(options.pool)) return Status::Errorf("capture: no pool {}", options.pool);
+  rec.pool = own_pool ? rec.memory.CreatePool(fmt::format("graph {}", name)) : options.pool;
+  Status recorded = AllocateStaticInputs(rec, inputs);
+  if (recorded.ok()) {
+    Prepared p = Prepare(g, spec_, options.compute_dtype, "");
+    recorded = RecordTasks(rec, g, p, spec_, options.outputs, refusal, refused_at);
   }
-  Prepared p = Prepare(g, spec_, options.compute_dtype, "");
-  std::vector<BlockId> blocks(g.tasks.size(), 0);
-  std::vector<uint8_t> returned(g.tasks.size(), 0);
-  for (uint32_t t : options.outputs) {
-    if (t < returned.size()) returned[t] = 1;
-  }
-  for (const DeviceTask& t : g.tasks) {
-    if (static_cast<int64_t>(t.id) == refused_at) return CaptureError(std::move(trace), host, Status::Error(refused.front().message));
-    trace.slices.push_back({0, SliceCategory::kCapture, "capture " + TaskLabel(t), host, spec_.host_launch_ns, 0,
-                            t.id});
-    host += spec_.host_launch_ns;
-    if (p.out_bytes[t.id] > 0) {
-      Result<BlockId> b = memory.Allocate(p.out_bytes[t.id]);
-      if (!b.ok()) return CaptureError(std::move(trace), host, b.status().WithPrefix("capture"));
-      blocks[t.id] = *b;
-      made.push_back({t.id, *b, *memory.Place(*b), true});
-    }
-    for (uint32_t f : p.frees_after[t.id]) {
-      if (!returned[f]) memory.Free(blocks[f]);
-    }
-  }
-  if (!refused.empty()) return CaptureError(std::move(trace), host, Status::Error(refused.front().message));
-  Status ended = memory.EndAllocateToPool(pool);
-  if (!ended.ok()) return CaptureError(std::move(trace), host, ended);
-  for (CapturedGraph::Block& b : made) b.live = memory.Place(b.id).has_value();
+  if (!recorded.ok()) return FailWithTrace(std::move(rec.trace), rec.host, recorded);
   // A new capture of the same graph replaces the old one and frees its pool.
   for (size_t i = 0; i < captured_.size(); ++i) {
     if (captured_[i].name == name) {
-      if (captured_[i].owns_pool) (void)memory.ReleasePool(captured_[i].pool);
+      if (captured_[i].owns_pool) (void)rec.memory.ReleasePool(captured_[i].pool);
       captured_.erase(captured_.begin() + static_cast<std::ptrdiff_t>(i));
       break;
     }
   }
-  allocator_ = std::move(memory);
+  allocator_ = std::move(rec.memory);
   CapturedGraph c;
   c.id = next_graph_id_++;
   c.name = name;
   c.capture_stream = cap;
   c.tasks = std::move(g);
   c.inputs = inputs;
-  c.pool = pool;
+  c.pool = rec.pool;
   c.owns_pool = own_pool;
-  c.blocks = std::move(made);
+  c.blocks = std::move(rec.made);
   c.compute_dtype = options.compute_dtype;
   c.labels = Labels(c.tasks);
   captured_.push_back(std::move(c));
-  trace.end_ns = host;
-  SetTrace(std::move(trace));
+  rec.trace.end_ns = rec.host;
+  SetTrace(std::move(rec.trace));
   return captured_.back().id;
 }
 
@@ -320,43 +368,27 @@ Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options, cons
   if (!c) return Status::Errorf("replay: no captured graph {}", id);
   if (options.iterations < 1) return Status::Error("replay: the iteration count must be at least 1");
   const std::vector<GraphInput>& inputs = copies ? *copies : c->inputs;
-  auto pending = std::make_shared<PendingTrace>();
   // Prepared once per graph and spec: a caller that replays once per call
   // (core/runtime) pays for it once, not per replay.
   if (!c->prepared) {
     c->prepared = std::make_shared<const Prepared>(Prepare(c->tasks, spec_, c->compute_dtype, ""));
     c->kernels = CountKernels(c->tasks);
   }
-  pending->p = c->prepared;
-  const Prepared& p = *pending->p;
+  const Prepared& p = *c->prepared;
   std::string title = fmt::format("replay {} x{}", c->name, options.iterations);
   Engine e(p, spec_, nullptr);
   ReplayLoop loop{p, spec_, options, e, inputs, c->name};
   loop.last = options.iterations;
   loop.interruptible = true;
   if (!RunReplayIterations(loop)) return InterruptedStatus();
-  RunResult r;
-  r.mode = "replay";
-  r.graph = c->name;
-  r.iterations = options.iterations;
-  r.tasks = static_cast<int64_t>(p.tasks.size()) * options.iterations;
-  r.kernels = c->kernels.kernels;
-  r.unknown_cost_kernels = c->kernels.unknown_cost;
-  e.Fill(r);
+  RunResult r = Totals("replay", c->name, options, p.tasks.size(), c->kernels, e);
+  std::shared_ptr<PendingTrace> pending;
   if (options.trace != TraceLevel::kNone) {
-    pending->eager = false;
-    pending->title = std::move(title);
-    pending->spec = spec_;
-    pending->options = options;
-    pending->labels = c->labels;
+    pending = NewPending(false, title, spec_, options, c->prepared, c->labels);
     pending->graph = c->name;
     pending->inputs = inputs;
-    SetPending(std::move(pending));
-  } else {
-    Trace trace = NewTrace(title + " (no trace kept)", p.streams);
-    trace.end_ns = r.wall_ns;
-    SetTrace(std::move(trace));
   }
+  KeepTrace(std::move(pending), title, p.streams, r.wall_ns);
   return r;
 }
 

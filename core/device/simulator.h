@@ -46,7 +46,10 @@
 namespace airscope {
 
 enum class TraceLevel : uint8_t {
-  kNone,  // totals only: last_trace() is empty, nothing is kept to rerun
+  // Totals only, nothing kept to rerun: last_trace() is the run's title
+  // ("... (no trace kept)") and end without slices, or after an error the
+  // error's slice alone.
+  kNone,
   kFull,  // last_trace() has every slice, flow and counter (of the first iterations, see above)
 };
 
@@ -171,8 +174,15 @@ class SimDevice {
   void ShowTrace(Trace trace) { SetTrace(std::move(trace)); }
 
  private:
-  Trace NewTrace(std::string title, std::vector<std::string> streams) const;
-  Status CaptureError(Trace trace, int64_t host_ns, Status error);
+  Trace NewTrace(std::string title, const std::vector<std::string>& streams) const;
+  // Shows `trace`, ended at `at` by a slice naming `error`, as the last
+  // run's; returns `error`.
+  Status FailWithTrace(Trace trace, int64_t at, Status error);
+  // The end of a run that went through all its iterations: `pending` becomes
+  // what last_trace() builds, or without it (a run that keeps no trace) the
+  // trace is its title and end alone.
+  void KeepTrace(std::shared_ptr<const PendingTrace> pending, const std::string& title,
+                 const std::vector<std::string>& streams, int64_t wall_ns);
   void SetTrace(Trace trace);
   void SetPending(std::shared_ptr<const PendingTrace> pending);
 

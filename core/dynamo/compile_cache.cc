@@ -169,24 +169,59 @@ Result<Frame::BuiltGuards> Frame::BuildGuards(const std::vector<CallInput>& inpu
   return built;
 }
 
+namespace {
+
+using Entries = std::vector<std::unique_ptr<CacheEntry>>;
+using SeenSizes = std::map<std::string, std::vector<std::optional<int64_t>>>;
+
+// The entry whose guards pass, newest first (Dynamo's cache lookup order).
+std::optional<size_t> FindEntry(const Entries& entries, const std::vector<CallInput>& inputs) {
+  for (size_t i = entries.size(); i-- > 0;) {
+    if (entries[i]->guards.Check(inputs)) return i;
+  }
+  return std::nullopt;
+}
+
+// Why each entry refused the call, newest first, for the recompile message.
+std::vector<std::string> GuardFailures(const Entries& entries, const std::vector<CallInput>& inputs) {
+  std::vector<std::string> failures;
+  for (size_t i = entries.size(); i-- > 0;) {
+    std::optional<std::string> why = entries[i]->guards.FirstFailure(inputs);
+    failures.push_back(fmt::format("{}: {}", entries[i]->compile_id, why.value_or("guard failed")));
+  }
+  return failures;
+}
+
+// Automatic dynamic sees this call's sizes before the guards are built: a
+// dim whose size changed since an earlier call becomes dynamic.
+void SeeSizes(SeenSizes& seen, const std::vector<CallInput>& inputs, bool automatic_dynamic) {
+  for (const CallInput& in : inputs) {
+    auto [it, fresh] = seen.try_emplace(in.name);
+    if (fresh || it->second.size() != in.sizes.size()) {
+      it->second.assign(in.sizes.begin(), in.sizes.end());
+      continue;
+    }
+    if (!automatic_dynamic) continue;
+    for (size_t d = 0; d < in.sizes.size(); ++d) {
+      if (it->second[d] && *it->second[d] != in.sizes[d]) it->second[d].reset();
+    }
+  }
+}
+
+}  // namespace
+
 Result<CallOutcome> Frame::Call(const Graph& graph, const std::vector<CallInput>& inputs, const FrameOptions& options,
                                 const CompileFn& compile) {
   CallOutcome outcome;
-  // Lookup, newest entry first.
-  for (size_t i = entries_.size(); i-- > 0;) {
-    if (entries_[i]->guards.Check(inputs)) {
-      ++calls_;
-      outcome.kind = CallOutcome::Kind::kHit;
-      outcome.entry = i;
-      outcome.compile_id = entries_[i]->compile_id;
-      ++entries_[i]->hits;
-      return outcome;
-    }
+  if (std::optional<size_t> hit = FindEntry(entries_, inputs)) {
+    ++calls_;
+    outcome.kind = CallOutcome::Kind::kHit;
+    outcome.entry = *hit;
+    outcome.compile_id = entries_[*hit]->compile_id;
+    ++entries_[*hit]->hits;
+    return outcome;
   }
-  for (size_t i = entries_.size(); i-- > 0;) {
-    std::optional<std::string> why = entries_[i]->guards.FirstFailure(inputs);
-    outcome.failures.push_back(fmt::format("{}: {}", entries_[i]->compile_id, why.value_or("guard failed")));
-  }
+  outcome.failures = GuardFailures(entries_, inputs);
   std::vector<std::string> shapes;
   for (const CallInput& in : inputs) shapes.push_back(fmt::format("{}={}", in.name, in.ShapeString()));
 
@@ -202,51 +237,42 @@ Result<CallOutcome> Frame::Call(const Graph& graph, const std::vector<CallInput>
     return outcome;
   }
 
-  // Automatic dynamic sees this call's sizes before the guards are built.
-  auto seen_before = seen_sizes_;
-  for (const CallInput& in : inputs) {
-    auto [it, fresh] = seen_sizes_.try_emplace(in.name);
-    if (fresh || it->second.size() != in.sizes.size()) {
-      it->second.assign(in.sizes.begin(), in.sizes.end());
-      continue;
-    }
-    if (!options.automatic_dynamic) continue;
-    for (size_t d = 0; d < in.sizes.size(); ++d) {
-      if (it->second[d] && *it->second[d] != in.sizes[d]) it->second[d].reset();
-    }
-  }
-  Result<BuiltGuards> guards = BuildGuards(inputs, &outcome.dynamic_notes);
-  if (!guards.ok()) {
+  // A compile that fails leaves the sizes seen as they were.
+  SeenSizes seen_before = seen_sizes_;
+  SeeSizes(seen_sizes_, inputs, options.automatic_dynamic);
+  Result<std::unique_ptr<CacheEntry>> entry = Compile(graph, inputs, compile, outcome.dynamic_notes);
+  if (!entry.ok()) {
     seen_sizes_ = std::move(seen_before);
-    return guards.status();
+    return entry.status();
   }
-  std::vector<TensorMeta> metas;
-  for (const TensorGuard& t : guards->tensors) metas.push_back(t.ToMeta());
-  Result<std::unique_ptr<Graph>> artifact = compile(graph, metas);
-  if (!artifact.ok()) {
-    seen_sizes_ = std::move(seen_before);
-    return artifact.status();
-  }
-  // Dynamo produces the guards after the backend compiled: a dim marked
-  // dynamic that the backend specialized fails the frame there.
-  if (!guards->constraint_violation.empty()) {
-    seen_sizes_ = std::move(seen_before);
-    return Status::Error(guards->constraint_violation);
-  }
-  auto entry = std::make_unique<CacheEntry>();
-  entry->compile_id = fmt::format("{}/{}", frame_id_, next_compile_++);
-  entry->guards = GuardSet(std::move(guards->tensors));
-  entry->artifact = std::move(artifact).value();
   ++calls_;
   outcome.kind = CallOutcome::Kind::kCompiled;
   outcome.entry = entries_.size();
-  outcome.compile_id = entry->compile_id;
-  entries_.push_back(std::move(entry));
+  outcome.compile_id = (*entry)->compile_id;
+  entries_.push_back(std::move(entry).value());
   if (!outcome.failures.empty()) {
     last_miss_ = outcome;
     last_miss_shapes_ = shapes;
   }
   return outcome;
+}
+
+Result<std::unique_ptr<CacheEntry>> Frame::Compile(const Graph& graph, const std::vector<CallInput>& inputs,
+                                                   const CompileFn& compile, std::vector<std::string>& notes) {
+  Result<BuiltGuards> guards = BuildGuards(inputs, &notes);
+  if (!guards.ok()) return guards.status();
+  std::vector<TensorMeta> metas;
+  for (const TensorGuard& t : guards->tensors) metas.push_back(t.ToMeta());
+  Result<std::unique_ptr<Graph>> artifact = compile(graph, metas);
+  if (!artifact.ok()) return artifact.status();
+  // Dynamo produces the guards after the backend compiled: a dim marked
+  // dynamic that the backend specialized fails the frame there.
+  if (!guards->constraint_violation.empty()) return Status::Error(guards->constraint_violation);
+  auto entry = std::make_unique<CacheEntry>();
+  entry->compile_id = fmt::format("{}/{}", frame_id_, next_compile_++);
+  entry->guards = GuardSet(std::move(guards->tensors));
+  entry->artifact = std::move(artifact).value();
+  return entry;
 }
 
 std::string Frame::RecompileMessage(const CallOutcome& outcome) const {

@@ -113,6 +113,10 @@ class Frame {
     std::string constraint_violation;
   };
   Result<BuiltGuards> BuildGuards(const std::vector<CallInput>& inputs, std::vector<std::string>* notes) const;
+  // Guards for `inputs`, the backend's artifact, and the entry's compile id
+  // (taken only when the compile succeeds).
+  Result<std::unique_ptr<CacheEntry>> Compile(const Graph& graph, const std::vector<CallInput>& inputs,
+                                              const CompileFn& compile, std::vector<std::string>& notes);
 
   std::string function_;
   std::string file_;

@@ -404,10 +404,9 @@ Status ReadNode(const json& object, const ArgumentReader& reader, Graph* graph) 
     AIRSCOPE_RETURN_IF_ERROR(ReadMeta(object["meta"], &*meta));
   }
 
-  Result<Node*> node = graph->AppendNamed(std::move(spec));
-  if (!node.ok()) return node.status();
-  if (!stream.empty()) graph->SetStream(*node, stream);
-  if (meta) (*node)->set_meta(std::move(*meta));
+  AIRSCOPE_ASSIGN_OR_RETURN(Node* node, graph->AppendNamed(std::move(spec)));
+  if (!stream.empty()) graph->SetStream(node, stream);
+  if (meta) node->set_meta(std::move(*meta));
   return Status::Ok();
 }
 
@@ -506,10 +505,9 @@ std::string PrintGraphJson(const Graph& graph) {
 }
 
 Result<std::unique_ptr<Graph>> ParseGraphJson(std::string_view text, std::string_view filename) {
-  Result<json> doc = ParseJsonText(text, filename);
-  if (!doc.ok()) return doc.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(json doc, ParseJsonText(text, filename));
   try {
-    return ReadDocument(*doc, filename);
+    return ReadDocument(doc, filename);
   } catch (const nlohmann::json::exception& e) {
     // Every access above is type-checked first; this is a last line of defence
     // so that no input can throw past this file.

@@ -141,76 +141,169 @@ bool IsBlockingCopy(const Node& node) {
 
 }  // namespace
 
-Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registry, const TaskGraphOptions& options) {
-  TaskGraph out;
-  out.streams.push_back("");
-  CoreLimitTracker limits;
+namespace {
+
+// Builds the task graph node by node, in graph order. Each node's producers
+// (the tasks that make what it holds: its own, or for a no-op such as a view
+// or getitem its inputs' producers) are a span of one shared pool, so a node
+// costs no allocation.
+class TaskGraphBuilder {
+ public:
+  TaskGraphBuilder(const Graph& lowered, const OpRegistry& registry, const TaskGraphOptions& options)
+      : registry_(registry),
+        options_(options),
+        storages_(options.accesses ? StorageMap::Compute(lowered, registry) : StorageMap()),
+        producer_spans_(lowered.size()) {
+    out_.streams.push_back("");
+    producer_pool_.reserve(lowered.size());
+  }
+
+  Status Visit(const Node& node) {
+    if (node.op() == OpKind::kCallMethod || node.op() == OpKind::kCallModule) return AddOpaque(node);
+    if (node.op() == OpKind::kCallFunction && limits_.Visit(node)) return Status::Ok();
+    if (IsNoOpNode(node, registry_)) {
+      if (node.op() != OpKind::kPlaceholder && node.op() != OpKind::kGetAttr) SetProducers(&node, DataDeps(node));
+      return Status::Ok();
+    }
+    std::string_view target = StripTorchOps(node.target());
+    if (target == kRecord || target == kTaggedRecord) return AddRecord(node, target == kTaggedRecord);
+    if (target == kTaggedWait) return AddTaggedWait(node);
+    if (target == kWait) return AddWait(node);
+    TaskKind kind = IsMemcpy(target) ? TaskKind::kMemcpy : IsHostSync(target) ? TaskKind::kHostSync : TaskKind::kKernel;
+    SetProducer(&node, AddTask(node, kind, "", DataDeps(node)));
+    return Status::Ok();
+  }
+
+  TaskGraph Finish() { return std::move(out_); }
+
+ private:
+  struct Span {
+    uint32_t begin = 0, size = 0;
+  };
+
+  // An opaque node `aot` could not lower: with a known value it runs as a
+  // kernel of unknown cost; without one nothing says what it makes.
+  Status AddOpaque(const Node& node) {
+    if (!node.meta() || (node.meta()->kind != ValueKind::kTensor && node.meta()->kind != ValueKind::kTuple)) {
+      return Status::Errorf("{} '{}' cannot become a device task: it is opaque and its value is unknown",
+                            OpKindName(node.op()), node.name());
+    }
+    SetProducer(&node, AddTask(node, TaskKind::kKernel, "", DataDeps(node)));
+    return Status::Ok();
+  }
+
+  // air.record's event is the node itself; air.tagged_event_record's its tag.
+  Status AddRecord(const Node& node, bool tagged) {
+    std::string event = node.name();
+    if (tagged) {
+      Result<std::string> tag = TagOf(node);
+      if (!tag.ok()) return tag.status();
+      event = *tag;
+    }
+    uint32_t id = AddTask(node, TaskKind::kEventRecord, event, DataDeps(node));
+    last_record_[event] = id;
+    SetProducer(&node, id);
+    return Status::Ok();
+  }
+
+  // A wait task for `event`, after its latest record; with none, an error
+  // unless the options allow waits nothing records (then it has no dep).
+  Result<uint32_t> AddWaitTask(const Node& node, const std::string& event) {
+    auto it = last_record_.find(event);
+    if (it != last_record_.end()) return AddTask(node, TaskKind::kEventWait, event, {it->second});
+    if (!options_.allow_unrecorded_waits) {
+      return Status::Errorf("wait '{}' waits for event '{}', which no record before it records", node.name(), event);
+    }
+    return AddTask(node, TaskKind::kEventWait, event, {});
+  }
+
+  Status AddTaggedWait(const Node& node) {
+    Result<std::string> tag = TagOf(node);
+    if (!tag.ok()) return tag.status();
+    Result<uint32_t> id = AddWaitTask(node, *tag);
+    if (!id.ok()) return id.status();
+    SetProducer(&node, *id);
+    return Status::Ok();
+  }
+
+  // air.wait([records]): one wait task per event waited for.
+  Status AddWait(const Node& node) {
+    if (node.args().empty() || !node.args()[0].is_sequence()) {
+      return Status::Errorf("wait '{}' takes a list of records as args[0]", node.name());
+    }
+    std::vector<uint32_t> ids;
+    for (const Argument& item : node.args()[0].items()) {
+      const Node* record = item.is_node() ? item.as_node() : nullptr;
+      if (!record || !IsTarget(*record, kRecord)) {
+        return Status::Errorf("wait '{}' waits for '{}', which is not an air.record (run event_record first)",
+                              node.name(), record ? record->name() : "a non-node value");
+      }
+      Result<uint32_t> id = AddWaitTask(node, record->name());
+      if (!id.ok()) return id.status();
+      ids.push_back(*id);
+    }
+    SetProducers(&node, ids);
+    return Status::Ok();
+  }
+
   // Buffers: the storages of values, numbered in order of first use.
-  const StorageMap storages = options.accesses ? StorageMap::Compute(lowered, registry) : StorageMap();
-  std::unordered_map<int, uint32_t> buffer_of;
-  auto buffer = [&](const Node* node) -> int64_t {
-    int storage = storages.Of(node);
+  int64_t Buffer(const Node* node) {
+    int storage = storages_.Of(node);
     if (storage < 0) return -1;
-    auto [it, fresh] = buffer_of.try_emplace(storage, static_cast<uint32_t>(out.buffers.size()));
+    auto [it, fresh] = buffer_of_.try_emplace(storage, static_cast<uint32_t>(out_.buffers.size()));
     if (fresh) {
-      std::vector<Node*> members = storages.NodesOf(storage);
-      out.buffers.push_back(members.empty() ? node->name() : members.front()->name());
+      std::vector<Node*> members = storages_.NodesOf(storage);
+      out_.buffers.push_back(members.empty() ? node->name() : members.front()->name());
     }
     return it->second;
-  };
-  auto accesses = [&](const Node& node, DeviceTask& task) {
+  }
+
+  void Accesses(const Node& node, DeviceTask& task) {
     auto read = [&](const Node* input) {
-      if (int64_t b = buffer(input); b >= 0) task.reads.push_back(static_cast<uint32_t>(b));
+      if (int64_t b = Buffer(input); b >= 0) task.reads.push_back(static_cast<uint32_t>(b));
     };
     for (const Argument& a : node.args()) a.ForEachNode(read);
     for (const Kwarg& kw : node.kwargs()) kw.value.ForEachNode(read);
     // Its value's storage (an in-place op's first argument, an out= tensor),
     // or, for a tuple, each item's.
-    if (int64_t b = buffer(&node); b >= 0) task.writes.push_back(static_cast<uint32_t>(b));
+    if (int64_t b = Buffer(&node); b >= 0) task.writes.push_back(static_cast<uint32_t>(b));
     for (const Node* user : node.users()) {
-      if (IsTarget(*user, "operator.getitem") && storages.ViewOf(user) == nullptr) {
-        if (int64_t b = buffer(user); b >= 0) task.writes.push_back(static_cast<uint32_t>(b));
+      if (IsTarget(*user, "operator.getitem") && storages_.ViewOf(user) == nullptr) {
+        if (int64_t b = Buffer(user); b >= 0) task.writes.push_back(static_cast<uint32_t>(b));
       }
     }
     SortUnique(task.reads);
     SortUnique(task.writes);
-  };
-  // For every node, the tasks that produce what it holds: its own task, or
-  // for a no-op (a view, getitem) the producers of its inputs. Each node's
-  // list is a span of one shared pool, so a node costs no allocation.
-  struct Span {
-    uint32_t begin = 0, size = 0;
-  };
-  FlatNodeMap<Span> producer_spans(lowered.size());
-  std::vector<uint32_t> producer_pool;
-  producer_pool.reserve(lowered.size());
-  auto set_producers = [&](const Node* node, const std::vector<uint32_t>& ids) {
-    producer_spans[node] = {static_cast<uint32_t>(producer_pool.size()), static_cast<uint32_t>(ids.size())};
-    producer_pool.insert(producer_pool.end(), ids.begin(), ids.end());
-  };
-  auto set_producer = [&](const Node* node, uint32_t id) {
-    producer_spans[node] = {static_cast<uint32_t>(producer_pool.size()), 1};
-    producer_pool.push_back(id);
-  };
-  std::map<std::string, uint32_t, std::less<>> last_record;  // event -> latest record task
+  }
 
-  auto data_deps = [&](const Node& node) {
+  void SetProducers(const Node* node, const std::vector<uint32_t>& ids) {
+    producer_spans_[node] = {static_cast<uint32_t>(producer_pool_.size()), static_cast<uint32_t>(ids.size())};
+    producer_pool_.insert(producer_pool_.end(), ids.begin(), ids.end());
+  }
+  void SetProducer(const Node* node, uint32_t id) {
+    producer_spans_[node] = {static_cast<uint32_t>(producer_pool_.size()), 1};
+    producer_pool_.push_back(id);
+  }
+
+  // The producers of everything `node` reads.
+  std::vector<uint32_t> DataDeps(const Node& node) const {
     std::vector<uint32_t> deps;
     // Every reference, repeats included (SortUnique drops them): cheaper
     // than building the node's distinct inputs first.
     auto add = [&](const Node* input) {
-      if (const Span* span = producer_spans.Find(input)) {
-        deps.insert(deps.end(), producer_pool.begin() + span->begin, producer_pool.begin() + span->begin + span->size);
+      if (const Span* span = producer_spans_.Find(input)) {
+        deps.insert(deps.end(), producer_pool_.begin() + span->begin, producer_pool_.begin() + span->begin + span->size);
       }
     };
     for (const Argument& a : node.args()) a.ForEachNode(add);
     for (const Kwarg& kw : node.kwargs()) kw.value.ForEachNode(add);
     SortUnique(deps);
     return deps;
-  };
-  auto add_task = [&](const Node& node, TaskKind kind, std::string event, std::vector<uint32_t> deps) {
+  }
+
+  uint32_t AddTask(const Node& node, TaskKind kind, std::string event, std::vector<uint32_t> deps) {
     DeviceTask task;
-    task.id = static_cast<uint32_t>(out.tasks.size());
+    task.id = static_cast<uint32_t>(out_.tasks.size());
     task.kind = kind;
     task.node = node.name();
     task.op = std::string(StripTorchOps(node.target()));
@@ -220,99 +313,44 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
     task.deps = std::move(deps);
     task.dtype = TaskDType(node);
     if (kind == TaskKind::kMemcpy) task.blocking = IsBlockingCopy(node);
-    if (options.accesses && kind != TaskKind::kEventRecord && kind != TaskKind::kEventWait) accesses(node, task);
-    CoreLimits limit = limits.Of(task.stream);
+    if (options_.accesses && kind != TaskKind::kEventRecord && kind != TaskKind::kEventWait) Accesses(node, task);
+    CoreLimits limit = limits_.Of(task.stream);
     task.aicore_limit = limit.aicore;
     task.vectorcore_limit = limit.vectorcore;
-    if (kind == TaskKind::kKernel || kind == TaskKind::kMemcpy || kind == TaskKind::kHostSync) {
-      const OpInfo* info = registry.Find(node.target());
-      if (info && info->cost) {
-        if (std::optional<OpCost> cost = info->cost(node)) {
-          task.cost = *cost;
-          task.cost_known = true;
-        }
-      }
+    if (kind == TaskKind::kKernel || kind == TaskKind::kMemcpy || kind == TaskKind::kHostSync) SetCost(node, task);
+    if (std::find(out_.streams.begin(), out_.streams.end(), task.stream) == out_.streams.end()) {
+      out_.streams.push_back(task.stream);
     }
-    if (std::find(out.streams.begin(), out.streams.end(), task.stream) == out.streams.end()) {
-      out.streams.push_back(task.stream);
-    }
-    out.tasks.push_back(std::move(task));
-    return out.tasks.back().id;
-  };
+    out_.tasks.push_back(std::move(task));
+    return out_.tasks.back().id;
+  }
 
-  for (const Node* node : lowered) {
-    if (node->op() == OpKind::kCallMethod || node->op() == OpKind::kCallModule) {
-      // An opaque node `aot` could not lower: with a known value it runs as a
-      // kernel of unknown cost; without one nothing says what it makes.
-      if (!node->meta() || (node->meta()->kind != ValueKind::kTensor && node->meta()->kind != ValueKind::kTuple)) {
-        return Status::Errorf("{} '{}' cannot become a device task: it is opaque and its value is unknown",
-                              OpKindName(node->op()), node->name());
-      }
-      set_producer(node, add_task(*node, TaskKind::kKernel, "", data_deps(*node)));
-      continue;
-    }
-    if (node->op() == OpKind::kCallFunction && limits.Visit(*node)) continue;
-    if (IsNoOpNode(*node, registry)) {
-      if (node->op() != OpKind::kPlaceholder && node->op() != OpKind::kGetAttr) set_producers(node, data_deps(*node));
-      continue;
-    }
-    std::string_view target = StripTorchOps(node->target());
-    if (target == kRecord || target == kTaggedRecord) {
-      std::string event = node->name();
-      if (target == kTaggedRecord) {
-        Result<std::string> tag = TagOf(*node);
-        if (!tag.ok()) return tag.status();
-        event = *tag;
-      }
-      uint32_t id = add_task(*node, TaskKind::kEventRecord, event, data_deps(*node));
-      last_record[event] = id;
-      set_producer(node, id);
-    } else if (target == kTaggedWait) {
-      Result<std::string> tag = TagOf(*node);
-      if (!tag.ok()) return tag.status();
-      auto it = last_record.find(*tag);
-      if (it == last_record.end()) {
-        if (!options.allow_unrecorded_waits) {
-          return Status::Errorf("wait '{}' waits for event '{}', which no record before it records", node->name(),
-                                *tag);
-        }
-        set_producer(node, add_task(*node, TaskKind::kEventWait, *tag, {}));
-        continue;
-      }
-      set_producer(node, add_task(*node, TaskKind::kEventWait, *tag, {it->second}));
-    } else if (target == kWait) {
-      if (node->args().empty() || !node->args()[0].is_sequence()) {
-        return Status::Errorf("wait '{}' takes a list of records as args[0]", node->name());
-      }
-      // One wait task per event waited for.
-      std::vector<uint32_t> ids;
-      for (const Argument& item : node->args()[0].items()) {
-        const Node* record = item.is_node() ? item.as_node() : nullptr;
-        if (!record || !IsTarget(*record, kRecord)) {
-          return Status::Errorf("wait '{}' waits for '{}', which is not an air.record (run event_record first)",
-                                node->name(), record ? record->name() : "a non-node value");
-        }
-        auto it = last_record.find(record->name());
-        if (it == last_record.end()) {
-          if (!options.allow_unrecorded_waits) {
-            return Status::Errorf("wait '{}' waits for event '{}', which no record before it records", node->name(),
-                                  record->name());
-          }
-          ids.push_back(add_task(*node, TaskKind::kEventWait, record->name(), {}));
-          continue;
-        }
-        ids.push_back(add_task(*node, TaskKind::kEventWait, record->name(), {it->second}));
-      }
-      set_producers(node, ids);
-    } else if (IsMemcpy(target)) {
-      set_producer(node, add_task(*node, TaskKind::kMemcpy, "", data_deps(*node)));
-    } else if (IsHostSync(target)) {
-      set_producer(node, add_task(*node, TaskKind::kHostSync, "", data_deps(*node)));
-    } else {
-      set_producer(node, add_task(*node, TaskKind::kKernel, "", data_deps(*node)));
+  void SetCost(const Node& node, DeviceTask& task) const {
+    const OpInfo* info = registry_.Find(node.target());
+    if (!info || !info->cost) return;
+    if (std::optional<OpCost> cost = info->cost(node)) {
+      task.cost = *cost;
+      task.cost_known = true;
     }
   }
-  return out;
+
+  const OpRegistry& registry_;
+  const TaskGraphOptions& options_;
+  const StorageMap storages_;
+  TaskGraph out_;
+  CoreLimitTracker limits_;
+  std::unordered_map<int, uint32_t> buffer_of_;
+  FlatNodeMap<Span> producer_spans_;
+  std::vector<uint32_t> producer_pool_;
+  std::map<std::string, uint32_t, std::less<>> last_record_;  // event -> latest record task
+};
+
+}  // namespace
+
+Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registry, const TaskGraphOptions& options) {
+  TaskGraphBuilder builder(lowered, registry, options);
+  for (const Node* node : lowered) AIRSCOPE_RETURN_IF_ERROR(builder.Visit(*node));
+  return builder.Finish();
 }
 
 KernelCount CountKernels(const TaskGraph& graph) {

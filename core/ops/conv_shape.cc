@@ -19,13 +19,11 @@ Result<std::vector<int64_t>> SpatialParam(const Node& node, size_t index, std::s
 }  // namespace
 
 Result<ConvShape> ParseConv(const Node& node, size_t first) {
-  auto input = TensorArg(node, first, "input");
-  if (!input.ok()) return input.status();
-  auto weight = TensorArg(node, first + 1, "weight");
-  if (!weight.ok()) return weight.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto input, TensorArg(node, first, "input"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto weight, TensorArg(node, first + 1, "weight"));
   ConvShape conv;
-  conv.input = **input;
-  conv.weight = **weight;
+  conv.input = *input;
+  conv.weight = *weight;
   const std::vector<Dim>& in = conv.input.sizes;
   const std::vector<Dim>& w = conv.weight.sizes;
   if (w.size() < 3) return OpError(node, "weight must have at least 3 dims, got {}", FormatDims(w));
@@ -38,20 +36,15 @@ Result<ConvShape> ParseConv(const Node& node, size_t first) {
   }
   const Argument* bias = FindArg(node, first + 2, "bias");
   conv.has_bias = bias && !bias->is_none();
-  auto stride = SpatialParam(node, first + 3, "stride", spatial, 1);
-  if (!stride.ok()) return stride.status();
-  auto padding = SpatialParam(node, first + 4, "padding", spatial, 0);
-  if (!padding.ok()) return padding.status();
-  auto dilation = SpatialParam(node, first + 5, "dilation", spatial, 1);
-  if (!dilation.ok()) return dilation.status();
-  auto transposed = BoolArg(node, first + 6, "transposed", false);
-  if (!transposed.ok()) return transposed.status();
-  auto output_padding = SpatialParam(node, first + 7, "output_padding", spatial, 0);
-  if (!output_padding.ok()) return output_padding.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto stride, SpatialParam(node, first + 3, "stride", spatial, 1));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto padding, SpatialParam(node, first + 4, "padding", spatial, 0));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dilation, SpatialParam(node, first + 5, "dilation", spatial, 1));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto transposed, BoolArg(node, first + 6, "transposed", false));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto output_padding, SpatialParam(node, first + 7, "output_padding", spatial, 0));
   auto groups = IntArg(node, first + 8, "groups", 1);
   if (!groups.ok()) return groups.status();
   if (*groups < 1) return OpError(node, "groups must be positive, got {}", *groups);
-  conv.transposed = *transposed;
+  conv.transposed = transposed;
   conv.groups = *groups;
 
   size_t channel_dim = batched ? 1 : 0;
@@ -74,14 +67,14 @@ Result<ConvShape> ParseConv(const Node& node, size_t first) {
     const Dim& x = in[channel_dim + 1 + i];
     const Dim& k = w[2 + i];
     if (!k.is_static()) return OpError(node, "kernel size {} is symbolic", k.ToString());
-    int64_t s = (*stride)[i], p = (*padding)[i], d = (*dilation)[i];
+    int64_t s = stride[i], p = padding[i], d = dilation[i];
     if (s < 1 || d < 1) return OpError(node, "stride and dilation must be positive");
     int64_t span = d * (k.value() - 1);
     Dim o;
     if (conv.transposed) {
       // (x - 1)*s - 2p + d(k-1) + op + 1 == s*x + (-s - 2p + span + op + 1)
       Dim scaled = DimOf(ProductOf(std::vector<Dim>{Dim(s), x}));
-      o = AddConst(scaled, -s - 2 * p + span + (*output_padding)[i] + 1);
+      o = AddConst(scaled, -s - 2 * p + span + output_padding[i] + 1);
     } else {
       o = ConvOutDim(x, 2 * p - span - 1, s);
     }

@@ -130,9 +130,8 @@ Result<std::vector<const TensorMeta*>> TensorListArg(const Node& node, size_t in
   if (!arg || !arg->is_sequence()) return OpError(node, "argument '{}' is not a list of tensors", name);
   std::vector<const TensorMeta*> out;
   for (const Argument& item : arg->items()) {
-    auto t = TensorOfArgument(node, item, name);
-    if (!t.ok()) return t.status();
-    out.push_back(*t);
+    AIRSCOPE_ASSIGN_OR_RETURN(auto t, TensorOfArgument(node, item, name));
+    out.push_back(t);
   }
   return out;
 }
@@ -313,10 +312,9 @@ Result<Operand> OperandArg(const Node& node, size_t index, std::string_view name
         op.is_scalar = true;
         return op;
       }
-      auto t = TensorOfArgument(node, *arg, name);
-      if (!t.ok()) return t.status();
-      op.tensor = *t;
-      op.dtype = (*t)->dtype;
+      AIRSCOPE_ASSIGN_OR_RETURN(auto t, TensorOfArgument(node, *arg, name));
+      op.tensor = t;
+      op.dtype = t->dtype;
       return op;
     }
     default: return OpError(node, "argument '{}' is not a number or tensor", name);

@@ -220,9 +220,8 @@ Result<OpSchema> ParseOpSchema(std::string_view text) {
     returns.push_back(rest);
   }
   for (std::string_view r : returns) {
-    Result<SchemaArgument> ret = ParseReturn(r);
-    if (!ret.ok()) return ret.status();
-    schema.returns.push_back(std::move(*ret));
+    AIRSCOPE_ASSIGN_OR_RETURN(SchemaArgument ret, ParseReturn(r));
+    schema.returns.push_back(std::move(ret));
   }
   return schema;
 }
@@ -252,18 +251,17 @@ const OpSchemaTable& OpSchemaTable::Builtin() {
 }
 
 Status OpSchemaTable::Define(std::string_view text) {
-  Result<OpSchema> schema = ParseOpSchema(text);
-  if (!schema.ok()) return schema.status();
-  std::string target = schema->Target();
+  AIRSCOPE_ASSIGN_OR_RETURN(OpSchema schema, ParseOpSchema(text));
+  std::string target = schema.Target();
   if (const OpSchema* old = Find(target)) {
-    if (old->text == schema->text) return Status::Ok();
+    if (old->text == schema.text) return Status::Ok();
     // c10's Dispatcher::registerDef.
     return Status::Errorf(
         "RuntimeError: Tried to register an operator ({}) with the same name and overload name multiple times. "
         "Each overload's schema should only be registered with a single call to def(). (defined as: {})",
-        schema->QualifiedName(), old->text);
+        schema.QualifiedName(), old->text);
   }
-  schemas_.emplace(std::move(target), std::move(*schema));
+  schemas_.emplace(std::move(target), std::move(schema));
   return Status::Ok();
 }
 

@@ -32,14 +32,12 @@ Result<std::vector<bool>> OutputMask(const Node& node, size_t index, size_t coun
 // padding, dilation, transposed, output_padding, groups, output_mask)
 //   -> (grad_input, grad_weight, grad_bias[Cout]).
 Result<NodeMeta> InferConvolutionBackward(const Node& node) {
-  auto grad = TensorArg(node, 0, "grad_output");
-  if (!grad.ok()) return grad.status();
-  auto conv = ParseConv(node, 1);
-  if (!conv.ok()) return conv.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto grad, TensorArg(node, 0, "grad_output"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto conv, ParseConv(node, 1));
   // The forward output must be what grad_output says it is; catching it
   // here names the real problem instead of a wrong gradient shape later.
-  const std::vector<Dim>& want = conv->output.sizes;
-  const std::vector<Dim>& got = (*grad)->sizes;
+  const std::vector<Dim>& want = conv.output.sizes;
+  const std::vector<Dim>& got = grad->sizes;
   if (want.size() != got.size()) {
     return OpError(node, "grad_output {} does not match the convolution output {}", FormatDims(got), FormatDims(want));
   }
@@ -49,16 +47,15 @@ Result<NodeMeta> InferConvolutionBackward(const Node& node) {
                      want[i].ToString());
     }
   }
-  auto mask = OutputMask(node, 10, 3);
-  if (!mask.ok()) return mask.status();
-  Dim cout = conv->output.sizes[conv->input.sizes.size() == conv->weight.sizes.size() ? 1 : 0];
+  AIRSCOPE_ASSIGN_OR_RETURN(auto mask, OutputMask(node, 10, 3));
+  Dim cout = conv.output.sizes[conv.input.sizes.size() == conv.weight.sizes.size() ? 1 : 0];
   if (auto bias_sizes = DimListArg(node, 3, "bias_sizes"); bias_sizes.ok() && bias_sizes->size() == 1) {
     cout = (*bias_sizes)[0];
   }
-  const TensorMeta& g = **grad;
-  return TupleResult({(*mask)[0] ? Like(conv->input, conv->input.sizes, g.dtype) : NoneElement(),
-                      (*mask)[1] ? Like(conv->weight, conv->weight.sizes, g.dtype) : NoneElement(),
-                      (*mask)[2] ? Like(g, {cout}) : NoneElement()});
+  const TensorMeta& g = *grad;
+  return TupleResult({mask[0] ? Like(conv.input, conv.input.sizes, g.dtype) : NoneElement(),
+                      mask[1] ? Like(conv.weight, conv.weight.sizes, g.dtype) : NoneElement(),
+                      mask[2] ? Like(g, {cout}) : NoneElement()});
 }
 
 CostFn ConvolutionBackwardCost() {
@@ -81,81 +78,64 @@ CostFn ConvolutionBackwardCost() {
 // running_var, save_mean, save_invstd, train, eps, output_mask)
 //   -> (grad_input, grad_weight[C], grad_bias[C]).
 Result<NodeMeta> InferBatchNormBackward(const Node& node) {
-  auto grad = TensorArg(node, 0, "grad_out");
-  if (!grad.ok()) return grad.status();
-  auto input = TensorArg(node, 1, "input");
-  if (!input.ok()) return input.status();
-  auto weight = OptionalTensorArg(node, 2, "weight");
-  if (!weight.ok()) return weight.status();
-  auto mask = OutputMask(node, 9, 3);
-  if (!mask.ok()) return mask.status();
-  const TensorMeta& in = **input;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto grad, TensorArg(node, 0, "grad_out"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto input, TensorArg(node, 1, "input"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto weight, OptionalTensorArg(node, 2, "weight"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto mask, OutputMask(node, 9, 3));
+  const TensorMeta& in = *input;
   if (in.sizes.size() < 2) return OpError(node, "input must have at least 2 dims, got {}", FormatDims(in.sizes));
-  const TensorMeta& param = *weight ? **weight : in;
+  const TensorMeta& param = weight ? *weight : in;
   TensorMeta per_channel = Like(param, {in.sizes[1]});
-  return TupleResult({(*mask)[0] ? Like(in, in.sizes, (*grad)->dtype) : NoneElement(),
-                      (*mask)[1] ? per_channel : NoneElement(), (*mask)[2] ? per_channel : NoneElement()});
+  return TupleResult({mask[0] ? Like(in, in.sizes, grad->dtype) : NoneElement(),
+                      mask[1] ? per_channel : NoneElement(), mask[2] ? per_channel : NoneElement()});
 }
 
 // native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd,
 // weight, bias, output_mask) -> (grad_input, grad_weight, grad_bias); the
 // parameter gradients are None when the parameter is.
 Result<NodeMeta> InferLayerNormBackward(const Node& node) {
-  auto grad = TensorArg(node, 0, "grad_out");
-  if (!grad.ok()) return grad.status();
-  auto input = TensorArg(node, 1, "input");
-  if (!input.ok()) return input.status();
-  auto weight = OptionalTensorArg(node, 5, "weight");
-  if (!weight.ok()) return weight.status();
-  auto bias = OptionalTensorArg(node, 6, "bias");
-  if (!bias.ok()) return bias.status();
-  auto mask = OutputMask(node, 7, 3);
-  if (!mask.ok()) return mask.status();
-  const TensorMeta& in = **input;
-  return TupleResult({(*mask)[0] ? Like(in, in.sizes, (*grad)->dtype) : NoneElement(),
-                      (*mask)[1] && *weight ? Like(**weight, (*weight)->sizes) : NoneElement(),
-                      (*mask)[2] && *bias ? Like(**bias, (*bias)->sizes) : NoneElement()});
+  AIRSCOPE_ASSIGN_OR_RETURN(auto grad, TensorArg(node, 0, "grad_out"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto input, TensorArg(node, 1, "input"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto weight, OptionalTensorArg(node, 5, "weight"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto bias, OptionalTensorArg(node, 6, "bias"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto mask, OutputMask(node, 7, 3));
+  const TensorMeta& in = *input;
+  return TupleResult({mask[0] ? Like(in, in.sizes, grad->dtype) : NoneElement(),
+                      mask[1] && weight ? Like(*weight, weight->sizes) : NoneElement(),
+                      mask[2] && bias ? Like(*bias, bias->sizes) : NoneElement()});
 }
 
 // threshold_backward, gelu_backward, hardtanh_backward: grad_output and the
 // forward input broadcast; the gradient's dtype is grad_output's.
 Result<NodeMeta> InferPointwiseBackward(const Node& node) {
-  auto grad = TensorArg(node, 0, "grad_output");
-  if (!grad.ok()) return grad.status();
-  auto self = TensorArg(node, 1, "self");
-  if (!self.ok()) return self.status();
-  auto sizes = Broadcast(node, (*grad)->sizes, (*self)->sizes);
-  if (!sizes.ok()) return sizes.status();
-  return TensorResult(Like(**grad, std::move(*sizes), PromoteTypes((*grad)->dtype, (*self)->dtype)));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto grad, TensorArg(node, 0, "grad_output"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 1, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, Broadcast(node, grad->sizes, self->sizes));
+  return TensorResult(Like(*grad, std::move(sizes), PromoteTypes(grad->dtype, self->dtype)));
 }
 
 // _softmax_backward_data(grad_output, output, dim, input_dtype).
 Result<NodeMeta> InferSoftmaxBackward(const Node& node) {
-  auto grad = TensorArg(node, 0, "grad_output");
-  if (!grad.ok()) return grad.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto grad, TensorArg(node, 0, "grad_output"));
   auto output = TensorArg(node, 1, "output");
   if (!output.ok()) return output.status();
-  auto dim = IntArg(node, 2, "dim");
-  if (!dim.ok()) return dim.status();
-  auto d = NormalizeDim(node, *dim, (*grad)->sizes.size());
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dim, IntArg(node, 2, "dim"));
+  auto d = NormalizeDim(node, dim, grad->sizes.size());
   if (!d.ok()) return d.status();
-  auto dtype = DTypeArg(node, 3, "input_dtype");
-  if (!dtype.ok()) return dtype.status();
-  return TensorResult(Like(**grad, (*grad)->sizes, dtype->value_or((*grad)->dtype)));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, DTypeArg(node, 3, "input_dtype"));
+  return TensorResult(Like(*grad, grad->sizes, dtype.value_or(grad->dtype)));
 }
 
 // embedding_dense_backward(grad_output, indices, num_weights, padding_idx,
 // scale_grad_by_freq) -> [num_weights, embedding_dim].
 Result<NodeMeta> InferEmbeddingBackward(const Node& node) {
-  auto grad = TensorArg(node, 0, "grad_output");
-  if (!grad.ok()) return grad.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto grad, TensorArg(node, 0, "grad_output"));
   auto indices = TensorArg(node, 1, "indices");
   if (!indices.ok()) return indices.status();
-  auto num_weights = DimListArg(node, 2, "num_weights");
-  if (!num_weights.ok()) return num_weights.status();
-  if (num_weights->size() != 1) return OpError(node, "num_weights must be one size");
-  if ((*grad)->sizes.empty()) return OpError(node, "grad_output must have at least 1 dim");
-  return TensorResult(Like(**grad, {(*num_weights)[0], (*grad)->sizes.back()}));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto num_weights, DimListArg(node, 2, "num_weights"));
+  if (num_weights.size() != 1) return OpError(node, "num_weights must be one size");
+  if (grad->sizes.empty()) return OpError(node, "grad_output must have at least 1 dim");
+  return TensorResult(Like(*grad, {num_weights[0], grad->sizes.back()}));
 }
 
 }  // namespace

@@ -15,40 +15,36 @@ namespace airscope {
 namespace {
 
 Result<NodeMeta> InferLikeFirst(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  return TensorResult(Like(**self, (*self)->sizes));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  return TensorResult(Like(*self, self->sizes));
 }
 
 // npu_define.allgather(Tensor[] tensor_list, Tensor input, str tag, int[]
 // ranks, int group_size) -> Tensor[]: allgather_meta returns tensor_list.
 Result<NodeMeta> InferAllgather(const Node& node) {
-  auto list = TensorListArg(node, 0, "tensor_list");
-  if (!list.ok()) return list.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto list, TensorListArg(node, 0, "tensor_list"));
   std::vector<TensorMeta> out;
-  for (const TensorMeta* t : *list) out.push_back(Like(*t, t->sizes));
+  for (const TensorMeta* t : list) out.push_back(Like(*t, t->sizes));
   return TupleResult(std::move(out));
 }
 
 // npu_define.allgather_in_tensor(Tensor out, Tensor input, ...) -> Tensor:
 // `output_tensor.new_empty(output_tensor.size())`.
 Result<NodeMeta> InferAllgatherInTensor(const Node& node) {
-  auto out = TensorArg(node, 0, "out");
-  if (!out.ok()) return out.status();
-  return TensorResult(Like(**out, (*out)->sizes));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto out, TensorArg(node, 0, "out"));
+  return TensorResult(Like(*out, out->sizes));
 }
 
 // _c10d_functional.all_to_all_single(input, output_split_sizes,
 // input_split_sizes, group_name): dim 0 becomes sum(output_split_sizes).
 Result<NodeMeta> InferAllToAllSingle(const Node& node) {
-  auto input = TensorArg(node, 0, "input");
-  if (!input.ok()) return input.status();
-  std::vector<Dim> sizes = (*input)->sizes;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto input, TensorArg(node, 0, "input"));
+  std::vector<Dim> sizes = input->sizes;
   if (sizes.empty()) return OpError(node, "input must have at least 1 dim");
   auto splits = IntListArg(node, 1, "output_split_sizes", std::vector<int64_t>{});
   if (!splits.ok()) return splits.status();
   if (!splits->empty()) sizes[0] = std::accumulate(splits->begin(), splits->end(), int64_t{0});
-  return TensorResult(Like(**input, std::move(sizes)));
+  return TensorResult(Like(*input, std::move(sizes)));
 }
 
 // npu_define.all_to_all_single_npu(input, send_counts, send_displacements,
@@ -56,28 +52,26 @@ Result<NodeMeta> InferAllToAllSingle(const Node& node) {
 // elements; dim 0 is sum(recv_counts) / (elements per row)
 // (npu_all_to_all_single_npu_meta, hcom_alltoall.py:43-62).
 Result<NodeMeta> InferAllToAllSingleNpu(const Node& node) {
-  auto input = TensorArg(node, 0, "input");
-  if (!input.ok()) return input.status();
-  std::vector<Dim> sizes = (*input)->sizes;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto input, TensorArg(node, 0, "input"));
+  std::vector<Dim> sizes = input->sizes;
   if (sizes.empty()) return OpError(node, "input must have at least 1 dim");
-  auto recv = IntListArg(node, 3, "recv_counts");
-  if (!recv.ok()) return recv.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto recv, IntListArg(node, 3, "recv_counts"));
   auto group_size = IntArg(node, 7, "group_size");
   if (!group_size.ok()) return group_size.status();
   int64_t row = 1;
   for (size_t i = 1; i < sizes.size(); ++i) {
-    if (!sizes[i].is_static()) return TensorResult(Like(**input, sizes));
+    if (!sizes[i].is_static()) return TensorResult(Like(*input, sizes));
     row *= sizes[i].value();
   }
-  std::vector<int64_t> counts = *recv;
+  std::vector<int64_t> counts = recv;
   if (counts.empty()) {
-    if (!sizes[0].is_static() || *group_size <= 0) return TensorResult(Like(**input, sizes));
+    if (!sizes[0].is_static() || *group_size <= 0) return TensorResult(Like(*input, sizes));
     counts.assign(*group_size, sizes[0].value() * row / *group_size);
   }
   int64_t total = std::accumulate(counts.begin(), counts.end(), int64_t{0});
   if (row == 0) return OpError(node, "input has no elements per row");
   sizes[0] = total / row;
-  return TensorResult(Like(**input, std::move(sizes)));
+  return TensorResult(Like(*input, std::move(sizes)));
 }
 
 // Communication time is not modelled: the cost is always unknown, so lower

@@ -17,9 +17,8 @@ namespace airscope {
 namespace {
 
 Result<NodeMeta> InferConvolution(const Node& node) {
-  auto conv = ParseConv(node, /*first_arg=*/0);
-  if (!conv.ok()) return conv.status();
-  return TensorResult(conv->output);
+  AIRSCOPE_ASSIGN_OR_RETURN(auto conv, ParseConv(node, /*first_arg=*/0));
+  return TensorResult(conv.output);
 }
 
 CostFn ConvolutionCost() {
@@ -51,24 +50,21 @@ DType StatsDType(const TensorMeta& input) {
 // momentum, eps) -> (out, save_mean[C], save_invstd[C]). In eval mode on CPU
 // torch returns the saved statistics as empty [0] tensors.
 Result<NodeMeta> InferBatchNorm(const Node& node) {
-  auto input = TensorArg(node, 0, "input");
-  if (!input.ok()) return input.status();
-  const TensorMeta& in = **input;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto input, TensorArg(node, 0, "input"));
+  const TensorMeta& in = *input;
   if (in.sizes.size() < 2) return OpError(node, "input must have at least 2 dims, got {}", FormatDims(in.sizes));
   Dim channels = in.sizes[1];
   for (auto [index, name] : {std::pair<size_t, const char*>{1, "weight"}, {2, "bias"}, {3, "running_mean"},
                              {4, "running_var"}}) {
-    auto t = OptionalTensorArg(node, index, name);
-    if (!t.ok()) return t.status();
-    if (*t && (*t)->sizes.size() == 1 && (*t)->sizes[0].is_static() && channels.is_static() &&
-        (*t)->sizes[0] != channels) {
-      return OpError(node, "{} has {} elements but input has {} channels", name, (*t)->sizes[0].ToString(),
+    AIRSCOPE_ASSIGN_OR_RETURN(auto t, OptionalTensorArg(node, index, name));
+    if (t && t->sizes.size() == 1 && t->sizes[0].is_static() && channels.is_static() &&
+        t->sizes[0] != channels) {
+      return OpError(node, "{} has {} elements but input has {} channels", name, t->sizes[0].ToString(),
                      channels.ToString());
     }
   }
-  auto training = BoolArg(node, 5, "training", false);
-  if (!training.ok()) return training.status();
-  Dim stats = !*training && in.device == "cpu" ? Dim(0) : channels;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto training, BoolArg(node, 5, "training", false));
+  Dim stats = !training && in.device == "cpu" ? Dim(0) : channels;
   DType stats_dtype = StatsDType(in);
   return TupleResult({Like(in, in.sizes), Like(in, {stats}, stats_dtype), Like(in, {stats}, stats_dtype)});
 }
@@ -77,20 +73,18 @@ Result<NodeMeta> InferBatchNorm(const Node& node) {
 // (out, mean, rstd); mean/rstd keep the leading dims and have size 1 in
 // each normalised one: [2, 16, 128] over [128] -> [2, 16, 1].
 Result<NodeMeta> InferLayerNorm(const Node& node) {
-  auto input = TensorArg(node, 0, "input");
-  if (!input.ok()) return input.status();
-  auto normalized = DimListArg(node, 1, "normalized_shape");
-  if (!normalized.ok()) return normalized.status();
-  const TensorMeta& in = **input;
-  size_t n = normalized->size();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto input, TensorArg(node, 0, "input"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto normalized, DimListArg(node, 1, "normalized_shape"));
+  const TensorMeta& in = *input;
+  size_t n = normalized.size();
   if (n > in.sizes.size()) {
-    return OpError(node, "normalized_shape {} has more dims than input {}", FormatDims(*normalized),
+    return OpError(node, "normalized_shape {} has more dims than input {}", FormatDims(normalized),
                    FormatDims(in.sizes));
   }
   size_t axis = in.sizes.size() - n;
   for (size_t i = 0; i < n; ++i) {
     const Dim& a = in.sizes[axis + i];
-    const Dim& b = (*normalized)[i];
+    const Dim& b = normalized[i];
     if (a.is_static() && b.is_static() && a != b) {
       return OpError(node, "input dim {} is {} but normalized_shape says {}", axis + i, a.ToString(), b.ToString());
     }
@@ -108,9 +102,8 @@ Result<NodeMeta> InferLayerNorm(const Node& node) {
 // key for the python dispatcher). TorchAir's NPU meta makes both statistics
 // `input.new_zeros((0,))` (torchair/_utils/__init__.py:104-123).
 Result<NodeMeta> InferBatchNormNoTraining(const Node& node) {
-  auto input = TensorArg(node, 0, "input");
-  if (!input.ok()) return input.status();
-  const TensorMeta& in = **input;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto input, TensorArg(node, 0, "input"));
+  const TensorMeta& in = *input;
   if (in.sizes.size() < 2) return OpError(node, "input must have at least 2 dims, got {}", FormatDims(in.sizes));
   return TupleResult({Like(in, in.sizes), Like(in, {Dim(0)}), Like(in, {Dim(0)})});
 }
@@ -119,9 +112,8 @@ Result<NodeMeta> InferBatchNormNoTraining(const Node& node) {
 // mean[N, group], rstd[N, group]) (torch/_meta_registrations.py
 // native_group_norm meta: mean/rstd `input.new_empty((N, group))`).
 Result<NodeMeta> InferGroupNorm(const Node& node) {
-  auto input = TensorArg(node, 0, "input");
-  if (!input.ok()) return input.status();
-  const TensorMeta& in = **input;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto input, TensorArg(node, 0, "input"));
+  const TensorMeta& in = *input;
   if (in.sizes.size() < 2) return OpError(node, "input must have at least 2 dims, got {}", FormatDims(in.sizes));
   auto group = IntArg(node, 6, "group");
   if (!group.ok()) return group.status();

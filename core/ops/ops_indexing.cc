@@ -18,11 +18,10 @@ bool IsMaskDType(DType dtype) { return dtype == DType::kBool || dtype == DType::
 // The index tensors broadcast together; when they index adjacent dims the
 // broadcast shape replaces those dims in place, else it goes first.
 Result<NodeMeta> InferIndexTensor(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
   const Argument* list = FindArg(node, 1, "indices");
   if (!list || !list->is_sequence()) return OpError(node, "indices must be a list");
-  const std::vector<Dim>& sizes = (*self)->sizes;
+  const std::vector<Dim>& sizes = self->sizes;
   std::vector<const TensorMeta*> per_dim;  // the index of each indexed dim of self (nullptr: sliced whole)
   std::vector<std::vector<Dim>> index_shapes;
   for (const Argument& item : list->items()) {
@@ -45,15 +44,14 @@ Result<NodeMeta> InferIndexTensor(const Node& node) {
   }
   std::vector<Dim> broadcast;
   for (const std::vector<Dim>& shape : index_shapes) {
-    auto merged = Broadcast(node, broadcast, shape);
-    if (!merged.ok()) return merged.status();
-    broadcast = std::move(*merged);
+    AIRSCOPE_ASSIGN_OR_RETURN(auto merged, Broadcast(node, broadcast, shape));
+    broadcast = std::move(merged);
   }
   std::vector<size_t> indexed;
   for (size_t d = 0; d < per_dim.size(); ++d) {
     if (per_dim[d]) indexed.push_back(d);
   }
-  if (indexed.empty()) return TensorResult(Like(**self, sizes));
+  if (indexed.empty()) return TensorResult(Like(*self, sizes));
   bool adjacent = indexed.back() - indexed.front() + 1 == indexed.size();
   std::vector<Dim> out;
   if (adjacent) {
@@ -66,14 +64,13 @@ Result<NodeMeta> InferIndexTensor(const Node& node) {
       if (d >= per_dim.size() || !per_dim[d]) out.push_back(sizes[d]);
     }
   }
-  return TensorResult(Like(**self, std::move(out)));
+  return TensorResult(Like(*self, std::move(out)));
 }
 
 // index_put / zero / fill: a tensor like self (meta_index_put, zero, fill).
 Result<NodeMeta> InferLikeSelf(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  return TensorResult(Like(**self, (*self)->sizes));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  return TensorResult(Like(*self, self->sizes));
 }
 
 }  // namespace

@@ -40,11 +40,9 @@ TensorMeta Created(const Node& node, std::vector<Dim> sizes, DType dtype) {
 
 // ones/zeros/empty(size, *, dtype=None, layout, device, pin_memory): dtype defaults to f32.
 Result<NodeMeta> InferFilled(const Node& node) {
-  auto sizes = DimListArg(node, 0, "size");
-  if (!sizes.ok()) return sizes.status();
-  auto dtype = DTypeArg(node, 99, "dtype");
-  if (!dtype.ok()) return dtype.status();
-  return TensorResult(Created(node, std::move(*sizes), dtype->value_or(DType::kFloat32)));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, DimListArg(node, 0, "size"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, DTypeArg(node, 99, "dtype"));
+  return TensorResult(Created(node, std::move(sizes), dtype.value_or(DType::kFloat32)));
 }
 
 DType ScalarDType(const Argument* value) {
@@ -58,34 +56,27 @@ DType ScalarDType(const Argument* value) {
 
 // full(size, fill_value, *, dtype=None, ...): dtype from the fill value's kind.
 Result<NodeMeta> InferFull(const Node& node) {
-  auto sizes = DimListArg(node, 0, "size");
-  if (!sizes.ok()) return sizes.status();
-  auto dtype = DTypeArg(node, 99, "dtype");
-  if (!dtype.ok()) return dtype.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, DimListArg(node, 0, "size"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, DTypeArg(node, 99, "dtype"));
   DType fallback = ScalarDType(FindArg(node, 1, "fill_value"));
-  return TensorResult(Created(node, std::move(*sizes), dtype->value_or(fallback)));
+  return TensorResult(Created(node, std::move(sizes), dtype.value_or(fallback)));
 }
 
 // zeros_like(self, *, dtype=None, device=None, ...) and friends.
 Result<NodeMeta> InferLike(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto dtype = DTypeArg(node, 99, "dtype");
-  if (!dtype.ok()) return dtype.status();
-  TensorMeta out = Like(**self, (*self)->sizes, dtype->value_or((*self)->dtype));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, DTypeArg(node, 99, "dtype"));
+  TensorMeta out = Like(*self, self->sizes, dtype.value_or(self->dtype));
   if (std::string device = StatedDevice(node); !device.empty()) out.device = device;
   return TensorResult(std::move(out));
 }
 
 // new_zeros(self, size, *, dtype=None, ...): self's dtype and device by default.
 Result<NodeMeta> InferNewFilled(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto sizes = DimListArg(node, 1, "size");
-  if (!sizes.ok()) return sizes.status();
-  auto dtype = DTypeArg(node, 99, "dtype");
-  if (!dtype.ok()) return dtype.status();
-  TensorMeta out = Like(**self, std::move(*sizes), dtype->value_or((*self)->dtype));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, DimListArg(node, 1, "size"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, DTypeArg(node, 99, "dtype"));
+  TensorMeta out = Like(*self, std::move(sizes), dtype.value_or(self->dtype));
   if (std::string device = StatedDevice(node); !device.empty()) out.device = device;
   return TensorResult(std::move(out));
 }
@@ -109,38 +100,32 @@ InferFn ArangeInfer(bool has_start, bool has_step) {
     double start = 0, step = 1;
     size_t at = 0;
     if (has_start) {
-      auto s = NumberArg(node, at++, "start", &is_float);
-      if (!s.ok()) return s.status();
-      start = *s;
+      AIRSCOPE_ASSIGN_OR_RETURN(auto s, NumberArg(node, at++, "start", &is_float));
+      start = s;
     }
-    auto end = NumberArg(node, at++, "end", &is_float);
-    if (!end.ok()) return end.status();
+    AIRSCOPE_ASSIGN_OR_RETURN(auto end, NumberArg(node, at++, "end", &is_float));
     if (has_step) {
-      auto s = NumberArg(node, at++, "step", &is_float);
-      if (!s.ok()) return s.status();
-      step = *s;
+      AIRSCOPE_ASSIGN_OR_RETURN(auto s, NumberArg(node, at++, "step", &is_float));
+      step = s;
     }
     if (step == 0) return OpError(node, "step must be nonzero");
-    double n = std::ceil((*end - start) / step);
-    if (n < 0) return OpError(node, "upper bound and step are inconsistent: start {} end {} step {}", start, *end, step);
-    auto dtype = DTypeArg(node, 99, "dtype");
-    if (!dtype.ok()) return dtype.status();
+    double n = std::ceil((end - start) / step);
+    if (n < 0) return OpError(node, "upper bound and step are inconsistent: start {} end {} step {}", start, end, step);
+    AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, DTypeArg(node, 99, "dtype"));
     DType fallback = is_float ? DType::kFloat32 : DType::kInt64;
-    return TensorResult(Created(node, {Dim(static_cast<int64_t>(n))}, dtype->value_or(fallback)));
+    return TensorResult(Created(node, {Dim(static_cast<int64_t>(n))}, dtype.value_or(fallback)));
   };
 }
 
 // scalar_tensor(s, *, dtype=None, ...): a 0-dim f32 by default.
 Result<NodeMeta> InferScalarTensor(const Node& node) {
-  auto dtype = DTypeArg(node, 99, "dtype");
-  if (!dtype.ok()) return dtype.status();
-  return TensorResult(Created(node, {}, dtype->value_or(DType::kFloat32)));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, DTypeArg(node, 99, "dtype"));
+  return TensorResult(Created(node, {}, dtype.value_or(DType::kFloat32)));
 }
 
 Result<NodeMeta> InferClone(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  return TensorResult(Like(**self, (*self)->sizes));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  return TensorResult(Like(*self, self->sizes));
 }
 
 // _to_copy(self, *, dtype=None, layout, device=None, ...).
@@ -148,16 +133,13 @@ Result<NodeMeta> InferToCopy(const Node& node) { return InferLike(node); }
 
 // copy_(self, src, non_blocking): self, which src must broadcast to.
 Result<NodeMeta> InferCopyInplace(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto src = TensorArg(node, 1, "src");
-  if (!src.ok()) return src.status();
-  auto b = Broadcast(node, (*self)->sizes, (*src)->sizes);
-  if (!b.ok()) return b.status();
-  if (*b != (*self)->sizes) {
-    return OpError(node, "src {} does not broadcast to self {}", FormatDims((*src)->sizes), FormatDims((*self)->sizes));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto src, TensorArg(node, 1, "src"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto b, Broadcast(node, self->sizes, src->sizes));
+  if (b != self->sizes) {
+    return OpError(node, "src {} does not broadcast to self {}", FormatDims(src->sizes), FormatDims(self->sizes));
   }
-  return TensorResult(Like(**self, (*self)->sizes));
+  return TensorResult(Like(*self, self->sizes));
 }
 
 // Sum of sizes along the cat dim: static parts add up, symbols are listed.
@@ -178,23 +160,20 @@ Dim SumDims(const std::vector<Dim>& dims) {
 // cat(tensors, dim=0): all but the cat dim agree; legacy 1-D empty tensors
 // ([0]) are skipped as torch does.
 Result<NodeMeta> InferCat(const Node& node) {
-  auto tensors = TensorListArg(node, 0, "tensors");
-  if (!tensors.ok()) return tensors.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto tensors, TensorListArg(node, 0, "tensors"));
   std::vector<const TensorMeta*> parts;
   DType dtype = DType::kUnknown;
-  for (const TensorMeta* t : *tensors) {
+  for (const TensorMeta* t : tensors) {
     dtype = dtype == DType::kUnknown ? t->dtype : PromoteTypes(dtype, t->dtype);
     if (!(t->sizes.size() == 1 && t->sizes[0] == Dim(0))) parts.push_back(t);
   }
   if (parts.empty()) {
-    if (tensors->empty()) return OpError(node, "expects a non-empty list of tensors");
-    return TensorResult(Like(*(*tensors)[0], {Dim(0)}, dtype));
+    if (tensors.empty()) return OpError(node, "expects a non-empty list of tensors");
+    return TensorResult(Like(*tensors[0], {Dim(0)}, dtype));
   }
-  auto dim = IntArg(node, 1, "dim", 0);
-  if (!dim.ok()) return dim.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dim, IntArg(node, 1, "dim", 0));
   const std::vector<Dim>& first = parts[0]->sizes;
-  auto d = NormalizeDim(node, *dim, first.size());
-  if (!d.ok()) return d.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto d, NormalizeDim(node, dim, first.size()));
   if (first.empty()) return OpError(node, "zero-dimensional tensors cannot be concatenated");
   std::vector<Dim> along;
   for (const TensorMeta* t : parts) {
@@ -202,27 +181,26 @@ Result<NodeMeta> InferCat(const Node& node) {
       return OpError(node, "tensors {} and {} have different ranks", FormatDims(first), FormatDims(t->sizes));
     }
     for (size_t i = 0; i < first.size(); ++i) {
-      if (static_cast<int64_t>(i) == *d) continue;
+      if (static_cast<int64_t>(i) == d) continue;
       if (first[i].is_static() && t->sizes[i].is_static() && first[i] != t->sizes[i]) {
         return OpError(node, "sizes {} and {} differ in dim {}: {} and {}", FormatDims(first), FormatDims(t->sizes), i,
                        first[i].ToString(), t->sizes[i].ToString());
       }
     }
-    along.push_back(t->sizes[*d]);
+    along.push_back(t->sizes[d]);
   }
   std::vector<Dim> out = first;
-  out[*d] = SumDims(along);
+  out[d] = SumDims(along);
   return TensorResult(Like(*parts[0], std::move(out), dtype));
 }
 
 // stack(tensors, dim=0): equal shapes, a new dim of len(tensors) at dim.
 Result<NodeMeta> InferStack(const Node& node) {
-  auto tensors = TensorListArg(node, 0, "tensors");
-  if (!tensors.ok()) return tensors.status();
-  if (tensors->empty()) return OpError(node, "expects a non-empty list of tensors");
-  const std::vector<Dim>& first = (*tensors)[0]->sizes;
-  DType dtype = (*tensors)[0]->dtype;
-  for (const TensorMeta* t : *tensors) {
+  AIRSCOPE_ASSIGN_OR_RETURN(auto tensors, TensorListArg(node, 0, "tensors"));
+  if (tensors.empty()) return OpError(node, "expects a non-empty list of tensors");
+  const std::vector<Dim>& first = tensors[0]->sizes;
+  DType dtype = tensors[0]->dtype;
+  for (const TensorMeta* t : tensors) {
     if (t->sizes.size() != first.size()) {
       return OpError(node, "tensors {} and {} have different shapes", FormatDims(first), FormatDims(t->sizes));
     }
@@ -234,25 +212,21 @@ Result<NodeMeta> InferStack(const Node& node) {
     }
     dtype = PromoteTypes(dtype, t->dtype);
   }
-  auto dim = IntArg(node, 1, "dim", 0);
-  if (!dim.ok()) return dim.status();
-  auto d = NormalizeDim(node, *dim, first.size() + 1);
-  if (!d.ok()) return d.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dim, IntArg(node, 1, "dim", 0));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto d, NormalizeDim(node, dim, first.size() + 1));
   std::vector<Dim> out = first;
-  out.insert(out.begin() + *d, Dim(static_cast<int64_t>(tensors->size())));
-  return TensorResult(Like(*(*tensors)[0], std::move(out), dtype));
+  out.insert(out.begin() + d, Dim(static_cast<int64_t>(tensors.size())));
+  return TensorResult(Like(*tensors[0], std::move(out), dtype));
 }
 
 // embedding(weight[num, dim], indices, ...) -> indices.shape + [dim].
 Result<NodeMeta> InferEmbedding(const Node& node) {
-  auto weight = TensorArg(node, 0, "weight");
-  if (!weight.ok()) return weight.status();
-  auto indices = TensorArg(node, 1, "indices");
-  if (!indices.ok()) return indices.status();
-  if ((*weight)->sizes.size() != 2) return OpError(node, "weight must be 2-D, got {}", FormatDims((*weight)->sizes));
-  std::vector<Dim> out = (*indices)->sizes;
-  out.push_back((*weight)->sizes[1]);
-  return TensorResult(Like(**weight, std::move(out)));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto weight, TensorArg(node, 0, "weight"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto indices, TensorArg(node, 1, "indices"));
+  if (weight->sizes.size() != 2) return OpError(node, "weight must be 2-D, got {}", FormatDims(weight->sizes));
+  std::vector<Dim> out = indices->sizes;
+  out.push_back(weight->sizes[1]);
+  return TensorResult(Like(*weight, std::move(out)));
 }
 
 // A gather reads the indices and only the rows it returns.
@@ -269,16 +243,15 @@ std::optional<OpCost> EmbeddingCost(const Node& node) {
 // Python number (an unbacked SymInt/SymFloat in a traced graph), so the meta
 // is kSymInt; tensors[0] records the 0-dim tensor it came from (its dtype).
 Result<NodeMeta> InferHostScalar(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto n = (*self)->NumElements();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  auto n = self->NumElements();
   if (n && *n != 1) {
     return OpError(node, "a tensor with {} elements cannot be converted to a scalar", *n);
   }
   NodeMeta meta;
   meta.kind = ValueKind::kSymInt;
   meta.source = MetaSource::kInferred;
-  meta.tensors.push_back(Like(**self, {}));
+  meta.tensors.push_back(Like(*self, {}));
   return meta;
 }
 
@@ -300,17 +273,14 @@ Result<NodeMeta> InferStreamControl(const Node&) {
 
 // sym_size.int(self, dim): the size as a SymInt, `Sym(s0)` (or `Sym(4)`).
 Result<NodeMeta> InferSymSize(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto dim = IntArg(node, 1, "dim");
-  if (!dim.ok()) return dim.status();
-  auto d = NormalizeDim(node, *dim, (*self)->sizes.size());
-  if (!d.ok()) return d.status();
-  if ((*self)->sizes.empty()) return OpError(node, "a 0-dim tensor has no sizes");
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dim, IntArg(node, 1, "dim"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto d, NormalizeDim(node, dim, self->sizes.size()));
+  if (self->sizes.empty()) return OpError(node, "a 0-dim tensor has no sizes");
   NodeMeta meta;
   meta.kind = ValueKind::kSymInt;
   meta.source = MetaSource::kInferred;
-  meta.annotation = fmt::format("Sym({})", (*self)->sizes[*d].ToString());
+  meta.annotation = fmt::format("Sym({})", self->sizes[d].ToString());
   return meta;
 }
 
@@ -323,21 +293,18 @@ Result<NodeMeta> InferFusedPointwise(const Node& node) {
   std::vector<Dim> sizes;
   for (size_t i = 0; i < node.args().size(); ++i) {
     if (!node.args()[i].is_node()) continue;
-    auto t = TensorArg(node, i, "input");
-    if (!t.ok()) return t.status();
+    AIRSCOPE_ASSIGN_OR_RETURN(auto t, TensorArg(node, i, "input"));
     if (!first) {
-      first = *t;
-      sizes = (*t)->sizes;
+      first = t;
+      sizes = t->sizes;
       continue;
     }
-    auto b = Broadcast(node, sizes, (*t)->sizes);
-    if (!b.ok()) return b.status();
-    sizes = std::move(*b);
+    AIRSCOPE_ASSIGN_OR_RETURN(auto b, Broadcast(node, sizes, t->sizes));
+    sizes = std::move(b);
   }
   if (!first) return OpError(node, "no tensor input");
-  auto dtype = DTypeArg(node, 99, "dtype");
-  if (!dtype.ok()) return dtype.status();
-  return TensorResult(Like(*first, std::move(sizes), dtype->value_or(first->dtype)));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, DTypeArg(node, 99, "dtype"));
+  return TensorResult(Like(*first, std::move(sizes), dtype.value_or(first->dtype)));
 }
 
 // The fused kernel reads its inputs and writes its output once (the point of

@@ -14,9 +14,8 @@ namespace airscope {
 namespace {
 
 Result<NodeMeta> InferLikeSelf(const Node& node) {
-  Result<const TensorMeta*> self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  return TensorResult(*self.value());
+  AIRSCOPE_ASSIGN_OR_RETURN(const TensorMeta* self, TensorArg(node, 0, "self"));
+  return TensorResult(*self);
 }
 
 // TORCH_DTYPE_ENUM_VALUE_TO_SCALAR_TYPE_MAP (meta:35-61) for the dtypes
@@ -49,32 +48,27 @@ std::vector<Dim> RstdSizes(const TensorMeta& x1, const TensorMeta& gamma) {
 
 // npu_add_rms_norm(x1, x2, gamma, epsilon=1e-06) -> (y, rstd, x) (yaml:5805, meta:2832-2842).
 Result<NodeMeta> InferAddRmsNorm(const Node& node) {
-  auto x1 = TensorArg(node, 0, "x1");
-  if (!x1.ok()) return x1.status();
-  auto gamma = TensorArg(node, 2, "gamma");
-  if (!gamma.ok()) return gamma.status();
-  const TensorMeta& x = **x1;
-  return TupleResult({Like(x, x.sizes), Like(x, RstdSizes(x, **gamma), DType::kFloat32), Like(x, x.sizes)});
+  AIRSCOPE_ASSIGN_OR_RETURN(auto x1, TensorArg(node, 0, "x1"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto gamma, TensorArg(node, 2, "gamma"));
+  const TensorMeta& x = *x1;
+  return TupleResult({Like(x, x.sizes), Like(x, RstdSizes(x, *gamma), DType::kFloat32), Like(x, x.sizes)});
 }
 
 // npu_add_rms_norm_cast(x1, x2, gamma, epsilon=1e-06) -> (y float32, y, rstd, x) (yaml:5836, meta:2971-2981).
 Result<NodeMeta> InferAddRmsNormCast(const Node& node) {
-  auto x1 = TensorArg(node, 0, "x1");
-  if (!x1.ok()) return x1.status();
-  auto gamma = TensorArg(node, 2, "gamma");
-  if (!gamma.ok()) return gamma.status();
-  const TensorMeta& x = **x1;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto x1, TensorArg(node, 0, "x1"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto gamma, TensorArg(node, 2, "gamma"));
+  const TensorMeta& x = *x1;
   return TupleResult({Like(x, x.sizes, DType::kFloat32), Like(x, x.sizes),
-                      Like(x, RstdSizes(x, **gamma), DType::kFloat32), Like(x, x.sizes)});
+                      Like(x, RstdSizes(x, *gamma), DType::kFloat32), Like(x, x.sizes)});
 }
 
 // npu_add_rms_norm_dynamic_quant(x1, x2, gamma, *, smooth_scale1=None, smooth_scale2=None, beta=None,
 // epsilon=1e-6, output_mask=None, y_dtype=None) -> (y1, y2, x, scale1, scale2) (yaml:6719, meta:2984-3030):
 // an output the mask leaves out is an empty [0]; y int8 unless y_dtype says otherwise.
 Result<NodeMeta> InferAddRmsNormDynamicQuant(const Node& node) {
-  auto x1 = TensorArg(node, 0, "x1");
-  if (!x1.ok()) return x1.status();
-  const TensorMeta& x = **x1;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto x1, TensorArg(node, 0, "x1"));
+  const TensorMeta& x = *x1;
   bool out_y1 = true, out_y2 = false;
   const Argument* mask = node.kwarg("output_mask");
   if (!mask || mask->is_none()) {
@@ -94,10 +88,9 @@ Result<NodeMeta> InferAddRmsNormDynamicQuant(const Node& node) {
   }
   std::vector<Dim> y_sizes = x.sizes;
   DType y_dtype = DType::kInt8;
-  auto y_enum = OptionalIntArg(node, 99, "y_dtype");
-  if (!y_enum.ok()) return y_enum.status();
-  if (y_enum.value()) {
-    int64_t e = *y_enum.value();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto y_enum, OptionalIntArg(node, 99, "y_dtype"));
+  if (y_enum) {
+    int64_t e = *y_enum;
     if (e == 285 || e == 16) {  // torch_npu.int4 / quint4x2: int32 packing 8 values
       if (y_sizes.empty() || !y_sizes.back().is_static()) return OpError(node, "y_dtype int4 needs a static last dim");
       y_sizes.back() = Dim(y_sizes.back().value() / 8);
@@ -119,9 +112,8 @@ Result<NodeMeta> InferAddRmsNormDynamicQuant(const Node& node) {
 // dst_type_max=0.0) -> (y, scale) (yaml:6128, meta:5202-5236): scale drops the last dim ("pertoken"),
 // keeps it in place of the one before ("perchannel"), or is [1] ("pertensor").
 Result<NodeMeta> InferDynamicQuant(const Node& node) {
-  auto in = TensorArg(node, 0, "input");
-  if (!in.ok()) return in.status();
-  const TensorMeta& x = **in;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto in, TensorArg(node, 0, "input"));
+  const TensorMeta& x = *in;
   size_t rank = x.sizes.size();
   if (rank < 1) return OpError(node, "input must have rank >= 1");
   std::string mode = "pertoken";
@@ -129,9 +121,8 @@ Result<NodeMeta> InferDynamicQuant(const Node& node) {
   std::vector<Dim> scale(x.sizes.begin(), x.sizes.begin() + (rank >= 2 ? rank - 2 : 0));
   if (rank >= 2) scale.push_back(mode == "perchannel" ? x.sizes[rank - 1] : x.sizes[rank - 2]);
   std::vector<Dim> scale_sizes = mode == "pertensor" ? std::vector<Dim>{Dim(1)} : scale;
-  auto dst = OptionalIntArg(node, 99, "dst_type");
-  if (!dst.ok()) return dst.status();
-  int64_t e = dst.value().value_or(1);
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dst, OptionalIntArg(node, 99, "dst_type"));
+  int64_t e = dst.value_or(1);
   std::vector<Dim> y_sizes = x.sizes;
   DType y_dtype = DType::kInt8;
   if (e == 16) {  // quint4x2
@@ -151,12 +142,10 @@ Result<NodeMeta> InferDynamicQuant(const Node& node) {
 
 // npu_quantize(self, scales, zero_points, int dtype, axis=1, div_mode=True) (yaml:6827, meta:5155-5180).
 Result<NodeMeta> InferQuantize(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto dtype = IntArg(node, 3, "dtype");
-  if (!dtype.ok()) return dtype.status();
-  const TensorMeta& x = **self;
-  switch (dtype.value()) {
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, IntArg(node, 3, "dtype"));
+  const TensorMeta& x = *self;
+  switch (dtype) {
     case 0: case 13: case 290: return TensorResult(Like(x, x.sizes, DType::kUInt8));  // 290 maps to uint8 first
     case 3: case 14: return TensorResult(Like(x, x.sizes, DType::kInt32));
     case 24: case 292: return TensorResult(Like(x, x.sizes, DType::kFloat8E4M3Fn));
@@ -176,42 +165,35 @@ Result<NodeMeta> InferQuantize(const Node& node) {
 // npu_add_rms_norm_quant(x1, x2, gamma, scales1, zero_points1, beta=None, scales2=None, zero_points2=None, *,
 // axis=-1, epsilon=1e-06, div_mode=True, dst_type=None) -> (y1, y2, x) (yaml:5853, meta:6297-6308).
 Result<NodeMeta> InferAddRmsNormQuant(const Node& node) {
-  auto x1 = TensorArg(node, 0, "x1");
-  if (!x1.ok()) return x1.status();
-  auto axis = IntArg(node, 99, "axis", -1);
-  if (!axis.ok()) return axis.status();
-  if (axis.value() != -1) return OpError(node, "axis should be -1, but got {}.", axis.value());
-  auto dst = OptionalIntArg(node, 99, "dst_type");
-  if (!dst.ok()) return dst.status();
-  DType y = DTypeOfEnum(dst.value().value_or(1)).value_or(DType::kInt8);
-  const TensorMeta& x = **x1;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto x1, TensorArg(node, 0, "x1"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto axis, IntArg(node, 99, "axis", -1));
+  if (axis != -1) return OpError(node, "axis should be -1, but got {}.", axis);
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dst, OptionalIntArg(node, 99, "dst_type"));
+  DType y = DTypeOfEnum(dst.value_or(1)).value_or(DType::kInt8);
+  const TensorMeta& x = *x1;
   return TupleResult({Like(x, x.sizes, y), Like(x, x.sizes, y), Like(x, x.sizes)});
 }
 
 // _npu_dtype_cast(self, ScalarType dtype): self.new_empty(self.shape, dtype=dtype) (yaml:6111, meta:2675-2677).
 Result<NodeMeta> InferNpuDtypeCast(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto dtype = DTypeArg(node, 1, "dtype");
-  if (!dtype.ok()) return dtype.status();
-  if (!dtype.value()) return OpError(node, "dtype is required");
-  return TensorResult(Like(**self, (*self)->sizes, *dtype.value()));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, DTypeArg(node, 1, "dtype"));
+  if (!dtype) return OpError(node, "dtype is required");
+  return TensorResult(Like(*self, self->sizes, *dtype));
 }
 
 // npu_transpose_batchmatmul(input, weight, *, bias=None, scale=None, perm_x1=None, perm_x2=None, perm_y=None,
 // batch_split_factor=1) (yaml:7098, meta:5045-5099): (M, batchM, N) by perm_x1/perm_x2, int8 [M, 1, batchM*N]
 // with a scale.
 Result<NodeMeta> InferTransposeBatchMatmul(const Node& node) {
-  auto in = TensorArg(node, 0, "input");
-  if (!in.ok()) return in.status();
-  auto w = TensorArg(node, 1, "weight");
-  if (!w.ok()) return w.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto in, TensorArg(node, 0, "input"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto w, TensorArg(node, 1, "weight"));
   auto perm_x1 = IntListArg(node, 99, "perm_x1", std::vector<int64_t>{0, 1, 2});
   if (!perm_x1.ok()) return perm_x1.status();
   auto perm_x2 = IntListArg(node, 99, "perm_x2", std::vector<int64_t>{0, 1, 2});
   if (!perm_x2.ok()) return perm_x2.status();
-  const TensorMeta& x = **in;
-  const TensorMeta& y = **w;
+  const TensorMeta& x = *in;
+  const TensorMeta& y = *w;
   auto index_of = [](const std::vector<int64_t>& perm, int64_t v) -> int64_t {
     for (size_t i = 0; i < perm.size(); ++i) {
       if (perm[i] == v) return static_cast<int64_t>(i);
@@ -223,9 +205,8 @@ Result<NodeMeta> InferTransposeBatchMatmul(const Node& node) {
     return OpError(node, "input and weight must be 3-D with perms of 0, 1, 2");
   }
   const Argument* scale = node.kwarg("scale");
-  auto split = IntArg(node, 99, "batch_split_factor", 1);
-  if (!split.ok()) return split.status();
-  if ((scale && !scale->is_none()) || split.value() > 1) {
+  AIRSCOPE_ASSIGN_OR_RETURN(auto split, IntArg(node, 99, "batch_split_factor", 1));
+  if ((scale && !scale->is_none()) || split > 1) {
     return OpError(node, "scale and batch_split_factor are not modelled");
   }
   return TensorResult(Like(x, {x.sizes[m], x.sizes[b], y.sizes[n]}));

@@ -20,13 +20,12 @@ enum class UnaryDType {
 
 InferFn UnaryInfer(UnaryDType rule) {
   return [rule](const Node& node) -> Result<NodeMeta> {
-    auto self = TensorArg(node, 0, "self");
-    if (!self.ok()) return self.status();
-    DType dtype = (*self)->dtype;
+    AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+    DType dtype = self->dtype;
     if (rule == UnaryDType::kFloatOrSame && dtype != DType::kUnknown && !IsFloatingPoint(dtype)) {
       dtype = DType::kFloat32;
     }
-    return TensorResult(Like(**self, (*self)->sizes, dtype));
+    return TensorResult(Like(*self, self->sizes, dtype));
   };
 }
 
@@ -46,19 +45,17 @@ Result<NodeMeta> InferElementwise(const Node& node, std::span<const size_t> indi
   const TensorMeta* first_tensor = nullptr;
   std::vector<Dim> sizes;
   for (size_t i = 0; i < indices.size(); ++i) {
-    auto op = OperandArg(node, indices[i], names[i]);
-    if (!op.ok()) return op.status();
-    if (op->tensor) {
+    AIRSCOPE_ASSIGN_OR_RETURN(auto op, OperandArg(node, indices[i], names[i]));
+    if (op.tensor) {
       if (!first_tensor) {
-        first_tensor = op->tensor;
-        sizes = op->tensor->sizes;
+        first_tensor = op.tensor;
+        sizes = op.tensor->sizes;
       } else {
-        auto b = Broadcast(node, sizes, op->tensor->sizes);
-        if (!b.ok()) return b.status();
-        sizes = std::move(*b);
+        AIRSCOPE_ASSIGN_OR_RETURN(auto b, Broadcast(node, sizes, op.tensor->sizes));
+        sizes = std::move(b);
       }
     }
-    operands.push_back(*op);
+    operands.push_back(op);
   }
   if (!first_tensor) return OpError(node, "no tensor operand");
   std::vector<Operand> typed;
@@ -80,19 +77,16 @@ InferFn BinaryInfer(BinaryDType rule) {
 // add_, mul_ ...: the result is `self`, which must already have the
 // broadcast shape (torch refuses to grow an in-place output).
 Result<NodeMeta> InferInplaceBinary(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto other = OperandArg(node, 1, "other");
-  if (!other.ok()) return other.status();
-  if (other->tensor) {
-    auto b = Broadcast(node, (*self)->sizes, other->tensor->sizes);
-    if (!b.ok()) return b.status();
-    if (*b != (*self)->sizes) {
-      return OpError(node, "in-place output {} cannot hold broadcast shape {}", FormatDims((*self)->sizes),
-                     FormatDims(*b));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto other, OperandArg(node, 1, "other"));
+  if (other.tensor) {
+    AIRSCOPE_ASSIGN_OR_RETURN(auto b, Broadcast(node, self->sizes, other.tensor->sizes));
+    if (b != self->sizes) {
+      return OpError(node, "in-place output {} cannot hold broadcast shape {}", FormatDims(self->sizes),
+                     FormatDims(b));
     }
   }
-  return TensorResult(Like(**self, (*self)->sizes));
+  return TensorResult(Like(*self, self->sizes));
 }
 
 Result<NodeMeta> InferWhere(const Node& node) {
@@ -110,17 +104,14 @@ Result<NodeMeta> InferWhere(const Node& node) {
 // masked_fill(self, mask, value): self's shape and dtype; mask must
 // broadcast to self.
 Result<NodeMeta> InferMaskedFill(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto mask = TensorArg(node, 1, "mask");
-  if (!mask.ok()) return mask.status();
-  auto b = Broadcast(node, (*self)->sizes, (*mask)->sizes);
-  if (!b.ok()) return b.status();
-  if (*b != (*self)->sizes) {
-    return OpError(node, "mask {} does not broadcast to self {}", FormatDims((*mask)->sizes),
-                   FormatDims((*self)->sizes));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto mask, TensorArg(node, 1, "mask"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto b, Broadcast(node, self->sizes, mask->sizes));
+  if (b != self->sizes) {
+    return OpError(node, "mask {} does not broadcast to self {}", FormatDims(mask->sizes),
+                   FormatDims(self->sizes));
   }
-  return TensorResult(Like(**self, (*self)->sizes));
+  return TensorResult(Like(*self, self->sizes));
 }
 
 Result<NodeMeta> InferPowScalar(const Node& node) {
@@ -133,15 +124,13 @@ Result<NodeMeta> InferPowScalar(const Node& node) {
 // (torchair/_utils/__init__.py meta_native_dropout): when training with p != 0
 // the mask is a bit mask, uint8[ceil(numel/128)*128/8]; otherwise (x, bool like x).
 Result<NodeMeta> InferNativeDropout(const Node& node) {
-  auto self = TensorArg(node, 0, "input");
-  if (!self.ok()) return self.status();
-  auto train = BoolArg(node, 2, "train", true);
-  if (!train.ok()) return train.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "input"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto train, BoolArg(node, 2, "train", true));
   const Argument* p = FindArg(node, 1, "p");
   bool zero = p && ((p->kind() == Argument::Kind::kFloat && p->as_float() == 0) ||
                     (p->kind() == Argument::Kind::kInt && p->as_int() == 0));
-  const TensorMeta& in = **self;
-  if (!*train || zero) return TupleResult({Like(in, in.sizes), Like(in, in.sizes, DType::kBool)});
+  const TensorMeta& in = *self;
+  if (!train || zero) return TupleResult({Like(in, in.sizes), Like(in, in.sizes, DType::kBool)});
   std::optional<int64_t> numel = in.NumElements();
   if (!numel) return OpError(node, "mask size needs static sizes, input is {}", FormatDims(in.sizes));
   int64_t mask = (*numel + 127) / 128 * 128 / 8;

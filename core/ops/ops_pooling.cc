@@ -27,25 +27,22 @@ int64_t PoolingOutputSize(int64_t input, int64_t kernel, int64_t pad, int64_t st
 
 Result<std::vector<int64_t>> Pair(const Node& node, size_t index, std::string_view name,
                                   std::optional<std::vector<int64_t>> fallback) {
-  auto values = IntListArg(node, index, name, fallback);
-  if (!values.ok()) return values.status();
-  if (values->size() == 1) return std::vector<int64_t>{(*values)[0], (*values)[0]};
-  if (values->size() != 2 && !values->empty()) return OpError(node, "{} must have 1 or 2 values", name);
-  return *values;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto values, IntListArg(node, index, name, fallback));
+  if (values.size() == 1) return std::vector<int64_t>{values[0], values[0]};
+  if (values.size() != 2 && !values.empty()) return OpError(node, "{} must have 1 or 2 values", name);
+  return values;
 }
 
 // The spatial rule shared by max and avg pooling; `dilation_index` < 0 for avg.
 Result<std::vector<Dim>> PoolSizes(const Node& node, int dilation_index, size_t ceil_index) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  const std::vector<Dim>& in = (*self)->sizes;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  const std::vector<Dim>& in = self->sizes;
   if (in.size() != 3 && in.size() != 4) return OpError(node, "expected a 3-D or 4-D input, got {}", FormatDims(in));
-  auto kernel = Pair(node, 1, "kernel_size", std::nullopt);
-  if (!kernel.ok()) return kernel.status();
-  if (kernel->size() != 2) return OpError(node, "kernel_size must have 1 or 2 values");
+  AIRSCOPE_ASSIGN_OR_RETURN(auto kernel, Pair(node, 1, "kernel_size", std::nullopt));
+  if (kernel.size() != 2) return OpError(node, "kernel_size must have 1 or 2 values");
   auto stride = Pair(node, 2, "stride", std::vector<int64_t>{});
   if (!stride.ok()) return stride.status();
-  if (stride->empty()) *stride = *kernel;
+  if (stride->empty()) *stride = kernel;
   auto padding = Pair(node, 3, "padding", std::vector<int64_t>{0});
   if (!padding.ok()) return padding.status();
   std::vector<int64_t> dilation = {1, 1};
@@ -54,13 +51,12 @@ Result<std::vector<Dim>> PoolSizes(const Node& node, int dilation_index, size_t 
     if (!d.ok()) return d.status();
     dilation = *d;
   }
-  auto ceil_mode = BoolArg(node, ceil_index, "ceil_mode", false);
-  if (!ceil_mode.ok()) return ceil_mode.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto ceil_mode, BoolArg(node, ceil_index, "ceil_mode", false));
   std::vector<Dim> out(in.begin(), in.end() - 2);
   for (size_t i = 0; i < 2; ++i) {
     const Dim& size = in[in.size() - 2 + i];
     if (!size.is_static()) return OpError(node, "symbolic spatial sizes are not modelled");
-    int64_t o = PoolingOutputSize(size.value(), (*kernel)[i], (*padding)[i], (*stride)[i], dilation[i], *ceil_mode);
+    int64_t o = PoolingOutputSize(size.value(), kernel[i], (*padding)[i], (*stride)[i], dilation[i], ceil_mode);
     if (o <= 0) return OpError(node, "output size is too small ({})", o);
     out.push_back(o);
   }
@@ -70,33 +66,29 @@ Result<std::vector<Dim>> PoolSizes(const Node& node, int dilation_index, size_t 
 // max_pool2d_with_indices(self, kernel_size, stride=[], padding=0,
 // dilation=1, ceil_mode=False) -> (out, indices int64).
 Result<NodeMeta> InferMaxPool2dWithIndices(const Node& node) {
-  auto sizes = PoolSizes(node, 4, 5);
-  if (!sizes.ok()) return sizes.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, PoolSizes(node, 4, 5));
   const TensorMeta* self = *TensorArg(node, 0, "self");
-  return TupleResult({Like(*self, *sizes), Like(*self, *sizes, DType::kInt64)});
+  return TupleResult({Like(*self, sizes), Like(*self, sizes, DType::kInt64)});
 }
 
 // avg_pool2d(self, kernel_size, stride=[], padding=0, ceil_mode=False,
 // count_include_pad=True, divisor_override=None).
 Result<NodeMeta> InferAvgPool2d(const Node& node) {
-  auto sizes = PoolSizes(node, -1, 4);
-  if (!sizes.ok()) return sizes.status();
-  return TensorResult(Like(**TensorArg(node, 0, "self"), *sizes));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, PoolSizes(node, -1, 4));
+  return TensorResult(Like(**TensorArg(node, 0, "self"), sizes));
 }
 
 // _adaptive_avg_pool2d(self, output_size).
 Result<NodeMeta> InferAdaptiveAvgPool2d(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  const std::vector<Dim>& in = (*self)->sizes;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  const std::vector<Dim>& in = self->sizes;
   if (in.size() != 3 && in.size() != 4) return OpError(node, "expected a 3-D or 4-D input, got {}", FormatDims(in));
-  auto size = Pair(node, 1, "output_size", std::nullopt);
-  if (!size.ok()) return size.status();
-  if (size->size() != 2) return OpError(node, "output_size must have 2 values");
+  AIRSCOPE_ASSIGN_OR_RETURN(auto size, Pair(node, 1, "output_size", std::nullopt));
+  if (size.size() != 2) return OpError(node, "output_size must have 2 values");
   std::vector<Dim> out(in.begin(), in.end() - 2);
-  out.push_back((*size)[0]);
-  out.push_back((*size)[1]);
-  return TensorResult(Like(**self, std::move(out)));
+  out.push_back(size[0]);
+  out.push_back(size[1]);
+  return TensorResult(Like(*self, std::move(out)));
 }
 
 }  // namespace

@@ -16,19 +16,17 @@ Result<std::vector<Dim>> ReducedSizes(const Node& node, const TensorMeta& self, 
   const std::vector<Dim>& in = self.sizes;
   auto dims = IntListArg(node, dim_index, "dim", std::vector<int64_t>{});
   if (!dims.ok()) return dims.status();
-  auto keepdim = BoolArg(node, keepdim_index, "keepdim", false);
-  if (!keepdim.ok()) return keepdim.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto keepdim, BoolArg(node, keepdim_index, "keepdim", false));
   std::vector<bool> reduced(in.size(), dims->empty());
   for (int64_t d : *dims) {
-    auto n = NormalizeDim(node, d, in.size());
-    if (!n.ok()) return n.status();
-    if (static_cast<size_t>(*n) < in.size()) reduced[*n] = true;
+    AIRSCOPE_ASSIGN_OR_RETURN(auto n, NormalizeDim(node, d, in.size()));
+    if (static_cast<size_t>(n) < in.size()) reduced[n] = true;
   }
   std::vector<Dim> out;
   for (size_t i = 0; i < in.size(); ++i) {
     if (!reduced[i]) {
       out.push_back(in[i]);
-    } else if (*keepdim) {
+    } else if (keepdim) {
       out.emplace_back(1);
     }
   }
@@ -37,95 +35,74 @@ Result<std::vector<Dim>> ReducedSizes(const Node& node, const TensorMeta& self, 
 
 // sum of integers accumulates in int64 unless a dtype is given.
 Result<DType> SumDType(const Node& node, const TensorMeta& self, size_t dtype_index) {
-  auto given = DTypeArg(node, dtype_index, "dtype");
-  if (!given.ok()) return given.status();
-  if (*given) return **given;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto given, DTypeArg(node, dtype_index, "dtype"));
+  if (given) return *given;
   if (self.dtype != DType::kUnknown && !IsFloatingPoint(self.dtype)) return DType::kInt64;
   return self.dtype;
 }
 
 Result<NodeMeta> InferSumAll(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto dtype = SumDType(node, **self, 1);
-  if (!dtype.ok()) return dtype.status();
-  return TensorResult(Like(**self, {}, *dtype));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, SumDType(node, *self, 1));
+  return TensorResult(Like(*self, {}, dtype));
 }
 
 Result<NodeMeta> InferSumDim(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto sizes = ReducedSizes(node, **self, 1, 2);
-  if (!sizes.ok()) return sizes.status();
-  auto dtype = SumDType(node, **self, 3);
-  if (!dtype.ok()) return dtype.status();
-  return TensorResult(Like(**self, std::move(*sizes), *dtype));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, ReducedSizes(node, *self, 1, 2));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, SumDType(node, *self, 3));
+  return TensorResult(Like(*self, std::move(sizes), dtype));
 }
 
 Result<NodeMeta> InferMeanDim(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto sizes = ReducedSizes(node, **self, 1, 2);
-  if (!sizes.ok()) return sizes.status();
-  auto dtype = DTypeArg(node, 3, "dtype");
-  if (!dtype.ok()) return dtype.status();
-  return TensorResult(Like(**self, std::move(*sizes), dtype->value_or((*self)->dtype)));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, ReducedSizes(node, *self, 1, 2));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, DTypeArg(node, 3, "dtype"));
+  return TensorResult(Like(*self, std::move(sizes), dtype.value_or(self->dtype)));
 }
 
 Result<NodeMeta> InferMeanAll(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto dtype = DTypeArg(node, 1, "dtype");
-  if (!dtype.ok()) return dtype.status();
-  return TensorResult(Like(**self, {}, dtype->value_or((*self)->dtype)));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, DTypeArg(node, 1, "dtype"));
+  return TensorResult(Like(*self, {}, dtype.value_or(self->dtype)));
 }
 
 // amax/amin(self, dim=[], keepdim=False): the input's dtype.
 Result<NodeMeta> InferAmax(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto sizes = ReducedSizes(node, **self, 1, 2);
-  if (!sizes.ok()) return sizes.status();
-  return TensorResult(Like(**self, std::move(*sizes)));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, ReducedSizes(node, *self, 1, 2));
+  return TensorResult(Like(*self, std::move(sizes)));
 }
 
 // max.dim(self, dim, keepdim=False) -> (values, int64 indices).
 Result<NodeMeta> InferMaxDim(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
   auto dim = IntArg(node, 1, "dim");
   if (!dim.ok()) return dim.status();
-  auto sizes = ReducedSizes(node, **self, 1, 2);
-  if (!sizes.ok()) return sizes.status();
-  return TupleResult({Like(**self, *sizes), Like(**self, *sizes, DType::kInt64)});
+  AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, ReducedSizes(node, *self, 1, 2));
+  return TupleResult({Like(*self, sizes), Like(*self, sizes, DType::kInt64)});
 }
 
 // argmax(self, dim=None, keepdim=False): int64; no dim reduces everything.
 Result<NodeMeta> InferArgmax(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto dim = OptionalIntArg(node, 1, "dim");
-  if (!dim.ok()) return dim.status();
-  if (!*dim) return TensorResult(Like(**self, {}, DType::kInt64));
-  auto sizes = ReducedSizes(node, **self, 1, 2);
-  if (!sizes.ok()) return sizes.status();
-  return TensorResult(Like(**self, std::move(*sizes), DType::kInt64));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dim, OptionalIntArg(node, 1, "dim"));
+  if (!dim) return TensorResult(Like(*self, {}, DType::kInt64));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, ReducedSizes(node, *self, 1, 2));
+  return TensorResult(Like(*self, std::move(sizes), DType::kInt64));
 }
 
 // _softmax(self, dim, half_to_float): same shape; half_to_float computes a
 // half input into f32.
 Result<NodeMeta> InferSoftmax(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto dim = IntArg(node, 1, "dim");
-  if (!dim.ok()) return dim.status();
-  auto d = NormalizeDim(node, *dim, (*self)->sizes.size());
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dim, IntArg(node, 1, "dim"));
+  auto d = NormalizeDim(node, dim, self->sizes.size());
   if (!d.ok()) return d.status();
-  auto half_to_float = BoolArg(node, 2, "half_to_float", false);
-  if (!half_to_float.ok()) return half_to_float.status();
-  DType dtype = (*self)->dtype;
-  if (*half_to_float && (dtype == DType::kFloat16 || dtype == DType::kBFloat16)) dtype = DType::kFloat32;
-  return TensorResult(Like(**self, (*self)->sizes, dtype));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto half_to_float, BoolArg(node, 2, "half_to_float", false));
+  DType dtype = self->dtype;
+  if (half_to_float && (dtype == DType::kFloat16 || dtype == DType::kBFloat16)) dtype = DType::kFloat32;
+  return TensorResult(Like(*self, self->sizes, dtype));
 }
 
 // Flops proportional to the input (what is reduced), not the output.

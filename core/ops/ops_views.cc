@@ -123,106 +123,91 @@ std::vector<int64_t> Values(const std::vector<Dim>& dims) {
 }
 
 Result<NodeMeta> InferView(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto shape = DimListArg(node, 1, "size");
-  if (!shape.ok()) return shape.status();
-  auto resolved = ResolveShape(node, (*self)->sizes, std::move(*shape));
-  if (!resolved.ok()) return resolved.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto shape, DimListArg(node, 1, "size"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto resolved, ResolveShape(node, self->sizes, std::move(shape)));
   // A non-contiguous input keeps its layout where torch can view it, and
   // cannot be viewed where torch cannot; symbolic sizes are taken as contiguous.
   // reshape copies (to a contiguous result) where a view is impossible.
-  const TensorMeta& in = **self;
-  if (!in.strides.empty() && AllStatic(in.sizes) && AllStatic(in.strides) && AllStatic(*resolved)) {
-    std::optional<std::vector<int64_t>> strides = ComputeViewStrides(Values(in.sizes), Values(in.strides), Values(*resolved));
-    if (!strides && !node.target().ends_with("aten.view.default")) return TensorResult(Like(in, std::move(*resolved)));
+  const TensorMeta& in = *self;
+  if (!in.strides.empty() && AllStatic(in.sizes) && AllStatic(in.strides) && AllStatic(resolved)) {
+    std::optional<std::vector<int64_t>> strides = ComputeViewStrides(Values(in.sizes), Values(in.strides), Values(resolved));
+    if (!strides && !node.target().ends_with("aten.view.default")) return TensorResult(Like(in, std::move(resolved)));
     if (!strides) {
       return OpError(node, "view size {} is not compatible with input tensor's size and stride ({} with strides {}): "
                      "at least one dimension spans across two contiguous subspaces (torch says: use .reshape(...))",
-                     FormatDims(*resolved), FormatDims(in.sizes), FormatDims(in.strides));
+                     FormatDims(resolved), FormatDims(in.sizes), FormatDims(in.strides));
     }
     std::vector<Dim> dims(strides->begin(), strides->end());
-    return ViewResult(in, std::move(*resolved), std::move(dims));
+    return ViewResult(in, std::move(resolved), std::move(dims));
   }
-  return TensorResult(Like(in, std::move(*resolved)));
+  return TensorResult(Like(in, std::move(resolved)));
 }
 
 Result<NodeMeta> InferSame(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  return TensorResult(Like(**self, (*self)->sizes));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  return TensorResult(Like(*self, self->sizes));
 }
 
 Result<NodeMeta> InferT(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  std::vector<Dim> sizes = (*self)->sizes;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  std::vector<Dim> sizes = self->sizes;
   if (sizes.size() > 2) return OpError(node, "expects a tensor with <= 2 dims, got {}", FormatDims(sizes));
   std::reverse(sizes.begin(), sizes.end());
-  std::vector<Dim> strides = (*self)->EffectiveStrides();
+  std::vector<Dim> strides = self->EffectiveStrides();
   std::reverse(strides.begin(), strides.end());
-  return ViewResult(**self, std::move(sizes), std::move(strides));
+  return ViewResult(*self, std::move(sizes), std::move(strides));
 }
 
 Result<NodeMeta> InferTranspose(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  std::vector<Dim> sizes = (*self)->sizes;
-  auto d0 = IntArg(node, 1, "dim0");
-  if (!d0.ok()) return d0.status();
-  auto d1 = IntArg(node, 2, "dim1");
-  if (!d1.ok()) return d1.status();
-  auto a = NormalizeDim(node, *d0, sizes.size());
-  if (!a.ok()) return a.status();
-  auto b = NormalizeDim(node, *d1, sizes.size());
-  if (!b.ok()) return b.status();
-  std::vector<Dim> strides = (*self)->EffectiveStrides();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  std::vector<Dim> sizes = self->sizes;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto d0, IntArg(node, 1, "dim0"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto d1, IntArg(node, 2, "dim1"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto a, NormalizeDim(node, d0, sizes.size()));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto b, NormalizeDim(node, d1, sizes.size()));
+  std::vector<Dim> strides = self->EffectiveStrides();
   if (!sizes.empty()) {
-    std::swap(sizes[*a], sizes[*b]);
-    std::swap(strides[*a], strides[*b]);
+    std::swap(sizes[a], sizes[b]);
+    std::swap(strides[a], strides[b]);
   }
-  return ViewResult(**self, std::move(sizes), std::move(strides));
+  return ViewResult(*self, std::move(sizes), std::move(strides));
 }
 
 Result<NodeMeta> InferPermute(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto dims = IntListArg(node, 1, "dims");
-  if (!dims.ok()) return dims.status();
-  const std::vector<Dim>& in = (*self)->sizes;
-  if (dims->size() != in.size()) {
-    return OpError(node, "dims has {} entries for a tensor of rank {}", dims->size(), in.size());
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dims, IntListArg(node, 1, "dims"));
+  const std::vector<Dim>& in = self->sizes;
+  if (dims.size() != in.size()) {
+    return OpError(node, "dims has {} entries for a tensor of rank {}", dims.size(), in.size());
   }
   std::vector<bool> seen(in.size(), false);
   std::vector<Dim> out;
-  std::vector<Dim> in_strides = (*self)->EffectiveStrides();
+  std::vector<Dim> in_strides = self->EffectiveStrides();
   std::vector<Dim> strides;
-  for (int64_t d : *dims) {
-    auto n = NormalizeDim(node, d, in.size());
-    if (!n.ok()) return n.status();
-    if (seen[*n]) return OpError(node, "dim {} repeats in the permutation", d);
-    seen[*n] = true;
-    out.push_back(in[*n]);
-    strides.push_back(in_strides[*n]);
+  for (int64_t d : dims) {
+    AIRSCOPE_ASSIGN_OR_RETURN(auto n, NormalizeDim(node, d, in.size()));
+    if (seen[n]) return OpError(node, "dim {} repeats in the permutation", d);
+    seen[n] = true;
+    out.push_back(in[n]);
+    strides.push_back(in_strides[n]);
   }
-  return ViewResult(**self, std::move(out), std::move(strides));
+  return ViewResult(*self, std::move(out), std::move(strides));
 }
 
 // expand(self, size): new leading dims may be added; -1 keeps a size; only
 // size-1 dims can grow.
 Result<NodeMeta> InferExpand(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto shape = DimListArg(node, 1, "size");
-  if (!shape.ok()) return shape.status();
-  const std::vector<Dim>& in = (*self)->sizes;
-  std::vector<Dim> out = std::move(*shape);
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto shape, DimListArg(node, 1, "size"));
+  const std::vector<Dim>& in = self->sizes;
+  std::vector<Dim> out = std::move(shape);
   if (out.size() < in.size()) {
     return OpError(node, "target {} has fewer dims than input {}", FormatDims(out), FormatDims(in));
   }
   size_t lead = out.size() - in.size();
   // New and broadcast dims repeat the same elements: stride 0, as in torch.
-  std::vector<Dim> in_strides = (*self)->EffectiveStrides();
+  std::vector<Dim> in_strides = self->EffectiveStrides();
   std::vector<Dim> strides(out.size(), Dim(0));
   for (size_t i = 0; i < out.size(); ++i) {
     Dim& target = out[i];
@@ -239,20 +224,17 @@ Result<NodeMeta> InferExpand(const Node& node) {
     }
     if (source == target) strides[i] = in_strides[i - lead];
   }
-  return ViewResult(**self, std::move(out), std::move(strides));
+  return ViewResult(*self, std::move(out), std::move(strides));
 }
 
 Result<NodeMeta> InferUnsqueeze(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto dim = IntArg(node, 1, "dim");
-  if (!dim.ok()) return dim.status();
-  std::vector<Dim> sizes = (*self)->sizes;
-  auto d = NormalizeDim(node, *dim, sizes.size() + 1);
-  if (!d.ok()) return d.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dim, IntArg(node, 1, "dim"));
+  std::vector<Dim> sizes = self->sizes;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto d, NormalizeDim(node, dim, sizes.size() + 1));
   // torch: the new dim's stride is sizes[d] * strides[d] (1 at the end).
-  std::vector<Dim> strides = (*self)->EffectiveStrides();
-  size_t at = static_cast<size_t>(*d);
+  std::vector<Dim> strides = self->EffectiveStrides();
+  size_t at = static_cast<size_t>(d);
   Dim stride(1);
   if (at < strides.size()) {
     const Dim& size = sizes[at];
@@ -260,60 +242,52 @@ Result<NodeMeta> InferUnsqueeze(const Node& node) {
     stride = size.is_static() && next.is_static() ? Dim(size.value() * next.value())
                                                   : Dim::Symbol(fmt::format("{}*{}", size.ToString(), next.ToString()));
   }
-  sizes.insert(sizes.begin() + *d, Dim(1));
-  strides.insert(strides.begin() + *d, stride);
-  return ViewResult(**self, std::move(sizes), std::move(strides));
+  sizes.insert(sizes.begin() + d, Dim(1));
+  strides.insert(strides.begin() + d, stride);
+  return ViewResult(*self, std::move(sizes), std::move(strides));
 }
 
 // squeeze.default drops every size-1 dim; squeeze.dim/.dims only the named
 // ones, and only where the size is 1 (others stay, as in torch).
 Result<NodeMeta> InferSqueeze(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  const std::vector<Dim>& in = (*self)->sizes;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  const std::vector<Dim>& in = self->sizes;
   bool all = FindArg(node, 1, "dim") == nullptr;
   std::vector<bool> chosen(in.size(), all);
   if (!all) {
-    auto dims = IntListArg(node, 1, "dim");
-    if (!dims.ok()) return dims.status();
-    for (int64_t d : *dims) {
-      auto n = NormalizeDim(node, d, in.size());
-      if (!n.ok()) return n.status();
-      if (static_cast<size_t>(*n) < in.size()) chosen[*n] = true;
+    AIRSCOPE_ASSIGN_OR_RETURN(auto dims, IntListArg(node, 1, "dim"));
+    for (int64_t d : dims) {
+      AIRSCOPE_ASSIGN_OR_RETURN(auto n, NormalizeDim(node, d, in.size()));
+      if (static_cast<size_t>(n) < in.size()) chosen[n] = true;
     }
   }
   std::vector<Dim> out;
-  std::vector<Dim> in_strides = (*self)->EffectiveStrides();
+  std::vector<Dim> in_strides = self->EffectiveStrides();
   std::vector<Dim> strides;
   for (size_t i = 0; i < in.size(); ++i) {
     if (chosen[i] && in[i] == Dim(1)) continue;
     out.push_back(in[i]);
     strides.push_back(in_strides[i]);
   }
-  return ViewResult(**self, std::move(out), std::move(strides));
+  return ViewResult(*self, std::move(out), std::move(strides));
 }
 
 // slice(self, dim=0, start=None, end=None, step=1), Python slicing with
 // negative indices and clamping.
 Result<NodeMeta> InferSlice(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  std::vector<Dim> sizes = (*self)->sizes;
-  auto dim = IntArg(node, 1, "dim", 0);
-  if (!dim.ok()) return dim.status();
-  auto d = NormalizeDim(node, *dim, sizes.size());
-  if (!d.ok()) return d.status();
-  auto start_arg = OptionalIntArg(node, 2, "start");
-  if (!start_arg.ok()) return start_arg.status();
-  auto end_arg = OptionalIntArg(node, 3, "end");
-  if (!end_arg.ok()) return end_arg.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  std::vector<Dim> sizes = self->sizes;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dim, IntArg(node, 1, "dim", 0));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto d, NormalizeDim(node, dim, sizes.size()));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto start_arg, OptionalIntArg(node, 2, "start"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto end_arg, OptionalIntArg(node, 3, "end"));
   auto step = IntArg(node, 4, "step", 1);
   if (!step.ok()) return step.status();
   if (*step < 1) return OpError(node, "step must be positive, got {}", *step);
   if (sizes.empty()) return OpError(node, "cannot slice a 0-dim tensor");
-  int64_t start = start_arg->value_or(0);
-  int64_t end = end_arg->value_or(std::numeric_limits<int64_t>::max());
-  const Dim& size = sizes[*d];
+  int64_t start = start_arg.value_or(0);
+  int64_t end = end_arg.value_or(std::numeric_limits<int64_t>::max());
+  const Dim& size = sizes[d];
   Dim out;
   if (size.is_static()) {
     int64_t n = size.value();
@@ -329,35 +303,31 @@ Result<NodeMeta> InferSlice(const Node& node) {
   } else {
     out = Dim::Symbol(fmt::format("slice({}, {}, {}, {})", size.ToString(), start, end, *step));
   }
-  sizes[*d] = out;
-  std::vector<Dim> strides = (*self)->EffectiveStrides();
+  sizes[d] = out;
+  std::vector<Dim> strides = self->EffectiveStrides();
   if (*step != 1) {
-    const Dim& stride = strides[*d];
-    strides[*d] = stride.is_static() ? Dim(stride.value() * *step)
+    const Dim& stride = strides[d];
+    strides[d] = stride.is_static() ? Dim(stride.value() * *step)
                                      : Dim::Symbol(fmt::format("{}*{}", stride.ToString(), *step));
   }
-  return ViewResult(**self, std::move(sizes), std::move(strides));
+  return ViewResult(*self, std::move(sizes), std::move(strides));
 }
 
 Result<NodeMeta> InferSelect(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  std::vector<Dim> sizes = (*self)->sizes;
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  std::vector<Dim> sizes = self->sizes;
   if (sizes.empty()) return OpError(node, "cannot select from a 0-dim tensor");
-  auto dim = IntArg(node, 1, "dim");
-  if (!dim.ok()) return dim.status();
-  auto d = NormalizeDim(node, *dim, sizes.size());
-  if (!d.ok()) return d.status();
-  auto index = IntArg(node, 2, "index");
-  if (!index.ok()) return index.status();
-  const Dim& size = sizes[*d];
-  if (size.is_static() && (*index >= size.value() || *index < -size.value())) {
-    return OpError(node, "index {} out of range for dim {} of size {}", *index, *d, size.value());
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dim, IntArg(node, 1, "dim"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto d, NormalizeDim(node, dim, sizes.size()));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto index, IntArg(node, 2, "index"));
+  const Dim& size = sizes[d];
+  if (size.is_static() && (index >= size.value() || index < -size.value())) {
+    return OpError(node, "index {} out of range for dim {} of size {}", index, d, size.value());
   }
-  sizes.erase(sizes.begin() + *d);
-  std::vector<Dim> strides = (*self)->EffectiveStrides();
-  strides.erase(strides.begin() + *d);
-  return ViewResult(**self, std::move(sizes), std::move(strides));
+  sizes.erase(sizes.begin() + d);
+  std::vector<Dim> strides = self->EffectiveStrides();
+  strides.erase(strides.begin() + d);
+  return ViewResult(*self, std::move(sizes), std::move(strides));
 }
 
 Result<NodeMeta> SplitInto(const Node& node, const TensorMeta& self, size_t dim, const std::vector<Dim>& chunks) {
@@ -372,66 +342,55 @@ Result<NodeMeta> SplitInto(const Node& node, const TensorMeta& self, size_t dim,
 
 // split(self, split_size, dim=0): chunks of split_size, the last one smaller.
 Result<NodeMeta> InferSplit(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto split = IntArg(node, 1, "split_size");
-  if (!split.ok()) return split.status();
-  auto dim = IntArg(node, 2, "dim", 0);
-  if (!dim.ok()) return dim.status();
-  auto d = NormalizeDim(node, *dim, (*self)->sizes.size());
-  if (!d.ok()) return d.status();
-  if ((*self)->sizes.empty()) return OpError(node, "cannot split a 0-dim tensor");
-  const Dim& size = (*self)->sizes[*d];
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto split, IntArg(node, 1, "split_size"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dim, IntArg(node, 2, "dim", 0));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto d, NormalizeDim(node, dim, self->sizes.size()));
+  if (self->sizes.empty()) return OpError(node, "cannot split a 0-dim tensor");
+  const Dim& size = self->sizes[d];
   if (!size.is_static()) {
-    return OpError(node, "dim {} has symbolic size {}; the number of chunks is unknown", *d, size.ToString());
+    return OpError(node, "dim {} has symbolic size {}; the number of chunks is unknown", d, size.ToString());
   }
-  if (*split < 0 || (*split == 0 && size.value() != 0)) {
-    return OpError(node, "split_size {} is invalid for dim {} of size {}", *split, *d, size.value());
+  if (split < 0 || (split == 0 && size.value() != 0)) {
+    return OpError(node, "split_size {} is invalid for dim {} of size {}", split, d, size.value());
   }
   std::vector<Dim> chunks;
   int64_t n = size.value();
   if (n == 0) chunks.emplace_back(0);  // torch returns one empty chunk
-  for (int64_t at = 0; at < n; at += *split) chunks.emplace_back(std::min(*split, n - at));
-  return SplitInto(node, **self, *d, chunks);
+  for (int64_t at = 0; at < n; at += split) chunks.emplace_back(std::min(split, n - at));
+  return SplitInto(node, *self, d, chunks);
 }
 
 Result<NodeMeta> InferSplitWithSizes(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto sizes = DimListArg(node, 1, "split_sizes");
-  if (!sizes.ok()) return sizes.status();
-  auto dim = IntArg(node, 2, "dim", 0);
-  if (!dim.ok()) return dim.status();
-  auto d = NormalizeDim(node, *dim, (*self)->sizes.size());
-  if (!d.ok()) return d.status();
-  if ((*self)->sizes.empty()) return OpError(node, "cannot split a 0-dim tensor");
-  const Dim& size = (*self)->sizes[*d];
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, DimListArg(node, 1, "split_sizes"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dim, IntArg(node, 2, "dim", 0));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto d, NormalizeDim(node, dim, self->sizes.size()));
+  if (self->sizes.empty()) return OpError(node, "cannot split a 0-dim tensor");
+  const Dim& size = self->sizes[d];
   DimProduct sum;
   sum.coeff = 0;
   bool all_static = true;
-  for (const Dim& s : *sizes) {
+  for (const Dim& s : sizes) {
     if (s.is_static()) sum.coeff += s.value(); else all_static = false;
   }
   if (all_static && size.is_static() && sum.coeff != size.value()) {
-    return OpError(node, "split_sizes {} sum to {} but dim {} has size {}", FormatDims(*sizes), sum.coeff, *d,
+    return OpError(node, "split_sizes {} sum to {} but dim {} has size {}", FormatDims(sizes), sum.coeff, d,
                    size.value());
   }
-  return SplitInto(node, **self, *d, *sizes);
+  return SplitInto(node, *self, d, sizes);
 }
 
 Result<NodeMeta> InferUnbind(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto dim = IntArg(node, 1, "dim", 0);
-  if (!dim.ok()) return dim.status();
-  auto d = NormalizeDim(node, *dim, (*self)->sizes.size());
-  if (!d.ok()) return d.status();
-  if ((*self)->sizes.empty()) return OpError(node, "cannot unbind a 0-dim tensor");
-  const Dim& size = (*self)->sizes[*d];
-  if (!size.is_static()) return OpError(node, "dim {} has symbolic size {}", *d, size.ToString());
-  std::vector<Dim> rest = (*self)->sizes;
-  rest.erase(rest.begin() + *d);
-  return TupleResult(std::vector<TensorMeta>(static_cast<size_t>(size.value()), Like(**self, rest)));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dim, IntArg(node, 1, "dim", 0));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto d, NormalizeDim(node, dim, self->sizes.size()));
+  if (self->sizes.empty()) return OpError(node, "cannot unbind a 0-dim tensor");
+  const Dim& size = self->sizes[d];
+  if (!size.is_static()) return OpError(node, "dim {} has symbolic size {}", d, size.ToString());
+  std::vector<Dim> rest = self->sizes;
+  rest.erase(rest.begin() + d);
+  return TupleResult(std::vector<TensorMeta>(static_cast<size_t>(size.value()), Like(*self, rest)));
 }
 
 // operator.getitem(tuple, i): element i of a tuple-valued input.
@@ -442,12 +401,11 @@ Result<NodeMeta> InferGetitem(const Node& node) {
   const NodeMeta* meta = input.meta();
   if (!meta) return OpError(node, "input '{}' has no shape", input.name());
   if (meta->kind != ValueKind::kTuple) return OpError(node, "input '{}' is not a tuple", input.name());
-  auto index = IntArg(node, 1, "b");
-  if (!index.ok()) return index.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto index, IntArg(node, 1, "b"));
   int64_t n = static_cast<int64_t>(meta->tensors.size());
-  int64_t i = *index < 0 ? *index + n : *index;
+  int64_t i = index < 0 ? index + n : index;
   if (i < 0 || i >= n) {
-    return OpError(node, "index {} out of range for '{}' with {} elements", *index, input.name(), n);
+    return OpError(node, "index {} out of range for '{}' with {} elements", index, input.name(), n);
   }
   const TensorMeta& element = meta->tensors[static_cast<size_t>(i)];
   if (element.dtype == DType::kUnknown && element.sizes.empty()) {
@@ -459,11 +417,9 @@ Result<NodeMeta> InferGetitem(const Node& node) {
 // _reshape_alias(self, size, stride) and as_strided(self, size, stride, offset):
 // the size is given outright.
 Result<NodeMeta> InferGivenSize(const Node& node) {
-  auto self = TensorArg(node, 0, "self");
-  if (!self.ok()) return self.status();
-  auto shape = DimListArg(node, 1, "size");
-  if (!shape.ok()) return shape.status();
-  return TensorResult(Like(**self, std::move(*shape)));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto shape, DimListArg(node, 1, "size"));
+  return TensorResult(Like(*self, std::move(shape)));
 }
 
 }  // namespace

@@ -4,31 +4,9 @@ namespace airscope {
 
 const std::vector<PassInfo (*)()>& BuiltinPassFactories() {
   static const std::vector<PassInfo (*)()> kFactories = {
-      ReplaceStreamEventPass,
-      AotPass,
-      CustomPrePass,
-      OptimizeNoopOpsPass,
-      RecoverViewInplacePatternPass,
-      ApplyPatternPassesPass,
-      ViewToReshapePass,
-      CustomPostPass,
-      ValidGraphPass,
-      RemoveCatOpsPass,
-      EventClosurePass,
-      EventRecordPass,
-      DcePass,
-      ReinplaceInplaceableOpsPass,
-      ReinplaceInputMutatedOpsPass,
-      DecomposeAutoFunctionalizedPass,
-      ReplaceDynamicWorkspaceOpsPass,
-      ReplaceCoreLimitNodesPass,
-      ResolveDefaultStreamMarkersPass,
-      LowerPass,
-      DecomposePass,
-      FunctionalizePass,
-      CsePass,
-      ConstantFoldPass,
-      FusePointwisePass,
+#define AIRSCOPE_BUILTIN_PASS(factory) factory,
+#include "core/pass/builtin_passes.def"
+#undef AIRSCOPE_BUILTIN_PASS
   };
   return kFactories;
 }

@@ -26,13 +26,12 @@ Status DecompositionTable::AddTemplate(std::string_view target, std::string_view
   if (dots != 2 || key.front() == '.' || key.back() == '.' || key.find("..") != std::string_view::npos) {
     return Status::Errorf("'{}' is not an op target (expected e.g. aten.silu.default)", target);
   }
-  Result<DecompositionFn> rewrite = ParseDecompositionTemplate(template_text);
-  if (!rewrite.ok()) return rewrite.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(DecompositionFn rewrite, ParseDecompositionTemplate(template_text));
   Decomposition entry;
   entry.target = std::string(key);
   entry.description = std::string(template_text);
   entry.builtin = false;
-  entry.rewrite = std::move(rewrite).value();
+  entry.rewrite = std::move(rewrite);
   Add(std::move(entry));
   return Status::Ok();
 }

@@ -126,7 +126,8 @@ class PassRegistry {
 };
 
 // The default pipeline: TorchAir's reduce-overhead (aclgraph) stages in
-// TorchAir's order and with its names (../shared/TORCHAIR.md §1), then lower.
+// TorchAir's order and with its names (../shared/TORCHAIR.md §1), then lower:
+// the PassKind::kPipeline rows of core/pass/builtin_passes.def, in its order.
 const std::vector<std::string>& DefaultPipeline();
 
 }  // namespace airscope

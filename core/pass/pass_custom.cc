@@ -22,10 +22,9 @@ Result<bool> RunUserPasses(std::string_view stage, const std::vector<std::string
     // A copy of the context: the inner manager clears its remarks.
     PassContext inner = context;
     PassManager manager;
-    Result<PassOutcome> outcome = manager.Run(*pass, graph, inner);
-    if (!outcome.ok()) return outcome.status();
-    changed = changed || outcome->changed;
-    for (const std::string& remark : outcome->remarks) context.remarks.push_back(fmt::format("{}: {}", name, remark));
+    AIRSCOPE_ASSIGN_OR_RETURN(PassOutcome outcome, manager.Run(*pass, graph, inner));
+    changed = changed || outcome.changed;
+    for (const std::string& remark : outcome.remarks) context.remarks.push_back(fmt::format("{}: {}", name, remark));
   }
   return changed;
 }

@@ -9,9 +9,8 @@ namespace {
 
 Result<bool> RunDce(Graph& graph, PassContext& context) {
   const OpRegistry& registry = RegistryOf(context);
-  Result<size_t> dead = EliminateDeadCode(graph, registry);
-  if (!dead.ok()) return dead.status();
-  const size_t erased = *dead;
+  AIRSCOPE_ASSIGN_OR_RETURN(size_t dead, EliminateDeadCode(graph, registry));
+  const size_t erased = dead;
   if (erased > 0) context.remarks.push_back(fmt::format("erased {} dead node(s)", erased));
   return erased > 0;
 }

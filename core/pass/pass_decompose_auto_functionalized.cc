@@ -266,9 +266,8 @@ class Decomposer {
         continue;
       }
       for (const SchemaArgument* gap : missing) {
-        Result<Argument> fill = DefaultValue(*gap);
-        if (!fill.ok()) return fill.status();
-        layout.positional.emplace_back(std::move(*fill));
+        AIRSCOPE_ASSIGN_OR_RETURN(Argument fill, DefaultValue(*gap));
+        layout.positional.emplace_back(std::move(fill));
       }
       missing.clear();
       layout.positional.emplace_back(param.name);

@@ -12,16 +12,15 @@ namespace airscope {
 namespace {
 
 Result<bool> RunFunctionalize(Graph& graph, PassContext& context) {
-  auto stats = Functionalize(graph, RegistryOf(context), /*keep_input_mutations=*/true);
-  if (!stats.ok()) return stats.status();
-  if (stats->functionalized > 0) {
+  AIRSCOPE_ASSIGN_OR_RETURN(auto stats, Functionalize(graph, RegistryOf(context), /*keep_input_mutations=*/true));
+  if (stats.functionalized > 0) {
     context.remarks.push_back(fmt::format("functionalized {} in-place op(s); {} graph input(s) copied back",
-                                          stats->functionalized, stats->mutated_inputs));
+                                          stats.functionalized, stats.mutated_inputs));
   }
-  if (stats->left_on_views > 0) {
-    context.remarks.push_back(fmt::format("left {} in-place op(s) on views", stats->left_on_views));
+  if (stats.left_on_views > 0) {
+    context.remarks.push_back(fmt::format("left {} in-place op(s) on views", stats.left_on_views));
   }
-  return stats->functionalized > 0;
+  return stats.functionalized > 0;
 }
 
 }  // namespace

@@ -98,10 +98,9 @@ Result<bool> RunFusePointwise(Graph& graph, PassContext& context) {
   // removes nodes, so the loop ends.
   size_t fused_nodes = 0, rounds_fused = 0;
   for (;;) {
-    Result<size_t> chains = FuseRound(graph, registry, &fused_nodes);
-    if (!chains.ok()) return chains.status();
-    if (*chains == 0) break;
-    rounds_fused += *chains;
+    AIRSCOPE_ASSIGN_OR_RETURN(size_t chains, FuseRound(graph, registry, &fused_nodes));
+    if (chains == 0) break;
+    rounds_fused += chains;
   }
   if (rounds_fused > 0) {
     context.remarks.push_back(fmt::format("fused {} pointwise node(s) in {} step(s)", fused_nodes, rounds_fused));

@@ -14,12 +14,11 @@ namespace airscope {
 namespace {
 
 Result<bool> Lower(Graph& graph, PassContext& context) {
-  Result<std::vector<std::string>> streams = StreamsFromScopes(graph);
-  if (!streams.ok()) return streams.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(std::vector<std::string> streams, StreamsFromScopes(graph));
   bool changed = false;
   size_t i = 0;
   for (Node* node : graph.Nodes()) {
-    const std::string& stream = (*streams)[i++];
+    const std::string& stream = streams[i++];
     if (node->stream() == stream) continue;
     graph.SetStream(node, stream);
     changed = true;
@@ -30,11 +29,10 @@ Result<bool> Lower(Graph& graph, PassContext& context) {
   TaskGraphOptions options;
   options.allow_unrecorded_waits = true;
   options.accesses = false;
-  Result<TaskGraph> tasks = BuildTaskGraph(graph, registry, options);
-  if (!tasks.ok()) return tasks.status();
-  context.remarks.push_back(fmt::format("{} device tasks on {} stream(s)", tasks->tasks.size(), tasks->streams.size()));
+  AIRSCOPE_ASSIGN_OR_RETURN(TaskGraph tasks, BuildTaskGraph(graph, registry, options));
+  context.remarks.push_back(fmt::format("{} device tasks on {} stream(s)", tasks.tasks.size(), tasks.streams.size()));
   size_t unrecorded = 0;
-  for (const DeviceTask& t : tasks->tasks) unrecorded += t.kind == TaskKind::kEventWait && t.deps.empty();
+  for (const DeviceTask& t : tasks.tasks) unrecorded += t.kind == TaskKind::kEventWait && t.deps.empty();
   if (unrecorded > 0) {
     context.remarks.push_back(fmt::format("{} wait(s) for an event no earlier task records: capture refuses them "
                                           "(ACL 107024), eager cannot run them; `check` names them",

@@ -54,18 +54,15 @@ std::vector<const PassInfo*> PassRegistry::All() const {
 }
 
 const std::vector<std::string>& DefaultPipeline() {
-  static const std::vector<std::string> kPipeline = {
-      // _compile_graph_with_aot: on Dynamo's torch-level graph, then AOT autograd.
-      "replace_stream_event_pass", "aot",
-      // _optimize_fx
-      "post_grad_custom_pre_pass", "optimize_noop_ops", "recover_view_inplace_pattern", "apply_pattern_passes",
-      "view_to_reshape", "post_grad_custom_post_pass", "_valid_graph",
-      // AclConcreteGraph.optimize_graph_without_runtime
-      "remove_cat_ops", "apply_event_closure_with_multi_stream", "apply_event_record", "eliminate_dead_code",
-      "reinplace_inplaceable_ops_pass", "reinplace_input_mutated_ops", "decompose_auto_functionalized",
-      "replace_dynamic_workspace_ops", "replace_core_limit_nodes", "resolve_default_stream_markers",
-      // airscope: every node becomes a device task on its stream.
-      "lower"};
+  // The pipeline rows of builtin_passes.def, in its order (TorchAir's).
+  static const std::vector<std::string> kPipeline = [] {
+    std::vector<std::string> names;
+    for (PassInfo (*make)() : BuiltinPassFactories()) {
+      PassInfo info = make();
+      if (info.kind == PassKind::kPipeline) names.push_back(std::move(info.name));
+    }
+    return names;
+  }();
   return kPipeline;
 }
 

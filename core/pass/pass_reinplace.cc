@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -160,89 +161,113 @@ class Reinplacer {
     return position ? *position : 0;
   }
 
+  // A node that may be reinplaced: the multi-inplace op's table entry
+  // (nullptr for a single-output op) and the arguments it would write.
+  struct Candidate {
+    const InplaceableNpuOp* multi = nullptr;
+    std::vector<std::pair<size_t, Node*>> mutated;  // (argument index, its node)
+  };
+
   void Visit(Node* node) {
-    // Identify the candidate (gp:1053-1088).
-    const InplaceableNpuOp* multi = FindInplaceableNpuOp(*node, &inplaceable_);
-    std::vector<std::pair<size_t, Node*>> mutated;
+    std::optional<Candidate> candidate = FindCandidate(node);
+    if (!candidate) return;
+    std::vector<std::vector<Node*>> inverse_usages;
+    for (const auto& [index, self] : candidate->mutated) {
+      std::optional<std::vector<Node*>> inverses = CheckMutated(node, self, candidate->multi);
+      if (!inverses) return;
+      inverse_usages.push_back(std::move(*inverses));
+    }
+    if (!Rewrite(node, candidate->multi, candidate->mutated[0].second)) return;
+    Rewire(node, *candidate, inverse_usages);
+  }
+
+  // Identify the candidate (gp:1053-1088); one whose streams forbid it is counted.
+  std::optional<Candidate> FindCandidate(Node* node) {
+    Candidate c;
+    c.multi = FindInplaceableNpuOp(*node, &inplaceable_);
     bool stream_ok = false;
-    if (multi != nullptr) {
-      for (size_t idx : multi->mutated_args) {
-        if (idx >= node->args().size() || !node->args()[idx].is_node()) return;
-        mutated.emplace_back(idx, node->args()[idx].as_node());
+    if (c.multi != nullptr) {
+      for (size_t idx : c.multi->mutated_args) {
+        if (idx >= node->args().size() || !node->args()[idx].is_node()) return std::nullopt;
+        c.mutated.emplace_back(idx, node->args()[idx].as_node());
       }
-      stream_ok = OneStream() ||
-                  CheckMultiReinplaceStreams(*node, multi->mutated_args, LeafCount(*node, &schemas_).value_or(0), labels_);
+      stream_ok = OneStream() || CheckMultiReinplaceStreams(*node, c.multi->mutated_args,
+                                                            LeafCount(*node, &schemas_).value_or(0), labels_);
     } else if (IsOpOverloadCall(*node)) {
       // Schema arg0 must be a Tensor: airscope sees a node with one tensor value there.
-      if (node->args().empty() || !node->args()[0].is_node()) return;
+      if (node->args().empty() || !node->args()[0].is_node()) return std::nullopt;
       Node* self = node->args()[0].as_node();
-      if (LeafCount(*self) != std::optional<size_t>(1) && self->meta() != nullptr) return;
-      mutated.emplace_back(0, self);
+      if (LeafCount(*self) != std::optional<size_t>(1) && self->meta() != nullptr) return std::nullopt;
+      c.mutated.emplace_back(0, self);
       stream_ok = OneStream() || CheckSingleReinplaceStreams(*node, LeafCount(*node, &schemas_).value_or(0), labels_);
     } else {
-      return;
+      return std::nullopt;
     }
     if (!stream_ok) {
       ++cross_stream_;
-      return;
+      return std::nullopt;
     }
+    return c;
+  }
 
-    std::vector<std::vector<Node*>> inverse_usages;
-    for (const auto& [index, self] : mutated) {
-      if (multi == nullptr) {
-        // Step 1a (gp:1099-1127): same numel and dtype, no internal overlap.
-        std::vector<const TensorMeta*> self_leaves = Leaves(*self), node_leaves = Leaves(*node);
-        if (self_leaves.empty() || node_leaves.empty()) {
-          ++no_meta_;
-          return;
-        }
-        bool wrong = false;
-        if (self_leaves.size() == node_leaves.size()) {
-          for (size_t i = 0; i < self_leaves.size(); ++i) {
-            const TensorMeta& s = *self_leaves[i];
-            const TensorMeta& n = *node_leaves[i];
-            // Symbolic sizes: equal numel only when the sizes are the same expressions.
-            bool same_numel = s.NumElements() && n.NumElements() ? *s.NumElements() == *n.NumElements()
-                                                                  : s.sizes == n.sizes;
-            if (!same_numel) wrong = true;
-            if (s.dtype != n.dtype) wrong = true;
-            if (HasInternalOverlap(s)) wrong = true;
-          }
-        }
-        if (wrong && !IsTarget(*node, "aten.resize.default")) return;
-        // Step 1c (gp:1130-1136): self passed twice.
-        size_t repeats = 0;
-        for (const Argument& arg : node->args()) repeats += arg.is_node() && arg.as_node() == self;
-        if (repeats > 1) return;
-      }
-      // Step 1b (gp:1140-1146): never a graph input's storage.
-      int storage = storages_.Of(self);
-      if (storage < 0) {
-        ++no_meta_;
-        return;
-      }
-      if (input_storages_.count(storage)) {
-        ++into_inputs_;
-        return;
-      }
-      if (multi != nullptr) {  // multi-inplace ops skip Step 2 (gp:1149-1153, 1176-1178)
-        inverse_usages.emplace_back();
-        continue;
-      }
-      // Step 2 (gp:1155-1175): no later use of any alias, except matching scatters.
-      std::vector<Node*> later = LaterUsages(storage, Pos(node));
-      bool all_scatters = std::all_of(later.begin(), later.end(), [](Node* n) { return !ViewInverse(*n).empty(); });
-      if (!all_scatters) return;  // ViewInverseUsages could only match fewer
-      std::vector<Node*> inverses = ViewInverseUsages(later, storages_.NodesOf(storage));
-      if (later.size() != inverses.size()) return;
-      inverse_usages.push_back(std::move(inverses));
+  // Step 1a (gp:1099-1127): same numel and dtype, no internal overlap; Step
+  // 1c (gp:1130-1136): self not passed twice. For single-output ops only.
+  bool SelfFits(Node* node, Node* self) {
+    std::vector<const TensorMeta*> self_leaves = Leaves(*self), node_leaves = Leaves(*node);
+    if (self_leaves.empty() || node_leaves.empty()) {
+      ++no_meta_;
+      return false;
     }
+    bool wrong = false;
+    if (self_leaves.size() == node_leaves.size()) {
+      for (size_t i = 0; i < self_leaves.size(); ++i) {
+        const TensorMeta& s = *self_leaves[i];
+        const TensorMeta& n = *node_leaves[i];
+        // Symbolic sizes: equal numel only when the sizes are the same expressions.
+        bool same_numel = s.NumElements() && n.NumElements() ? *s.NumElements() == *n.NumElements()
+                                                              : s.sizes == n.sizes;
+        if (!same_numel) wrong = true;
+        if (s.dtype != n.dtype) wrong = true;
+        if (HasInternalOverlap(s)) wrong = true;
+      }
+    }
+    if (wrong && !IsTarget(*node, "aten.resize.default")) return false;
+    size_t repeats = 0;
+    for (const Argument& arg : node->args()) repeats += arg.is_node() && arg.as_node() == self;
+    return repeats <= 1;
+  }
 
-    // Step 3 (gp:1191-1231).
+  // Whether `node` may write into `self`: the scatters its write makes
+  // redundant (none for a multi-inplace op), or nullopt when it may not.
+  std::optional<std::vector<Node*>> CheckMutated(Node* node, Node* self, const InplaceableNpuOp* multi) {
+    if (multi == nullptr && !SelfFits(node, self)) return std::nullopt;
+    // Step 1b (gp:1140-1146): never a graph input's storage.
+    int storage = storages_.Of(self);
+    if (storage < 0) {
+      ++no_meta_;
+      return std::nullopt;
+    }
+    if (input_storages_.count(storage)) {
+      ++into_inputs_;
+      return std::nullopt;
+    }
+    if (multi != nullptr) return std::vector<Node*>{};  // multi-inplace ops skip Step 2 (gp:1149-1153, 1176-1178)
+    // Step 2 (gp:1155-1175): no later use of any alias, except matching scatters.
+    std::vector<Node*> later = LaterUsages(storage, Pos(node));
+    bool all_scatters = std::all_of(later.begin(), later.end(), [](Node* n) { return !ViewInverse(*n).empty(); });
+    if (!all_scatters) return std::nullopt;  // ViewInverseUsages could only match fewer
+    std::vector<Node*> inverses = ViewInverseUsages(later, storages_.NodesOf(storage));
+    if (later.size() != inverses.size()) return std::nullopt;
+    return inverses;
+  }
+
+  // Step 3 (gp:1191-1231): the rewrite itself; false when the op has no
+  // in-place form (nothing changed).
+  bool Rewrite(Node* node, const InplaceableNpuOp* multi, Node* first_self) {
     std::string_view view_op = ViewInverse(*node);
     if (!view_op.empty() && !std::count(to_delete_.begin(), to_delete_.end(), node)) {
       // Step 3a: base_updated = foo_scatter(base, src, args...) -> foo(base, args...).copy_(src).
-      std::vector<Argument> view_args = {Argument::NodeRef(mutated[0].second)};
+      std::vector<Argument> view_args = {Argument::NodeRef(first_self)};
       for (size_t i = 2; i < node->args().size(); ++i) view_args.push_back(node->args()[i]);
       Node* view = InsertCall(graph_, node, CallSpec(view_op, std::move(view_args), node->kwargs()),
                               node->stream(), registry_);
@@ -259,15 +284,18 @@ class Reinplacer {
     } else {
       // Step 3b: PT-ri _maybe_get_inplace_op.
       std::string inplace = MaybeInplaceOp(*node, registry_);
-      if (inplace.empty()) return;
+      if (inplace.empty()) return false;
       Retarget(graph_, node, inplace, registry_);
       ++reinplaced_;
     }
+    return true;
+  }
 
-    // Step 4 (gp:1239-1346): merge storages, later uses of b (and of the
-    // scatters made redundant) read a.
-    for (size_t k = 0; k < mutated.size(); ++k) {
-      Node* self = mutated[k].second;
+  // Step 4 (gp:1239-1346): merge storages, later uses of b (and of the
+  // scatters made redundant) read a.
+  void Rewire(Node* node, const Candidate& c, const std::vector<std::vector<Node*>>& inverse_usages) {
+    for (size_t k = 0; k < c.mutated.size(); ++k) {
+      Node* self = c.mutated[k].second;
       MergeStorages(node, self);
       if (k >= inverse_usages.size()) continue;
       for (Node* scatter : inverse_usages[k]) {
@@ -280,7 +308,7 @@ class Reinplacer {
         for (Node* user : users) {
           if (!position_.Contains(user) || Pos(user) <= Pos(node)) continue;
           bool view_of_old = storages_.Of(user) >= 0 && storages_.Of(user) == storages_.Of(old);
-          if (multi != nullptr && old == node && IsTarget(*user, "operator.getitem")) {
+          if (c.multi != nullptr && old == node && IsTarget(*user, "operator.getitem")) {
             multi_getitems_.push_back(fmt::format("{} now indexes {}", user->name(), self->name()));
           }
           graph_.ReplaceInput(user, old, self);

@@ -117,9 +117,8 @@ Result<bool> RewriteCat(Graph& graph, Node* cat, const std::string& stream, cons
 
   std::vector<Argument> shape;
   for (const Dim& d : out->sizes) {
-    Result<std::optional<Argument>> resolved = SizeArg(d, sym_inputs);
-    if (!resolved.ok()) return resolved.status();
-    const std::optional<Argument>& size = resolved.value();
+    AIRSCOPE_ASSIGN_OR_RETURN(std::optional<Argument> resolved, SizeArg(d, sym_inputs));
+    const std::optional<Argument>& size = resolved;
     if (!size) {
       remarks.push_back(fmt::format("{}: skipped, airscope does not build nodes for the size {}", cat->name(), d.symbol()));
       return false;
@@ -130,9 +129,8 @@ Result<bool> RewriteCat(Graph& graph, Node* cat, const std::string& stream, cons
   for (Node* input : tensors) {
     const Dim& d = input->tensor()->sizes.empty() ? Dim(0) : input->tensor()->sizes[0];
     if (!d.is_static() && sym_inputs.empty()) return false;  // TorchAir: break, cat kept
-    Result<std::optional<Argument>> resolved = SizeArg(d, sym_inputs);
-    if (!resolved.ok()) return resolved.status();
-    const std::optional<Argument>& size = resolved.value();
+    AIRSCOPE_ASSIGN_OR_RETURN(std::optional<Argument> resolved, SizeArg(d, sym_inputs));
+    const std::optional<Argument>& size = resolved;
     if (!size) {
       remarks.push_back(fmt::format("{}: skipped, airscope does not build nodes for the size {}", cat->name(), d.symbol()));
       return false;
@@ -210,9 +208,8 @@ Result<bool> RunRemoveCatOps(Graph& graph, PassContext& context) {
       continue;
     }
     std::string name = cat->name();
-    Result<bool> rewritten = RewriteCat(graph, cat, labels.At(cat), registry, context.remarks);
-    if (!rewritten.ok()) return rewritten.status();
-    if (!rewritten.value()) continue;
+    AIRSCOPE_ASSIGN_OR_RETURN(bool rewritten, RewriteCat(graph, cat, labels.At(cat), registry, context.remarks));
+    if (!rewritten) continue;
     cat_set.erase(cat);
     ++optimized;
     context.remarks.push_back(fmt::format("{} now writes into one aten.empty buffer", name));

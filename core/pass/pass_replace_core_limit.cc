@@ -74,12 +74,10 @@ Result<bool> EnterCoreLimit(Graph& graph, Node* node, std::vector<SavedLimit>& s
                           node->name());
   }
   Argument aicore = node->args()[1].items()[0], vectorcore = node->args()[1].items()[1];
-  Result<int64_t> a_or = PythonInt(*node, aicore);
-  if (!a_or.ok()) return a_or.status();
-  int64_t a = *a_or;
-  Result<int64_t> v_or = PythonInt(*node, vectorcore);
-  if (!v_or.ok()) return v_or.status();
-  int64_t v = *v_or;
+  AIRSCOPE_ASSIGN_OR_RETURN(int64_t a_or, PythonInt(*node, aicore));
+  int64_t a = a_or;
+  AIRSCOPE_ASSIGN_OR_RETURN(int64_t v_or, PythonInt(*node, vectorcore));
+  int64_t v = v_or;
   Node* stream = Call(graph, node, true, kCurrentStream, {}, "current_stream");
   Node* limits = Call(graph, node, true, kGetStreamLimit, {Argument::NodeRef(stream)}, "get_stream_limit");
   Node* cube = GetItem(graph, node, true, limits, "cube_core_num");
@@ -95,12 +93,10 @@ Result<bool> EnterCoreLimit(Graph& graph, Node* node, std::vector<SavedLimit>& s
 // A stream switch inside a core-limit scope: the new stream gets the same limits.
 Result<bool> EnterStreamSwitch(Graph& graph, Node* node, std::vector<SavedLimit>& saved) {
   const SavedLimit& last = saved.back();
-  Result<int64_t> a_or = PythonInt(*node, last.aicore_num);
-  if (!a_or.ok()) return a_or.status();
-  int64_t a = *a_or;
-  Result<int64_t> v_or = PythonInt(*node, last.vectorcore_num);
-  if (!v_or.ok()) return v_or.status();
-  int64_t v = *v_or;
+  AIRSCOPE_ASSIGN_OR_RETURN(int64_t a_or, PythonInt(*node, last.aicore_num));
+  int64_t a = a_or;
+  AIRSCOPE_ASSIGN_OR_RETURN(int64_t v_or, PythonInt(*node, last.vectorcore_num));
+  int64_t v = v_or;
   Node* stream = Call(graph, node, false, kCurrentStream, {}, "current_stream");
   Node* limits = Call(graph, stream, false, kGetStreamLimit, {Argument::NodeRef(stream)}, "get_stream_limit");
   // Created in the order set, vector, cube, each right after `limits`.

@@ -115,37 +115,32 @@ class StreamEventRewriter {
       bool record = method == "record";
       std::string tag = graph_id_ + self->name();
       if (node->args().size() > 1) {
-        Result<StreamInfo> on = InfoOf(node->args()[1]);
-        if (!on.ok()) return on.status();
-        Replace(node, record ? kPacketRecordOnStream : kPacketWaitOnStream, OnStreamArgs(tag, *on));
+        AIRSCOPE_ASSIGN_OR_RETURN(StreamInfo on, InfoOf(node->args()[1]));
+        Replace(node, record ? kPacketRecordOnStream : kPacketWaitOnStream, OnStreamArgs(tag, on));
       } else {
         Replace(node, record ? kPacketRecord : kPacketWait, {Argument::String(tag), Argument::Bool(true)});
       }
     } else if (method == "wait_event") {
       if (node->args().size() < 2 || !node->args()[1].is_node()) return Status::Ok();
-      Result<StreamInfo> on = InfoOf(node->args()[0]);
-      if (!on.ok()) return on.status();
-      Replace(node, kPacketWaitOnStream, OnStreamArgs(graph_id_ + node->args()[1].as_node()->name(), *on));
+      AIRSCOPE_ASSIGN_OR_RETURN(StreamInfo on, InfoOf(node->args()[0]));
+      Replace(node, kPacketWaitOnStream, OnStreamArgs(graph_id_ + node->args()[1].as_node()->name(), on));
     } else if (method == "wait_stream") {
       if (node->args().size() < 2) return Status::Ok();
-      Result<StreamInfo> on = InfoOf(node->args()[0]);
-      if (!on.ok()) return on.status();
-      Result<StreamInfo> other = InfoOf(node->args()[1]);
-      if (!other.ok()) return other.status();
+      AIRSCOPE_ASSIGN_OR_RETURN(StreamInfo on, InfoOf(node->args()[0]));
+      AIRSCOPE_ASSIGN_OR_RETURN(StreamInfo other, InfoOf(node->args()[1]));
       Replace(node, kPacketStreamWaitStream,
-              {Argument::String(on->id), Argument::String(on->device_index), Argument::String(on->device_type),
-               Argument::String(other->id), Argument::String(other->device_index),
-               Argument::String(other->device_type)});
+              {Argument::String(on.id), Argument::String(on.device_index), Argument::String(on.device_type),
+               Argument::String(other.id), Argument::String(other.device_index),
+               Argument::String(other.device_type)});
     } else if (method == "record_event") {
-      Result<StreamInfo> on = InfoOf(node->args()[0]);
-      if (!on.ok()) return on.status();
+      AIRSCOPE_ASSIGN_OR_RETURN(StreamInfo on, InfoOf(node->args()[0]));
       if (node->args().size() > 1 && node->args()[1].is_node()) {
         Node* event = node->args()[1].as_node();
-        Node* replaced = Replace(node, kPacketRecordOnStream, OnStreamArgs(graph_id_ + event->name(), *on));
+        Node* replaced = Replace(node, kPacketRecordOnStream, OnStreamArgs(graph_id_ + event->name(), on));
         graph_.ReplaceAllUsesWith(replaced, event);
       } else {
         // event=None: a new event, tagged with this node's name.
-        Replace(node, kPacketRecordOnStream, OnStreamArgs(graph_id_ + node->name(), *on));
+        Replace(node, kPacketRecordOnStream, OnStreamArgs(graph_id_ + node->name(), on));
       }
     }
     return Status::Ok();

@@ -274,15 +274,14 @@ void PipelineRun::Reset() {
 
 Status PipelineRun::TruncateTo(size_t stage) {
   if (stage >= cursor()) return Status::Ok();
-  Result<std::shared_ptr<const Graph>> graph = GraphAt(stage);
-  if (!graph.ok()) return graph.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> graph, GraphAt(stage));
   stages_.resize(stage + 1);
   snapshots_.resize(stage + 1);
   recipes_.resize(stage + 1);
   // The new current stage keeps its (possibly recomputed) snapshot, and so do
   // the unchanged stages just before it that share it.
   for (size_t k = stage; !snapshots_[k]; --k) {
-    snapshots_[k] = *graph;
+    snapshots_[k] = graph;
     if (stages_[k].changed) break;
   }
   failure_.reset();

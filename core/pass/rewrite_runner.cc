@@ -46,10 +46,9 @@ class Run {
   }
 
   Result<Node*> RefNode(const std::string& ref, Node* matched) const {
-    Result<Argument> value = Ref(ref, matched);
-    if (!value.ok()) return value.status();
-    if (!value->is_node()) return Status::Errorf("${} is not a node", ref);
-    return value->as_node();
+    AIRSCOPE_ASSIGN_OR_RETURN(Argument value, Ref(ref, matched));
+    if (!value.is_node()) return Status::Errorf("${} is not a node", ref);
+    return value.as_node();
   }
 
   Result<Argument> Ref(const std::string& ref, Node* matched) const {
@@ -77,9 +76,8 @@ class Run {
       case ValueTemplate::Kind::kTuple: {
         std::vector<Argument> items;
         for (const ValueTemplate& item : value.items) {
-          Result<Argument> built = Build(item, matched);
-          if (!built.ok()) return built.status();
-          items.push_back(std::move(*built));
+          AIRSCOPE_ASSIGN_OR_RETURN(Argument built, Build(item, matched));
+          items.push_back(std::move(built));
         }
         return value.kind == ValueTemplate::Kind::kList ? Argument::List(std::move(items))
                                                         : Argument::Tuple(std::move(items));
@@ -107,21 +105,18 @@ class Run {
     }
     std::vector<Argument> args;
     for (const ValueTemplate& value : rule.call.args) {
-      Result<Argument> built = Build(value, node);
-      if (!built.ok()) return built.status();
-      args.push_back(std::move(*built));
+      AIRSCOPE_ASSIGN_OR_RETURN(Argument built, Build(value, node));
+      args.push_back(std::move(built));
     }
     std::vector<Kwarg> kwargs;
     for (const auto& [key, value] : rule.call.kwargs) {
-      Result<Argument> built = Build(value, node);
-      if (!built.ok()) return built.status();
-      kwargs.push_back({key, std::move(*built)});
+      AIRSCOPE_ASSIGN_OR_RETURN(Argument built, Build(value, node));
+      kwargs.push_back({key, std::move(built)});
     }
     Node* anchor = node;
     if (!rule.anchor.empty()) {
-      Result<Node*> resolved = RefNode(rule.anchor, node);
-      if (!resolved.ok()) return resolved.status();
-      anchor = *resolved;
+      AIRSCOPE_ASSIGN_OR_RETURN(Node* resolved, RefNode(rule.anchor, node));
+      anchor = resolved;
     }
     if (rule.action == RewriteAction::kReplace) {
       for (const Argument& arg : args) {

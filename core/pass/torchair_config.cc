@@ -127,26 +127,22 @@ Result<std::string> NormalizeConfigValue(std::string_view name, std::string_view
   const OptionRow* row = FindRow(name);
   if (!row) return UnknownOption(name);
   if (row->info.kind == ConfigValueKind::kBool) {
-    Result<bool> parsed = ParseBool(name, value);
-    if (!parsed.ok()) return parsed.status();
-    return std::string(*parsed ? "true" : "false");
+    AIRSCOPE_ASSIGN_OR_RETURN(bool parsed, ParseBool(name, value));
+    return std::string(parsed ? "true" : "false");
   }
-  Result<int64_t> parsed = ParseInt(row->info, value);
-  if (!parsed.ok()) return parsed.status();
-  return fmt::format("{}", *parsed);
+  AIRSCOPE_ASSIGN_OR_RETURN(int64_t parsed, ParseInt(row->info, value));
+  return fmt::format("{}", parsed);
 }
 
 Status SetConfigOption(TorchAirConfig& config, std::string_view name, std::string_view value) {
   const OptionRow* row = FindRow(name);
   if (!row) return UnknownOption(name);
   if (row->info.kind == ConfigValueKind::kBool) {
-    Result<bool> parsed = ParseBool(name, value);
-    if (!parsed.ok()) return parsed.status();
-    config.*(row->flag) = *parsed;
+    AIRSCOPE_ASSIGN_OR_RETURN(bool parsed, ParseBool(name, value));
+    config.*(row->flag) = parsed;
   } else {
-    Result<int64_t> parsed = ParseInt(row->info, value);
-    if (!parsed.ok()) return parsed.status();
-    config.*(row->number) = *parsed;
+    AIRSCOPE_ASSIGN_OR_RETURN(int64_t parsed, ParseInt(row->info, value));
+    config.*(row->number) = parsed;
   }
   return Status::Ok();
 }

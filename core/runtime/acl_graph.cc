@@ -96,9 +96,8 @@ Result<AclGraph::Lowered> AclGraph::LowerFor(const std::vector<CallArg>& args, c
       const RuntimeInput& in = info_.inputs[i];
       if (!in.lifted && in.kind == RuntimeInput::Kind::kTensor) metas[in.placeholder] = args[i].meta;
     }
-    Result<std::unique_ptr<Graph>> made = SpecializeInputs(*compiled_, metas, registry);
-    if (!made.ok()) return made.status();
-    specialized = std::move(made).value();
+    AIRSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> made, SpecializeInputs(*compiled_, metas, registry));
+    specialized = std::move(made);
   }
   const Graph& graph = specialized ? *specialized : *compiled_;
   Result<TaskGraph> tasks = BuildTaskGraph(graph, registry);
@@ -275,10 +274,9 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
                              stale.empty() ? "" : fmt::format("; held there, now free for it: {}", fmt::join(stale, ", ")));
   }
 
-  Result<Lowered> lowered = LowerFor(args, env.registry);
-  if (!lowered.ok()) return lowered.status();
-  const TaskGraph* tasks = &lowered->tasks;
-  meta.output_meta = lowered->outputs;
+  AIRSCOPE_ASSIGN_OR_RETURN(Lowered lowered, LowerFor(args, env.registry));
+  const TaskGraph* tasks = &lowered.tasks;
+  meta.output_meta = lowered.outputs;
   // Staged user inputs (ag:1193-1215): not mutated, not aliased by an output, not parameters.
   std::vector<GraphInput> staging;
   std::vector<size_t> staged;
@@ -408,9 +406,8 @@ Status AclGraph::ReplayKey(size_t index, const std::vector<CallArg>& args, CallE
   RunOptions options;
   options.iterations = 1;
   options.compute_dtype = ComputeDType(args, info_);
-  Result<RunResult> run = env.device.Replay(meta.graph, options, &copies);
-  if (!run.ok()) return run.status();
-  report.run = *run;
+  AIRSCOPE_ASSIGN_OR_RETURN(RunResult run, env.device.Replay(meta.graph, options, &copies));
+  report.run = run;
   report.input_copies = copies.size();
   ++meta.replays;
   ++stats_.replays;
@@ -499,14 +496,12 @@ void AclGraph::ReconstructOutputs(GraphMeta& meta, CallEnv& env, CallReport& rep
 
 Status AclGraph::RunEagerly(const std::vector<CallArg>& args, CallEnv& env, CallReport& report) {
   // fx_run_eagerly (ag:894-896): the optimized FX graph, op by op.
-  Result<Lowered> lowered = LowerFor(args, env.registry);
-  if (!lowered.ok()) return lowered.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(Lowered lowered, LowerFor(args, env.registry));
   RunOptions options;
   options.iterations = 1;
   options.compute_dtype = ComputeDType(args, info_);
-  Result<RunResult> run = env.device.Eager(lowered->tasks, name_ + " (eager)", options);
-  if (!run.ok()) return run.status();
-  report.run = *run;
+  AIRSCOPE_ASSIGN_OR_RETURN(RunResult run, env.device.Eager(lowered.tasks, name_ + " (eager)", options));
+  report.run = run;
   report.action = CallReport::Action::kEager;
   ++stats_.eager_runs;
   std::vector<std::string> names;
@@ -520,18 +515,17 @@ Status AclGraph::RunEagerly(const std::vector<CallArg>& args, CallEnv& env, Call
     if (out.aliases_input >= 0) {
       storage = args[static_cast<size_t>(out.aliases_input)].storage;
     } else {
-      Result<uint32_t> fresh = env.buffers.NewStorage(env.device.allocator(), kDefaultPool,
-                                                      BytesOf(lowered->outputs[o]),
-                                                      fmt::format("output {} of {} (eager)", o, name_));
-      if (!fresh.ok()) return fresh.status();
-      storage = *fresh;
+      AIRSCOPE_ASSIGN_OR_RETURN(uint32_t fresh, env.buffers.NewStorage(env.device.allocator(), kDefaultPool,
+                                                      BytesOf(lowered.outputs[o]),
+                                                      fmt::format("output {} of {} (eager)", o, name_)));
+      storage = fresh;
     }
     Handle h;
     h.name = fmt::format("out{}.{}", env.call, o);
     h.kind = Handle::Kind::kOutput;
     h.storage = storage;
-    h.bytes = BytesOf(lowered->outputs[o]);
-    h.shape = lowered->outputs[o].ShapeString();
+    h.bytes = BytesOf(lowered.outputs[o]);
+    h.shape = lowered.outputs[o].ShapeString();
     h.call = env.call;
     h.output = o;
     h.producer = name_ + " run eagerly";

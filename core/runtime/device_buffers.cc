@@ -17,9 +17,8 @@ bool Storage::Overlaps(uint64_t a, int64_t n) const {
 }
 
 Result<uint32_t> DeviceBuffers::NewStorage(CachingAllocator& memory, PoolId pool, int64_t bytes, std::string origin) {
-  Result<BlockId> block = memory.Allocate(pool, std::max<int64_t>(bytes, 1));
-  if (!block.ok()) return block.status();
-  return AdoptBlock(memory, *block, std::move(origin));
+  AIRSCOPE_ASSIGN_OR_RETURN(BlockId block, memory.Allocate(pool, std::max<int64_t>(bytes, 1)));
+  return AdoptBlock(memory, block, std::move(origin));
 }
 
 uint32_t DeviceBuffers::AdoptBlock(const CachingAllocator& memory, BlockId block, std::string origin) {

@@ -18,10 +18,10 @@
 #include "core/ir/tensor_meta.h"
 #include "repl/tokenizer.h"
 #include "core/check/hazards.h"
-#include "viz/aclgraph_json.h"
-#include "viz/pbtxt_reader.h"
-#include "viz/torch_logs.h"
-#include "viz/torch_trace.h"
+#include "formats/aclgraph_json.h"
+#include "formats/pbtxt_reader.h"
+#include "formats/torch_logs.h"
+#include "formats/torch_trace.h"
 
 namespace {
 

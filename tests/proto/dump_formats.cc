@@ -9,8 +9,8 @@
 #include "core/fx/readable.h"
 #include "core/ops/shape_inference.h"
 #include "viz/dot_writer.h"
-#include "viz/ge_writer.h"
-#include "viz/pbtxt_writer.h"
+#include "formats/ge_writer.h"
+#include "formats/pbtxt_writer.h"
 
 namespace {
 

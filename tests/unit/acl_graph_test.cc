@@ -12,15 +12,14 @@
 #include "core/device/device_spec.h"
 #include "core/fx/readable.h"
 #include "core/runtime/acl_graph.h"
+#include "tests/unit/graph_test_util.h"
+#include "tests/unit/status_test_util.h"
 
 namespace airscope {
 namespace {
 
 std::shared_ptr<const Graph> Parse(const std::string& params, const std::string& body) {
-  auto graph = ParseReadable("class GraphModule(torch.nn.Module):\n    def forward(self, " + params + "):\n" + body,
-                             "runtime.py");
-  EXPECT_TRUE(graph.ok()) << graph.status().message();
-  return graph.ok() ? std::shared_ptr<const Graph>(std::move(graph).value()) : nullptr;
+  return testing_util::ParseForward(params, body, "runtime.py");
 }
 
 FxGraphInfo Analyze(const Graph& graph, std::vector<bool> parameters = {}) {
@@ -104,8 +103,8 @@ TEST(GraphKeyTest, DynamoLiftsTheSymbolsOfTensorShapes) {
   // BindCallArgs gives the lifted symbol its value from the first dim that has it.
   DeviceBuffers buffers;
   CachingAllocator memory(int64_t{1} << 30);
-  uint32_t a = *buffers.NewStorage(memory, kDefaultPool, 96, "a");
-  uint32_t b = *buffers.NewStorage(memory, kDefaultPool, 96, "b");
+  ASSERT_OK_AND_ASSIGN(uint32_t a, buffers.NewStorage(memory, kDefaultPool, 96, "a"));
+  ASSERT_OK_AND_ASSIGN(uint32_t b, buffers.NewStorage(memory, kDefaultPool, 96, "b"));
   TensorMeta m;
   m.dtype = DType::kFloat32;
   m.sizes = {Dim(8), Dim(3)};

@@ -1,8 +1,8 @@
-// viz/aclgraph_json.h: the capture dump of NPUGraph.debug_dump both ways,
+// formats/aclgraph_json.h: the capture dump of NPUGraph.debug_dump both ways,
 // and a reading of our output by the rules of TorchAir's
 // tools/gegraph_check/ scripts, written here from the fields their
 // docstrings and code document (not their code).
-#include "viz/aclgraph_json.h"
+#include "formats/aclgraph_json.h"
 
 #include <gtest/gtest.h>
 

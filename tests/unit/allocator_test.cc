@@ -1,4 +1,5 @@
 #include "core/device/allocator.h"
+#include "tests/unit/status_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -11,15 +12,15 @@ constexpr int64_t kMiB = int64_t{1} << 20;
 
 TEST(CachingAllocator, SmallRequestsShareASegmentAndAreReused) {
   CachingAllocator a(int64_t{1} << 30);
-  BlockId x = *a.Allocate(kDefaultPool, 1000);
-  BlockId y = *a.Allocate(kDefaultPool, 1000);
+  ASSERT_OK_AND_ASSIGN(BlockId x, a.Allocate(kDefaultPool, 1000));
+  ASSERT_OK_AND_ASSIGN(BlockId y, a.Allocate(kDefaultPool, 1000));
   const PoolStats& s = a.Stats(kDefaultPool);
   EXPECT_EQ(s.segments, 1);
   EXPECT_EQ(s.reserved, 2 * kMiB);
   EXPECT_EQ(s.allocated, 2048);  // rounded to 512
   a.Free(x);
   EXPECT_EQ(s.allocated, 1024);
-  BlockId z = *a.Allocate(kDefaultPool, 900);
+  ASSERT_OK_AND_ASSIGN(BlockId z, a.Allocate(kDefaultPool, 900));
   EXPECT_EQ(s.segments, 1);
   EXPECT_EQ(s.reused, 2);  // y and z came from cached space
   EXPECT_EQ(s.peak_allocated, 2048);
@@ -33,8 +34,8 @@ TEST(CachingAllocator, SmallRequestsShareASegmentAndAreReused) {
 
 TEST(CachingAllocator, FreedNeighboursMergeForLargerRequests) {
   CachingAllocator a(int64_t{1} << 30);
-  BlockId x = *a.Allocate(kDefaultPool, 512 * 1024);
-  BlockId y = *a.Allocate(kDefaultPool, 512 * 1024);
+  ASSERT_OK_AND_ASSIGN(BlockId x, a.Allocate(kDefaultPool, 512 * 1024));
+  ASSERT_OK_AND_ASSIGN(BlockId y, a.Allocate(kDefaultPool, 512 * 1024));
   a.Free(x);
   a.Free(y);
   // 1.5 MiB fits in the merged 2 MiB segment: no new segment.
@@ -46,7 +47,7 @@ TEST(CachingAllocator, PrivatePoolsAreRoutedAndHeldUntilReleased) {
   CachingAllocator a(int64_t{1} << 30);
   PoolId g = a.CreatePool("graph g");
   ASSERT_TRUE(a.BeginAllocateToPool(g).ok());
-  BlockId b = *a.Allocate(3 * kMiB);
+  ASSERT_OK_AND_ASSIGN(BlockId b, a.Allocate(3 * kMiB));
   EXPECT_EQ(a.Stats(g).reserved, 4 * kMiB);
   EXPECT_EQ(a.Stats(kDefaultPool).reserved, 0);
   EXPECT_FALSE(a.EndAllocateToPool(kDefaultPool).ok());
@@ -73,7 +74,7 @@ TEST(CachingAllocator, OutOfMemorySaysWhatToDo) {
 
 TEST(CachingAllocator, CachedSegmentsAreReturnedBeforeFailing) {
   CachingAllocator a(8 * kMiB);
-  BlockId x = *a.Allocate(kDefaultPool, 6 * kMiB);
+  ASSERT_OK_AND_ASSIGN(BlockId x, a.Allocate(kDefaultPool, 6 * kMiB));
   a.Free(x);
   EXPECT_TRUE(a.Allocate(kDefaultPool, 8 * kMiB).ok());
 }
@@ -121,7 +122,7 @@ TEST(CachingAllocator, RepeatsCountedWithoutRunningThemEndAsRunningThem) {
 TEST(CachingAllocator, TheLayoutSeesNewSegmentsAndLiveBlocks) {
   CachingAllocator a(int64_t{1} << 30);
   CachingAllocator::Layout empty = a.PoolLayout(kDefaultPool);
-  BlockId x = *a.Allocate(kDefaultPool, 1000);
+  ASSERT_OK_AND_ASSIGN(BlockId x, a.Allocate(kDefaultPool, 1000));
   CachingAllocator::Layout one = a.PoolLayout(kDefaultPool);
   EXPECT_FALSE(one == empty);
   a.Free(x);

@@ -12,6 +12,7 @@
 #include "core/pass/builtin_passes.h"
 #include "core/pass/decomposition.h"
 #include "pass_test_util.h"
+#include "tests/unit/graph_test_util.h"
 
 namespace airscope {
 namespace {
@@ -19,10 +20,7 @@ namespace {
 using testing_util::Describe;
 
 std::unique_ptr<Graph> Parse(const std::string& body, const std::string& signature) {
-  std::string text = "class GraphModule(torch.nn.Module):\n    def forward(self, " + signature + "):\n" + body;
-  auto graph = ParseReadable(text, "test.py");
-  EXPECT_TRUE(graph.ok()) << graph.status().message();
-  return graph.ok() ? std::move(*graph) : std::make_unique<Graph>();
+  return testing_util::ParseForward(signature, body);
 }
 
 struct AotRun {

@@ -2,6 +2,7 @@
 // check` apply, on hand-made task graphs (streams already as captured).
 #include "core/device/capture_rules.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace airscope {
@@ -13,7 +14,7 @@ class Tasks {
     DeviceTask t;
     t.id = static_cast<uint32_t>(g.tasks.size());
     t.kind = kind;
-    t.node = "t" + std::to_string(t.id);
+    t.node = fmt::format("t{}", t.id);
     t.op = "aten.x.default";
     t.stream = std::move(stream);
     t.event = std::move(event);

@@ -1,4 +1,4 @@
-#include "viz/chrome_trace.h"
+#include "formats/chrome_trace.h"
 
 #include <map>
 #include <set>
@@ -18,15 +18,21 @@ namespace {
 Trace SeedReplayTrace() {
   std::string path = std::string(AIRSCOPE_TEST_DATA) + "/seed_multistream_lowered.json";
   Result<std::string> text = ReadFile(path);
-  EXPECT_TRUE(text.ok());
+  EXPECT_TRUE(text.ok()) << path;
+  if (!text.ok()) return {};
   Result<std::unique_ptr<Graph>> graph = ParseGraphJson(*text, path);
   EXPECT_TRUE(graph.ok()) << graph.status().message();
-  TaskGraph tasks = *BuildTaskGraph(**graph, OpRegistry::Builtin());
+  if (!graph.ok()) return {};
+  Result<TaskGraph> tasks = BuildTaskGraph(**graph, OpRegistry::Builtin());
+  EXPECT_TRUE(tasks.ok()) << tasks.status().message();
+  if (!tasks.ok()) return {};
   SimDevice dev(*DevicePreset("ascend-910b"));
-  uint32_t id = *dev.Capture(tasks, "seed", {{"arg0_1", 36}}, CaptureOptions{});
+  Result<uint32_t> id = dev.Capture(*tasks, "seed", {{"arg0_1", 36}}, CaptureOptions{});
+  EXPECT_TRUE(id.ok()) << id.status().message();
+  if (!id.ok()) return {};
   RunOptions o;
   o.iterations = 2;
-  EXPECT_TRUE(dev.Replay(id, o).ok());
+  EXPECT_TRUE(dev.Replay(*id, o).ok());
   return dev.last_trace();
 }
 

@@ -9,13 +9,14 @@
 #include <filesystem>
 #include <fstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "repl/cache_state.h"
 #include "repl/report_collector.h"
 #include "shell_test_util.h"
-#include "viz/md5.h"
-#include "viz/torch_trace.h"
+#include "formats/md5.h"
+#include "formats/torch_trace.h"
 
 namespace airscope {
 namespace {
@@ -30,7 +31,7 @@ std::string Record(std::string_view envelope, std::string_view payload = {}) {
   size_t pos = 0;
   while (pos <= payload.size()) {
     size_t end = std::min(payload.find('\n', pos), payload.size());
-    line += "\t" + std::string(payload.substr(pos, end - pos)) + "\n";
+    line += fmt::format("\t{}\n", payload.substr(pos, end - pos));
     pos = end + 1;
   }
   return line;

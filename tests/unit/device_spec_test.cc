@@ -1,4 +1,5 @@
 #include "core/device/device_spec.h"
+#include "tests/unit/status_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +7,7 @@ namespace airscope {
 namespace {
 
 TEST(DeviceSpec, PresetsHaveTheirPublishedPeaks) {
-  DeviceSpec ascend = *DevicePreset("ascend-910b");
+  ASSERT_OK_AND_ASSIGN(DeviceSpec ascend, DevicePreset("ascend-910b"));
   EXPECT_DOUBLE_EQ(ascend.peak_fp16_flops, 354e12);
   EXPECT_DOUBLE_EQ(ascend.mem_bandwidth, 1.6e12);
   EXPECT_DOUBLE_EQ(DevicePreset("a100")->peak_fp16_flops, 312e12);
@@ -16,7 +17,7 @@ TEST(DeviceSpec, PresetsHaveTheirPublishedPeaks) {
 }
 
 TEST(DeviceSpec, KernelTimeIsTheRooflineWithAFloor) {
-  DeviceSpec s = *DevicePreset("a100");
+  ASSERT_OK_AND_ASSIGN(DeviceSpec s, DevicePreset("a100"));
   // Compute bound: 312 TFLOP in fp16 takes 1 s.
   EXPECT_EQ(s.KernelNs({312e12, 0, 0}, DType::kFloat16), 1000000000);
   // Memory bound: 2 GB read+written at 2 TB/s takes 1 ms.
@@ -28,7 +29,7 @@ TEST(DeviceSpec, KernelTimeIsTheRooflineWithAFloor) {
 }
 
 TEST(DeviceSpec, SetAndGetByNameWithValidation) {
-  DeviceSpec s = *DevicePreset("ascend-910b");
+  ASSERT_OK_AND_ASSIGN(DeviceSpec s, DevicePreset("ascend-910b"));
   ASSERT_TRUE(SetDeviceParam(s, "host_launch_ns", "4000").ok());
   EXPECT_EQ(s.host_launch_ns, 4000);
   ASSERT_TRUE(SetDeviceParam(s, "peak_fp16_flops", "400T").ok());

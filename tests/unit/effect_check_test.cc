@@ -8,15 +8,13 @@
 #include "core/pass/effect_check.h"
 #include "core/pass/pass_manager.h"
 #include "core/pass/pipeline_run.h"
+#include "tests/unit/graph_test_util.h"
 
 namespace airscope {
 namespace {
 
 std::unique_ptr<Graph> Parse(const std::string& body, const std::string& params) {
-  auto graph = ParseReadable("class GraphModule(torch.nn.Module):\n    def forward(self, " + params + "):\n" + body,
-                             "effects.py");
-  EXPECT_TRUE(graph.ok()) << graph.status().message();
-  return graph.ok() ? std::move(graph).value() : nullptr;
+  return testing_util::ParseForward(params, body, "effects.py");
 }
 
 Status Compare(const Graph& before, const Graph& after, EffectPolicy policy = EffectPolicy::kPreserveValues) {

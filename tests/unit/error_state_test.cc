@@ -50,7 +50,7 @@ void WriteScratchFiles() {
   std::filesystem::create_directories(ScratchDir());
   std::ofstream(ScratchDir() + "/truncated.json") << "{\"format\": \"airscope-graph\", \"version\": 1, \"nodes\": [\n";
   std::ofstream(ScratchDir() + "/unclosed.pbtxt") << "name: \"g\"\nnode {\n  name: \"x\"\n  op: \"Data\"\n";
-  // Capture dumps (viz/aclgraph_json.h): cut short, and a Task Id that is no integer.
+  // Capture dumps (formats/aclgraph_json.h): cut short, and a Task Id that is no integer.
   std::ofstream(ScratchDir() + "/cut_dump.json")
       << "[\n{\"name\":\"EVENT_RECORD_0\",\"tid\":\"stream0\",\"ph\":\"X\",\"args\":{\"Task Type\":\"EVENT_RECORD\"";
   std::ofstream(ScratchDir() + "/bad_task_id_dump.json")

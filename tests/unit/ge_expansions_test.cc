@@ -1,7 +1,7 @@
 // The GE operators TorchAir's converters build for one aten op
-// (viz/ge_expansions.cc cites each converter file:line): types, names in
+// (formats/ge_expansions.cc cites each converter file:line): types, names in
 // creation order (GeGraph.next_unique_name), inputs, Const values and attrs.
-#include "viz/ge_expansions.h"
+#include "formats/ge_expansions.h"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 
 #include "core/fx/readable.h"
 #include "core/ops/shape_inference.h"
-#include "viz/ge_ops.h"
-#include "viz/pbtxt_reader.h"
-#include "viz/pbtxt_writer.h"
+#include "formats/ge_ops.h"
+#include "formats/pbtxt_reader.h"
+#include "formats/pbtxt_writer.h"
 
 namespace airscope {
 namespace {

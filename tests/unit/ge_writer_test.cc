@@ -1,5 +1,6 @@
 // GE txt (ge.proto.ModelDef text): exact layout, stream ids, control inputs.
-#include "viz/ge_writer.h"
+#include "formats/ge_writer.h"
+#include "tests/unit/status_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -23,9 +24,9 @@ NodeMeta F32(std::vector<Dim> sizes) {
 
 TEST(GeWriter, ExactLayoutForOneNeg) {
   Graph g;
-  Node* x = *g.AppendNamed(Spec(OpKind::kPlaceholder, "x", {}, "x"));
+  ASSERT_OK_AND_ASSIGN(Node* x, g.AppendNamed(Spec(OpKind::kPlaceholder, "x", {}, "x")));
   x->set_meta(F32({2}));
-  Node* neg = *g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.neg.default", {Argument::NodeRef(x)}, "neg"));
+  ASSERT_OK_AND_ASSIGN(Node* neg, g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.neg.default", {Argument::NodeRef(x)}, "neg")));
   neg->set_meta(F32({2}));
   (void)*g.AppendNamed(Spec(OpKind::kOutput, "output", {Argument::Tuple({Argument::NodeRef(neg)})}, "output"));
   auto text = GraphToGeText(g, "m");
@@ -57,12 +58,12 @@ TEST(GeWriter, ExactLayoutForOneNeg) {
 
 TEST(GeWriter, StreamsNumberedByFirstAppearanceAndControlInputs) {
   Graph g;
-  Node* x = *g.AppendNamed(Spec(OpKind::kPlaceholder, "x", {}, "x"));
+  ASSERT_OK_AND_ASSIGN(Node* x, g.AppendNamed(Spec(OpKind::kPlaceholder, "x", {}, "x")));
   x->set_meta(F32({2}));
-  Node* a = *g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.abs.default", {Argument::NodeRef(x)}, "a"));
-  Node* rec = *g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.air.record.default", {Argument::NodeRef(a)}, "rec"));
-  Node* b = *g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.exp.default", {Argument::NodeRef(x)}, "b"));
-  Node* c = *g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.neg.default", {Argument::NodeRef(a)}, "c"));
+  ASSERT_OK_AND_ASSIGN(Node* a, g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.abs.default", {Argument::NodeRef(x)}, "a")));
+  ASSERT_OK_AND_ASSIGN(Node* rec, g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.air.record.default", {Argument::NodeRef(a)}, "rec")));
+  ASSERT_OK_AND_ASSIGN(Node* b, g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.exp.default", {Argument::NodeRef(x)}, "b")));
+  ASSERT_OK_AND_ASSIGN(Node* c, g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.neg.default", {Argument::NodeRef(a)}, "c")));
   (void)*g.AppendNamed(Spec(OpKind::kOutput, "output", {Argument::Tuple({Argument::NodeRef(b), Argument::NodeRef(c)})}, "output"));
   g.SetStream(a, "s_late");
   g.SetStream(rec, "s_late");

@@ -3,15 +3,14 @@
 
 #include "core/fx/readable.h"
 #include "core/ir/graph_match.h"
+#include "tests/unit/graph_test_util.h"
 
 namespace airscope {
 namespace {
 
+// `body` starts with the forward's parameters: "x):\n        ...".
 std::unique_ptr<Graph> Parse(std::string_view body) {
-  std::string text = "class GraphModule(torch.nn.Module):\n    def forward(self, " + std::string(body);
-  Result<std::unique_ptr<Graph>> graph = ParseReadable(text, "test.py");
-  EXPECT_TRUE(graph.ok()) << graph.status().message();
-  return graph.ok() ? std::move(*graph) : std::make_unique<Graph>();
+  return testing_util::ParseModule("    def forward(self, " + std::string(body));
 }
 
 TEST(GraphMatchTest, NamesAndAnnotationsDoNotMatter) {

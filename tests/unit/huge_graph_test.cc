@@ -17,9 +17,9 @@
 #include "core/ops/shape_inference.h"
 #include "core/pass/builtin_passes.h"
 #include "viz/dot_writer.h"
-#include "viz/ge_writer.h"
-#include "viz/pbtxt_reader.h"
-#include "viz/pbtxt_writer.h"
+#include "formats/ge_writer.h"
+#include "formats/pbtxt_reader.h"
+#include "formats/pbtxt_writer.h"
 
 namespace airscope {
 namespace {

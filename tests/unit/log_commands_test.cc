@@ -5,10 +5,11 @@
 #include <fstream>
 #include <regex>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "shell_test_util.h"
-#include "viz/md5.h"
+#include "formats/md5.h"
 
 namespace airscope {
 namespace {
@@ -39,7 +40,7 @@ std::string Record(std::string_view envelope, std::string_view payload = {}) {
   size_t pos = 0;
   while (pos <= payload.size()) {
     size_t end = std::min(payload.find('\n', pos), payload.size());
-    line += "\t" + std::string(payload.substr(pos, end - pos)) + "\n";
+    line += fmt::format("\t{}\n", payload.substr(pos, end - pos));
     pos = end + 1;
   }
   return line;

@@ -10,15 +10,12 @@
 #include "core/pass/pass_util.h"
 #include "core/pass/pattern_match.h"
 #include "core/pass/pattern_replace.h"
+#include "tests/unit/graph_test_util.h"
 
 namespace airscope {
 namespace {
 
-std::unique_ptr<Graph> Parse(const std::string& body) {
-  Result<std::unique_ptr<Graph>> g = ParseReadable("class GraphModule(torch.nn.Module):\n" + body, "test.py");
-  EXPECT_TRUE(g.ok()) << g.status().message();
-  return g.ok() ? std::move(*g) : std::make_unique<Graph>();
-}
+std::unique_ptr<Graph> Parse(const std::string& body) { return testing_util::ParseModule(body); }
 
 using P = Pattern;
 

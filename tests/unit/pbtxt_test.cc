@@ -1,6 +1,6 @@
 // TorchAir pbtxt: writer format pieces, the TorchAir sample byte for byte,
 // round trips on every sample, and reader errors (file:line:col, no crash).
-#include "viz/pbtxt_writer.h"
+#include "formats/pbtxt_writer.h"
 
 #include <filesystem>
 #include <random>
@@ -11,11 +11,11 @@
 #include "core/file_util.h"
 #include "core/fx/readable.h"
 #include "core/ops/shape_inference.h"
-#include "viz/ge_const.h"
-#include "viz/ge_op_types.h"
-#include "viz/pbtxt_reader.h"
-#include "viz/proto_text.h"
 #include "core/scanner.h"
+#include "formats/ge_const.h"
+#include "formats/ge_op_types.h"
+#include "formats/pbtxt_reader.h"
+#include "formats/proto_text.h"
 
 namespace airscope {
 namespace {

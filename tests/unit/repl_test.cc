@@ -86,11 +86,11 @@ TEST(CompletionTest, CommandsArgumentsNodesAndFiles) {
 }
 
 TEST(GraphLoaderTest, SniffsByContentNotExtension) {
-  EXPECT_EQ(*SniffGraphFormat("\n\ngraph():\n", "x.py"), GraphFormat::kFxText);
-  EXPECT_EQ(*SniffGraphFormat("# comment\nclass GraphModule(torch.nn.Module):\n", "x.txt"), GraphFormat::kReadable);
-  EXPECT_EQ(*SniffGraphFormat("  {\"format\": \"airscope-graph\"}", "x.txt"), GraphFormat::kJson);
-  EXPECT_FALSE(SniffGraphFormat("", "x").ok());
-  EXPECT_FALSE(SniffGraphFormat(std::string_view("graph\0", 6), "x").ok());
+  EXPECT_EQ(*SniffGraphText("\n\ngraph():\n", "x.py"), FindInputFormat("fx"));
+  EXPECT_EQ(*SniffGraphText("# comment\nclass GraphModule(torch.nn.Module):\n", "x.txt"), FindInputFormat("readable"));
+  EXPECT_EQ(*SniffGraphText("  {\"format\": \"airscope-graph\"}", "x.txt"), FindInputFormat("json"));
+  EXPECT_FALSE(SniffGraphText("", "x").ok());
+  EXPECT_FALSE(SniffGraphText(std::string_view("graph\0", 6), "x").ok());
   EXPECT_EQ(DefaultGraphName("a/b/mlp.graph.txt"), "mlp");
   EXPECT_EQ(DefaultGraphName("mlp.readable.py"), "mlp");
   EXPECT_EQ(DefaultGraphName("my model.json"), "my_model");

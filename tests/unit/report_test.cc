@@ -20,6 +20,7 @@
 #include "viz/report/report_writer.h"
 #include "viz/report/side_by_side.h"
 #include "viz/report/timeline_svg.h"
+#include "tests/unit/graph_test_util.h"
 
 namespace airscope {
 namespace {
@@ -165,11 +166,7 @@ TEST(ChildProcesses, ResultsComeBackInOrderWhateverFinishesFirst) {
   }
 }
 
-std::shared_ptr<const Graph> Parse(std::string_view text) {
-  Result<std::unique_ptr<Graph>> graph = ParseReadable(text, "test.py");
-  EXPECT_TRUE(graph.ok()) << graph.status().message();
-  return std::shared_ptr<const Graph>(std::move(*graph));
-}
+std::shared_ptr<const Graph> Parse(std::string_view text) { return testing_util::ParseModule(text); }
 
 // A graph stepped through two passes: the first adds `neg`, the second changes nothing.
 ReportData SmallReport() {

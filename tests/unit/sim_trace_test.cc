@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "core/device/simulator.h"
+#include "tests/unit/status_test_util.h"
 
 namespace airscope {
 namespace {
@@ -116,7 +117,7 @@ int64_t KernelTime(const Trace& t) {
 
 TEST(SimTrace, AShortRunsTraceHasEveryIterationAndItsTotals) {
   SimDevice d = Device();
-  RunResult eager = *d.Eager(Forked(), "g", Iterations(3, false));
+  ASSERT_OK_AND_ASSIGN(RunResult eager, d.Eager(Forked(), "g", Iterations(3, false)));
   const Trace& et = d.last_trace();
   EXPECT_EQ(et.title, "eager g x3");
   EXPECT_EQ(LastIteration(et), 2);
@@ -124,8 +125,8 @@ TEST(SimTrace, AShortRunsTraceHasEveryIterationAndItsTotals) {
   EXPECT_EQ(KernelTime(et), eager.device_busy_ns);
   EXPECT_FALSE(et.counters.empty());
 
-  uint32_t id = *d.Capture(Forked(), "g", {{"x", 4096}}, CaptureOptions{});
-  RunResult replay = *d.Replay(id, Iterations(4));
+  ASSERT_OK_AND_ASSIGN(uint32_t id, d.Capture(Forked(), "g", {{"x", 4096}}, CaptureOptions{}));
+  ASSERT_OK_AND_ASSIGN(RunResult replay, d.Replay(id, Iterations(4)));
   const Trace& rt = d.last_trace();
   EXPECT_EQ(rt.title, "replay g x4");
   EXPECT_EQ(LastIteration(rt), 3);
@@ -134,13 +135,13 @@ TEST(SimTrace, AShortRunsTraceHasEveryIterationAndItsTotals) {
 }
 
 TEST(SimTrace, ItDoesNotChangeWithWhatTheDeviceDoesAfterTheRun) {
-  DeviceSpec slower = *DevicePreset("ascend-910b");
+  ASSERT_OK_AND_ASSIGN(DeviceSpec slower, DevicePreset("ascend-910b"));
   slower.host_launch_ns *= 3;
   slower.kernel_gap_ns += 700;
   // a: the trace asked for at once; b: after the spec changed and the graph was released.
   SimDevice a = Device(), b = Device();
-  uint32_t ia = *a.Capture(Forked(), "g", {{"x", 4096}}, CaptureOptions{});
-  uint32_t ib = *b.Capture(Forked(), "g", {{"x", 4096}}, CaptureOptions{});
+  ASSERT_OK_AND_ASSIGN(uint32_t ia, a.Capture(Forked(), "g", {{"x", 4096}}, CaptureOptions{}));
+  ASSERT_OK_AND_ASSIGN(uint32_t ib, b.Capture(Forked(), "g", {{"x", 4096}}, CaptureOptions{}));
   ASSERT_TRUE(a.Replay(ia, Iterations(3, false)).ok());
   ASSERT_TRUE(b.Replay(ib, Iterations(3, false)).ok());
   Trace asked_at_once = a.last_trace();
@@ -162,9 +163,9 @@ TEST(SimTrace, ALongRunKeepsItsFirstIterationsAndSaysSo) {
   // Four tasks over a quarter of the budget: three iterations fit.
   const uint32_t n = static_cast<uint32_t>(kTraceTaskBudget / 4 + 1);
   SimDevice longer = Device(), shorter = Device();
-  uint32_t il = *longer.Capture(Chain(n), "c", {}, CaptureOptions{});
-  uint32_t is = *shorter.Capture(Chain(n), "c", {}, CaptureOptions{});
-  RunResult r = *longer.Replay(il, Iterations(10));
+  ASSERT_OK_AND_ASSIGN(uint32_t il, longer.Capture(Chain(n), "c", {}, CaptureOptions{}));
+  ASSERT_OK_AND_ASSIGN(uint32_t is, shorter.Capture(Chain(n), "c", {}, CaptureOptions{}));
+  ASSERT_OK_AND_ASSIGN(RunResult r, longer.Replay(il, Iterations(10)));
   ASSERT_TRUE(shorter.Replay(is, Iterations(3)).ok());
   const Trace& t = longer.last_trace();
   EXPECT_EQ(t.title, "replay c x10 (trace: iterations 1-3 of 10)");
@@ -173,7 +174,7 @@ TEST(SimTrace, ALongRunKeepsItsFirstIterationsAndSaysSo) {
   // With a sync per iteration the first three are those of a run of three.
   ExpectSameRun(t, shorter.last_trace());
 
-  RunResult e = *longer.Eager(Chain(n), "c", Iterations(10));
+  ASSERT_OK_AND_ASSIGN(RunResult e, longer.Eager(Chain(n), "c", Iterations(10)));
   ASSERT_TRUE(shorter.Eager(Chain(n), "c", Iterations(3)).ok());
   EXPECT_EQ(longer.last_trace().title, "eager c x10 (trace: iterations 1-3 of 10)");
   EXPECT_LT(longer.last_trace().end_ns, e.wall_ns);
@@ -183,7 +184,7 @@ TEST(SimTrace, ALongRunKeepsItsFirstIterationsAndSaysSo) {
 TEST(SimTrace, OneIterationIsKeptHoweverLarge) {
   const uint32_t n = static_cast<uint32_t>(kTraceTaskBudget + 5);
   SimDevice d = Device();
-  RunResult r = *d.Eager(Chain(n), "big", Iterations(2));
+  ASSERT_OK_AND_ASSIGN(RunResult r, d.Eager(Chain(n), "big", Iterations(2)));
   const Trace& t = d.last_trace();
   EXPECT_EQ(t.title, "eager big x2 (trace: iterations 1-1 of 2)");
   EXPECT_EQ(LastIteration(t), 0);
@@ -208,7 +209,7 @@ TEST(SimTrace, IterationsAreNotCopiesOfTheFirst) {
 }
 
 TEST(SimTrace, AFailedEagerRunsTraceEndsAtTheError) {
-  DeviceSpec small = *DevicePreset("ascend-910b");
+  ASSERT_OK_AND_ASSIGN(DeviceSpec small, DevicePreset("ascend-910b"));
   small.memory_capacity = 5 << 20;  // mm's 3 MB output fits, the 9 MB copy does not
   SimDevice d(small);
   Result<RunResult> r = d.Eager(Forked(), "g", Iterations(3));
@@ -236,7 +237,7 @@ TEST(SimTrace, TraceLevelNoneKeepsNothingToRerun) {
   SimDevice d = Device();
   RunOptions o = Iterations(4);
   o.trace = TraceLevel::kNone;
-  RunResult r = *d.Eager(Forked(), "g", o);
+  ASSERT_OK_AND_ASSIGN(RunResult r, d.Eager(Forked(), "g", o));
   EXPECT_EQ(d.last_trace().title, "eager g x4 (no trace kept)");
   EXPECT_TRUE(d.last_trace().slices.empty());
   EXPECT_EQ(d.last_trace().end_ns, r.wall_ns);

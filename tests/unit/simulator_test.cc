@@ -2,7 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "viz/chrome_trace.h"
+#include "formats/chrome_trace.h"
+#include "tests/unit/status_test_util.h"
 
 namespace airscope {
 namespace {
@@ -69,7 +70,7 @@ TEST(Simulator, SameInputsGiveTheSameTraceByteForByte) {
 TEST(Simulator, EagerPaysDispatchAndLaunchPerOp) {
   SimDevice d = Device();
   RunOptions o;
-  RunResult r = *d.Eager(Chain(4), "chain", o);
+  ASSERT_OK_AND_ASSIGN(RunResult r, d.Eager(Chain(4), "chain", o));
   const DeviceSpec& s = d.spec();
   EXPECT_EQ(r.host_busy_ns, 4 * (s.host_dispatch_ns + s.host_launch_ns));
   // Launch bound: the last kernel starts launch_latency after its launch ends.
@@ -268,9 +269,9 @@ TEST(Simulator, TraceLevelNoneKeepsNoSlicesButTheSameTotals) {
   SimDevice a = Device(), b = Device();
   RunOptions o;
   o.iterations = 5;
-  RunResult full = *a.Eager(Forked(true), "g", o);
+  ASSERT_OK_AND_ASSIGN(RunResult full, a.Eager(Forked(true), "g", o));
   o.trace = TraceLevel::kNone;
-  RunResult none = *b.Eager(Forked(true), "g", o);
+  ASSERT_OK_AND_ASSIGN(RunResult none, b.Eager(Forked(true), "g", o));
   EXPECT_EQ(full.wall_ns, none.wall_ns);
   EXPECT_EQ(full.device_busy_ns, none.device_busy_ns);
   EXPECT_TRUE(b.last_trace().slices.empty());

@@ -1,7 +1,7 @@
-// The TORCH_COMPILE_DEBUG tree reader (viz/torch_compile_debug.h): which
+// The TORCH_COMPILE_DEBUG tree reader (formats/torch_compile_debug.h): which
 // directory is which layout, how each file of a tree is classified and named,
 // and what a damaged or partial tree reports, file by file.
-#include "viz/torch_compile_debug.h"
+#include "formats/torch_compile_debug.h"
 
 #include <unistd.h>
 

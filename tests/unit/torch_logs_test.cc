@@ -1,10 +1,10 @@
-// The TORCH_LOGS text reader (viz/torch_logs.h): every layout torch and
+// The TORCH_LOGS text reader (formats/torch_logs.h): every layout torch and
 // TorchAir print, every artifact airscope reads, damaged and mixed input,
 // and the real logs of tests/data/torch_logs (sources in its README.md).
 // Formats are torch's (torch/_logging/_internal.py TorchLogsFormatter,
 // torch/fx/_utils.py _format_graph_code, torch/_guards.py CompileId) and
 // TorchAir's (core/utils.py:100-130, acl_graph.py at fced8842).
-#include "viz/torch_logs.h"
+#include "formats/torch_logs.h"
 
 #include <filesystem>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "viz/torch_trace.h"
+#include "formats/torch_trace.h"
 
 #include <filesystem>
 #include <regex>
@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "core/file_util.h"
-#include "viz/md5.h"
+#include "formats/md5.h"
 
 namespace airscope {
 namespace {
@@ -183,8 +183,8 @@ TEST(TorchTraceTest, ALogWithADamagedFirstLineIsStillALog) {
     std::ofstream out(path);
     out << "V1206 15:1\n" << in.rdbuf();  // a record cut short, then the log
   }
-  EXPECT_TRUE(IsTraceLogFile(path.string()));
-  EXPECT_FALSE(IsTraceLogFile(std::string(AIRSCOPE_TEST_DATA) + "/mlp.graph.txt"));
+  EXPECT_EQ(SniffInput(path.string()), FindInputFormat("trace"));
+  EXPECT_NE(SniffInput(std::string(AIRSCOPE_TEST_DATA) + "/mlp.graph.txt"), FindInputFormat("trace"));
   std::filesystem::remove(path);
 }
 

@@ -13,17 +13,14 @@
 #include "core/pass/pass_manager.h"
 #include "core/pass/pass_util.h"
 #include "tests/unit/pass_test_util.h"
+#include "tests/unit/graph_test_util.h"
 
 namespace airscope {
 namespace {
 
 using testing_util::Describe;
 
-std::unique_ptr<Graph> Parse(const std::string& body) {
-  Result<std::unique_ptr<Graph>> g = ParseReadable("class GraphModule(torch.nn.Module):\n" + body, "test.py");
-  EXPECT_TRUE(g.ok()) << g.status().message();
-  return g.ok() ? std::move(*g) : std::make_unique<Graph>();
-}
+std::unique_ptr<Graph> Parse(const std::string& body) { return testing_util::ParseModule(body); }
 
 struct PassRun {
   bool changed = false;

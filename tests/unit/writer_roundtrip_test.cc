@@ -13,7 +13,7 @@
 #include "repl/graph_loader.h"
 #include "repl/graph_text.h"
 #include "core/ops/op_registry.h"
-#include "viz/pbtxt_reader.h"
+#include "formats/pbtxt_reader.h"
 
 namespace airscope {
 namespace {

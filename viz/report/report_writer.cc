@@ -17,7 +17,7 @@
 #include "core/fx/fx_text.h"
 #include "core/interrupt.h"
 #include "core/pass/graph_diff.h"
-#include "viz/chrome_trace.h"
+#include "formats/chrome_trace.h"
 #include "viz/report/report_assets.h"
 #include "viz/report/report_html.h"
 #include "viz/report/side_by_side.h"

@@ -1,4 +1,4 @@
-#include "viz/torch_compile_debug.h"
+#include "formats/torch_compile_debug.h"
 
 #include <sys/stat.h>
 
@@ -14,7 +14,7 @@
 
 #include "core/file_util.h"
 #include "core/fx/json_text.h"
-#include "viz/torch_trace.h"
+#include "formats/torch_trace.h"
 
 namespace airscope {
 namespace fs = std::filesystem;

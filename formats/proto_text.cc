@@ -1,4 +1,4 @@
-#include "viz/proto_text.h"
+#include "formats/proto_text.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "viz/md5.h"
+#include "formats/md5.h"
 
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-#include "viz/torch_trace.h"
+#include "formats/torch_trace.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,7 +8,7 @@
 
 #include "core/fx/json_text.h"
 #include "core/line_reader.h"
-#include "viz/md5.h"
+#include "formats/md5.h"
 
 namespace airscope {
 namespace {
@@ -203,6 +203,11 @@ struct TraceLogReader::State {
                                 "kept as it is",
                                 kind, expected_md5, digest, detail));
     }
+    KeepPayload();
+  }
+
+  // The payloads kept, by the record's kind (or its artifact's name).
+  void KeepPayload() {
     if (kind == "inductor_output_code") {
       size_t lines = payload.empty() ? 0 : 1 + static_cast<size_t>(std::count(payload.begin(), payload.end(), '\n'));
       log.output_code.push_back({base_id, output_file, lines, payload.size(), line});
@@ -236,6 +241,163 @@ struct TraceLogReader::State {
         r.reasons.push_back(payload);
       }
       log.recompiles.push_back(std::move(r));
+    }
+  }
+
+  // What a record's envelope says about where it belongs.
+  struct Envelope {
+    const nlohmann::json& body;  // the value under the record's kind
+    int frame = -1;
+    int compile = -1;
+    int ca = -1;  // compiled_autograd_id
+    size_t at = 0;
+  };
+
+  // The "str" table: index -> file name, for dynamo_start's stack.
+  void OnString(const Envelope& e) {
+    const nlohmann::json& body = e.body;
+    if (!body.is_array() || body.size() != 2 || !body[0].is_string() || !body[1].is_number_integer()) return;
+    size_t index = body[1].get<size_t>();
+    if (index >= 1000000) return;
+    if (strings.size() <= index) strings.resize(index + 1);
+    strings[index] = body[0].get<std::string>();
+  }
+
+  std::string FileName(int64_t index) const {
+    return index >= 0 && static_cast<size_t>(index) < strings.size() ? strings[static_cast<size_t>(index)] : "?";
+  }
+
+  void OnDynamoStart(const Envelope& e) {
+    if (base_id.empty()) return;
+    TraceCompile& c = Compile(base_id, e.frame, e.compile, e.ca, e.at);
+    ++c.starts;
+    const nlohmann::json& body = e.body;
+    if (!body.is_object() || !body.contains("stack") || !body["stack"].is_array() || body["stack"].empty()) return;
+    const nlohmann::json& top = body["stack"].back();
+    if (c.function.empty()) c.function = StringOr(top, "name");
+    int64_t file = IntOr(top, "filename", -1);
+    if (c.filename.empty() && file >= 0 && static_cast<size_t>(file) < strings.size()) {
+      c.filename = fmt::format("{}:{}", strings[static_cast<size_t>(file)], IntOr(top, "line", 0));
+    }
+    if (!c.stack.empty()) return;
+    for (const nlohmann::json& frame_json : body["stack"]) {
+      if (!frame_json.is_object()) continue;
+      c.stack.push_back(fmt::format("{}:{} in {}", FileName(IntOr(frame_json, "filename", -1)),
+                                    IntOr(frame_json, "line", 0), StringOr(frame_json, "name")));
+    }
+  }
+
+  void OnCompilationMetrics(const Envelope& e) {
+    const nlohmann::json& body = e.body;
+    if (base_id.empty() || !body.is_object()) return;
+    TraceCompile& c = Compile(base_id, e.frame, e.compile, e.ca, e.at);
+    c.has_metrics = true;
+    if (std::string name = StringOr(body, "co_name"); !name.empty()) c.function = name;
+    if (std::string file = StringOr(body, "co_filename"); !file.empty()) {
+      c.filename = fmt::format("{}:{}", file, IntOr(body, "co_firstlineno", 0));
+    }
+    c.graph_op_count = IntOr(body, "graph_op_count", -1);
+    c.graph_node_count = IntOr(body, "graph_node_count", -1);
+    c.graph_input_count = IntOr(body, "graph_input_count", -1);
+    c.cache_size = IntOr(body, "cache_size", -1);
+    c.accumulated_cache_size = IntOr(body, "accumulated_cache_size", -1);
+    c.guard_count = IntOr(body, "guard_count", -1);
+    c.shape_env_guard_count = IntOr(body, "shape_env_guard_count", -1);
+    c.metric_times.clear();
+    for (const auto& [key, value] : body.items()) {
+      if (!value.is_number()) continue;
+      if (key.ends_with("_time_s")) c.metric_times.emplace_back(key, value.get<double>());
+      if (key.ends_with("_time_us")) c.metric_times.emplace_back(key, value.get<double>() / 1e6);
+    }
+    std::string fail_type = StringOr(body, "fail_type");
+    std::vector<std::string> restarts;
+    if (auto it = body.find("restart_reasons"); it != body.end() && it->is_array()) {
+      for (const auto& r : *it) restarts.push_back(r.is_string() ? r.get<std::string>() : r.dump());
+    }
+    if (!fail_type.empty()) {
+      c.status = "failure";
+      c.reason = fmt::format("{}: {}", fail_type, StringOr(body, "fail_reason"));
+    } else if (!restarts.empty()) {
+      c.status = "restart";
+      c.reason = fmt::format("{}", fmt::join(restarts, "; "));
+    } else {
+      c.status = "success";
+      c.reason.clear();
+    }
+  }
+
+  void OnArtifact(const Envelope& e) {
+    if (!e.body.is_object()) return;
+    artifact = StringOr(e.body, "name");
+    if (IsCacheArtifact(artifact)) log.cache_artifacts.push_back({base_id, artifact, e.at});
+  }
+
+  // Older logs put the reasons in the envelope itself (newer ones in the payload, see CloseRecord).
+  void OnRecompileReasons(const Envelope& e) {
+    if (!e.body.is_array()) return;
+    TraceRecompile r{base_id, e.at, {}};
+    for (const auto& reason : e.body) r.reasons.push_back(reason.is_string() ? reason.get<std::string>() : reason.dump());
+    log.recompiles.push_back(std::move(r));
+  }
+
+  void OnOutputCode(const Envelope& e) {
+    if (e.body.is_object()) output_file = StringOr(e.body, "filename");
+  }
+
+  void OnSpecialization(const Envelope& e) {
+    const nlohmann::json& body = e.body;
+    if (!body.is_object()) return;
+    std::vector<std::string> sources;
+    if (auto it = body.find("sources"); it != body.end() && it->is_array()) {
+      for (const auto& src : *it) sources.push_back(src.is_string() ? src.get<std::string>() : src.dump());
+    }
+    log.specializations.push_back({base_id, StringOr(body, "symbol"), StringOr(body, "value"),
+                                   StringOr(body, "reason"), fmt::format("{}", fmt::join(sources, ", ")), e.at});
+  }
+
+  void OnGuardAdded(const Envelope& e) {
+    if (e.body.is_object()) log.guards_added.push_back({base_id, StringOr(e.body, "expr"), e.at});
+  }
+
+  struct KindHandler {
+    std::string_view kind;
+    void (State::*handle)(const Envelope&);
+  };
+  // The record kinds read from the envelope; the rest are kept (or not) by
+  // their payload in CloseRecord, or counted and skipped.
+  static constexpr KindHandler kHandlers[] = {
+      {"str", &State::OnString},
+      {"dynamo_start", &State::OnDynamoStart},
+      {"compilation_metrics", &State::OnCompilationMetrics},
+      {"artifact", &State::OnArtifact},
+      {"recompile_reasons", &State::OnRecompileReasons},
+      {"inductor_output_code", &State::OnOutputCode},
+      {"symbolic_shape_specialization", &State::OnSpecialization},
+      {"guard_added", &State::OnGuardAdded},
+      {"guard_added_fast", &State::OnGuardAdded},
+  };
+
+  // torch/_guards.py CompileId.__str__: "!ca/frame/compile", "!ca" or "frame/compile";
+  // TraceId.__str__ adds "_attempt" when attempt > 0.
+  void SetIds(int frame, int compile, int ca, int attempt) {
+    base_id.clear();
+    if (ca >= 0) {
+      base_id = frame >= 0 && compile >= 0 ? fmt::format("!{}/{}/{}", ca, frame, compile) : fmt::format("!{}", ca);
+    } else if (frame >= 0 && compile >= 0) {
+      base_id = fmt::format("{}/{}", frame, compile);
+    }
+    compile_id = !base_id.empty() && attempt > 0 ? fmt::format("{}_{}", base_id, attempt) : base_id;
+  }
+
+  // A log is one rank's; a record of another rank is reported once.
+  void NoteRank(const nlohmann::json& envelope, size_t at) {
+    int64_t rank = IntOr(envelope, "rank", -1);
+    if (rank < 0) return;
+    if (log.rank < 0) {
+      log.rank = static_cast<int>(rank);
+    } else if (log.rank != rank && !mixed_ranks_reported) {
+      Problem(at, fmt::format("a record of rank {} in a log of rank {}", rank, log.rank));
+      mixed_ranks_reported = true;
     }
   }
 
@@ -299,116 +461,19 @@ struct TraceLogReader::State {
     ++log.records;
     kind = std::string(key);
     artifact.clear();
-    compile_id.clear();
-    base_id.clear();
     output_file.clear();
     line = at;
-    int frame = static_cast<int>(IntOr(envelope, "frame_id", -1));
-    int compile = static_cast<int>(IntOr(envelope, "frame_compile_id", -1));
-    int ca = static_cast<int>(IntOr(envelope, "compiled_autograd_id", -1));
     int attempt = static_cast<int>(IntOr(envelope, "attempt", 0));
-    // torch/_guards.py CompileId.__str__: "!ca/frame/compile", "!ca" or "frame/compile";
-    // TraceId.__str__ adds "_attempt" when attempt > 0.
-    if (ca >= 0) {
-      base_id = frame >= 0 && compile >= 0 ? fmt::format("!{}/{}/{}", ca, frame, compile) : fmt::format("!{}", ca);
-    } else if (frame >= 0 && compile >= 0) {
-      base_id = fmt::format("{}/{}", frame, compile);
-    }
-    compile_id = !base_id.empty() && attempt > 0 ? fmt::format("{}_{}", base_id, attempt) : base_id;
-    if (int64_t rank = IntOr(envelope, "rank", -1); rank >= 0) {
-      if (log.rank < 0) {
-        log.rank = static_cast<int>(rank);
-      } else if (log.rank != rank && !mixed_ranks_reported) {
-        Problem(at, fmt::format("a record of rank {} in a log of rank {}", rank, log.rank));
-        mixed_ranks_reported = true;
+    Envelope e{envelope[kind], static_cast<int>(IntOr(envelope, "frame_id", -1)),
+               static_cast<int>(IntOr(envelope, "frame_compile_id", -1)),
+               static_cast<int>(IntOr(envelope, "compiled_autograd_id", -1)), at};
+    SetIds(e.frame, e.compile, e.ca, attempt);
+    NoteRank(envelope, at);
+    for (const KindHandler& h : kHandlers) {
+      if (h.kind == kind) {
+        (this->*h.handle)(e);
+        break;
       }
-    }
-    const nlohmann::json& body = envelope[kind];
-
-    if (kind == "str" && body.is_array() && body.size() == 2 && body[0].is_string() && body[1].is_number_integer()) {
-      size_t index = body[1].get<size_t>();
-      if (index < 1000000) {
-        if (strings.size() <= index) strings.resize(index + 1);
-        strings[index] = body[0].get<std::string>();
-      }
-    } else if (kind == "dynamo_start" && !base_id.empty()) {
-      TraceCompile& c = Compile(base_id, frame, compile, ca, at);
-      ++c.starts;
-      if (body.is_object() && body.contains("stack") && body["stack"].is_array() && !body["stack"].empty()) {
-        const nlohmann::json& top = body["stack"].back();
-        if (c.function.empty()) c.function = StringOr(top, "name");
-        int64_t file = IntOr(top, "filename", -1);
-        if (c.filename.empty() && file >= 0 && static_cast<size_t>(file) < strings.size()) {
-          c.filename = fmt::format("{}:{}", strings[static_cast<size_t>(file)], IntOr(top, "line", 0));
-        }
-        if (c.stack.empty()) {
-          for (const nlohmann::json& frame_json : body["stack"]) {
-            if (!frame_json.is_object()) continue;
-            int64_t index = IntOr(frame_json, "filename", -1);
-            std::string file_name = index >= 0 && static_cast<size_t>(index) < strings.size()
-                                        ? strings[static_cast<size_t>(index)]
-                                        : "?";
-            c.stack.push_back(fmt::format("{}:{} in {}", file_name, IntOr(frame_json, "line", 0),
-                                          StringOr(frame_json, "name")));
-          }
-        }
-      }
-    } else if (kind == "compilation_metrics" && !base_id.empty() && body.is_object()) {
-      TraceCompile& c = Compile(base_id, frame, compile, ca, at);
-      c.has_metrics = true;
-      if (std::string name = StringOr(body, "co_name"); !name.empty()) c.function = name;
-      if (std::string file = StringOr(body, "co_filename"); !file.empty()) {
-        c.filename = fmt::format("{}:{}", file, IntOr(body, "co_firstlineno", 0));
-      }
-      c.graph_op_count = IntOr(body, "graph_op_count", -1);
-      c.graph_node_count = IntOr(body, "graph_node_count", -1);
-      c.graph_input_count = IntOr(body, "graph_input_count", -1);
-      c.cache_size = IntOr(body, "cache_size", -1);
-      c.accumulated_cache_size = IntOr(body, "accumulated_cache_size", -1);
-      c.guard_count = IntOr(body, "guard_count", -1);
-      c.shape_env_guard_count = IntOr(body, "shape_env_guard_count", -1);
-      c.metric_times.clear();
-      for (const auto& [key, value] : body.items()) {
-        if (!value.is_number()) continue;
-        if (key.ends_with("_time_s")) c.metric_times.emplace_back(key, value.get<double>());
-        if (key.ends_with("_time_us")) c.metric_times.emplace_back(key, value.get<double>() / 1e6);
-      }
-      std::string fail_type = StringOr(body, "fail_type");
-      std::vector<std::string> restarts;
-      if (auto it = body.find("restart_reasons"); it != body.end() && it->is_array()) {
-        for (const auto& r : *it) restarts.push_back(r.is_string() ? r.get<std::string>() : r.dump());
-      }
-      if (!fail_type.empty()) {
-        c.status = "failure";
-        c.reason = fmt::format("{}: {}", fail_type, StringOr(body, "fail_reason"));
-      } else if (!restarts.empty()) {
-        c.status = "restart";
-        c.reason = fmt::format("{}", fmt::join(restarts, "; "));
-      } else {
-        c.status = "success";
-        c.reason.clear();
-      }
-    } else if (kind == "artifact" && body.is_object()) {
-      artifact = StringOr(body, "name");
-      if (IsCacheArtifact(artifact)) log.cache_artifacts.push_back({base_id, artifact, at});
-    } else if (kind == "recompile_reasons" && !body.is_object()) {
-      // Older logs put the reasons in the envelope itself.
-      if (body.is_array()) {
-        TraceRecompile r{base_id, at, {}};
-        for (const auto& reason : body) r.reasons.push_back(reason.is_string() ? reason.get<std::string>() : reason.dump());
-        log.recompiles.push_back(std::move(r));
-      }
-    } else if (kind == "inductor_output_code" && body.is_object()) {
-      output_file = StringOr(body, "filename");
-    } else if (kind == "symbolic_shape_specialization" && body.is_object()) {
-      std::vector<std::string> sources;
-      if (auto it = body.find("sources"); it != body.end() && it->is_array()) {
-        for (const auto& src : *it) sources.push_back(src.is_string() ? src.get<std::string>() : src.dump());
-      }
-      log.specializations.push_back({base_id, StringOr(body, "symbol"), StringOr(body, "value"),
-                                     StringOr(body, "reason"), fmt::format("{}", fmt::join(sources, ", ")), at});
-    } else if ((kind == "guard_added" || kind == "guard_added_fast") && body.is_object()) {
-      log.guards_added.push_back({base_id, StringOr(body, "expr"), at});
     }
     if (!base_id.empty()) {
       auto it = compile_index.find(base_id);

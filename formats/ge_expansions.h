@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "core/ir/graph.h"
-#include "viz/ge_ops.h"
+#include "formats/ge_ops.h"
 
 namespace airscope {
 

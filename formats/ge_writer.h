@@ -11,7 +11,7 @@
 //     }
 //   }
 //
-// Operators, names and descs as in viz/ge_ops.h (one set of conventions for
+// Operators, names and descs as in formats/ge_ops.h (one set of conventions for
 // pbtxt and GE txt). Control inputs are GE's `name:-1`. Streams: the default
 // stream is stream_id 0 (omitted, proto3's default), user streams are
 // numbered 1, 2, ... by first appearance in graph order and also named by the
@@ -26,7 +26,7 @@
 
 #include "core/ir/graph.h"
 #include "core/status.h"
-#include "viz/ge_ops.h"
+#include "formats/ge_ops.h"
 
 namespace airscope {
 

@@ -1,4 +1,4 @@
-#include "viz/torch_logs.h"
+#include "formats/torch_logs.h"
 
 #include <algorithm>
 #include <deque>

@@ -1,4 +1,4 @@
-#include "viz/ge_const.h"
+#include "formats/ge_const.h"
 
 #include <bit>
 #include <cstring>

@@ -6,7 +6,7 @@
 // (TensorType.TT_INDEX_NUMBER) wraps a Python value as an int64 Const
 // (ge/_ge_graph.py:1286-1291). A Const holds `value` (its bytes) and
 // `_readable_value` = repr(v) (ge/_ge_graph.py:1537-1567).
-#include "viz/ge_expansions.h"
+#include "formats/ge_expansions.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -15,7 +15,7 @@
 
 #include "core/fx/python_repr.h"
 #include "core/ops/op_helpers.h"
-#include "viz/ge_const.h"
+#include "formats/ge_const.h"
 
 namespace airscope {
 namespace {

@@ -1,4 +1,4 @@
-#include "viz/ge_op_types.h"
+#include "formats/ge_op_types.h"
 
 #include <array>
 #include <cctype>
@@ -82,7 +82,7 @@ constexpr std::array kRows = {
 };
 
 constexpr std::string_view kNoRow =
-    "no GE type in airscope's table (viz/ge_op_types.cc); TorchAir converts it with its registered "
+    "no GE type in airscope's table (formats/ge_op_types.cc); TorchAir converts it with its registered "
     "converter, or fails if there is none (fx2ge_converter.py _validate_support)";
 
 // `torch.ops.aten.add.Tensor` -> packet `aten.add`, overload `Tensor`.

@@ -1,4 +1,4 @@
-#include "viz/pbtxt_reader.h"
+#include "formats/pbtxt_reader.h"
 
 #include <algorithm>
 #include <charconv>
@@ -12,8 +12,8 @@
 #include "core/fx/source_text.h"
 #include "core/interrupt.h"
 #include "core/scanner.h"
-#include "viz/ge_op_types.h"
-#include "viz/proto_text.h"
+#include "formats/ge_op_types.h"
+#include "formats/proto_text.h"
 
 namespace airscope {
 namespace {

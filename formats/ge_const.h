@@ -17,7 +17,7 @@
 
 #include "core/ir/argument.h"
 #include "core/ir/dtype.h"
-#include "viz/ge_ops.h"
+#include "formats/ge_ops.h"
 
 namespace airscope {
 

@@ -1,11 +1,11 @@
-#include "viz/ge_writer.h"
+#include "formats/ge_writer.h"
 
 #include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
 
-#include "viz/proto_text.h"
+#include "formats/proto_text.h"
 
 namespace airscope {
 namespace {

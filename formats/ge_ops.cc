@@ -1,4 +1,4 @@
-#include "viz/ge_ops.h"
+#include "formats/ge_ops.h"
 
 #include <unordered_map>
 #include <unordered_set>
@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 
 #include "core/fx/python_repr.h"
-#include "viz/ge_const.h"
-#include "viz/ge_expansions.h"
-#include "viz/ge_op_types.h"
-#include "viz/proto_text.h"
+#include "formats/ge_const.h"
+#include "formats/ge_expansions.h"
+#include "formats/ge_op_types.h"
+#include "formats/proto_text.h"
 
 namespace airscope {
 namespace {

@@ -1,4 +1,4 @@
-#include "viz/chrome_trace.h"
+#include "formats/chrome_trace.h"
 
 #include <nlohmann/json.hpp>
 

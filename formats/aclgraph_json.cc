@@ -1,4 +1,4 @@
-#include "viz/aclgraph_json.h"
+#include "formats/aclgraph_json.h"
 
 #include <algorithm>
 #include <cmath>

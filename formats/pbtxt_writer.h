@@ -17,7 +17,7 @@
 // `"{v}"` verbatim; every attr value is `s:` holding the protobuf text of the
 // GE AttrDef / TensorDescriptor, spelled as Python's repr(bytes) (single
 // quotes unless the text has ' and no "). Control inputs are `^name`. Which
-// operators, names and attrs a Graph becomes: see viz/ge_ops.h. The output is
+// operators, names and attrs a Graph becomes: see formats/ge_ops.h. The output is
 // deterministic and ends with "}\n" (empty graph: "").
 #pragma once
 
@@ -25,7 +25,7 @@
 
 #include "core/ir/graph.h"
 #include "core/status.h"
-#include "viz/ge_ops.h"
+#include "formats/ge_ops.h"
 
 namespace airscope {
 

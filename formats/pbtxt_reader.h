@@ -1,5 +1,5 @@
 // Reads TorchAir pbtxt (GraphDef-like `node { name op input attr }` text, as
-// viz/pbtxt_writer.h writes it and TorchAir dumps it) into a Graph.
+// formats/pbtxt_writer.h writes it and TorchAir dumps it) into a Graph.
 //
 //   Data      -> placeholder, ordered by the `index` attr (then file order)
 //   NetOutput -> output `output`, args `((inputs...),)`

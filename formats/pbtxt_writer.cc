@@ -1,8 +1,8 @@
-#include "viz/pbtxt_writer.h"
+#include "formats/pbtxt_writer.h"
 
 #include <fmt/format.h>
 
-#include "viz/proto_text.h"
+#include "formats/proto_text.h"
 
 namespace airscope {
 namespace {

@@ -1,0 +1,35 @@
+// Graphs for unit tests, written the way torch prints them (print_readable):
+// the one place tests turn such text into a Graph. A parse error fails the
+// calling test and gives an empty graph, so no test dereferences a failed
+// result. Depends on core only (core tests must not link the shell).
+#pragma once
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/fx/readable.h"
+#include "core/ir/graph.h"
+
+namespace airscope::testing_util {
+
+// A whole `class GraphModule(torch.nn.Module):` text, or one that starts
+// after that line (`body` then holds the `def forward` line and its body).
+inline std::unique_ptr<Graph> ParseModule(std::string_view text, std::string_view file = "test.py") {
+  std::string whole(text);
+  if (!whole.starts_with("class ")) whole = "class GraphModule(torch.nn.Module):\n" + whole;
+  Result<std::unique_ptr<Graph>> graph = ParseReadable(whole, file);
+  EXPECT_TRUE(graph.ok()) << graph.status().message();
+  return graph.ok() ? std::move(graph).value() : std::make_unique<Graph>();
+}
+
+// `def forward(self, PARAMS):` and BODY (its lines, indented 8 spaces).
+inline std::unique_ptr<Graph> ParseForward(std::string_view params, std::string_view body,
+                                           std::string_view file = "test.py") {
+  return ParseModule(fmt::format("    def forward(self, {}):\n{}", params, body), file);
+}
+
+}  // namespace airscope::testing_util
