@@ -11,6 +11,7 @@
 #include "core/fx/arg_parser.h"
 #include "core/fx/source_text.h"
 #include "core/interrupt.h"
+#include "core/scanner.h"
 #include "formats/ge_op_types.h"
 #include "formats/proto_text.h"
 
@@ -74,7 +75,8 @@ bool ParseTorchAirMeta(std::string_view text, TensorMeta* out) {
 
 class Reader {
  public:
-  Reader(std::string_view text, std::string_view filename) : text_(text), filename_(filename) {}
+  Reader(std::string_view text, std::string_view filename)
+      : text_(text), filename_(filename), file_(text, {filename}) {}
 
   Result<std::unique_ptr<Graph>> Run() {
     AIRSCOPE_RETURN_IF_ERROR(CheckSourceText(text_, filename_));
@@ -100,9 +102,8 @@ class Reader {
   }
 
  private:
-  Status Error(size_t offset, std::string_view message) const {
-    return ErrorAtOffset(filename_, text_, offset, message);
-  }
+  // At byte `offset` of the file, with its line quoted.
+  Status Error(size_t offset, std::string_view message) const { return file_.Error(offset, message); }
 
   Status CollectNodes() {
     for (const TextField& field : parsed_.fields) {
@@ -394,96 +395,94 @@ class Reader {
     return producer;
   }
 
+  // `_fx_args`: the node's args tuple as Python text. Errors name the column
+  // in that text and point at the attr in the file.
   Result<std::vector<Argument>> ParseFxArgs(const Attr& attr) {
     auto text = InnerField(attr, "s");
     if (!text.ok()) return text.status();
     std::vector<Argument> items;
-    ArgParser parser(*text, ArgDialect::kPython, graph_.get());
-    size_t pos = 0;
-    parser.SkipSpaces(&pos);
-    if (pos >= text->size() || (*text)[pos] != '(' || !parser.ParseItems(&pos, &items)) {
-      std::string why = parser.error().empty() ? "expected `(...)`" : parser.error();
+    Scanner scan(*text);
+    ArgParser parser(scan, ArgDialect::kPython, graph_.get());
+    scan.SkipSpaces();
+    if (!scan.PeekIs('(') || !parser.ParseItems(&items)) {
+      std::string why = scan.failure_message().empty() ? "expected `(...)`" : scan.failure_message();
       return Error(attr.value->value_offset, fmt::format("attr '_fx_args': {} at column {} of `{}`", why,
-                                                         parser.error_offset() + 1, *text));
+                                                         scan.failure_pos() + 1, *text));
     }
     return items;
   }
 
+  // `_fx_kwargs`: `(name=value, ...)`.
   Result<std::vector<Kwarg>> ParseFxKwargs(const Attr& attr) {
     auto text = InnerField(attr, "s");
     if (!text.ok()) return text.status();
     std::vector<Kwarg> kwargs;
-    ArgParser parser(*text, ArgDialect::kPython, graph_.get());
-    auto fail = [&](size_t at, std::string why) {
+    Scanner scan(*text);
+    ArgParser parser(scan, ArgDialect::kPython, graph_.get());
+    auto fail = [&](size_t at, std::string_view why) {
       return Error(attr.value->value_offset, fmt::format("attr '_fx_kwargs': {} at column {} of `{}`", why, at + 1, *text));
     };
-    size_t pos = 0;
-    if (text->empty() || (*text)[0] != '(') return fail(0, "expected `(`");
-    ++pos;
+    if (!scan.Consume('(')) return fail(0, "expected `(`");
     while (true) {
-      parser.SkipSpaces(&pos);
-      if (pos < text->size() && (*text)[pos] == ')') break;
-      size_t start = pos;
-      while (pos < text->size() && IsIdentChar((*text)[pos])) ++pos;
-      if (pos == start || pos >= text->size() || (*text)[pos] != '=') return fail(pos, "expected `name=value`");
-      Kwarg kw{text->substr(start, pos - start), Argument()};
-      ++pos;
-      if (!parser.ParseValue(&pos, kw.name, &kw.value)) return fail(parser.error_offset(), parser.error());
+      scan.SkipSpaces();
+      if (scan.PeekIs(')')) break;
+      std::string_view name = scan.While(IsIdentChar);
+      if (name.empty() || !scan.Consume('=')) return fail(scan.pos(), "expected `name=value`");
+      Kwarg kw{std::string(name), Argument()};
+      if (!parser.ParseValue(kw.name, &kw.value)) return fail(scan.failure_pos(), scan.failure_message());
       kwargs.push_back(std::move(kw));
-      parser.SkipSpaces(&pos);
-      if (pos < text->size() && (*text)[pos] == ',') {
-        ++pos;
-      } else if (pos >= text->size() || (*text)[pos] != ')') {
-        return fail(pos, "expected `,` or `)`");
-      }
+      scan.SkipSpaces();
+      if (!scan.Consume(',') && !scan.PeekIs(')')) return fail(scan.pos(), "expected `,` or `)`");
     }
     return kwargs;
   }
 
-  Status Build(PNode& pnode) {
-    // An operator made while converting another FX node (a scalar's Const):
-    // that node's `_fx_args` holds the value, so it is not rebuilt.
-    if (FindAttr(pnode, "_fx_part_of") != nullptr) return Status::Ok();
-    NodeSpec spec;
-    const Attr* fx_op = FindAttr(pnode, "_fx_op");
-    const Attr* aten_op = FindAttr(pnode, "_aten_op");
+  // The op kind, target and name of the FX node a pbtxt node stands for.
+  Status KindAndTarget(const PNode& pnode, NodeSpec* spec) {
     if (pnode.type == "Data") {
-      spec.op = OpKind::kPlaceholder;
+      spec->op = OpKind::kPlaceholder;
     } else if (pnode.type == "NetOutput") {
-      spec.op = OpKind::kOutput;
-      spec.target = "output";
+      spec->op = OpKind::kOutput;
+      spec->target = "output";
     } else if (pnode.type == "Const") {
-      spec.op = OpKind::kGetAttr;
+      spec->op = OpKind::kGetAttr;
     } else {
-      spec.op = OpKind::kCallFunction;
-      if (fx_op != nullptr) {
+      spec->op = OpKind::kCallFunction;
+      if (const Attr* fx_op = FindAttr(pnode, "_fx_op")) {
         auto kind = InnerField(*fx_op, "s");
         if (!kind.ok()) return kind.status();
-        if (!ParseOpKind(*kind, &spec.op)) return Error(fx_op->value->value_offset, "attr '_fx_op': unknown op kind");
+        if (!ParseOpKind(*kind, &spec->op)) return Error(fx_op->value->value_offset, "attr '_fx_op': unknown op kind");
       }
-      if (aten_op != nullptr) {
+      if (const Attr* aten_op = FindAttr(pnode, "_aten_op")) {
         auto target = InnerField(*aten_op, "s");
         if (!target.ok()) return target.status();
-        spec.target = *target;
+        spec->target = *target;
       } else if (auto target = TargetForGeType(pnode.type)) {
-        spec.target = *target;
+        spec->target = *target;
       } else {
-        spec.target = "ge." + pnode.type;
+        spec->target = "ge." + pnode.type;
       }
     }
-    spec.name = spec.op == OpKind::kOutput ? LegalName("output") : LegalName(pnode.name);
-    if (spec.op == OpKind::kPlaceholder) spec.target = spec.name;
-    if (spec.op == OpKind::kGetAttr) {
-      spec.target = spec.name;
+    spec->name = spec->op == OpKind::kOutput ? LegalName("output") : LegalName(pnode.name);
+    if (spec->op == OpKind::kPlaceholder) spec->target = spec->name;
+    if (spec->op == OpKind::kGetAttr) {
+      spec->target = spec->name;
       if (const Attr* target = FindAttr(pnode, "_fx_target")) {
         auto value = InnerField(*target, "s");
         if (!value.ok()) return value.status();
-        spec.target = *value;
+        spec->target = *value;
       }
     }
+    return Status::Ok();
+  }
+
+  // The node's args and kwargs: `_fx_args`/`_fx_kwargs` where TorchAir's
+  // writer left them, else the data inputs (as one tuple for the output);
+  // control inputs no argument refers to become `_control_deps`.
+  Status SetArguments(const PNode& pnode, NodeSpec* spec) {
     std::vector<Argument> data;
     std::vector<Node*> control;
-    if (spec.op != OpKind::kPlaceholder) {
+    if (spec->op != OpKind::kPlaceholder) {
       for (const Input& input : pnode.inputs) {
         if (nodes_[input.producer_id].node == nullptr) continue;  // a `_fx_part_of` operator
         if (input.index < 0) {
@@ -495,34 +494,46 @@ class Reader {
         data.push_back(Argument::NodeRef(*node));
       }
     }
-    const Attr* fx_args = FindAttr(pnode, "_fx_args");
-    const Attr* fx_kwargs = FindAttr(pnode, "_fx_kwargs");
-    if (fx_args != nullptr) {
+    if (const Attr* fx_args = FindAttr(pnode, "_fx_args")) {
       auto args = ParseFxArgs(*fx_args);
       if (!args.ok()) return args.status();
-      spec.args = std::move(*args);
-    } else if (spec.op == OpKind::kOutput) {
-      spec.args.push_back(Argument::Tuple(std::move(data)));
+      spec->args = std::move(*args);
+    } else if (spec->op == OpKind::kOutput) {
+      spec->args.push_back(Argument::Tuple(std::move(data)));
     } else {
-      spec.args = std::move(data);
+      spec->args = std::move(data);
     }
-    if (fx_kwargs != nullptr) {
+    if (const Attr* fx_kwargs = FindAttr(pnode, "_fx_kwargs")) {
       auto kwargs = ParseFxKwargs(*fx_kwargs);
       if (!kwargs.ok()) return kwargs.status();
-      spec.kwargs = std::move(*kwargs);
+      spec->kwargs = std::move(*kwargs);
     }
-    // Control inputs the args do not already reference are kept as `_control_deps`.
+    AddControlDeps(control, spec);
+    return Status::Ok();
+  }
+
+  // Control inputs the args do not already reference, kept as `_control_deps`.
+  static void AddControlDeps(const std::vector<Node*>& control, NodeSpec* spec) {
     std::vector<Argument> deps;
     for (Node* producer : control) {
       bool referenced = false;
       auto check = [&](Node* n) { referenced = referenced || n == producer; };
-      for (const Argument& a : spec.args) a.ForEachNode(check);
-      for (const Kwarg& kw : spec.kwargs) kw.value.ForEachNode(check);
+      for (const Argument& a : spec->args) a.ForEachNode(check);
+      for (const Kwarg& kw : spec->kwargs) kw.value.ForEachNode(check);
       bool duplicate = false;
       for (const Argument& d : deps) duplicate = duplicate || d.as_node() == producer;
       if (!referenced && !duplicate) deps.push_back(Argument::NodeRef(producer));
     }
-    if (!deps.empty()) spec.kwargs.push_back(Kwarg{"_control_deps", Argument::List(std::move(deps))});
+    if (!deps.empty()) spec->kwargs.push_back(Kwarg{"_control_deps", Argument::List(std::move(deps))});
+  }
+
+  Status Build(PNode& pnode) {
+    // An operator made while converting another FX node (a scalar's Const):
+    // that node's `_fx_args` holds the value, so it is not rebuilt.
+    if (FindAttr(pnode, "_fx_part_of") != nullptr) return Status::Ok();
+    NodeSpec spec;
+    AIRSCOPE_RETURN_IF_ERROR(KindAndTarget(pnode, &spec));
+    AIRSCOPE_RETURN_IF_ERROR(SetArguments(pnode, &spec));
     auto node = graph_->AppendNamed(std::move(spec));
     if (!node.ok()) return Error(pnode.offset, node.status().message());
     pnode.node = *node;
@@ -537,6 +548,7 @@ class Reader {
 
   std::string_view text_;
   std::string_view filename_;
+  Scanner file_;  // the whole file, for errors
   TextParseResult parsed_;
   std::vector<PNode> nodes_;
   std::unordered_map<std::string, size_t> by_name_;

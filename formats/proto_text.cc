@@ -1,8 +1,8 @@
 #include "formats/proto_text.h"
 
-#include <cctype>
-
 #include <fmt/format.h>
+
+#include "core/scanner.h"
 
 namespace airscope {
 
@@ -63,62 +63,47 @@ const TextField* TextField::Find(std::string_view field_name) const {
 
 namespace {
 
+// The grammar over the Scanner (core/scanner.h); errors are its failure
+// slot (offset and message), which callers place in their file.
 class Parser {
  public:
-  explicit Parser(std::string_view text) : text_(text) {}
+  explicit Parser(std::string_view text) : scan_(text) {}
 
   TextParseResult Run() {
     TextParseResult result;
     if (!Fields(0, '\0', &result.fields)) {
       result.ok = false;
-      result.error_offset = error_offset_;
-      result.error = error_;
+      result.error_offset = scan_.failure_pos();
+      result.error = scan_.failure_message();
       result.fields.clear();
     }
     return result;
   }
 
  private:
-  bool Fail(size_t offset, std::string message) {
-    error_offset_ = offset;
-    error_ = std::move(message);
-    return false;
-  }
+  bool Fail(size_t offset, std::string message) { return scan_.Fail(offset, std::move(message)); }
 
+  // Whitespace and `#` comments.
   void Skip() {
-    while (pos_ < text_.size()) {
-      char c = text_[pos_];
-      if (c == '#') {
-        while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
-      } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-        ++pos_;
-      } else {
-        break;
-      }
+    while (true) {
+      scan_.SkipWhitespace();
+      if (!scan_.PeekIs('#')) return;
+      scan_.SkipWhile([](char c) { return c != '\n'; });
     }
   }
 
-  static bool IdentChar(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' || c == '+';
-  }
+  static bool ScalarChar(char c) { return IsWordChar(c) || c == '.' || c == '-' || c == '+'; }
 
   // Fields until `close` (or end of text when close == '\0').
   bool Fields(int depth, char close, std::vector<TextField>* out) {
     while (true) {
       Skip();
-      if (pos_ >= text_.size()) {
+      if (scan_.AtEnd()) {
         if (close == '\0') return true;
-        return Fail(pos_, fmt::format("unexpected end of input: expected '{}'", close));
+        return Fail(scan_.pos(), fmt::format("unexpected end of input: expected '{}'", close));
       }
-      char c = text_[pos_];
-      if (close != '\0' && c == close) {
-        ++pos_;
-        return true;
-      }
-      if (c == ',' || c == ';') {  // optional field separators
-        ++pos_;
-        continue;
-      }
+      if (close != '\0' && scan_.Consume(close)) return true;
+      if (scan_.Consume(',') || scan_.Consume(';')) continue;  // optional field separators
       TextField field;
       if (!Field(depth, &field)) return false;
       out->push_back(std::move(field));
@@ -126,159 +111,89 @@ class Parser {
   }
 
   bool Field(int depth, TextField* field) {
-    field->offset = pos_;
-    if (text_[pos_] == '[') {  // extension or Any type URL: [name]
-      size_t end = text_.find(']', pos_);
-      if (end == std::string_view::npos) return Fail(pos_, "unterminated '[' in field name");
-      field->name = std::string(text_.substr(pos_, end + 1 - pos_));
-      pos_ = end + 1;
+    field->offset = scan_.pos();
+    if (scan_.PeekIs('[')) {  // extension or Any type URL: [name]
+      size_t end = scan_.text().find(']', scan_.pos());
+      if (end == std::string_view::npos) return Fail(scan_.pos(), "unterminated '[' in field name");
+      scan_.Seek(end + 1);
+      field->name = std::string(scan_.Since(field->offset));
     } else {
-      size_t start = pos_;
-      while (pos_ < text_.size() &&
-             (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
-        ++pos_;
-      }
-      if (pos_ == start) {
-        return Fail(pos_, fmt::format("expected a field name, found {}", Describe(pos_)));
-      }
-      field->name = std::string(text_.substr(start, pos_ - start));
+      std::string_view name = scan_.Word();
+      if (name.empty()) return Fail(scan_.pos(), fmt::format("expected a field name, found {}", Describe()));
+      field->name = std::string(name);
     }
     Skip();
-    bool colon = false;
-    if (pos_ < text_.size() && text_[pos_] == ':') {
-      colon = true;
-      ++pos_;
-      Skip();
-    }
-    if (pos_ >= text_.size()) return Fail(pos_, fmt::format("unexpected end of input after '{}'", field->name));
-    char c = text_[pos_];
-    if (c == '{' || c == '<') {
-      return Message(depth, field);
-    }
-    if (!colon) return Fail(pos_, fmt::format("expected ':' or '{{' after '{}'", field->name));
-    if (c == '[') {
-      // A list of scalars: kept as a message of fields with the same name.
-      ++pos_;
-      field->kind = TextField::Kind::kMessage;
-      field->value_offset = pos_;
-      while (true) {
-        Skip();
-        if (pos_ >= text_.size()) return Fail(pos_, "unexpected end of input in '[' list");
-        if (text_[pos_] == ']') {
-          ++pos_;
-          return true;
-        }
-        TextField item;
-        item.name = field->name;
-        item.offset = pos_;
-        if (text_[pos_] == '{' || text_[pos_] == '<') {
-          if (!Message(depth, &item)) return false;
-        } else if (!Scalar(&item)) {
-          return false;
-        }
-        field->fields.push_back(std::move(item));
-        Skip();
-        if (pos_ < text_.size() && text_[pos_] == ',') ++pos_;
-      }
-    }
+    bool colon = scan_.Consume(':');
+    if (colon) Skip();
+    if (scan_.AtEnd()) return Fail(scan_.pos(), fmt::format("unexpected end of input after '{}'", field->name));
+    if (scan_.PeekIs('{') || scan_.PeekIs('<')) return Message(depth, field);
+    if (!colon) return Fail(scan_.pos(), fmt::format("expected ':' or '{{' after '{}'", field->name));
+    if (scan_.PeekIs('[')) return List(depth, field);
     return Scalar(field);
+  }
+
+  // `[v, v, ...]`, the cursor at '[': kept as a message of fields with the same name.
+  bool List(int depth, TextField* field) {
+    scan_.Advance();
+    field->kind = TextField::Kind::kMessage;
+    field->value_offset = scan_.pos();
+    while (true) {
+      Skip();
+      if (scan_.AtEnd()) return Fail(scan_.pos(), "unexpected end of input in '[' list");
+      if (scan_.Consume(']')) return true;
+      TextField item;
+      item.name = field->name;
+      item.offset = scan_.pos();
+      if (scan_.PeekIs('{') || scan_.PeekIs('<')) {
+        if (!Message(depth, &item)) return false;
+      } else if (!Scalar(&item)) {
+        return false;
+      }
+      field->fields.push_back(std::move(item));
+      Skip();
+      scan_.Consume(',');
+    }
   }
 
   bool Message(int depth, TextField* field) {
     if (depth + 1 > kMaxProtoTextDepth) {
-      return Fail(pos_, fmt::format("nesting deeper than {} levels", kMaxProtoTextDepth));
+      return Fail(scan_.pos(), fmt::format("nesting deeper than {} levels", kMaxProtoTextDepth));
     }
-    char close = text_[pos_] == '{' ? '}' : '>';
+    char close = scan_.Next() == '{' ? '}' : '>';
     field->kind = TextField::Kind::kMessage;
-    field->value_offset = pos_;
-    ++pos_;
+    field->value_offset = scan_.pos() - 1;
     return Fields(depth + 1, close, &field->fields);
   }
 
   bool Scalar(TextField* field) {
-    field->value_offset = pos_;
-    char c = text_[pos_];
-    if (c == '"' || c == '\'') {
+    field->value_offset = scan_.pos();
+    if (scan_.PeekIs('"') || scan_.PeekIs('\'')) {
+      // Adjacent literals concatenate.
       field->kind = TextField::Kind::kString;
-      while (pos_ < text_.size() && (text_[pos_] == '"' || text_[pos_] == '\'')) {
-        if (!String(&field->value)) return false;
+      std::string piece;
+      while (scan_.PeekIs('"') || scan_.PeekIs('\'')) {
+        if (!scan_.QuotedString(&piece, QuoteStyle::kProtobuf)) return false;
+        field->value += piece;
         Skip();
       }
       return true;
     }
-    size_t start = pos_;
-    while (pos_ < text_.size() && IdentChar(text_[pos_])) ++pos_;
-    if (pos_ == start) return Fail(pos_, fmt::format("expected a value, found {}", Describe(pos_)));
+    std::string_view value = scan_.While(ScalarChar);
+    if (value.empty()) return Fail(scan_.pos(), fmt::format("expected a value, found {}", Describe()));
     field->kind = TextField::Kind::kScalar;
-    field->value = std::string(text_.substr(start, pos_ - start));
+    field->value = std::string(value);
     return true;
   }
 
-  static int HexValue(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  }
-
-  bool String(std::string* out) {
-    size_t start = pos_;
-    char quote = text_[pos_++];
-    while (true) {
-      if (pos_ >= text_.size() || text_[pos_] == '\n') return Fail(start, "unterminated string");
-      char c = text_[pos_++];
-      if (c == quote) return true;
-      if (c != '\\') {
-        out->push_back(c);
-        continue;
-      }
-      if (pos_ >= text_.size()) return Fail(start, "unterminated string");
-      char e = text_[pos_++];
-      switch (e) {
-        case 'n': out->push_back('\n'); break;
-        case 'r': out->push_back('\r'); break;
-        case 't': out->push_back('\t'); break;
-        case 'a': out->push_back('\a'); break;
-        case 'b': out->push_back('\b'); break;
-        case 'f': out->push_back('\f'); break;
-        case 'v': out->push_back('\v'); break;
-        case '\\': case '\'': case '"': case '?': out->push_back(e); break;
-        case 'x': {
-          int value = 0, digits = 0;
-          while (digits < 2 && pos_ < text_.size() && HexValue(text_[pos_]) >= 0) {
-            value = value * 16 + HexValue(text_[pos_++]);
-            ++digits;
-          }
-          if (digits == 0) return Fail(pos_ - 2, "\\x with no hex digits");
-          out->push_back(static_cast<char>(value));
-          break;
-        }
-        default:
-          if (e >= '0' && e <= '7') {
-            int value = e - '0', digits = 1;
-            while (digits < 3 && pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '7') {
-              value = value * 8 + (text_[pos_++] - '0');
-              ++digits;
-            }
-            out->push_back(static_cast<char>(value & 0xff));
-          } else {
-            return Fail(pos_ - 2, fmt::format("unknown escape '\\{}'", e));
-          }
-      }
-    }
-  }
-
-  std::string Describe(size_t pos) const {
-    if (pos >= text_.size()) return "end of input";
-    unsigned char c = static_cast<unsigned char>(text_[pos]);
+  // The byte at the cursor, for "expected X, found Y".
+  std::string Describe() const {
+    if (scan_.AtEnd()) return "end of input";
+    unsigned char c = static_cast<unsigned char>(scan_.Peek());
     if (c < 0x20 || c >= 0x7f) return fmt::format("byte 0x{:02x}", c);
     return fmt::format("'{}'", static_cast<char>(c));
   }
 
-  std::string_view text_;
-  size_t pos_ = 0;
-  size_t error_offset_ = 0;
-  std::string error_;
+  Scanner scan_;
 };
 
 }  // namespace

@@ -76,7 +76,6 @@ constexpr const char* kLoadUsage = "load PATH [as NAME] [--shapes NAME=SHAPE,...
 
 Status Load(CommandContext& ctx) {
   const auto& args = ctx.args;
-  if (args.empty()) return UsageError(kLoadUsage);
   if (args.size() != 1 && !(args.size() == 3 && args[1].text == "as")) return UsageError(kLoadUsage);
   const std::optional<std::string> as = args.size() == 3 ? std::optional(args[2].text) : std::nullopt;
   const std::string* shapes_text = ctx.flags.Value("--shapes");

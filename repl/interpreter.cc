@@ -10,6 +10,7 @@
 
 #include "core/file_util.h"
 #include "core/interrupt.h"
+#include "core/scanner.h"
 
 namespace airscope {
 namespace {
@@ -72,8 +73,9 @@ Status Interpreter::ExecuteLine(std::string_view line) {
         // Interactively the line number is the block's own count (no file to point into).
         size_t number = current_origin_ == "<interactive>" ? lines.first_line + lines.lines.size() : current_line_;
         if (Status checked = block_->check(line, number); !checked.ok()) {
-          return Status::Errorf("{}: {} (the line was left out; the block is still open: type it again, or end)",
-                                block_->opener, checked.message());
+          // The words go on the headline, above the quoted line and its caret.
+          return WithHeadlineSuffix(Status::Errorf("{}: {}", block_->opener, checked.message()),
+                                    " (the line was left out; the block is still open: type it again, or end)");
         }
       }
       lines.lines.emplace_back(line);
@@ -241,7 +243,7 @@ Status Interpreter::RunLines(const std::vector<std::string>& lines, std::string_
     if (session_.settings().Get("on-error") != "continue" || InterruptRequested()) return located;
   }
   if (failed <= 1) return first_failure;
-  return Status::Errorf("{} ({} lines failed in {})", first_failure.message(), failed, origin);
+  return WithHeadlineSuffix(first_failure, fmt::format(" ({} lines failed in {})", failed, origin));
 }
 
 std::string Interpreter::ExpandHome(std::string_view path) {

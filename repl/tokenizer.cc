@@ -2,57 +2,53 @@
 
 #include <charconv>
 
+#include <fmt/format.h>
+
+#include "core/scanner.h"
+
 namespace airscope {
 
 Result<std::vector<Word>> Tokenize(std::string_view line) {
+  // Columns count from the line's start; an error quotes the line.
+  Scanner scan(line, {.filename = {}, .line = 0});
+  auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
   std::vector<Word> words;
-  size_t i = 0;
-  while (i < line.size()) {
-    char c = line[i];
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-      ++i;
-      continue;
-    }
-    if (c == '#') break;  // comment to end of line
+  while (true) {
+    scan.SkipWhile(is_space);
+    if (scan.AtEnd() || scan.PeekIs('#')) break;  // `#` starts a comment to the end of the line
     Word word;
-    word.column = i + 1;
-    while (i < line.size()) {
-      c = line[i];
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') break;
+    word.column = scan.pos() + 1;
+    while (!scan.AtEnd() && !is_space(scan.Peek())) {
+      char c = scan.Peek();
       if (c == '"' || c == '\'') {
-        char quote = c;
-        size_t open = i;
+        size_t open = scan.pos();
         word.quoted = true;
-        ++i;
+        scan.Advance();
         bool closed = false;
-        while (i < line.size()) {
-          char q = line[i];
-          if (q == quote) {
+        while (!scan.AtEnd()) {
+          char q = scan.Next();
+          if (q == c) {
             closed = true;
-            ++i;
             break;
           }
-          if (q == '\\' && quote == '"' && i + 1 < line.size()) {
-            char e = line[i + 1];
+          if (q == '\\' && c == '"' && !scan.AtEnd()) {
+            char e = scan.Next();
             word.text += e == 'n' ? '\n' : e == 't' ? '\t' : e;
-            i += 2;
             continue;
           }
           word.text += q;
-          ++i;
         }
-        if (!closed) return Status::Errorf("column {}: unterminated {} quote", open + 1, quote == '"' ? "double" : "single");
+        if (!closed) return scan.Error(open, fmt::format("unterminated {} quote", c == '"' ? "double" : "single"));
         continue;
       }
       // `my\ file.txt`: a backslash before a space keeps it in the word, as
       // in a shell (other backslashes stay as typed: Windows paths, regexes).
-      if (c == '\\' && i + 1 < line.size() && (line[i + 1] == ' ' || line[i + 1] == '\t')) {
-        word.text += line[i + 1];
-        i += 2;
+      if (c == '\\' && (scan.Peek(1) == ' ' || scan.Peek(1) == '\t')) {
+        word.text += scan.Peek(1);
+        scan.Advance(2);
         continue;
       }
-      word.text += c;
-      ++i;
+      word.text += scan.Next();
     }
     words.push_back(std::move(word));
   }

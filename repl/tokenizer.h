@@ -21,7 +21,8 @@ struct Word {
   bool quoted = false;
 };
 
-// Errors name the column: "column 7: unterminated quote".
+// Errors name the column and quote the line with a caret under it
+// (core/scanner.h): "column 7: unterminated double quote".
 Result<std::vector<Word>> Tokenize(std::string_view line);
 
 // The whole word as an integer, or nullopt if it is not exactly one

@@ -7,12 +7,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <cctype>
-#include <charconv>
 #include <optional>
 #include <set>
 
+#include "core/fx/arg_parser.h"
 #include "core/fx/python_repr.h"
+#include "core/scanner.h"
 
 namespace airscope {
 namespace {
@@ -87,82 +87,73 @@ const std::map<std::string, std::vector<Param>, std::less<>>& Signatures() {
   return *table;
 }
 
-// ---- a small reader for the repr's values: ints, floats, True/False/None,
-// 'strings' (or bare words, since shells strip quotes), (tuples, ...).
+// ---- the repr's arguments, on the shared Scanner (core/scanner.h): values
+// are ArgParser's Python literals (ints, floats, True/False/None, 'strings',
+// (tuples, ...), inf, nan, torch.float32 ...), and a bare word is a string,
+// since shells strip quotes (`GELU(approximate=tanh)`). Errors name the
+// column in the text as given and quote it with a caret.
 class ReprReader {
  public:
-  explicit ReprReader(std::string_view text) : text_(text) {}
+  // `scan` is at the first argument, limited to the closing ')'.
+  explicit ReprReader(Scanner& scan) : scan_(scan) {}
 
-  void Skip() {
-    while (pos_ < text_.size() && text_[pos_] == ' ') ++pos_;
-  }
   bool AtEnd() {
-    Skip();
-    return pos_ >= text_.size();
-  }
-  char Peek() {
-    Skip();
-    return pos_ < text_.size() ? text_[pos_] : '\0';
+    scan_.SkipSpaces();
+    return scan_.AtEnd();
   }
   bool Eat(char c) {
-    if (Peek() != c) return false;
-    ++pos_;
-    return true;
+    scan_.SkipSpaces();
+    return scan_.Consume(c);
   }
-  std::string_view Word() {
-    Skip();
-    size_t start = pos_;
-    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_' ||
-                                   text_[pos_] == '.' || text_[pos_] == '-' || text_[pos_] == '+')) {
-      ++pos_;
+  size_t pos() const { return scan_.pos(); }
+  // `name=` (consumed), or "" with the cursor where it was.
+  std::string_view Keyword() {
+    size_t at = scan_.SkipSpaces();
+    std::string_view word = scan_.Ident();
+    scan_.SkipSpaces();
+    if (!word.empty() && scan_.PeekIs('=') && scan_.Peek(1) != '=') {
+      scan_.Advance();
+      return word;
     }
-    return text_.substr(start, pos_ - start);
+    scan_.Seek(at);
+    return {};
   }
-  size_t pos() const { return pos_; }
 
   Result<Argument> Value() {
-    char c = Peek();
-    if (c == '(' || c == '[') {
-      ++pos_;
-      char close = c == '(' ? ')' : ']';
-      std::vector<Argument> items;
-      while (!Eat(close)) {
-        if (AtEnd()) return Status::Errorf("unclosed '{}'", c);
-        auto item = Value();
-        if (!item.ok()) return item.status();
-        items.push_back(std::move(*item));
-        if (!Eat(',') && Peek() != close) return Status::Errorf("expected ',' or '{}' at column {}", close, pos_ + 1);
-      }
-      return c == '(' ? Argument::Tuple(std::move(items)) : Argument::List(std::move(items));
-    }
-    if (c == '\'' || c == '"') {
-      size_t end = text_.find(c, pos_ + 1);
-      if (end == std::string_view::npos) return Status::Errorf("unterminated string at column {}", pos_ + 1);
-      std::string value(text_.substr(pos_ + 1, end - pos_ - 1));
-      pos_ = end + 1;
-      return Argument::String(std::move(value));
-    }
-    std::string_view word = Word();
-    if (word.empty()) return Status::Errorf("expected a value at column {}", pos_ + 1);
-    if (word == "True") return Argument::Bool(true);
-    if (word == "False") return Argument::Bool(false);
-    if (word == "None") return Argument::None();
-    int64_t i = 0;
-    if (auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), i);
-        ec == std::errc() && end == word.data() + word.size()) {
-      return Argument::Int(i);
-    }
-    double d = 0;
-    if (auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), d);
-        ec == std::errc() && end == word.data() + word.size()) {
-      return Argument::Float(d);
-    }
-    return Argument::String(std::string(word));
+    size_t at = scan_.SkipSpaces();
+    if (std::optional<Argument> word = BareWord()) return *std::move(word);
+    ArgParser literals(scan_, ArgDialect::kPython, nullptr);
+    Argument value;
+    if (!literals.ParseValue({}, &value)) return scan_.Failure();
+    if (ContainsRaw(value)) return scan_.Error(at, fmt::format("cannot read '{}' as a value", scan_.Since(at)));
+    return value;
   }
 
  private:
-  std::string_view text_;
-  size_t pos_ = 0;
+  // A word that is not a Python literal, alone as the value: a string.
+  std::optional<Argument> BareWord() {
+    size_t at = scan_.pos();
+    std::string_view word = scan_.Ident();
+    size_t end = scan_.pos();
+    scan_.SkipSpaces();
+    bool alone = !word.empty() && (scan_.AtEnd() || scan_.PeekIs(','));
+    if (!alone || word == "None" || word == "True" || word == "False" || word == "inf" || word == "nan") {
+      scan_.Seek(at);
+      return std::nullopt;
+    }
+    scan_.Seek(end);
+    return Argument::String(std::string(word));
+  }
+  static bool ContainsRaw(const Argument& value) {
+    if (value.kind() == Argument::Kind::kRaw) return true;
+    if (!value.is_sequence()) return false;
+    for (const Argument& item : value.items()) {
+      if (ContainsRaw(item)) return true;
+    }
+    return false;
+  }
+
+  Scanner& scan_;
 };
 
 bool IsIntOrInts(const Argument& arg) {
@@ -258,6 +249,7 @@ std::vector<std::string> KnownModuleTypes() {
 }
 
 Result<ModuleSpec> ParseModuleSpec(std::string_view text) {
+  const std::string_view given = text;  // columns count from here
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
   ModuleSpec spec;
@@ -281,20 +273,21 @@ Result<ModuleSpec> ParseModuleSpec(std::string_view text) {
                           fmt::join(KnownModuleTypes(), ", "));
   }
   const std::vector<Param>& params = signature->second;
-  ReprReader reader(text.substr(open + 1, text.size() - open - 2));
+  size_t base = static_cast<size_t>(text.data() - given.data());
+  Scanner scan(given, {.filename = {}, .line = 0});
+  scan.Seek(base + open + 1);
+  scan.Limit(base + text.size() - 1);  // before the closing ')'
+  ReprReader reader(scan);
   size_t positional = 0;
   bool keywords = false;
   while (!reader.AtEnd()) {
     // `name=value` or a positional value.
-    std::string_view name;
-    ReprReader probe = reader;
-    std::string_view word = probe.Word();
-    if (!word.empty() && probe.Eat('=')) {
-      name = word;
-      reader = probe;
+    std::string_view name = reader.Keyword();
+    if (!name.empty()) {
       keywords = true;
     } else if (keywords) {
-      return Status::Errorf("{}: a positional argument follows a keyword argument", spec.type);
+      reader.AtEnd();  // to the argument, for the caret
+      return scan.ErrorHere("a positional argument follows a keyword argument").WithPrefix(spec.type);
     }
     auto value = reader.Value();
     if (!value.ok()) return value.status().WithPrefix(spec.type);
@@ -319,7 +312,7 @@ Result<ModuleSpec> ParseModuleSpec(std::string_view text) {
     AIRSCOPE_RETURN_IF_ERROR(CheckField(spec.type, field, *value));
     spec.fields.emplace(field, std::move(*value));
     if (!reader.AtEnd() && !reader.Eat(',')) {
-      return Status::Errorf("{}: expected ',' between arguments at column {}", spec.type, reader.pos() + 1);
+      return scan.ErrorHere("expected ',' between arguments").WithPrefix(spec.type);
     }
   }
   for (const Param& p : params) {

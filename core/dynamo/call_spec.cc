@@ -5,113 +5,94 @@
 
 #include <fmt/format.h>
 
+#include "core/scanner.h"
+
 namespace airscope {
 namespace {
 
-bool IsIdentChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
+// "column N: message", N counted on the command line. A spec is one word of
+// that line and the line is not at hand here, so these errors quote nothing
+// (quote_source = false below), like every other error about a command's
+// arguments.
 Status ErrorAtCol(size_t column, std::string_view message) {
-  return Status::Errorf("column {}: {}", column, message);
+  return Status::Error(LocationPrefix({}, 0, column) + std::string(message));
 }
 
-// A cursor over one token that knows the column of every byte.
-struct Cursor {
-  std::string_view text;
-  size_t column;  // column of text[0]
-  size_t pos = 0;
+// A scanner over one token that knows the column of every byte.
+Scanner TokenScanner(const SpecToken& token) {
+  return Scanner(token.text, {.filename = {}, .line = 0, .column = token.column, .quote_source = false});
+}
 
-  bool done() const { return pos >= text.size(); }
-  char peek() const { return done() ? '\0' : text[pos]; }
-  size_t col() const { return column + pos; }
-  void SkipSpaces() {
-    while (!done() && text[pos] == ' ') ++pos;
-  }
-};
-
-// Parses `[a, b, ...]` starting at '['; `what` is "size" or "stride".
-Result<std::vector<int64_t>> ParseIntList(Cursor& cur, std::string_view what) {
-  if (cur.peek() != '[') return ErrorAtCol(cur.col(), fmt::format("expected '[' to start the {}s", what));
-  size_t open = cur.col();
-  ++cur.pos;
+// Parses `[a, b, ...]` at the cursor (which must be at '['); `what` is "size" or "stride".
+Result<std::vector<int64_t>> ParseIntList(Scanner& scan, std::string_view what) {
+  if (!scan.PeekIs('[')) return scan.ErrorHere(fmt::format("expected '[' to start the {}s", what));
+  size_t open = scan.pos();
+  scan.Advance();
   std::vector<int64_t> values;
-  cur.SkipSpaces();
-  if (cur.peek() == ']') {
-    ++cur.pos;
-    return values;
-  }
+  scan.SkipSpaces();
+  if (scan.Consume(']')) return values;
   while (true) {
-    cur.SkipSpaces();
-    if (cur.done()) return ErrorAtCol(open, fmt::format("unterminated {} list: expected ']'", what));
-    size_t start = cur.pos;
-    if (cur.peek() == '-') {
-      size_t end = start + 1;
-      while (end < cur.text.size() && cur.text[end] >= '0' && cur.text[end] <= '9') ++end;
-      return ErrorAtCol(cur.col(), fmt::format("negative {} {}", what, cur.text.substr(start, end - start)));
+    scan.SkipSpaces();
+    if (scan.AtEnd()) return scan.Error(open, fmt::format("unterminated {} list: expected ']'", what));
+    size_t start = scan.pos();
+    if (scan.PeekIs('-')) {
+      scan.Advance();
+      std::string_view digits = scan.Digits();
+      return scan.Error(start, fmt::format("negative {} -{}", what, digits));
     }
     int64_t value = 0;
-    auto [ptr, ec] = std::from_chars(cur.text.data() + start, cur.text.data() + cur.text.size(), value);
-    if (ec == std::errc::result_out_of_range) return ErrorAtCol(cur.col(), fmt::format("{} too large", what));
+    std::errc ec = scan.Integer(&value);
+    if (ec == std::errc::result_out_of_range) return scan.ErrorHere(fmt::format("{} too large", what));
     if (ec != std::errc()) {
-      return ErrorAtCol(cur.col(), fmt::format("expected a {} (a whole number), got '{}'", what, cur.peek()));
+      return scan.ErrorHere(fmt::format("expected a {} (a whole number), got '{}'", what, scan.Peek()));
     }
-    cur.pos = static_cast<size_t>(ptr - cur.text.data());
     values.push_back(value);
-    cur.SkipSpaces();
-    if (cur.peek() == ',') {
-      ++cur.pos;
-      continue;
-    }
-    if (cur.peek() == ']') {
-      ++cur.pos;
-      return values;
-    }
-    if (cur.done()) return ErrorAtCol(open, fmt::format("unterminated {} list: expected ']'", what));
-    return ErrorAtCol(cur.col(), fmt::format("expected ',' or ']' in the {} list, got '{}'", what, cur.peek()));
+    scan.SkipSpaces();
+    if (scan.Consume(',')) continue;
+    if (scan.Consume(']')) return values;
+    if (scan.AtEnd()) return scan.Error(open, fmt::format("unterminated {} list: expected ']'", what));
+    return scan.ErrorHere(fmt::format("expected ',' or ']' in the {} list, got '{}'", what, scan.Peek()));
   }
 }
 
 Result<CallInput> ParseOne(const SpecToken& token) {
-  Cursor cur{token.text, token.column};
+  Scanner scan = TokenScanner(token);
   CallInput input;
   input.column = token.column;
   size_t eq = token.text.find('=');
   if (eq == std::string_view::npos) {
-    return ErrorAtCol(token.column, fmt::format("expected NAME=SPEC (e.g. x=f32[2,2]), got '{}'", token.text));
+    return scan.Error(0, fmt::format("expected NAME=SPEC (e.g. x=f32[2,2]), got '{}'", token.text));
   }
   std::string_view name = token.text.substr(0, eq);
   while (!name.empty() && name.back() == ' ') name.remove_suffix(1);  // `x = f32[2]`
   input.name = std::string(name);
-  if (input.name.empty()) return ErrorAtCol(token.column, "missing input name before '='");
+  if (input.name.empty()) return scan.Error(0, "missing input name before '='");
   for (char c : input.name) {
-    if (!IsIdentChar(c)) return ErrorAtCol(token.column, fmt::format("'{}' is not an input name", input.name));
+    if (!IsWordChar(c)) return scan.Error(0, fmt::format("'{}' is not an input name", input.name));
   }
-  cur.pos = eq + 1;
-  cur.SkipSpaces();
-  size_t dtype_start = cur.pos;
+  scan.Seek(eq + 1);
+  size_t dtype_start = scan.SkipSpaces();
   // f32 as annotations write it, or torch.float32 / float32 as torch prints dtypes.
-  while (!cur.done() && (IsIdentChar(cur.peek()) || cur.peek() == '.')) ++cur.pos;
-  std::string_view dtype_text = token.text.substr(dtype_start, cur.pos - dtype_start);
-  if (dtype_text.empty()) return ErrorAtCol(token.column + dtype_start, "expected a dtype (f32, f16, bf16, i64, b8, ...)");
+  std::string_view dtype_text = scan.While([](char c) { return IsWordChar(c) || c == '.'; });
+  if (dtype_text.empty()) return scan.Error(dtype_start, "expected a dtype (f32, f16, bf16, i64, b8, ...)");
   std::optional<DType> dtype = ParseShortDType(dtype_text);
   if (!dtype) dtype = ParseTorchDType(dtype_text);
   if (!dtype) dtype = ParseTorchDType(fmt::format("torch.{}", dtype_text));
   if (!dtype || *dtype == DType::kUnknown) {
-    return ErrorAtCol(token.column + dtype_start,
+    return scan.Error(dtype_start,
                       fmt::format("unknown dtype '{}' (f32, f16, bf16, f64, i8, i16, i32, i64, u8, b8, ...)", dtype_text));
   }
   input.dtype = *dtype;
-  Result<std::vector<int64_t>> sizes = ParseIntList(cur, "size");
+  Result<std::vector<int64_t>> sizes = ParseIntList(scan, "size");
   if (!sizes.ok()) return sizes.status();
   input.sizes = std::move(sizes).value();
   // Strides as `@[..]`, or right after the sizes as torch's annotations print them (`f32[2, 2][2, 1]`).
-  if (cur.peek() == '@' || cur.peek() == '[') {
-    if (cur.peek() == '@') ++cur.pos;
-    Result<std::vector<int64_t>> strides = ParseIntList(cur, "stride");
+  if (scan.PeekIs('@') || scan.PeekIs('[')) {
+    scan.Consume('@');
+    Result<std::vector<int64_t>> strides = ParseIntList(scan, "stride");
     if (!strides.ok()) return strides.status();
     if (strides->size() != input.sizes.size()) {
-      return ErrorAtCol(token.column + eq + 1 + dtype_text.size(),
+      return scan.Error(eq + 1 + dtype_text.size(),
                         fmt::format("{} strides for {} sizes", strides->size(), input.sizes.size()));
     }
     input.strides = std::move(strides).value();
@@ -120,33 +101,33 @@ Result<CallInput> ParseOne(const SpecToken& token) {
     for (size_t i = input.sizes.size(); i-- > 1;) {
       // Checked: sizes come from the user, and a stride past int64 is no tensor.
       if (__builtin_mul_overflow(input.strides[i], std::max<int64_t>(input.sizes[i], 1), &input.strides[i - 1])) {
-        return ErrorAtCol(token.column + eq + 1, "the tensor is too large: its element count overflows int64");
+        return scan.Error(eq + 1, "the tensor is too large: its element count overflows int64");
       }
     }
   }
   // `:npu:0`, or `npu:0` / `cpu` straight after the brackets as torch's annotations print it.
-  if (cur.peek() == ':' || (cur.peek() >= 'a' && cur.peek() <= 'z')) {
-    if (cur.peek() == ':') ++cur.pos;
-    std::string_view device = token.text.substr(cur.pos);
-    if (device.empty()) return ErrorAtCol(cur.col(), "expected a device after ':' (npu:0, cpu)");
+  if (scan.PeekIs(':') || (scan.Peek() >= 'a' && scan.Peek() <= 'z')) {
+    scan.Consume(':');
+    std::string_view device = scan.Rest();
+    if (device.empty()) return scan.ErrorHere("expected a device after ':' (npu:0, cpu)");
     std::string_view type = device.substr(0, device.find(':'));
     if (type != "npu" && type != "cpu" && type != "cuda" && type != "meta") {
-      return ErrorAtCol(cur.col(), fmt::format("unknown device '{}' (npu, npu:N, cpu, cuda:N)", device));
+      return scan.ErrorHere(fmt::format("unknown device '{}' (npu, npu:N, cpu, cuda:N)", device));
     }
     if (type.size() < device.size()) {
       std::string_view index = device.substr(type.size() + 1);
       int value = 0;
       auto [ptr, ec] = std::from_chars(index.data(), index.data() + index.size(), value);
       if (index.empty() || ec != std::errc() || ptr != index.data() + index.size()) {
-        return ErrorAtCol(cur.col() + type.size() + 1, fmt::format("bad device index '{}'", index));
+        return scan.Error(scan.pos() + type.size() + 1, fmt::format("bad device index '{}'", index));
       }
     }
     input.device = type == "npu" && type.size() == device.size() ? "npu:0" : std::string(device);
-    cur.pos = token.text.size();
+    scan.Seek(token.text.size());
   }
-  if (!cur.done()) {
-    return ErrorAtCol(cur.col(), fmt::format("unexpected '{}' after the shape (expected @[strides] or :device)",
-                                             token.text.substr(cur.pos)));
+  if (!scan.AtEnd()) {
+    return scan.ErrorHere(
+        fmt::format("unexpected '{}' after the shape (expected @[strides] or :device)", scan.Rest()));
   }
   input.ComputeHeader();
   return input;
@@ -245,7 +226,7 @@ Result<CallSpec> ParseCall(std::span<const SpecToken> words) {
       const SpecToken& name = tokens[++i];
       if (!last.buffer.empty()) return ErrorAtCol(name.column, fmt::format("input '{}' is given two buffers", last.name));
       for (char c : name.text) {
-        if (!IsIdentChar(c) && c != '.' && c != '@') {
+        if (!IsWordChar(c) && c != '.' && c != '@') {
           return ErrorAtCol(name.column, fmt::format("'{}' is not a buffer name (letters, digits, _ . @)", name.text));
         }
       }

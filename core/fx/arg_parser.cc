@@ -65,20 +65,6 @@ bool ParseDeviceRepr(std::string_view s, Device* out) {
 
 }  // namespace
 
-// Python 3 identifiers may hold non-ASCII letters (torch.ops.图.op is a
-// valid target); any byte of a UTF-8 sequence counts, the file's UTF-8 is
-// checked elsewhere (CheckSourceText).
-bool IsIdentStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || static_cast<unsigned char>(c) >= 0x80;
-}
-bool IsIdentChar(char c) { return IsIdentStart(c) || (c >= '0' && c <= '9'); }
-
-bool ArgParser::Fail(size_t offset, std::string message) {
-  error_offset_ = offset;
-  error_ = std::move(message);
-  return false;
-}
-
 bool ArgParser::NodeByName(std::string_view name, size_t offset, Argument* out) {
   Node* node = graph_ ? graph_->Find(name) : nullptr;
   if (node == nullptr) return Fail(offset, fmt::format("name '{}' used before definition", name));
@@ -87,42 +73,10 @@ bool ArgParser::NodeByName(std::string_view name, size_t offset, Argument* out) 
 }
 
 bool ArgParser::QuotedString(size_t* pos, std::string* out) {
-  size_t start = *pos;
-  char quote = line_[start];
-  out->clear();
-  size_t i = start + 1;
-  while (i < line_.size()) {
-    char c = line_[i];
-    if (c == quote) {
-      *pos = i + 1;
-      return true;
-    }
-    if (c == '\\' && i + 1 < line_.size()) {
-      char e = line_[i + 1];
-      i += 2;
-      switch (e) {
-        case 'n': out->push_back('\n'); break;
-        case 't': out->push_back('\t'); break;
-        case 'r': out->push_back('\r'); break;
-        case '\\': case '\'': case '"': out->push_back(e); break;
-        case 'x': {
-          unsigned value = 0;
-          auto [ptr, ec] = std::from_chars(line_.data() + i, line_.data() + std::min(i + 2, line_.size()), value, 16);
-          if (ec != std::errc() || ptr != line_.data() + i + 2) return Fail(i - 2, "bad \\x escape in string");
-          out->push_back(static_cast<char>(value));
-          i += 2;
-          break;
-        }
-        default:  // Python keeps unknown escapes verbatim
-          out->push_back('\\');
-          out->push_back(e);
-      }
-      continue;
-    }
-    out->push_back(c);
-    ++i;
-  }
-  return Fail(start, fmt::format("unterminated string (expected a closing {})", quote));
+  scan_->Seek(*pos);
+  bool ok = scan_->QuotedString(out, QuoteStyle::kPython);
+  *pos = scan_->pos();
+  return ok;
 }
 
 bool ArgParser::SkipBalanced(size_t* pos) {

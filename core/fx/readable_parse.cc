@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "core/fx/readable.h"
 #include "core/fx/source_text.h"
 #include "core/interrupt.h"
+#include "core/scanner.h"
 
 namespace airscope {
 namespace {
@@ -43,6 +45,15 @@ NodeMeta MetaFromAnnotation(std::string_view annotation) {
   return meta;
 }
 
+// One statement's left-hand side: the node it names and its annotation.
+struct Assignment {
+  std::string_view name;
+  size_t indent = 0;  // where the statement starts: errors about the node point here
+  std::string annotation;
+  bool annotated = false;
+  const std::string* annotation_or_null() const { return annotated ? &annotation : nullptr; }
+};
+
 class ReadableParser {
  public:
   ReadableParser(std::string_view text, std::string_view filename)
@@ -60,21 +71,22 @@ class ReadableParser {
       std::string_view line = text_.substr(pos, end - pos);
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       pos = end + 1;
-      line_ = TrimRight(line);
-      size_t indent = line_.find_first_not_of(' ');
+      line = TrimRight(line);
+      size_t indent = line.find_first_not_of(' ');
       // Blank, or only spaces and tabs (a tab-only tail used to leave an
       // indent past the trimmed line's end: found by fuzz_readable).
       if (indent == std::string_view::npos) continue;
+      scan_ = Scanner(line, {filename_, line_no_});
       switch (state) {
         case State::kClass:
-          if (line_[indent] == '#') break;  // a comment above the class (a header naming the graph's source)
+          if (line[indent] == '#') break;  // a comment above the class (a header naming the graph's source)
           class_indent_ = indent;
           AIRSCOPE_RETURN_IF_ERROR(ParseClass(indent));
           state = State::kDef;
           break;
         case State::kDef: {
           constexpr std::string_view kDef = "def forward(";
-          if (line_.substr(indent, kDef.size()) != kDef) return Error(indent, "expected 'def forward(self, ...):'");
+          if (line.substr(indent, kDef.size()) != kDef) return Error(indent, "expected 'def forward(self, ...):'");
           bool done = false;
           AIRSCOPE_RETURN_IF_ERROR(ParseParams(indent + kDef.size(), &done));
           state = done ? State::kBody : State::kSignature;
@@ -87,11 +99,10 @@ class ReadableParser {
           break;
         }
         case State::kBody:
-          if (line_[indent] == '#') {
+          if (line[indent] == '#') {
             if (!pending_trace_.empty()) pending_trace_ += '\n';
-            pending_trace_ += line_.substr(indent);
-          } else if (line_.substr(indent, 6) == "return" &&
-                     (line_.size() == indent + 6 || line_[indent + 6] == ' ')) {
+            pending_trace_ += line.substr(indent);
+          } else if (line.substr(indent, 6) == "return" && (line.size() == indent + 6 || line[indent + 6] == ' ')) {
             AIRSCOPE_RETURN_IF_ERROR(ParseReturn(indent + 6));
             state = State::kDone;
           } else {
@@ -99,14 +110,14 @@ class ReadableParser {
           }
           break;
         case State::kDone:
-          if (line_[indent] == '#' && submodules_.empty()) break;
-          if (line_.substr(indent, 6) == "class " || !submodules_.empty()) {
+          if (line[indent] == '#' && submodules_.empty()) break;
+          if (line.substr(indent, 6) == "class " || !submodules_.empty()) {
             // Submodule classes (higher-order ops' subgraphs) follow forward;
             // they are kept verbatim, not parsed into this graph.
             if (submodules_.empty() && indent <= class_indent_) {
               return Error(indent, "unexpected text after the 'return' line");
             }
-            submodules_ += line_;
+            submodules_ += line;
             submodules_ += '\n';
             break;
           }
@@ -114,9 +125,9 @@ class ReadableParser {
       }
     }
     if (state != State::kDone) {
-      return ErrorAtOffset(filename_, text_, text_.size(),
-                           state == State::kClass ? "expected 'class GraphModule(torch.nn.Module):'"
-                                                  : "expected a 'return' line before the end of the file (truncated?)");
+      return Scanner(text_, {filename_}).Error(
+          text_.size(), state == State::kClass ? "expected 'class GraphModule(torch.nn.Module):'"
+                                               : "expected a 'return' line before the end of the file (truncated?)");
     }
     graph_->mutable_style().submodules = std::move(submodules_);
     return std::move(graph_);
@@ -136,17 +147,8 @@ class ReadableParser {
     return {};
   }
 
-  Status Error(size_t col0, std::string_view message) const { return ErrorAt(filename_, line_no_, col0 + 1, message); }
-  Status ParserError(const ArgParser& parser) const { return Error(parser.error_offset(), parser.error()); }
-
-  size_t Ident(size_t pos) const {
-    if (pos >= line_.size() || !IsIdentStart(line_[pos])) return pos;
-    while (pos < line_.size() && IsIdentChar(line_[pos])) ++pos;
-    return pos;
-  }
-  void SkipSpaces(size_t* pos) const {
-    while (*pos < line_.size() && line_[*pos] == ' ') ++*pos;
-  }
+  // Errors point into the current line (scan_).
+  Status Error(size_t col0, std::string_view message) const { return scan_.Error(col0, message); }
 
   // `: "f32[2, 2]"` after a parameter or node name, if present; leaves *pos
   // after it (and the spaces that follow).
@@ -168,36 +170,33 @@ class ReadableParser {
     return Status::Ok();
   }
 
-  Status ParseOptionalAnnotation(ArgParser& parser, size_t* pos, std::string* annotation, bool* annotated) {
-    if (*pos >= line_.size() || line_[*pos] != ':') return Status::Ok();
-    ++*pos;
-    SkipSpaces(pos);
-    if (*pos < line_.size() && (IsIdentStart(line_[*pos]))) {
+  // `: "f32[2, 2]"` at the cursor, if there; the cursor ends after it and
+  // the spaces that follow.
+  Status ParseOptionalAnnotation(std::string* annotation, bool* annotated) {
+    if (!scan_.Consume(':')) return Status::Ok();
+    scan_.SkipSpaces();
+    if (IsIdentStart(scan_.Peek())) {
       // An unquoted Python type (`L_x_ : torch.Tensor`, older Dynamo output):
       // it states no shape, so it is skipped, not kept as an annotation.
-      size_t end = *pos;
-      while (end < line_.size() && (IsIdentChar(line_[end]) || line_[end] == '.')) ++end;
-      *pos = end;
-      SkipSpaces(pos);
+      scan_.SkipWhile([](char c) { return IsIdentChar(c) || c == '.'; });
+      scan_.SkipSpaces();
       return Status::Ok();
     }
-    if (*pos >= line_.size() || (line_[*pos] != '"' && line_[*pos] != '\'')) {
-      return Error(*pos, "expected a quoted annotation after ':'");
-    }
-    size_t quote_at = *pos;
-    if (!parser.QuotedString(pos, annotation)) return ParserError(parser);
+    if (!scan_.PeekIs('"') && !scan_.PeekIs('\'')) return scan_.ErrorHere("expected a quoted annotation after ':'");
+    size_t quote_at = scan_.pos();
+    if (!scan_.QuotedString(annotation)) return scan_.Failure();
     AIRSCOPE_RETURN_IF_ERROR(CheckTensorAnnotation(*annotation, quote_at + 1));
     // `x: ""` states nothing (and the writer, printing no annotation for it,
     // would not give it back): it is no annotation.
     *annotated = !annotation->empty();
-    SkipSpaces(pos);
+    scan_.SkipSpaces();
     return Status::Ok();
   }
 
   Status ParseClass(size_t indent) {
     constexpr std::string_view kClass = "class ";
     constexpr std::string_view kBase = "(torch.nn.Module):";
-    std::string_view rest = line_.substr(indent);
+    std::string_view rest = scan_.text().substr(indent);
     if (rest.substr(0, kClass.size()) != kClass || rest.size() <= kClass.size() + kBase.size() ||
         rest.substr(rest.size() - kBase.size()) != kBase) {
       return Error(indent, "expected 'class GraphModule(torch.nn.Module):'");
@@ -209,39 +208,35 @@ class ReadableParser {
 
   // Parameters of `def forward(` from `pos` on this line; *done once `):` is read.
   Status ParseParams(size_t pos, bool* done) {
-    ArgParser parser(line_, ArgDialect::kPython, graph_.get());
+    scan_.Seek(pos);
+    ArgParser parser(scan_, ArgDialect::kPython, graph_.get());
     while (true) {
-      SkipSpaces(&pos);
-      if (pos >= line_.size()) return Status::Ok();  // continues on the next line
-      if (line_[pos] == ')') {
-        ++pos;
-        size_t colon = line_.find(':', pos);  // allows a `-> type` return annotation
-        if (colon == std::string_view::npos || colon + 1 != line_.size()) {
-          return Error(pos, "expected ':' after the parameter list");
+      scan_.SkipSpaces();
+      if (scan_.AtEnd()) return Status::Ok();  // continues on the next line
+      if (scan_.Consume(')')) {
+        size_t colon = scan_.text().find(':', scan_.pos());  // allows a `-> type` return annotation
+        if (colon == std::string_view::npos || colon + 1 != scan_.text().size()) {
+          return scan_.ErrorHere("expected ':' after the parameter list");
         }
         *done = true;
         return Status::Ok();
       }
-      size_t name_end = Ident(pos);
-      if (name_end == pos) return Error(pos, "expected a parameter name");
-      std::string_view name = line_.substr(pos, name_end - pos);
-      pos = name_end;
-      SkipSpaces(&pos);
+      size_t name_at = scan_.pos();
+      std::string_view name = scan_.Ident();
+      if (name.empty()) return scan_.ErrorHere("expected a parameter name");
+      scan_.SkipSpaces();
       std::string annotation;
       bool annotated = false;
-      AIRSCOPE_RETURN_IF_ERROR(ParseOptionalAnnotation(parser, &pos, &annotation, &annotated));
+      AIRSCOPE_RETURN_IF_ERROR(ParseOptionalAnnotation(&annotation, &annotated));
       Argument default_value;
       bool has_default = false;
-      if (pos < line_.size() && line_[pos] == '=') {
-        ++pos;
-        if (!parser.ParseValue(&pos, {}, &default_value)) return ParserError(parser);
+      if (scan_.Consume('=')) {
+        if (!parser.ParseValue({}, &default_value)) return scan_.Failure();
         has_default = true;
       }
-      SkipSpaces(&pos);
-      if (pos < line_.size() && line_[pos] == ',') {
-        ++pos;
-      } else if (pos < line_.size() && line_[pos] != ')') {
-        return Error(pos, "expected ',' or ')' after a parameter");
+      scan_.SkipSpaces();
+      if (!scan_.Consume(',') && !scan_.AtEnd() && !scan_.PeekIs(')')) {
+        return scan_.ErrorHere("expected ',' or ')' after a parameter");
       }
       if (name == "self" && !seen_self_) {
         seen_self_ = true;
@@ -253,18 +248,21 @@ class ReadableParser {
       spec.name = std::string(name);
       if (has_default) spec.args.push_back(std::move(default_value));
       auto node = graph_->AppendNamed(std::move(spec));
-      if (!node.ok()) return Error(name.data() - line_.data(), node.status().message());
+      if (!node.ok()) return Error(name_at, node.status().message());
       if (annotated) (*node)->set_meta(MetaFromAnnotation(annotation));
     }
   }
 
-  // The statement ends at a `;` outside brackets and strings: what follows is
-  // torch's `;  a = b = None` deletion, which carries no graph information.
-  std::string_view CutDeletion(size_t from) const {
+  // Where the statement from `from` ends: at a `;` outside brackets and
+  // strings (trailing spaces dropped), or the end of the line. What follows
+  // is torch's `;  a = b = None` deletion, which carries no graph
+  // information; callers Limit() the scanner there.
+  size_t CutDeletion(size_t from) const {
+    std::string_view line = scan_.text();
     int depth = 0;
     char quote = 0;
-    for (size_t i = from; i < line_.size(); ++i) {
-      char c = line_[i];
+    for (size_t i = from; i < line.size(); ++i) {
+      char c = line[i];
       if (quote) {
         if (c == '\\') ++i;
         else if (c == quote) quote = 0;
@@ -275,48 +273,56 @@ class ReadableParser {
       } else if (c == ')' || c == ']' || c == '}') {
         --depth;
       } else if (c == ';' && depth == 0) {
-        return TrimRight(line_.substr(0, i));
+        return TrimRight(line.substr(0, i)).size();
       }
     }
-    return line_;
+    return line.size();
   }
 
-  // `LHS OP RHS` from the space after LHS: Python operators in Dynamo's
-  // output graphs become the operator module's functions, as FX records
-  // them (`x + y` -> operator.add(x, y), `4 * x` -> operator.mul(4, x)).
-  Status ParseBinaryOperator(NodeSpec spec, Argument lhs, size_t pos, size_t indent, ArgParser& parser,
-                             const std::string* annotation) {
-    size_t op_at = pos + 1;
-    size_t op_end = op_at;
-    while (op_end < line_.size() && std::strchr("+-*/%@&|^<>=!~", line_[op_end]) != nullptr) ++op_end;
-    std::string_view symbol = line_.substr(op_at, op_end - op_at);
-    std::string_view function = BinaryOperatorFunction(symbol);
-    if (function.empty()) return Error(op_at, fmt::format("unsupported operator '{}'", symbol));
-    pos = op_end;
-    SkipSpaces(&pos);
-    Argument rhs;
-    if (!parser.ParseValue(&pos, {}, &rhs)) return ParserError(parser);
-    SkipSpaces(&pos);
-    if (pos != line_.size()) return Error(pos, "unexpected text after the expression");
-    spec.op = OpKind::kCallFunction;
-    spec.target = fmt::format("operator.{}", function);
-    spec.args = {std::move(lhs), std::move(rhs)};
+  // The node of a statement, with its annotation (or the `# File:` comments
+  // above it) as meta.
+  Status Append(NodeSpec spec, const Assignment& lhs, size_t error_at) {
     auto node = graph_->AppendNamed(std::move(spec));
-    if (!node.ok()) return Error(indent, node.status().message());
-    AttachMeta(*node, annotation);
+    if (!node.ok()) return Error(error_at, node.status().message());
+    AttachMeta(*node, lhs.annotation_or_null());
     return Status::Ok();
   }
 
+  // `LHS OP RHS` from the space after LHS at `pos`: Python operators in
+  // Dynamo's output graphs become the operator module's functions, as FX
+  // records them (`x + y` -> operator.add(x, y), `4 * x` -> operator.mul(4, x)).
+  Status ParseBinaryOperator(Argument operand, size_t pos, const Assignment& lhs, ArgParser& parser) {
+    size_t op_at = pos + 1;
+    scan_.Seek(op_at);
+    std::string_view symbol =
+        scan_.While([](char c) { return c != '\0' && std::strchr("+-*/%@&|^<>=!~", c) != nullptr; });
+    std::string_view function = BinaryOperatorFunction(symbol);
+    if (function.empty()) return Error(op_at, fmt::format("unsupported operator '{}'", symbol));
+    scan_.SkipSpaces();
+    Argument rhs;
+    if (!parser.ParseValue({}, &rhs)) return scan_.Failure();
+    scan_.SkipSpaces();
+    if (!scan_.AtEnd()) return scan_.ErrorHere("unexpected text after the expression");
+    NodeSpec spec;
+    spec.name = std::string(lhs.name);
+    spec.op = OpKind::kCallFunction;
+    spec.target = fmt::format("operator.{}", function);
+    spec.args = {std::move(operand), std::move(rhs)};
+    return Append(std::move(spec), lhs, lhs.indent);
+  }
+
   // `+=` ... at `pos`: the operator module's in-place function it stands for
-  // ("iadd"), or "" when the text there is not an augmented assignment.
+  // ("iadd"), or "" when the text there (up to the scan limit) is not an
+  // augmented assignment.
   std::string_view AugmentedAssignment(size_t pos) const {
     static constexpr std::pair<std::string_view, std::string_view> kInplace[] = {
         {"+=", "iadd"},  {"-=", "isub"},   {"*=", "imul"},     {"/=", "itruediv"}, {"//=", "ifloordiv"},
         {"%=", "imod"},  {"**=", "ipow"},  {"@=", "imatmul"},  {"&=", "iand"},     {"|=", "ior"},
         {"^=", "ixor"},  {"<<=", "ilshift"}, {">>=", "irshift"}};
+    std::string_view line = scan_.scannable();
     for (const auto& [symbol, function] : kInplace) {
-      if (line_.substr(pos, symbol.size()) == symbol && pos + symbol.size() < line_.size() &&
-          line_[pos + symbol.size()] == ' ') {
+      if (line.substr(pos, symbol.size()) == symbol && pos + symbol.size() < line.size() &&
+          line[pos + symbol.size()] == ' ') {
         return function;
       }
     }
@@ -329,234 +335,237 @@ class ReadableParser {
   //   `l_x_[0] = v;  setitem = l_x_`  -> setitem = operator.setitem(l_x_, 0, v)
   //   `l_x_ += 1;  iadd = l_x_`       -> iadd = operator.iadd(l_x_, 1)
   // `pos` is just after the operand's name.
-  Status ParseInplaceOperator(std::string_view operand_name, size_t pos, size_t indent) {
+  Status ParseInplaceOperator(std::string_view operand_name, size_t pos) {
     Node* operand = graph_->Find(operand_name);
     // The statement ends at the first `;` outside brackets; the binding follows.
-    std::string_view whole = line_;
-    std::string_view statement = CutDeletion(pos);
-    size_t semicolon = statement.size();
-    line_ = statement;
-    ArgParser parser(line_, ArgDialect::kPython, graph_.get());
+    size_t semicolon = CutDeletion(pos);
+    scan_.Limit(semicolon);
+    scan_.Seek(pos);
+    ArgParser parser(scan_, ArgDialect::kPython, graph_.get());
     NodeSpec spec;
     spec.op = OpKind::kCallFunction;
-    if (line_[pos] == '[') {
-      size_t open = pos++;
+    if (scan_.PeekIs('[')) {
+      size_t open = scan_.pos();
+      scan_.Advance();
       Argument index;
-      if (!parser.ParseValue(&pos, {}, &index)) return ParserError(parser);
-      SkipSpaces(&pos);
-      if (pos >= line_.size() || line_[pos] != ']') return Error(open, "unclosed '[' (expected ']')");
-      ++pos;
-      SkipSpaces(&pos);
-      if (pos >= line_.size() || line_[pos] != '=') return Error(pos, "expected '=' after the subscript");
-      ++pos;
-      SkipSpaces(&pos);
+      if (!parser.ParseValue({}, &index)) return scan_.Failure();
+      scan_.SkipSpaces();
+      if (!scan_.Consume(']')) return Error(open, "unclosed '[' (expected ']')");
+      scan_.SkipSpaces();
+      if (!scan_.Consume('=')) return scan_.ErrorHere("expected '=' after the subscript");
+      scan_.SkipSpaces();
       Argument value;
-      if (!parser.ParseValue(&pos, {}, &value)) return ParserError(parser);
+      if (!parser.ParseValue({}, &value)) return scan_.Failure();
       spec.target = "operator.setitem";
       spec.args = {Argument::NodeRef(operand), std::move(index), std::move(value)};
     } else {
       std::string_view function = AugmentedAssignment(pos);
-      pos = line_.find('=', pos) + 1;
-      SkipSpaces(&pos);
+      scan_.Seek(scan_.scannable().find('=', pos) + 1);
+      scan_.SkipSpaces();
       Argument value;
-      if (!parser.ParseValue(&pos, {}, &value)) return ParserError(parser);
+      if (!parser.ParseValue({}, &value)) return scan_.Failure();
       spec.target = fmt::format("operator.{}", function);
       spec.args = {Argument::NodeRef(operand), std::move(value)};
     }
-    SkipSpaces(&pos);
-    if (pos != line_.size()) return Error(pos, "unexpected text after the in-place statement");
+    scan_.SkipSpaces();
+    if (!scan_.AtEnd()) return scan_.ErrorHere("unexpected text after the in-place statement");
     // `;  NAME[: "ann"] = OPERAND`, then maybe FX's `;  a = b = None`.
-    line_ = whole;
-    pos = semicolon;
-    SkipSpaces(&pos);
-    if (pos + 1 >= line_.size() || line_[pos] != ';') {
-      return Error(pos, "expected ';  NAME = OPERAND' after the in-place statement (torch.fx prints the node so)");
+    scan_.Limit(scan_.text().size());
+    scan_.Seek(semicolon);
+    scan_.SkipSpaces();
+    if (scan_.pos() + 1 >= scan_.text().size() || !scan_.PeekIs(';')) {
+      return scan_.ErrorHere("expected ';  NAME = OPERAND' after the in-place statement (torch.fx prints the node so)");
     }
-    ++pos;
-    SkipSpaces(&pos);
-    size_t name_at = pos;
-    size_t name_end = Ident(pos);
-    if (name_end == pos) return Error(pos, "expected the node's name after ';'");
-    spec.name = std::string(line_.substr(pos, name_end - pos));
-    pos = name_end;
-    SkipSpaces(&pos);
-    line_ = CutDeletion(pos);
-    ArgParser binding(line_, ArgDialect::kPython, graph_.get());
-    std::string annotation;
-    bool annotated = false;
-    AIRSCOPE_RETURN_IF_ERROR(ParseOptionalAnnotation(binding, &pos, &annotation, &annotated));
-    if (pos >= line_.size() || line_[pos] != '=') return Error(pos, "expected '=' after the node name");
-    ++pos;
-    SkipSpaces(&pos);
-    if (line_.substr(pos) != operand_name) {
-      return Error(pos, fmt::format("expected '{}' (the operand the in-place statement wrote)", operand_name));
+    scan_.Advance();
+    scan_.SkipSpaces();
+    Assignment lhs;
+    lhs.indent = scan_.pos();
+    lhs.name = scan_.Ident();
+    if (lhs.name.empty()) return scan_.ErrorHere("expected the node's name after ';'");
+    spec.name = std::string(lhs.name);
+    scan_.SkipSpaces();
+    scan_.Limit(CutDeletion(scan_.pos()));
+    AIRSCOPE_RETURN_IF_ERROR(ParseOptionalAnnotation(&lhs.annotation, &lhs.annotated));
+    if (!scan_.Consume('=')) return scan_.ErrorHere("expected '=' after the node name");
+    scan_.SkipSpaces();
+    if (scan_.Rest() != operand_name) {
+      return scan_.ErrorHere(fmt::format("expected '{}' (the operand the in-place statement wrote)", operand_name));
     }
-    auto node = graph_->AppendNamed(std::move(spec));
-    if (!node.ok()) return Error(name_at, node.status().message());
-    (void)indent;
-    AttachMeta(*node, annotated ? &annotation : nullptr);
-    return Status::Ok();
+    return Append(std::move(spec), lhs, lhs.indent);
   }
 
+  // `NAME[: "ann"] = VALUE`, one node; VALUE decides which:
+  //   4 * x             ParseLiteralOperator (a number left of an operator)
+  //   x + y, x[0]       ParseNodeExpression
+  //   f(...), self.a    ParseCallOrAttribute
+  // `x[0] = v;  setitem = x` and `x += 1;  iadd = x` (the name is a node's) are
+  // ParseInplaceOperator's.
   Status ParseStatement(size_t indent) {
-    size_t pos = indent;
-    size_t name_end = Ident(pos);
-    if (name_end == pos) return Error(pos, "expected 'name = ...', a '# comment' or 'return ...'");
-    std::string_view name = line_.substr(pos, name_end - pos);
-    pos = name_end;
-    SkipSpaces(&pos);
-    if (graph_->Find(name) && pos < line_.size() && (line_[pos] == '[' || AugmentedAssignment(pos).size() > 0)) {
-      return ParseInplaceOperator(name, pos, indent);
+    scan_.Seek(indent);
+    Assignment lhs;
+    lhs.indent = indent;
+    lhs.name = scan_.Ident();
+    if (lhs.name.empty()) return scan_.ErrorHere("expected 'name = ...', a '# comment' or 'return ...'");
+    size_t pos = scan_.SkipSpaces();
+    if (graph_->Find(lhs.name) && !scan_.AtEnd() && (scan_.PeekIs('[') || !AugmentedAssignment(pos).empty())) {
+      return ParseInplaceOperator(lhs.name, pos);
     }
-    std::string annotation;
-    bool annotated = false;
-    line_ = CutDeletion(pos);
-    ArgParser parser(line_, ArgDialect::kPython, graph_.get());
-    AIRSCOPE_RETURN_IF_ERROR(ParseOptionalAnnotation(parser, &pos, &annotation, &annotated));
-    if (pos >= line_.size() || line_[pos] != '=') return Error(pos, "expected '=' after the node name");
-    ++pos;
-    SkipSpaces(&pos);
+    scan_.Limit(CutDeletion(pos));
+    ArgParser parser(scan_, ArgDialect::kPython, graph_.get());
+    AIRSCOPE_RETURN_IF_ERROR(ParseOptionalAnnotation(&lhs.annotation, &lhs.annotated));
+    if (!scan_.Consume('=')) return scan_.ErrorHere("expected '=' after the node name");
+    scan_.SkipSpaces();
+    if (std::optional<Status> done = ParseLiteralOperator(lhs, parser)) return *done;
+    return ParseCallee(lhs, parser);
+  }
 
-    // `4 * l_a_`: a number on the left of a Python operator.
-    if (pos < line_.size() && !std::isalpha(static_cast<unsigned char>(line_[pos])) && line_[pos] != '_') {
-      size_t space = line_.find(' ', pos);
-      if (space != std::string_view::npos) {
-        std::string_view token = line_.substr(pos, space - pos);
-        ArgParser literal_parser(token, ArgDialect::kPython, graph_.get());
-        Argument literal;
-        size_t end = 0;
-        if (literal_parser.ParseValue(&end, {}, &literal) && end == token.size() &&
-            (literal.kind() == Argument::Kind::kInt || literal.kind() == Argument::Kind::kFloat)) {
-          NodeSpec spec;
-          spec.name = std::string(name);
-          return ParseBinaryOperator(std::move(spec), std::move(literal), space, indent, parser,
-                                     annotated ? &annotation : nullptr);
-        }
-      }
+  // `4 * l_a_`: a number on the left of a Python operator; nullopt when the
+  // value does not start with one.
+  std::optional<Status> ParseLiteralOperator(const Assignment& lhs, ArgParser& parser) {
+    char c = scan_.Peek();
+    if (scan_.AtEnd() || std::isalpha(static_cast<unsigned char>(c)) || c == '_') return std::nullopt;
+    std::string_view line = scan_.scannable();
+    size_t space = line.find(' ', scan_.pos());
+    if (space == std::string_view::npos) return std::nullopt;
+    std::string_view token = line.substr(scan_.pos(), space - scan_.pos());
+    ArgParser literal_parser(token, ArgDialect::kPython, graph_.get());
+    Argument literal;
+    size_t end = 0;
+    if (!literal_parser.ParseValue(&end, {}, &literal) || end != token.size() ||
+        (literal.kind() != Argument::Kind::kInt && literal.kind() != Argument::Kind::kFloat)) {
+      return std::nullopt;
     }
+    return ParseBinaryOperator(std::move(literal), space, lhs, parser);
+  }
 
-    // The callee: `self.path`, `obj.method` or a dotted function name.
-    size_t callee_at = pos;
+  // The value after '=' starts with a name: `self.path`, `obj.method`, a
+  // dotted function, or a node (renamed, subscripted or an operand).
+  Status ParseCallee(const Assignment& lhs, ArgParser& parser) {
+    size_t callee_at = scan_.pos();
     std::vector<std::string_view> parts;
-    while (true) {
-      size_t end = Ident(pos);
-      if (end == pos) return Error(pos, "expected a call or 'self.attribute' after '='");
-      parts.push_back(line_.substr(pos, end - pos));
-      pos = end;
-      if (pos < line_.size() && line_[pos] == '.') {
-        ++pos;
-        continue;
-      }
-      break;
-    }
-    std::string_view dotted = line_.substr(callee_at, pos - callee_at);
-    NodeSpec spec;
-    spec.name = std::string(name);
-    bool is_self = parts.size() > 1 && parts[0] == "self";
+    do {
+      std::string_view part = scan_.Ident();
+      if (part.empty()) return scan_.ErrorHere("expected a call or 'self.attribute' after '='");
+      parts.push_back(part);
+    } while (scan_.Consume('.'));
     Node* operand = parts.size() == 1 ? graph_->Find(parts[0]) : nullptr;
-    if (pos >= line_.size() && operand && operand->op() == OpKind::kPlaceholder && operand->name() == operand->target() &&
-        !annotated) {
+    if (operand != nullptr) {
+      if (std::optional<Status> done = ParseNodeExpression(lhs, operand, parser)) return *done;
+    }
+    return ParseCallOrAttribute(lhs, parts, callee_at, parser);
+  }
+
+  // What follows a node's name: nothing (a rename), `[index]` or an operator;
+  // nullopt when it is none of these (a call of a method).
+  std::optional<Status> ParseNodeExpression(const Assignment& lhs, Node* operand, ArgParser& parser) {
+    if (scan_.AtEnd() && operand->op() == OpKind::kPlaceholder && operand->name() == operand->target() &&
+        !lhs.annotated) {
       // `l_x_ = L_x_`: FX's codegen names a placeholder whose node name differs
       // from its target this way (Dynamo's output graphs).
-      Status renamed = graph_->Rename(operand, name);
-      if (!renamed.ok()) return Error(indent, renamed.message());
+      Status renamed = graph_->Rename(operand, lhs.name);
+      if (!renamed.ok()) return Error(lhs.indent, renamed.message());
       return Status::Ok();
     }
-    if (operand && pos < line_.size() && line_[pos] == '[') {
-      // `x[0]`: torch >= 2.4 prints operator.getitem as a subscript.
-      size_t open = pos++;
-      Argument index;
-      if (!parser.ParseValue(&pos, {}, &index)) return ParserError(parser);
-      SkipSpaces(&pos);
-      if (pos >= line_.size() || line_[pos] != ']') return Error(open, "unclosed '[' (expected ']')");
-      ++pos;
-      SkipSpaces(&pos);
-      if (pos != line_.size()) return Error(pos, "unexpected text after the subscript");
-      spec.op = OpKind::kCallFunction;
-      spec.target = "operator.getitem";
-      spec.args = {Argument::NodeRef(operand), std::move(index)};
-      graph_->mutable_style().subscript_getitem = true;
-      auto node = graph_->AppendNamed(std::move(spec));
-      if (!node.ok()) return Error(indent, node.status().message());
-      AttachMeta(*node, annotated ? &annotation : nullptr);
-      return Status::Ok();
-    }
-    if (operand && pos < line_.size() && line_[pos] == ' ') {
-      return ParseBinaryOperator(std::move(spec), Argument::NodeRef(operand), pos, indent, parser,
-                                 annotated ? &annotation : nullptr);
-    }
-    if (pos >= line_.size()) {
+    if (scan_.PeekIs('[')) return ParseSubscript(lhs, operand, parser);
+    if (scan_.PeekIs(' ')) return ParseBinaryOperator(Argument::NodeRef(operand), scan_.pos(), lhs, parser);
+    return std::nullopt;
+  }
+
+  // `x[0]`: torch >= 2.4 prints operator.getitem as a subscript.
+  Status ParseSubscript(const Assignment& lhs, Node* operand, ArgParser& parser) {
+    size_t open = scan_.pos();
+    scan_.Advance();
+    Argument index;
+    if (!parser.ParseValue({}, &index)) return scan_.Failure();
+    scan_.SkipSpaces();
+    if (!scan_.Consume(']')) return Error(open, "unclosed '[' (expected ']')");
+    scan_.SkipSpaces();
+    if (!scan_.AtEnd()) return scan_.ErrorHere("unexpected text after the subscript");
+    NodeSpec spec;
+    spec.name = std::string(lhs.name);
+    spec.op = OpKind::kCallFunction;
+    spec.target = "operator.getitem";
+    spec.args = {Argument::NodeRef(operand), std::move(index)};
+    graph_->mutable_style().subscript_getitem = true;
+    return Append(std::move(spec), lhs, lhs.indent);
+  }
+
+  // `self.a.b` (get_attr), or a call: `self.sub(...)` (call_module),
+  // `node.method(...)` (call_method), `torch.ops.aten.mm.default(...)` (call_function).
+  Status ParseCallOrAttribute(const Assignment& lhs, const std::vector<std::string_view>& parts, size_t callee_at,
+                              ArgParser& parser) {
+    std::string_view dotted = scan_.Since(callee_at);
+    bool is_self = parts.size() > 1 && parts[0] == "self";
+    NodeSpec spec;
+    spec.name = std::string(lhs.name);
+    if (scan_.AtEnd()) {
       if (!is_self) return Error(callee_at, "expected a call or 'self.attribute' after '='");
       spec.op = OpKind::kGetAttr;
       spec.target = std::string(dotted.substr(5));
-    } else {
-      if (line_[pos] != '(') return Error(pos, "expected '(' after the callee");
-      if (is_self) {
-        spec.op = OpKind::kCallModule;
-        spec.target = std::string(dotted.substr(5));
-      } else if (parts.size() == 2 && graph_->Find(parts[0]) != nullptr) {
-        spec.op = OpKind::kCallMethod;
-        spec.target = std::string(parts[1]);
-        spec.args.push_back(Argument::NodeRef(graph_->Find(parts[0])));
-      } else {
-        spec.op = OpKind::kCallFunction;
-        spec.target = std::string(dotted);
-      }
-      AIRSCOPE_RETURN_IF_ERROR(ParseCallArgs(parser, &pos, &spec));
-      SkipSpaces(&pos);
-      if (pos != line_.size()) return Error(pos, "unexpected text after the call");
+      return Append(std::move(spec), lhs, lhs.indent);
     }
-    auto node = graph_->AppendNamed(std::move(spec));
-    if (!node.ok()) return Error(indent, node.status().message());
-    AttachMeta(*node, annotated ? &annotation : nullptr);
-    return Status::Ok();
+    if (!scan_.PeekIs('(')) return scan_.ErrorHere("expected '(' after the callee");
+    if (is_self) {
+      spec.op = OpKind::kCallModule;
+      spec.target = std::string(dotted.substr(5));
+    } else if (parts.size() == 2 && graph_->Find(parts[0]) != nullptr) {
+      spec.op = OpKind::kCallMethod;
+      spec.target = std::string(parts[1]);
+      spec.args.push_back(Argument::NodeRef(graph_->Find(parts[0])));
+    } else {
+      spec.op = OpKind::kCallFunction;
+      spec.target = std::string(dotted);
+    }
+    AIRSCOPE_RETURN_IF_ERROR(ParseCallArgs(parser, &spec));
+    scan_.SkipSpaces();
+    if (!scan_.AtEnd()) return scan_.ErrorHere("unexpected text after the call");
+    return Append(std::move(spec), lhs, lhs.indent);
   }
 
-  // `(a, b, key = value)` with *pos at the `(`.
-  Status ParseCallArgs(ArgParser& parser, size_t* pos, NodeSpec* spec) {
-    size_t open = *pos;
-    size_t i = open + 1;
+  // `(a, b, key = value)` with the cursor at the `(`.
+  Status ParseCallArgs(ArgParser& parser, NodeSpec* spec) {
+    size_t open = scan_.pos();
+    scan_.Advance();
     while (true) {
-      SkipSpaces(&i);
-      if (i >= line_.size()) return Error(open, "unclosed '(' (expected ')' before the end of the line)");
-      if (line_[i] == ')') break;
+      scan_.SkipSpaces();
+      if (scan_.AtEnd()) return Error(open, "unclosed '(' (expected ')' before the end of the line)");
+      if (scan_.PeekIs(')')) break;
       // `key = value` (torch prints spaces around '='; plain `key=value` is accepted too).
-      size_t key_end = Ident(i);
-      size_t after = key_end;
-      SkipSpaces(&after);
-      bool keyword = key_end > i && after < line_.size() && line_[after] == '=' &&
-                     (after + 1 >= line_.size() || line_[after + 1] != '=');
+      size_t item_at = scan_.pos();
+      std::string_view key = scan_.Ident();
+      scan_.SkipSpaces();
+      bool keyword = !key.empty() && scan_.PeekIs('=') && scan_.Peek(1) != '=';
       Argument value;
       if (keyword) {
-        std::string_view key = line_.substr(i, key_end - i);
-        i = after + 1;
-        if (!parser.ParseValue(&i, key, &value)) return ParserError(parser);
+        scan_.Advance();
+        if (!parser.ParseValue(key, &value)) return scan_.Failure();
         spec->kwargs.push_back({std::string(key), std::move(value)});
       } else {
-        if (!spec->kwargs.empty()) return Error(i, "positional argument after a keyword argument");
-        if (!parser.ParseValue(&i, {}, &value)) return ParserError(parser);
+        scan_.Seek(item_at);
+        if (!spec->kwargs.empty()) return Error(item_at, "positional argument after a keyword argument");
+        if (!parser.ParseValue({}, &value)) return scan_.Failure();
         spec->args.push_back(std::move(value));
       }
-      if (i < line_.size() && line_[i] == ',') {
-        ++i;
-      } else if (i < line_.size() && line_[i] != ')') {
-        return Error(i, fmt::format("mismatched '{}': expected ')' to close '(' at column {}", line_[i], open + 1));
+      if (!scan_.Consume(',') && !scan_.AtEnd() && !scan_.PeekIs(')')) {
+        return scan_.ErrorHere(
+            fmt::format("mismatched '{}': expected ')' to close '(' at column {}", scan_.Peek(), open + 1));
       }
     }
-    *pos = i + 1;
+    scan_.Advance();  // the ')'
     return Status::Ok();
   }
 
   Status ParseReturn(size_t pos) {
-    line_ = CutDeletion(pos);
-    ArgParser parser(line_, ArgDialect::kPython, graph_.get());
-    SkipSpaces(&pos);
-    if (pos >= line_.size()) return Error(pos, "expected a value after 'return'");
+    scan_.Limit(CutDeletion(pos));
+    scan_.Seek(pos);
+    ArgParser parser(scan_, ArgDialect::kPython, graph_.get());
+    scan_.SkipSpaces();
+    if (scan_.AtEnd()) return scan_.ErrorHere("expected a value after 'return'");
     Argument value;
-    size_t value_at = pos;
-    if (!parser.ParseValue(&pos, {}, &value)) return ParserError(parser);
-    SkipSpaces(&pos);
-    if (pos != line_.size()) return Error(pos, "unexpected text after the returned value");
+    size_t value_at = scan_.pos();
+    if (!parser.ParseValue({}, &value)) return scan_.Failure();
+    scan_.SkipSpaces();
+    if (!scan_.AtEnd()) return scan_.ErrorHere("unexpected text after the returned value");
     // An FX graph returns nodes, literals and tuples of them; text airscope
     // cannot read there would be written back verbatim, where its `;` or `#`
     // would end the line early (found by fuzz_readable).
@@ -568,10 +577,7 @@ class ReadableParser {
     spec.target = "output";
     spec.name = graph_->Find("output") ? graph_->UniqueName("output") : "output";
     spec.args.push_back(std::move(value));
-    auto node = graph_->AppendNamed(std::move(spec));
-    if (!node.ok()) return Error(0, node.status().message());
-    AttachMeta(*node, nullptr);
-    return Status::Ok();
+    return Append(std::move(spec), Assignment{}, 0);
   }
 
   static bool ContainsRaw(const Argument& value) {
@@ -600,7 +606,7 @@ class ReadableParser {
   std::string_view text_;
   std::string_view filename_;
   std::unique_ptr<Graph> graph_;
-  std::string_view line_;
+  Scanner scan_{std::string_view()};  // the current line
   size_t line_no_ = 0;
   bool seen_self_ = false;
   size_t class_indent_ = 0;

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "core/scanner.h"
+
 namespace airscope {
 
 LineCol LineColAt(std::string_view text, size_t offset) {
@@ -19,7 +21,7 @@ LineCol LineColAt(std::string_view text, size_t offset) {
 }
 
 Status ErrorAt(std::string_view filename, size_t line, size_t col, std::string_view message) {
-  return Status::Errorf("{}:{}:{}: {}", filename, line, col, message);
+  return Status::Error(LocationPrefix(filename, line, col) + std::string(message));
 }
 
 Status ErrorAtOffset(std::string_view filename, std::string_view text, size_t offset, std::string_view message) {

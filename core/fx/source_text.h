@@ -18,7 +18,10 @@ struct LineCol {
 // Counts newlines before `offset`: meant for error paths, not per line.
 LineCol LineColAt(std::string_view text, size_t offset);
 
-// "FILENAME:LINE:COL: message".
+// "FILENAME:LINE:COL: message" (core/scanner.h's LocationPrefix), without a
+// quoted line: for errors about the bytes themselves (CheckSourceText) and
+// for parsers that no longer hold the line. Syntax errors come from a
+// Scanner, which quotes the line.
 Status ErrorAt(std::string_view filename, size_t line, size_t col, std::string_view message);
 Status ErrorAtOffset(std::string_view filename, std::string_view text, size_t offset, std::string_view message);
 

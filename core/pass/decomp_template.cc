@@ -7,6 +7,7 @@
 
 #include "core/analysis/node_util.h"
 #include "core/fx/arg_parser.h"
+#include "core/scanner.h"
 
 namespace airscope {
 namespace {
@@ -30,84 +31,77 @@ struct TemplateKwarg {
   TemplateExpr value;
 };
 
+// The grammar over the Scanner (core/scanner.h); literals are ArgParser's,
+// at the scanner's cursor. Errors are "column N: message" with the template
+// quoted and a caret under the column.
 class TemplateParser {
  public:
-  explicit TemplateParser(std::string_view text) : text_(text), literals_(text, ArgDialect::kPython, nullptr) {}
+  explicit TemplateParser(std::string_view text)
+      : scan_(text, {{}, 0}), literals_(scan_, ArgDialect::kPython, nullptr) {}
 
   Result<TemplateExpr> ParseAll() {
-    size_t pos = 0;
     TemplateExpr expr;
-    if (!Expr(&pos, 0, &expr)) return Error();
-    Skip(&pos);
-    if (pos != text_.size()) {
-      Fail(pos, "unexpected text after the expression");
-      return Error();
-    }
+    if (!Expr(0, &expr)) return scan_.Failure();
+    scan_.SkipBlanks();
+    if (!scan_.AtEnd()) return scan_.ErrorHere("unexpected text after the expression");
     if (expr.kind != TemplateExpr::Kind::kCall && expr.kind != TemplateExpr::Kind::kArg) {
-      Fail(0, "a template must be a call (aten.op.overload(...)) or an argument ($N)");
-      return Error();
+      return scan_.Error(0, "a template must be a call (aten.op.overload(...)) or an argument ($N)");
     }
     return expr;
   }
 
  private:
-  Status Error() const { return Status::Errorf("column {}: {}", error_offset_ + 1, error_); }
-  bool Fail(size_t offset, std::string message) {
-    error_offset_ = offset;
-    error_ = std::move(message);
-    return false;
-  }
-  void Skip(size_t* pos) const {
-    while (*pos < text_.size() && (text_[*pos] == ' ' || text_[*pos] == '\t')) ++*pos;
-  }
-  size_t IdentEnd(size_t pos) const {
-    while (pos < text_.size() && (IsIdentChar(text_[pos]) || text_[pos] == '.')) ++pos;
+  bool Fail(size_t offset, std::string message) { return scan_.Fail(offset, std::move(message)); }
+  // A dotted name at `pos` (identifier characters and '.'): where it ends.
+  size_t DottedEnd(size_t pos) const {
+    std::string_view text = scan_.text();
+    while (pos < text.size() && (IsIdentChar(text[pos]) || text[pos] == '.')) ++pos;
     return pos;
   }
 
-  bool Expr(size_t* pos, int depth, TemplateExpr* out) {
-    if (depth > kMaxTemplateDepth) return Fail(*pos, "template nested too deeply");
-    Skip(pos);
-    if (*pos >= text_.size()) return Fail(*pos, "expected a value");
-    char c = text_[*pos];
-    if (c == '$') return ArgRef(pos, out);
-    if (c == '[' || c == '(') return Sequence(pos, depth, out);
+  bool Expr(int depth, TemplateExpr* out) {
+    if (depth > kMaxTemplateDepth) return Fail(scan_.pos(), "template nested too deeply");
+    scan_.SkipBlanks();
+    if (scan_.AtEnd()) return Fail(scan_.pos(), "expected a value");
+    char c = scan_.Peek();
+    if (c == '$') return ArgRef(out);
+    if (c == '[' || c == '(') return Sequence(depth, out);
     if (IsIdentStart(c)) {
-      size_t end = IdentEnd(*pos);
-      size_t after = end;
-      Skip(&after);
-      std::string_view word = text_.substr(*pos, end - *pos);
-      if (after < text_.size() && text_[after] == '(' && word != "device") return Call(pos, end, after, depth, out);
+      size_t start = scan_.pos();
+      size_t end = DottedEnd(start);
+      scan_.Seek(end);
+      size_t after = scan_.SkipBlanks();
+      std::string_view word = scan_.text().substr(start, end - start);
+      if (scan_.PeekIs('(') && word != "device") return Call(start, end, after, depth, out);
+      scan_.Seek(start);
     }
-    return Literal(pos, out);
+    return Literal(out);
   }
 
-  bool ArgRef(size_t* pos, TemplateExpr* out) {
-    size_t start = *pos;
-    size_t digits = start + 1;
-    size_t end = digits;
-    while (end < text_.size() && text_[end] >= '0' && text_[end] <= '9') ++end;
-    if (end == digits) return Fail(start, "expected a digit after '$'");
+  bool ArgRef(TemplateExpr* out) {
+    size_t start = scan_.pos();
+    scan_.Advance();  // the '$'
+    std::string_view digits = scan_.Digits();
+    if (digits.empty()) return Fail(start, "expected a digit after '$'");
     size_t index = 0;
-    auto [ptr, ec] = std::from_chars(text_.data() + digits, text_.data() + end, index);
+    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
     if (ec != std::errc() || index > 64) return Fail(start, "argument index out of range");
     out->kind = TemplateExpr::Kind::kArg;
     out->arg_index = index;
-    *pos = end;
     return true;
   }
 
-  bool Literal(size_t* pos, TemplateExpr* out) {
-    size_t start = *pos;
-    if (IsIdentStart(text_[start])) {
-      std::string_view word = text_.substr(start, IdentEnd(start) - start);
+  bool Literal(TemplateExpr* out) {
+    size_t start = scan_.pos();
+    if (IsIdentStart(scan_.Peek())) {
+      std::string_view word = scan_.text().substr(start, DottedEnd(start) - start);
       if (word != "None" && word != "True" && word != "False" && word != "inf" && word != "nan" &&
           word.substr(0, 6) != "torch." && word != "device") {
         return Fail(start, "unknown name '" + std::string(word) + "' (arguments are $0, $1, ...)");
       }
     }
     Argument value;
-    if (!literals_.ParseValue(pos, "", &value)) return Fail(literals_.error_offset(), literals_.error());
+    if (!literals_.ParseValue("", &value)) return false;  // the failure is in scan_
     if (value.kind() == Argument::Kind::kRaw) {
       return Fail(start, "cannot read '" + value.as_string() + "' as a value");
     }
@@ -117,80 +111,72 @@ class TemplateParser {
     return true;
   }
 
-  // *pos at '[' or '('.
-  bool Sequence(size_t* pos, int depth, TemplateExpr* out) {
-    char open = text_[*pos];
+  // After an item of a sequence or call: ',' (consumed), the closer (left),
+  // or an error; `open` is the opener's position.
+  bool ItemEnd(char open, size_t open_at, char close) {
+    scan_.SkipBlanks();
+    if (scan_.Consume(',')) {
+      scan_.SkipBlanks();
+      return true;
+    }
+    if (scan_.AtEnd()) return Fail(open_at, fmt::format("'{}' is never closed", open));
+    if (!scan_.PeekIs(close)) return Fail(scan_.pos(), fmt::format("expected ',' or '{}'", close));
+    return true;
+  }
+
+  // The cursor at '[' or '('.
+  bool Sequence(int depth, TemplateExpr* out) {
+    char open = scan_.Peek();
     char close = open == '[' ? ']' : ')';
     out->kind = open == '[' ? TemplateExpr::Kind::kList : TemplateExpr::Kind::kTuple;
-    size_t start = *pos;
-    ++*pos;
-    Skip(pos);
-    while (*pos < text_.size() && text_[*pos] != close) {
+    size_t start = scan_.pos();
+    scan_.Advance();
+    scan_.SkipBlanks();
+    while (!scan_.AtEnd() && !scan_.PeekIs(close)) {
       TemplateExpr item;
-      if (!Expr(pos, depth + 1, &item)) return false;
+      if (!Expr(depth + 1, &item)) return false;
       out->items.push_back(std::move(item));
-      Skip(pos);
-      if (*pos < text_.size() && text_[*pos] == ',') {
-        ++*pos;
-        Skip(pos);
-      } else if (*pos >= text_.size()) {
-        return Fail(start, fmt::format("'{}' is never closed", open));
-      } else if (text_[*pos] != close) {
-        return Fail(*pos, fmt::format("expected ',' or '{}'", close));
-      }
+      if (!ItemEnd(open, start, close)) return false;
     }
-    if (*pos >= text_.size()) return Fail(start, fmt::format("'{}' is never closed", open));
-    ++*pos;
+    if (!scan_.Consume(close)) return Fail(start, fmt::format("'{}' is never closed", open));
     return true;
   }
 
-  bool Call(size_t* pos, size_t name_end, size_t paren, int depth, TemplateExpr* out) {
+  // The call's target is text[start, name_end); its '(' is at `paren`.
+  bool Call(size_t start, size_t name_end, size_t paren, int depth, TemplateExpr* out) {
     out->kind = TemplateExpr::Kind::kCall;
-    std::string_view name = text_.substr(*pos, name_end - *pos);
+    std::string_view name = scan_.text().substr(start, name_end - start);
     if (name.find('.') == std::string_view::npos) {
-      return Fail(*pos, "expected an op target such as aten.mul.Tensor, got '" + std::string(name) + "'");
+      return Fail(start, "expected an op target such as aten.mul.Tensor, got '" + std::string(name) + "'");
     }
     out->target = std::string(StripTorchOps(name));
-    *pos = paren + 1;
-    Skip(pos);
-    while (*pos < text_.size() && text_[*pos] != ')') {
+    scan_.Seek(paren + 1);
+    scan_.SkipBlanks();
+    while (!scan_.AtEnd() && !scan_.PeekIs(')')) {
       // `name=value` is a keyword argument.
-      size_t word_end = *pos;
-      while (word_end < text_.size() && IsIdentChar(text_[word_end])) ++word_end;
-      size_t eq = word_end;
-      Skip(&eq);
-      if (word_end > *pos && IsIdentStart(text_[*pos]) && eq < text_.size() && text_[eq] == '=' &&
-          (eq + 1 >= text_.size() || text_[eq + 1] != '=')) {
-        std::string key(text_.substr(*pos, word_end - *pos));
-        *pos = eq + 1;
-        TemplateExpr value;
-        if (!Expr(pos, depth + 1, &value)) return false;
-        out->kwargs.push_back(TemplateKwarg{std::move(key), std::move(value)});
+      size_t item_at = scan_.pos();
+      std::string_view key = scan_.Ident();
+      scan_.SkipBlanks();
+      bool keyword = !key.empty() && scan_.PeekIs('=') && scan_.Peek(1) != '=';
+      TemplateExpr value;
+      if (keyword) {
+        scan_.Advance();
+        if (!Expr(depth + 1, &value)) return false;
+        out->kwargs.push_back(TemplateKwarg{std::string(key), std::move(value)});
       } else {
-        if (!out->kwargs.empty()) return Fail(*pos, "positional argument after a keyword argument");
-        TemplateExpr value;
-        if (!Expr(pos, depth + 1, &value)) return false;
+        scan_.Seek(item_at);
+        if (!out->kwargs.empty()) return Fail(item_at, "positional argument after a keyword argument");
+        if (!Expr(depth + 1, &value)) return false;
         out->items.push_back(std::move(value));
       }
-      Skip(pos);
-      if (*pos < text_.size() && text_[*pos] == ',') {
-        ++*pos;
-        Skip(pos);
-      } else if (*pos >= text_.size()) {
-        return Fail(paren, "'(' is never closed");
-      } else if (text_[*pos] != ')') {
-        return Fail(*pos, "expected ',' or ')'");
-      }
+      if (!ItemEnd('(', paren, ')')) return false;
     }
-    if (*pos >= text_.size()) return Fail(paren, "'(' is never closed");
-    ++*pos;
+    if (!scan_.Consume(')')) return Fail(paren, "'(' is never closed");
     return true;
   }
 
-  std::string_view text_;
-  ArgParser literals_;
-  size_t error_offset_ = 0;
-  std::string error_;
+  Scanner scan_;
+  ArgParser literals_;  // reads at scan_'s cursor
 };
 
 // Whether every $N in `expr` is below `arity` (checked before any node is made).

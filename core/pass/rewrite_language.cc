@@ -1,95 +1,76 @@
-// Parser of the rewrite language (grammar in rewrite_language.h). A tiny
-// hand-written cursor over one line: the language is line-oriented, so every
-// error can name its line and column.
+// Parser of the rewrite language (grammar in rewrite_language.h), on the
+// shared Scanner (core/scanner.h): the language is line-oriented, so every
+// error names its line and column ("line 4, column 9: ...") and quotes the
+// line with a caret under the column.
 #include "core/pass/rewrite_language.h"
 
 #include "core/glob.h"
-
-#include <cctype>
-#include <cerrno>
-#include <cstdlib>
 
 #include <fmt/format.h>
 
 #include "core/fx/arg_parser.h"
 #include "core/ir/dtype.h"
+#include "core/scanner.h"
 
 namespace airscope {
 namespace {
 
 constexpr int kMaxNesting = 64;
 
-bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-class LineParser {
+// The grammar's tokens over one rule's line. Words are ASCII letters, digits
+// and '_' (IsWordChar); spaces and tabs separate tokens.
+class RuleParser {
  public:
-  LineParser(std::string_view line, size_t line_number) : line_(line), number_(line_number) {}
+  RuleParser(std::string_view line, size_t line_number) : scan_(line, {{}, line_number}) {}
 
-  Status Error(size_t pos, std::string_view message) const {
-    return Status::Errorf("line {}, column {}: {}", number_, pos + 1, message);
-  }
-  void Skip() {
-    while (pos_ < line_.size() && (line_[pos_] == ' ' || line_[pos_] == '\t')) ++pos_;
-  }
+  Status Error(size_t pos, std::string_view message) const { return scan_.Error(pos, message); }
+  size_t pos() const { return scan_.pos(); }
+  // The end of the rule: the line's end or a `#` comment.
   bool AtEnd() {
-    Skip();
-    return pos_ >= line_.size() || line_[pos_] == '#';
+    scan_.SkipBlanks();
+    return scan_.AtEnd() || scan_.PeekIs('#');
   }
-  size_t pos() const { return pos_; }
-  // Where the next token starts (spaces skipped), for errors that point at it.
-  size_t Next() {
-    Skip();
-    return pos_;
+  // Where the next token starts (blanks skipped), for errors that point at it.
+  size_t Next() { return scan_.SkipBlanks(); }
+  bool NextIs(char c) {
+    scan_.SkipBlanks();
+    return scan_.PeekIs(c);
   }
-  // The next identifier-like word (letters, digits, '_'), or "".
+  // The next word, or "" (not consumed).
   std::string_view PeekWord() {
-    Skip();
-    size_t end = pos_;
-    while (end < line_.size() && IsWordChar(line_[end])) ++end;
-    return line_.substr(pos_, end - pos_);
+    size_t at = scan_.SkipBlanks();
+    std::string_view word = scan_.Word();
+    scan_.Seek(at);
+    return word;
   }
   bool Keyword(std::string_view word) {
     if (PeekWord() != word) return false;
-    pos_ += word.size();
+    scan_.Advance(word.size());
     return true;
   }
   bool Char(char c) {
-    Skip();
-    if (pos_ < line_.size() && line_[pos_] == c) {
-      ++pos_;
-      return true;
-    }
-    return false;
+    scan_.SkipBlanks();
+    return scan_.Consume(c);
   }
-  // A run of non-space characters up to (not including) `stop`.
+  // A run of non-blank characters up to (not including) `stop`.
   std::string_view Until(char stop) {
-    Skip();
-    size_t end = pos_;
-    while (end < line_.size() && line_[end] != stop && line_[end] != ' ' && line_[end] != '\t') ++end;
-    std::string_view out = line_.substr(pos_, end - pos_);
-    pos_ = end;
-    return out;
+    scan_.SkipBlanks();
+    return scan_.While([stop](char c) { return c != stop && c != ' ' && c != '\t'; });
   }
   Result<std::string> Identifier(std::string_view what) {
     std::string_view word = PeekWord();
-    if (word.empty() || std::isdigit(static_cast<unsigned char>(word[0]))) {
-      return Error(pos_, fmt::format("expected {}", what));
-    }
-    pos_ += word.size();
+    if (word.empty() || IsDigit(word[0])) return scan_.ErrorHere(fmt::format("expected {}", what));
+    scan_.Advance(word.size());
     return std::string(word);
   }
   // A dotted name: aten.mm.default, torch.ops.air.record.default.
   Result<std::string> DottedName() {
-    Skip();
-    size_t start = pos_;
-    size_t end = pos_;
-    while (end < line_.size() && (IsWordChar(line_[end]) || line_[end] == '.')) ++end;
-    std::string_view name = line_.substr(start, end - start);
+    size_t start = scan_.SkipBlanks();
+    std::string_view name = scan_.While([](char c) { return IsWordChar(c) || c == '.'; });
     if (name.empty() || name.find('.') == std::string_view::npos || name.front() == '.' || name.back() == '.' ||
         name.find("..") != std::string_view::npos) {
       return Error(start, "expected an op target such as air.record.default");
     }
-    pos_ = end;
     return std::string(name);
   }
 
@@ -98,45 +79,43 @@ class LineParser {
     Result<std::string> target = DottedName();
     if (!target.ok()) return target.status();
     call.target = *target;
-    if (!Char('(')) return Error(pos_, fmt::format("expected '(' after {}", call.target));
+    if (!Char('(')) return scan_.ErrorHere(fmt::format("expected '(' after {}", call.target));
     if (Char(')')) return call;
     while (true) {
-      Skip();
       // KEY=VALUE?
       std::string_view word = PeekWord();
-      size_t after = pos_ + word.size();
-      while (after < line_.size() && line_[after] == ' ') ++after;
-      if (!word.empty() && after < line_.size() && line_[after] == '=' &&
-          !std::isdigit(static_cast<unsigned char>(word[0]))) {
-        pos_ = after + 1;
+      size_t after = scan_.pos() + word.size();
+      while (after < scan_.end() && scan_.text()[after] == ' ') ++after;
+      if (!word.empty() && after < scan_.end() && scan_.text()[after] == '=' && !IsDigit(word[0])) {
+        scan_.Seek(after + 1);
         Result<ValueTemplate> value = Value(0);
         if (!value.ok()) return value.status();
         call.kwargs.emplace_back(std::string(word), std::move(*value));
       } else {
-        if (!call.kwargs.empty()) return Error(pos_, "a positional argument cannot follow a keyword argument");
+        if (!call.kwargs.empty()) return scan_.ErrorHere("a positional argument cannot follow a keyword argument");
         Result<ValueTemplate> value = Value(0);
         if (!value.ok()) return value.status();
         call.args.push_back(std::move(*value));
       }
       if (Char(')')) return call;
-      if (!Char(',')) return Error(pos_, "expected ',' or ')' in the call's arguments");
+      if (!Char(',')) return scan_.ErrorHere("expected ',' or ')' in the call's arguments");
       if (Char(')')) return call;  // trailing comma
     }
   }
 
   Result<ValueTemplate> Value(int depth) {
-    if (depth > kMaxNesting) return Error(pos_, "values nested too deeply");
-    Skip();
-    if (pos_ >= line_.size()) return Error(pos_, "expected a value");
-    char c = line_[pos_];
+    if (depth > kMaxNesting) return scan_.ErrorHere("values nested too deeply");
+    scan_.SkipBlanks();
+    if (scan_.AtEnd()) return scan_.ErrorHere("expected a value");
+    char c = scan_.Peek();
     ValueTemplate value;
     if (c == '[' || c == '(') {
       char close = c == '[' ? ']' : ')';
       value.kind = c == '[' ? ValueTemplate::Kind::kList : ValueTemplate::Kind::kTuple;
-      ++pos_;
+      scan_.Advance();
       bool comma = false;
       while (!Char(close)) {
-        if (!value.items.empty() && !comma) return Error(pos_, fmt::format("expected ',' or '{}'", close));
+        if (!value.items.empty() && !comma) return scan_.ErrorHere(fmt::format("expected ',' or '{}'", close));
         Result<ValueTemplate> item = Value(depth + 1);
         if (!item.ok()) return item.status();
         value.items.push_back(std::move(*item));
@@ -149,7 +128,7 @@ class LineParser {
       return value;
     }
     if (c == '$') {
-      ++pos_;
+      scan_.Advance();
       Result<std::string> name = Identifier("a name after '$' ($node, $arg0 or a name bound with 'as')");
       if (!name.ok()) return name.status();
       value.kind = ValueTemplate::Kind::kRef;
@@ -157,22 +136,15 @@ class LineParser {
       return value;
     }
     if (c == '\'' || c == '"') {
-      ArgParser strings(line_, ArgDialect::kPython, nullptr);
       std::string text;
-      size_t at = pos_;
-      if (!strings.QuotedString(&pos_, &text)) return Error(at, "unterminated string");
+      size_t at = scan_.pos();
+      if (!scan_.QuotedString(&text, QuoteStyle::kPython)) return Error(at, "unterminated string");
       value.literal = Argument::String(std::move(text));
       return value;
     }
-    size_t start = pos_;
-    size_t end = pos_;
-    while (end < line_.size() && (IsWordChar(line_[end]) || line_[end] == '.' || line_[end] == '-' ||
-                                  line_[end] == '+')) {
-      ++end;
-    }
-    std::string word(line_.substr(start, end - start));
+    size_t start = scan_.pos();
+    std::string word(scan_.While([](char ch) { return IsWordChar(ch) || ch == '.' || ch == '-' || ch == '+'; }));
     if (word.empty()) return Error(start, fmt::format("unexpected '{}' where a value was expected", c));
-    pos_ = end;
     // Literals as torch prints them, read by the same ArgParser the graph
     // readers and `decomp add` use: None, True, 3, 1e-05, inf, -inf, nan,
     // torch.float32, torch.contiguous_format, torch.strided.
@@ -192,9 +164,7 @@ class LineParser {
   }
 
  private:
-  std::string_view line_;
-  size_t number_;
-  size_t pos_ = 0;
+  Scanner scan_;
 };
 
 bool IsReservedRef(std::string_view name) {
@@ -206,15 +176,14 @@ bool IsReservedRef(std::string_view name) {
 }
 
 Result<RewriteRule> ParseRule(std::string_view line, size_t number) {
-  LineParser p(line, number);
+  RuleParser p(line, number);
   RewriteRule rule;
   rule.line = number;
   if (!p.Keyword("on")) return p.Error(p.pos(), "expected 'on PATTERN: ACTION'");
   size_t pattern_at = p.Next();
   if (p.Keyword("name")) {
     rule.by_name = true;
-    p.Skip();
-    if (p.pos() < line.size() && line[p.pos()] == ':') {  // a target glob literally called `name`
+    if (p.NextIs(':')) {  // a target glob literally called `name`
       rule.by_name = false;
       rule.pattern = "name";
     }
@@ -244,8 +213,7 @@ Result<RewriteRule> ParseRule(std::string_view line, size_t number) {
   } else if (p.Keyword("set")) {
     if (!p.Keyword("stream")) return p.Error(p.pos(), "expected 'stream' after 'set'");
     rule.action = RewriteAction::kSetStream;
-    p.Skip();
-    if (p.pos() < line.size() && (line[p.pos()] == '\'' || line[p.pos()] == '"')) {
+    if (p.NextIs('\'') || p.NextIs('"')) {
       Result<ValueTemplate> quoted = p.Value(0);
       if (!quoted.ok()) return quoted.status();
       rule.stream = quoted->literal.as_string();

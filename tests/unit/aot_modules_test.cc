@@ -5,6 +5,10 @@
 
 #include "core/aot/nn_module.h"
 
+#include <cmath>
+
+#include "core/scanner.h"
+
 namespace airscope {
 namespace {
 
@@ -43,6 +47,27 @@ TEST(ModuleSpecTest, RefusesWhatItCannotBind) {
   EXPECT_NE(ParseModuleSpec("Linear(64, 2.5)").status().message().find("out_features must be an int"),
             std::string::npos);
   EXPECT_FALSE(ParseModuleSpec("Linear").ok());
+}
+
+// Values are ArgParser's literals, as in graph text, `decomp add` and `pass
+// define`; errors name the column in the text as given and quote it.
+TEST(ModuleSpecTest, ValuesAreArgParserLiteralsAndErrorsQuoteTheText) {
+  EXPECT_TRUE(std::isinf(Spec("Embedding(10, 4, max_norm=inf)").Field("max_norm").as_float()));
+  EXPECT_EQ(Spec("GELU(approximate = tanh )").Field("approximate").as_string(), "tanh");
+  // A value runs to the next ',' (ArgParser), so a missing comma is a value it cannot read.
+  EXPECT_EQ(ParseModuleSpec("  Linear(64 8)").status().message(),
+            "Linear: column 10: cannot read '64 8' as a value\n"
+            "      Linear(64 8)\n"
+            "             ^");
+  EXPECT_EQ(ParseModuleSpec("Linear(in_features=64, 8)").status().message(),
+            "Linear: column 24: a positional argument follows a keyword argument\n"
+            "    Linear(in_features=64, 8)\n"
+            "                           ^");
+  EXPECT_EQ(ErrorHeadline(ParseModuleSpec("GELU(approximate='tanh)").status().message()),
+            "GELU: column 18: unterminated string (expected a closing ')");
+  // The repr's last ')' closes the module; the tuple's '(' is left open.
+  EXPECT_EQ(ErrorHeadline(ParseModuleSpec("Conv2d(3, 8, kernel_size=(3, 3)").status().message()),
+            "Conv2d: column 26: unclosed '(' (expected ')' before the end of the line)");
 }
 
 // BatchNorm: weight, bias are parameters; running_mean, running_var,

@@ -1,5 +1,7 @@
 #include "core/fx/fx_text.h"
 
+#include "core/scanner.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -16,10 +18,12 @@ constexpr std::string_view kSmall =
     "    %mm : [num_users=1] = call_function[target=torch.ops.aten.mm.default](args = (%x, %x), kwargs = {})\n"
     "    return (mm,)";
 
+// The error's headline ("t.txt:LINE:COL: message"); the quoted line and
+// caret under it are checked in FxTextErrors.QuotesTheLineWithACaret.
 std::string ErrorOf(std::string_view text) {
   auto g = ParseFxText(text, "t.txt");
   if (g.ok()) return "<parsed>";
-  return g.status().message();
+  return std::string(ErrorHeadline(g.status().message()));
 }
 
 TEST(FxText, ParsesNodesArgsAndOutput) {
@@ -131,6 +135,22 @@ TEST(FxTextErrors, Truncated) {
   // Cut inside the args tuple.
   std::string in_args = text.substr(0, text.find("%x), kwargs") + 2);
   EXPECT_EQ(ErrorOf(in_args), "t.txt:3:82: unclosed '(' (expected ')' before the end of the line)");
+}
+
+TEST(FxTextErrors, QuotesTheLineWithACaret) {
+  auto g = ParseFxText("graph():\n    %x [num_users=0] = placeholder[target=x]\n    return None", "t.txt");
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.status().message(),
+            "t.txt:2:7: expected ' : ' after the node name\n"
+            "        %x [num_users=0] = placeholder[target=x]\n"
+            "          ^");
+  // The users check runs after the whole text is read and still quotes the node's line.
+  auto users = ParseFxText("graph():\n    %x : [num_users=3] = placeholder[target=x]\n    return x", "t.txt");
+  ASSERT_FALSE(users.ok());
+  EXPECT_EQ(users.status().message(),
+            "t.txt:2:21: node 'x' is annotated with 3 users but 1 node(s) use it\n"
+            "        %x : [num_users=3] = placeholder[target=x]\n"
+            "                        ^");
 }
 
 TEST(FxTextErrors, GarbageBytes) {
@@ -283,8 +303,11 @@ TEST(FxTextReleaseTest, TruncatedTextSaysWhereItEnds) {
             "t.graph.txt:3:1: expected a 'return' line before the end of the file (truncated?)");
   graph = ParseFxText(text.substr(0, text.size() - 1), "t.graph.txt");
   ASSERT_FALSE(graph.ok());
+  // Past the last character of a file that stops without a newline: the caret too.
   EXPECT_EQ(graph.status().message(),
-            "t.graph.txt:2:47: expected a 'return' line before the end of the file (truncated?)");
+            "t.graph.txt:2:47: expected a 'return' line before the end of the file (truncated?)\n"
+            "        %x : [num_users=0] = placeholder[target=x]\n"
+            "                                                  ^");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "core/pass/decomposition.h"
 #include "core/pass/builtin_passes.h"
 #include "core/pass/pass_manager.h"
+#include "core/scanner.h"
 #include "tests/unit/op_test_util.h"
 
 namespace airscope {
@@ -158,7 +159,9 @@ TEST(DecomposeTest, TemplateLiteralsKwargsAndOutOfRangeArgument) {
 
 TEST(DecomposeTest, TemplateErrorsNameTheColumn) {
   DecompositionTable table;
-  auto error = [&](std::string_view text) { return table.AddTemplate("aten.silu.default", text).message(); };
+  auto error = [&](std::string_view text) {
+    return std::string(ErrorHeadline(table.AddTemplate("aten.silu.default", text).message()));
+  };
   EXPECT_EQ(error("aten.mul.Tensor($0, aten.sigmoid.default($0)"), "column 16: '(' is never closed");
   EXPECT_EQ(error("aten.mul.Tensor($0 $1)"), "column 20: expected ',' or ')'");
   EXPECT_EQ(error("aten.mul.Tensor($x)"), "column 17: expected a digit after '$'");
@@ -171,6 +174,11 @@ TEST(DecomposeTest, TemplateErrorsNameTheColumn) {
   EXPECT_TRUE(table.All().empty());  // failed adds leave the table as it was
   std::string deep(200, '[');
   EXPECT_EQ(error(deep), "column 66: template nested too deeply");
+  // Under the headline: the template, and a caret under the column.
+  EXPECT_EQ(table.AddTemplate("aten.silu.default", "aten.mul.Tensor($0 $1)").message(),
+            "column 20: expected ',' or ')'\n"
+            "    aten.mul.Tensor($0 $1)\n"
+            "                       ^");
 }
 
 // ---- functionalize and reinplace

@@ -11,6 +11,7 @@
 #include "core/file_util.h"
 #include "core/fx/readable.h"
 #include "core/ops/shape_inference.h"
+#include "core/scanner.h"
 #include "formats/ge_const.h"
 #include "formats/ge_op_types.h"
 #include "formats/pbtxt_reader.h"
@@ -327,13 +328,20 @@ TEST(Pbtxt, ReaderSortsNodesGivenOutOfOrder) {
 std::string ErrorOf(std::string_view text) {
   auto g = ParsePbtxt(text, "bad.pbtxt");
   EXPECT_FALSE(g.ok());
-  return g.ok() ? std::string() : g.status().message();
+  return g.ok() ? std::string() : std::string(ErrorHeadline(g.status().message()));
 }
 
 TEST(Pbtxt, ReaderErrorsNameLineAndColumn) {
   EXPECT_EQ(ErrorOf("node {\n  name: \"a\"\n  op: \"Data\"\n"),
             "bad.pbtxt:4:1: unexpected end of input: expected '}'");
   EXPECT_EQ(ErrorOf("node {\n  name: \"a\n}\n"), "bad.pbtxt:2:9: unterminated string");
+  // Under the headline: the line, and a caret under the column.
+  auto unterminated = ParsePbtxt("node {\n  name: \"a\n}\n", "bad.pbtxt");
+  ASSERT_FALSE(unterminated.ok());
+  EXPECT_EQ(unterminated.status().message(),
+            "bad.pbtxt:2:9: unterminated string\n"
+            "      name: \"a\n"
+            "            ^");
   EXPECT_EQ(ErrorOf("node { name: \"a\" op: \"Neg\" input: \"zz:0\" }"),
             "bad.pbtxt:1:35: node 'a': input refers to no node named 'zz'");
   EXPECT_EQ(ErrorOf("node { name: \"a\" op: \"Neg\" input: \"b:0\" }\nnode { name: \"b\" op: \"Neg\" input: \"a:0\" }\n"),

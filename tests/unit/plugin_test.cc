@@ -149,8 +149,11 @@ TEST(PassCommandsTest, CompletionOfPassNamesAndDefineThroughTheInterpreter) {
   ASSERT_TRUE(interpreter.ExecuteLine("pass define mine").ok());
   Status bad = interpreter.ExecuteLine("  on aten.mm.default: set strem s1");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.message(), "pass define mine: line 1, column 27: expected 'stream' after 'set' (the line was left "
-                           "out; the block is still open: type it again, or end)");
+  EXPECT_EQ(bad.message(),
+            "pass define mine: line 1, column 27: expected 'stream' after 'set' (the line was left out; the block is "
+            "still open: type it again, or end)\n"
+            "      on aten.mm.default: set strem s1\n"
+            "                              ^");
   ASSERT_TRUE(interpreter.in_block());
   ASSERT_TRUE(interpreter.ExecuteLine("  on aten.mm.default: set stream s1").ok());
   ASSERT_TRUE(interpreter.ExecuteLine("end").ok());

@@ -1,5 +1,7 @@
 #include "core/fx/readable.h"
 
+#include "core/scanner.h"
+
 #include <string>
 
 #include <gtest/gtest.h>
@@ -10,7 +12,7 @@ namespace {
 std::string ErrorOf(std::string_view text) {
   auto g = ParseReadable(text, "r.py");
   if (g.ok()) return "<parsed>";
-  return g.status().message();
+  return std::string(ErrorHeadline(g.status().message()));
 }
 
 TEST(Readable, ParsesEveryStatementForm) {
@@ -130,6 +132,15 @@ TEST(Readable, StackTraceWithoutAnnotationIsOpaqueMeta) {
             "        # No stacktrace found for following nodes\n"
             "        relu = torch.ops.aten.relu.default(x)\n"
             "        return relu\n");
+}
+
+TEST(ReadableErrors, QuoteTheLineWithACaret) {
+  auto g = ParseReadable("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = f(z)\n", "r.py");
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.status().message(),
+            "r.py:3:15: name 'z' used before definition\n"
+            "            y = f(z)\n"
+            "                  ^");
 }
 
 TEST(ReadableErrors, LocatedMessages) {

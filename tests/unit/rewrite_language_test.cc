@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/pass/pass_manager.h"
+#include "core/scanner.h"
 #include "pass_test_util.h"
 
 namespace airscope {
@@ -15,7 +16,7 @@ using testing_util::LoadSeedGraph;
 
 std::string ParseError(std::vector<std::string> lines, size_t first_line = 10) {
   Result<RewriteProgram> program = ParseRewriteProgram(lines, first_line);
-  return program.ok() ? "ok" : program.status().message();
+  return program.ok() ? "ok" : std::string(ErrorHeadline(program.status().message()));
 }
 
 TEST(RewriteLanguageTest, SyntaxErrorsNameLineAndColumn) {
@@ -47,6 +48,13 @@ TEST(RewriteLanguageTest, SyntaxErrorsNameLineAndColumn) {
             "line 10, column 43: unknown torch value 'torch.bogus' (dtypes like torch.float32, memory formats like "
             "torch.contiguous_format)");
   EXPECT_EQ(ParseError({"on aten.mm.default: erase  # a trailing comment"}), "ok");
+  // Under the headline: the rule's line, and a caret under the column.
+  Result<RewriteProgram> bad = ParseRewriteProgram({"on aten.mm.default erase"}, 10);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "line 10, column 20: expected ':' after the pattern\n"
+            "    on aten.mm.default erase\n"
+            "                       ^");
 }
 
 // Literals read as the graph readers and `decomp add` read them (issue 15,
