@@ -68,11 +68,4 @@ const CacheState* FindCacheState(const Session& session);
 // graph is replaced or dropped).
 void ReleaseRuntimes(CacheState& state, DeviceState& device);
 
-// The first step of compiling for the simulated cache: a clone of `graph`
-// whose placeholders carry `inputs` (symbols where dynamic) and whose other
-// shapes are inferred again. CompileCallThroughPipeline (repl/compile.h)
-// then runs the session's pipeline on it.
-Result<std::unique_ptr<Graph>> CompileForCall(const Graph& graph, const std::vector<TensorMeta>& inputs,
-                                              const OpRegistry& registry);
-
 }  // namespace airscope

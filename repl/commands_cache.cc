@@ -1,18 +1,19 @@
 // Compile-cache commands: call, mark_dynamic, gears, cache, guards, why.
 // A loaded graph is a frame; `call` looks its inputs up in the frame's cache
 // entries, prints a hit or Dynamo's recompile message, and compiles through
-// CompileForCall and the session's pipeline (repl/compile.h). The trace-log commands are in commands_trace.cc.
+// CompileForCall (core/dynamo/compile_for_call.h) and the session's pipeline
+// (repl/compile.h). The trace-log commands are in commands_trace.cc.
 #include <charconv>
 #include <span>
 
 #include <fmt/format.h>
 
+#include "core/dynamo/compile_for_call.h"
 #include "core/dynamo/dim_gears.h"
 #include "core/fx/readable.h"
 #include "core/ops/dim_math.h"
-#include "core/pass/graph_diff.h"
 #include "core/ops/shape_inference.h"
-#include "core/runtime/specialize.h"
+#include "core/pass/graph_diff.h"
 #include "repl/cache_state.h"
 #include "repl/compile.h"
 #include "repl/interpreter.h"
@@ -32,13 +33,6 @@ Result<CacheState*> CurrentCacheState(Session& session) {
 const CacheState* FindCacheState(const Session& session) {
   const Session::Entry* entry = session.current();
   return entry ? entry->cache.get() : nullptr;
-}
-
-Result<std::unique_ptr<Graph>> CompileForCall(const Graph& graph, const std::vector<TensorMeta>& inputs,
-                                              const OpRegistry& registry) {
-  Result<std::unique_ptr<Graph>> specialized = SpecializeInputs(graph, inputs, registry);
-  if (!specialized.ok()) return specialized.status().WithPrefix("compile");
-  return specialized;
 }
 
 Result<std::unique_ptr<Graph>> CompileCallThroughPipeline(const Graph& graph, const std::vector<TensorMeta>& inputs,

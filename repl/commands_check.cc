@@ -77,7 +77,7 @@ void RegisterCheckCommand(CommandTable& table) {
              "It checks the current graph's captured graph, else the capture dump it was loaded from, else its\n"
              "lowered graph (the pipeline run to `lower`, as capture does). Findings:\n"
              "  race                two tasks on different streams, unordered, touching one buffer, one writing\n"
-             "                      (buffers: the storages of tensor inputs and values, core/pass/alias_analysis.h:\n"
+             "                      (buffers: the storages of tensor inputs and values, core/analysis/alias_analysis.h:\n"
              "                      views read their base, in-place ops and copy_ write their first argument,\n"
              "                      out= ops their out tensor; values without tensor meta are not tracked, nor is\n"
              "                      the caching allocator reusing a freed buffer on another stream)\n"

@@ -1,6 +1,6 @@
 #include "core/aot/aot_builder.h"
 
-#include "core/pass/pass_util.h"
+#include "core/analysis/node_util.h"
 
 namespace airscope {
 

@@ -35,8 +35,8 @@
 
 #include <numeric>
 
+#include "core/analysis/node_util.h"
 #include "core/aot/lowering_util.h"
-#include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {

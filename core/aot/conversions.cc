@@ -20,8 +20,8 @@
 //    memory_format=torch.contiguous_format).
 #include <fmt/format.h>
 
+#include "core/analysis/node_util.h"
 #include "core/aot/lowering_util.h"
-#include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {

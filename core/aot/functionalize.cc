@@ -31,9 +31,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/analysis/alias_analysis.h"
+#include "core/analysis/node_util.h"
 #include "core/aot/aot.h"
-#include "core/pass/alias_analysis.h"
-#include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {

@@ -22,8 +22,8 @@
 #include <charconv>
 #include <limits>
 
+#include "core/analysis/node_util.h"
 #include "core/aot/lowering_util.h"
-#include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {

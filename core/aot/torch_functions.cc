@@ -27,7 +27,7 @@
 #include <algorithm>
 #include <map>
 
-#include "core/pass/pass_util.h"
+#include "core/analysis/node_util.h"
 
 namespace airscope {
 

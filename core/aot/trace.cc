@@ -9,11 +9,11 @@
 #include <map>
 #include <set>
 
+#include "core/analysis/node_util.h"
 #include "core/aot/aot.h"
 #include "core/aot/aot_builder.h"
 #include "core/aot/lowering_util.h"
 #include "core/aot/torch_functions.h"
-#include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "core/analysis/alias_analysis.h"
+#include "core/analysis/stream_util.h"
 #include "core/ir/flat_pointer_map.h"
-#include "core/pass/alias_analysis.h"
-#include "core/pass/stream_util.h"
 
 namespace airscope {
 namespace {

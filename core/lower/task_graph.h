@@ -51,7 +51,7 @@ struct DeviceTask {
   bool blocking = false;
   // The buffers (indices into TaskGraph::buffers) the task reads and writes:
   // the storages of its tensor inputs and of its value, as
-  // core/pass/alias_analysis.h's StorageMap derives them (a view reads its
+  // core/analysis/alias_analysis.h's StorageMap derives them (a view reads its
   // base's storage; an in-place op and copy_ write their first argument's, an
   // out= op its out tensor's). Values without tensor meta are not tracked.
   std::vector<uint32_t> reads, writes;

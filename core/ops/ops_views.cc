@@ -330,7 +330,7 @@ Result<NodeMeta> InferSelect(const Node& node) {
   return ViewResult(*self, std::move(sizes), std::move(strides));
 }
 
-Result<NodeMeta> SplitInto(const Node& node, const TensorMeta& self, size_t dim, const std::vector<Dim>& chunks) {
+Result<NodeMeta> SplitInto(const TensorMeta& self, size_t dim, const std::vector<Dim>& chunks) {
   std::vector<TensorMeta> parts;
   for (const Dim& chunk : chunks) {
     std::vector<Dim> sizes = self.sizes;
@@ -358,7 +358,7 @@ Result<NodeMeta> InferSplit(const Node& node) {
   int64_t n = size.value();
   if (n == 0) chunks.emplace_back(0);  // torch returns one empty chunk
   for (int64_t at = 0; at < n; at += split) chunks.emplace_back(std::min(split, n - at));
-  return SplitInto(node, *self, d, chunks);
+  return SplitInto(*self, d, chunks);
 }
 
 Result<NodeMeta> InferSplitWithSizes(const Node& node) {
@@ -378,7 +378,7 @@ Result<NodeMeta> InferSplitWithSizes(const Node& node) {
     return OpError(node, "split_sizes {} sum to {} but dim {} has size {}", FormatDims(sizes), sum.coeff, d,
                    size.value());
   }
-  return SplitInto(node, *self, d, sizes);
+  return SplitInto(*self, d, sizes);
 }
 
 Result<NodeMeta> InferUnbind(const Node& node) {

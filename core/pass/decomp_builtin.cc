@@ -6,9 +6,9 @@
 #include <cmath>
 #include <optional>
 
+#include "core/analysis/node_util.h"
 #include "core/ops/op_helpers.h"
 #include "core/pass/decomposition.h"
-#include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/analysis/node_util.h"
 #include "core/fx/arg_parser.h"
-#include "core/pass/pass_util.h"
 #include "core/scanner.h"
 
 namespace airscope {

@@ -10,9 +10,9 @@
 
 #include <fmt/format.h>
 
+#include "core/analysis/node_util.h"
 #include "core/ops/op_helpers.h"
 #include "core/pass/flat_index.h"
-#include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/node_util.h"
 #include "core/ops/op_helpers.h"
 #include "core/ops/op_registry.h"
-#include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {

@@ -67,6 +67,11 @@ struct PassContext {
   bool check_effects = true;
 };
 
+// The registry a pass should use: the context's, else the builtin one.
+inline const OpRegistry& RegistryOf(const PassContext& context) {
+  return context.registry ? *context.registry : OpRegistry::Builtin();
+}
+
 using PassFn = std::function<Result<bool>(Graph& graph, PassContext& context)>;
 
 // What the effect check after a pass holds the pass to (core/pass/effect_check.h).

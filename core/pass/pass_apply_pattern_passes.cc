@@ -9,10 +9,10 @@
 #include <map>
 #include <set>
 
+#include "core/analysis/node_util.h"
+#include "core/analysis/stream_util.h"
 #include "core/pass/builtin_passes.h"
-#include "core/pass/pass_util.h"
 #include "core/pass/pattern_entry.h"
-#include "core/pass/stream_util.h"
 #include "core/pass/torchair_config.h"
 
 namespace airscope {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/node_util.h"
 #include "core/pass/builtin_passes.h"
-#include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {

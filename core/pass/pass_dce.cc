@@ -1,8 +1,8 @@
 // dce: dead code elimination, as torch.fx's Graph.eliminate_dead_code.
 #include <fmt/format.h>
 
+#include "core/analysis/node_util.h"
 #include "core/pass/builtin_passes.h"
-#include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "core/pass/decomposition.h"
+#include "core/analysis/node_util.h"
 #include "core/pass/builtin_passes.h"
-#include "core/pass/pass_util.h"
+#include "core/pass/decomposition.h"
 
 namespace airscope {
 namespace {

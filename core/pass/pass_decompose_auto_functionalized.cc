@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/node_util.h"
 #include "core/fx/arg_parser.h"
 #include "core/pass/builtin_passes.h"
-#include "core/pass/pass_util.h"
 #include "core/pass/reinplace_util.h"
 #include "core/pass/torchair_config.h"
 

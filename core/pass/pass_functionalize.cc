@@ -4,9 +4,9 @@
 // default; `aot` follows the config switch instead).
 #include <fmt/format.h>
 
+#include "core/analysis/node_util.h"
 #include "core/aot/aot.h"
 #include "core/pass/builtin_passes.h"
-#include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {

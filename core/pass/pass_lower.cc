@@ -6,9 +6,9 @@
 // reports its error rather than keep a second copy of the rules.
 #include <fmt/format.h>
 
+#include "core/analysis/stream_util.h"
 #include "core/lower/task_graph.h"
 #include "core/pass/builtin_passes.h"
-#include "core/pass/stream_util.h"
 
 namespace airscope {
 namespace {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/pass/pass_util.h"
+#include "core/analysis/node_util.h"
 
 namespace airscope {
 

@@ -30,13 +30,13 @@ Result<bool> RunGuarded(const PassInfo& pass, Graph& graph, PassContext& context
 class PassInstrumentation {
  public:
   virtual ~PassInstrumentation() = default;
-  virtual void BeforePass(const PassInfo& pass, const Graph& graph) {}
+  virtual void BeforePass(const PassInfo& /*pass*/, const Graph& /*graph*/) {}
   // The manager's measurement of the pass itself (not lint), called once per
   // run, before AfterPass / AfterPassFailed. The only clock: hooks that want
   // time read it here instead of timing again.
-  virtual void PassTimed(const PassInfo& pass, double seconds) {}
-  virtual void AfterPass(const PassInfo& pass, const Graph& graph, bool changed) {}
-  virtual void AfterPassFailed(const PassInfo& pass, const Graph& restored, const Status& error) {}
+  virtual void PassTimed(const PassInfo& /*pass*/, double /*seconds*/) {}
+  virtual void AfterPass(const PassInfo& /*pass*/, const Graph& /*graph*/, bool /*changed*/) {}
+  virtual void AfterPassFailed(const PassInfo& /*pass*/, const Graph& /*restored*/, const Status& /*error*/) {}
 };
 
 struct PassOutcome {

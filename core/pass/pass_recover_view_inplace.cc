@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/node_util.h"
 #include "core/pass/builtin_passes.h"
-#include "core/pass/pass_util.h"
 #include "core/pass/torchair_config.h"
 
 namespace airscope {

@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/pass/alias_analysis.h"
+#include "core/analysis/alias_analysis.h"
+#include "core/analysis/node_util.h"
 #include "core/pass/builtin_passes.h"
-#include "core/pass/pass_util.h"
 #include "core/pass/reinplace_stream_check.h"
 #include "core/pass/reinplace_util.h"
 

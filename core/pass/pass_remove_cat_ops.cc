@@ -12,11 +12,11 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/analysis/node_util.h"
+#include "core/analysis/stream_util.h"
+#include "core/analysis/stream_util.h"
 #include "core/pass/builtin_passes.h"
 #include "core/pass/out_variant_table.h"
-#include "core/pass/pass_util.h"
-#include "core/pass/stream_util.h"
-#include "core/pass/stream_util.h"
 
 namespace airscope {
 namespace {

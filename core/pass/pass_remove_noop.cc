@@ -11,10 +11,10 @@
 #include <set>
 #include <string>
 
+#include "core/analysis/alias_analysis.h"
+#include "core/analysis/node_util.h"
 #include "core/pass/builtin_passes.h"
 #include "core/pass/inductor_noop_table.h"
-#include "core/pass/alias_analysis.h"
-#include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {

@@ -8,9 +8,9 @@
 // so they end up in reverse order of creation).
 #include <fmt/format.h>
 
+#include "core/analysis/stream_util.h"
 #include "core/fx/python_repr.h"
 #include "core/pass/builtin_passes.h"
-#include "core/pass/stream_util.h"
 
 namespace airscope {
 namespace {

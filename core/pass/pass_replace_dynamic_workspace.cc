@@ -9,10 +9,10 @@
 
 #include <fmt/format.h>
 
+#include "core/analysis/node_util.h"
+#include "core/analysis/stream_util.h"
 #include "core/fx/python_repr.h"
 #include "core/pass/builtin_passes.h"
-#include "core/pass/pass_util.h"
-#include "core/pass/stream_util.h"
 
 namespace airscope {
 namespace {

@@ -6,8 +6,8 @@
 // It does not assign streams (lower does, as TorchAir's codegen does).
 #include <array>
 
+#include "core/analysis/stream_util.h"
 #include "core/pass/builtin_passes.h"
-#include "core/pass/stream_util.h"
 
 namespace airscope {
 namespace {

@@ -3,8 +3,8 @@
 // nothing else (aten._unsafe_view and the other view ops stay).
 #include <fmt/format.h>
 
+#include "core/analysis/node_util.h"
 #include "core/pass/builtin_passes.h"
-#include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {

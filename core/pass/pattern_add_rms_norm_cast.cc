@@ -4,8 +4,8 @@
 // npu.npu_add_rms_norm_cast, which gives the float32 y along with y and x.
 #include <fmt/format.h>
 
+#include "core/analysis/node_util.h"
 #include "core/ops/op_helpers.h"
-#include "core/pass/pass_util.h"
 #include "core/pass/pattern_entry.h"
 
 namespace airscope {

@@ -5,8 +5,8 @@
 // (only the first quantized path).
 #include <fmt/format.h>
 
+#include "core/analysis/node_util.h"
 #include "core/ops/op_helpers.h"
-#include "core/pass/pass_util.h"
 #include "core/pass/pattern_entry.h"
 
 namespace airscope {

@@ -4,7 +4,7 @@
 // npu.npu_add_rms_norm_quant. Registered only outside max-autotune.
 #include <fmt/format.h>
 
-#include "core/pass/pass_util.h"
+#include "core/analysis/node_util.h"
 #include "core/pass/pattern_entry.h"
 
 namespace airscope {

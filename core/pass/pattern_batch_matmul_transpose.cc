@@ -4,8 +4,8 @@
 
 #include <set>
 
+#include "core/analysis/node_util.h"
 #include "core/pass/inductor_noop_table.h"
-#include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {

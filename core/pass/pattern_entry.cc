@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "core/pass/pass_util.h"
+#include "core/analysis/node_util.h"
 
 namespace airscope {
 

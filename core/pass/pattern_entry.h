@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/stream_util.h"
 #include "core/pass/pattern_match.h"
 #include "core/pass/pattern_replace.h"
-#include "core/pass/stream_util.h"
 
 namespace airscope {
 

@@ -3,7 +3,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "core/pass/pass_util.h"
+#include "core/analysis/node_util.h"
 
 namespace airscope {
 

@@ -2,8 +2,8 @@
 
 #include <cassert>
 
+#include "core/analysis/node_util.h"
 #include "core/pass/inductor_noop_table.h"
-#include "core/pass/pass_util.h"
 
 namespace airscope {
 

@@ -1,7 +1,7 @@
 #include "core/pass/reinplace_stream_check.h"
 
-#include "core/pass/pass_util.h"
-#include "core/pass/stream_util.h"
+#include "core/analysis/node_util.h"
+#include "core/analysis/stream_util.h"
 
 namespace airscope {
 

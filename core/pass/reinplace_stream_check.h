@@ -1,7 +1,7 @@
 // TorchAir's ReinplaceStreamChecker, which both reinplace passes consult
 // before writing into a tensor's buffer: an in-place rewrite is refused when
 // the mutated tensor's users run on different streams. Labels come from
-// StreamLabels (core/pass/stream_util.h, add_stream_label_to_node_meta).
+// StreamLabels (core/analysis/stream_util.h, add_stream_label_to_node_meta).
 //   SameStream: verify_nodes_on_same_stream (gu:58-85): fewer than two nodes,
 //     or all with one label.
 //   Users*: the users au:279-376 collect for a mutated input (users of the
@@ -14,8 +14,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/analysis/stream_util.h"
 #include "core/ir/graph.h"
-#include "core/pass/stream_util.h"
 
 namespace airscope {
 

@@ -1,7 +1,7 @@
 #include "core/pass/reinplace_util.h"
 
-#include "core/pass/alias_analysis.h"
-#include "core/pass/pass_util.h"
+#include "core/analysis/alias_analysis.h"
+#include "core/analysis/node_util.h"
 
 namespace airscope {
 

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "core/analysis/stream_util.h"
 #include "core/pass/rewrite_language.h"
-#include "core/pass/stream_util.h"
 
 namespace airscope {
 namespace {

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/lower/task_graph.h"
-#include "core/runtime/specialize.h"
+#include "core/ops/specialize.h"
 
 namespace airscope {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "core/pass/alias_analysis.h"
+#include "core/analysis/alias_analysis.h"
 
 namespace airscope {
 namespace {

@@ -11,7 +11,7 @@
 //     name ends in "_" (the copy_ epilogue included), or a mutated arg of one
 //     of the multi-inplace NPU ops (_find_mutated_user_inputs, gu:100-116);
 //   - userinput_ref_with_output: inputs an output aliases (parse_output,
-//     f2a:461-493), by storage as core/pass/alias_analysis.h derives it;
+//     f2a:461-493), by storage as core/analysis/alias_analysis.h derives it;
 //   - unupdated_sym_input_index (get_unupdated_sym_input_index, ag:281-348),
 //     what the graph key is computed from (graph_key.h).
 //

@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/dynamo/compile_for_call.h"
 #include "core/fx/readable.h"
 #include "core/ops/op_registry.h"
-#include "repl/cache_state.h"
 
 namespace airscope {
 namespace {

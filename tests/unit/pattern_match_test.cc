@@ -5,9 +5,9 @@
 
 #include <string>
 
+#include "core/analysis/node_util.h"
 #include "core/fx/readable.h"
 #include "core/ops/op_registry.h"
-#include "core/pass/pass_util.h"
 #include "core/pass/pattern_match.h"
 #include "core/pass/pattern_replace.h"
 #include "tests/unit/graph_test_util.h"

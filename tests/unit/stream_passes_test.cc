@@ -2,10 +2,10 @@
 // example), stage by stage, and the TaskGraph built from the lowered graph.
 #include <gtest/gtest.h>
 
+#include "core/analysis/stream_util.h"
 #include "core/fx/readable.h"
 #include "core/lower/task_graph.h"
 #include "core/pass/pass_manager.h"
-#include "core/pass/stream_util.h"
 #include "pass_test_util.h"
 
 namespace airscope {

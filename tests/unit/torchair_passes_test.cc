@@ -7,11 +7,11 @@
 
 #include <string>
 
+#include "core/analysis/node_util.h"
 #include "core/fx/readable.h"
 #include "core/ops/shape_inference.h"
 #include "core/pass/builtin_passes.h"
 #include "core/pass/pass_manager.h"
-#include "core/pass/pass_util.h"
 #include "tests/unit/pass_test_util.h"
 #include "tests/unit/graph_test_util.h"
 

@@ -1,4 +1,5 @@
-// Helpers shared by the builtin graph passes (core/pass/pass_*.cc): target
+// Helpers shared by the graph passes (core/pass), aot's tracing and
+// functionalization (core/aot) and lowering (core/lower): target
 // tests that accept either spelling, building call_function nodes that carry
 // inferred meta, retargeting a node in place (as FX passes set node.target),
 // side-effect and in-place knowledge, and positions for "is this use later?".
@@ -17,12 +18,8 @@
 #include "core/ir/flat_pointer_map.h"
 #include "core/ir/graph.h"
 #include "core/ops/op_registry.h"
-#include "core/pass/pass.h"
 
 namespace airscope {
-
-// The registry a pass should use: the context's, else the builtin one.
-const OpRegistry& RegistryOf(const PassContext& context);
 
 // The target without `torch.ops.` ("" for nodes that are not call_function).
 // Both inline: every pass asks them of every node.

@@ -1,4 +1,4 @@
-#include "core/runtime/specialize.h"
+#include "core/ops/specialize.h"
 
 #include "core/ops/shape_inference.h"
 

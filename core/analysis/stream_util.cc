@@ -1,4 +1,4 @@
-#include "core/pass/stream_util.h"
+#include "core/analysis/stream_util.h"
 
 #include <algorithm>
 

@@ -1,11 +1,11 @@
-#include "core/pass/alias_analysis.h"
+#include "core/analysis/alias_analysis.h"
 
 #include <algorithm>
 #include <iterator>
 #include <map>
 #include <utility>
 
-#include "core/pass/pass_util.h"
+#include "core/analysis/node_util.h"
 
 namespace airscope {
 

@@ -7,11 +7,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/analysis/node_util.h"
 #include "core/aot/aot.h"
 #include "core/aot/torch_functions.h"
 #include "core/pass/builtin_passes.h"
 #include "core/pass/decomposition.h"
-#include "core/pass/pass_util.h"
 
 namespace airscope {
 namespace {

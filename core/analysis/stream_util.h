@@ -15,10 +15,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/analysis/node_util.h"  // IsTarget, CallSpec, InferMeta
 #include "core/ir/flat_pointer_map.h"
 #include "core/ir/graph.h"
 #include "core/ops/op_registry.h"
-#include "core/pass/pass_util.h"  // IsTarget, CallSpec, InferMeta
 #include "core/status.h"
 
 namespace airscope {

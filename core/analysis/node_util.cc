@@ -1,4 +1,4 @@
-#include "core/pass/pass_util.h"
+#include "core/analysis/node_util.h"
 
 #include <optional>
 
@@ -22,10 +22,6 @@ bool SplitOp(std::string_view target, std::string_view* ns, std::string_view* op
 }
 
 }  // namespace
-
-const OpRegistry& RegistryOf(const PassContext& context) {
-  return context.registry ? *context.registry : OpRegistry::Builtin();
-}
 
 std::string TorchTarget(std::string_view target) {
   if (target.substr(0, kTorchOps.size()) == kTorchOps) return std::string(target);

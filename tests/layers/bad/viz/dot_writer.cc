@@ -1,0 +1,2 @@
+#include "core/ir/graph.h"
+#include "repl/session.h"
