@@ -194,9 +194,8 @@ Result<int64_t> IntField(const Json& args, const char* key, int64_t absent, size
 }  // namespace
 
 Result<AclGraphDump> ParseAclGraphJson(std::string_view content, std::string_view filename) {
-  Result<nlohmann::json> parsed = ParseJsonText(content, filename);
-  if (!parsed.ok()) return parsed.status();
-  const nlohmann::json* events = &*parsed;
+  AIRSCOPE_ASSIGN_OR_RETURN(nlohmann::json parsed, ParseJsonText(content, filename));
+  const nlohmann::json* events = &parsed;
   if (events->is_object()) {
     auto it = events->find("traceEvents");
     if (it == events->end()) return Status::Errorf("{}: a JSON object without \"traceEvents\"", filename);
@@ -247,9 +246,8 @@ Result<AclGraphDump> ParseAclGraphJson(std::string_view content, std::string_vie
                            Field{"Task Ration", &l.task_ration, -1}, Field{"Schem Mode", &l.schem_mode, -1},
                            Field{"Active Stream Id", &l.active_stream_id, -1},
                            Field{"Kernel Args Size", &l.kernel_args_size, -1}}) {
-      Result<int64_t> v = IntField(args, f.key, f.absent, i, filename);
-      if (!v.ok()) return v.status();
-      *f.into = *v;
+      AIRSCOPE_ASSIGN_OR_RETURN(int64_t v, IntField(args, f.key, f.absent, i, filename));
+      *f.into = v;
     }
     if (args.contains("ExtendInfo")) {
       if (!args["ExtendInfo"].is_string()) return Status::Errorf("{}: event {}: \"ExtendInfo\" is not a string", filename, i);

@@ -52,15 +52,14 @@ void AppendOp(std::string& out, const GeOp& op, int64_t stream_id) {
 }  // namespace
 
 Result<std::string> GraphToGeText(const Graph& graph, std::string_view model_name, const GeOpsOptions& options) {
-  auto ops = BuildGeOps(graph, options);
-  if (!ops.ok()) return ops.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto ops, BuildGeOps(graph, options));
   std::map<std::string, int64_t> stream_ids;  // by first appearance
   std::string out;
   std::string name = ProtoCEscape(model_name);
   Line(out, 0, fmt::format("name: \"{}\"", name));
   Line(out, 0, "graph {");
   Line(out, 2, fmt::format("name: \"{}\"", name));
-  for (const GeOp& op : *ops) {
+  for (const GeOp& op : ops) {
     int64_t id = 0;
     if (!op.stream.empty()) {
       auto [it, fresh] = stream_ids.try_emplace(op.stream, static_cast<int64_t>(stream_ids.size()) + 1);

@@ -85,10 +85,9 @@ class Reader {
     AIRSCOPE_RETURN_IF_ERROR(CollectNodes());
     if (nodes_.empty()) return Error(0, "no `node { ... }` blocks: not a pbtxt graph");
     AIRSCOPE_RETURN_IF_ERROR(ResolveInputs());
-    auto order = Order();
-    if (!order.ok()) return order.status();
+    AIRSCOPE_ASSIGN_OR_RETURN(auto order, Order());
     graph_ = std::make_unique<Graph>();
-    for (size_t id : *order) {
+    for (size_t id : order) {
       if (InterruptRequested()) return InterruptedStatus();
       AIRSCOPE_RETURN_IF_ERROR(Build(nodes_[id]));
     }
@@ -188,10 +187,9 @@ class Reader {
       const Attr* index = FindAttr(nodes_[id], "index");
       data_index[id] = static_cast<int64_t>(nodes_.size() + id);  // no index: after the indexed ones
       if (index != nullptr) {
-        auto value = InnerField(*index, "i");
-        if (!value.ok()) return value.status();
+        AIRSCOPE_ASSIGN_OR_RETURN(auto value, InnerField(*index, "i"));
         int64_t i = 0;
-        if (!ParseInt(*value, &i)) return Error(index->value->value_offset, "Data `index` attr is not an integer");
+        if (!ParseInt(value, &i)) return Error(index->value->value_offset, "Data `index` attr is not an integer");
         data_index[id] = i;
       }
     }
@@ -271,9 +269,8 @@ class Reader {
 
   // The value of scalar/string field `name` in the attr's AttrDef text.
   Result<std::string> InnerField(const Attr& attr, std::string_view name) const {
-    auto inner = Inner(attr);
-    if (!inner.ok()) return inner.status();
-    for (const TextField& f : inner->fields) {
+    AIRSCOPE_ASSIGN_OR_RETURN(auto inner, Inner(attr));
+    for (const TextField& f : inner.fields) {
       if (f.name == name && f.kind != TextField::Kind::kMessage) return f.value;
     }
     return Error(attr.value->value_offset, fmt::format("attr '{}' has no `{}` value", attr.key, name));
@@ -281,15 +278,14 @@ class Reader {
 
   // One `[o]` desc -> a tensor (kind kTensor), a SymInt/opaque annotation, or nothing.
   Result<NodeMeta> DescMeta(const Attr& attr, bool* has_value) const {
-    auto inner = Inner(attr);
-    if (!inner.ok()) return inner.status();
+    AIRSCOPE_ASSIGN_OR_RETURN(auto inner, Inner(attr));
     NodeMeta meta;
     *has_value = false;
     std::string meta_text;
     bool has_meta = false;
     TensorMeta tensor;
     bool has_tensor = false;
-    for (const TextField& f : inner->fields) {
+    for (const TextField& f : inner.fields) {
       if (f.name == "dtype" && f.kind == TextField::Kind::kScalar) {
         auto dtype = ParseGeDType(f.value);
         tensor.dtype = dtype ? *dtype : DType::kUnknown;
@@ -340,13 +336,12 @@ class Reader {
     meta.kind = tuple ? ValueKind::kTuple : ValueKind::kTensor;
     for (const Attr* attr : outputs) {
       bool has_value = false;
-      auto one = DescMeta(*attr, &has_value);
-      if (!one.ok()) return one.status();
+      AIRSCOPE_ASSIGN_OR_RETURN(auto one, DescMeta(*attr, &has_value));
       if (!tuple) {
-        if (has_value) node->set_meta(std::move(*one));
+        if (has_value) node->set_meta(std::move(one));
         return Status::Ok();
       }
-      meta.tensors.push_back(one->tensors.empty() ? TensorMeta{} : one->tensors[0]);
+      meta.tensors.push_back(one.tensors.empty() ? TensorMeta{} : one.tensors[0]);
     }
     node->set_meta(std::move(meta));
     return Status::Ok();
@@ -398,29 +393,27 @@ class Reader {
   // `_fx_args`: the node's args tuple as Python text. Errors name the column
   // in that text and point at the attr in the file.
   Result<std::vector<Argument>> ParseFxArgs(const Attr& attr) {
-    auto text = InnerField(attr, "s");
-    if (!text.ok()) return text.status();
+    AIRSCOPE_ASSIGN_OR_RETURN(auto text, InnerField(attr, "s"));
     std::vector<Argument> items;
-    Scanner scan(*text);
+    Scanner scan(text);
     ArgParser parser(scan, ArgDialect::kPython, graph_.get());
     scan.SkipSpaces();
     if (!scan.PeekIs('(') || !parser.ParseItems(&items)) {
       std::string why = scan.failure_message().empty() ? "expected `(...)`" : scan.failure_message();
       return Error(attr.value->value_offset, fmt::format("attr '_fx_args': {} at column {} of `{}`", why,
-                                                         scan.failure_pos() + 1, *text));
+                                                         scan.failure_pos() + 1, text));
     }
     return items;
   }
 
   // `_fx_kwargs`: `(name=value, ...)`.
   Result<std::vector<Kwarg>> ParseFxKwargs(const Attr& attr) {
-    auto text = InnerField(attr, "s");
-    if (!text.ok()) return text.status();
+    AIRSCOPE_ASSIGN_OR_RETURN(auto text, InnerField(attr, "s"));
     std::vector<Kwarg> kwargs;
-    Scanner scan(*text);
+    Scanner scan(text);
     ArgParser parser(scan, ArgDialect::kPython, graph_.get());
     auto fail = [&](size_t at, std::string_view why) {
-      return Error(attr.value->value_offset, fmt::format("attr '_fx_kwargs': {} at column {} of `{}`", why, at + 1, *text));
+      return Error(attr.value->value_offset, fmt::format("attr '_fx_kwargs': {} at column {} of `{}`", why, at + 1, text));
     };
     if (!scan.Consume('(')) return fail(0, "expected `(`");
     while (true) {
@@ -449,14 +442,12 @@ class Reader {
     } else {
       spec->op = OpKind::kCallFunction;
       if (const Attr* fx_op = FindAttr(pnode, "_fx_op")) {
-        auto kind = InnerField(*fx_op, "s");
-        if (!kind.ok()) return kind.status();
-        if (!ParseOpKind(*kind, &spec->op)) return Error(fx_op->value->value_offset, "attr '_fx_op': unknown op kind");
+        AIRSCOPE_ASSIGN_OR_RETURN(auto kind, InnerField(*fx_op, "s"));
+        if (!ParseOpKind(kind, &spec->op)) return Error(fx_op->value->value_offset, "attr '_fx_op': unknown op kind");
       }
       if (const Attr* aten_op = FindAttr(pnode, "_aten_op")) {
-        auto target = InnerField(*aten_op, "s");
-        if (!target.ok()) return target.status();
-        spec->target = *target;
+        AIRSCOPE_ASSIGN_OR_RETURN(auto target, InnerField(*aten_op, "s"));
+        spec->target = target;
       } else if (auto target = TargetForGeType(pnode.type)) {
         spec->target = *target;
       } else {
@@ -468,9 +459,8 @@ class Reader {
     if (spec->op == OpKind::kGetAttr) {
       spec->target = spec->name;
       if (const Attr* target = FindAttr(pnode, "_fx_target")) {
-        auto value = InnerField(*target, "s");
-        if (!value.ok()) return value.status();
-        spec->target = *value;
+        AIRSCOPE_ASSIGN_OR_RETURN(auto value, InnerField(*target, "s"));
+        spec->target = value;
       }
     }
     return Status::Ok();
@@ -489,24 +479,21 @@ class Reader {
           control.push_back(nodes_[input.producer_id].node);
           continue;
         }
-        auto node = DataInput(pnode, input);
-        if (!node.ok()) return node.status();
-        data.push_back(Argument::NodeRef(*node));
+        AIRSCOPE_ASSIGN_OR_RETURN(auto node, DataInput(pnode, input));
+        data.push_back(Argument::NodeRef(node));
       }
     }
     if (const Attr* fx_args = FindAttr(pnode, "_fx_args")) {
-      auto args = ParseFxArgs(*fx_args);
-      if (!args.ok()) return args.status();
-      spec->args = std::move(*args);
+      AIRSCOPE_ASSIGN_OR_RETURN(auto args, ParseFxArgs(*fx_args));
+      spec->args = std::move(args);
     } else if (spec->op == OpKind::kOutput) {
       spec->args.push_back(Argument::Tuple(std::move(data)));
     } else {
       spec->args = std::move(data);
     }
     if (const Attr* fx_kwargs = FindAttr(pnode, "_fx_kwargs")) {
-      auto kwargs = ParseFxKwargs(*fx_kwargs);
-      if (!kwargs.ok()) return kwargs.status();
-      spec->kwargs = std::move(*kwargs);
+      AIRSCOPE_ASSIGN_OR_RETURN(auto kwargs, ParseFxKwargs(*fx_kwargs));
+      spec->kwargs = std::move(kwargs);
     }
     AddControlDeps(control, spec);
     return Status::Ok();
@@ -539,9 +526,8 @@ class Reader {
     pnode.node = *node;
     AIRSCOPE_RETURN_IF_ERROR(SetMeta(pnode, *node));
     if (const Attr* stream = FindAttr(pnode, "_user_stream_label")) {
-      auto label = InnerField(*stream, "s");
-      if (!label.ok()) return label.status();
-      graph_->SetStream(*node, *label);
+      AIRSCOPE_ASSIGN_OR_RETURN(auto label, InnerField(*stream, "s"));
+      graph_->SetStream(*node, label);
     }
     return Status::Ok();
   }

@@ -27,10 +27,9 @@ void Attr(std::string& out, std::string_view key, std::string_view value_text) {
 }  // namespace
 
 Result<std::string> GraphToPbtxt(const Graph& graph, const GeOpsOptions& options) {
-  auto ops = BuildGeOps(graph, options);
-  if (!ops.ok()) return ops.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(auto ops, BuildGeOps(graph, options));
   std::string out;
-  for (const GeOp& op : *ops) {
+  for (const GeOp& op : ops) {
     Line(out, 0, "node {");
     Line(out, 1, fmt::format("name: \"{}\"", op.name));
     Line(out, 1, fmt::format("op: \"{}\"", op.type));

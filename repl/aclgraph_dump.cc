@@ -10,10 +10,8 @@ namespace airscope {
 
 Status LoadAclGraphDump(CommandContext& ctx, const std::string& path, const std::string& name) {
   Session& session = ctx.session;
-  Result<std::string> text = ReadFile(path, session.settings().GetUnsigned("max-file-size"));
-  if (!text.ok()) return text.status();
-  Result<AclGraphDump> dump = ParseAclGraphJson(*text, ctx.args[0].text);
-  if (!dump.ok()) return dump.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(std::string text, ReadFile(path, session.settings().GetUnsigned("max-file-size")));
+  AIRSCOPE_ASSIGN_OR_RETURN(AclGraphDump dump, ParseAclGraphJson(text, ctx.args[0].text));
   // The name holds the dump: an empty graph (there is no FX graph in it) and
   // the dump's tasks beside the device.
   LoadedGraph holder;
@@ -24,27 +22,26 @@ Status LoadAclGraphDump(CommandContext& ctx, const std::string& path, const std:
   bool replaced = false;
   session.AddGraph(name, std::move(holder), &replaced);
   DeviceState::LoadedCapture loaded;
-  loaded.tasks = std::move(dump->tasks);
+  loaded.tasks = std::move(dump.tasks);
   loaded.path = ctx.args[0].text;
-  loaded.capture_stream = dump->capture_stream;
-  loaded.trace = AclGraphTrace(loaded.tasks, fmt::format("capture dump {} (model {})", loaded.path, dump->model_id));
+  loaded.capture_stream = dump.capture_stream;
+  loaded.trace = AclGraphTrace(loaded.tasks, fmt::format("capture dump {} (model {})", loaded.path, dump.model_id));
   size_t tasks = loaded.tasks.tasks.size(), streams = loaded.tasks.streams.size();
   session.device().sim.ShowTrace(loaded.trace);
   session.device().loaded_captures[name] = std::move(loaded);
   ctx.out.Styled(Style::kGood,
                  "{} capture dump '{}' from {} (aclmdlRIDebugJsonPrint JSON, model {}): {} tasks on {} stream(s), "
                  "capture stream taken to be '{}'",
-                 replaced ? "replaced" : "loaded", name, ctx.args[0].text, dump->model_id, tasks, streams,
-                 dump->capture_stream);
-  for (const std::string& m : dump->merged) ctx.out.Print("  merged {} (STREAM_ACTIVE, as TorchAir's scripts do)", m);
+                 replaced ? "replaced" : "loaded", name, ctx.args[0].text, dump.model_id, tasks, streams,
+                 dump.capture_stream);
+  for (const std::string& m : dump.merged) ctx.out.Print("  merged {} (STREAM_ACTIVE, as TorchAir's scripts do)", m);
   ctx.out.Styled(Style::kDim, "  check, timeline and runstats read it; it has no graph to run (eager, capture)");
   return Status::Ok();
 }
 
 Status WriteAclGraphDump(CommandContext& ctx, const std::string& path) {
-  Result<Session::Entry*> entry = ctx.session.Current();
-  if (!entry.ok()) return entry.status();
-  const std::string& name = (*entry)->name;
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
+  const std::string& name = entry->name;
   DeviceState& dev = ctx.session.device();
   TaskGraph dump;
   std::string streams;

@@ -78,9 +78,8 @@ void PrintRuns(CommandContext& ctx, const DebugTree& tree) {
 Status LoadDebugTree(CommandContext& ctx, const std::string& dir, const std::string& as) {
   Session& session = ctx.session;
   uint64_t max_bytes = session.settings().GetUnsigned("max-file-size");
-  Result<DebugTree> read = ReadDebugTree(dir, max_bytes);
-  if (!read.ok()) return read.status();
-  auto tree = std::make_shared<const DebugTree>(std::move(read).value());
+  AIRSCOPE_ASSIGN_OR_RETURN(DebugTree read, ReadDebugTree(dir, max_bytes));
+  auto tree = std::make_shared<const DebugTree>(std::move(read));
   const std::string& shown = ctx.args[0].text;
   std::string prefix = as.empty() ? "" : as + ":";
   auto bundle = std::make_shared<LogBundle>();

@@ -56,9 +56,8 @@ Result<RunOptions> ParseRunArgs(const CommandContext& ctx, std::string_view usag
   o.sync_each_iteration = !ctx.flags.Has("--no-sync");
   if (ctx.args.size() > 1) return UsageError(usage);
   if (ctx.args.size() == 1) {
-    Result<int64_t> n = ParsePositive(ctx.args[0], "the iteration count");
-    if (!n.ok()) return n.status();
-    o.iterations = *n;
+    AIRSCOPE_ASSIGN_OR_RETURN(int64_t n, ParsePositive(ctx.args[0], "the iteration count"));
+    o.iterations = n;
   }
   // The trace stays on whatever N: the run costs the same per task with it
   // (the simulator builds it on demand, for the first iterations only).
@@ -95,9 +94,8 @@ void PrintRun(CommandContext& ctx, const RunResult& r, const RunResult* eager) {
 Status DeviceCommand(CommandContext& ctx) {
   DeviceState& dev = ctx.session.device();
   if (ctx.args.size() == 1) {
-    Result<DeviceSpec> spec = DevicePreset(ctx.args[0].text);
-    if (!spec.ok()) return spec.status();
-    dev.sim.set_spec(std::move(*spec));
+    AIRSCOPE_ASSIGN_OR_RETURN(DeviceSpec spec, DevicePreset(ctx.args[0].text));
+    dev.sim.set_spec(std::move(spec));
     ctx.out.Print("device: {}", dev.sim.spec().name);
     return Status::Ok();
   }
@@ -118,17 +116,14 @@ Status DeviceCommand(CommandContext& ctx) {
 }
 
 Status Eager(CommandContext& ctx) {
-  Result<RunOptions> opts = ParseRunArgs(ctx, "eager [N] [--no-sync]");
-  if (!opts.ok()) return opts.status();
-  Result<LoweredTasks> l = LowerCurrentTasks(ctx.session);
-  if (!l.ok()) return l.status();
-  opts->compute_dtype = l->dtype;
+  AIRSCOPE_ASSIGN_OR_RETURN(RunOptions opts, ParseRunArgs(ctx, "eager [N] [--no-sync]"));
+  AIRSCOPE_ASSIGN_OR_RETURN(LoweredTasks l, LowerCurrentTasks(ctx.session));
+  opts.compute_dtype = l.dtype;
   DeviceState& dev = ctx.session.device();
-  Result<RunResult> r = dev.sim.Eager(l->tasks, l->name, *opts);
-  if (!r.ok()) return r.status();
-  dev.last_eager[l->name] = *r;
-  PrintRun(ctx, *r, nullptr);
-  ctx.out.Styled(Style::kDim, "  from {}", l->source);
+  AIRSCOPE_ASSIGN_OR_RETURN(RunResult r, dev.sim.Eager(l.tasks, l.name, opts));
+  dev.last_eager[l.name] = r;
+  PrintRun(ctx, r, nullptr);
+  ctx.out.Styled(Style::kDim, "  from {}", l.source);
   return Status::Ok();
 }
 
@@ -142,36 +137,33 @@ struct CapturePlan {
 
 Result<CapturePlan> PlanCapture(CommandContext& ctx, const std::vector<Word>& args) {
   std::vector<Word> rest;
-  Result<CaptureSetup> setup = CaptureSetupFrom(ctx.session, args, &rest);
-  if (!setup.ok()) return setup.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(CaptureSetup setup, CaptureSetupFrom(ctx.session, args, &rest));
   if (!rest.empty()) return UsageError(kCaptureUsage);
   TaskGraphOptions options;
   options.allow_unrecorded_waits = true;
-  Result<LoweredTasks> l = LowerCurrentTasks(ctx.session, options);
-  if (!l.ok()) return l.status();
-  return CapturePlan{std::move(*l), std::move(*setup)};
+  AIRSCOPE_ASSIGN_OR_RETURN(LoweredTasks l, LowerCurrentTasks(ctx.session, options));
+  return CapturePlan{std::move(l), std::move(setup)};
 }
 
 Status CaptureCheckCommand(CommandContext& ctx, const std::vector<Word>& args) {
-  Result<CapturePlan> plan = PlanCapture(ctx, args);
-  if (!plan.ok()) return plan.status();
-  const CaptureSetup& setup = plan->setup;
+  AIRSCOPE_ASSIGN_OR_RETURN(CapturePlan plan, PlanCapture(ctx, args));
+  const CaptureSetup& setup = plan.setup;
   std::vector<CaptureViolation> refused =
-      ApplyCaptureRules(OnCaptureStream(plan->lowered.tasks, setup.capture_stream), setup, false);
+      ApplyCaptureRules(OnCaptureStream(plan.lowered.tasks, setup.capture_stream), setup, false);
   Result<Session::Entry*> entry = ctx.session.Current();
   std::vector<CaptureIssue> notes = CaptureCheck(*(*entry)->loaded.graph);
   std::string how = fmt::format("capture mode {}, on stream '{}'", CaptureModeName(setup.mode),
                                 StreamDisplayName(setup.capture_stream));
   if (refused.empty()) {
-    ctx.out.Styled(Style::kGood, "capture check: nothing in '{}' keeps it from being captured ({})", plan->lowered.name,
+    ctx.out.Styled(Style::kGood, "capture check: nothing in '{}' keeps it from being captured ({})", plan.lowered.name,
                    how);
   } else {
-    ctx.out.Styled(Style::kBad, "capture check: capture would refuse '{}' ({}), {} reason(s):", plan->lowered.name,
+    ctx.out.Styled(Style::kBad, "capture check: capture would refuse '{}' ({}), {} reason(s):", plan.lowered.name,
                    how, refused.size());
     for (const CaptureViolation& v : refused) ctx.out.Print("  {}: {}", CaptureRuleName(v.rule), v.message);
   }
   for (const CaptureIssue& i : notes) ctx.out.Styled(Style::kDim, "  note: {}: {}", i.node, i.reason);
-  ctx.out.Styled(Style::kDim, "  from {}", plan->lowered.source);
+  ctx.out.Styled(Style::kDim, "  from {}", plan.lowered.source);
   return Status::Ok();
 }
 
@@ -179,14 +171,13 @@ Status Capture(CommandContext& ctx) {
   if (!ctx.args.empty() && ctx.args[0].text == "check") {
     return CaptureCheckCommand(ctx, std::vector<Word>(ctx.args.begin() + 1, ctx.args.end()));
   }
-  Result<CapturePlan> plan = PlanCapture(ctx, ctx.args);
-  if (!plan.ok()) return plan.status();
-  const LoweredTasks& l = plan->lowered;
+  AIRSCOPE_ASSIGN_OR_RETURN(CapturePlan plan, PlanCapture(ctx, ctx.args));
+  const LoweredTasks& l = plan.lowered;
   CaptureOptions opts;
-  opts.capture_stream = plan->setup.capture_stream;
-  opts.end_stream = plan->setup.end_stream;
-  opts.mode = plan->setup.mode;
-  opts.task_queue_enable = plan->setup.task_queue_enable;
+  opts.capture_stream = plan.setup.capture_stream;
+  opts.end_stream = plan.setup.end_stream;
+  opts.mode = plan.setup.mode;
+  opts.task_queue_enable = plan.setup.task_queue_enable;
   opts.compute_dtype = l.dtype;
   DeviceState& dev = ctx.session.device();
   Result<uint32_t> id = dev.sim.Capture(l.tasks, l.name, l.inputs, opts);
@@ -208,22 +199,19 @@ Status Capture(CommandContext& ctx) {
 }
 
 Status Replay(CommandContext& ctx) {
-  Result<RunOptions> opts = ParseRunArgs(ctx, "replay [N] [--no-sync]");
-  if (!opts.ok()) return opts.status();
-  Result<Session::Entry*> entry = ctx.session.Current();
-  if (!entry.ok()) return entry.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(RunOptions opts, ParseRunArgs(ctx, "replay [N] [--no-sync]"));
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
   DeviceState& dev = ctx.session.device();
-  const CapturedGraph* c = dev.sim.FindCaptured((*entry)->name);
+  const CapturedGraph* c = dev.sim.FindCaptured(entry->name);
   if (!c) {
     // torch_npu's words (NPUGraph.cpp:394) for a graph never captured.
     return Status::Errorf("RuntimeError: Called NPUGraph::replay without a preceding successful capture. "
                           "(torch_npu NPUGraph.cpp:394): '{}' has not been captured: run capture first",
-                          (*entry)->name);
+                          entry->name);
   }
-  Result<RunResult> r = dev.sim.Replay(c->id, *opts);
-  if (!r.ok()) return r.status();
-  auto eager = dev.last_eager.find(r->graph);
-  PrintRun(ctx, *r, eager == dev.last_eager.end() ? nullptr : &eager->second);
+  AIRSCOPE_ASSIGN_OR_RETURN(RunResult r, dev.sim.Replay(c->id, opts));
+  auto eager = dev.last_eager.find(r.graph);
+  PrintRun(ctx, r, eager == dev.last_eager.end() ? nullptr : &eager->second);
   return Status::Ok();
 }
 
@@ -274,10 +262,9 @@ Status Timeline(CommandContext& ctx) {
     return WriteAclGraphDump(ctx, Interpreter::ExpandHome(*path));
   }
   if (const Word* w = flags.Word("--width")) {
-    Result<int64_t> v = ParsePositive(*w, "the width");
-    if (!v.ok()) return v.status();
-    if (*v < 10 || *v > 1000) return Status::Errorf("the width must be between 10 and 1000, not {}", *v);
-    width = static_cast<int>(*v);
+    AIRSCOPE_ASSIGN_OR_RETURN(int64_t v, ParsePositive(*w, "the width"));
+    if (v < 10 || v > 1000) return Status::Errorf("the width must be between 10 and 1000, not {}", v);
+    width = static_cast<int>(v);
   }
   if (const std::string* path = flags.Value("--json")) json_path = Interpreter::ExpandHome(*path);
   if (!dev.sim.has_trace()) return Status::Error("no run yet: run eager, capture or replay first");

@@ -24,13 +24,11 @@ namespace {
 // cursor once a pipeline exists), or the stage `--stage S` names.
 Result<std::shared_ptr<const Graph>> GraphFor(CommandContext& ctx, const std::string* stage) {
   if (stage) {
-    Result<StageGraph> resolved = ResolveStageGraph(ctx.session, *stage);
-    if (!resolved.ok()) return resolved.status();
-    return std::move(resolved->graph);
+    AIRSCOPE_ASSIGN_OR_RETURN(StageGraph resolved, ResolveStageGraph(ctx.session, *stage));
+    return std::move(resolved.graph);
   }
-  Result<const Graph*> graph = ctx.session.CurrentGraph();
-  if (!graph.ok()) return graph.status();
-  return std::shared_ptr<const Graph>(std::shared_ptr<const Graph>(), *graph);  // not owned
+  AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, ctx.session.CurrentGraph());
+  return std::shared_ptr<const Graph>(std::shared_ptr<const Graph>(), graph);  // not owned
 }
 
 // What load and `set input` say of a graph they (re)made.
@@ -53,14 +51,13 @@ void PrintShapeSummary(CommandContext& ctx, const LoadedGraph& loaded) {
 Status SetInputShape(CommandContext& ctx, const std::vector<std::string>& words) {
   // words: "input", NAME, then the shape (split at its spaces: f32[8, 64]).
   if (words.size() < 3) return Status::Error("usage: set input NAME SHAPE (e.g. set input x f32[8, 64])");
-  Result<Session::Entry*> entry = ctx.session.Current();
-  if (!entry.ok()) return entry.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
   std::string annotation = words[2];
   for (size_t i = 3; i < words.size(); ++i) annotation += " " + words[i];
-  Result<LoadedGraph> shaped = WithInputShapes((*entry)->loaded, {{words[1], annotation}}, ctx.session.registry());
+  Result<LoadedGraph> shaped = WithInputShapes(entry->loaded, {{words[1], annotation}}, ctx.session.registry());
   if (!shaped.ok()) return shaped.status();
-  std::string name = (*entry)->name;
-  bool had_state = (*entry)->pipeline || (*entry)->cache;
+  std::string name = entry->name;
+  bool had_state = entry->pipeline || entry->cache;
   bool replaced = false;
   ctx.session.AddGraph(name, std::move(shaped).value(), &replaced);
   ctx.out.Styled(Style::kGood, "input '{}' of '{}' is {}{}", words[1], name,
@@ -180,19 +177,16 @@ Status Show(CommandContext& ctx) {
     return UsageError(fmt::format("show [--format {}] [--stage S]", fmt::join(GraphFormatNames(true), "|")));
   }
   const std::string* format = ctx.flags.Value("--format");
-  Result<std::shared_ptr<const Graph>> graph = GraphFor(ctx, ctx.flags.Value("--stage"));
-  if (!graph.ok()) return graph.status();
-  Result<std::string> text = GraphText(**graph, format ? *format : "fx");
-  if (!text.ok()) return text.status();
-  ctx.out.AddBlock(*text);
+  AIRSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> graph, GraphFor(ctx, ctx.flags.Value("--stage")));
+  AIRSCOPE_ASSIGN_OR_RETURN(std::string text, GraphText(*graph, format ? *format : "fx"));
+  ctx.out.AddBlock(text);
   return Status::Ok();
 }
 
 Status NodeCommand(CommandContext& ctx) {
   if (ctx.args.size() != 1) return UsageError("node NAME");
-  Result<const Graph*> current = ctx.session.CurrentGraph();
-  if (!current.ok()) return current.status();
-  const Graph& graph = **current;
+  AIRSCOPE_ASSIGN_OR_RETURN(const Graph* current, ctx.session.CurrentGraph());
+  const Graph& graph = *current;
   const Node* node = graph.Find(ctx.args[0].text);
   if (!node) {
     std::vector<std::string> names;
@@ -210,11 +204,10 @@ Status NodeCommand(CommandContext& ctx) {
 
 Status Find(CommandContext& ctx) {
   if (ctx.args.size() != 1) return UsageError("find PATTERN");
-  Result<const Graph*> graph = ctx.session.CurrentGraph();
-  if (!graph.ok()) return graph.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, ctx.session.CurrentGraph());
   const std::string& pattern = ctx.args[0].text;
   size_t matches = 0;
-  for (const Node* node : **graph) {
+  for (const Node* node : *graph) {
     if (!NodeMatches(*node, pattern)) continue;
     ++matches;
     ctx.out.Print("{:<24} {:<14} {:<40} {}", node->name(), OpKindName(node->op()), node->target(), ValueString(*node));
@@ -225,9 +218,8 @@ Status Find(CommandContext& ctx) {
 
 Status Stats(CommandContext& ctx) {
   if (!ctx.args.empty()) return UsageError("stats");
-  Result<const Graph*> graph = ctx.session.CurrentGraph();
-  if (!graph.ok()) return graph.status();
-  DescribeStats(**graph, ctx.session.registry(), ctx.out);
+  AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, ctx.session.CurrentGraph());
+  DescribeStats(*graph, ctx.session.registry(), ctx.out);
   return Status::Ok();
 }
 
@@ -235,13 +227,11 @@ Status Dump(CommandContext& ctx) {
   const auto& args = ctx.args;
   std::string syntax = fmt::format("dump {} PATH [--stage S]", fmt::join(GraphFormatNames(false), "|"));
   if (args.size() != 2) return UsageError(syntax);
-  Result<std::shared_ptr<const Graph>> graph = GraphFor(ctx, ctx.flags.Value("--stage"));
-  if (!graph.ok()) return graph.status();
-  Result<WrittenGraph> written = WriteGraph(**graph, args[0].text, Interpreter::ExpandHome(args[1].text));
-  if (!written.ok()) return written.status();
-  if (!written->printed.empty()) ctx.out.AddBlock(written->printed, Style::kData);
-  if (!written->summary.empty()) ctx.out.Print("{}", written->summary);
-  if (!written->note.empty()) ctx.out.Styled(Style::kDim, "  {}", written->note);
+  AIRSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> graph, GraphFor(ctx, ctx.flags.Value("--stage")));
+  AIRSCOPE_ASSIGN_OR_RETURN(WrittenGraph written, WriteGraph(*graph, args[0].text, Interpreter::ExpandHome(args[1].text)));
+  if (!written.printed.empty()) ctx.out.AddBlock(written.printed, Style::kData);
+  if (!written.summary.empty()) ctx.out.Print("{}", written.summary);
+  if (!written.note.empty()) ctx.out.Styled(Style::kDim, "  {}", written.note);
   return Status::Ok();
 }
 

@@ -181,9 +181,8 @@ std::vector<std::pair<std::string, LoadedGraph>> TorchLogsGraphs(CommandContext&
 
 Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::string& as) {
   Session& session = ctx.session;
-  Result<TorchLogs> parsed = LoadTorchLogsFile(path, session.settings().GetUnsigned("max-file-size"));
-  if (!parsed.ok()) return parsed.status();
-  auto log = std::make_shared<const TorchLogs>(std::move(parsed).value());
+  AIRSCOPE_ASSIGN_OR_RETURN(TorchLogs parsed, LoadTorchLogsFile(path, session.settings().GetUnsigned("max-file-size")));
+  auto log = std::make_shared<const TorchLogs>(std::move(parsed));
   const std::string& shown = ctx.args[0].text;
   // Every graph is parsed before anything is registered: a load is all or nothing for the session.
   std::vector<std::string> warnings;

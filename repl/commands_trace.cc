@@ -370,9 +370,8 @@ std::vector<std::pair<std::string, LoadedGraph>> TraceLogGraphs(CommandContext& 
 
 Status LoadTraceLog(CommandContext& ctx, const std::string& path, const std::string& as) {
   Session& session = ctx.session;
-  Result<TraceLog> parsed = LoadTraceLogFile(path, session.settings().GetUnsigned("max-file-size"));
-  if (!parsed.ok()) return parsed.status();
-  auto log = std::make_shared<const TraceLog>(std::move(parsed).value());
+  AIRSCOPE_ASSIGN_OR_RETURN(TraceLog parsed, LoadTraceLogFile(path, session.settings().GetUnsigned("max-file-size")));
+  auto log = std::make_shared<const TraceLog>(std::move(parsed));
   const std::string& shown = ctx.args[0].text;
   std::vector<std::string> warnings;
   auto graphs = TraceLogGraphs(ctx, *log, shown, path, as.empty() ? "" : as + ":", &warnings);
@@ -413,9 +412,8 @@ Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::s
   bundle->path = dir;
   bundle->what = "TORCH_TRACE rank logs";
   for (const auto& [rank, file] : files) {
-    Result<TraceLog> parsed = LoadTraceLogFile(file, session.settings().GetUnsigned("max-file-size"));
-    if (!parsed.ok()) return parsed.status();
-    auto log = std::make_shared<const TraceLog>(std::move(parsed).value());
+    AIRSCOPE_ASSIGN_OR_RETURN(TraceLog parsed, LoadTraceLogFile(file, session.settings().GetUnsigned("max-file-size")));
+    auto log = std::make_shared<const TraceLog>(std::move(parsed));
     if (log->rank >= 0 && log->rank != rank) {
       warnings.push_back(fmt::format("{}: its records say rank {}, its name rank {}", file, log->rank, rank));
     }

@@ -20,17 +20,15 @@ Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& p
   }
   ReleaseTextBefore release;
   if (release_text) release = [&release_text, skipped](size_t offset) { release_text(offset + skipped); };
-  Result<const InputFormat*> format = SniffGraphText(content, path);
-  if (!format.ok()) return format.status();
-  Result<std::unique_ptr<Graph>> parsed = (*format)->read(content, path, release);
-  if (!parsed.ok()) return parsed.status();
-  std::unique_ptr<Graph> graph = std::move(parsed).value();
+  AIRSCOPE_ASSIGN_OR_RETURN(const InputFormat* format, SniffGraphText(content, path));
+  AIRSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> parsed, format->read(content, path, release));
+  std::unique_ptr<Graph> graph = std::move(parsed);
   graph->set_name(name.empty() ? DefaultGraphName(path) : std::string(name));
   LoadedGraph loaded;
   loaded.inference = InferShapes(*graph, registry);
   loaded.graph = std::move(graph);
   loaded.path = path;
-  loaded.format = *format;
+  loaded.format = format;
   return loaded;
 }
 
@@ -98,9 +96,8 @@ Result<LoadedGraph> WithInputShapes(const LoadedGraph& loaded, const std::vector
 
 Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, const OpRegistry& registry,
                                   std::string_view name) {
-  Result<FileText> content = ReadFileText(path, max_bytes);
-  if (!content.ok()) return content.status();
-  FileText& text = *content;
+  AIRSCOPE_ASSIGN_OR_RETURN(FileText content, ReadFileText(path, max_bytes));
+  FileText& text = content;
   return LoadGraphText(text.view(), path, registry, [&text](size_t offset) { text.ReleaseBefore(offset); }, name);
 }
 

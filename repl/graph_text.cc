@@ -59,15 +59,13 @@ Result<WrittenGraph> WriteGraph(const Graph& graph, std::string_view format, con
   }
   const bool to_stdout = path == "-";
   if (!spec->text) {
-    Result<Rendered> rendered = RenderGraphData(graph, format);
-    if (!rendered.ok()) return rendered.status();
-    if (to_stdout) return WrittenGraph{"", rendered->info.note, std::move(rendered->data)};
-    AIRSCOPE_RETURN_IF_ERROR(WriteFile(path, rendered->data));
-    return WrittenGraph{fmt::format("wrote {} ({}, layout {})", path, format, rendered->info.engine),
-                        rendered->info.note, ""};
+    AIRSCOPE_ASSIGN_OR_RETURN(Rendered rendered, RenderGraphData(graph, format));
+    if (to_stdout) return WrittenGraph{"", rendered.info.note, std::move(rendered.data)};
+    AIRSCOPE_RETURN_IF_ERROR(WriteFile(path, rendered.data));
+    return WrittenGraph{fmt::format("wrote {} ({}, layout {})", path, format, rendered.info.engine),
+                        rendered.info.note, ""};
   }
-  Result<std::string> text = spec->text(graph);
-  if (!text.ok()) return text.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(std::string text, spec->text(graph));
   std::string note;
   if (format == "fx") {
     // torch's own format, printed as torch prints it, which cannot keep these.
@@ -79,9 +77,9 @@ Result<WrittenGraph> WriteGraph(const Graph& graph, std::string_view format, con
                          lossy.size() > 3 ? ", ..." : "");
     }
   }
-  if (to_stdout) return WrittenGraph{"", note, std::move(*text)};
-  AIRSCOPE_RETURN_IF_ERROR(WriteFile(path, *text));
-  return WrittenGraph{fmt::format("wrote {} ({}, {} bytes)", path, format, text->size()), note, ""};
+  if (to_stdout) return WrittenGraph{"", note, std::move(text)};
+  AIRSCOPE_RETURN_IF_ERROR(WriteFile(path, text));
+  return WrittenGraph{fmt::format("wrote {} ({}, {} bytes)", path, format, text.size()), note, ""};
 }
 
 }  // namespace airscope

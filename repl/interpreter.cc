@@ -184,11 +184,10 @@ Status Interpreter::RunScript(const std::string& path) {
   if (static_cast<int>(script_dirs_.size()) >= kMaxSourceDepth) {
     return Status::Errorf("{}: scripts nested deeper than {} (a source loop?)", path, kMaxSourceDepth);
   }
-  Result<std::string> text = ReadFile(path, session_.settings().GetUnsigned("max-file-size"));
-  if (!text.ok()) return text.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(std::string text, ReadFile(path, session_.settings().GetUnsigned("max-file-size")));
   size_t slash = path.rfind('/');
   script_dirs_.push_back(slash == std::string::npos ? "." : path.substr(0, slash));
-  Status status = RunLines(SplitLines(*text), path);
+  Status status = RunLines(SplitLines(text), path);
   script_dirs_.pop_back();
   return status;
 }

@@ -83,19 +83,17 @@ Result<CallInput> ParseOne(const SpecToken& token) {
                       fmt::format("unknown dtype '{}' (f32, f16, bf16, f64, i8, i16, i32, i64, u8, b8, ...)", dtype_text));
   }
   input.dtype = *dtype;
-  Result<std::vector<int64_t>> sizes = ParseIntList(scan, "size");
-  if (!sizes.ok()) return sizes.status();
-  input.sizes = std::move(sizes).value();
+  AIRSCOPE_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ParseIntList(scan, "size"));
+  input.sizes = std::move(sizes);
   // Strides as `@[..]`, or right after the sizes as torch's annotations print them (`f32[2, 2][2, 1]`).
   if (scan.PeekIs('@') || scan.PeekIs('[')) {
     scan.Consume('@');
-    Result<std::vector<int64_t>> strides = ParseIntList(scan, "stride");
-    if (!strides.ok()) return strides.status();
-    if (strides->size() != input.sizes.size()) {
+    AIRSCOPE_ASSIGN_OR_RETURN(std::vector<int64_t> strides, ParseIntList(scan, "stride"));
+    if (strides.size() != input.sizes.size()) {
       return scan.Error(eq + 1 + dtype_text.size(),
-                        fmt::format("{} strides for {} sizes", strides->size(), input.sizes.size()));
+                        fmt::format("{} strides for {} sizes", strides.size(), input.sizes.size()));
     }
-    input.strides = std::move(strides).value();
+    input.strides = std::move(strides);
   } else {
     input.strides.assign(input.sizes.size(), 1);
     for (size_t i = input.sizes.size(); i-- > 1;) {
@@ -244,19 +242,17 @@ Result<CallSpec> ParseCall(std::span<const SpecToken> words) {
       inputs.back().ComputeHeader();
       continue;
     }
-    Result<CallInput> input = ParseOne(token);
-    if (!input.ok()) return input.status();
-    inputs.push_back(std::move(input).value());
+    AIRSCOPE_ASSIGN_OR_RETURN(CallInput input, ParseOne(token));
+    inputs.push_back(std::move(input));
   }
   if (inputs.empty()) return Status::Error("expected at least one input spec: NAME=DTYPE[SIZES] (e.g. x=f32[2,2])");
   return call;
 }
 
 Result<std::vector<CallInput>> ParseCallSpec(std::span<const SpecToken> words) {
-  Result<CallSpec> call = ParseCall(words);
-  if (!call.ok()) return call.status();
-  if (call->keep) return ErrorAtCol(call->keep_column, "'keep' belongs to a call (call x=f32[2] keep)");
-  return std::move(call->inputs);
+  AIRSCOPE_ASSIGN_OR_RETURN(CallSpec call, ParseCall(words));
+  if (call.keep) return ErrorAtCol(call.keep_column, "'keep' belongs to a call (call x=f32[2] keep)");
+  return std::move(call.inputs);
 }
 
 Result<std::vector<CallInput>> ParseCallSpec(std::string_view text) {

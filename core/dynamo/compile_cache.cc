@@ -259,19 +259,17 @@ Result<CallOutcome> Frame::Call(const Graph& graph, const std::vector<CallInput>
 
 Result<std::unique_ptr<CacheEntry>> Frame::Compile(const Graph& graph, const std::vector<CallInput>& inputs,
                                                    const CompileFn& compile, std::vector<std::string>& notes) {
-  Result<BuiltGuards> guards = BuildGuards(inputs, &notes);
-  if (!guards.ok()) return guards.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(BuiltGuards guards, BuildGuards(inputs, &notes));
   std::vector<TensorMeta> metas;
-  for (const TensorGuard& t : guards->tensors) metas.push_back(t.ToMeta());
-  Result<std::unique_ptr<Graph>> artifact = compile(graph, metas);
-  if (!artifact.ok()) return artifact.status();
+  for (const TensorGuard& t : guards.tensors) metas.push_back(t.ToMeta());
+  AIRSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> artifact, compile(graph, metas));
   // Dynamo produces the guards after the backend compiled: a dim marked
   // dynamic that the backend specialized fails the frame there.
-  if (!guards->constraint_violation.empty()) return Status::Error(guards->constraint_violation);
+  if (!guards.constraint_violation.empty()) return Status::Error(guards.constraint_violation);
   auto entry = std::make_unique<CacheEntry>();
   entry->compile_id = fmt::format("{}/{}", frame_id_, next_compile_++);
-  entry->guards = GuardSet(std::move(guards->tensors));
-  entry->artifact = std::move(artifact).value();
+  entry->guards = GuardSet(std::move(guards.tensors));
+  entry->artifact = std::move(artifact);
   return entry;
 }
 

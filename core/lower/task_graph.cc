@@ -196,9 +196,8 @@ class TaskGraphBuilder {
   Status AddRecord(const Node& node, bool tagged) {
     std::string event = node.name();
     if (tagged) {
-      Result<std::string> tag = TagOf(node);
-      if (!tag.ok()) return tag.status();
-      event = *tag;
+      AIRSCOPE_ASSIGN_OR_RETURN(std::string tag, TagOf(node));
+      event = tag;
     }
     uint32_t id = AddTask(node, TaskKind::kEventRecord, event, DataDeps(node));
     last_record_[event] = id;
@@ -218,11 +217,9 @@ class TaskGraphBuilder {
   }
 
   Status AddTaggedWait(const Node& node) {
-    Result<std::string> tag = TagOf(node);
-    if (!tag.ok()) return tag.status();
-    Result<uint32_t> id = AddWaitTask(node, *tag);
-    if (!id.ok()) return id.status();
-    SetProducer(&node, *id);
+    AIRSCOPE_ASSIGN_OR_RETURN(std::string tag, TagOf(node));
+    AIRSCOPE_ASSIGN_OR_RETURN(uint32_t id, AddWaitTask(node, tag));
+    SetProducer(&node, id);
     return Status::Ok();
   }
 
@@ -238,9 +235,8 @@ class TaskGraphBuilder {
         return Status::Errorf("wait '{}' waits for '{}', which is not an air.record (run event_record first)",
                               node.name(), record ? record->name() : "a non-node value");
       }
-      Result<uint32_t> id = AddWaitTask(node, record->name());
-      if (!id.ok()) return id.status();
-      ids.push_back(*id);
+      AIRSCOPE_ASSIGN_OR_RETURN(uint32_t id, AddWaitTask(node, record->name()));
+      ids.push_back(id);
     }
     SetProducers(&node, ids);
     return Status::Ok();

@@ -223,9 +223,8 @@ Argument Expand(const TemplateExpr& expr, Graph& graph, Node* node, const OpRegi
 
 Result<DecompositionFn> ParseDecompositionTemplate(std::string_view text) {
   TemplateParser parser(text);
-  Result<TemplateExpr> parsed = parser.ParseAll();
-  if (!parsed.ok()) return parsed.status();
-  auto expr = std::make_shared<const TemplateExpr>(std::move(parsed).value());
+  AIRSCOPE_ASSIGN_OR_RETURN(TemplateExpr parsed, parser.ParseAll());
+  auto expr = std::make_shared<const TemplateExpr>(std::move(parsed));
   return DecompositionFn([expr](Graph& graph, Node* node, const OpRegistry& registry) -> Result<bool> {
     if (!ArgsInRange(*expr, node->args().size())) return false;
     Argument value = Expand(*expr, graph, node, registry);

@@ -76,9 +76,8 @@ class RuleParser {
 
   Result<CallTemplate> Call() {
     CallTemplate call;
-    Result<std::string> target = DottedName();
-    if (!target.ok()) return target.status();
-    call.target = *target;
+    AIRSCOPE_ASSIGN_OR_RETURN(std::string target, DottedName());
+    call.target = target;
     if (!Char('(')) return scan_.ErrorHere(fmt::format("expected '(' after {}", call.target));
     if (Char(')')) return call;
     while (true) {
@@ -88,14 +87,12 @@ class RuleParser {
       while (after < scan_.end() && scan_.text()[after] == ' ') ++after;
       if (!word.empty() && after < scan_.end() && scan_.text()[after] == '=' && !IsDigit(word[0])) {
         scan_.Seek(after + 1);
-        Result<ValueTemplate> value = Value(0);
-        if (!value.ok()) return value.status();
-        call.kwargs.emplace_back(std::string(word), std::move(*value));
+        AIRSCOPE_ASSIGN_OR_RETURN(ValueTemplate value, Value(0));
+        call.kwargs.emplace_back(std::string(word), std::move(value));
       } else {
         if (!call.kwargs.empty()) return scan_.ErrorHere("a positional argument cannot follow a keyword argument");
-        Result<ValueTemplate> value = Value(0);
-        if (!value.ok()) return value.status();
-        call.args.push_back(std::move(*value));
+        AIRSCOPE_ASSIGN_OR_RETURN(ValueTemplate value, Value(0));
+        call.args.push_back(std::move(value));
       }
       if (Char(')')) return call;
       if (!Char(',')) return scan_.ErrorHere("expected ',' or ')' in the call's arguments");
@@ -116,9 +113,8 @@ class RuleParser {
       bool comma = false;
       while (!Char(close)) {
         if (!value.items.empty() && !comma) return scan_.ErrorHere(fmt::format("expected ',' or '{}'", close));
-        Result<ValueTemplate> item = Value(depth + 1);
-        if (!item.ok()) return item.status();
-        value.items.push_back(std::move(*item));
+        AIRSCOPE_ASSIGN_OR_RETURN(ValueTemplate item, Value(depth + 1));
+        value.items.push_back(std::move(item));
         comma = Char(',');
       }
       // (x) is x in Python; (x,) is a tuple.
@@ -129,10 +125,9 @@ class RuleParser {
     }
     if (c == '$') {
       scan_.Advance();
-      Result<std::string> name = Identifier("a name after '$' ($node, $arg0 or a name bound with 'as')");
-      if (!name.ok()) return name.status();
+      AIRSCOPE_ASSIGN_OR_RETURN(std::string name, Identifier("a name after '$' ($node, $arg0 or a name bound with 'as')"));
       value.kind = ValueTemplate::Kind::kRef;
-      value.ref = *name;
+      value.ref = name;
       return value;
     }
     if (c == '\'' || c == '"') {
@@ -201,9 +196,8 @@ Result<RewriteRule> ParseRule(std::string_view line, size_t number) {
       return p.Error(p.pos(), "expected 'before' or 'after' after 'insert'");
     }
     if (p.Char('$')) {
-      Result<std::string> anchor = p.Identifier("a name after '$'");
-      if (!anchor.ok()) return anchor.status();
-      rule.anchor = *anchor;
+      AIRSCOPE_ASSIGN_OR_RETURN(std::string anchor, p.Identifier("a name after '$'"));
+      rule.anchor = anchor;
     }
   } else if (p.Keyword("replace")) {
     if (!p.Keyword("with")) return p.Error(p.pos(), "expected 'with' after 'replace'");
@@ -214,28 +208,24 @@ Result<RewriteRule> ParseRule(std::string_view line, size_t number) {
     if (!p.Keyword("stream")) return p.Error(p.pos(), "expected 'stream' after 'set'");
     rule.action = RewriteAction::kSetStream;
     if (p.NextIs('\'') || p.NextIs('"')) {
-      Result<ValueTemplate> quoted = p.Value(0);
-      if (!quoted.ok()) return quoted.status();
-      rule.stream = quoted->literal.as_string();
+      AIRSCOPE_ASSIGN_OR_RETURN(ValueTemplate quoted, p.Value(0));
+      rule.stream = quoted.literal.as_string();
     } else {
-      Result<std::string> stream = p.Identifier("a stream name");
-      if (!stream.ok()) return stream.status();
-      rule.stream = *stream;
+      AIRSCOPE_ASSIGN_OR_RETURN(std::string stream, p.Identifier("a stream name"));
+      rule.stream = stream;
     }
   } else {
     return p.Error(action_at, "expected an action: insert before|after, replace with, erase or set stream");
   }
   if (rule.action == RewriteAction::kInsertBefore || rule.action == RewriteAction::kInsertAfter ||
       rule.action == RewriteAction::kReplace) {
-    Result<CallTemplate> call = p.Call();
-    if (!call.ok()) return call.status();
-    rule.call = std::move(*call);
+    AIRSCOPE_ASSIGN_OR_RETURN(CallTemplate call, p.Call());
+    rule.call = std::move(call);
     if (p.Keyword("as")) {
       size_t at = p.Next();
-      Result<std::string> bind = p.Identifier("a name after 'as'");
-      if (!bind.ok()) return bind.status();
-      if (IsReservedRef(*bind)) return p.Error(at, fmt::format("'{}' is reserved ($node, $argN)", *bind));
-      rule.bind = *bind;
+      AIRSCOPE_ASSIGN_OR_RETURN(std::string bind, p.Identifier("a name after 'as'"));
+      if (IsReservedRef(bind)) return p.Error(at, fmt::format("'{}' is reserved ($node, $argN)", bind));
+      rule.bind = bind;
     }
   }
   if (!p.AtEnd()) return p.Error(p.pos(), "unexpected text after the action");
@@ -252,10 +242,9 @@ Result<RewriteProgram> ParseRewriteProgram(const std::vector<std::string>& lines
     size_t first = line.find_first_not_of(" \t\r");
     if (first == std::string_view::npos || line[first] == '#') continue;
     size_t last = line.find_last_not_of(" \t\r");
-    Result<RewriteRule> rule = ParseRule(line.substr(0, last + 1), first_line + i);
-    if (!rule.ok()) return rule.status();
-    rule->text = std::string(line.substr(first, last - first + 1));
-    program.rules.push_back(std::move(*rule));
+    AIRSCOPE_ASSIGN_OR_RETURN(RewriteRule rule, ParseRule(line.substr(0, last + 1), first_line + i));
+    rule.text = std::string(line.substr(first, last - first + 1));
+    program.rules.push_back(std::move(rule));
   }
   if (program.rules.empty()) return Status::Errorf("line {}: the pass has no rules (write 'on PATTERN: ACTION')",
                                                    first_line);
@@ -264,19 +253,18 @@ Result<RewriteProgram> ParseRewriteProgram(const std::vector<std::string>& lines
 
 Result<PassInfo> DefineRewritePass(const std::string& name, const std::vector<std::string>& lines, size_t first_line,
                                    const std::string& origin) {
-  Result<RewriteProgram> program = ParseRewriteProgram(lines, first_line);
-  if (!program.ok()) return program.status();
+  AIRSCOPE_ASSIGN_OR_RETURN(RewriteProgram program, ParseRewriteProgram(lines, first_line));
   PassInfo info;
   info.name = name;
   info.kind = PassKind::kUser;
   info.effects = EffectPolicy::kPreserveAliasing;  // rewrites may change the math, not what is written
-  info.summary = fmt::format("rewrite pass, {} rule{}", program->rules.size(), program->rules.size() == 1 ? "" : "s");
+  info.summary = fmt::format("rewrite pass, {} rule{}", program.rules.size(), program.rules.size() == 1 ? "" : "s");
   std::string help = fmt::format("A user rewrite pass defined with `pass define` at {}:{}.\n"
                                  "Its rules, applied in order, each over every node in graph order:",
                                  origin, first_line > 0 ? first_line - 1 : 0);
-  for (const RewriteRule& rule : program->rules) help += fmt::format("\n  {}", rule.text);
+  for (const RewriteRule& rule : program.rules) help += fmt::format("\n  {}", rule.text);
   info.help = std::move(help);
-  info.run = MakeRewritePass(std::move(*program));
+  info.run = MakeRewritePass(std::move(program));
   return info;
 }
 

@@ -47,9 +47,8 @@ class Site {
   Status RenderPages(const FillFn& fill) {
     for (Pending& page : pending_) {
       fill(page.context);
-      Result<std::string> html = RenderPage(page.template_name, page.context);
-      if (!html.ok()) return html.status();
-      Add(std::move(page.path), std::move(*html));
+      AIRSCOPE_ASSIGN_OR_RETURN(std::string html, RenderPage(page.template_name, page.context));
+      Add(std::move(page.path), std::move(html));
     }
     pending_.clear();
     return Status::Ok();
