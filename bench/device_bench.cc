@@ -51,8 +51,8 @@ std::shared_ptr<const Graph> BuildFx(uint32_t n) {
   meta.tensors.push_back(TensorMeta{DType::kFloat32, {Dim(256), Dim(1024)}, {}, "npu:0"});
   prev->set_meta(meta);
   for (uint32_t i = 0; i < n; ++i) {
-    prev = g->Append({OpKind::kCallFunction, "torch.ops.aten.add.Tensor", {Argument::NodeRef(prev), Argument::Int(1)},
-                      {}, "add"});
+    prev = g->Append(
+        {OpKind::kCallFunction, "torch.ops.aten.add.Tensor", {Argument::NodeRef(prev), Argument::Int(1)}, {}, "add"});
   }
   g->Append({OpKind::kOutput, "output", {Argument::Tuple({Argument::NodeRef(prev)})}, {}, "output"});
   InferShapes(*g, OpRegistry::Builtin());
@@ -68,8 +68,7 @@ int main(int argc, char** argv) {
   TaskGraph g = Build(kTasks);
   SimDevice dev(*DevicePreset("ascend-910b"));
   uint32_t id = *dev.Capture(g, "bench", {{"x", 1 << 20}}, CaptureOptions{});
-  fmt::print("{:<40} {:>10} {:>10} {:>12} {:>12}\n", "run (10k-task chain)", "tasks", "seconds", "tasks/s",
-             "vs floor");
+  fmt::print("{:<40} {:>10} {:>10} {:>12} {:>12}\n", "run (10k-task chain)", "tasks", "seconds", "tasks/s", "vs floor");
 
   // Floor: end[i] = max(end[i-1], ready) + dur[i], once per task per iteration.
   std::vector<int64_t> dur(kTasks, 1000);

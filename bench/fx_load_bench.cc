@@ -104,7 +104,8 @@ int Measure(const std::string& path, size_t nodes, bool fanout, double gen_s, co
   std::optional<double> floor = airscope::bench::ReadFloorSeconds(path, kRuns);
   std::vector<airscope::bench::ChildRun> runs;
   bool have_binary = ::access(binary.c_str(), X_OK) == 0;
-  for (int i = 0; have_binary && i < kRuns; ++i) runs.push_back(airscope::bench::RunAirscope(binary, fmt::format("load {}; stats", path)));
+  for (int i = 0; have_binary && i < kRuns; ++i)
+    runs.push_back(airscope::bench::RunAirscope(binary, fmt::format("load {}; stats", path)));
   for (const airscope::bench::ChildRun& run : runs) {
     if (!run.ok) {
       fmt::print(stderr, "{} -c 'load; stats' failed\n", binary);
@@ -183,8 +184,8 @@ int main(int argc, char** argv) {
   for (int i = 2; i < argc; ++i) {
     if (std::string_view(argv[i]) != "fanout") binary = argv[i];
   }
-  std::string path = fmt::format("{}/fx_load_bench.{}.graph.txt", std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp",
-                                 ::getpid());
+  std::string path =
+      fmt::format("{}/fx_load_bench.{}.graph.txt", std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp", ::getpid());
   auto t0 = std::chrono::steady_clock::now();
   std::FILE* file = std::fopen(path.c_str(), "w");
   if (!file) {

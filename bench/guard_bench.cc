@@ -61,17 +61,19 @@ int main(int argc, char** argv) {
   bench::PrintMachine();
   long iterations = argc > 1 ? std::atol(argv[1]) : 2000000;
   std::unique_ptr<Graph> graph = FourInputs();
-  CompileFn compile = [](const Graph& g, const std::vector<TensorMeta>&) { return Result<std::unique_ptr<Graph>>(g.Clone()); };
+  CompileFn compile = [](const Graph& g, const std::vector<TensorMeta>&) {
+    return Result<std::unique_ptr<Graph>>(g.Clone());
+  };
   FrameOptions options;
   fmt::print("{:<44} {:>10} {:>8}\n", "case (4 tensor inputs)", "ns/lookup", "checks");
 
   Frame one("forward", "bench.py", 0);
   (void)one.Call(*graph, Inputs(*graph, 8), options, compile);
   const GuardSet& static_guards = one.entries()[0]->guards;
-  fmt::print("{:<44} {:>10.1f} {:>8}\n", "GuardSet::Check, static entry", MeasureCheck(static_guards, Inputs(*graph, 8), iterations),
-             static_guards.check_count());
-  fmt::print("{:<44} {:>10.1f} {:>8}\n", "Frame::Call hit, 1 static entry", Measure(one, *graph, Inputs(*graph, 8), options, compile, iterations),
-             static_guards.check_count());
+  fmt::print("{:<44} {:>10.1f} {:>8}\n", "GuardSet::Check, static entry",
+             MeasureCheck(static_guards, Inputs(*graph, 8), iterations), static_guards.check_count());
+  fmt::print("{:<44} {:>10.1f} {:>8}\n", "Frame::Call hit, 1 static entry",
+             Measure(one, *graph, Inputs(*graph, 8), options, compile, iterations), static_guards.check_count());
 
   Frame dynamic("forward", "bench.py", 1);
   (void)dynamic.Call(*graph, Inputs(*graph, 8), options, compile);
@@ -84,6 +86,7 @@ int main(int argc, char** argv) {
   options.automatic_dynamic = false;
   for (int64_t b = 1; b <= 8; ++b) (void)many.Call(*graph, Inputs(*graph, b * 2), options, compile);
   fmt::print("{:<44} {:>10.1f} {:>8}\n", "Frame::Call hit, oldest of 8 static entries",
-             Measure(many, *graph, Inputs(*graph, 2), options, compile, iterations / 4), many.entries()[0]->guards.check_count());
+             Measure(many, *graph, Inputs(*graph, 2), options, compile, iterations / 4),
+             many.entries()[0]->guards.check_count());
   return 0;
 }

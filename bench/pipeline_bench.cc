@@ -91,8 +91,10 @@ void MeasureBinary(const std::string& binary) {
     fmt::print(stderr, "{} -c 'load; run' failed on the 100k graph\n", binary);
     return;
   }
-  fmt::print("binary, 100k graph as print_readable text (median of {}): load {:.3f} s, load; run {:.3f} s, "
-             "run {:.3f} s\n", kRuns, *load, *load_run, *load_run - *load);
+  fmt::print(
+      "binary, 100k graph as print_readable text (median of {}): load {:.3f} s, load; run {:.3f} s, "
+      "run {:.3f} s\n",
+      kRuns, *load, *load_run, *load_run - *load);
 }
 
 int Main(int argc, char** argv) {
@@ -107,8 +109,8 @@ int Main(int argc, char** argv) {
   // The first run in a process pays for first-touch page faults of every
   // snapshot and table, as a user's first `run` does; later ones reuse the
   // memory malloc kept.
-  fmt::print("{:>9} {:>9} {:>9} {:>10} {:>9}  (median of {} runs up to 100k nodes, 1 above)\n", "nodes in",
-             "nodes out", "first s", "median s", "us/node", kRuns);
+  fmt::print("{:>9} {:>9} {:>9} {:>10} {:>9}  (median of {} runs up to 100k nodes, 1 above)\n", "nodes in", "nodes out",
+             "first s", "median s", "us/node", kRuns);
   for (size_t n : {1000, 10000, 100000, 1000000}) {
     if (n > max_nodes) break;
     std::shared_ptr<const Graph> input = bench::Transformer(n);

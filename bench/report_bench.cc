@@ -72,9 +72,10 @@ int Main(int argc, char** argv) {
     bytes += entry.file_size();
     pages += entry.path().extension() == ".html";
   }
-  fmt::print("{}-node graph: load; run {:.2f} s, load; run; report {:.2f} s: the report takes {:.2f} s "
-             "({} pages, {:.1f} MB) (median of {})\n",
-             nodes, base, total, total - base, pages, static_cast<double>(bytes) / 1e6, kRuns);
+  fmt::print(
+      "{}-node graph: load; run {:.2f} s, load; run; report {:.2f} s: the report takes {:.2f} s "
+      "({} pages, {:.1f} MB) (median of {})\n",
+      nodes, base, total, total - base, pages, static_cast<double>(bytes) / 1e6, kRuns);
 
   // Opening pages: the floor is an empty page; the heaviest page is the stage
   // of the first pass that changed the graph (its drawing and diff).

@@ -123,8 +123,8 @@ int main(int argc, char** argv) {
   auto start = std::chrono::steady_clock::now();
   std::shared_ptr<const Graph> input = Chain(nodes);
   double built = RssMiB();
-  fmt::print("{} nodes built in {:.2f} s: {:.0f} MiB, {:.0f} bytes/node\n", nodes, bench::SecondsSince(start), built - before,
-             (built - before) * (1 << 20) / nodes);
+  fmt::print("{} nodes built in {:.2f} s: {:.0f} MiB, {:.0f} bytes/node\n", nodes, bench::SecondsSince(start),
+             built - before, (built - before) * (1 << 20) / nodes);
   start = std::chrono::steady_clock::now();
   std::unique_ptr<Graph> copy = input->Clone();
   double cloned = RssMiB();

@@ -29,8 +29,8 @@ int main(int argc, char** argv) {
   for (double m : ms) mean += m;
   mean /= static_cast<double>(ms.size());
   fmt::print("{:<28} {:>10} {:>10} {:>10} {:>10}\n", "airscope -c quit", "mean ms", "p50 ms", "p90 ms", "max ms");
-  fmt::print("{:<28} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f}\n", fmt::format("{} runs", runs), mean,
-             ms[ms.size() / 2], ms[ms.size() * 9 / 10], ms.back());
+  fmt::print("{:<28} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f}\n", fmt::format("{} runs", runs), mean, ms[ms.size() / 2],
+             ms[ms.size() * 9 / 10], ms.back());
   fmt::print("target: under 30 ms\n");
   return 0;
 }

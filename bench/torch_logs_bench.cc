@@ -33,8 +33,8 @@ size_t Generate(size_t bytes, std::ofstream& file) {
     std::string out;
     std::string id = fmt::format("{}/{}", compile % 50, compile / 50);
     auto prefix = [&id](std::string_view file, int line, std::string_view artifact) {
-      return fmt::format("V1121 00:37:54.{:06d} 2422825 site-packages/torch/_dynamo/{}:{}] [{}] [__{}] ", line % 1000000,
-                         file, line, id, artifact);
+      return fmt::format("V1121 00:37:54.{:06d} 2422825 site-packages/torch/_dynamo/{}:{}] [{}] [__{}] ",
+                         line % 1000000, file, line, id, artifact);
     };
     std::string trace = prefix("symbolic_convert.py", 699, "trace_source");
     for (int i = 0; i < 4000; ++i) out += trace + fmt::format("TRACE starts_line /home/u/model.py:{} in forward\n", i);
@@ -49,8 +49,10 @@ size_t Generate(size_t bytes, std::ofstream& file) {
     std::string guards = prefix("guards.py", 2590, "guards");
     out += guards + "GUARDS:\n" + guards + "\n" + guards + "TREE_GUARD_MANAGER:\n" + guards + "+- RootGuardManager\n";
     for (int i = 0; i < 20; ++i) {
-      out += guards + fmt::format("| +- TENSOR_MATCH: check_tensor(L['x{}'], Tensor, DispatchKeySet(CPU), torch.float32, "
-                                  "device=None, requires_grad=False, size=[8, 64], stride=[64, 1])\n", i);
+      out += guards + fmt::format(
+                          "| +- TENSOR_MATCH: check_tensor(L['x{}'], Tensor, DispatchKeySet(CPU), torch.float32, "
+                          "device=None, requires_grad=False, size=[8, 64], stride=[64, 1])\n",
+                          i);
     }
     std::string recompile = prefix("guards.py", 2590, "recompiles");
     out += recompile + "Recompiling function forward in /home/u/model.py:7\n" + recompile +
@@ -100,8 +102,8 @@ int main(int argc, char** argv) {
   fmt::print("{:<30} {:>10}\n", "log size (MB)", fmt::format("{:.1f}", mb));
   fmt::print("{:<30} {:>10}\n", "lines", parsed.lines);
   fmt::print("{:<30} {:>10}\n", "graphs kept", parsed.graphs.size());
-  fmt::print("{:<30} {:>10}\n", "guard sets / recompiles", fmt::format("{} / {}", parsed.guards.size(),
-                                                                       parsed.recompiles.size()));
+  fmt::print("{:<30} {:>10}\n", "guard sets / recompiles",
+             fmt::format("{} / {}", parsed.guards.size(), parsed.recompiles.size()));
   fmt::print("{:<30} {:>10}\n", "parse in memory MB/s", fmt::format("{:.0f}", mb / seconds));
   fmt::print("{:<30} {:>10}\n", "floor: read+memchr MB/s", fmt::format("{:.0f}", mb / *read_floor));
   fmt::print("{:<30} {:>10}  {}\n", "load file MB/s", fmt::format("{:.0f}", mb / load_seconds),

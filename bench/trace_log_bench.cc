@@ -55,24 +55,36 @@ std::string Generate(size_t bytes) {
   graph += "        return (mul_0,)\n        ";
   std::string guards = "\nTREE_GUARD_MANAGER:\n+- RootGuardManager\n";
   for (int i = 0; i < 20; ++i) {
-    guards += fmt::format("| +- TENSOR_MATCH: check_tensor(L['x{}'], Tensor, DispatchKeySet(PrivateUse1, BackendSelect, "
-                          "ADInplaceOrView, AutogradPrivateUse1), torch.float32, device=0, requires_grad=False, "
-                          "size=[8, 64], stride=[64, 1])\n", i);
+    guards += fmt::format(
+        "| +- TENSOR_MATCH: check_tensor(L['x{}'], Tensor, DispatchKeySet(PrivateUse1, BackendSelect, "
+        "ADInplaceOrView, AutogradPrivateUse1), torch.float32, device=0, requires_grad=False, "
+        "size=[8, 64], stride=[64, 1])\n",
+        i);
   }
-  std::string chromium = "{\n\"name\": \"inductor_compile\",\n\"ts\": 1733527096845517.0,\n\"args\": {\n\"compile_id\": \"0/0\"\n},\n\"ph\": \"E\",\n\"cat\": \"dynamo_timed\",\n\"tid\": 0,\n\"pid\": 0\n}";
+  std::string chromium =
+      "{\n\"name\": \"inductor_compile\",\n\"ts\": 1733527096845517.0,\n\"args\": {\n\"compile_id\": "
+      "\"0/0\"\n},\n\"ph\": \"E\",\n\"cat\": \"dynamo_timed\",\n\"tid\": 0,\n\"pid\": 0\n}";
   std::string out;
   out.reserve(bytes + (1 << 20));
   for (int compile = 0; out.size() < bytes; ++compile) {
-    std::string ids = fmt::format("\"frame_id\": {}, \"frame_compile_id\": {}, \"attempt\": 0", compile % 50, compile / 50);
-    Record(out, fmt::format("{{\"dynamo_start\": {{\"stack\": [{{\"line\": 7, \"name\": \"forward\", \"filename\": 0}}]}}, {}", ids), "");
+    std::string ids =
+        fmt::format("\"frame_id\": {}, \"frame_compile_id\": {}, \"attempt\": 0", compile % 50, compile / 50);
+    Record(out,
+           fmt::format(
+               "{{\"dynamo_start\": {{\"stack\": [{{\"line\": 7, \"name\": \"forward\", \"filename\": 0}}]}}, {}", ids),
+           "");
     Record(out, fmt::format("{{\"dynamo_output_graph\": {{\"sizes\": {{\"l_x_\": [8, 64]}}}}, {}", ids), graph);
     Record(out, fmt::format("{{\"aot_forward_graph\": {{}}, {}", ids), graph);
     for (int i = 0; i < 10; ++i) Record(out, fmt::format("{{\"chromium_event\": {{}}, {}", ids), chromium);
-    Record(out, fmt::format("{{\"artifact\": {{\"name\": \"fx_graph_cache_miss\", \"encoding\": \"json\"}}, {}", ids), "{\"key\": \"abc\"}");
+    Record(out, fmt::format("{{\"artifact\": {{\"name\": \"fx_graph_cache_miss\", \"encoding\": \"json\"}}, {}", ids),
+           "{\"key\": \"abc\"}");
     Record(out, fmt::format("{{\"dynamo_cpp_guards_str\": {{}}, {}", ids), guards);
-    Record(out, fmt::format("{{\"compilation_metrics\": {{\"co_name\": \"forward\", \"co_filename\": \"m.py\", "
-                            "\"co_firstlineno\": 7, \"cache_size\": 0, \"guard_count\": 20, \"graph_op_count\": 40, "
-                            "\"fail_type\": null, \"restart_reasons\": []}}, {}", ids), "");
+    Record(out,
+           fmt::format("{{\"compilation_metrics\": {{\"co_name\": \"forward\", \"co_filename\": \"m.py\", "
+                       "\"co_firstlineno\": 7, \"cache_size\": 0, \"guard_count\": 20, \"graph_op_count\": 40, "
+                       "\"fail_type\": null, \"restart_reasons\": []}}, {}",
+                       ids),
+           "");
   }
   return out;
 }

@@ -54,11 +54,11 @@ class Builder {
 // One block on x: [B*T, C] with B=2, T=16, C=128, 4 heads.
 inline Node* Block(Builder& b, Node* x, int layer) {
   auto w = [&](const char* what, const char* ann) { return b.Input(fmt::format("l{}_{}", layer, what), ann); };
-  Node* ln = b.Call("aten.native_layer_norm.default", {N(x), Ints({128}), N(w("ln1_w", "f32[128]")),
-                                                       N(w("ln1_b", "f32[128]")), Argument::Float(1e-5)});
+  Node* ln = b.Call("aten.native_layer_norm.default",
+                    {N(x), Ints({128}), N(w("ln1_w", "f32[128]")), N(w("ln1_b", "f32[128]")), Argument::Float(1e-5)});
   Node* h = b.Item(ln, 0);
-  Node* qkv = b.Call("aten.addmm.default", {N(w("qkv_b", "f32[384]")), N(h), N(b.Call("aten.t.default",
-                                                                                         {N(w("qkv_w", "f32[384, 128]"))}))});
+  Node* qkv = b.Call("aten.addmm.default",
+                     {N(w("qkv_b", "f32[384]")), N(h), N(b.Call("aten.t.default", {N(w("qkv_w", "f32[384, 128]"))}))});
   Node* split = b.Call("aten.split.Tensor", {N(b.Call("aten.view.default", {N(qkv), Ints({2, 16, 384})})),
                                              Argument::Int(128), Argument::Int(2)});
   Node* heads[3];
@@ -69,21 +69,25 @@ inline Node* Block(Builder& b, Node* x, int layer) {
   }
   Node* q = b.Call("aten._unsafe_view.default", {N(heads[0]), Ints({8, 16, 32})});
   Node* kt = b.Call("aten.transpose.int", {N(b.Call("aten._unsafe_view.default", {N(heads[1]), Ints({8, 16, 32})})),
-                                          Argument::Int(1), Argument::Int(2)});
+                                           Argument::Int(1), Argument::Int(2)});
   Node* scores = b.Call("aten.mul.Tensor", {N(b.Call("aten.bmm.default", {N(q), N(kt)})), Argument::Float(0.17677)});
   Node* probs = b.Call("aten._softmax.default", {N(scores), Argument::Int(-1), Argument::Bool(false)});
   Node* v = b.Call("aten._unsafe_view.default", {N(heads[2]), Ints({8, 16, 32})});
   Node* att = b.Call("aten.bmm.default", {N(probs), N(v)});
-  Node* merged = b.Call("aten.view.default", {N(b.Call("aten.clone.default",
-      {N(b.Call("aten.transpose.int", {N(b.Call("aten.view.default", {N(att), Ints({2, 4, 16, 32})})),
-                                       Argument::Int(1), Argument::Int(2)}))})), Ints({32, 128})});
+  Node* merged =
+      b.Call("aten.view.default",
+             {N(b.Call("aten.clone.default",
+                       {N(b.Call("aten.transpose.int", {N(b.Call("aten.view.default", {N(att), Ints({2, 4, 16, 32})})),
+                                                        Argument::Int(1), Argument::Int(2)}))})),
+              Ints({32, 128})});
   Node* proj = b.Call("aten.addmm.default", {N(w("proj_b", "f32[128]")), N(merged),
                                              N(b.Call("aten.t.default", {N(w("proj_w", "f32[128, 128]"))}))});
   Node* res = b.Call("aten.add.Tensor", {N(x), N(proj)});
   Node* ln2 = b.Item(b.Call("aten.native_layer_norm.default", {N(res), Ints({128}), N(w("ln2_w", "f32[128]")),
-                                                                N(w("ln2_b", "f32[128]")), Argument::Float(1e-5)}), 0);
-  Node* fc = b.Call("aten.addmm.default", {N(w("fc_b", "f32[512]")), N(ln2),
-                                           N(b.Call("aten.t.default", {N(w("fc_w", "f32[512, 128]"))}))});
+                                                               N(w("ln2_b", "f32[128]")), Argument::Float(1e-5)}),
+                     0);
+  Node* fc = b.Call("aten.addmm.default",
+                    {N(w("fc_b", "f32[512]")), N(ln2), N(b.Call("aten.t.default", {N(w("fc_w", "f32[512, 128]"))}))});
   Node* act = b.Call("aten.gelu.default", {N(fc)});
   Node* out = b.Call("aten.addmm.default", {N(w("out_b", "f32[128]")), N(act),
                                             N(b.Call("aten.t.default", {N(w("out_w", "f32[128, 512]"))}))});

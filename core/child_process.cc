@@ -35,10 +35,8 @@ constexpr char kError = 'E';
 
 void KillAndReap(pid_t child) {
   ::kill(child, SIGKILL);
-  while (::waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
-  }
+  while (::waitpid(child, nullptr, 0) < 0 && errno == EINTR) {}
 }
-
 
 // One running child: its pipe and what it has sent so far.
 struct Running {
@@ -51,7 +49,8 @@ struct Running {
 // Starts `work` in a child; on failure says why.
 Result<Running> Start(size_t index, const ChildWork& work) {
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return Status::Errorf("{}: cannot make a pipe: {}", work.what, std::strerror(errno));
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    return Status::Errorf("{}: cannot make a pipe: {}", work.what, std::strerror(errno));
   std::fflush(nullptr);  // nothing buffered is written twice
   pid_t child = ::fork();
   if (child < 0) {

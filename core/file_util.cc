@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include "core/interrupt.h"
 
 namespace airscope {
@@ -149,7 +151,8 @@ Result<std::string> FollowLinks(const std::string& path, struct stat* existing, 
   for (int hops = 0;; ++hops) {
     if (::lstat(target.c_str(), existing) != 0) {
       // ENOTDIR: MakeDirs names the part of the path that is not a directory.
-      if (errno != ENOENT && errno != ENOTDIR) return Status::Errorf("{}: cannot write: {}", path, std::strerror(errno));
+      if (errno != ENOENT && errno != ENOTDIR)
+        return Status::Errorf("{}: cannot write: {}", path, std::strerror(errno));
       *exists = false;
       return target;
     }
@@ -162,7 +165,7 @@ Result<std::string> FollowLinks(const std::string& path, struct stat* existing, 
     ssize_t n = ::readlink(target.c_str(), link.data(), link.size());
     if (n < 0) return Status::Errorf("{}: cannot write: {}", path, std::strerror(errno));
     link.resize(static_cast<size_t>(n));
-    target = link.starts_with('/') ? link : DirName(target) + "/" + link;
+    target = link.starts_with('/') ? link : fmt::format("{}/{}", DirName(target), link);
   }
 }
 

@@ -32,8 +32,7 @@ class FileText {
 // devices (/dev/zero would be read up to the limit). Reads pipes and FIFOs
 // (no size known up front) to their end too; a FIFO gets fifo_wait_ms for
 // its first bytes, since it may have no writer (opening it would block).
-Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes = uint64_t{4} << 30,
-                              int fifo_wait_ms = 5000);
+Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes = uint64_t{4} << 30, int fifo_wait_ms = 5000);
 // The same, as a std::string (one more copy; for small files and callers that keep the text).
 Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes = uint64_t{4} << 30);
 

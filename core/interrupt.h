@@ -19,7 +19,7 @@ namespace airscope {
 // (the shell gives up on a command that ignores several).
 int RequestInterrupt();
 void ClearInterrupt();
-bool InterruptRequested();       // one relaxed atomic load: cheap enough for any loop
-Status InterruptedStatus();      // "interrupted (Ctrl-C)"
+bool InterruptRequested();   // one relaxed atomic load: cheap enough for any loop
+Status InterruptedStatus();  // "interrupted (Ctrl-C)"
 
 }  // namespace airscope

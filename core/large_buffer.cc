@@ -28,12 +28,15 @@ LargeBuffer::LargeBuffer(size_t bytes) : size_(bytes) {
   size_t length = MappedLength(bytes);
   void* raw = ::mmap(nullptr, length + kHugeFrom, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) throw std::bad_alloc();
+  // The first kHugeFrom-aligned byte of the mapping; what lies before it and
+  // after start + length goes back. Pointer arithmetic, not integer-to-pointer
+  // casts, so the compiler keeps the provenance.
   auto raw_at = reinterpret_cast<uintptr_t>(raw);
-  uintptr_t start = (raw_at + kHugeFrom - 1) & ~(uintptr_t{kHugeFrom} - 1);
-  size_t head = start - raw_at;
+  size_t head = ((raw_at + kHugeFrom - 1) & ~(uintptr_t{kHugeFrom} - 1)) - raw_at;
+  char* start = static_cast<char*>(raw) + head;
   if (head) ::munmap(raw, head);
-  if (kHugeFrom - head) ::munmap(reinterpret_cast<void*>(start + length), kHugeFrom - head);
-  data_ = reinterpret_cast<void*>(start);
+  if (kHugeFrom - head) ::munmap(start + length, kHugeFrom - head);
+  data_ = start;
   // Advice only: where transparent huge pages are off, this fails and the
   // mapping simply stays in 4 KiB pages.
   ::madvise(data_, length, MADV_HUGEPAGE);

@@ -17,8 +17,7 @@ namespace airscope {
 // without one included). Errors: the file cannot be opened or read, it is
 // larger than `max_bytes` (checked as it is read, so a growing file is
 // caught too), or Ctrl-C was pressed (InterruptedStatus()).
-Status ReadFileLines(const std::string& path, uint64_t max_bytes,
-                     const std::function<void(std::string_view)>& on_line);
+Status ReadFileLines(const std::string& path, uint64_t max_bytes, const std::function<void(std::string_view)>& on_line);
 
 // The same over text already in memory: each line without its '\n', a final
 // line without one included, no empty line after a final '\n'.

@@ -118,7 +118,9 @@ bool Scanner::QuotedString(std::string* out, QuoteStyle style) {
           case 'n': out->push_back('\n'); break;
           case 't': out->push_back('\t'); break;
           case 'r': out->push_back('\r'); break;
-          case '\\': case '\'': case '"': out->push_back(e); break;
+          case '\\':
+          case '\'':
+          case '"': out->push_back(e); break;
           case 'x': {
             int high = i < end_ ? HexValue(text_[i]) : -1;
             int low = i + 1 < end_ ? HexValue(text_[i + 1]) : -1;
@@ -159,7 +161,10 @@ bool Scanner::QuotedString(std::string* out, QuoteStyle style) {
       case 'b': out->push_back('\b'); break;
       case 'f': out->push_back('\f'); break;
       case 'v': out->push_back('\v'); break;
-      case '\\': case '\'': case '"': case '?': out->push_back(e); break;
+      case '\\':
+      case '\'':
+      case '"':
+      case '?': out->push_back(e); break;
       case 'x': {
         int value = 0;
         int digits = 0;

@@ -51,9 +51,7 @@ inline bool IsIdentChar(char c) { return IsIdentStart(c) || (c >= '0' && c <= '9
 inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 // ASCII letters, digits and '_' (a word of the rewrite language, a protobuf
 // field name, a call spec's input name).
-inline bool IsWordChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) || c == '_';
-}
+inline bool IsWordChar(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) || c == '_'; }
 
 // Where a scanned text comes from: what its errors name.
 struct SourceOrigin {
@@ -94,8 +92,7 @@ class Scanner {
  public:
   static constexpr size_t kMaxQuoted = 120;  // bytes of a long line quoted around the column
 
-  explicit Scanner(std::string_view text, SourceOrigin origin = {})
-      : text_(text), origin_(origin), end_(text.size()) {}
+  explicit Scanner(std::string_view text, SourceOrigin origin = {}) : text_(text), origin_(origin), end_(text.size()) {}
 
   // --- the cursor ---
   std::string_view text() const { return text_; }
@@ -134,8 +131,12 @@ class Scanner {
 
   // --- tokens (each returns "" and stays put when none is there) ---
   // Skip ' ' / ' ' and '\t' / any ASCII whitespace; return the new position.
-  size_t SkipSpaces() { return SkipWhile([](char c) { return c == ' '; }); }
-  size_t SkipBlanks() { return SkipWhile([](char c) { return c == ' ' || c == '\t'; }); }
+  size_t SkipSpaces() {
+    return SkipWhile([](char c) { return c == ' '; });
+  }
+  size_t SkipBlanks() {
+    return SkipWhile([](char c) { return c == ' ' || c == '\t'; });
+  }
   size_t SkipWhitespace() {
     return SkipWhile([](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; });
   }

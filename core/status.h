@@ -46,16 +46,25 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}                // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}                                  // NOLINT: implicit by design
   Result(Status status) : status_(std::move(status)) { assert(!status_.ok()); }  // NOLINT
 
   bool ok() const { return value_.has_value(); }
   explicit operator bool() const { return ok(); }
   const Status& status() const { return status_; }
 
-  T& value() & { assert(ok()); return *value_; }
-  const T& value() const& { assert(ok()); return *value_; }
-  T&& value() && { assert(ok()); return std::move(*value_); }
+  T& value() & {
+    assert(ok());
+    return *value_;
+  }
+  const T& value() const& {
+    assert(ok());
+    return *value_;
+  }
+  T&& value() && {
+    assert(ok());
+    return std::move(*value_);
+  }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
@@ -69,10 +78,10 @@ class [[nodiscard]] Result {
 }  // namespace airscope
 
 // Propagates a failed Status from an expression returning Status.
-#define AIRSCOPE_RETURN_IF_ERROR(expr)            \
-  do {                                            \
-    ::airscope::Status _airscope_st = (expr);     \
-    if (!_airscope_st.ok()) return _airscope_st;  \
+#define AIRSCOPE_RETURN_IF_ERROR(expr)           \
+  do {                                           \
+    ::airscope::Status _airscope_st = (expr);    \
+    if (!_airscope_st.ok()) return _airscope_st; \
   } while (0)
 
 // Declares `lhs` with the value of an expression returning Result<T>, or

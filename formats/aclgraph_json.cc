@@ -65,7 +65,7 @@ TaskGraph ToAclGraphDump(const TaskGraph& captured, int64_t model_id, int64_t de
     stream_id[captured.streams[i]] = static_cast<int64_t>(i);
     out.streams.push_back(stream_name[captured.streams[i]]);
   }
-  std::map<std::string, int64_t> event_id;  // in order of first use
+  std::map<std::string, int64_t> event_id;   // in order of first use
   std::map<std::string, int64_t> next_task;  // per stream
   std::map<std::string, double> ts;          // per stream
   for (DeviceTask& t : out.tasks) {
@@ -125,9 +125,8 @@ std::string AclGraphJson(const TaskGraph& dump) {
   std::vector<std::string> lines;
   for (const std::string& stream : order) {
     std::vector<const DeviceTask*>& tasks = by_stream[stream];
-    std::stable_sort(tasks.begin(), tasks.end(), [](const DeviceTask* a, const DeviceTask* b) {
-      return a->launch->task_id < b->launch->task_id;
-    });
+    std::stable_sort(tasks.begin(), tasks.end(),
+                     [](const DeviceTask* a, const DeviceTask* b) { return a->launch->task_id < b->launch->task_id; });
     for (const DeviceTask* t : tasks) {
       const DeviceTask::LaunchRecord& l = *t->launch;
       Json e;
@@ -227,7 +226,8 @@ Result<AclGraphDump> ParseAclGraphJson(std::string_view content, std::string_vie
     t.name = e["name"].get<std::string>();
     DeviceTask::LaunchRecord& l = t.launch;
     for (const char* key : {"ts", "dur"}) {
-      if (e.contains(key) && !e[key].is_number()) return Status::Errorf("{}: event {}: \"{}\" is not a number", filename, i, key);
+      if (e.contains(key) && !e[key].is_number())
+        return Status::Errorf("{}: event {}: \"{}\" is not a number", filename, i, key);
     }
     l.ts_us = e.value("ts", 0.0);
     l.dur_us = e.value("dur", 0.0);
@@ -241,19 +241,21 @@ Result<AclGraphDump> ParseAclGraphJson(std::string_view content, std::string_vie
       int64_t* into;
       int64_t absent;
     };
-    for (const Field& f : {Field{"Model Id", &l.model_id, -1}, Field{"Stream Id", &l.stream_id, -1},
-                           Field{"Task Id", &l.task_id, 0}, Field{"Numblocks", &l.num_blocks, -1},
-                           Field{"Task Ration", &l.task_ration, -1}, Field{"Schem Mode", &l.schem_mode, -1},
-                           Field{"Active Stream Id", &l.active_stream_id, -1},
-                           Field{"Kernel Args Size", &l.kernel_args_size, -1}}) {
+    for (const Field& f :
+         {Field{"Model Id", &l.model_id, -1}, Field{"Stream Id", &l.stream_id, -1}, Field{"Task Id", &l.task_id, 0},
+          Field{"Numblocks", &l.num_blocks, -1}, Field{"Task Ration", &l.task_ration, -1},
+          Field{"Schem Mode", &l.schem_mode, -1}, Field{"Active Stream Id", &l.active_stream_id, -1},
+          Field{"Kernel Args Size", &l.kernel_args_size, -1}}) {
       AIRSCOPE_ASSIGN_OR_RETURN(int64_t v, IntField(args, f.key, f.absent, i, filename));
       *f.into = v;
     }
     if (args.contains("ExtendInfo")) {
-      if (!args["ExtendInfo"].is_string()) return Status::Errorf("{}: event {}: \"ExtendInfo\" is not a string", filename, i);
+      if (!args["ExtendInfo"].is_string())
+        return Status::Errorf("{}: event {}: \"ExtendInfo\" is not a string", filename, i);
       l.extend_info = args["ExtendInfo"].get<std::string>();
     }
-    if (args.contains("Kernel Args") && args["Kernel Args"].is_string()) l.kernel_args = args["Kernel Args"].get<std::string>();
+    if (args.contains("Kernel Args") && args["Kernel Args"].is_string())
+      l.kernel_args = args["Kernel Args"].get<std::string>();
     raw.push_back(std::move(t));
   }
   if (raw.empty()) return Status::Errorf("{}: no \"X\" task events with \"tid\" and \"args\"", filename);
@@ -275,7 +277,8 @@ Result<AclGraphDump> ParseAclGraphJson(std::string_view content, std::string_vie
       actives.push_back(i);
     }
   }
-  std::stable_sort(actives.begin(), actives.end(), [&](size_t a, size_t b) { return raw[a].launch.ts_us < raw[b].launch.ts_us; });
+  std::stable_sort(actives.begin(), actives.end(),
+                   [&](size_t a, size_t b) { return raw[a].launch.ts_us < raw[b].launch.ts_us; });
   for (size_t a : actives) {
     std::string source = fmt::format("stream{}", raw[a].launch.active_stream_id);
     const std::string target = raw[a].tid;
@@ -407,7 +410,8 @@ Trace AclGraphTrace(const TaskGraph& dump, std::string title) {
     if (task.kind != TaskKind::kEventWait) continue;
     for (uint32_t d : task.deps) {
       if (dump.tasks[d].kind == TaskKind::kEventRecord) {
-        t.flows.push_back({FlowKind::kEvent, static_cast<uint32_t>(slice_of[d]), static_cast<uint32_t>(slice_of[task.id])});
+        t.flows.push_back(
+            {FlowKind::kEvent, static_cast<uint32_t>(slice_of[d]), static_cast<uint32_t>(slice_of[task.id])});
       }
     }
   }

@@ -64,7 +64,7 @@ struct AclGraphDump {
   // order across streams); a wait depends on the latest record of its event
   // before it.
   TaskGraph tasks;
-  std::string capture_stream;  // the first stream not beginning with a wait (else the first)
+  std::string capture_stream;       // the first stream not beginning with a wait (else the first)
   std::vector<std::string> merged;  // "stream12 -> stream3" (STREAM_ACTIVE)
   int64_t model_id = -1;
 };

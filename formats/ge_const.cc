@@ -48,9 +48,18 @@ std::optional<std::string> ScalarBytes(const Argument& value, DType dtype) {
   double d = 0;
   int64_t i = 0;
   switch (value.kind()) {
-    case Argument::Kind::kBool: i = value.as_bool() ? 1 : 0; d = static_cast<double>(i); break;
-    case Argument::Kind::kInt: i = value.as_int(); d = static_cast<double>(i); break;
-    case Argument::Kind::kFloat: d = value.as_float(); i = static_cast<int64_t>(d); break;
+    case Argument::Kind::kBool:
+      i = value.as_bool() ? 1 : 0;
+      d = static_cast<double>(i);
+      break;
+    case Argument::Kind::kInt:
+      i = value.as_int();
+      d = static_cast<double>(i);
+      break;
+    case Argument::Kind::kFloat:
+      d = value.as_float();
+      i = static_cast<int64_t>(d);
+      break;
     default: return std::nullopt;
   }
   switch (dtype) {

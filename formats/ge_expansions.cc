@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "core/fx/python_repr.h"
 #include "core/ops/op_helpers.h"
@@ -132,7 +133,7 @@ class Expander {
   }
 
   // An operator of `type` over `inputs` (named as its builder names them).
-  GeInput Op(std::string type, std::vector<std::pair<std::string, std::optional<GeInput>>> inputs,
+  GeInput Op(std::string type, const std::vector<std::pair<std::string, std::optional<GeInput>>>& inputs,
              std::vector<GeAttr> attrs, std::vector<GeDesc> outputs) {
     GeOp op;
     op.type = std::move(type);
@@ -213,16 +214,15 @@ std::optional<std::vector<GeOp>> Addmm(const Node& node, Expander& e) {
   GeDesc y = LikeOutput(node);
   y.name = "y";
   auto mul = [&](const GeInput& a, const GeInput& b, GeDesc desc) {
-    return e.Op("Mul", {{"x1", a}, {"x2", b}}, {}, {desc});
+    return e.Op("Mul", {{"x1", a}, {"x2", b}}, {}, {std::move(desc)});
   };
   if (*alpha == 0) {
     mul(self, beta_c, y);
     return e.Take();
   }
   bool half = self.desc.dtype == DType::kFloat16 || self.desc.dtype == DType::kBFloat16;
-  bool bias = half && (Rank(self.desc) == 1 ||
-                       (Rank(self.desc) == 2 && self.desc.dims[0] == 1 && Rank(mat2.desc) == 2 &&
-                        self.desc.dims[1] == mat2.desc.dims[1]));
+  bool bias = half && (Rank(self.desc) == 1 || (Rank(self.desc) == 2 && self.desc.dims[0] == 1 &&
+                                                Rank(mat2.desc) == 2 && self.desc.dims[1] == mat2.desc.dims[1]));
   auto matmul_attrs = [] {
     return std::vector<GeAttr>{BoolAttr("transpose_x1", false), BoolAttr("transpose_x2", false),
                                IntAttr("offset_x", 0)};
@@ -258,8 +258,8 @@ std::optional<std::vector<GeOp>> Convolution(const Node& node, Expander& e) {
   auto dilation = StaticIntList(&node.args()[5]);
   const Argument& transposed = node.args()[6];
   const Argument& groups = node.args()[8];
-  if (!out || !stride || !padding || !dilation || transposed.kind() != Argument::Kind::kBool ||
-      transposed.as_bool() || groups.kind() != Argument::Kind::kInt) {
+  if (!out || !stride || !padding || !dilation || transposed.kind() != Argument::Kind::kBool || transposed.as_bool() ||
+      groups.kind() != Argument::Kind::kInt) {
     return std::nullopt;  // transposed and 3-D convolutions build shape helpers: not modelled
   }
   size_t rank = out->sizes.size();
@@ -289,14 +289,14 @@ std::optional<std::vector<GeOp>> Convolution(const Node& node, Expander& e) {
   GeDesc conv_y = y;
   if (rank == 3) conv_y.dims.insert(conv_y.dims.begin() + 2, 1);
   std::vector<int64_t> in_layout = bias ? std::vector<int64_t>{0, 1, 2} : std::vector<int64_t>{0, 1};
-  GeInput conv = e.Op("Conv2D", {{"x", x}, {"filter", weight}, {"bias", bias}, {"offset_w", std::nullopt}},
-                      {IntsAttr("strides", {1, 1, (*stride)[0], (*stride)[1]}),
-                       IntsAttr("pads", {(*padding)[0], (*padding)[0], (*padding)[1], (*padding)[1]}),
-                       IntsAttr("dilations", {1, 1, (*dilation)[0], (*dilation)[1]}), IntAttr("groups", groups.as_int()),
-                       StrAttr("data_format", "NCHW"), IntAttr("offset_x", 0),
-                       LayoutAttr("input_layout_info", in_layout, "NCHW"),
-                       LayoutAttr("output_layout_info", {0}, "NCHW")},
-                      {conv_y});
+  GeInput conv =
+      e.Op("Conv2D", {{"x", x}, {"filter", weight}, {"bias", bias}, {"offset_w", std::nullopt}},
+           {IntsAttr("strides", {1, 1, (*stride)[0], (*stride)[1]}),
+            IntsAttr("pads", {(*padding)[0], (*padding)[0], (*padding)[1], (*padding)[1]}),
+            IntsAttr("dilations", {1, 1, (*dilation)[0], (*dilation)[1]}), IntAttr("groups", groups.as_int()),
+            StrAttr("data_format", "NCHW"), IntAttr("offset_x", 0), LayoutAttr("input_layout_info", in_layout, "NCHW"),
+            LayoutAttr("output_layout_info", {0}, "NCHW")},
+           {conv_y});
   if (rank == 3) e.Op("Squeeze", {{"x", conv}}, {IntsAttr("axis", {2})}, {y});
   return e.Take();
 }

@@ -19,8 +19,9 @@ constexpr std::string_view kMultiOp = "TorchAir's converter emits several GE ope
 // Each GE type is the `ge.X(...)` TorchAir's converter (ge_converter/aten/<op>.py) returns.
 constexpr std::array kRows = {
     Row{"aten.mm", "MatMul", "default"},  // ge.MatMul(self, mat2, None)
-    Row{"aten.addmm", "", "", "addmm.py: MatMulV2 with the bias when it is fp16/bf16 of rank 1 (or [1, N]), "
-                              "else MatMulV2 + Add/AxpyV2, Mul for alpha/beta != 1"},
+    Row{"aten.addmm", "", "",
+        "addmm.py: MatMulV2 with the bias when it is fp16/bf16 of rank 1 (or [1, N]), "
+        "else MatMulV2 + Add/AxpyV2, Mul for alpha/beta != 1"},
     Row{"aten.matmul", "", "", "matmul.py: BatchMatMul when a rank >= 3, else MatMul"},
     Row{"aten.bmm", "BatchMatMul", "default"},  // ge.BatchMatMul(self, mat2)
     Row{"aten.add", "Add", "Tensor"},           // AxpyV2 when alpha != 1
@@ -49,8 +50,9 @@ constexpr std::array kRows = {
     Row{"aten.cat", "ConcatV2", "default"},
     Row{"aten.split", "SplitV", "Tensor"},
     Row{"aten.split_with_sizes", "SplitV", ""},
-    Row{"aten.convolution", "", "", "convolution.py: Conv2D/Conv3D/Conv2DTranspose/Conv3DTranspose by rank, "
-                                    "with shape helper operators"},
+    Row{"aten.convolution", "", "",
+        "convolution.py: Conv2D/Conv3D/Conv2DTranspose/Conv3DTranspose by rank, "
+        "with shape helper operators"},
     Row{"aten.native_batch_norm", "", "", "native_batch_norm.py raises NotImplementedError"},
     Row{"aten._native_batch_norm_legit_no_training", "", "", kMultiOp},
     Row{"aten.native_layer_norm", "", "", "native_layer_norm.py: LayerNormV4, with Const/Fill operators"},
@@ -70,15 +72,17 @@ constexpr std::array kRows = {
     Row{"aten._to_copy", "Cast", "default"},
     Row{"aten.embedding", "GatherV2", "default"},
     // torch_npu ops (ge_converter/custom/<file>.py)
-    Row{"npu.npu_add_rms_norm", "AddRmsNorm", "default"},                          // npu_add_rms_norm.py:13
-    Row{"npu.npu_add_rms_norm_cast", "AddRmsNormCast", "default"},                 // npu_add_rms_norm_cast.py:17
+    Row{"npu.npu_add_rms_norm", "AddRmsNorm", "default"},                            // npu_add_rms_norm.py:13
+    Row{"npu.npu_add_rms_norm_cast", "AddRmsNormCast", "default"},                   // npu_add_rms_norm_cast.py:17
     Row{"npu.npu_add_rms_norm_dynamic_quant", "AddRmsNormDynamicQuant", "default"},  // ...dynamic_quant.py:21
-    Row{"npu._npu_dtype_cast", "Cast", ""},                                        // npu_dtype_cast.py:59-66
-    Row{"npu.npu_transpose_batchmatmul", "TransposeBatchMatMul", "default"},       // transpose_batchmatmul.py:21
-    Row{"npu.npu_dynamic_quant", "", "", "npu_dynamic_quant.py: DynamicQuant (quant_mode pertoken, dst_type_max 0), "
-                                         "else DynamicQuantV2; int4 adds Reshape/Bitcast operators"},
-    Row{"npu.npu_quantize", "", "", "quantized.py: AscendQuantV2 when div_mode is False, else Quantize with "
-                                    "Unsqueeze operators for scales and zero_points"},
+    Row{"npu._npu_dtype_cast", "Cast", ""},                                          // npu_dtype_cast.py:59-66
+    Row{"npu.npu_transpose_batchmatmul", "TransposeBatchMatMul", "default"},         // transpose_batchmatmul.py:21
+    Row{"npu.npu_dynamic_quant", "", "",
+        "npu_dynamic_quant.py: DynamicQuant (quant_mode pertoken, dst_type_max 0), "
+        "else DynamicQuantV2; int4 adds Reshape/Bitcast operators"},
+    Row{"npu.npu_quantize", "", "",
+        "quantized.py: AscendQuantV2 when div_mode is False, else Quantize with "
+        "Unsqueeze operators for scales and zero_points"},
 };
 
 constexpr std::string_view kNoRow =

@@ -22,8 +22,8 @@
 namespace airscope {
 
 struct GeOpType {
-  std::string type;     // "MatMul"
-  bool mapped = false;  // false: derived from the target's name, not from the table
+  std::string type;        // "MatMul"
+  bool mapped = false;     // false: derived from the target's name, not from the table
   bool canonical = false;  // true: the reverse mapping of `type` gives back exactly this target
   std::string note;        // !mapped: why no GE type is given
 };

@@ -86,13 +86,12 @@ class Builder {
     }
     std::vector<GeOp> ops;
     int64_t data_index = 0;
-    GeExpansionContext expansion_context{
-        [this](std::string_view type) { return UniqueName(std::string(type)); },
-        [this](const Node* producer) {
-          const GeDesc* desc = nullptr;
-          std::string ref = DataRef(producer, &desc);
-          return GeInput{std::move(ref), desc != nullptr ? *desc : GeDesc{}};
-        }};
+    GeExpansionContext expansion_context{[this](std::string_view type) { return UniqueName(std::string(type)); },
+                                         [this](const Node* producer) {
+                                           const GeDesc* desc = nullptr;
+                                           std::string ref = DataRef(producer, &desc);
+                                           return GeInput{std::move(ref), desc != nullptr ? *desc : GeDesc{}};
+                                         }};
     for (const Node* node : graph_) {
       if (IsElidedGetitem(*node)) continue;
       if (auto expanded = ExpandForGe(*node, expansion_context)) {
@@ -144,8 +143,8 @@ class Builder {
       case OpKind::kCallMethod:
       case OpKind::kCallModule: break;
     }
-    return {node.target(), false, false, fmt::format("an FX {}; TorchAir converts only call_function nodes",
-                                                     OpKindName(node.op()))};
+    return {node.target(), false, false,
+            fmt::format("an FX {}; TorchAir converts only call_function nodes", OpKindName(node.op()))};
   }
 
   // GeGraph.next_unique_name: `Type`, then `Type_1`, ... skipping names taken.
@@ -419,9 +418,9 @@ class Builder {
   const Graph& graph_;
   GeOpsOptions options_;
   std::unordered_map<const Node*, std::string> names_;
-  std::unordered_set<std::string> used_;                  // op names taken
-  std::unordered_map<std::string, int64_t> counters_;    // next_unique_name's, per type
-  std::string scalar_inputs_[2];                          // of the node being built: Const names per arg
+  std::unordered_set<std::string> used_;               // op names taken
+  std::unordered_map<std::string, int64_t> counters_;  // next_unique_name's, per type
+  std::string scalar_inputs_[2];                       // of the node being built: Const names per arg
   GeDesc scalar_descs_[2];
   std::unordered_map<const Node*, std::vector<GeDesc>> descs_;
   std::vector<const Node*> data_inputs_;  // of the node being built

@@ -56,11 +56,11 @@ struct GeDesc {
   std::string name;
   DType dtype = DType::kUnknown;  // DT_UNDEFINED is proto3's default: not written
   bool has_shape = false;
-  std::vector<int64_t> dims;      // symbolic dims as -1 (the symbol stays in meta)
-  std::string layout;             // "ND" for tensors
-  std::string meta;               // the `_meta` attr: `Tensor(dtype=..., shape=torch.Size([...])`
-  std::string device_type;        // "NPU" on Data descs
-  bool unfed_optional = false;    // an absent optional input (get_invalid_desc: attr `_is_unfed_optional` i: 1)
+  std::vector<int64_t> dims;    // symbolic dims as -1 (the symbol stays in meta)
+  std::string layout;           // "ND" for tensors
+  std::string meta;             // the `_meta` attr: `Tensor(dtype=..., shape=torch.Size([...])`
+  std::string device_type;      // "NPU" on Data descs
+  bool unfed_optional = false;  // an absent optional input (get_invalid_desc: attr `_is_unfed_optional` i: 1)
 };
 
 struct GeAttr {
@@ -89,7 +89,7 @@ struct GeOp {
   std::vector<GeAttr> attrs;        // in TorchAir's order
   std::vector<GeDesc> input_desc;
   std::vector<GeDesc> output_desc;
-  std::string stream;               // "" default stream
+  std::string stream;  // "" default stream
 };
 
 struct GeOpsOptions {

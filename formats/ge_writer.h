@@ -30,7 +30,6 @@
 
 namespace airscope {
 
-Result<std::string> GraphToGeText(const Graph& graph, std::string_view model_name,
-                                  const GeOpsOptions& options = {});
+Result<std::string> GraphToGeText(const Graph& graph, std::string_view model_name, const GeOpsOptions& options = {});
 
 }  // namespace airscope

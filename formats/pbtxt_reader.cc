@@ -112,7 +112,8 @@ class Reader {
       node.offset = field.offset;
       for (const TextField& f : field.fields) {
         if (f.name == "name" || f.name == "op") {
-          if (f.kind != TextField::Kind::kString) return Error(f.value_offset, fmt::format("`{}` must be a string", f.name));
+          if (f.kind != TextField::Kind::kString)
+            return Error(f.value_offset, fmt::format("`{}` must be a string", f.name));
           (f.name == "name" ? node.name : node.type) = f.value;
         } else if (f.name == "input") {
           if (f.kind != TextField::Kind::kString) return Error(f.value_offset, "`input` must be a string");
@@ -162,7 +163,8 @@ class Reader {
       for (Input& input : node.inputs) {
         auto it = by_name_.find(input.producer);
         if (it == by_name_.end()) {
-          return Error(input.offset, fmt::format("node '{}': input refers to no node named '{}'", node.name, input.producer));
+          return Error(input.offset,
+                       fmt::format("node '{}': input refers to no node named '{}'", node.name, input.producer));
         }
         input.producer_id = it->second;
       }
@@ -295,7 +297,8 @@ class Reader {
           int64_t value = 0;
           if (d.name != "dim") continue;
           if (!ParseInt(d.value, &value)) {
-            return Error(attr.value->value_offset, fmt::format("attr '{}': dim '{}' is not an integer", attr.key, d.value));
+            return Error(attr.value->value_offset,
+                         fmt::format("attr '{}': dim '{}' is not an integer", attr.key, d.value));
           }
           tensor.sizes.push_back(value >= 0 ? Dim(value) : Dim::Symbol("?"));
         }
@@ -367,8 +370,11 @@ class Reader {
       auto key = std::make_pair(producer, input.index);
       auto it = getitems_.find(key);
       if (it != getitems_.end()) return it->second;
-      NodeSpec spec{OpKind::kCallFunction, "operator.getitem", {Argument::NodeRef(producer), Argument::Int(input.index)},
-                    {}, fmt::format("{}_getitem_{}", producer->name(), input.index)};
+      NodeSpec spec{OpKind::kCallFunction,
+                    "operator.getitem",
+                    {Argument::NodeRef(producer), Argument::Int(input.index)},
+                    {},
+                    fmt::format("{}_getitem_{}", producer->name(), input.index)};
       Node* getitem = nullptr;
       if (graph_->Find(spec.name) == nullptr && Graph::IsLegalName(spec.name)) {
         auto made = graph_->AppendNamed(std::move(spec));
@@ -400,8 +406,8 @@ class Reader {
     scan.SkipSpaces();
     if (!scan.PeekIs('(') || !parser.ParseItems(&items)) {
       std::string why = scan.failure_message().empty() ? "expected `(...)`" : scan.failure_message();
-      return Error(attr.value->value_offset, fmt::format("attr '_fx_args': {} at column {} of `{}`", why,
-                                                         scan.failure_pos() + 1, text));
+      return Error(attr.value->value_offset,
+                   fmt::format("attr '_fx_args': {} at column {} of `{}`", why, scan.failure_pos() + 1, text));
     }
     return items;
   }
@@ -413,7 +419,8 @@ class Reader {
     Scanner scan(text);
     ArgParser parser(scan, ArgDialect::kPython, graph_.get());
     auto fail = [&](size_t at, std::string_view why) {
-      return Error(attr.value->value_offset, fmt::format("attr '_fx_kwargs': {} at column {} of `{}`", why, at + 1, text));
+      return Error(attr.value->value_offset,
+                   fmt::format("attr '_fx_kwargs': {} at column {} of `{}`", why, at + 1, text));
     };
     if (!scan.Consume('(')) return fail(0, "expected `(`");
     while (true) {

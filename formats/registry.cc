@@ -38,8 +38,7 @@ bool StartsWithAny(std::string_view line, std::initializer_list<std::string_view
   return std::any_of(prefixes.begin(), prefixes.end(), [line](std::string_view p) { return line.starts_with(p); });
 }
 
-Result<std::unique_ptr<Graph>> RefuseGeBuilderCode(std::string_view, const std::string& path,
-                                                   const ReleaseTextBefore&);
+Result<std::unique_ptr<Graph>> RefuseGeBuilderCode(std::string_view, const std::string& path, const ReleaseTextBefore&);
 // Rows whose read refuses (they are recognised only to say why): not listed
 // among what airscope reads, and not a graph's start for the logs' sniff.
 bool Refuses(const InputFormat& row) { return row.read == &RefuseGeBuilderCode; }
@@ -91,7 +90,8 @@ bool SniffGeBuilderCode(const InputPeek& peek) { return peek.head.find(kGeBuilde
 
 // --- reads of the graph rows ---
 
-Result<std::unique_ptr<Graph>> ReadFx(std::string_view text, const std::string& path, const ReleaseTextBefore& release) {
+Result<std::unique_ptr<Graph>> ReadFx(std::string_view text, const std::string& path,
+                                      const ReleaseTextBefore& release) {
   return ParseFxText(text, path, release);
 }
 Result<std::unique_ptr<Graph>> ReadReadable(std::string_view text, const std::string& path, const ReleaseTextBefore&) {
@@ -105,10 +105,11 @@ Result<std::unique_ptr<Graph>> ReadPbtxt(std::string_view text, const std::strin
 }
 Result<std::unique_ptr<Graph>> RefuseGeBuilderCode(std::string_view, const std::string& path,
                                                    const ReleaseTextBefore&) {
-  return Status::Errorf("{}:1:1: a GE graph's builder code (TorchAir's config.debug.graph_dump in max-autotune mode, "
-                        "GeGraph.python_code): airscope simulates reduce-overhead mode, whose graph_dump .py files "
-                        "are print_readable code it reads; dump the GE graph as pbtxt to load it",
-                        path);
+  return Status::Errorf(
+      "{}:1:1: a GE graph's builder code (TorchAir's config.debug.graph_dump in max-autotune mode, "
+      "GeGraph.python_code): airscope simulates reduce-overhead mode, whose graph_dump .py files "
+      "are print_readable code it reads; dump the GE graph as pbtxt to load it",
+      path);
 }
 
 InputPeek PeekText(std::string_view path, std::string_view text) {
@@ -119,7 +120,6 @@ InputPeek PeekText(std::string_view path, std::string_view text) {
   return peek;
 }
 
-
 }  // namespace
 
 const std::vector<InputFormat>& InputFormats() {
@@ -127,26 +127,52 @@ const std::vector<InputFormat>& InputFormats() {
       {"debug-tree",
        "a TORCH_COMPILE_DEBUG tree (torch_compile_debug/, one run_*, its torchair/ or model__K, or a directory of "
        "TorchAir's graph_dump files)",
-       {}, InputKind::kDebugTree, SniffDebugTree, nullptr},
-      {"trace-dir", "a directory of dedicated_log_torch_trace_rank_N logs", {}, InputKind::kTraceLogDir,
-       SniffTraceLogDir, nullptr},
-      {"trace", "TORCH_TRACE logs (glog lines with JSON records)", {".log"}, InputKind::kTraceLog, SniffTraceLog,
+       {},
+       InputKind::kDebugTree,
+       SniffDebugTree,
+       nullptr},
+      {"trace-dir",
+       "a directory of dedicated_log_torch_trace_rank_N logs",
+       {},
+       InputKind::kTraceLogDir,
+       SniffTraceLogDir,
+       nullptr},
+      {"trace",
+       "TORCH_TRACE logs (glog lines with JSON records)",
+       {".log"},
+       InputKind::kTraceLog,
+       SniffTraceLog,
        nullptr},
       {"torch-logs",
        "TORCH_LOGS text (torch._logging lines: \"V0515 09:03:07.649000 PID file.py:1157] [0/0] [__graph_code] ...\", "
        "\"[2025-02-06 16:46:56,300] [0/0] torch._dynamo...: [DEBUG] ...\", \"[0/0] [__guards] ...\" or messages "
        "such as \"TRACED GRAPH\"; TorchAir's \"[INFO] TORCHAIR(pid,exe):...\")",
-       {".log.txt", ".log"}, InputKind::kTorchLogs, SniffTorchLogs, nullptr},
-      {"aclgraph-json", "capture dumps (NPUGraph.debug_dump's aclmdlRIDebugJsonPrint JSON)", {".json"},
-       InputKind::kCaptureDump, SniffCaptureDump, nullptr},
+       {".log.txt", ".log"},
+       InputKind::kTorchLogs,
+       SniffTorchLogs,
+       nullptr},
+      {"aclgraph-json",
+       "capture dumps (NPUGraph.debug_dump's aclmdlRIDebugJsonPrint JSON)",
+       {".json"},
+       InputKind::kCaptureDump,
+       SniffCaptureDump,
+       nullptr},
       {"json", "airscope JSON", {".json"}, InputKind::kGraph, SniffJson, ReadJson},
       {"fx", "FX graph text (\"graph():\")", {".graph.txt", ".txt", ".fx"}, InputKind::kGraph, SniffFxText, ReadFx},
-      {"readable", "print_readable code (\"class GraphModule(torch.nn.Module):\")", {".readable.py", ".py"},
-       InputKind::kGraph, SniffReadable, ReadReadable},
+      {"readable",
+       "print_readable code (\"class GraphModule(torch.nn.Module):\")",
+       {".readable.py", ".py"},
+       InputKind::kGraph,
+       SniffReadable,
+       ReadReadable},
       // `.ge.txt` (GE's ModelDef text, dump ge) starts with `name:`, so it comes here too.
       {"pbtxt", "TorchAir pbtxt (\"node {\")", {".pbtxt", ".ge.txt"}, InputKind::kGraph, SniffPbtxt, ReadPbtxt},
-      {"ge-builder", "a GE graph's builder code (max-autotune graph_dump .py): recognised and refused, with why", {},
-       InputKind::kGraph, SniffGeBuilderCode, RefuseGeBuilderCode},
+      {"ge-builder",
+       "a GE graph's builder code (max-autotune graph_dump .py): recognised and refused, with why",
+       {},
+       InputKind::kGraph,
+       SniffGeBuilderCode,
+       RefuseGeBuilderCode},
   };
   return kFormats;
 }
@@ -208,7 +234,8 @@ std::string DefaultGraphName(std::string_view path) {
   size_t slash = path.rfind('/');
   std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
   std::vector<std::string_view> extensions;
-  for (const InputFormat& row : InputFormats()) extensions.insert(extensions.end(), row.extensions.begin(), row.extensions.end());
+  for (const InputFormat& row : InputFormats())
+    extensions.insert(extensions.end(), row.extensions.begin(), row.extensions.end());
   // The longest first: mlp.graph.txt is "mlp", not "mlp.graph".
   std::stable_sort(extensions.begin(), extensions.end(),
                    [](std::string_view a, std::string_view b) { return a.size() > b.size(); });

@@ -54,11 +54,11 @@ inline constexpr size_t kInputPeekBytes = size_t{1} << 20;
 // A graph format's reader: errors carry file:line:col. `release` (FX text
 // only) is told which leading part of `text` the parser is done with.
 using GraphReader = Result<std::unique_ptr<Graph>> (*)(std::string_view text, const std::string& path,
-                                                      const ReleaseTextBefore& release);
+                                                       const ReleaseTextBefore& release);
 
 struct InputFormat {
-  std::string_view name;         // "fx": what `graphs` shows and load's help lists
-  std::string_view description;  // "FX graph text (\"graph():\")": for load's help and refusal
+  std::string_view name;                     // "fx": what `graphs` shows and load's help lists
+  std::string_view description;              // "FX graph text (\"graph():\")": for load's help and refusal
   std::vector<std::string_view> extensions;  // file name endings: stripped for the default graph name
   InputKind kind = InputKind::kGraph;
   bool (*sniff)(const InputPeek& peek) = nullptr;

@@ -117,8 +117,8 @@ std::vector<std::string> Entries(const fs::path& dir, DebugTree* tree) {
 
 // `dynamo_original_graph_3_rank_0_pid_42_ts_20250101...py` (debug_config.py:26-36).
 struct GraphDumpName {
-  std::string kind;  // dynamo_original | dynamo_optimized
-  std::string graph; // graph_3
+  std::string kind;   // dynamo_original | dynamo_optimized
+  std::string graph;  // graph_3
   int rank = -1;
   int64_t pid = -1;
   std::string ext;
@@ -235,13 +235,14 @@ class TreeReader {
     std::optional<std::string> text = Text(p);
     if (!text) return true;
     if (dump.ext == "py" && !IsReadableCode(*text)) {
-      File(prefix, p,
-           IsGePythonCode(*text)
-               ? fmt::format("TorchAir graph_dump of {} as GE builder code (GeGraph.python_code, max-autotune "
-                             "mode): not read, airscope simulates reduce-overhead",
-                             dump.graph)
-               : fmt::format("TorchAir graph_dump of {}: neither print_readable code nor GE code, not read", dump.graph),
-           dump.graph);
+      File(
+          prefix, p,
+          IsGePythonCode(*text)
+              ? fmt::format("TorchAir graph_dump of {} as GE builder code (GeGraph.python_code, max-autotune "
+                            "mode): not read, airscope simulates reduce-overhead",
+                            dump.graph)
+              : fmt::format("TorchAir graph_dump of {}: neither print_readable code nor GE code, not read", dump.graph),
+          dump.graph);
       return true;
     }
     DebugTreeGraph g;
@@ -267,8 +268,8 @@ class TreeReader {
       GraphDumpName dump;
       if (!ParseGraphDumpName(name, &dump)) continue;
       ranks.insert(dump.rank);
-      dumps.push_back({{ToInt(std::string_view(dump.graph).substr(6)), dump.rank, dump.kind == "dynamo_original" ? 0 : 1},
-                       name});
+      dumps.push_back(
+          {{ToInt(std::string_view(dump.graph).substr(6)), dump.rank, dump.kind == "dynamo_original" ? 0 : 1}, name});
     }
     std::stable_sort(dumps.begin(), dumps.end());
     for (const auto& [key, name] : dumps) {
@@ -290,8 +291,9 @@ class TreeReader {
       fs::path p = dir / name;
       StageName stage;
       if (name == "output_code.py") {
-        File(prefix, p, fmt::format("TorchAir output code of {}/{} (the generated module, written at the first call)",
-                                    model, phase),
+        File(prefix, p,
+             fmt::format("TorchAir output code of {}/{} (the generated module, written at the first call)", model,
+                         phase),
              model, phase);
       } else if (ParseStageName(name, phase, &stage)) {
         stages.push_back({stage, p});
@@ -322,8 +324,8 @@ class TreeReader {
       if (!text) continue;
       bool pbtxt = s.name.ext == "pbtxt";
       if (!pbtxt && !IsReadableCode(*text)) {
-        File(prefix, s.path,
-             fmt::format("GE stage dump of {}/{} as text (max-autotune mode): not read", model, phase), model, phase);
+        File(prefix, s.path, fmt::format("GE stage dump of {}/{} as text (max-autotune mode): not read", model, phase),
+             model, phase);
         continue;
       }
       DebugTreeGraph g;
@@ -547,7 +549,8 @@ class TreeReader {
 
 bool HasGraphDumpFile(const std::vector<std::string>& names) {
   GraphDumpName dump;
-  return std::any_of(names.begin(), names.end(), [&dump](const std::string& n) { return ParseGraphDumpName(n, &dump); });
+  return std::any_of(names.begin(), names.end(),
+                     [&dump](const std::string& n) { return ParseGraphDumpName(n, &dump); });
 }
 
 }  // namespace
@@ -594,9 +597,10 @@ std::string DebugTreeLayout(const std::string& dir) {
 Result<DebugTree> ReadDebugTree(const std::string& dir, uint64_t max_bytes) {
   std::string layout = DebugTreeLayout(dir);
   if (layout.empty()) {
-    return Status::Errorf("{}: not a TORCH_COMPILE_DEBUG tree (no run_*, torchair/, npugraph_ex/, torchinductor/, "
-                          "torchdynamo/, model__K, tlparse/ or dynamo_original_graph_N_* file in it)",
-                          dir);
+    return Status::Errorf(
+        "{}: not a TORCH_COMPILE_DEBUG tree (no run_*, torchair/, npugraph_ex/, torchinductor/, "
+        "torchdynamo/, model__K, tlparse/ or dynamo_original_graph_N_* file in it)",
+        dir);
   }
   DebugTree tree;
   tree.path = dir;

@@ -68,9 +68,9 @@ struct DebugTreeGraph {
   std::string name;    // unique in the tree, the run's prefix included
   std::string prefix;  // the run's prefix: "", "rank1:", "run2:"
   DebugGraphSource source = DebugGraphSource::kTorchAirStage;
-  std::string model;   // "model__0"; "graph_1" for a graph dump; the Inductor folder
-  std::string phase;   // forward | backward | joint (TorchAir stages); empty otherwise
-  int count = -1;      // NNN of a stage dump
+  std::string model;  // "model__0"; "graph_1" for a graph dump; the Inductor folder
+  std::string phase;  // forward | backward | joint (TorchAir stages); empty otherwise
+  int count = -1;     // NNN of a stage dump
   // TorchAir's name of the dump: "graph", "graph_after_view_to_reshape",
   // "original_ge_graph"; "dynamo_out_graph"; "dynamo_original", "dynamo_optimized";
   // Inductor's file stem ("fx_graph_readable").
@@ -86,9 +86,9 @@ struct DebugTreeCapture {
   std::string model;     // the model__K directory it was written into
   std::string fx_graph;  // "graph_1"
   std::string aclgraph_id;
-  int rank = -1;         // the device index in the name
+  int rank = -1;  // the device index in the name
   int64_t pid = -1;
-  std::string timestamp; // UTC %Y%m%d%H%M%S%f
+  std::string timestamp;  // UTC %Y%m%d%H%M%S%f
   std::string path;
   uint64_t bytes = 0;
   bool json_ok = false;  // the file parses as JSON
@@ -115,9 +115,9 @@ struct DebugTreeLog {
 struct DebugTreeRun {
   std::string dir;
   std::string prefix;
-  int rank = -1;        // `-rank_<r>` on the run's name
-  int64_t pid = -1;     // `-pid_<pid>` on the run's name
-  std::string torchair; // "torchair" or "npugraph_ex" (its root's name), empty when there is none
+  int rank = -1;                    // `-rank_<r>` on the run's name
+  int64_t pid = -1;                 // `-pid_<pid>` on the run's name
+  std::string torchair;             // "torchair" or "npugraph_ex" (its root's name), empty when there is none
   std::vector<std::string> models;  // model__K directories, in K order
 };
 
@@ -135,11 +135,11 @@ struct DebugTree {
   // original before the optimized.
   std::vector<DebugTreeGraph> graphs;
   std::vector<DebugTreeCapture> captures;
-  std::vector<DebugTreeFile> files;    // listed, not loaded
+  std::vector<DebugTreeFile> files;  // listed, not loaded
   std::vector<DebugTreeLog> logs;
-  std::vector<std::string> unknown;    // files in no layout airscope knows
+  std::vector<std::string> unknown;  // files in no layout airscope knows
   std::vector<DebugTreeProblem> problems;
-  size_t entries = 0;                  // directory entries looked at
+  size_t entries = 0;  // directory entries looked at
   static constexpr size_t kMaxEntries = 200000;
 };
 

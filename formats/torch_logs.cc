@@ -14,9 +14,7 @@ namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsSpace(char c) { return c == ' ' || c == '\t'; }
-bool IsWordChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) || c == '_';
-}
+bool IsWordChar(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) || c == '_'; }
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 bool EndsWith(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
@@ -370,16 +368,16 @@ bool ParseHead(std::string_view line, Head* h) {
 
 // What kind of message a first line starts.
 enum class Kind : uint8_t {
-  kOther,         // read from its first line (or not at all)
-  kGraph,         // TRACED GRAPH
-  kGraphSizes,    // TRACED GRAPH TENSOR SIZES
-  kGuards,        // GUARDS:
-  kGuardLines,    // a guards-artifact message that is not GUARDS: (flat guards, one record each)
-  kRecompile,     // Recompiling function ...
-  kGraphBreak,    // Graph break ...
-  kCacheLimit,    // torch._dynamo hit config....
-  kTorchAirGraph, // ... graph is graph():
-  kTorchAirMemory // ... memory state is {   (its lines follow without a prefix up to "}.")
+  kOther,          // read from its first line (or not at all)
+  kGraph,          // TRACED GRAPH
+  kGraphSizes,     // TRACED GRAPH TENSOR SIZES
+  kGuards,         // GUARDS:
+  kGuardLines,     // a guards-artifact message that is not GUARDS: (flat guards, one record each)
+  kRecompile,      // Recompiling function ...
+  kGraphBreak,     // Graph break ...
+  kCacheLimit,     // torch._dynamo hit config....
+  kTorchAirGraph,  // ... graph is graph():
+  kTorchAirMemory  // ... memory state is {   (its lines follow without a prefix up to "}.")
 };
 
 // TorchAir prints an FX graph after `graph: ` (nfc:644), `graph is ` (gto:39,
@@ -425,10 +423,21 @@ bool IsMemoryStateOpen(std::string_view text) {
 
 // Artifacts whose messages airscope interprets (the rest are counted).
 bool IsReadArtifact(std::string_view a) {
-  static const std::set<std::string_view> kRead = {
-      "graph_code", "graph_code_verbose", "graph", "graph_sizes", "aot_graphs", "aot_joint_graph",
-      "compiled_autograd", "compiled_autograd_verbose", "guards", "verbose_guards", "recompiles",
-      "recompiles_verbose", "graph_breaks", "post_grad_graphs", "pre_grad_graphs"};
+  static const std::set<std::string_view> kRead = {"graph_code",
+                                                   "graph_code_verbose",
+                                                   "graph",
+                                                   "graph_sizes",
+                                                   "aot_graphs",
+                                                   "aot_joint_graph",
+                                                   "compiled_autograd",
+                                                   "compiled_autograd_verbose",
+                                                   "guards",
+                                                   "verbose_guards",
+                                                   "recompiles",
+                                                   "recompiles_verbose",
+                                                   "graph_breaks",
+                                                   "post_grad_graphs",
+                                                   "pre_grad_graphs"};
   return kRead.count(a) > 0;
 }
 
@@ -491,16 +500,16 @@ std::string FakeTensorAnnotation(std::string_view repr) {
     if (c != ' ') dims += c;
   }
   if (!dims.empty() && dims.back() == ',') dims.pop_back();  // a 1-tuple: (64,)
-  std::string dtype = "f32";  // FakeTensor.__repr__ omits the default dtype
+  std::string dtype = "f32";                                 // FakeTensor.__repr__ omits the default dtype
   size_t d = repr.find("dtype=torch.");
   if (d != std::string_view::npos) {
     std::string_view name = repr.substr(d + 12);
     name = name.substr(0, std::min(name.find_first_of(",)"), name.size()));
     static const std::map<std::string_view, std::string_view> kShort = {
-        {"float32", "f32"}, {"float", "f32"},   {"float16", "f16"}, {"half", "f16"},    {"bfloat16", "bf16"},
-        {"float64", "f64"}, {"double", "f64"},  {"int64", "i64"},   {"long", "i64"},    {"int32", "i32"},
-        {"int", "i32"},     {"int16", "i16"},   {"int8", "i8"},     {"uint8", "u8"},    {"bool", "b8"},
-        {"complex64", "c64"}};
+        {"float32", "f32"},   {"float", "f32"},   {"float16", "f16"}, {"half", "f16"},
+        {"bfloat16", "bf16"}, {"float64", "f64"}, {"double", "f64"},  {"int64", "i64"},
+        {"long", "i64"},      {"int32", "i32"},   {"int", "i32"},     {"int16", "i16"},
+        {"int8", "i8"},       {"uint8", "u8"},    {"bool", "b8"},     {"complex64", "c64"}};
     auto it = kShort.find(name);
     if (it == kShort.end()) return "";
     dtype = std::string(it->second);
@@ -623,7 +632,7 @@ struct TorchLogsReader::State {
     Message message;
   };
   std::deque<Stream> streams;  // a deque: `last` and callers' references stay valid
-  Stream* last = nullptr;  // the stream of the last prefixed line or bare message
+  Stream* last = nullptr;      // the stream of the last prefixed line or bare message
 
   std::map<std::pair<int, std::string>, size_t> compile_index;  // (rank, base id) -> compiles
   std::map<std::pair<int, std::string>, size_t> open_guards;    // (rank, trace id) -> guards
@@ -792,17 +801,13 @@ struct TorchLogsReader::State {
         return blank || indented || StartsWith(t, "=====") || t.find(": (") != std::string_view::npos;
       case Kind::kGuards:
       case Kind::kGuardLines:
-        return blank || indented || StartsWith(t, "TREE_GUARD_MANAGER") || StartsWith(t, "+-") ||
-               StartsWith(t, "|");
-      case Kind::kRecompile:
-        return indented && !blank;
-      case Kind::kGraphBreak:
-        return !blank && BareStart(line) == Kind::kOther;
+        return blank || indented || StartsWith(t, "TREE_GUARD_MANAGER") || StartsWith(t, "+-") || StartsWith(t, "|");
+      case Kind::kRecompile: return indented && !blank;
+      case Kind::kGraphBreak: return !blank && BareStart(line) == Kind::kOther;
       case Kind::kCacheLimit:
         return (indented && !blank) || StartsWith(t, "To log all recompilation") ||
                StartsWith(t, "To diagnose recompilation");
-      case Kind::kTorchAirGraph:
-        return !blank && (indented || StartsWith(t, "%") || StartsWith(t, "return "));
+      case Kind::kTorchAirGraph: return !blank && (indented || StartsWith(t, "%") || StartsWith(t, "return "));
       case Kind::kTorchAirMemory:
         if (m.closed_body) return false;
         if (EndsWith(t, "}.")) m.closed_body = true;
@@ -1174,8 +1179,9 @@ struct TorchLogsReader::State {
     g.source_lines.push_back(m.lines[0]);
     g.source_columns.push_back(m.columns[0] + static_cast<int32_t>(at));
     if (!rest.empty()) {
-      Problem(m.line, "the graph's lines are joined into one (as some web pages print them): airscope split it "
-                      "again before each `%name : ` and `return (`");
+      Problem(m.line,
+              "the graph's lines are joined into one (as some web pages print them): airscope split it "
+              "again before each `%name : ` and `return (`");
       for (const std::string& piece : SplitJoinedFx(rest)) {
         g.text += "    " + piece + "\n";
         g.source_lines.push_back(m.lines[0]);
@@ -1199,8 +1205,9 @@ struct TorchLogsReader::State {
       g.source_columns.push_back(column);
     }
     if (reindented) {
-      Problem(m.line, "the graph's lines lost their indentation (as pages print them): airscope indented them by 4 "
-                      "again, as torch prints them");
+      Problem(m.line,
+              "the graph's lines lost their indentation (as pages print them): airscope indented them by 4 "
+              "again, as torch prints them");
     }
     AddGraph(std::move(g));
   }
@@ -1271,7 +1278,8 @@ struct TorchLogsReader::State {
     if (added != std::string_view::npos) {
       for (std::string_view start : {"eval ", "evaluate_expr ", "runtime_assert "}) {
         if (!StartsWith(t, start)) continue;
-        log.shape_guards.push_back({std::string(id), rank, at, std::string(t.substr(start.size(), added - start.size()))});
+        log.shape_guards.push_back(
+            {std::string(id), rank, at, std::string(t.substr(start.size(), added - start.size()))});
         return;
       }
     }
@@ -1298,14 +1306,15 @@ struct TorchLogsReader::State {
       std::string_view kind;
       std::string_view name_after;  // the fx graph name follows this
       std::string_view name_end;
-      std::string_view key_after;   // the graph key follows this
+      std::string_view key_after;  // the graph key follows this
       std::string_view key_end;
     };
     // acl_graph.py at fced8842: 974, 1114, 1243, 977, 1002-1011, 1043, 1055, 1018; fx2acl_converter.py:148 of
     // 2025-04 (the seed's form) and :219 of 2025-07 for the older capture messages; utils.py:206-210 (timer).
     static const Pattern kPatterns[] = {
         {"Find captured AclGraph{id: ", "hit", " of fx_graph ", " with graph key", "graph key {", "}."},
-        {"No find captured AclGraph{id: ", "capture_start", " of fx_graph ", " with graph key", "graph key {", "}, and"},
+        {"No find captured AclGraph{id: ", "capture_start", " of fx_graph ", " with graph key", "graph key {",
+         "}, and"},
         {"Success to capture fx_graph ", "captured", "Success to capture fx_graph ", " for graph key", "graph key{",
          "}."},
         {"Success to capture fx graph[id: ", "captured", "fx graph[id: ", "]", "with graph key ", "."},
@@ -1400,8 +1409,8 @@ struct TorchLogsReader::State {
       Close(m);
       if (torchair) {
         kind = TorchAirGraphStart(h.text) != std::string_view::npos ? Kind::kTorchAirGraph
-               : IsMemoryStateOpen(h.text)                           ? Kind::kTorchAirMemory
-                                                                      : Kind::kOther;
+               : IsMemoryStateOpen(h.text)                          ? Kind::kTorchAirMemory
+                                                                    : Kind::kOther;
       }
       if (kind == Kind::kOther) ReadOneLine(h, at);
       Open(m, h.layout, torchair ? -1 : h.rank, h.pid, h.prefix, h.id, h.artifact, kind, h.text, at, column);

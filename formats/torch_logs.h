@@ -56,22 +56,22 @@ struct TraceIdParts {
 bool ParseTraceId(std::string_view text, TraceIdParts* parts = nullptr);
 
 struct TorchLogsGraph {
-  std::string name;     // `ID:KIND` (`rankN:` in front when the log has several ranks), unique in the log
-  std::string id;       // trace id as printed ("0/0", "0/1_1", "!0/3/0_1"); empty when the log printed none
+  std::string name;  // `ID:KIND` (`rankN:` in front when the log has several ranks), unique in the log
+  std::string id;    // trace id as printed ("0/0", "0/1_1", "!0/3/0_1"); empty when the log printed none
   int rank = -1;
-  std::string kind;     // dynamo, aot_forward, aot_backward, aot_joint, compiled_autograd, torchair_graph, ...
-  std::string title;    // what the log calls it: "__compiled_fn_1", "Forward graph 0", "after sym input optimization"
-  std::string artifact; // graph_code, graph, aot_graphs, ...; "torchair" for TorchAir's printouts
-  bool fx_text = false; // `graph():` FX text (TorchAir) rather than print_readable code
-  std::string text;     // the graph as printed, from `class ...:` or `graph():` on, prefixes removed
-  size_t line = 0;      // the log line where the message starts
+  std::string kind;      // dynamo, aot_forward, aot_backward, aot_joint, compiled_autograd, torchair_graph, ...
+  std::string title;     // what the log calls it: "__compiled_fn_1", "Forward graph 0", "after sym input optimization"
+  std::string artifact;  // graph_code, graph, aot_graphs, ...; "torchair" for TorchAir's printouts
+  bool fx_text = false;  // `graph():` FX text (TorchAir) rather than print_readable code
+  std::string text;      // the graph as printed, from `class ...:` or `graph():` on, prefixes removed
+  size_t line = 0;       // the log line where the message starts
   // Per line of `text`: the log line it came from and the column where it
   // starts there (0-based), so a parse error names the log's line:col.
   // A column is negative where airscope put back indentation a web page
   // dropped (FX text lines are indented by 4 as torch prints them).
   std::vector<uint32_t> source_lines;
   std::vector<int32_t> source_columns;
-  size_t copies = 0;    // identical reprints dropped (the `graph` artifact repeats graph_code)
+  size_t copies = 0;  // identical reprints dropped (the `graph` artifact repeats graph_code)
   // TorchAir's `compiler inputs` graph: the `input N: ...` reprs logged right
   // before it (npu_fx_compiler.py:641-644), one per example input, in order.
   std::vector<std::string> inputs;
@@ -96,12 +96,12 @@ struct TorchLogsGuards {
 // One recompile message as Dynamo printed it (guards.py,
 // get_and_maybe_log_recompilation_reasons; convert_frame.py before 2.4).
 struct TorchLogsRecompile {
-  std::string id;        // the compile the recompile starts ("0/1"); empty when the line had none
+  std::string id;  // the compile the recompile starts ("0/1"); empty when the line had none
   int rank = -1;
   size_t line = 0;
-  bool verbose = false;  // recompiles_verbose ("guard N failures:" groups)
-  std::string function;  // "f"
-  std::string location;  // "/data/b.py:3"
+  bool verbose = false;               // recompiles_verbose ("guard N failures:" groups)
+  std::string function;               // "f"
+  std::string location;               // "/data/b.py:3"
   std::vector<std::string> details;   // the lines after the first, stripped: "triggered by ...", "- 0/0: ..."
   std::vector<std::string> failures;  // the "- ..." lines without "- "
 };
@@ -160,19 +160,19 @@ struct TorchLogsStep {
   std::string id;
   int rank = -1;
   size_t line = 0;
-  std::string text;   // the line's text, up to 200 characters
-  double time = -1;   // seconds since the year's start (glog prints no year); -1 without a stamp
+  std::string text;  // the line's text, up to 200 characters
+  double time = -1;  // seconds since the year's start (glog prints no year); -1 without a stamp
 };
 
 // A compile id the log mentions, with what Dynamo said of it.
 struct TorchLogsCompile {
-  std::string id;        // base compile id ("0/1")
+  std::string id;  // base compile id ("0/1")
   int rank = -1;
   size_t line = 0;       // first line with it
   int attempts = 1;      // highest attempt seen + 1
   std::string function;  // from "torchdynamo start compiling" / "Step 1: torchdynamo start tracing"
   std::string location;
-  size_t lines = 0;      // log lines carrying it
+  size_t lines = 0;  // log lines carrying it
 };
 
 // TorchAir's AclGraph runtime messages (_acl_concrete_graph/acl_graph.py at
@@ -194,11 +194,11 @@ struct TorchLogsProblem {
 struct TorchLogs {
   std::string path;
   size_t lines = 0;
-  size_t torch_lines = 0;     // lines in a torch._logging layout
-  size_t torchair_lines = 0;  // TorchAir prefixed lines
-  size_t other_lines = 0;     // neither (and not a continuation)
-  std::vector<std::string> layouts;  // glog, bracket, bare, torchair, torchair-c++: in order first seen
-  std::vector<int> ranks;            // sorted
+  size_t torch_lines = 0;                  // lines in a torch._logging layout
+  size_t torchair_lines = 0;               // TorchAir prefixed lines
+  size_t other_lines = 0;                  // neither (and not a continuation)
+  std::vector<std::string> layouts;        // glog, bracket, bare, torchair, torchair-c++: in order first seen
+  std::vector<int> ranks;                  // sorted
   std::vector<TorchLogsCompile> compiles;  // in order of first appearance
   std::vector<TorchLogsGraph> graphs;      // in log order
   std::vector<TorchLogsGuards> guards;

@@ -54,9 +54,7 @@ bool IsCacheArtifact(std::string_view name) {
   return false;
 }
 
-bool IsGraphStage(std::string_view key) {
-  return key.size() > 6 && key.substr(key.size() - 6) == "_graph";
-}
+bool IsGraphStage(std::string_view key) { return key.size() > 6 && key.substr(key.size() - 6) == "_graph"; }
 
 int64_t IntOr(const nlohmann::json& object, const char* key, int64_t fallback) {
   auto it = object.find(key);
@@ -90,9 +88,18 @@ struct ChromiumEvent : nlohmann::json_sax<nlohmann::json> {
   }
   bool null() override { return true; }
   bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t v) override { Number(static_cast<double>(v)); return true; }
-  bool number_unsigned(number_unsigned_t v) override { Number(static_cast<double>(v)); return true; }
-  bool number_float(number_float_t v, const string_t&) override { Number(v); return true; }
+  bool number_integer(number_integer_t v) override {
+    Number(static_cast<double>(v));
+    return true;
+  }
+  bool number_unsigned(number_unsigned_t v) override {
+    Number(static_cast<double>(v));
+    return true;
+  }
+  bool number_float(number_float_t v, const string_t&) override {
+    Number(v);
+    return true;
+  }
   bool string(string_t& v) override {
     if (depth == 1 && current_key == "name") name = v;
     if (depth == 1 && current_key == "ph") ph = v;
@@ -109,8 +116,14 @@ struct ChromiumEvent : nlohmann::json_sax<nlohmann::json> {
     if (--depth == 1) in_args = false;
     return true;
   }
-  bool start_array(std::size_t) override { ++depth; return true; }
-  bool end_array() override { --depth; return true; }
+  bool start_array(std::size_t) override {
+    ++depth;
+    return true;
+  }
+  bool end_array() override {
+    --depth;
+    return true;
+  }
   bool key(string_t& k) override {
     current_key = k;
     return true;
@@ -130,8 +143,9 @@ const TraceCompile* TraceLog::FindCompile(std::string_view id) const {
 size_t TraceLog::CountArtifacts(std::string_view cache, std::string_view outcome) const {
   size_t n = 0;
   for (const TraceArtifact& a : cache_artifacts) {
-    bool cache_ok = cache == "fx_graph" ? a.name.starts_with("fx_graph_cache_")
-                                        : (a.name.starts_with("aotautograd_cache_") || a.name.starts_with("autograd_cache_"));
+    bool cache_ok = cache == "fx_graph"
+                        ? a.name.starts_with("fx_graph_cache_")
+                        : (a.name.starts_with("aotautograd_cache_") || a.name.starts_with("autograd_cache_"));
     n += cache_ok && a.name.ends_with(std::string("_") + std::string(outcome));
   }
   return n;
@@ -236,7 +250,8 @@ struct TraceLogReader::State {
       TraceRecompile r{base_id, line, {}};
       nlohmann::json parsed = ParseBoundedJson(payload);
       if (parsed.is_array()) {
-        for (const auto& reason : parsed) r.reasons.push_back(reason.is_string() ? reason.get<std::string>() : reason.dump());
+        for (const auto& reason : parsed)
+          r.reasons.push_back(reason.is_string() ? reason.get<std::string>() : reason.dump());
       } else if (!payload.empty()) {
         r.reasons.push_back(payload);
       }
@@ -336,7 +351,8 @@ struct TraceLogReader::State {
   void OnRecompileReasons(const Envelope& e) {
     if (!e.body.is_array()) return;
     TraceRecompile r{base_id, e.at, {}};
-    for (const auto& reason : e.body) r.reasons.push_back(reason.is_string() ? reason.get<std::string>() : reason.dump());
+    for (const auto& reason : e.body)
+      r.reasons.push_back(reason.is_string() ? reason.get<std::string>() : reason.dump());
     log.recompiles.push_back(std::move(r));
   }
 
@@ -351,8 +367,8 @@ struct TraceLogReader::State {
     if (auto it = body.find("sources"); it != body.end() && it->is_array()) {
       for (const auto& src : *it) sources.push_back(src.is_string() ? src.get<std::string>() : src.dump());
     }
-    log.specializations.push_back({base_id, StringOr(body, "symbol"), StringOr(body, "value"),
-                                   StringOr(body, "reason"), fmt::format("{}", fmt::join(sources, ", ")), e.at});
+    log.specializations.push_back({base_id, StringOr(body, "symbol"), StringOr(body, "value"), StringOr(body, "reason"),
+                                   fmt::format("{}", fmt::join(sources, ", ")), e.at});
   }
 
   void OnGuardAdded(const Envelope& e) {
@@ -421,7 +437,8 @@ struct TraceLogReader::State {
     const std::string& ph = event.ph;
     double ts = event.ts;
     const std::string& id = event.compile_id;
-    if (name.empty() || id.empty() || id == "None" || log.phases.size() >= kMaxPhases) return;  // compile_file: no compile
+    if (name.empty() || id.empty() || id == "None" || log.phases.size() >= kMaxPhases)
+      return;  // compile_file: no compile
     std::vector<OpenPhase>& stack = open_phases[id];
     if (ph == "B") {
       stack.push_back({name, ts, line});
@@ -442,9 +459,8 @@ struct TraceLogReader::State {
 
   void FinishPhases() {
     for (const auto& [id, stack] : open_phases) log.unmatched_phase_events += stack.size();
-    std::stable_sort(log.phases.begin(), log.phases.end(), [](const TracePhase& a, const TracePhase& b) {
-      return a.start_us < b.start_us;
-    });
+    std::stable_sort(log.phases.begin(), log.phases.end(),
+                     [](const TracePhase& a, const TracePhase& b) { return a.start_us < b.start_us; });
   }
 
   void Record(std::string_view json_text, size_t at) {

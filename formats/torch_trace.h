@@ -39,14 +39,14 @@ struct TraceCompile {
   int frame_id = -1;
   int frame_compile_id = -1;
   int compiled_autograd_id = -1;
-  int attempts = 1;        // highest attempt seen + 1
-  int starts = 0;          // dynamo_start records (a log can hold several runs)
-  size_t line = 0;         // first dynamo_start (or first record) line
+  int attempts = 1;  // highest attempt seen + 1
+  int starts = 0;    // dynamo_start records (a log can hold several runs)
+  size_t line = 0;   // first dynamo_start (or first record) line
   bool has_metrics = false;
-  std::string function;    // co_name
-  std::string filename;    // co_filename:co_firstlineno
-  std::string status;      // success | restart | failure | unknown (no compilation_metrics)
-  std::string reason;      // failure: "fail_type: fail_reason"; restart: the restart reasons
+  std::string function;            // co_name
+  std::string filename;            // co_filename:co_firstlineno
+  std::string status;              // success | restart | failure | unknown (no compilation_metrics)
+  std::string reason;              // failure: "fail_type: fail_reason"; restart: the restart reasons
   std::vector<std::string> stack;  // dynamo_start's stack, outermost first: "file:line in name"
   int64_t graph_op_count = -1, graph_node_count = -1, graph_input_count = -1;
   int64_t cache_size = -1, accumulated_cache_size = -1, guard_count = -1, shape_env_guard_count = -1;
@@ -66,7 +66,7 @@ struct TracePhase {
   double start_us = 0;
   double seconds = 0;
   int depth = 0;
-  size_t line = 0;         // the line of its "B" (or "X") record
+  size_t line = 0;  // the line of its "B" (or "X") record
 };
 
 struct TraceGraph {
@@ -131,21 +131,21 @@ struct TraceLog {
   size_t lines = 0;
   size_t records = 0;
   size_t payload_bytes = 0;
-  std::vector<TraceCompile> compiles;                  // in order of first appearance
-  std::map<std::string, std::string> cpp_guards;       // compile id -> dynamo_cpp_guards_str (last)
-  std::map<std::string, std::string> dynamo_guards;    // compile id -> dynamo_guards JSON text (last)
-  std::vector<TraceRecompile> recompiles;              // one per recompile_reasons record, in log order
+  std::vector<TraceCompile> compiles;                // in order of first appearance
+  std::map<std::string, std::string> cpp_guards;     // compile id -> dynamo_cpp_guards_str (last)
+  std::map<std::string, std::string> dynamo_guards;  // compile id -> dynamo_guards JSON text (last)
+  std::vector<TraceRecompile> recompiles;            // one per recompile_reasons record, in log order
   std::vector<TraceOutputCode> output_code;
   std::vector<TraceSpecialization> specializations;
   std::vector<TraceGuardAdded> guards_added;
   std::vector<TraceGraphBreak> graph_breaks;
-  int rank = -1;                                       // the envelopes' "rank" (-1: none)
-  std::vector<TraceArtifact> cache_artifacts;          // fx_graph_cache_* and aotautograd_cache_* only
-  std::vector<TraceGraph> graphs;                      // in log order
-  std::vector<TracePhase> phases;                      // per compile, in order of their start
-  size_t unmatched_phase_events = 0;                   // a "B" without its "E" (or the reverse)
-  std::vector<TraceProblem> problems;                  // the first kMaxProblems
-  size_t more_problems = 0;                            // and how many more there were
+  int rank = -1;                               // the envelopes' "rank" (-1: none)
+  std::vector<TraceArtifact> cache_artifacts;  // fx_graph_cache_* and aotautograd_cache_* only
+  std::vector<TraceGraph> graphs;              // in log order
+  std::vector<TracePhase> phases;              // per compile, in order of their start
+  size_t unmatched_phase_events = 0;           // a "B" without its "E" (or the reverse)
+  std::vector<TraceProblem> problems;          // the first kMaxProblems
+  size_t more_problems = 0;                    // and how many more there were
   static constexpr size_t kMaxProblems = 100;
 
   const TraceCompile* FindCompile(std::string_view id) const;

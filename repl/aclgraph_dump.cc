@@ -40,7 +40,7 @@ Status LoadAclGraphDump(CommandContext& ctx, const std::string& path, const std:
 }
 
 Status WriteAclGraphDump(CommandContext& ctx, const std::string& path) {
-  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, ctx.session.Current());
   const std::string& name = entry->name;
   DeviceState& dev = ctx.session.device();
   TaskGraph dump;
@@ -56,9 +56,10 @@ Status WriteAclGraphDump(CommandContext& ctx, const std::string& path) {
     }
     streams = fmt::format("{}", fmt::join(mapping, ", "));
   } else {
-    return Status::Errorf("'{}' has no captured graph: run capture first (timeline --aclgraph-json writes the "
-                          "captured graph, as NPUGraph.debug_dump does)",
-                          name);
+    return Status::Errorf(
+        "'{}' has no captured graph: run capture first (timeline --aclgraph-json writes the "
+        "captured graph, as NPUGraph.debug_dump does)",
+        name);
   }
   std::string text = AclGraphJson(dump);
   if (path == "-") {

@@ -21,12 +21,20 @@
 namespace airscope {
 
 // What the next word of a command can be, for tab completion.
-enum class CompletionKind : uint8_t { kNone, kFile, kNode, kGraph, kCommand, kSetting, kFixed,
-                                      kPass,    // a registered pass or a pass of the current pipeline
-                                      kStage,    // input, last, a stage number or pass name that ran
-                                      kCallInput,  // NAME=SPEC of an input of the current graph not yet given
-                                                   // (after a spec: in, param, grad and `fixed`; after `in`: a buffer)
-                                      kBuffer };   // a device buffer or output handle (drop)
+enum class CompletionKind : uint8_t {
+  kNone,
+  kFile,
+  kNode,
+  kGraph,
+  kCommand,
+  kSetting,
+  kFixed,
+  kPass,       // a registered pass or a pass of the current pipeline
+  kStage,      // input, last, a stage number or pass name that ran
+  kCallInput,  // NAME=SPEC of an input of the current graph not yet given
+               // (after a spec: in, param, grad and `fixed`; after `in`: a buffer)
+  kBuffer
+};  // a device buffer or output handle (drop)
 // Given the words typed so far after the command name, what the next one is.
 struct CompletionRule {
   CompletionKind kind = CompletionKind::kNone;
@@ -34,9 +42,9 @@ struct CompletionRule {
 };
 
 struct FlagSpec {
-  std::string name;         // "--format"
-  std::string value;        // the value's placeholder in the syntax line ("F"); "" for a switch
-  CompletionRule values;    // what the value can be, for tab completion
+  std::string name;       // "--format"
+  std::string value;      // the value's placeholder in the syntax line ("F"); "" for a switch
+  CompletionRule values;  // what the value can be, for tab completion
 };
 
 // The flags one command line gave, in the order given.

@@ -26,7 +26,7 @@ struct CommandContext {
   Interpreter& interpreter;
   const std::vector<Word>& args;  // the words after the command name, its declared flags taken out
   CommandOutput& out;
-  const CommandFlags& flags;      // the declared flags given (repl/command_flags.h)
+  const CommandFlags& flags;  // the declared flags given (repl/command_flags.h)
 };
 
 using CommandHandler = std::function<Status(CommandContext&)>;
@@ -39,7 +39,7 @@ struct CommandSpec {
   std::string summary;  // one line for `help` and the README
   std::string help;     // the full text for `help NAME`
   CommandHandler handler;
-  CommandCompleter completer;  // may be empty: nothing to complete; sees the positional words only
+  CommandCompleter completer;        // may be empty: nothing to complete; sees the positional words only
   std::vector<FlagSpec> flags = {};  // its --flags: parsed and completed for it (repl/command_flags.h)
 };
 

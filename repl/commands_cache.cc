@@ -22,10 +22,10 @@
 namespace airscope {
 
 void RegisterTraceCommands(CommandTable& table);  // commands_trace.cc
-Status GuardsCommand(CommandContext& ctx);         // commands_trace.cc: frames and trace logs
+Status GuardsCommand(CommandContext& ctx);        // commands_trace.cc: frames and trace logs
 
 Result<CacheState*> CurrentCacheState(Session& session) {
-  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, session.Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, session.Current());
   if (!entry->cache) entry->cache = std::make_shared<CacheState>();
   return entry->cache.get();
 }
@@ -71,15 +71,15 @@ std::unique_ptr<Frame> NewFrame(const Session& session, const Session::Entry& en
 
 // The frame of the current graph, created on first use.
 Result<Frame*> CurrentFrame(Session& session) {
-  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, session.Current());
-  AIRSCOPE_ASSIGN_OR_RETURN(CacheState* state, CurrentCacheState(session));
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, session.Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(CacheState * state, CurrentCacheState(session));
   if (!state->frame) state->frame = NewFrame(session, *entry);
   return state->frame.get();
 }
 
 // The input names of the current graph, for checking mark_dynamic / gears.
 Result<size_t> InputIndex(Session& session, const Word& word) {
-  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, session.Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, session.Current());
   std::vector<std::string> names;
   for (const Node* p : entry->loaded.graph->Placeholders()) names.push_back(p->name());
   for (size_t i = 0; i < names.size(); ++i) {
@@ -93,7 +93,7 @@ Result<size_t> InputIndex(Session& session, const Word& word) {
 // graph states its shape (torch would fail on it at the next compile).
 Result<size_t> InputDim(Session& session, size_t input, const Word& word) {
   AIRSCOPE_ASSIGN_OR_RETURN(int64_t dim, ParseInt(word, "a dim"));
-  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, session.Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, session.Current());
   const Node* placeholder = entry->loaded.graph->Placeholders()[input];
   if (const TensorMeta* tensor = placeholder->tensor(); tensor && static_cast<size_t>(dim) >= tensor->sizes.size()) {
     return Status::Errorf("column {}: input '{}' is {} ({} dims): it has no dim {}", word.column, placeholder->name(),
@@ -141,7 +141,7 @@ void PrintCompiled(const Frame& frame, const CacheEntry& entry, size_t index, co
 
 Status Call(CommandContext& ctx) {
   if (ctx.args.empty()) return UsageError(kCallUsage);
-  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, ctx.session.Current());
   std::vector<SpecToken> tokens;
   for (const Word& w : ctx.args) tokens.push_back({w.text, w.column});
   AIRSCOPE_ASSIGN_OR_RETURN(CallSpec parsed, ParseCall(tokens));
@@ -179,7 +179,7 @@ Status Call(CommandContext& ctx) {
     return CompileCallThroughPipeline(g, metas, session);
   };
   AIRSCOPE_ASSIGN_OR_RETURN(CallOutcome outcome, frame->Call(graph, inputs, options, compile));
-  AIRSCOPE_ASSIGN_OR_RETURN(CacheState* kept, CurrentCacheState(ctx.session));
+  AIRSCOPE_ASSIGN_OR_RETURN(CacheState * kept, CurrentCacheState(ctx.session));
   CacheState& state = *kept;
   if (first_frame) state.frame = std::move(first_frame);
   state.last_call = outcome.kind;
@@ -223,9 +223,10 @@ Status Call(CommandContext& ctx) {
     // TorchAir's runtime keeps it; the runtime itself is left as it was.
     Status ran = RunAclGraphCall(ctx, state, outcome, inputs, keep);
     if (!ran.ok()) {
-      return ran.WithPrefix(fmt::format("the call failed in TorchAir's AclGraph runtime (cache entry {} stays; "
-                                        "buffers, captures and device memory are as before)",
-                                        outcome.compile_id));
+      return ran.WithPrefix(
+          fmt::format("the call failed in TorchAir's AclGraph runtime (cache entry {} stays; "
+                      "buffers, captures and device memory are as before)",
+                      outcome.compile_id));
     }
   }
   return Status::Ok();
@@ -244,7 +245,7 @@ Status MarkDynamic(CommandContext& ctx) {
     min = lo;
     max = hi;
   }
-  AIRSCOPE_ASSIGN_OR_RETURN(Frame* frame, CurrentFrame(ctx.session));
+  AIRSCOPE_ASSIGN_OR_RETURN(Frame * frame, CurrentFrame(ctx.session));
   frame->MarkDynamic(args[0].text, dim, min, max);
   ctx.out.Print("marked L['{}'].size()[{}] dynamic{} (applies to the next compile)", args[0].text, dim,
                 args.size() == 4 ? fmt::format(" in [{}, {}]", min, max) : "");
@@ -260,14 +261,15 @@ Status Gears(CommandContext& ctx) {
   constexpr std::string_view kUsage = "gears INPUT DIM G1,G2,... [DIM G1,G2,... ...]";
   if (args.size() < 3 || args.size() % 2 != 1) return UsageError(kUsage);
   AIRSCOPE_ASSIGN_OR_RETURN(size_t input, InputIndex(ctx.session, args[0]));
-  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, ctx.session.Current());
   const Node* placeholder = entry->loaded.graph->Placeholders()[input];
   const TensorMeta* tensor = placeholder->tensor();
   if (tensor == nullptr) {
-    return Status::Errorf("column {}: input '{}' has no tensor shape in the graph ({}): set_dim_gears needs a tensor "
-                          "(`set input {} SHAPE` gives it one)",
-                          args[0].column, placeholder->name(),
-                          placeholder->meta() ? placeholder->meta()->ShapeString() : "no annotation", placeholder->name());
+    return Status::Errorf(
+        "column {}: input '{}' has no tensor shape in the graph ({}): set_dim_gears needs a tensor "
+        "(`set input {} SHAPE` gives it one)",
+        args[0].column, placeholder->name(), placeholder->meta() ? placeholder->meta()->ShapeString() : "no annotation",
+        placeholder->name());
   }
   DimGears gears;
   for (size_t i = 1; i + 1 < args.size(); i += 2) {
@@ -286,7 +288,7 @@ Status Gears(CommandContext& ctx) {
   if (const CacheState* state = FindCacheState(ctx.session); !state || !state->frame) {
     AIRSCOPE_RETURN_IF_ERROR(CheckDimGears(gears, tensor->sizes.size()));
   }
-  AIRSCOPE_ASSIGN_OR_RETURN(Frame* frame, CurrentFrame(ctx.session));
+  AIRSCOPE_ASSIGN_OR_RETURN(Frame * frame, CurrentFrame(ctx.session));
   std::string text;
   for (const DimGearsItem& item : gears) {
     text += fmt::format("{}{}: {}", text.empty() ? "" : ", ", item.dim.repr, item.gears.Repr());
@@ -300,7 +302,7 @@ Status Gears(CommandContext& ctx) {
 
 Status Cache(CommandContext& ctx) {
   if (ctx.args.size() > 1) return UsageError("cache [ENTRY]");
-  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, ctx.session.Current());
   const CacheState* state = entry->cache.get();
   if (!state || !state->frame) {
     ctx.out.Print("graph '{}': no calls yet (use call NAME=SPEC ...)", entry->name);
@@ -318,8 +320,8 @@ Status Cache(CommandContext& ctx) {
     return Status::Errorf("column {}: no cache entry '{}'", ctx.args[0].column, ctx.args[0].text);
   }
   FrameOptions options = OptionsFrom(ctx.session.settings());
-  ctx.out.Print("frame {} ({}): {} call(s), {} entr{}, cache_size_limit {}, mode {}{}", frame.frame_id(),
-                entry->name, frame.calls(), frame.entries().size(), frame.entries().size() == 1 ? "y" : "ies",
+  ctx.out.Print("frame {} ({}): {} call(s), {} entr{}, cache_size_limit {}, mode {}{}", frame.frame_id(), entry->name,
+                frame.calls(), frame.entries().size(), frame.entries().size() == 1 ? "y" : "ies",
                 options.cache_size_limit, ctx.session.settings().Get("mode"),
                 frame.eager_calls() ? fmt::format(", {} eager call(s) past the limit", frame.eager_calls()) : "");
   for (const auto& [input, gears] : frame.dim_gears()) {
@@ -367,8 +369,10 @@ Status Why(CommandContext& ctx) {
     if (symbolic.empty()) {
       ctx.out.Styled(Style::kDim, "  (every dim of the new entry is static: a changed size recompiles again)");
     } else {
-      ctx.out.Styled(Style::kDim, "  (the new entry is compiled for {}: a new size of a symbolic dim hits it, a changed "
-                     "static dim recompiles again)", fmt::join(symbolic, " "));
+      ctx.out.Styled(Style::kDim,
+                     "  (the new entry is compiled for {}: a new size of a symbolic dim hits it, a changed "
+                     "static dim recompiles again)",
+                     fmt::join(symbolic, " "));
     }
   }
   return Status::Ok();
@@ -399,7 +403,7 @@ std::string GuardTreeText(const CacheEntry& entry) {
 // checks them (newest first), without calling: nothing compiles or counts.
 Status GuardsCheck(CommandContext& ctx, const Frame& frame, std::span<const Word> spec_words) {
   if (spec_words.empty()) return UsageError("guards check NAME=SPEC ...");
-  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, ctx.session.Current());
   std::vector<SpecToken> tokens;
   for (const Word& w : spec_words) tokens.push_back({w.text, w.column});
   AIRSCOPE_ASSIGN_OR_RETURN(std::vector<CallInput> parsed, ParseCallSpec(tokens));
@@ -414,10 +418,11 @@ Status GuardsCheck(CommandContext& ctx, const Frame& frame, std::span<const Word
     ctx.out.Print("entry {} [{}]: {}", i, e.compile_id, e.guards.FirstFailure(inputs).value_or("a guard fails"));
   }
   FrameOptions options = OptionsFrom(ctx.session.settings());
-  ctx.out.Styled(Style::kBad, "no entry holds: the call would {}",
-                 frame.entries().size() >= options.cache_size_limit
-                     ? fmt::format("run eager (the frame holds cache_size_limit = {} entries)", options.cache_size_limit)
-                     : "recompile");
+  ctx.out.Styled(
+      Style::kBad, "no entry holds: the call would {}",
+      frame.entries().size() >= options.cache_size_limit
+          ? fmt::format("run eager (the frame holds cache_size_limit = {} entries)", options.cache_size_limit)
+          : "recompile");
   return Status::Ok();
 }
 
@@ -427,8 +432,9 @@ Status GuardsDiff(CommandContext& ctx, const Frame& frame, const Word& a, const 
   AIRSCOPE_ASSIGN_OR_RETURN(size_t second, EntryOf(frame, b));
   const CacheEntry& ea = *frame.entries()[first];
   const CacheEntry& eb = *frame.entries()[second];
-  std::string diff = UnifiedDiff(GuardTreeText(ea), GuardTreeText(eb), fmt::format("entry {} [{}]", first, ea.compile_id),
-                                 fmt::format("entry {} [{}]", second, eb.compile_id));
+  std::string diff =
+      UnifiedDiff(GuardTreeText(ea), GuardTreeText(eb), fmt::format("entry {} [{}]", first, ea.compile_id),
+                  fmt::format("entry {} [{}]", second, eb.compile_id));
   if (diff.empty()) {
     ctx.out.Print("entries {} and {} have the same guards", first, second);
   } else {
@@ -454,60 +460,64 @@ Status GuardsOfFrame(CommandContext& ctx, const Frame& frame, const Word* which)
 }
 
 void RegisterCacheCommands(CommandTable& table) {
-  table.Add({"call", "call NAME=SPEC ... [keep]", "invoke the current graph as a frame: cache hit, or compile a new entry",
-             "Calls the current graph with input metadata, one NAME=SPEC per input:\n"
-             "  NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad] [param] [in BUFFER]   e.g.  call x=f32[2,2]@[2,1] y=f32[4]\n"
-             "The cache entries are checked newest first. A hit prints `cache hit (entry N, ID)`; a miss prints\n"
-             "Dynamo's recompile message (which guard of which entry failed) and compiles a new entry with its\n"
-             "guards. A dim that changed between compiles becomes symbolic (automatic dynamic). Past\n"
-             "cache_size_limit entries, misses run eager. A bad spec changes nothing.\n"
-             "The spellings airscope and torch print work too: x=f32[8, 64], x = f32[8,64], x=torch.float32[8,64],\n"
-             "x=f32[8, 64][64, 1]npu:0, requires_grad. Each input must have the rank the graph was traced at.\n"
-             "Tab completes an input's name with its traced spec, then its flags, then buffer names after `in`.\n"
-             "\n"
-             "In reduce-overhead mode the entry then runs as TorchAir's AclGraph runs the module it generates for a\n"
-             "compiled FX graph, graph_<N> (python/torchair/_acl_concrete_graph/acl_graph.py at fced8842, `ag`;\n"
-             "AclGraph.__call__ ag:825-847), on the simulated device:\n"
-             "  graph key  from the graph's unupdated_sym_input_index (ag:281-348): \"no_updated_input\" when no input\n"
-             "             has a symbol, so ONE capture serves every call; str([SymInt values]) when every entry is a\n"
-             "             SymInt, e.g. [4]; else str([value or list(shape) ...]); with parameters and frozen_parameter\n"
-             "             off, str(hash(tuple(data_ptr))) of the parameters' addresses appended (ag:230-278). Dynamo\n"
-             "             passes each symbol of a dynamic input as a SymInt input before it; airscope adds that input.\n"
-             "  capture    a new key is captured into the FX graph's one mempool (ag:1074-1154); with mempool reuse\n"
-             "             and more than one key the pool is first set back to its state before the first capture,\n"
-             "             so the captures of all keys share memory (disable_mempool_reuse_in_same_fx keeps them\n"
-             "             apart). Inputs not mutated, not aliased by an output and not parameters are staged in\n"
-             "             buffers of the pool when clone_input is on; mutated inputs are written in place.\n"
-             "  recapture  a key found again is recaptured when a mutated input's address changed (ag:1365-1385).\n"
-             "  limit      before every capture or recapture, len(graphs_meta) == static_capture_size_limit prints\n"
-             "             TorchAir's warning, resets every captured graph, releases the mempool, and every later\n"
-             "             call of that graph runs eagerly (ag:999-1056).\n"
-             "  replay     with clone_input every staged input is copied in first, without it only inputs whose\n"
-             "             address changed (ag:1290-1359): memcpy tasks on the timeline; then the graph's replay.\n"
-             "  outputs    one key, or mempool reuse off: the same output memory every call; several keys: memory\n"
-             "             at the capture's addresses, with TorchAir's one-time UserWarning; enable_output_clone\n"
-             "             returns copies instead (their copy is not on the timeline) (ag:1402-1475).\n"
-             "Buffers: an input lives where `in BUFFER` says (a new name makes the buffer, at the address the\n"
-             "simulated caching allocator gives it; an existing one is used if the tensor fits), else where it was\n"
-             "passed last time, else in a new buffer INPUT@CALL. `param` marks an input torch treats as a parameter\n"
-             "(fx2acl_converter.py:417-424); the get_attr parameters the aot stage lifts are parameters too, each in\n"
-             "a buffer GRAPH.ATTR made at the first call. Outputs become handles outCALL.I: `keep` keeps them until\n"
-             "`drop`; otherwise they are held until the next call returns, as `y = f(x)` holds y. A replay that\n"
-             "writes memory a kept output lives in, and a captured graph that reads or writes the address of a\n"
-             "freed buffer, get an `aclgraph warning`.\n"
-             "Each call prints TorchAir's log lines as its logger writes them at DEBUG (TORCH_COMPILE_DEBUG=1), as\n"
-             "  [LEVEL] TORCHAIR [acl_graph.py:LINE] text        (the text word for word; pid, time, thread left out)\n"
-             "and airscope's own as `aclgraph: ...`. Not printed: the memory-state lines (ag:1043-1056, 1122-1145)\n"
-             "and the foreach-copy timing (au:206-210). Not modelled: recapture when the stream's core limits change\n"
-             "(that counter stays 0), the task updates of FIA-style ops after a replay (ag:526-577; TorchAir's\n"
-             "\"updated node num\" counts them), custom pools, backward graphs. `timeline`, `runstats`, `mem` and\n"
-             "`mem --graph` show what the call did. A call that fails in the runtime (a capture refused) keeps its\n"
-             "cache entry, as Dynamo installs it before the code runs, and leaves buffers and device as they were.\n"
-             "TorchAir's config.* is read when an entry's AclGraph is made (its first call in this mode) and fixed\n"
-             "from then on, as a compiled graph's config is. Simplified: a CPU input lives in a device buffer too\n"
-             "(TorchAir stages only NPU tensors, ag:1204, and so does airscope).",
-             Call, [](const std::vector<std::string>&) { return CompletionRule{CompletionKind::kCallInput, {"keep"}}; }});
-  table.Add({"mark_dynamic", "mark_dynamic INPUT DIM [MIN MAX]", "compile a dim as a symbol (torch._dynamo.mark_dynamic)",
+  table.Add(
+      {"call", "call NAME=SPEC ... [keep]", "invoke the current graph as a frame: cache hit, or compile a new entry",
+       "Calls the current graph with input metadata, one NAME=SPEC per input:\n"
+       "  NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad] [param] [in BUFFER]   e.g.  call x=f32[2,2]@[2,1] y=f32[4]\n"
+       "The cache entries are checked newest first. A hit prints `cache hit (entry N, ID)`; a miss prints\n"
+       "Dynamo's recompile message (which guard of which entry failed) and compiles a new entry with its\n"
+       "guards. A dim that changed between compiles becomes symbolic (automatic dynamic). Past\n"
+       "cache_size_limit entries, misses run eager. A bad spec changes nothing.\n"
+       "The spellings airscope and torch print work too: x=f32[8, 64], x = f32[8,64], x=torch.float32[8,64],\n"
+       "x=f32[8, 64][64, 1]npu:0, requires_grad. Each input must have the rank the graph was traced at.\n"
+       "Tab completes an input's name with its traced spec, then its flags, then buffer names after `in`.\n"
+       "\n"
+       "In reduce-overhead mode the entry then runs as TorchAir's AclGraph runs the module it generates for a\n"
+       "compiled FX graph, graph_<N> (python/torchair/_acl_concrete_graph/acl_graph.py at fced8842, `ag`;\n"
+       "AclGraph.__call__ ag:825-847), on the simulated device:\n"
+       "  graph key  from the graph's unupdated_sym_input_index (ag:281-348): \"no_updated_input\" when no input\n"
+       "             has a symbol, so ONE capture serves every call; str([SymInt values]) when every entry is a\n"
+       "             SymInt, e.g. [4]; else str([value or list(shape) ...]); with parameters and frozen_parameter\n"
+       "             off, str(hash(tuple(data_ptr))) of the parameters' addresses appended (ag:230-278). Dynamo\n"
+       "             passes each symbol of a dynamic input as a SymInt input before it; airscope adds that input.\n"
+       "  capture    a new key is captured into the FX graph's one mempool (ag:1074-1154); with mempool reuse\n"
+       "             and more than one key the pool is first set back to its state before the first capture,\n"
+       "             so the captures of all keys share memory (disable_mempool_reuse_in_same_fx keeps them\n"
+       "             apart). Inputs not mutated, not aliased by an output and not parameters are staged in\n"
+       "             buffers of the pool when clone_input is on; mutated inputs are written in place.\n"
+       "  recapture  a key found again is recaptured when a mutated input's address changed (ag:1365-1385).\n"
+       "  limit      before every capture or recapture, len(graphs_meta) == static_capture_size_limit prints\n"
+       "             TorchAir's warning, resets every captured graph, releases the mempool, and every later\n"
+       "             call of that graph runs eagerly (ag:999-1056).\n"
+       "  replay     with clone_input every staged input is copied in first, without it only inputs whose\n"
+       "             address changed (ag:1290-1359): memcpy tasks on the timeline; then the graph's replay.\n"
+       "  outputs    one key, or mempool reuse off: the same output memory every call; several keys: memory\n"
+       "             at the capture's addresses, with TorchAir's one-time UserWarning; enable_output_clone\n"
+       "             returns copies instead (their copy is not on the timeline) (ag:1402-1475).\n"
+       "Buffers: an input lives where `in BUFFER` says (a new name makes the buffer, at the address the\n"
+       "simulated caching allocator gives it; an existing one is used if the tensor fits), else where it was\n"
+       "passed last time, else in a new buffer INPUT@CALL. `param` marks an input torch treats as a parameter\n"
+       "(fx2acl_converter.py:417-424); the get_attr parameters the aot stage lifts are parameters too, each in\n"
+       "a buffer GRAPH.ATTR made at the first call. Outputs become handles outCALL.I: `keep` keeps them until\n"
+       "`drop`; otherwise they are held until the next call returns, as `y = f(x)` holds y. A replay that\n"
+       "writes memory a kept output lives in, and a captured graph that reads or writes the address of a\n"
+       "freed buffer, get an `aclgraph warning`.\n"
+       "Each call prints TorchAir's log lines as its logger writes them at DEBUG (TORCH_COMPILE_DEBUG=1), as\n"
+       "  [LEVEL] TORCHAIR [acl_graph.py:LINE] text        (the text word for word; pid, time, thread left out)\n"
+       "and airscope's own as `aclgraph: ...`. Not printed: the memory-state lines (ag:1043-1056, 1122-1145)\n"
+       "and the foreach-copy timing (au:206-210). Not modelled: recapture when the stream's core limits change\n"
+       "(that counter stays 0), the task updates of FIA-style ops after a replay (ag:526-577; TorchAir's\n"
+       "\"updated node num\" counts them), custom pools, backward graphs. `timeline`, `runstats`, `mem` and\n"
+       "`mem --graph` show what the call did. A call that fails in the runtime (a capture refused) keeps its\n"
+       "cache entry, as Dynamo installs it before the code runs, and leaves buffers and device as they were.\n"
+       "TorchAir's config.* is read when an entry's AclGraph is made (its first call in this mode) and fixed\n"
+       "from then on, as a compiled graph's config is. Simplified: a CPU input lives in a device buffer too\n"
+       "(TorchAir stages only NPU tensors, ag:1204, and so does airscope).",
+       Call, [](const std::vector<std::string>&) {
+         return CompletionRule{CompletionKind::kCallInput, {"keep"}};
+       }});
+  table.Add({"mark_dynamic", "mark_dynamic INPUT DIM [MIN MAX]",
+             "compile a dim as a symbol (torch._dynamo.mark_dynamic)",
              "Makes dim DIM of input INPUT symbolic from the next compile on, with range guards\n"
              "(default 2 <= size; Dynamo specializes 0 and 1). A marked dim gets a symbol of its own (Dynamo's\n"
              "DimDynamic.DYNAMIC: no duck sizing with equal sizes). When any input has TorchAir dim gears, the\n"

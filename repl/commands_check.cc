@@ -22,7 +22,7 @@ struct Checked {
 };
 
 Result<Checked> TasksToCheck(CommandContext& ctx, const std::string* stream) {
-  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, ctx.session.Current());
   const std::string& name = entry->name;
   DeviceState& dev = ctx.session.device();
   if (const CapturedGraph* c = dev.sim.FindCaptured(name)) {
@@ -68,37 +68,42 @@ Status Check(CommandContext& ctx) {
 }  // namespace
 
 void RegisterCheckCommand(CommandTable& table) {
-  table.Add({"check", kCheckUsage, "hazards between streams before any hardware: races, events, joins, cores",
-             "Finds what can go wrong between the current graph's streams from the order the device\n"
-             "guarantees, not from one simulated schedule: tasks of a stream run in issue order, a wait after the\n"
-             "record it waits for (the event's latest record issued before it), and a host sync or blocking copy\n"
-             "before everything issued after it; vector clocks over that order give happens-before\n"
-             "(core/check/happens_before.h; the rule of TorchAir's tools/gegraph_check/deadlock_check.py).\n"
-             "It checks the current graph's captured graph, else the capture dump it was loaded from, else its\n"
-             "lowered graph (the pipeline run to `lower`, as capture does). Findings:\n"
-             "  race                two tasks on different streams, unordered, touching one buffer, one writing\n"
-             "                      (buffers: the storages of tensor inputs and values, core/analysis/alias_analysis.h:\n"
-             "                      views read their base, in-place ops and copy_ write their first argument,\n"
-             "                      out= ops their out tensor; values without tensor meta are not tracked, nor is\n"
-             "                      the caching allocator reusing a freed buffer on another stream)\n"
-             "  unrecorded wait     a wait whose event no task before it records\n"
-             "  re-recorded event   an event recorded again before a wait consumed the first record\n"
-             "  unjoined stream     a side stream not joined back to the capture stream, or work on a stream that\n"
-             "                      never joined: the capture rules' own verdict (help capture; ACL 107025)\n"
-             "  core over-subscription  deadlock_check.py's: two concurrent communication kernels (a name with\n"
-             "                      aiv_, dispatch or combine, or ExtendInfo taskType communication) in Schem Mode 1\n"
-             "                      whose vector cores sum above the device's (device.vectorcore_num; TorchAir passes\n"
-             "                      torch.npu.get_device_limit()['vector_core_num'], _acl_concrete_graph/utils.py\n"
-             "                      run_deadlock_check). Vector cores: a dump's Task Type and Numblocks (MIX_AIV and\n"
-             "                      AIVEC: Numblocks; MIX_AIC: Numblocks x 2, 0 when Task Ration is 0). A lowered\n"
-             "                      graph has neither: airscope takes such a kernel to hold, in Schem Mode 1, the\n"
-             "                      vector cores of its stream's limit_core_num (set_stream_limit) or else all the\n"
-             "                      device's. AI (cube) cores are not checked; the script does not either.\n"
-             "--stream S names the capture stream (default: the captured graph's; for a dump, its first stream that\n"
-             "does not begin with a wait).\n"
-             "A capture dump names no buffers, and the capture that wrote it succeeded: on one, races and joins are\n"
-             "not looked for.",
-             Check, nullptr, {{"--stream", "S", {}}}});
+  table.Add(
+      {"check",
+       kCheckUsage,
+       "hazards between streams before any hardware: races, events, joins, cores",
+       "Finds what can go wrong between the current graph's streams from the order the device\n"
+       "guarantees, not from one simulated schedule: tasks of a stream run in issue order, a wait after the\n"
+       "record it waits for (the event's latest record issued before it), and a host sync or blocking copy\n"
+       "before everything issued after it; vector clocks over that order give happens-before\n"
+       "(core/check/happens_before.h; the rule of TorchAir's tools/gegraph_check/deadlock_check.py).\n"
+       "It checks the current graph's captured graph, else the capture dump it was loaded from, else its\n"
+       "lowered graph (the pipeline run to `lower`, as capture does). Findings:\n"
+       "  race                two tasks on different streams, unordered, touching one buffer, one writing\n"
+       "                      (buffers: the storages of tensor inputs and values, core/analysis/alias_analysis.h:\n"
+       "                      views read their base, in-place ops and copy_ write their first argument,\n"
+       "                      out= ops their out tensor; values without tensor meta are not tracked, nor is\n"
+       "                      the caching allocator reusing a freed buffer on another stream)\n"
+       "  unrecorded wait     a wait whose event no task before it records\n"
+       "  re-recorded event   an event recorded again before a wait consumed the first record\n"
+       "  unjoined stream     a side stream not joined back to the capture stream, or work on a stream that\n"
+       "                      never joined: the capture rules' own verdict (help capture; ACL 107025)\n"
+       "  core over-subscription  deadlock_check.py's: two concurrent communication kernels (a name with\n"
+       "                      aiv_, dispatch or combine, or ExtendInfo taskType communication) in Schem Mode 1\n"
+       "                      whose vector cores sum above the device's (device.vectorcore_num; TorchAir passes\n"
+       "                      torch.npu.get_device_limit()['vector_core_num'], _acl_concrete_graph/utils.py\n"
+       "                      run_deadlock_check). Vector cores: a dump's Task Type and Numblocks (MIX_AIV and\n"
+       "                      AIVEC: Numblocks; MIX_AIC: Numblocks x 2, 0 when Task Ration is 0). A lowered\n"
+       "                      graph has neither: airscope takes such a kernel to hold, in Schem Mode 1, the\n"
+       "                      vector cores of its stream's limit_core_num (set_stream_limit) or else all the\n"
+       "                      device's. AI (cube) cores are not checked; the script does not either.\n"
+       "--stream S names the capture stream (default: the captured graph's; for a dump, its first stream that\n"
+       "does not begin with a wait).\n"
+       "A capture dump names no buffers, and the capture that wrote it succeeded: on one, races and joins are\n"
+       "not looked for.",
+       Check,
+       nullptr,
+       {{"--stream", "S", {}}}});
 }
 
 }  // namespace airscope

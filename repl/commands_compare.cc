@@ -69,8 +69,9 @@ std::string Summary(const CompareReport& report) {
 
 void PrintReport(CommandContext& ctx, const CompareReport& report) {
   ctx.out.Styled(Style::kHeading, "compare {} ({}, {}): airscope's pipeline on the recorded input {}", report.run,
-                 report.source, report.isolated ? "isolated: each stretch of passes from the recorded graph before it"
-                                                : "chained: airscope's graph carried from stage to stage",
+                 report.source,
+                 report.isolated ? "isolated: each stretch of passes from the recorded graph before it"
+                                 : "chained: airscope's graph carried from stage to stage",
                  report.input);
   ctx.out.Print("  {:<38} {:<13} {:<8} {}", "after pass", "verdict", "airscope", "recorded");
   for (const CompareRow& row : report.rows) {
@@ -98,7 +99,7 @@ Status Compare(CommandContext& ctx) {
   const CacheState* state = FindCacheState(ctx.session);
   const LogBundle* bundle = state && state->bundle ? state->bundle.get() : nullptr;
   if (!bundle || bundle->recorded.empty()) {
-    AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
+    AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, ctx.session.Current());
     return Status::Errorf(
         "no recorded TorchAir stages for '{}': compare needs what a real run recorded between TorchAir's passes: a "
         "TORCH_COMPILE_DEBUG tree (model__K/forward/NNN_aot_forward_graph*.txt), TorchAir's graph_dump files "
@@ -129,7 +130,8 @@ Status Compare(CommandContext& ctx) {
 }  // namespace
 
 void RegisterCompareCommand(CommandTable& table) {
-  table.Add({"compare", kSyntax,
+  table.Add({"compare",
+             kSyntax,
              "airscope's pipeline against the stages a real TorchAir run recorded, stage by stage",
              "Runs airscope's pipeline on the input a real TorchAir run recorded and compares, after each pass the\n"
              "run recorded, airscope's graph with the recorded one, up to node names (what `expect graph matches`\n"
@@ -154,7 +156,9 @@ void RegisterCompareCommand(CommandTable& table) {
              "session has not defined (pass add pre|post) is Python airscope cannot run: it continues from the\n"
              "recorded graph after it (re-synced). The fx graph name in event tags is taken from the recording.\n"
              "`compare RUN` names a run (or any of its graphs); `compare all` gives one line per run.",
-             Compare, nullptr, {{"--isolated", "", {}}}});
+             Compare,
+             nullptr,
+             {{"--isolated", "", {}}}});
 }
 
 }  // namespace airscope

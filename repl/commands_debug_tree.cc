@@ -61,10 +61,12 @@ void PrintRuns(CommandContext& ctx, const DebugTree& tree) {
       parts.push_back(fmt::format("{}", fmt::join(models, ", ")));
     }
     for (const DebugTreeLog& log : tree.logs) {
-      if (log.prefix == run.prefix) parts.push_back(fmt::format("{} {}", LogKindName(log.kind), Relative(log.path, tree.path)));
+      if (log.prefix == run.prefix)
+        parts.push_back(fmt::format("{} {}", LogKindName(log.kind), Relative(log.path, tree.path)));
     }
     size_t inductor = 0;
-    for (const DebugTreeGraph& g : tree.graphs) inductor += g.prefix == run.prefix && g.source == DebugGraphSource::kInductor;
+    for (const DebugTreeGraph& g : tree.graphs)
+      inductor += g.prefix == run.prefix && g.source == DebugGraphSource::kInductor;
     if (inductor) parts.push_back(fmt::format("torchinductor/: {}", Plural(inductor, "graph", "graphs")));
     std::string name = std::filesystem::path(run.dir).filename().string();
     std::string prefix = run.prefix.empty() ? "" : fmt::format(" (graphs {}...)", run.prefix);
@@ -95,7 +97,8 @@ Status LoadDebugTree(CommandContext& ctx, const std::string& dir, const std::str
   LoadedGraphs loaded_graphs;
   auto add = [&](std::string name, LoadedGraph loaded, const std::string& from) {
     if (!taken.insert(name).second) {
-      warnings.push_back(fmt::format("{} (from {}) not loaded: a graph of that name came earlier in the tree", name, from));
+      warnings.push_back(
+          fmt::format("{} (from {}) not loaded: a graph of that name came earlier in the tree", name, from));
       return false;
     }
     loaded_graphs[name] = loaded.graph;
@@ -111,7 +114,7 @@ Status LoadDebugTree(CommandContext& ctx, const std::string& dir, const std::str
     }
     add(name, std::move(loaded).value(), g.path);
   }
-  std::map<std::string, std::shared_ptr<const TraceLog>> trace_of;   // graph -> its log
+  std::map<std::string, std::shared_ptr<const TraceLog>> trace_of;  // graph -> its log
   std::map<std::string, std::shared_ptr<const TorchLogs>> text_of;
   for (const DebugTreeLog& entry : tree->logs) {
     std::string log_prefix = prefix + entry.prefix;
@@ -157,7 +160,8 @@ Status LoadDebugTree(CommandContext& ctx, const std::string& dir, const std::str
   for (const DebugTreeRun& run : tree->runs) models += run.models.size();
   ctx.out.Styled(Style::kGood, "loaded TORCH_COMPILE_DEBUG tree {} ({}): {}, {}, {}, {}, {}", shown, tree->layout,
                  Plural(tree->runs.size(), "run", "runs"), Plural(models, "TorchAir model", "TorchAir models"),
-                 Plural(graphs.size(), "graph", "graphs"), Plural(tree->captures.size(), "capture dump", "capture dumps"),
+                 Plural(graphs.size(), "graph", "graphs"),
+                 Plural(tree->captures.size(), "capture dump", "capture dumps"),
                  Plural(tree->logs.size(), "log", "logs"));
   PrintRuns(ctx, *tree);
   std::map<std::string, std::vector<std::string>> dumps;  // graph_N -> kinds
@@ -180,18 +184,22 @@ Status LoadDebugTree(CommandContext& ctx, const std::string& dir, const std::str
   }
   if (!tree->files.empty()) {
     ctx.out.Print("  also {} (compiles lists them): {}", Plural(tree->files.size(), "file", "files"),
-                  tree->files.size() <= 3 ? fmt::format("{}", fmt::join([&] {
-                    std::vector<std::string> n;
-                    for (const DebugTreeFile& f : tree->files) n.push_back(Relative(f.path, tree->path));
-                    return n;
-                  }(), ", "))
+                  tree->files.size() <= 3 ? fmt::format("{}", fmt::join(
+                                                                  [&] {
+                                                                    std::vector<std::string> n;
+                                                                    for (const DebugTreeFile& f : tree->files)
+                                                                      n.push_back(Relative(f.path, tree->path));
+                                                                    return n;
+                                                                  }(),
+                                                                  ", "))
                                           : "output code, repro scripts, IR and GE dumps");
   }
   if (!tree->unknown.empty()) {
     std::vector<std::string> shown_files;
-    for (size_t i = 0; i < tree->unknown.size() && i < 5; ++i) shown_files.push_back(Relative(tree->unknown[i], tree->path));
-    ctx.out.Print("  not part of any layout airscope knows ({}): {}{}", tree->unknown.size(), fmt::join(shown_files, ", "),
-                  tree->unknown.size() > 5 ? ", ..." : "");
+    for (size_t i = 0; i < tree->unknown.size() && i < 5; ++i)
+      shown_files.push_back(Relative(tree->unknown[i], tree->path));
+    ctx.out.Print("  not part of any layout airscope knows ({}): {}{}", tree->unknown.size(),
+                  fmt::join(shown_files, ", "), tree->unknown.size() > 5 ? ", ..." : "");
   }
   for (const DebugTreeProblem& p : tree->problems) {
     ctx.out.Styled(Style::kBad, "  warning: {}: {}", Relative(p.path, tree->path), p.message);

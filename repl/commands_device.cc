@@ -76,7 +76,8 @@ void PrintRun(CommandContext& ctx, const RunResult& r, const RunResult* eager) {
   ctx.out.Print("  device time  {:>12} /iteration", at_least(r.device_per_iter()));
   ctx.out.Print("  end-to-end   {:>12} /iteration", at_least(r.e2e_per_iter()));
   if (bound) {
-    ctx.out.Styled(Style::kBad, "  >= lower bounds: {} of {} kernels have no cost (a shape unknown, or an op without a "
+    ctx.out.Styled(Style::kBad,
+                   "  >= lower bounds: {} of {} kernels have no cost (a shape unknown, or an op without a "
                    "cost model) and count as {} each; set input NAME f32[...] gives an input's shape",
                    r.unknown_cost_kernels, r.kernels, FormatNs(spec.min_kernel_ns));
   }
@@ -158,8 +159,8 @@ Status CaptureCheckCommand(CommandContext& ctx, const std::vector<Word>& args) {
     ctx.out.Styled(Style::kGood, "capture check: nothing in '{}' keeps it from being captured ({})", plan.lowered.name,
                    how);
   } else {
-    ctx.out.Styled(Style::kBad, "capture check: capture would refuse '{}' ({}), {} reason(s):", plan.lowered.name,
-                   how, refused.size());
+    ctx.out.Styled(Style::kBad, "capture check: capture would refuse '{}' ({}), {} reason(s):", plan.lowered.name, how,
+                   refused.size());
     for (const CaptureViolation& v : refused) ctx.out.Print("  {}: {}", CaptureRuleName(v.rule), v.message);
   }
   for (const CaptureIssue& i : notes) ctx.out.Styled(Style::kDim, "  note: {}: {}", i.node, i.reason);
@@ -192,7 +193,9 @@ Status Capture(CommandContext& ctx) {
                 c->name, c->id, c->capture_stream, c->tasks.tasks.size(), streams.size(), fmt::join(streams, ", "),
                 pool.name, unsized ? ">= " : "", FormatBytes(pool.reserved));
   if (unsized) {
-    ctx.out.Styled(Style::kBad, "  >= a lower bound: {} kernel(s) have no cost, so no output size: the pool holds nothing for them", unsized);
+    ctx.out.Styled(Style::kBad,
+                   "  >= a lower bound: {} kernel(s) have no cost, so no output size: the pool holds nothing for them",
+                   unsized);
   }
   ctx.out.Styled(Style::kDim, "  from {}", l.source);
   return Status::Ok();
@@ -200,14 +203,15 @@ Status Capture(CommandContext& ctx) {
 
 Status Replay(CommandContext& ctx) {
   AIRSCOPE_ASSIGN_OR_RETURN(RunOptions opts, ParseRunArgs(ctx, "replay [N] [--no-sync]"));
-  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, ctx.session.Current());
   DeviceState& dev = ctx.session.device();
   const CapturedGraph* c = dev.sim.FindCaptured(entry->name);
   if (!c) {
     // torch_npu's words (NPUGraph.cpp:394) for a graph never captured.
-    return Status::Errorf("RuntimeError: Called NPUGraph::replay without a preceding successful capture. "
-                          "(torch_npu NPUGraph.cpp:394): '{}' has not been captured: run capture first",
-                          entry->name);
+    return Status::Errorf(
+        "RuntimeError: Called NPUGraph::replay without a preceding successful capture. "
+        "(torch_npu NPUGraph.cpp:394): '{}' has not been captured: run capture first",
+        entry->name);
   }
   AIRSCOPE_ASSIGN_OR_RETURN(RunResult r, dev.sim.Replay(c->id, opts));
   auto eager = dev.last_eager.find(r.graph);
@@ -298,9 +302,9 @@ Status RunStatsCommand(CommandContext& ctx) {
   for (const TrackStats& t : s.streams) {
     ctx.out.Print("  stream {:<12} busy {:>12} ({:5.1f}%)  longest idle gap {}", t.name, FormatNs(t.busy_ns),
                   t.busy_pct,
-                  t.longest_gap_ns ? fmt::format("{} at {}: {}", FormatNs(t.longest_gap_ns), FormatNs(t.gap_start_ns),
-                                                 t.gap_cause)
-                                   : std::string("none"));
+                  t.longest_gap_ns
+                      ? fmt::format("{} at {}: {}", FormatNs(t.longest_gap_ns), FormatNs(t.gap_start_ns), t.gap_cause)
+                      : std::string("none"));
   }
   ctx.out.Print("  overlap between streams: {}", FormatNs(s.overlap_ns));
   return Status::Ok();
@@ -308,9 +312,10 @@ Status RunStatsCommand(CommandContext& ctx) {
 
 // What the trace of a long run keeps, for eager's and replay's help.
 std::string TraceNote() {
-  return fmt::format("`timeline` and `runstats` show the first iterations\n"
-                     "(whole ones, up to {} tasks; the title says when the trace stops early).",
-                     kTraceTaskBudget);
+  return fmt::format(
+      "`timeline` and `runstats` show the first iterations\n"
+      "(whole ones, up to {} tasks; the title says when the trace stops early).",
+      kTraceTaskBudget);
 }
 
 CompletionRule Fixed(std::vector<std::string> choices) { return {CompletionKind::kFixed, std::move(choices)}; }
@@ -341,71 +346,83 @@ void RegisterDeviceCommands(CommandTable& table) {
                }
                return CompletionRule{};
              }});
-  table.Add({"eager", "eager [N] [--no-sync]", "run the current graph op by op on the simulated device",
+  table.Add({"eager",
+             "eager [N] [--no-sync]",
+             "run the current graph op by op on the simulated device",
              "Runs the current graph's device tasks N times (default 1) eagerly: every op pays host dispatch\n"
              "and a launch, then runs on its stream after the launch latency and its dependencies. The host\n"
              "synchronizes after each iteration (--no-sync: once at the end). Prints host, device and\n"
-             "end-to-end time per iteration. " + TraceNote(),
-             Eager, nullptr, {{"--no-sync", "", {}}}});
-  table.Add({"capture", kCaptureUsage,
-             "capture the current graph into a device graph (aclgraph), or check that it can be",
-             "Records the graph's tasks on a capture stream (default 'capture'; the graph's default-stream\n"
-             "tasks go there) into a graph whose tensors live in a private memory pool, as TorchAir's capture\n"
-             "does: torch_npu.npu.graph(...) (acl_graph.py:1193), i.e. torch_npu's NPUGraph::capture_begin /\n"
-             "capture_end (csrc/core/npu/NPUGraph.cpp @9e73e708) around ACL's aclmdlRICaptureBegin / End. A side\n"
-             "stream joins the capture by waiting on an event recorded in it; its work before that runs outside.\n"
-             "`capture check` applies the same rules (core/device/capture_rules.h) and lists every refusal.\n"
-             "\n"
-             "Refusals. torch_npu's RuntimeErrors, verbatim:\n"
-             "  env.TASK_QUEUE_ENABLE 2: \"Do not support TASK_QUEUE_ENABLE = 2 during NPU graph capture, please\n"
-             "    export TASK_QUEUE_ENABLE=1/0.\" (NPUGraph.cpp:243-247)\n"
-             "  --stream default: \"NPU graphs must be captured on a non-default stream. (However, after capture,\n"
-             "    it's ok to replay them on the default stream.)\" (NPUGraph.cpp:270-274)\n"
-             "  --end-stream S: \"Capture must end on the same stream it began on.\" (NPUGraph.cpp:348)\n"
-             "  replay of a graph never captured: \"Called NPUGraph::replay without a preceding successful\n"
-             "    capture.\" (NPUGraph.cpp:394)\n"
-             "ACL's codes, as CANN's aclError documentation gives them (\"aclError\", runtime API reference,\n"
-             "https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/runtimeapi/aclcppdevg_03_1345.html;\n"
-             "hicann/runtime docs/zh/api_ref/25-01_aclError.md, messages from src/runtime/core/src/common/\n"
-             "errcode_manage.cc):\n"
-             "  .item() / _local_scalar_dense synchronizes its stream first (LocalScalarDenseNpu.cpp:25-26):\n"
-             "    ACL_ERROR_RT_STREAM_CAPTURED 107027 \"stream is captured\", in every mode\n"
-             "  a blocking host<->device copy (no non_blocking=True; CopyKernel.cpp:141-159: synchronize, then\n"
-             "    aclrtMemcpy): ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT 107030 in modes global and thread_local; in\n"
-             "    relaxed the synchronize fails: \"ACL stream synchronize failed, error code:107027\"\n"
-             "  a captured stream waiting on an event no captured task recorded: ACL_ERROR_RT_CAPTURE_DEPENDENCY\n"
-             "    107024 (\"the event wait task has no corresponding event record task\")\n"
-             "  at the end, a side stream not joined back (its last task must be an event record that the\n"
-             "    capture stream, or a stream that returns, waits for): ACL_ERROR_RT_STREAM_UNJOINED 107025\n"
-             "airscope's own refusal: work on a stream that never joined the capture. The real capture succeeds\n"
-             "without it and replays do not run it; airscope will not simulate replays that lose work.\n"
-             "\n"
-             "Capture modes M, aclmdlRICaptureMode: global, thread_local, relaxed (--mode M, or set\n"
-             "capture_error_mode; default global, TorchAir's, fx2acl_converter.py:58). The \"unsafe\" calls are\n"
-             "aclrtMemset, aclrtMemcpy, aclrtMemcpy2d and async copies from pageable host memory; global refuses\n"
-             "them on every thread, thread_local on the capturing thread, relaxed nowhere (CANN\n"
-             "aclmdlRICaptureThreadExchangeMode; hicann/runtime docs/zh/api_ref/\n"
-             "15_model_running_instance__management.md). Synchronizing or querying a stream,\n"
-             "event, device or context is refused in every mode (CANN dev guide, single-stream capture,\n"
-             "docs/zh/dev_guide/04-01_single_stream_capture.md). airscope has one host thread, the capturing\n"
-             "one, so global and thread_local refuse the same calls here.\n"
-             "\n"
-             "Not modelled: ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED 507903 (aclmdlRICaptureEnd after a failed\n"
-             "task submission invalidated the capture; airscope models no submission failure); 107031 (a\n"
-             "default-stream call during capture: the graph's default-stream work is the capture stream's here);\n"
-             "107041 (an async copy from pageable memory: non_blocking copies are taken to be pinned); torch_npu's\n"
-             "\"This NPUGraph instance already owns a captured graph.\" (NPUGraph.cpp:260-263: TorchAir makes a\n"
-             "new NPUGraph per capture; a new capture of the same graph here replaces the old one).",
-             Capture, [](const std::vector<std::string>& before) {
-               if (!before.empty() && before.back() == "--mode") return Fixed(CaptureModeNames());
-               return Fixed({"check", "--stream", "--end-stream", "--mode"});
-             }});
-  table.Add({"replay", "replay [N] [--no-sync]", "replay the current graph's captured device graph N times",
+             "end-to-end time per iteration. " +
+                 TraceNote(),
+             Eager,
+             nullptr,
+             {{"--no-sync", "", {}}}});
+  table.Add(
+      {"capture", kCaptureUsage, "capture the current graph into a device graph (aclgraph), or check that it can be",
+       "Records the graph's tasks on a capture stream (default 'capture'; the graph's default-stream\n"
+       "tasks go there) into a graph whose tensors live in a private memory pool, as TorchAir's capture\n"
+       "does: torch_npu.npu.graph(...) (acl_graph.py:1193), i.e. torch_npu's NPUGraph::capture_begin /\n"
+       "capture_end (csrc/core/npu/NPUGraph.cpp @9e73e708) around ACL's aclmdlRICaptureBegin / End. A side\n"
+       "stream joins the capture by waiting on an event recorded in it; its work before that runs outside.\n"
+       "`capture check` applies the same rules (core/device/capture_rules.h) and lists every refusal.\n"
+       "\n"
+       "Refusals. torch_npu's RuntimeErrors, verbatim:\n"
+       "  env.TASK_QUEUE_ENABLE 2: \"Do not support TASK_QUEUE_ENABLE = 2 during NPU graph capture, please\n"
+       "    export TASK_QUEUE_ENABLE=1/0.\" (NPUGraph.cpp:243-247)\n"
+       "  --stream default: \"NPU graphs must be captured on a non-default stream. (However, after capture,\n"
+       "    it's ok to replay them on the default stream.)\" (NPUGraph.cpp:270-274)\n"
+       "  --end-stream S: \"Capture must end on the same stream it began on.\" (NPUGraph.cpp:348)\n"
+       "  replay of a graph never captured: \"Called NPUGraph::replay without a preceding successful\n"
+       "    capture.\" (NPUGraph.cpp:394)\n"
+       "ACL's codes, as CANN's aclError documentation gives them (\"aclError\", runtime API reference,\n"
+       "https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/runtimeapi/aclcppdevg_03_1345.html;\n"
+       "hicann/runtime docs/zh/api_ref/25-01_aclError.md, messages from src/runtime/core/src/common/\n"
+       "errcode_manage.cc):\n"
+       "  .item() / _local_scalar_dense synchronizes its stream first (LocalScalarDenseNpu.cpp:25-26):\n"
+       "    ACL_ERROR_RT_STREAM_CAPTURED 107027 \"stream is captured\", in every mode\n"
+       "  a blocking host<->device copy (no non_blocking=True; CopyKernel.cpp:141-159: synchronize, then\n"
+       "    aclrtMemcpy): ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT 107030 in modes global and thread_local; in\n"
+       "    relaxed the synchronize fails: \"ACL stream synchronize failed, error code:107027\"\n"
+       "  a captured stream waiting on an event no captured task recorded: ACL_ERROR_RT_CAPTURE_DEPENDENCY\n"
+       "    107024 (\"the event wait task has no corresponding event record task\")\n"
+       "  at the end, a side stream not joined back (its last task must be an event record that the\n"
+       "    capture stream, or a stream that returns, waits for): ACL_ERROR_RT_STREAM_UNJOINED 107025\n"
+       "airscope's own refusal: work on a stream that never joined the capture. The real capture succeeds\n"
+       "without it and replays do not run it; airscope will not simulate replays that lose work.\n"
+       "\n"
+       "Capture modes M, aclmdlRICaptureMode: global, thread_local, relaxed (--mode M, or set\n"
+       "capture_error_mode; default global, TorchAir's, fx2acl_converter.py:58). The \"unsafe\" calls are\n"
+       "aclrtMemset, aclrtMemcpy, aclrtMemcpy2d and async copies from pageable host memory; global refuses\n"
+       "them on every thread, thread_local on the capturing thread, relaxed nowhere (CANN\n"
+       "aclmdlRICaptureThreadExchangeMode; hicann/runtime docs/zh/api_ref/\n"
+       "15_model_running_instance__management.md). Synchronizing or querying a stream,\n"
+       "event, device or context is refused in every mode (CANN dev guide, single-stream capture,\n"
+       "docs/zh/dev_guide/04-01_single_stream_capture.md). airscope has one host thread, the capturing\n"
+       "one, so global and thread_local refuse the same calls here.\n"
+       "\n"
+       "Not modelled: ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED 507903 (aclmdlRICaptureEnd after a failed\n"
+       "task submission invalidated the capture; airscope models no submission failure); 107031 (a\n"
+       "default-stream call during capture: the graph's default-stream work is the capture stream's here);\n"
+       "107041 (an async copy from pageable memory: non_blocking copies are taken to be pinned); torch_npu's\n"
+       "\"This NPUGraph instance already owns a captured graph.\" (NPUGraph.cpp:260-263: TorchAir makes a\n"
+       "new NPUGraph per capture; a new capture of the same graph here replaces the old one).",
+       Capture, [](const std::vector<std::string>& before) {
+         if (!before.empty() && before.back() == "--mode") return Fixed(CaptureModeNames());
+         return Fixed({"check", "--stream", "--end-stream", "--mode"});
+       }});
+  table.Add({"replay",
+             "replay [N] [--no-sync]",
+             "replay the current graph's captured device graph N times",
              "Per iteration: input copies into the static buffers, one graph launch, then the tasks with\n"
              "their stream and event dependencies. Prints host, device and end-to-end time per iteration\n"
-             "and the speedup over the last eager run of the same graph.\n" + TraceNote(),
-             Replay, nullptr, {{"--no-sync", "", {}}}});
-  table.Add({"mem", "mem [--graph]", "device memory: reserved / allocated / high-water per pool",
+             "and the speedup over the last eager run of the same graph.\n" +
+                 TraceNote(),
+             Replay,
+             nullptr,
+             {{"--no-sync", "", {}}}});
+  table.Add({"mem",
+             "mem [--graph]",
+             "device memory: reserved / allocated / high-water per pool",
              "Shows the caching allocator's pools: the default pool (eager runs, the buffers reduce-overhead calls\n"
              "pass) and the private pools of captured graphs, held until the graph is replaced: one per `capture`,\n"
              "one per FX graph for reduce-overhead calls, shared by the captures of all its graph keys as TorchAir\n"
@@ -413,8 +430,12 @@ void RegisterDeviceCommands(CommandTable& table) {
              "--graph: per captured graph, the addresses it baked in: staged or captured inputs, parameters,\n"
              "mutated inputs, outputs (which are whose, and which TorchAir keeps alive), then the buffers the\n"
              "caller holds. Addresses are airscope's: segment and offset in the simulated allocator.",
-             Mem, nullptr, {{"--graph", "", {}}}});
-  table.Add({"timeline", "timeline [--width W | --json PATH | --aclgraph-json PATH]", "draw the last run per stream",
+             Mem,
+             nullptr,
+             {{"--graph", "", {}}}});
+  table.Add({"timeline",
+             "timeline [--width W | --json PATH | --aclgraph-json PATH]",
+             "draw the last run per stream",
              "Draws the last eager/capture/replay run, as wide as the terminal (or --width W; 100 columns when\n"
              "the output is not a terminal): one row for the host and one per stream, a time axis,\n"
              "kernel names where they fit, waits as ~, then utilisation and the longest idle gap per stream\n"
@@ -434,7 +455,8 @@ void RegisterDeviceCommands(CommandTable& table) {
              "adds. `load` reads such a file (a real dump too) back: its tasks become the graph's for check,\n"
              "timeline and runstats, drawn where the file puts them; task types other than records, waits and\n"
              "MEMCPY_* (STREAM_ACTIVE, NOP, EVENT_RESET, ...) are drawn and counted as kernels.",
-             Timeline, nullptr,
+             Timeline,
+             nullptr,
              {{"--width", "W", {}},
               {"--json", "PATH", {CompletionKind::kFile, {}}},
               {"--aclgraph-json", "PATH", {CompletionKind::kFile, {}}}}});

@@ -157,8 +157,9 @@ Status ExpectCache(CommandContext& ctx, std::string_view form, const std::vector
     if (!state || !state->last_call) return Mismatch("last call", std::string(form), "no call yet");
     bool hit = *state->last_call == CallOutcome::Kind::kHit;
     if (hit == (form == "hit")) return Status::Ok();
-    return Mismatch("last call", fmt::format("a cache {}", form),
-                    *state->last_call == CallOutcome::Kind::kEager ? "a miss that ran eager" : (hit ? "a hit" : "a miss"));
+    return Mismatch(
+        "last call", fmt::format("a cache {}", form),
+        *state->last_call == CallOutcome::Kind::kEager ? "a miss that ran eager" : (hit ? "a hit" : "a miss"));
   }
   if (args.size() != 1) return Status::Errorf("usage: expect {} N", form);
   AIRSCOPE_ASSIGN_OR_RETURN(size_t want, ParseCount(args[0]));
@@ -199,8 +200,8 @@ Status ExpectGraphMatches(CommandContext& ctx, const std::vector<Word>& args) {
   std::string why;
   size_t at = 0;
   if (MatchGraphs(*expected->graph, *graph, &why, &at)) return Status::Ok();
-  return Status::Errorf("expect failed: graph does not match {}: {}\n  expected: {}\n  actual:   {}", args[1].text,
-                        why, FxLine(*expected->graph, at), FxLine(*graph, at));
+  return Status::Errorf("expect failed: graph does not match {}: {}\n  expected: {}\n  actual:   {}", args[1].text, why,
+                        FxLine(*expected->graph, at), FxLine(*graph, at));
 }
 
 Status Expect(CommandContext& ctx) {
@@ -217,8 +218,10 @@ Status Expect(CommandContext& ctx) {
   if (form == "output") return ExpectOutput(ctx, rest);
   if (form == "error") return ExpectError(ctx, rest);
   if (form == "hit" || form == "miss" || form == "cache" || form == "compiles") return ExpectCache(ctx, form, rest);
-  return Status::Errorf("column {}: unknown expect form '{}' (nodes, graphs, lint, node, no node, graph matches, output, error, hit, miss, cache, compiles)",
-                        args[0].column, form);
+  return Status::Errorf(
+      "column {}: unknown expect form '{}' (nodes, graphs, lint, node, no node, graph matches, output, error, hit, "
+      "miss, cache, compiles)",
+      args[0].column, form);
 }
 
 }  // namespace
@@ -245,14 +248,16 @@ void RegisterExpectCommand(CommandTable& table) {
              Expect, [](const std::vector<std::string>& before) {
                if (before.empty()) {
                  return CompletionRule{CompletionKind::kFixed,
-                                       {"nodes", "graphs", "lint", "node", "no", "graph", "output", "error", "hit", "miss", "cache", "compiles"}};
+                                       {"nodes", "graphs", "lint", "node", "no", "graph", "output", "error", "hit",
+                                        "miss", "cache", "compiles"}};
                }
                if (before[0] == "node" && before.size() == 1) return CompletionRule{CompletionKind::kNode, {}};
                if (before[0] == "node" && before.size() == 2) {
                  return CompletionRule{CompletionKind::kFixed, {"exists", "op", "target", "shape", "stream", "users"}};
                }
                if (before[0] == "no" && before.size() == 1) return CompletionRule{CompletionKind::kFixed, {"node"}};
-               if (before[0] == "graph" && before.size() == 1) return CompletionRule{CompletionKind::kFixed, {"matches"}};
+               if (before[0] == "graph" && before.size() == 1)
+                 return CompletionRule{CompletionKind::kFixed, {"matches"}};
                if (before[0] == "graph" && before.size() == 2) return CompletionRule{CompletionKind::kFile, {}};
                if (before[0] == "no" && before.size() == 2) return CompletionRule{CompletionKind::kNode, {}};
                return CompletionRule{};

@@ -36,11 +36,13 @@ void PrintShapeSummary(CommandContext& ctx, const LoadedGraph& loaded) {
   const InferenceReport& report = loaded.inference;
   size_t without_shape = 0;
   for (const Node* node : *loaded.graph) without_shape += node->op() != OpKind::kOutput && !node->meta();
-  std::string unknown = report.unknown_ops ? fmt::format("; {} opaque (not in the op registry)", report.unknown_ops) : "";
+  std::string unknown =
+      report.unknown_ops ? fmt::format("; {} opaque (not in the op registry)", report.unknown_ops) : "";
   ctx.out.Styled(Style::kDim, "  shapes: {} annotated, {} inferred, {} unknown{}", report.annotated, report.inferred,
                  without_shape, unknown);
   if (without_shape > 0 && report.annotated == 0) {
-    ctx.out.Styled(Style::kDim, "  (this file states no input shapes: give them with set input NAME f32[...] or "
+    ctx.out.Styled(Style::kDim,
+                   "  (this file states no input shapes: give them with set input NAME f32[...] or "
                    "load --shapes; the readable form and airscope JSON carry them)");
   }
   for (const std::string& warning : report.warnings) ctx.out.Styled(Style::kBad, "  warning: {}", warning);
@@ -51,7 +53,7 @@ void PrintShapeSummary(CommandContext& ctx, const LoadedGraph& loaded) {
 Status SetInputShape(CommandContext& ctx, const std::vector<std::string>& words) {
   // words: "input", NAME, then the shape (split at its spaces: f32[8, 64]).
   if (words.size() < 3) return Status::Error("usage: set input NAME SHAPE (e.g. set input x f32[8, 64])");
-  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, ctx.session.Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, ctx.session.Current());
   std::string annotation = words[2];
   for (size_t i = 3; i < words.size(); ++i) annotation += " " + words[i];
   Result<LoadedGraph> shaped = WithInputShapes(entry->loaded, {{words[1], annotation}}, ctx.session.registry());
@@ -87,10 +89,16 @@ Status Load(CommandContext& ctx) {
     if (shapes_text) {
       bool directory = kind == InputKind::kDebugTree || kind == InputKind::kTraceLogDir;
       bool trace = kind == InputKind::kTraceLog;
-      return Status::Errorf("{} is a {}: its graphs are named by compile id (e.g. {}) and carry the shapes the log "
-                            "states; load it without --shapes and give one graph shapes with set input",
-                            args[0].text, directory ? "directory of logs" : trace ? "TORCH_TRACE log" : "TORCH_LOGS log",
-                            directory ? "rank0:0/0:dynamo_output_graph" : trace ? "0/0:dynamo_output_graph" : "0/0:dynamo");
+      return Status::Errorf(
+          "{} is a {}: its graphs are named by compile id (e.g. {}) and carry the shapes the log "
+          "states; load it without --shapes and give one graph shapes with set input",
+          args[0].text,
+          directory ? "directory of logs"
+          : trace   ? "TORCH_TRACE log"
+                    : "TORCH_LOGS log",
+          directory ? "rank0:0/0:dynamo_output_graph"
+          : trace   ? "0/0:dynamo_output_graph"
+                    : "0/0:dynamo");
     }
     std::string prefix = as ? *as : "";
     if (as && (prefix.empty() || prefix.find_first_of(" :") != std::string::npos)) {
@@ -228,7 +236,8 @@ Status Dump(CommandContext& ctx) {
   std::string syntax = fmt::format("dump {} PATH [--stage S]", fmt::join(GraphFormatNames(false), "|"));
   if (args.size() != 2) return UsageError(syntax);
   AIRSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> graph, GraphFor(ctx, ctx.flags.Value("--stage")));
-  AIRSCOPE_ASSIGN_OR_RETURN(WrittenGraph written, WriteGraph(*graph, args[0].text, Interpreter::ExpandHome(args[1].text)));
+  AIRSCOPE_ASSIGN_OR_RETURN(WrittenGraph written,
+                            WriteGraph(*graph, args[0].text, Interpreter::ExpandHome(args[1].text)));
   if (!written.printed.empty()) ctx.out.AddBlock(written.printed, Style::kData);
   if (!written.summary.empty()) ctx.out.Print("{}", written.summary);
   if (!written.note.empty()) ctx.out.Styled(Style::kDim, "  {}", written.note);
@@ -242,72 +251,75 @@ CommandCompleter Always(CompletionKind kind) {
 }  // namespace
 
 void RegisterGraphCommands(CommandTable& table) {
-  table.Add({"load", kLoadUsage,
-             "load a graph (FX text, readable code, airscope JSON, TorchAir pbtxt), a log (TORCH_TRACE, TORCH_LOGS) or a "
-             "TORCH_COMPILE_DEBUG tree",
-             "Loads a graph and makes it current. The format is recognised from the content, not the name: the\n"
-             "rows of the registry of input formats (formats/registry.h), tried in this order ([...]: the endings\n"
-             "a graph's default name drops):\n" +
-                 InputFormatsHelp() +
-             "FX graph text is what print(gm.graph) prints (torch 1.x `[#users=N]` or 2.x `[num_users=N]`). Shapes\n"
-             "come from the annotations; the op registry infers the rest. The graph is named after the file\n"
-             "(mlp.graph.txt -> mlp) unless `as NAME` is given; loading a name again replaces that graph. A file\n"
-             "that fails to load changes nothing. In a script, a relative PATH that does not exist from the working\n"
-             "directory is tried relative to the script's own directory. print(gm.graph) states no shapes, so costs\n"
-             "are unknown: --shapes x=f32[8,64],y=f32[4] (or later set input x f32[8, 64]) gives the inputs theirs\n"
-             "and infers the rest.\n"
-             "Logs load every graph they hold, named ID:KIND by compile id (`as NAME` puts NAME: in front), and\n"
-             "compiles, guards and recompiles read them:\n"
-             "- a TORCH_TRACE log (glog lines with JSON records, the input of tlparse): 0/0:aot_forward_graph; a\n"
-             "  directory of dedicated_log_torch_trace_rank_N logs: rank1:0/0:dynamo_output_graph, and where the\n"
-             "  ranks diverge (compile ids, guards; object ids in guards are not counted as a difference).\n"
-             "- TORCH_LOGS text as torch prints it (glog `V0515 ... file.py:1157] [0/0] [__graph_code] ...`, the\n"
-             "  2023-24 `[2025-02-06 16:46:56,300] [0/0] torch._dynamo...: [DEBUG] ...`, torch 2.0's prefix on a\n"
-             "  message's first line only, prefixes stripped as issues paste them, mixed with other output, ranks\n"
-             "  interleaved) and TorchAir's `[INFO] TORCHAIR(pid,exe):...` lines: TRACED GRAPH blocks (0/0:dynamo,\n"
-             "  0/0:aot_forward, 0/0:aot_backward, 0/0:aot_joint, !0/1/0:compiled_autograd), TorchAir's printed FX\n"
-             "  graphs (0/0:torchair_graph for `graph: graph():`, torchair_before_sym_input_optimization,\n"
-             "  torchair_after_view_to_reshape for `[forward] after [view_to_reshape] execution, graph is ...`),\n"
-             "  guards, recompile messages, graph breaks, dynamic-shape symbols, cache-limit warnings, graph sizes\n"
-             "  and TorchAir's AclGraph runtime messages. A log that prints no compile id numbers its graphs g1, g2,\n"
-             "  ...; airscope invents none. TorchAir's lines carry no compile id: a TorchAir graph is given the\n"
-             "  compile whose lines came last before it in its process (TorchAir compiles inside Dynamo's backend\n"
-             "  call). The graph a log printed twice (`graph` repeats `graph_code`) is loaded once; artifacts\n"
-             "  airscope does not read are counted. A graph that does not parse is a warning with the log's\n"
-             "  line:col; the rest of the log loads. Logs are read line by line (any size, Ctrl-C stops between\n"
-             "  lines). TorchAir's `compiler inputs` graph takes its shapes from the `input N: FakeTensor(...)` lines\n"
-             "  before it (npu_fx_compiler.py:641-644), and so do TorchAir's later printouts of that graph.\n"
-             "- a TORCH_COMPILE_DEBUG tree (formats/torch_compile_debug.h has the layout and its sources):\n"
-             "  torch_compile_debug/ (its run_* directories, `rankN:` or `runK:` in front when there are several),\n"
-             "  one run, its torchair/ (npugraph_ex/), or one model__K: model__0:dynamo (dynamo_out_graph.txt),\n"
-             "  model__0:forward:graph (000_aot_forward_graph.txt), model__0:forward:after_view_to_reshape, GE mode's\n"
-             "  .pbtxt stages, graph_1:dynamo_original / graph_1:dynamo_optimized (config.debug.graph_dump .py\n"
-             "  files, print_readable code in reduce-overhead mode; GE builder code is listed, not loaded),\n"
-             "  inductor:<folder>:fx_graph_readable, and the graphs of the tree's logs (torchair/debug.log,\n"
-             "  torchdynamo/debug.log, the tlparse/ TORCH_TRACE log of the run's pid). Capture dumps and output code\n"
-             "  are listed. A damaged or partial tree loads what it can: a warning names each file that did not\n"
-             "  (lost NNN dumps, empty or cut files, JSON that does not parse). compare replays its recorded stages.\n"
-             "A capture dump (NPUGraph.debug_dump's JSON, or what timeline --aclgraph-json writes) becomes a name\n"
-             "whose tasks check, timeline and runstats read (help timeline).",
-             Load,
-             [](const std::vector<std::string>& before) {
-               if (before.empty()) return CompletionRule{CompletionKind::kFile, {}};
-               return before.size() == 1 ? CompletionRule{CompletionKind::kFixed, {"as"}} : CompletionRule{};
-             },
-             {{"--shapes", "NAME=SHAPE,...", {}}}});
+  table.Add(
+      {"load",
+       kLoadUsage,
+       "load a graph (FX text, readable code, airscope JSON, TorchAir pbtxt), a log (TORCH_TRACE, TORCH_LOGS) or a "
+       "TORCH_COMPILE_DEBUG tree",
+       "Loads a graph and makes it current. The format is recognised from the content, not the name: the\n"
+       "rows of the registry of input formats (formats/registry.h), tried in this order ([...]: the endings\n"
+       "a graph's default name drops):\n" +
+           InputFormatsHelp() +
+           "FX graph text is what print(gm.graph) prints (torch 1.x `[#users=N]` or 2.x `[num_users=N]`). Shapes\n"
+           "come from the annotations; the op registry infers the rest. The graph is named after the file\n"
+           "(mlp.graph.txt -> mlp) unless `as NAME` is given; loading a name again replaces that graph. A file\n"
+           "that fails to load changes nothing. In a script, a relative PATH that does not exist from the working\n"
+           "directory is tried relative to the script's own directory. print(gm.graph) states no shapes, so costs\n"
+           "are unknown: --shapes x=f32[8,64],y=f32[4] (or later set input x f32[8, 64]) gives the inputs theirs\n"
+           "and infers the rest.\n"
+           "Logs load every graph they hold, named ID:KIND by compile id (`as NAME` puts NAME: in front), and\n"
+           "compiles, guards and recompiles read them:\n"
+           "- a TORCH_TRACE log (glog lines with JSON records, the input of tlparse): 0/0:aot_forward_graph; a\n"
+           "  directory of dedicated_log_torch_trace_rank_N logs: rank1:0/0:dynamo_output_graph, and where the\n"
+           "  ranks diverge (compile ids, guards; object ids in guards are not counted as a difference).\n"
+           "- TORCH_LOGS text as torch prints it (glog `V0515 ... file.py:1157] [0/0] [__graph_code] ...`, the\n"
+           "  2023-24 `[2025-02-06 16:46:56,300] [0/0] torch._dynamo...: [DEBUG] ...`, torch 2.0's prefix on a\n"
+           "  message's first line only, prefixes stripped as issues paste them, mixed with other output, ranks\n"
+           "  interleaved) and TorchAir's `[INFO] TORCHAIR(pid,exe):...` lines: TRACED GRAPH blocks (0/0:dynamo,\n"
+           "  0/0:aot_forward, 0/0:aot_backward, 0/0:aot_joint, !0/1/0:compiled_autograd), TorchAir's printed FX\n"
+           "  graphs (0/0:torchair_graph for `graph: graph():`, torchair_before_sym_input_optimization,\n"
+           "  torchair_after_view_to_reshape for `[forward] after [view_to_reshape] execution, graph is ...`),\n"
+           "  guards, recompile messages, graph breaks, dynamic-shape symbols, cache-limit warnings, graph sizes\n"
+           "  and TorchAir's AclGraph runtime messages. A log that prints no compile id numbers its graphs g1, g2,\n"
+           "  ...; airscope invents none. TorchAir's lines carry no compile id: a TorchAir graph is given the\n"
+           "  compile whose lines came last before it in its process (TorchAir compiles inside Dynamo's backend\n"
+           "  call). The graph a log printed twice (`graph` repeats `graph_code`) is loaded once; artifacts\n"
+           "  airscope does not read are counted. A graph that does not parse is a warning with the log's\n"
+           "  line:col; the rest of the log loads. Logs are read line by line (any size, Ctrl-C stops between\n"
+           "  lines). TorchAir's `compiler inputs` graph takes its shapes from the `input N: FakeTensor(...)` lines\n"
+           "  before it (npu_fx_compiler.py:641-644), and so do TorchAir's later printouts of that graph.\n"
+           "- a TORCH_COMPILE_DEBUG tree (formats/torch_compile_debug.h has the layout and its sources):\n"
+           "  torch_compile_debug/ (its run_* directories, `rankN:` or `runK:` in front when there are several),\n"
+           "  one run, its torchair/ (npugraph_ex/), or one model__K: model__0:dynamo (dynamo_out_graph.txt),\n"
+           "  model__0:forward:graph (000_aot_forward_graph.txt), model__0:forward:after_view_to_reshape, GE mode's\n"
+           "  .pbtxt stages, graph_1:dynamo_original / graph_1:dynamo_optimized (config.debug.graph_dump .py\n"
+           "  files, print_readable code in reduce-overhead mode; GE builder code is listed, not loaded),\n"
+           "  inductor:<folder>:fx_graph_readable, and the graphs of the tree's logs (torchair/debug.log,\n"
+           "  torchdynamo/debug.log, the tlparse/ TORCH_TRACE log of the run's pid). Capture dumps and output code\n"
+           "  are listed. A damaged or partial tree loads what it can: a warning names each file that did not\n"
+           "  (lost NNN dumps, empty or cut files, JSON that does not parse). compare replays its recorded stages.\n"
+           "A capture dump (NPUGraph.debug_dump's JSON, or what timeline --aclgraph-json writes) becomes a name\n"
+           "whose tasks check, timeline and runstats read (help timeline).",
+       Load,
+       [](const std::vector<std::string>& before) {
+         if (before.empty()) return CompletionRule{CompletionKind::kFile, {}};
+         return before.size() == 1 ? CompletionRule{CompletionKind::kFixed, {"as"}} : CompletionRule{};
+       },
+       {{"--shapes", "NAME=SHAPE,...", {}}}});
   table.Add({"graphs", "graphs", "list loaded graphs (* marks the current one)",
              "Lists every loaded graph with its node count, source format and path. The current graph,\n"
              "the one other commands work on, is marked with *.",
              Graphs, nullptr});
   table.Add({"use", "use NAME", "make a loaded graph the current one", "Makes NAME the current graph.", Use,
              Always(CompletionKind::kGraph)});
-  table.Add({"show", "show [--format F] [--stage S] | show compile ID", "print the current graph (default: FX text)",
-             fmt::format(
-                 "Prints the current graph as torch prints it: FX graph text (default), print_readable code,\n"
-                 "airscope JSON, DOT, ... (formats: {}). Once the pipeline has run, the current graph is the\n"
-                 "stage at its cursor; --stage S prints another stage (a number, a pass name, input or last).\n"
-                 "show compile ID: one compile of the loaded log or tree, as `compiles ID` shows it.",
-                 fmt::join(GraphFormatNames(true), ", ")),
+  table.Add({"show",
+             "show [--format F] [--stage S] | show compile ID",
+             "print the current graph (default: FX text)",
+             fmt::format("Prints the current graph as torch prints it: FX graph text (default), print_readable code,\n"
+                         "airscope JSON, DOT, ... (formats: {}). Once the pipeline has run, the current graph is the\n"
+                         "stage at its cursor; --stage S prints another stage (a number, a pass name, input or last).\n"
+                         "show compile ID: one compile of the loaded log or tree, as `compiles ID` shows it.",
+                         fmt::join(GraphFormatNames(true), ", ")),
              Show,
              [](const std::vector<std::string>& before) {
                return before.empty() ? CompletionRule{CompletionKind::kFixed, {"compile"}} : CompletionRule{};
@@ -328,22 +340,25 @@ void RegisterGraphCommands(CommandTable& table) {
              "bytes of all tensors the graph produces (where shapes are known), total FLOPs and bytes moved\n"
              "from the op registry's cost model, and the op histogram (keys as torch's str(node.target)).",
              Stats, nullptr});
-  table.Add({"dump", "dump FORMAT PATH [--stage S]", "write the current graph (or a stage) to a file",
-             fmt::format(
-                 "Writes the current graph to PATH in FORMAT ({}); svg/png are rendered by\n"
-                 "graphviz (graphs over 2,000 nodes are laid out with sfdp). --stage S writes a pipeline stage\n"
-                 "instead (a number, a pass name, input or last). PATH - prints the bytes to standard output\n"
-                 "(any format: dump png - > g.png). A regular file is replaced atomically (a temporary file renamed into place,\n"
-                 "so a failed dump leaves the old file and no partial one) and keeps its mode; a symlink is\n"
-                 "followed; a device or FIFO is written in place; missing directories are created. Ctrl-C\n"
-                 "stops an svg/png layout. For a dump after every stage, set dump.dir, dump.formats and dump.when.",
-                 fmt::join(GraphFormatNames(false), ", ")),
-             Dump,
-             [](const std::vector<std::string>& before) {
-               if (before.empty()) return CompletionRule{CompletionKind::kFixed, GraphFormatNames(false)};
-               return before.size() == 1 ? CompletionRule{CompletionKind::kFile, {}} : CompletionRule{};
-             },
-             {{"--stage", "S", {CompletionKind::kStage, {}}}}});
+  table.Add(
+      {"dump",
+       "dump FORMAT PATH [--stage S]",
+       "write the current graph (or a stage) to a file",
+       fmt::format("Writes the current graph to PATH in FORMAT ({}); svg/png are rendered by\n"
+                   "graphviz (graphs over 2,000 nodes are laid out with sfdp). --stage S writes a pipeline stage\n"
+                   "instead (a number, a pass name, input or last). PATH - prints the bytes to standard output\n"
+                   "(any format: dump png - > g.png). A regular file is replaced atomically (a temporary file renamed "
+                   "into place,\n"
+                   "so a failed dump leaves the old file and no partial one) and keeps its mode; a symlink is\n"
+                   "followed; a device or FIFO is written in place; missing directories are created. Ctrl-C\n"
+                   "stops an svg/png layout. For a dump after every stage, set dump.dir, dump.formats and dump.when.",
+                   fmt::join(GraphFormatNames(false), ", ")),
+       Dump,
+       [](const std::vector<std::string>& before) {
+         if (before.empty()) return CompletionRule{CompletionKind::kFixed, GraphFormatNames(false)};
+         return before.size() == 1 ? CompletionRule{CompletionKind::kFile, {}} : CompletionRule{};
+       },
+       {{"--stage", "S", {CompletionKind::kStage, {}}}}});
 }
 
 }  // namespace airscope

@@ -61,11 +61,13 @@ void PrintDetail(CommandContext& ctx, const IndexCompile& c) {
         ctx.out.Print("    ... ({} phases in all)", c.phases.size());
         break;
       }
-      ctx.out.Print("    {}{} {}", std::string(static_cast<size_t>(p.depth) * 2, ' '), p.name, FormatSeconds(p.seconds));
+      ctx.out.Print("    {}{} {}", std::string(static_cast<size_t>(p.depth) * 2, ' '), p.name,
+                    FormatSeconds(p.seconds));
     }
     if (!c.metric_times.empty()) {
       std::vector<std::string> metrics;
-      for (const auto& [name, seconds] : c.metric_times) metrics.push_back(fmt::format("{} {}", name, FormatSeconds(seconds)));
+      for (const auto& [name, seconds] : c.metric_times)
+        metrics.push_back(fmt::format("{} {}", name, FormatSeconds(seconds)));
       ctx.out.Print("    compilation_metrics: {}", fmt::join(metrics, ", "));
     }
   }
@@ -106,8 +108,8 @@ Status ShowIndexCompiles(CommandContext& ctx, const LogBundle& bundle) {
       if (torchair.ends_with(":")) torchair.pop_back();
       break;
     }
-    ctx.out.Print("  {:<{}} {:<8} {:>6} {:>6}  {:<28}  {}", c.id, width, c.status, Count(c.guard_count), c.graphs.size(),
-                  torchair, c.function.empty() ? "?" : c.function);
+    ctx.out.Print("  {:<{}} {:<8} {:>6} {:>6}  {:<28}  {}", c.id, width, c.status, Count(c.guard_count),
+                  c.graphs.size(), torchair, c.function.empty() ? "?" : c.function);
     std::string time = PhaseSummary(c);
     if (time != "-") ctx.out.Styled(Style::kDim, "  {:<{}} time: {}", "", width, time);
   }

@@ -23,10 +23,12 @@ std::string AtLogLocation(const std::string& message, const std::string& shown, 
   size_t line = 0;
   size_t column = 0;
   size_t q = p;
-  while (q < message.size() && std::isdigit(static_cast<unsigned char>(message[q]))) line = line * 10 + (message[q++] - '0');
+  while (q < message.size() && std::isdigit(static_cast<unsigned char>(message[q])))
+    line = line * 10 + (message[q++] - '0');
   if (q == p || q >= message.size() || message[q] != ':') return message;
   size_t c = ++q;
-  while (q < message.size() && std::isdigit(static_cast<unsigned char>(message[q]))) column = column * 10 + (message[q++] - '0');
+  while (q < message.size() && std::isdigit(static_cast<unsigned char>(message[q])))
+    column = column * 10 + (message[q++] - '0');
   if (q == c || q >= message.size() || message[q] != ':') return message;
   if (line == 0 || line > g.source_lines.size()) return message;
   int64_t at = static_cast<int64_t>(g.source_columns[line - 1]) + static_cast<int64_t>(column);
@@ -91,7 +93,8 @@ std::string Summary(const Holdings& h) {
   }
   if (!h.breaks.empty()) parts.push_back(Plural(h.breaks.size(), "graph break", "graph breaks"));
   if (!h.symbols.empty()) parts.push_back(Plural(h.symbols.size(), "symbol", "symbols"));
-  if (!h.shape_guards.empty()) parts.push_back(Plural(h.shape_guards.size(), "shape guard added", "shape guards added"));
+  if (!h.shape_guards.empty())
+    parts.push_back(Plural(h.shape_guards.size(), "shape guard added", "shape guards added"));
   for (const TorchLogsCacheLimit* l : h.limits) parts.push_back(fmt::format("hit {}", l->limit));
   if (!h.sizes.empty()) parts.push_back("graph sizes");
   return parts.empty() ? "(lines only)" : fmt::format("{}", fmt::join(parts, "; "));
@@ -168,7 +171,8 @@ std::vector<std::pair<std::string, LoadedGraph>> TorchLogsGraphs(CommandContext&
         if (shaped.ok()) {
           loaded = std::move(shaped);
         } else {
-          warnings->push_back(fmt::format("{}: the `input N:` shapes do not apply: {}", name, shaped.status().message()));
+          warnings->push_back(
+              fmt::format("{}: the `input N:` shapes do not apply: {}", name, shaped.status().message()));
         }
       }
     }
@@ -188,7 +192,8 @@ Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::st
   std::vector<std::string> warnings;
   std::vector<std::string> names;
   std::string prefix = as.empty() ? "" : as + ":";
-  std::vector<std::pair<std::string, LoadedGraph>> graphs = TorchLogsGraphs(ctx, *log, shown, path, prefix, &warnings, &names);
+  std::vector<std::pair<std::string, LoadedGraph>> graphs =
+      TorchLogsGraphs(ctx, *log, shown, path, prefix, &warnings, &names);
   size_t copies = 0;
   for (const TorchLogsGraph& g : log->graphs) copies += g.copies;
   auto bundle = std::make_shared<LogBundle>();
@@ -223,17 +228,20 @@ Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::st
   note(log->graph_sizes.size(), "graph-sizes table", "graph-sizes tables");
   note(log->events.size(), "TorchAir runtime message", "TorchAir runtime messages");
   if (!found.empty()) ctx.out.Print("  also: {}", fmt::join(found, ", "));
-  if (copies) ctx.out.Print("  {} reprinted graph(s) not loaded twice (the `graph` artifact repeats graph_code)", copies);
+  if (copies)
+    ctx.out.Print("  {} reprinted graph(s) not loaded twice (the `graph` artifact repeats graph_code)", copies);
   if (log->tabular_graphs) {
     ctx.out.Print("  {} graph table(s) (TORCH_LOGS=graph with tabulate installed) not read: graph_code prints the code",
                   log->tabular_graphs);
   }
   if (!log->unread_artifacts.empty()) {
     std::vector<std::string> unread;
-    for (const auto& [artifact, lines] : log->unread_artifacts) unread.push_back(fmt::format("{} ({})", artifact, lines));
+    for (const auto& [artifact, lines] : log->unread_artifacts)
+      unread.push_back(fmt::format("{} ({})", artifact, lines));
     ctx.out.Print("  artifacts not read (lines): {}", fmt::join(unread, ", "));
   }
-  for (const TorchLogsProblem& p : log->problems) ctx.out.Styled(Style::kBad, "  warning: {}:{}: {}", shown, p.line, p.message);
+  for (const TorchLogsProblem& p : log->problems)
+    ctx.out.Styled(Style::kBad, "  warning: {}:{}: {}", shown, p.line, p.message);
   if (log->more_problems) ctx.out.Styled(Style::kBad, "  ... and {} more warning(s)", log->more_problems);
   for (const std::string& w : warnings) ctx.out.Styled(Style::kBad, "  warning: {}", w);
   PrintRecordedRuns(ctx, bundle->recorded);
@@ -247,8 +255,8 @@ Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::st
 void PrintRecordedRuns(CommandContext& ctx, const std::vector<RecordedRun>& runs) {
   if (runs.empty()) return;
   std::vector<std::string> shown;
-  for (const RecordedRun& r : runs) shown.push_back(fmt::format("{} ({} stage{})", r.name, r.stages.size(),
-                                                                r.stages.size() == 1 ? "" : "s"));
+  for (const RecordedRun& r : runs)
+    shown.push_back(fmt::format("{} ({} stage{})", r.name, r.stages.size(), r.stages.size() == 1 ? "" : "s"));
   ctx.out.Print("  recorded TorchAir stages, for compare: {}", fmt::join(shown, ", "));
 }
 
@@ -275,7 +283,8 @@ Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* wh
     std::string attempts = c.attempts > 1 ? fmt::format(" ({} attempts)", c.attempts) : "";
     std::string id = log.Qualified(c.rank, c.id);
     ctx.out.Print("  {:<{}}  {:<36}  {}{}", id, width, function, Summary(all[{c.rank, c.id}]), attempts);
-    if (auto it = times.find(id); it != times.end()) ctx.out.Styled(Style::kDim, "  {:<{}}  time: {}", "", width, it->second);
+    if (auto it = times.find(id); it != times.end())
+      ctx.out.Styled(Style::kDim, "  {:<{}}  time: {}", "", width, it->second);
   }
   Holdings loose = all[{-1, ""}];
   if (!loose.empty()) ctx.out.Print("  {:<{}}  {:<36}  {}", "-", width, "(no compile id printed)", Summary(loose));

@@ -64,8 +64,8 @@ Status OpInplaceable(CommandContext& ctx) {
   if (const OpSchema* schema = ctx.session.schemas().Find(op.functional)) {
     for (size_t index : op.mutated_args) {
       if (index >= schema->arguments.size() || schema->arguments[index].kwarg_only) {
-        return Status::Errorf("column {}: {} has no positional argument {} ({})", args[3].column, op.functional,
-                              index, schema->text);
+        return Status::Errorf("column {}: {} has no positional argument {} ({})", args[3].column, op.functional, index,
+                              schema->text);
       }
     }
   }
@@ -110,24 +110,24 @@ Status Op(CommandContext& ctx) {
 void RegisterOpCommands(CommandTable& table) {
   table.Add({"op", std::string(kSyntax), "custom op schemas and TorchAir's inplaceable (multi-inplace) ops",
              "op define \"SCHEMA\" | op inplaceable FUNCTIONAL INPLACE I,J,... | op list\n\n"
-                 "  op define \"custom::sin(Tensor x, Tensor(a!) result) -> None\"\n"
-                 "      as torch.library.Library('custom', 'FRAGMENT').define(...): the op's signature in torch's\n"
-                 "      schema syntax. Passes read it where TorchAir reads the op's _schema: which arguments an\n"
-                 "      auto_functionalized (v1) node mutates (get_mutable_args), the argument order and return\n"
-                 "      count when decompose_auto_functionalized calls the op, how many outputs a functional\n"
-                 "      multi-inplace op has. Defining the same text again is accepted; another schema for the\n"
-                 "      same name and overload is refused, as torch refuses it.\n"
-                 "  op inplaceable custom.sin_cos_functional.default custom.sin_cos_inplace.default 1,2\n"
-                 "      an entry of TorchAir's inplaceable_npu_ops (graph_pass.py:129-170), as\n"
-                 "      register_inplaceable_npu_op adds the npu ones and TorchAir's tests add custom ones\n"
-                 "      (tests/st/torchair_st_stub_aclgraph_utils.py:562-574): both reinplace passes turn\n"
-                 "      FUNCTIONAL into INPLACE when the arguments at the given indices may be written. Both\n"
-                 "      ops must be known (op define, or airscope's op registry); the stream check is\n"
-                 "      check_multi_stream_for_multi_reinplace, TorchAir's default.\n"
-                 "  op list\n"
-                 "      the schemas (builtin: the torch_npu functional ops TorchAir reinplaces) and the entries.\n"
-                 "airscope simplifies: types are kept as text (only Tensor and Tensor[] matter to it); no\n"
-                 "shape rule comes with a schema, so a custom op's values come from the graph's annotations.",
+             "  op define \"custom::sin(Tensor x, Tensor(a!) result) -> None\"\n"
+             "      as torch.library.Library('custom', 'FRAGMENT').define(...): the op's signature in torch's\n"
+             "      schema syntax. Passes read it where TorchAir reads the op's _schema: which arguments an\n"
+             "      auto_functionalized (v1) node mutates (get_mutable_args), the argument order and return\n"
+             "      count when decompose_auto_functionalized calls the op, how many outputs a functional\n"
+             "      multi-inplace op has. Defining the same text again is accepted; another schema for the\n"
+             "      same name and overload is refused, as torch refuses it.\n"
+             "  op inplaceable custom.sin_cos_functional.default custom.sin_cos_inplace.default 1,2\n"
+             "      an entry of TorchAir's inplaceable_npu_ops (graph_pass.py:129-170), as\n"
+             "      register_inplaceable_npu_op adds the npu ones and TorchAir's tests add custom ones\n"
+             "      (tests/st/torchair_st_stub_aclgraph_utils.py:562-574): both reinplace passes turn\n"
+             "      FUNCTIONAL into INPLACE when the arguments at the given indices may be written. Both\n"
+             "      ops must be known (op define, or airscope's op registry); the stream check is\n"
+             "      check_multi_stream_for_multi_reinplace, TorchAir's default.\n"
+             "  op list\n"
+             "      the schemas (builtin: the torch_npu functional ops TorchAir reinplaces) and the entries.\n"
+             "airscope simplifies: types are kept as text (only Tensor and Tensor[] matter to it); no\n"
+             "shape rule comes with a schema, so a custom op's values come from the graph's annotations.",
              Op, [](const std::vector<std::string>& before) {
                if (before.empty()) return CompletionRule{CompletionKind::kFixed, {"define", "inplaceable", "list"}};
                return CompletionRule{};

@@ -54,15 +54,15 @@ Result<std::vector<std::string>*> Stage(CommandContext& ctx, const std::string& 
 
 Status AddOrRemove(CommandContext& ctx, bool add) {
   if (ctx.args.size() != 3) return Status::Errorf("usage: pass {} pre|post NAME", add ? "add" : "remove");
-  AIRSCOPE_ASSIGN_OR_RETURN(std::vector<std::string>* stage, Stage(ctx, ctx.args[1].text));
+  AIRSCOPE_ASSIGN_OR_RETURN(std::vector<std::string> * stage, Stage(ctx, ctx.args[1].text));
   const std::string& name = ctx.args[2].text;
-  std::string stage_name =
-      ctx.args[1].text == "pre" ? "post_grad_custom_pre_pass" : "post_grad_custom_post_pass";
+  std::string stage_name = ctx.args[1].text == "pre" ? "post_grad_custom_pre_pass" : "post_grad_custom_post_pass";
   std::vector<std::string>& list = *stage;
   auto found = std::find(list.begin(), list.end(), name);
   if (add) {
     const PassInfo* pass = ctx.session.passes().Find(name);
-    if (!pass) return Status::Errorf("no pass named '{}'{} (pass list shows them)", name, PassSuggestion(ctx.session, name));
+    if (!pass)
+      return Status::Errorf("no pass named '{}'{} (pass list shows them)", name, PassSuggestion(ctx.session, name));
     if (pass->name == "post_grad_custom_pre_pass" || pass->name == "post_grad_custom_post_pass") {
       return Status::Errorf("'{}' cannot run inside {} (it would run itself)", name, stage_name);
     }
@@ -135,7 +135,8 @@ std::string PassSuggestion(const Session& session, std::string_view name) {
 }
 
 void RegisterPassCommands(CommandTable& table) {
-  table.Add({"pass", "pass define|add|remove|list ...", "define user passes and register them as post_grad_custom_pre/post_pass",
+  table.Add({"pass", "pass define|add|remove|list ...",
+             "define user passes and register them as post_grad_custom_pre/post_pass",
              "pass define NAME        start a user pass in the rewrite language; the following lines, up to a\n"
              "                        line 'end', are its rules:\n"
              "                          on PATTERN: ACTION\n"

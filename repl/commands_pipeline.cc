@@ -44,9 +44,8 @@ void PrintStage(CommandContext& ctx, const PipelineRun& run, size_t k) {
   const StageRecord& stage = run.stages()[k];
   size_t before = run.stages()[k - 1].nodes;
   std::string what = stage.status == StageStatus::kSkipped ? "skipped" : stage.changed ? "changed" : "unchanged";
-  std::string time = ShowTimes(ctx.session) && stage.status == StageStatus::kRan
-                         ? fmt::format("  {} ms", Millis(stage.seconds))
-                         : "";
+  std::string time =
+      ShowTimes(ctx.session) && stage.status == StageStatus::kRan ? fmt::format("  {} ms", Millis(stage.seconds)) : "";
   ctx.out.Print("stage {:>2}  {:<24} {:<9}  {} -> {} nodes{}", k, stage.pass, what, before, stage.nodes, time);
   for (const std::string& remark : stage.remarks) ctx.out.Styled(Style::kDim, "          note: {}", remark);
 }
@@ -72,15 +71,15 @@ Status Report(CommandContext& ctx, PipelineRun& run, const RunReport& report, co
   }
   Status dump_failure;
   if (!dump_errors.empty()) {
-    dump_failure = Status::Errorf("{} automatic dump(s) failed (set dump.when off to run without them)",
-                                  dump_errors.size());
+    dump_failure =
+        Status::Errorf("{} automatic dump(s) failed (set dump.when off to run without them)", dump_errors.size());
   }
   size_t cursor = run.cursor();
   switch (report.stop) {
     case RunReport::Stop::kFailed: {
       const std::string& pass = run.passes()[cursor];
-      return Status::Errorf("{} (still at stage {}, graph unchanged; `skip {}` steps over it)",
-                            report.error.message(), cursor, pass);
+      return Status::Errorf("{} (still at stage {}, graph unchanged; `skip {}` steps over it)", report.error.message(),
+                            cursor, pass);
     }
     case RunReport::Stop::kInterrupted: {
       // Like every interrupted command, it is undone: the stages it ran (shown
@@ -102,9 +101,7 @@ Status Report(CommandContext& ctx, PipelineRun& run, const RunReport& report, co
     case RunReport::Stop::kEnd:
       ctx.out.Styled(Style::kGood, "end of the pipeline: stage {}, {} nodes", cursor, run.Current().size());
       break;
-    case RunReport::Stop::kCount:
-      ctx.out.Print("at stage {}; next pass: '{}'", cursor, run.passes()[cursor]);
-      break;
+    case RunReport::Stop::kCount: ctx.out.Print("at stage {}; next pass: '{}'", cursor, run.passes()[cursor]); break;
   }
   return dump_failure;
 }
@@ -150,12 +147,12 @@ Status ListPipeline(CommandContext& ctx, const PipelineRun& run) {
 Status PipelineCommand(CommandContext& ctx) {
   constexpr std::string_view kSyntax =
       "pipeline [insert PASS [before|after PASS] | remove PASS | set PASS,PASS,... | default]";
-  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun * run, Pipeline(ctx));
   const auto& args = ctx.args;
   if (args.empty()) return ListPipeline(ctx, *run);
   size_t cursor = run->cursor();
-  if (args[0].text == "insert" && (args.size() == 2 || (args.size() == 4 && (args[2].text == "before" ||
-                                                                               args[2].text == "after")))) {
+  if (args[0].text == "insert" &&
+      (args.size() == 2 || (args.size() == 4 && (args[2].text == "before" || args[2].text == "after")))) {
     const PassInfo* pass = ctx.session.passes().Find(args[1].text);
     if (!pass) return Status::Errorf("pass '{}' is not registered", args[1].text);
     if (args.size() == 2) {
@@ -206,7 +203,7 @@ Result<size_t> ParseCount(const Word& word) {
 }
 
 Status StepN(CommandContext& ctx, size_t n) {
-  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun * run, Pipeline(ctx));
   if (SayIfAtEnd(ctx, *run)) return Status::Ok();
   Runner runner(ctx.session);
   RunReport report = run->Step(n, runner.env());
@@ -231,7 +228,7 @@ Status Next(CommandContext& ctx) {
 Status Run(CommandContext& ctx) {
   const auto& args = ctx.args;
   if (!(args.empty() || (args.size() == 2 && args[0].text == "until"))) return UsageError("run [until PASS]");
-  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun * run, Pipeline(ctx));
   // With a target, RunUntil's own answer is the precise one, at the end too
   // (no such pass, or it already ran).
   if (args.empty() && SayIfAtEnd(ctx, *run)) return Status::Ok();
@@ -248,7 +245,7 @@ Status Flag(CommandContext& ctx, std::string_view command) {
   const auto& args = ctx.args;
   std::string syntax = fmt::format("{} [PASS [off]]", command);
   if (args.size() > 2 || (args.size() == 2 && args[1].text != "off")) return UsageError(syntax);
-  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun * run, Pipeline(ctx));
   bool is_break = command == "break";
   if (args.empty()) {
     const std::set<std::string>& set = is_break ? run->breakpoints() : run->skips();
@@ -275,7 +272,7 @@ Status Skip(CommandContext& ctx) { return Flag(ctx, "skip"); }
 
 Status Back(CommandContext& ctx) {
   if (!ctx.args.empty()) return UsageError("back");
-  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun * run, Pipeline(ctx));
   std::string undone = run->cursor() > 0 ? run->stages().back().pass : "";
   AIRSCOPE_RETURN_IF_ERROR(run->Back());
   ctx.out.Print("undid '{}': at {}, {} nodes", undone, StageLabel(*run, run->cursor()), run->Current().size());
@@ -284,7 +281,7 @@ Status Back(CommandContext& ctx) {
 
 Status Reset(CommandContext& ctx) {
   if (!ctx.args.empty()) return UsageError("reset");
-  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun * run, Pipeline(ctx));
   run->Reset();
   ctx.out.Print("back at the input (stage 0), {} nodes", run->Current().size());
   return Status::Ok();
@@ -299,7 +296,7 @@ std::string Bytes(uint64_t bytes) {
 
 Status Stages(CommandContext& ctx) {
   if (!ctx.args.empty()) return UsageError("stages");
-  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun * run, Pipeline(ctx));
   const PipelineRun& r = *run;
   ctx.out.Styled(Style::kHeading, "stages of '{}': cursor at stage {}; snapshots ~{} of a {} budget",
                  ctx.session.current()->name, r.cursor(), Bytes(r.KeptBytes()), Bytes(r.options().memory_budget));
@@ -310,7 +307,10 @@ Status Stages(CommandContext& ctx) {
     std::string snapshot = owner == k ? "" : fmt::format("= stage {}, ", owner);
     snapshot += r.IsKept(k) ? "kept" : "dropped (recomputed on demand)";
     ctx.out.Print("  {:>5}  {:<24} {:<9} {:<8} {:>7}  {}", k, stage.pass, StageStatusName(stage.status),
-                  k == 0 ? "-" : stage.changed ? "yes" : "no", stage.nodes, snapshot);
+                  k == 0          ? "-"
+                  : stage.changed ? "yes"
+                                  : "no",
+                  stage.nodes, snapshot);
   }
   return Status::Ok();
 }
@@ -318,7 +318,8 @@ Status Stages(CommandContext& ctx) {
 void PrintNames(CommandContext& ctx, std::string_view what, const std::vector<std::string>& names) {
   if (names.empty()) return;
   constexpr size_t kMax = 20;
-  std::vector<std::string> shown(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(std::min(names.size(), kMax)));
+  std::vector<std::string> shown(names.begin(),
+                                 names.begin() + static_cast<std::ptrdiff_t>(std::min(names.size(), kMax)));
   std::string more = names.size() > kMax ? fmt::format(" ... and {} more", names.size() - kMax) : "";
   ctx.out.Print("  {:<8} {}{}", what, fmt::join(shown, ", "), more);
 }
@@ -343,7 +344,7 @@ Status Diff(CommandContext& ctx) {
   const std::string format = ctx.flags.Value("--format") ? *ctx.flags.Value("--format") : "fx";
   const bool stats = ctx.flags.Has("--stats");
   if (stages.size() > 2) return UsageError(kSyntax);
-  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun * run, Pipeline(ctx));
   if (stages.size() == 1) {  // `diff PASS`: what that one pass did, the stage before it to its stage
     AIRSCOPE_ASSIGN_OR_RETURN(StageGraph s, ResolveStageGraph(ctx.session, stages[0]));
     if (s.stage == 0) {
@@ -384,7 +385,7 @@ Status Diff(CommandContext& ctx) {
     while (start < line.size()) {
       size_t end = std::min(line.find('\n', start), line.size());
       std::string_view text = line.substr(start, end - start);
-      Style style = text.starts_with("+") && !text.starts_with("+++") ? Style::kGood
+      Style style = text.starts_with("+") && !text.starts_with("+++")   ? Style::kGood
                     : text.starts_with("-") && !text.starts_with("---") ? Style::kBad
                     : text.starts_with("@@")                            ? Style::kAccent
                                                                         : Style::kPlain;
@@ -410,7 +411,7 @@ class GraphOverride {
 Status Bisect(CommandContext& ctx) {
   if (ctx.args.size() != 1) return UsageError("bisect \"COMMAND\"");
   const std::string& condition = ctx.args[0].text;
-  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, Pipeline(ctx));
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun * run, Pipeline(ctx));
   // A copy shares the snapshots; running it to the end leaves the user's cursor alone.
   PipelineRun probe = *run;
   Runner runner(ctx.session);
@@ -456,8 +457,8 @@ Status Bisect(CommandContext& ctx) {
       hi_error = last_error;
     }
   }
-  ctx.out.Styled(Style::kAccent, "first bad pass: {} (stage {}); last good: {} (stage {})", probe.stages()[hi].pass,
-                 hi, probe.stages()[lo].pass, lo);
+  ctx.out.Styled(Style::kAccent, "first bad pass: {} (stage {}); last good: {} (stage {})", probe.stages()[hi].pass, hi,
+                 probe.stages()[lo].pass, lo);
   ctx.out.Print("  at stage {}: {}", hi, hi_error);
   ctx.out.Styled(Style::kDim,
                  "  (binary search: {} of {} stages checked, assuming the condition stays false once it fails; "
@@ -479,10 +480,12 @@ void RegisterPipelineCommands(CommandTable& table) {
              "count after it. Passes go by TorchAir's names; airscope's older short names (dce, remove_noop,\n"
              "reinplace, custom_pre, ...) find them too. Editing: `pipeline insert cse after\n"
              "eliminate_dead_code` adds a registered pass (without before/after: at the end); `pipeline remove\n"
-             "eliminate_dead_code` drops one; `pipeline set aot,optimize_noop_ops` replaces the list; `pipeline default` restores TorchAir's. Editing before the cursor drops the\n"
+             "eliminate_dead_code` drops one; `pipeline set aot,optimize_noop_ops` replaces the list; `pipeline "
+             "default` restores TorchAir's. Editing before the cursor drops the\n"
              "stages after the edit (the cursor moves back).",
              PipelineCommand, [](const std::vector<std::string>& before) {
-               if (before.empty()) return CompletionRule{CompletionKind::kFixed, {"insert", "remove", "set", "default"}};
+               if (before.empty())
+                 return CompletionRule{CompletionKind::kFixed, {"insert", "remove", "set", "default"}};
                if (before[0] == "insert" && before.size() == 2) {
                  return CompletionRule{CompletionKind::kFixed, {"before", "after"}};
                }
@@ -506,8 +509,8 @@ void RegisterPipelineCommands(CommandTable& table) {
              }});
   table.Add({"break", "break [PASS [off]]", "stop `run` before PASS (off: remove); list breakpoints",
              "`break eliminate_dead_code` makes `run` stop before it runs; `break eliminate_dead_code off`\n"
-             "removes it; `break` lists them.", Break,
-             [](const std::vector<std::string>& before) {
+             "removes it; `break` lists them.",
+             Break, [](const std::vector<std::string>& before) {
                if (before.empty()) return PassRule();
                return before.size() == 1 ? CompletionRule{CompletionKind::kFixed, {"off"}} : CompletionRule{};
              }});
@@ -534,7 +537,8 @@ void RegisterPipelineCommands(CommandTable& table) {
              "Stages are named by number, by pass name (its latest stage), `input` or `last` in\n"
              "show --stage, dump ... --stage, diff and bisect.",
              Stages, nullptr});
-  table.Add({"diff", "diff [A] [B] [--format F] [--stats]",
+  table.Add({"diff",
+             "diff [A] [B] [--format F] [--stats]",
              "what changed between two stages (default: what the last pass did)",
              "Compares stage A with stage B (default: the stage before the cursor with the current one; with\n"
              "one stage S, what S's pass did: stage S-1 with S): the nodes added, removed and changed (matched by\n"
@@ -548,7 +552,10 @@ void RegisterPipelineCommands(CommandTable& table) {
              "one stage S, the pass that made S. TorchAir\n"
              "orders names and rows by Python set order, which varies; airscope uses graph order.\n"
              "Example: diff input last   diff optimize_noop_ops   diff 3 5   diff --stats view_to_reshape",
-             Diff, [](const std::vector<std::string>&) { return CompletionRule{CompletionKind::kStage, {}}; },
+             Diff,
+             [](const std::vector<std::string>&) {
+               return CompletionRule{CompletionKind::kStage, {}};
+             },
              {{"--format", "F", {CompletionKind::kFixed, GraphFormatNames(true)}}, {"--stats", "", {}}}});
   table.Add({"bisect", "bisect \"COMMAND\"", "find the first pass after which COMMAND (e.g. an expect) fails",
              "Runs the whole pipeline (from stage 0, ignoring breakpoints, on a copy: the cursor stays where\n"

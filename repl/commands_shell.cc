@@ -25,16 +25,19 @@ Status Help(CommandContext& ctx) {
       ctx.out.Print("  {:<{}}  {}", spec.syntax, width, spec.summary);
     }
     std::vector<std::string> aliases;
-    for (const CommandAlias& alias : table.aliases()) aliases.push_back(fmt::format("{} = {}", alias.alias, alias.command));
+    for (const CommandAlias& alias : table.aliases())
+      aliases.push_back(fmt::format("{} = {}", alias.alias, alias.command));
     if (!aliases.empty()) ctx.out.Print("aliases: {}", fmt::join(aliases, ", "));
-    ctx.out.Print("Interactively, Enter on an empty line repeats step/next; Ctrl-C drops the line or stops the\n"
-                  "running command, undoing it (a run stops between passes); Ctrl-D leaves, or abandons a pass define block.");
+    ctx.out.Print(
+        "Interactively, Enter on an empty line repeats step/next; Ctrl-C drops the line or stops the\n"
+        "running command, undoing it (a run stops between passes); Ctrl-D leaves, or abandons a pass define block.");
     return Status::Ok();
   }
   if (ctx.args.size() == 2 && ctx.args[0].text == "pass") {
     const PassInfo* pass = ctx.session.passes().Find(ctx.args[1].text);
-    if (!pass) return Status::Errorf("no pass named '{}'{} (pass list shows them)", ctx.args[1].text,
-                                    PassSuggestion(ctx.session, ctx.args[1].text));
+    if (!pass)
+      return Status::Errorf("no pass named '{}'{} (pass list shows them)", ctx.args[1].text,
+                            PassSuggestion(ctx.session, ctx.args[1].text));
     std::string_view kind = pass->kind == PassKind::kPipeline   ? "pipeline"
                             : pass->kind == PassKind::kOptional ? "optional"
                                                                 : "user";
@@ -43,20 +46,21 @@ Status Help(CommandContext& ctx) {
     // What the effect check after the pass (core/pass/effect_check.h) holds it to.
     switch (pass->effects) {
       case EffectPolicy::kPreserveValues:
-        ctx.out.Add("Effect check: the inputs it writes, the values written into them and the values reaching the\n"
-                    "outputs must stay the same, else the pass is rolled back (set check.effects off to skip).");
+        ctx.out.Add(
+            "Effect check: the inputs it writes, the values written into them and the values reaching the\n"
+            "outputs must stay the same, else the pass is rolled back (set check.effects off to skip).");
         break;
       case EffectPolicy::kPreserveAliasing:
-        ctx.out.Add("Effect check: which inputs it writes and which outputs alias inputs must stay the same; the\n"
-                    "values are not compared (its rewrite uses ops the check cannot prove equal).");
+        ctx.out.Add(
+            "Effect check: which inputs it writes and which outputs alias inputs must stay the same; the\n"
+            "values are not compared (its rewrite uses ops the check cannot prove equal).");
         break;
       case EffectPolicy::kPreserveWrites:
-        ctx.out.Add("Effect check: which inputs it writes must stay the same; outputs may come to alias inputs\n"
-                    "(TorchAir's rewrite runs the op on the input's own buffer) and values are not compared.");
+        ctx.out.Add(
+            "Effect check: which inputs it writes must stay the same; outputs may come to alias inputs\n"
+            "(TorchAir's rewrite runs the op on the input's own buffer) and values are not compared.");
         break;
-      case EffectPolicy::kUnchecked:
-        ctx.out.Add("Effect check: none (its help says why).");
-        break;
+      case EffectPolicy::kUnchecked: ctx.out.Add("Effect check: none (its help says why)."); break;
     }
     return Status::Ok();
   }
@@ -120,7 +124,8 @@ Status Shell(CommandContext& ctx) {
   ctx.out.AddBlock(output, Style::kData);
   if (status == -1) return Status::Errorf("shell: lost the command: {}", std::strerror(errno));
   if (WIFSIGNALED(status)) return Status::Errorf("shell: `{}` was killed by signal {}", command, WTERMSIG(status));
-  if (WEXITSTATUS(status) != 0) return Status::Errorf("shell: `{}` exited with status {}", command, WEXITSTATUS(status));
+  if (WEXITSTATUS(status) != 0)
+    return Status::Errorf("shell: `{}` exited with status {}", command, WEXITSTATUS(status));
   return Status::Ok();
 }
 
@@ -177,7 +182,8 @@ void RegisterShellCommands(CommandTable& table) {
                if (before.size() == 1 && before[0] == "pass") return CompletionRule{CompletionKind::kPass, {}};
                return CompletionRule{};
              }});
-  table.Add({"echo", "echo TEXT...", "print the words given", "Prints its arguments separated by single spaces; "
+  table.Add({"echo", "echo TEXT...", "print the words given",
+             "Prints its arguments separated by single spaces; "
              "useful to label the output of scripts.",
              Echo, nullptr});
   table.Add({"set", "set [NAME [VALUE]] | set input NAME SHAPE", "show or change a setting (set alone lists them all)",
@@ -193,7 +199,9 @@ void RegisterShellCommands(CommandTable& table) {
   table.Add({"shell", "shell COMMAND", "run COMMAND in /bin/sh (also !COMMAND)",
              "Runs COMMAND with /bin/sh -c and shows what it prints (stdout and stderr). A non-zero exit\n"
              "status fails the line, so a script stops there. Example: !ls dumps   shell diff a.fx b.fx",
-             Shell, [](const std::vector<std::string>&) { return CompletionRule{CompletionKind::kFile, {}}; }});
+             Shell, [](const std::vector<std::string>&) {
+               return CompletionRule{CompletionKind::kFile, {}};
+             }});
   table.Add({"apropos", "apropos WORD", "commands, settings and passes whose name or help mentions WORD",
              "Searches every command's name, summary and help, every setting and every registered pass,\n"
              "ignoring case. Example: apropos stride   apropos capture",
@@ -201,9 +209,11 @@ void RegisterShellCommands(CommandTable& table) {
   table.Add({"source", "source FILE", "run the commands in FILE (scripts nest up to 16 deep)",
              "Runs an .airscript file line by line, as if typed. A failing line is reported as FILE:LINE and\n"
              "stops the file (unless on-error is continue); the source command then fails too.",
-             Source, [](const std::vector<std::string>&) { return CompletionRule{CompletionKind::kFile, {}}; }});
-  table.Add({"quit", "quit", "leave airscope", "Ends the session (Ctrl-D does the same interactively).", Quit,
-             nullptr});
+             Source, [](const std::vector<std::string>&) {
+               return CompletionRule{CompletionKind::kFile, {}};
+             }});
+  table.Add(
+      {"quit", "quit", "leave airscope", "Ends the session (Ctrl-D does the same interactively).", Quit, nullptr});
 }
 
 }  // namespace airscope

@@ -95,16 +95,18 @@ Status CompilesCommand(CommandContext& ctx) {
                   Count(c.graph_op_count), Count(c.graph_node_count), Count(c.graph_input_count), Count(c.cache_size),
                   Count(c.guard_count), c.function.empty() ? "?" : c.function, c.filename, repeats, attempts);
     if (!c.reason.empty()) ctx.out.Styled(Style::kBad, "         {}: {}", c.status, c.reason);
-    if (auto it = times.find(c.id); it != times.end()) ctx.out.Styled(Style::kDim, "  {:<{}} time: {}", "", width, it->second);
+    if (auto it = times.find(c.id); it != times.end())
+      ctx.out.Styled(Style::kDim, "  {:<{}} time: {}", "", width, it->second);
   }
   ctx.out.Print("cache artifacts: fx_graph_cache hit {} miss {} bypass {}; aotautograd_cache hit {} miss {} bypass {}",
                 log->CountArtifacts("fx_graph", "hit"), log->CountArtifacts("fx_graph", "miss"),
                 log->CountArtifacts("fx_graph", "bypass"), log->CountArtifacts("aotautograd", "hit"),
                 log->CountArtifacts("aotautograd", "miss"), log->CountArtifacts("aotautograd", "bypass"));
   if (!log->output_code.empty() || !log->specializations.empty() || !log->guards_added.empty()) {
-    ctx.out.Print("also: {} inductor output code, {} symbolic shape specialization(s), {} guard(s) added "
-                  "(compiles ID shows them)",
-                  log->output_code.size(), log->specializations.size(), log->guards_added.size());
+    ctx.out.Print(
+        "also: {} inductor output code, {} symbolic shape specialization(s), {} guard(s) added "
+        "(compiles ID shows them)",
+        log->output_code.size(), log->specializations.size(), log->guards_added.size());
   }
   return Status::Ok();
 }
@@ -155,7 +157,8 @@ std::vector<std::pair<int, std::string>> RankLogFiles(const std::string& dir) {
     std::string name = entry.path().filename().string();
     if (name.rfind(kPrefix, 0) != 0 || !entry.is_regular_file(error)) continue;
     size_t digits = 0;
-    while (kPrefix.size() + digits < name.size() && std::isdigit(static_cast<unsigned char>(name[kPrefix.size() + digits]))) {
+    while (kPrefix.size() + digits < name.size() &&
+           std::isdigit(static_cast<unsigned char>(name[kPrefix.size() + digits]))) {
       ++digits;
     }
     if (digits == 0 || digits > 6) continue;
@@ -224,7 +227,8 @@ void PrintDivergence(CommandContext& ctx, const std::vector<std::pair<int, std::
   for (const std::vector<int>& ranks : group_order) {
     if (group_order.size() == 1 && ranks == all) break;
     const std::vector<std::string>& ids = ids_by_ranks[ranks];
-    std::string who = ranks == all ? "on every rank" : fmt::format("only on rank{} {}", ranks.size() > 1 ? "s" : "", RankList(ranks));
+    std::string who =
+        ranks == all ? "on every rank" : fmt::format("only on rank{} {}", ranks.size() > 1 ? "s" : "", RankList(ranks));
     ctx.out.Print("  compile ids {}: {}", who, fmt::join(ids, ", "));
   }
   size_t differing = 0;
@@ -253,8 +257,8 @@ void PrintDivergence(CommandContext& ctx, const std::vector<std::pair<int, std::
         std::string_view la = std::string_view(first).substr(a, ae - a);
         std::string_view lb = std::string_view(normal).substr(b, be - b);
         if (la != lb || ae == first.size() || be == normal.size()) {
-          ctx.out.Styled(Style::kBad, "  guards of {}: rank {} differs from rank {} at guard line {}:", id, rank, first_rank,
-                         line);
+          ctx.out.Styled(Style::kBad, "  guards of {}: rank {} differs from rank {} at guard line {}:", id, rank,
+                         first_rank, line);
           ctx.out.Print("    rank {}: {}", first_rank, la.substr(0, 160));
           ctx.out.Print("    rank {}: {}", rank, lb.substr(0, 160));
           break;
@@ -277,12 +281,14 @@ Status GuardsCommand(CommandContext& ctx) {
   const bool check = !ctx.args.empty() && ctx.args[0].text == "check";
   const bool diff = !ctx.args.empty() && ctx.args[0].text == "diff";
   if (diff && ctx.args.size() != 3) return UsageError("guards diff ENTRY ENTRY");
-  if (!check && !diff && ctx.args.size() > 1) return UsageError("guards [ENTRY|ID] | guards check NAME=SPEC ... | guards diff A B");
+  if (!check && !diff && ctx.args.size() > 1)
+    return UsageError("guards [ENTRY|ID] | guards check NAME=SPEC ... | guards diff A B");
   const Word* which = ctx.args.empty() ? nullptr : &ctx.args[0];
   if (const TorchLogs* logs = CurrentLogs(ctx.session)) return ShowLogGuards(ctx, *logs, which);
   if (const TraceLog* log = CurrentTrace(ctx.session)) {
-    if (!which) return Status::Errorf("usage: guards ID (a compile id of the log, e.g. {})",
-                                      log->compiles.empty() ? "0/0" : log->compiles.front().id);
+    if (!which)
+      return Status::Errorf("usage: guards ID (a compile id of the log, e.g. {})",
+                            log->compiles.empty() ? "0/0" : log->compiles.front().id);
     auto cpp = log->cpp_guards.find(which->text);
     if (cpp != log->cpp_guards.end()) {
       ctx.out.Styled(Style::kHeading, "[{}] dynamo_cpp_guards_str", which->text);
@@ -378,7 +384,8 @@ Status LoadTraceLog(CommandContext& ctx, const std::string& path, const std::str
   ctx.out.Styled(Style::kGood, "loaded TORCH_TRACE log {}: {} lines, {} records, {} compile(s), {} graph(s){}", shown,
                  log->lines, log->records, log->compiles.size(), graphs.size(),
                  log->rank >= 0 ? fmt::format(", rank {}", log->rank) : "");
-  for (const TraceProblem& p : log->problems) ctx.out.Styled(Style::kBad, "  warning: {}:{}: {}", shown, p.line, p.message);
+  for (const TraceProblem& p : log->problems)
+    ctx.out.Styled(Style::kBad, "  warning: {}:{}: {}", shown, p.line, p.message);
   if (log->more_problems) ctx.out.Styled(Style::kBad, "  ... and {} more warning(s)", log->more_problems);
   for (const std::string& w : warnings) ctx.out.Styled(Style::kBad, "  warning: {}", w);
   auto bundle = std::make_shared<LogBundle>();
@@ -398,12 +405,13 @@ Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::s
   const std::string& shown = ctx.args[0].text;
   std::vector<std::pair<int, std::string>> files = RankLogFiles(dir);
   if (files.empty()) {
-    return Status::Errorf("{} is a directory airscope does not read: neither per-rank TORCH_TRACE logs "
-                          "(dedicated_log_torch_trace_rank_N*.log, as TORCH_TRACE=DIR writes them) nor a "
-                          "TORCH_COMPILE_DEBUG tree (torch_compile_debug/, a run_* of it, its torchair/ or a model__K "
-                          "in it) nor TorchAir graph_dump files (dynamo_original_graph_N_*.py); load one file of it "
-                          "instead",
-                          shown);
+    return Status::Errorf(
+        "{} is a directory airscope does not read: neither per-rank TORCH_TRACE logs "
+        "(dedicated_log_torch_trace_rank_N*.log, as TORCH_TRACE=DIR writes them) nor a "
+        "TORCH_COMPILE_DEBUG tree (torch_compile_debug/, a run_* of it, its torchair/ or a model__K "
+        "in it) nor TorchAir graph_dump files (dynamo_original_graph_N_*.py); load one file of it "
+        "instead",
+        shown);
   }
   std::vector<std::pair<int, std::shared_ptr<const TraceLog>>> logs;
   std::vector<std::pair<std::string, LoadedGraph>> graphs;

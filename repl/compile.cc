@@ -27,7 +27,7 @@ Result<Compiled> CompileThroughPipeline(std::shared_ptr<const Graph> graph, cons
 }
 
 Result<Compiled> LoweredCurrentGraph(Session& session) {
-  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, session.Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, session.Current());
   if (const PipelineRun* run = entry->pipeline.get()) {
     if (run->at_end()) {
       Compiled compiled;
@@ -52,8 +52,10 @@ Result<Compiled> LoweredCurrentGraph(Session& session) {
   }
   Result<Compiled> fresh = CompileThroughPipeline(loaded, session);
   if (fresh.ok()) {
-    fresh->source = fmt::format("the loaded graph compiled afresh through the {} passes of the pipeline; `run` "
-                                "would step through them", fresh->passes_run);
+    fresh->source = fmt::format(
+        "the loaded graph compiled afresh through the {} passes of the pipeline; `run` "
+        "would step through them",
+        fresh->passes_run);
   }
   return fresh;
 }

@@ -140,7 +140,8 @@ class IndexBuilder {
       }
     }
     for (const TraceGuardAdded& g : log.guards_added) {
-      Compile(t.prefix + g.compile_id, source).other.push_back(fmt::format("guard added: {} (line {})", g.expr, g.line));
+      Compile(t.prefix + g.compile_id, source)
+          .other.push_back(fmt::format("guard added: {} (line {})", g.expr, g.line));
     }
     for (const TracePhase& p : log.phases) {
       std::string id = t.prefix + BaseOf(p.compile_id);
@@ -165,11 +166,9 @@ class IndexBuilder {
       if (compiler_input) ++torchair_inputs;
       if (g.id.empty()) {
         if (registered_.count(name)) {
-          loose_graphs_.emplace_back(name, fmt::format("{} ({}, {} line {}){}", name, g.title, ShortPath(log.path),
-                                                       g.line,
-                                                       compiler_input ? fmt::format(": fx graph graph_{} by order",
-                                                                                    torchair_inputs)
-                                                                      : ""));
+          loose_graphs_.emplace_back(
+              name, fmt::format("{} ({}, {} line {}){}", name, g.title, ShortPath(log.path), g.line,
+                                compiler_input ? fmt::format(": fx graph graph_{} by order", torchair_inputs) : ""));
         }
         continue;
       }
@@ -179,9 +178,10 @@ class IndexBuilder {
       if (compiler_input) {
         std::string fx = fmt::format("graph_{}", torchair_inputs);
         fx_compile_[t.prefix + fx] = c.id;
-        c.torchair.push_back(fmt::format("fx graph {}: the {} graph TorchAir compiled in this log ({}, line {}; by "
-                                         "order, npu_fx_compiler.py:565-571)",
-                                         fx, Ordinal(torchair_inputs), name, g.line));
+        c.torchair.push_back(
+            fmt::format("fx graph {}: the {} graph TorchAir compiled in this log ({}, line {}; by "
+                        "order, npu_fx_compiler.py:565-571)",
+                        fx, Ordinal(torchair_inputs), name, g.line));
       }
     }
     for (const TorchLogsGuards& g : log.guards) {
@@ -189,13 +189,14 @@ class IndexBuilder {
       IndexCompile& c = Compile(id_of(g.rank, g.id), source);
       if (c.guard_count < 0) c.guard_count = static_cast<int64_t>(g.count);
       if (c.guards.empty()) {
-        c.guards = fmt::format("{} ({} line {})", g.tree ? "TREE_GUARD_MANAGER" : "flat list", ShortPath(log.path), g.line);
+        c.guards =
+            fmt::format("{} ({} line {})", g.tree ? "TREE_GUARD_MANAGER" : "flat list", ShortPath(log.path), g.line);
       }
     }
     for (const TorchLogsRecompile& r : log.recompiles) {
       if (r.id.empty()) {
-        index_.unlinked.push_back(fmt::format("recompile of {} in {} ({} line {})", r.function, r.location,
-                                              ShortPath(log.path), r.line));
+        index_.unlinked.push_back(
+            fmt::format("recompile of {} in {} ({} line {})", r.function, r.location, ShortPath(log.path), r.line));
         continue;
       }
       IndexCompile& c = Compile(id_of(r.rank, r.id), source);
@@ -270,8 +271,9 @@ class IndexBuilder {
     // TorchAir's runtime messages: tied to a compile once the fx graphs are (ResolveEvents).
     for (const TorchAirEvent& e : log.events) {
       if (e.kind == "debug_saved") continue;
-      std::string text = e.key.empty() ? fmt::format("{} ({} line {})", e.kind, ShortPath(log.path), e.line)
-                                       : fmt::format("{} key {} ({} line {})", e.kind, e.key, ShortPath(log.path), e.line);
+      std::string text = e.key.empty()
+                             ? fmt::format("{} ({} line {})", e.kind, ShortPath(log.path), e.line)
+                             : fmt::format("{} key {} ({} line {})", e.kind, e.key, ShortPath(log.path), e.line);
       pending_.push_back({t.prefix + e.fx_graph, e.fx_graph, text, source});
     }
   }
@@ -283,7 +285,8 @@ class IndexBuilder {
       if (it != fx_compile_.end()) {
         Compile(it->second, p.source).runtime.push_back(fmt::format("recorded: {} {}", p.fx_graph, p.text));
       } else {
-        index_.unlinked.push_back(fmt::format("TorchAir runtime of {}: {}", p.fx_graph.empty() ? "?" : p.fx_graph, p.text));
+        index_.unlinked.push_back(
+            fmt::format("TorchAir runtime of {}: {}", p.fx_graph.empty() ? "?" : p.fx_graph, p.text));
       }
     }
   }
@@ -304,7 +307,7 @@ class IndexBuilder {
       }
       auto it = open.find(key);
       if (it == open.end() || it->second->time < 0 || s.time < 0) continue;
-      std::string what = step == '1' ? "Dynamo tracing (Step 1)"
+      std::string what = step == '1'   ? "Dynamo tracing (Step 1)"
                          : step == '2' ? "backend compile (Step 2: calling -> done compiler function)"
                                        : fmt::format("Step {}", step);
       if (step == '3') {
@@ -343,11 +346,10 @@ class IndexBuilder {
         int64_t number = -1;
         try {
           number = model.starts_with("model__") ? std::stoll(model.substr(7)) : -1;
-        } catch (...) {
-        }
-        std::string what = fmt::format("{} (TORCH_COMPILE_DEBUG {}{})", model_name,
-                                       phases.empty() ? "no stage dumps" : "phases ",
-                                       phases.empty() ? "" : fmt::format("{}", fmt::join(phases, ", ")));
+        } catch (...) {}
+        std::string what =
+            fmt::format("{} (TORCH_COMPILE_DEBUG {}{})", model_name, phases.empty() ? "no stage dumps" : "phases ",
+                        phases.empty() ? "" : fmt::format("{}", fmt::join(phases, ", ")));
         if (number < 0 || static_cast<size_t>(number) >= ids.size()) {
           index_.unlinked.push_back(what + (ids.empty() ? ": the tree has no Dynamo log to tie it to a compile id"
                                                         : ": no K-th compile with a Dynamo graph to tie it to"));
@@ -377,9 +379,10 @@ class IndexBuilder {
       fx_compile_[fx_key] = it->second;
       IndexCompile& c = Compile(it->second, "TorchAir debug.log");
       std::string fx = fx_key.substr(fx_key.rfind(':') == std::string::npos ? 0 : fx_key.rfind(':') + 1);
-      c.torchair.push_back(fmt::format("fx graph {}: compiled for {} ({}: `compiler inputs`, then \"Full debug info "
-                                       "saved to\" that directory)",
-                                       fx, tie.model_phase, tie.where));
+      c.torchair.push_back(
+          fmt::format("fx graph {}: compiled for {} ({}: `compiler inputs`, then \"Full debug info "
+                      "saved to\" that directory)",
+                      fx, tie.model_phase, tie.where));
       AddGraph(c, tie.graph, "torchair_graph");
     }
     for (const DebugTreeFile& f : tree.files) {
@@ -440,8 +443,7 @@ class IndexBuilder {
       if (!entry) continue;
       if (const PipelineRun* run = entry->pipeline.get(); run && run->cursor() > 0) {
         c.torchair.push_back(fmt::format("simulated: {} stepped through airscope's pipeline to stage {} of {} ({})",
-                                         g.name, run->cursor(), run->passes().size(),
-                                         run->stages().back().pass));
+                                         g.name, run->cursor(), run->passes().size(), run->stages().back().pass));
       }
       if (const CacheState* state = entry->cache.get(); state && state->frame && !state->frame->entries().empty()) {
         uint64_t hits = 0;
@@ -454,10 +456,11 @@ class IndexBuilder {
           const AclGraph* acl = state->runtimes[i].graph.get();
           if (!acl) continue;
           const AclGraphStats& s = acl->stats();
-          c.runtime.push_back(fmt::format("simulated: {} entry {}: AclGraph of graph_{}: {} call(s), {} capture(s), "
-                                          "{} replay(s), {} eager run(s)",
-                                          g.name, state->frame->entries()[i]->compile_id, state->runtimes[i].fx_graph,
-                                          s.calls, s.captures, s.replays, s.eager_runs));
+          c.runtime.push_back(
+              fmt::format("simulated: {} entry {}: AclGraph of graph_{}: {} call(s), {} capture(s), "
+                          "{} replay(s), {} eager run(s)",
+                          g.name, state->frame->entries()[i]->compile_id, state->runtimes[i].fx_graph, s.calls,
+                          s.captures, s.replays, s.eager_runs));
         }
       }
       if (const CapturedGraph* captured = session_.device().sim.FindCaptured(g.name)) {
@@ -511,7 +514,8 @@ std::string PhaseSummary(const IndexCompile& compile) {
     if (p.depth == 0) parts.push_back(fmt::format("{} {}", p.name, FormatSeconds(p.seconds)));
   }
   if (parts.empty()) {
-    for (const auto& [name, seconds] : compile.metric_times) parts.push_back(fmt::format("{} {}", name, FormatSeconds(seconds)));
+    for (const auto& [name, seconds] : compile.metric_times)
+      parts.push_back(fmt::format("{} {}", name, FormatSeconds(seconds)));
   }
   return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, ", "));
 }

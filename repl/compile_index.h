@@ -48,25 +48,25 @@ struct IndexPhase {
 };
 
 struct IndexCompile {
-  std::string id;              // as the session names its graphs: "0/0", "rank1:0/0", "as:0/0"
-  std::string status = "-";    // success | failure | restart | unknown (TORCH_TRACE); "-" when no log says
+  std::string id;            // as the session names its graphs: "0/0", "rank1:0/0", "as:0/0"
+  std::string status = "-";  // success | failure | restart | unknown (TORCH_TRACE); "-" when no log says
   std::string reason;
-  std::string function;        // "forward /path/x.py:19"
+  std::string function;            // "forward /path/x.py:19"
   std::vector<std::string> stack;  // dynamo_start's, outermost first
   int attempts = 1;
   int64_t ops = -1, nodes = -1, inputs = -1, cache_size = -1;
   int64_t guard_count = -1;
-  std::string guards;          // what holds its guards: "dynamo_cpp_guards_str", "TREE_GUARD_MANAGER (line 40)"
+  std::string guards;  // what holds its guards: "dynamo_cpp_guards_str", "TREE_GUARD_MANAGER (line 40)"
   std::vector<std::string> graph_breaks;
-  std::vector<IndexGraph> graphs;      // Dynamo, AOT and TorchAir's printouts, as the logs hold them
-  std::vector<std::string> torchair;   // TorchAir's side: model__K, recorded runs (compare), fx graph names
+  std::vector<IndexGraph> graphs;     // Dynamo, AOT and TorchAir's printouts, as the logs hold them
+  std::vector<std::string> torchair;  // TorchAir's side: model__K, recorded runs (compare), fx graph names
   std::vector<std::string> recompile_reasons;
-  std::vector<std::string> cache;      // cache artifacts
-  std::vector<IndexPhase> phases;      // in order of their start
+  std::vector<std::string> cache;                            // cache artifacts
+  std::vector<IndexPhase> phases;                            // in order of their start
   std::vector<std::pair<std::string, double>> metric_times;  // compilation_metrics' timing fields
-  std::vector<std::string> runtime;    // captures and replays, recorded and simulated
-  std::vector<std::string> other;      // output code, specializations, symbols, graph sizes, ...
-  std::vector<std::string> sources;    // which logs mention it
+  std::vector<std::string> runtime;                          // captures and replays, recorded and simulated
+  std::vector<std::string> other;                            // output code, specializations, symbols, graph sizes, ...
+  std::vector<std::string> sources;                          // which logs mention it
 };
 
 struct CompileIndex {

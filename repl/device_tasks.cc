@@ -9,11 +9,12 @@
 namespace airscope {
 
 Result<LoweredTasks> LowerCurrentTasks(Session& session, const TaskGraphOptions& options) {
-  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry* entry, session.Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, session.Current());
   if (auto it = session.device().loaded_captures.find(entry->name); it != session.device().loaded_captures.end()) {
-    return Status::Errorf("'{}' is a capture dump (loaded from {}): it has no graph to lower or run; check, "
-                          "timeline and runstats read it",
-                          entry->name, it->second.path);
+    return Status::Errorf(
+        "'{}' is a capture dump (loaded from {}): it has no graph to lower or run; check, "
+        "timeline and runstats read it",
+        entry->name, it->second.path);
   }
   // The device runs what TorchAir would run: the graph after `lower`.
   AIRSCOPE_ASSIGN_OR_RETURN(Compiled lowered, LoweredCurrentGraph(session));
@@ -37,8 +38,7 @@ Result<LoweredTasks> LowerCurrentTasks(Session& session, const TaskGraphOptions&
   return l;
 }
 
-Result<CaptureSetup> CaptureSetupFrom(const Session& session, const std::vector<Word>& args,
-                                      std::vector<Word>* rest) {
+Result<CaptureSetup> CaptureSetupFrom(const Session& session, const std::vector<Word>& args, std::vector<Word>* rest) {
   CaptureSetup setup;
   AIRSCOPE_ASSIGN_OR_RETURN(CaptureMode mode, ParseCaptureMode(session.settings().Get("capture_error_mode")));
   setup.mode = mode;

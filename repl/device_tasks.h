@@ -29,7 +29,6 @@ Result<LoweredTasks> LowerCurrentTasks(Session& session, const TaskGraphOptions&
 // --stream S, --end-stream S, --mode M over capture_error_mode and
 // env.TASK_QUEUE_ENABLE. `args` may hold other words (check); unknown ones
 // are left for the caller: they are returned in *rest.
-Result<CaptureSetup> CaptureSetupFrom(const Session& session, const std::vector<Word>& args,
-                                      std::vector<Word>* rest);
+Result<CaptureSetup> CaptureSetupFrom(const Session& session, const std::vector<Word>& args, std::vector<Word>* rest);
 
 }  // namespace airscope

@@ -64,8 +64,8 @@ class DumpInstrumentation {
   void OnStageTorchAir(const StageRecord& stage, const Graph& graph);
 
   Config config_;
-  std::string model_dir_;   // kTorchAir: DIR/torchair/model__K, once known
-  size_t file_count_ = 0;   // kTorchAir: the next NNN
+  std::string model_dir_;  // kTorchAir: DIR/torchair/model__K, once known
+  size_t file_count_ = 0;  // kTorchAir: the next NNN
   bool dir_ready_ = false;
   std::vector<std::string> written_;
   std::vector<std::string> errors_;

@@ -98,7 +98,8 @@ Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, c
                                   std::string_view name) {
   AIRSCOPE_ASSIGN_OR_RETURN(FileText content, ReadFileText(path, max_bytes));
   FileText& text = content;
-  return LoadGraphText(text.view(), path, registry, [&text](size_t offset) { text.ReleaseBefore(offset); }, name);
+  return LoadGraphText(
+      text.view(), path, registry, [&text](size_t offset) { text.ReleaseBefore(offset); }, name);
 }
 
 }  // namespace airscope

@@ -54,16 +54,16 @@ Result<std::string> GraphText(const Graph& graph, std::string_view format) {
 Result<WrittenGraph> WriteGraph(const Graph& graph, std::string_view format, const std::string& path) {
   const GraphOutputFormat* spec = FindGraphFormat(format);
   if (!spec) {
-    return Status::Errorf("unknown dump format '{}'{} (one of: {})", format, DidYouMean(format, GraphFormatNames(false)),
-                          fmt::join(GraphFormatNames(false), ", "));
+    return Status::Errorf("unknown dump format '{}'{} (one of: {})", format,
+                          DidYouMean(format, GraphFormatNames(false)), fmt::join(GraphFormatNames(false), ", "));
   }
   const bool to_stdout = path == "-";
   if (!spec->text) {
     AIRSCOPE_ASSIGN_OR_RETURN(Rendered rendered, RenderGraphData(graph, format));
     if (to_stdout) return WrittenGraph{"", rendered.info.note, std::move(rendered.data)};
     AIRSCOPE_RETURN_IF_ERROR(WriteFile(path, rendered.data));
-    return WrittenGraph{fmt::format("wrote {} ({}, layout {})", path, format, rendered.info.engine),
-                        rendered.info.note, ""};
+    return WrittenGraph{fmt::format("wrote {} ({}, layout {})", path, format, rendered.info.engine), rendered.info.note,
+                        ""};
   }
   AIRSCOPE_ASSIGN_OR_RETURN(std::string text, spec->text(graph));
   std::string note;
@@ -71,10 +71,11 @@ Result<WrittenGraph> WriteGraph(const Graph& graph, std::string_view format, con
     // torch's own format, printed as torch prints it, which cannot keep these.
     std::vector<std::string> lossy = NodesWithAmbiguousStrings(graph);
     if (!lossy.empty()) {
-      note = fmt::format("note: {} node(s) ({}{}) have string arguments FX text prints bare, as torch does ('1' as 1), "
-                         "so they read back as other values; dump readable or json keeps them",
-                         lossy.size(), fmt::join(lossy.begin(), lossy.begin() + std::min<size_t>(lossy.size(), 3), ", "),
-                         lossy.size() > 3 ? ", ..." : "");
+      note = fmt::format(
+          "note: {} node(s) ({}{}) have string arguments FX text prints bare, as torch does ('1' as 1), "
+          "so they read back as other values; dump readable or json keeps them",
+          lossy.size(), fmt::join(lossy.begin(), lossy.begin() + std::min<size_t>(lossy.size(), 3), ", "),
+          lossy.size() > 3 ? ", ..." : "");
     }
   }
   if (to_stdout) return WrittenGraph{"", note, std::move(text)};

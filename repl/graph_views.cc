@@ -46,7 +46,6 @@ std::string NodeList(const std::vector<Node*>& nodes) {
   return out;
 }
 
-
 }  // namespace
 
 std::string ValueString(const Node& node) {
@@ -136,7 +135,8 @@ void DescribeStats(const Graph& graph, const OpRegistry& registry, CommandOutput
   for (const Node* node : graph) {
     ++by_op[node->op()];
     ++histogram[OpHistogramKey(*node)];
-    if (const NodeMeta* meta = node->meta(); meta && (meta->kind == ValueKind::kTensor || meta->kind == ValueKind::kTuple)) {
+    if (const NodeMeta* meta = node->meta();
+        meta && (meta->kind == ValueKind::kTensor || meta->kind == ValueKind::kTuple)) {
       bool all_known = !meta->tensors.empty();
       for (const TensorMeta& t : meta->tensors) {
         auto bytes = t.NumBytes();
@@ -145,8 +145,8 @@ void DescribeStats(const Graph& graph, const OpRegistry& registry, CommandOutput
       }
       if (all_known) ++known_shapes;
     }
-    bool is_op = node->op() == OpKind::kCallFunction || node->op() == OpKind::kCallMethod ||
-                 node->op() == OpKind::kCallModule;
+    bool is_op =
+        node->op() == OpKind::kCallFunction || node->op() == OpKind::kCallMethod || node->op() == OpKind::kCallModule;
     if (is_op && (node->op() != OpKind::kCallFunction || !registry.Find(node->target()))) ++unknown_ops;
   }
   size_t unknown_cost = 0;

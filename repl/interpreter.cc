@@ -150,8 +150,7 @@ Status Interpreter::ExecuteLine(std::string_view line) {
     // Out of memory (ulimit -v, a container's limit) aborted the process;
     // commands build their result before they change the session, so
     // unwinding here leaves it as it was.
-    status = Status::Errorf("out of memory: `{}` was abandoned (the session is as it was before it)",
-                            (*spec)->name);
+    status = Status::Errorf("out of memory: `{}` was abandoned (the session is as it was before it)", (*spec)->name);
   } catch (const std::length_error&) {
     status = Status::Errorf("out of memory: `{}` needed a buffer larger than the process can have", (*spec)->name);
   }

@@ -31,8 +31,8 @@ class OutputSink {
 // The lines of a block command (`pass define NAME` ... `end`), with where
 // they came from so the handler can name a bad line.
 struct BlockLines {
-  std::string origin;      // script path, "-c" or "<interactive>"
-  size_t first_line = 0;   // line number of lines[0] in origin
+  std::string origin;     // script path, "-c" or "<interactive>"
+  size_t first_line = 0;  // line number of lines[0] in origin
   std::vector<std::string> lines;
 };
 using BlockHandler = std::function<Status(const BlockLines& block)>;

@@ -36,8 +36,8 @@ struct RecordedStage {
 
 // The recorded stages of one graph through TorchAir's pipeline in a real run.
 struct RecordedRun {
-  std::string name;    // "model__0:forward", "graph_1", "g1:torchair_graph"
-  std::string source;  // "TORCH_COMPILE_DEBUG dumps", "config.debug.graph_dump", "TorchAir's log lines"
+  std::string name;        // "model__0:forward", "graph_1", "g1:torchair_graph"
+  std::string source;      // "TORCH_COMPILE_DEBUG dumps", "config.debug.graph_dump", "TorchAir's log lines"
   std::string compile_id;  // the Dynamo compile it belongs to, when known
   RecordedStage input;
   // The pass the input was recorded after: "aot" (the graph TorchAir's

@@ -112,9 +112,9 @@ int RunInteractive(Session& session, const CommandTable& table, Interpreter& int
   std::string repeat;  // what Enter on an empty line runs again
   while (!session.quit_requested()) {
     const Session::Entry* current = session.current();
-    std::string prompt = interpreter.in_block()       ? "...> "
-                         : current                    ? fmt::format("(airscope:{}) ", current->name)
-                                                      : "(airscope) ";
+    std::string prompt = interpreter.in_block() ? "...> "
+                         : current              ? fmt::format("(airscope:{}) ", current->name)
+                                                : "(airscope) ";
     LineEditor::Input input = editor.ReadLine(prompt);
     if (input.kind == LineEditor::Input::Kind::kInterrupted) continue;
     if (input.kind == LineEditor::Input::Kind::kEnd) {
@@ -134,8 +134,7 @@ int RunInteractive(Session& session, const CommandTable& table, Interpreter& int
     ClearInterrupt();  // a Ctrl-C typed before this command is not for it
     // `load x; stats`: commands separated by ';' run in turn, up to the first
     // that fails (a block's lines are taken whole: they are not commands).
-    std::vector<std::string> commands =
-        interpreter.in_block() ? std::vector<std::string>{line} : SplitCommands(line);
+    std::vector<std::string> commands = interpreter.in_block() ? std::vector<std::string>{line} : SplitCommands(line);
     for (const std::string& command : commands) {
       size_t reported_before = interpreter.reported_failures();
       Status status = interpreter.ExecuteLine(command);

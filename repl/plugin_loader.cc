@@ -61,8 +61,8 @@ Status CheckElfFits(const std::string& file) {
     Elf64_Phdr segment;
     std::memcpy(&segment, bytes.data() + header.e_phoff + uint64_t{i} * header.e_phentsize, sizeof(segment));
     if (segment.p_type == PT_LOAD && segment.p_offset + segment.p_filesz > bytes.size()) {
-      return truncated(fmt::format("loadable segment {} (bytes {}..{})", i, segment.p_offset,
-                                   segment.p_offset + segment.p_filesz));
+      return truncated(
+          fmt::format("loadable segment {} (bytes {}..{})", i, segment.p_offset, segment.p_offset + segment.p_filesz));
     }
   }
   return Status::Ok();
@@ -99,14 +99,15 @@ Result<LoadedPlugin> PluginSet::Load(const std::string& path, PassRegistry& regi
   auto version = reinterpret_cast<AirscopePluginVersionFn>(dlsym(handle, "airscope_plugin_api_version"));
   auto init = reinterpret_cast<AirscopePluginInitFn>(dlsym(handle, "airscope_plugin_init"));
   if (!version || !init) {
-    return fail(Status::Errorf("{} is not an airscope plugin: it does not export {} (see core/pass/plugin_api.h)",
-                               path, !version ? "airscope_plugin_api_version" : "airscope_plugin_init"));
+    return fail(Status::Errorf("{} is not an airscope plugin: it does not export {} (see core/pass/plugin_api.h)", path,
+                               !version ? "airscope_plugin_api_version" : "airscope_plugin_init"));
   }
   int plugin_version = version();
   if (plugin_version != AIRSCOPE_PLUGIN_API_VERSION) {
-    return fail(Status::Errorf("plugin {} was built for plugin API version {}, this airscope has version {}: rebuild "
-                               "it against this airscope's headers",
-                               path, plugin_version, AIRSCOPE_PLUGIN_API_VERSION));
+    return fail(
+        Status::Errorf("plugin {} was built for plugin API version {}, this airscope has version {}: rebuild "
+                       "it against this airscope's headers",
+                       path, plugin_version, AIRSCOPE_PLUGIN_API_VERSION));
   }
   Status result;
   LoadedPlugin loaded{path, {}};

@@ -38,7 +38,7 @@ std::string SwitchOf(std::string_view pass) {
 
 // One stretch of passes run on `input`.
 struct Segment {
-  Status error;                        // a pass failed (then `graph` is the graph before it)
+  Status error;  // a pass failed (then `graph` is the graph before it)
   std::string failed_pass;
   std::shared_ptr<const Graph> graph;  // after the last pass
   bool changed = false;
@@ -106,8 +106,8 @@ Result<CompareReport> CompareRecorded(const RecordedRun& run, const PassRegistry
   PassContext ctx = context;
   if (!run.fx_graph_name.empty()) {
     ctx.fx_graph_name = run.fx_graph_name;
-    report.notes.push_back(fmt::format("fx graph name {} (AclConcreteGraph's, as the recording shows it)",
-                                       run.fx_graph_name));
+    report.notes.push_back(
+        fmt::format("fx graph name {} (AclConcreteGraph's, as the recording shows it)", run.fx_graph_name));
   }
   if (run.dynamo_graph_counter >= 0) ctx.dynamo_graph_counter = run.dynamo_graph_counter;
   TorchAirDumpGate gate;
@@ -139,8 +139,9 @@ Result<CompareReport> CompareRecorded(const RecordedRun& run, const PassRegistry
     row.expected = run.input.graph;
     if (run.training) {
       row.verdict = CompareRow::Verdict::kNotCompared;
-      row.why = "a training graph (the model has a backward phase): AOT partitioned the joint graph, and airscope's "
-                "aot makes inference graphs only";
+      row.why =
+          "a training graph (the model has a backward phase): AOT partitioned the joint graph, and airscope's "
+          "aot makes inference graphs only";
       add_row(std::move(row));
     } else {
       Segment seg = RunSegment(run.dynamo->graph, {"replace_stream_event_pass", "aot"}, passes, ctx);
@@ -152,7 +153,7 @@ Result<CompareReport> CompareRecorded(const RecordedRun& run, const PassRegistry
       } else {
         std::string why;
         row.verdict = MatchGraphs(*run.input.graph, *seg.graph, &why) ? CompareRow::Verdict::kMatch
-                                                                     : CompareRow::Verdict::kDiffer;
+                                                                      : CompareRow::Verdict::kDiffer;
         row.why = why;
       }
       add_row(std::move(row));
@@ -174,11 +175,12 @@ Result<CompareReport> CompareRecorded(const RecordedRun& run, const PassRegistry
     if (at == order.end()) {
       bool earlier = std::find(order.begin(), order.end(), stage.after_pass) != order.end();
       row.verdict = earlier ? CompareRow::Verdict::kOutOfOrder : CompareRow::Verdict::kNotModelled;
-      row.why = earlier ? fmt::format("recorded after {}, which TorchAir runs before {}", stage.after_pass,
-                                      last_compared)
-                        : fmt::format("'{}' is not a pass of airscope's pipeline: airscope continues from the recorded "
-                                      "graph after it",
-                                      stage.after_pass);
+      row.why = earlier
+                    ? fmt::format("recorded after {}, which TorchAir runs before {}", stage.after_pass, last_compared)
+                    : fmt::format(
+                          "'{}' is not a pass of airscope's pipeline: airscope continues from the recorded "
+                          "graph after it",
+                          stage.after_pass);
       if (!earlier) current = stage.graph;
       add_row(std::move(row));
       continue;
@@ -199,15 +201,16 @@ Result<CompareReport> CompareRecorded(const RecordedRun& run, const PassRegistry
     last_count = stage.count;
     if (run.every_pass_dumped && lost > 0) {
       if (static_cast<size_t>(lost) == predicted.size()) {
-        report.notes.push_back(fmt::format("the tree lacks dump{} {:03}{} (after {}, by TorchAir's order under this "
-                                           "session's config): a partial tree, those stages are not compared",
-                                           lost == 1 ? "" : "s", stage.count - lost,
-                                           lost == 1 ? "" : fmt::format(" to {:03}", stage.count - 1),
-                                           fmt::join(predicted, ", ")));
+        report.notes.push_back(
+            fmt::format("the tree lacks dump{} {:03}{} (after {}, by TorchAir's order under this "
+                        "session's config): a partial tree, those stages are not compared",
+                        lost == 1 ? "" : "s", stage.count - lost,
+                        lost == 1 ? "" : fmt::format(" to {:03}", stage.count - 1), fmt::join(predicted, ", ")));
       } else {
-        report.notes.push_back(fmt::format("before {:03} the tree lacks {} dump(s) TorchAir wrote, and this session's "
-                                           "config predicts {} ({}): the config differs, or the tree is partial",
-                                           stage.count, lost, predicted.size(), fmt::join(predicted, ", ")));
+        report.notes.push_back(
+            fmt::format("before {:03} the tree lacks {} dump(s) TorchAir wrote, and this session's "
+                        "config predicts {} ({}): the config differs, or the tree is partial",
+                        stage.count, lost, predicted.size(), fmt::join(predicted, ", ")));
       }
       predicted.clear();
     }
@@ -225,10 +228,10 @@ Result<CompareReport> CompareRecorded(const RecordedRun& run, const PassRegistry
       missing.pass = ran.pass;
       missing.changed = true;
       missing.actual = ran.graph;
-      missing.why = fmt::format("airscope's {} changed the graph, but the recording has no dump after it: TorchAir did "
-                                "not call it in that run{}",
-                                ran.pass,
-                                SwitchOf(ran.pass).empty() ? "" : fmt::format(" ({} differs?)", SwitchOf(ran.pass)));
+      missing.why = fmt::format(
+          "airscope's {} changed the graph, but the recording has no dump after it: TorchAir did "
+          "not call it in that run{}",
+          ran.pass, SwitchOf(ran.pass).empty() ? "" : fmt::format(" ({} differs?)", SwitchOf(ran.pass)));
       add_row(std::move(missing));
     }
     row.changed = seg.changed;
@@ -243,20 +246,22 @@ Result<CompareReport> CompareRecorded(const RecordedRun& run, const PassRegistry
     }
     if (!IsUserPass(stage.after_pass) && !TorchAirDumps(stage.after_pass, gate)) {
       std::string sw = SwitchOf(stage.after_pass);
-      row.notes.push_back(fmt::format("under this session's config TorchAir would not call {}{}; the recording shows it "
-                                      "ran",
-                                      stage.after_pass, sw.empty() ? "" : fmt::format(" (see {})", sw)));
+      row.notes.push_back(
+          fmt::format("under this session's config TorchAir would not call {}{}; the recording shows it "
+                      "ran",
+                      stage.after_pass, sw.empty() ? "" : fmt::format(" (see {})", sw)));
     }
     std::string why;
     bool match = MatchGraphs(*stage.graph, *seg.graph, &why);
-    bool session_has_it = stage.after_pass == "post_grad_custom_pre_pass" ? !ctx.custom_pre.empty()
+    bool session_has_it = stage.after_pass == "post_grad_custom_pre_pass"    ? !ctx.custom_pre.empty()
                           : stage.after_pass == "post_grad_custom_post_pass" ? !ctx.custom_post.empty()
                                                                              : true;
     if (!match && stage.user_pass && !session_has_it) {
       row.verdict = CompareRow::Verdict::kResynced;
-      row.why = fmt::format("the recorded run had a {} (user code airscope cannot run; `{}` defines one): airscope "
-                            "continues from the recorded graph after it",
-                            stage.after_pass, SwitchOf(stage.after_pass));
+      row.why = fmt::format(
+          "the recorded run had a {} (user code airscope cannot run; `{}` defines one): airscope "
+          "continues from the recorded graph after it",
+          stage.after_pass, SwitchOf(stage.after_pass));
       current = stage.graph;
       add_row(std::move(row));
       continue;
@@ -278,9 +283,10 @@ Result<CompareReport> CompareRecorded(const RecordedRun& run, const PassRegistry
       std::string sw = SwitchOf(pass);
       named.push_back(sw.empty() ? pass : fmt::format("{} ({})", pass, sw));
     }
-    report.notes.push_back(fmt::format("the recording has no dump after {}: TorchAir did not call {} in that run, airscope "
-                                       "did (and changed nothing there); set the config as that run had it",
-                                       fmt::join(named, ", "), undumped.size() == 1 ? "it" : "them"));
+    report.notes.push_back(
+        fmt::format("the recording has no dump after {}: TorchAir did not call {} in that run, airscope "
+                    "did (and changed nothing there); set the config as that run had it",
+                    fmt::join(named, ", "), undumped.size() == 1 ? "it" : "them"));
   }
   for (const std::string& file : run.unloaded) {
     report.notes.push_back(fmt::format("not compared: {} did not load (the load's warning says why)", file));

@@ -52,7 +52,7 @@ struct CompareRow {
   std::string label;     // the recorded stage's source
   std::string why;       // kDiffer: the first differing node; kFailed: the error
   std::vector<std::string> notes;
-  bool changed = false;  // airscope's passes since the previous row changed the graph
+  bool changed = false;                   // airscope's passes since the previous row changed the graph
   std::shared_ptr<const Graph> expected;  // recorded
   std::shared_ptr<const Graph> actual;    // airscope's
 };

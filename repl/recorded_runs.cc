@@ -29,7 +29,7 @@ std::vector<RecordedRun> RecordedRunsOfTree(const DebugTree& tree, const std::st
   std::vector<RecordedRun> runs;
   // model__K/<phase> runs, in tree order; dynamo_out and the backward phase per model.
   std::map<std::string, const DebugTreeGraph*> dynamo_of;  // prefix+model -> dynamo_out
-  std::set<std::string> training;                         // prefix+model with a backward phase
+  std::set<std::string> training;                          // prefix+model with a backward phase
   for (const DebugTreeGraph& g : tree.graphs) {
     if (g.source == DebugGraphSource::kDynamoOut) dynamo_of[g.prefix + g.model] = &g;
     if (g.source == DebugGraphSource::kTorchAirStage && g.phase == "backward") training.insert(g.prefix + g.model);
@@ -61,8 +61,7 @@ std::vector<RecordedRun> RecordedRunsOfTree(const DebugTree& tree, const std::st
       if (StartsWith(g.model, "model__")) {
         try {
           run.dynamo_graph_counter = std::stoll(g.model.substr(7));
-        } catch (...) {
-        }
+        } catch (...) {}
       }
       run_of[key] = runs.size();
       runs.push_back(std::move(run));
@@ -95,8 +94,8 @@ std::vector<RecordedRun> RecordedRunsOfTree(const DebugTree& tree, const std::st
     run.source = "config.debug.graph_dump";
     run.input = RecordedStage{name_prefix + it->second->name, "", false, FileName(it->second->path), in};
     run.input_after = "_valid_graph";
-    run.stages.push_back(RecordedStage{name_prefix + g.name, "resolve_default_stream_markers", false,
-                                       FileName(g.path), out});
+    run.stages.push_back(
+        RecordedStage{name_prefix + g.name, "resolve_default_stream_markers", false, FileName(g.path), out});
     run.fx_graph_name = g.model;  // the file's graph_N is AclConcreteGraph's name (npu_fx_compiler.py:690)
     runs.push_back(std::move(run));
   }
@@ -136,10 +135,9 @@ std::vector<RecordedRun> RecordedRunsOfLog(const TorchLogs& log, const std::vect
     if (g.artifact != "torchair") continue;
     std::shared_ptr<const Graph> graph = names[i].empty() ? nullptr : Find(loaded, names[i]);
     std::string label = fmt::format("log line {}: {}", g.line, g.title);
-    bool starts = g.kind == "torchair_graph" ||
-                  ((g.kind == "torchair_before_post_grad_custom_pre_pass" ||
-                    g.kind == "torchair_backward_before_post_grad_custom_pre_pass") &&
-                   !(open && runs.back().stages.empty()));
+    bool starts = g.kind == "torchair_graph" || ((g.kind == "torchair_before_post_grad_custom_pre_pass" ||
+                                                  g.kind == "torchair_backward_before_post_grad_custom_pre_pass") &&
+                                                 !(open && runs.back().stages.empty()));
     if (starts) {
       open = graph != nullptr;
       if (!open) continue;
@@ -172,8 +170,8 @@ std::string RecordedFxGraphName(const RecordedRun& run) {
   std::string suffix = "_" + first;
   for (const RecordedStage& stage : run.stages) {
     for (const Node* n : *stage.graph) {
-      if (n->op() != OpKind::kCallFunction ||
-          StripTorchOps(n->target()) != "air.tagged_event_record.default" || n->args().empty()) {
+      if (n->op() != OpKind::kCallFunction || StripTorchOps(n->target()) != "air.tagged_event_record.default" ||
+          n->args().empty()) {
         continue;
       }
       const Argument& tag = n->args()[0];

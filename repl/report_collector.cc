@@ -84,7 +84,8 @@ ReportLog LogOf(const LogBundle& bundle, Session& session) {
       if (p.depth == 0) r.times.push_back(fmt::format("{} {}", p.name, FormatSeconds(p.seconds)));
     }
     if (r.times.empty()) {
-      for (const auto& [name, seconds] : c.metric_times) r.times.push_back(fmt::format("{} {}", name, FormatSeconds(seconds)));
+      for (const auto& [name, seconds] : c.metric_times)
+        r.times.push_back(fmt::format("{} {}", name, FormatSeconds(seconds)));
     }
     std::vector<std::string> torchair;
     for (const std::string& t : c.torchair) torchair.push_back(t);
@@ -101,7 +102,8 @@ ReportLog LogOf(const LogBundle& bundle, Session& session) {
   for (const LogBundle::Trace& t : bundle.traces) AddTrace(out, t.prefix, *t.log);
   for (const LogBundle::Text& t : bundle.texts) AddText(out, t.prefix, *t.log);
   if (bundle.tree) {
-    for (const DebugTreeProblem& p : bundle.tree->problems) out.problems.push_back(fmt::format("{}: {}", p.path, p.message));
+    for (const DebugTreeProblem& p : bundle.tree->problems)
+      out.problems.push_back(fmt::format("{}: {}", p.path, p.message));
   }
   return out;
 }
@@ -137,7 +139,8 @@ ReportGraph GraphOf(Interpreter& interpreter, const Session::Entry& entry) {
   }
   const CacheState* state = entry.cache.get();
   if (state) {
-    for (const CacheState::CallRecord& c : state->calls) graph.calls.push_back({c.number, c.spec, c.outcome, c.compile_id});
+    for (const CacheState::CallRecord& c : state->calls)
+      graph.calls.push_back({c.number, c.spec, c.outcome, c.compile_id});
   }
   if (state && state->frame) {
     graph.cache_text = Captured(interpreter, "cache");

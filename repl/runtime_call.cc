@@ -81,11 +81,11 @@ BufferChoice ChooseBuffer(const DeviceBuffers& buffers, const CacheState* state,
 }
 
 std::string DescribeRun(const RunResult& r) {
-  return fmt::format("{} task{}, {}{} end to end{}", r.tasks, r.tasks == 1 ? "" : "s", r.unknown_cost_kernels ? ">= " : "",
-                     FormatNs(r.wall_ns),
-                     r.unknown_cost_kernels ? fmt::format(" ({} kernels without a cost count as the minimum)",
-                                                          r.unknown_cost_kernels)
-                                            : "");
+  return fmt::format("{} task{}, {}{} end to end{}", r.tasks, r.tasks == 1 ? "" : "s",
+                     r.unknown_cost_kernels ? ">= " : "", FormatNs(r.wall_ns),
+                     r.unknown_cost_kernels
+                         ? fmt::format(" ({} kernels without a cost count as the minimum)", r.unknown_cost_kernels)
+                         : "");
 }
 
 void PrintLine(const RuntimeLine& line, CommandOutput& out) {
@@ -97,12 +97,8 @@ void PrintLine(const RuntimeLine& line, CommandOutput& out) {
     case RuntimeLine::Source::kPythonWarning:
       out.Styled(Style::kBad, "  {} [{}] {}", line.level, line.where, line.text);
       break;
-    case RuntimeLine::Source::kNote:
-      out.Print("  aclgraph: {}", line.text);
-      break;
-    case RuntimeLine::Source::kWarning:
-      out.Styled(Style::kBad, "  aclgraph warning: {}", line.text);
-      break;
+    case RuntimeLine::Source::kNote: out.Print("  aclgraph: {}", line.text); break;
+    case RuntimeLine::Source::kWarning: out.Styled(Style::kBad, "  aclgraph warning: {}", line.text); break;
   }
 }
 
@@ -137,9 +133,10 @@ Status CheckCallBuffers(const Session& session, const CacheState* state, const s
                          std::all_of(n.begin() + 3, n.end(),
                                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
       if (output_like || n.find('@') != std::string_view::npos) {
-        return Status::Errorf("column {}: '{}' is a name airscope gives (outputs outCALL.I, buffers it makes "
-                              "INPUT@CALL): name a new buffer otherwise",
-                              in.buffer_column, in.buffer);
+        return Status::Errorf(
+            "column {}: '{}' is a name airscope gives (outputs outCALL.I, buffers it makes "
+            "INPUT@CALL): name a new buffer otherwise",
+            in.buffer_column, in.buffer);
       }
       continue;
     }
@@ -159,8 +156,9 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
   Session& session = ctx.session;
   DeviceState& dev = session.device();
   if (outcome.kind == CallOutcome::Kind::kEager) {
-    ctx.out.Print("  aclgraph: Dynamo runs this call without a compiled graph (recompile limit): no AclGraph runs, "
-                  "nothing is simulated on the device");
+    ctx.out.Print(
+        "  aclgraph: Dynamo runs this call without a compiled graph (recompile limit): no AclGraph runs, "
+        "nothing is simulated on the device");
     return Status::Ok();
   }
   const CacheEntry& entry = *state.frame->entries()[outcome.entry];
@@ -192,9 +190,10 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
     if (!current.ok()) return fail(current.status());
     lifted = LiftedParameters(*(*current)->loaded.graph);
     if (placeholders.size() != lifted.size() + inputs.size()) {
-      return fail(Status::Errorf("the compiled graph takes {} inputs, the call gives {} and the graph has {} "
-                                 "parameter(s): airscope cannot tell which input is which",
-                                 placeholders.size(), inputs.size(), lifted.size()));
+      return fail(
+          Status::Errorf("the compiled graph takes {} inputs, the call gives {} and the graph has {} "
+                         "parameter(s): airscope cannot tell which input is which",
+                         placeholders.size(), inputs.size(), lifted.size()));
     }
   }
   std::vector<uint32_t> storages;
@@ -233,8 +232,8 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
     std::string name = h ? h->name : fmt::format("{}.{}", (*session.Current())->name, lifted[p]);
     if (!h) {
       if (dev.buffers.Find(name)) name = fmt::format("{}@{}", name, call);
-      Result<uint32_t> made =
-          make_buffer(name, bytes, m.ShapeString(), fmt::format("for parameter {} ({})", lifted[p], placeholders[p]->name()));
+      Result<uint32_t> made = make_buffer(name, bytes, m.ShapeString(),
+                                          fmt::format("for parameter {} ({})", lifted[p], placeholders[p]->name()));
       if (!made.ok()) return fail(made.status());
       h = dev.buffers.Find(name);
     }
@@ -246,9 +245,9 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
   for (const CallInput& in : inputs) {
     BufferChoice choice = ChooseBuffer(dev.buffers, &state, in, call);
     if (choice.fresh) {
-      Result<uint32_t> made = make_buffer(choice.name, ExtentBytes(in), in.ShapeString(),
-                                          fmt::format("for {}{}", in.name,
-                                                      choice.note.empty() ? "" : fmt::format(" ({})", choice.note)));
+      Result<uint32_t> made =
+          make_buffer(choice.name, ExtentBytes(in), in.ShapeString(),
+                      fmt::format("for {}{}", in.name, choice.note.empty() ? "" : fmt::format(" ({})", choice.note)));
       if (!made.ok()) return fail(made.status());
     }
     const Handle* h = dev.buffers.Find(choice.name);
@@ -310,17 +309,19 @@ void PrintEntryRuntime(const CacheState& state, size_t index, CommandOutput& out
   if (index >= state.runtimes.size() || !state.runtimes[index].graph) return;
   const AclGraph& g = *state.runtimes[index].graph;
   const AclGraphStats& s = g.stats();
-  out.Print("        AclGraph {}: {} call(s), {} key(s), {} capture(s) ({} recapture(s): {} mutated input moved, {} core "
-            "limit changed), {} replay(s), {} hit(s){}",
-            g.name(), s.calls, s.keys.size(), s.captures, s.recaptures_mutated + s.recaptures_core_limit,
-            s.recaptures_mutated, s.recaptures_core_limit, s.replays, s.hits,
-            s.eager_runs ? fmt::format(", {} eager run(s)", s.eager_runs) : "");
+  out.Print(
+      "        AclGraph {}: {} call(s), {} key(s), {} capture(s) ({} recapture(s): {} mutated input moved, {} core "
+      "limit changed), {} replay(s), {} hit(s){}",
+      g.name(), s.calls, s.keys.size(), s.captures, s.recaptures_mutated + s.recaptures_core_limit,
+      s.recaptures_mutated, s.recaptures_core_limit, s.replays, s.hits,
+      s.eager_runs ? fmt::format(", {} eager run(s)", s.eager_runs) : "");
   const AclGraphConfig& c = g.config();
   auto on = [](bool b) { return b ? "on" : "off"; };
-  out.Print("          config (fixed when it was made): clone_input {}, mempool reuse {}, frozen_parameter {}, "
-            "enable_output_clone {}, static_capture_size_limit {}",
-            on(c.clone_input), on(!c.disable_mempool_reuse_in_same_fx), on(c.frozen_parameter), on(c.enable_output_clone),
-            c.static_capture_size_limit);
+  out.Print(
+      "          config (fixed when it was made): clone_input {}, mempool reuse {}, frozen_parameter {}, "
+      "enable_output_clone {}, static_capture_size_limit {}",
+      on(c.clone_input), on(!c.disable_mempool_reuse_in_same_fx), on(c.frozen_parameter), on(c.enable_output_clone),
+      c.static_capture_size_limit);
   if (g.fallback_to_eager()) {
     out.Print("          fell back to eager for good at call {} (graph key {}): {} captured graph(s) released",
               s.fell_back_at_call, s.fell_back_key, s.released_graphs);
@@ -357,8 +358,7 @@ void PrintGraphAddresses(Session& session, CommandOutput& out) {
           ++input;
         } else if (b.live) {
           out.Print("  {:<24} {:<16} {:>10}  output of task {} ({})", c.tasks.tasks[b.task].node,
-                    FormatAddress(DeviceAddress(b.place)), FormatBytes(b.place.size), b.task,
-                    c.tasks.tasks[b.task].op);
+                    FormatAddress(DeviceAddress(b.place)), FormatBytes(b.place.size), b.task, c.tasks.tasks[b.task].op);
         }
       }
       continue;
@@ -384,10 +384,9 @@ void PrintGraphAddresses(Session& session, CommandOutput& out) {
     out.Styled(Style::kHeading, "buffers the caller holds");
     for (const Handle& h : buffers.handles()) {
       const Storage& s = buffers.storage(h.storage);
-      std::string what = h.kind == Handle::Kind::kInput
-                             ? fmt::format("made at call {}", h.call)
-                             : fmt::format("output {} of call {} ({}){}", h.output, h.call, h.producer,
-                                           h.kept ? ", kept" : "");
+      std::string what = h.kind == Handle::Kind::kInput ? fmt::format("made at call {}", h.call)
+                                                        : fmt::format("output {} of call {} ({}){}", h.output, h.call,
+                                                                      h.producer, h.kept ? ", kept" : "");
       out.Print("  {:<24} {:<16} {:>10}  {}{}", h.name, FormatAddress(s.address), FormatBytes(s.bytes), what,
                 s.freed() ? "; its memory is free (the pool was reset or released)" : "");
     }
@@ -441,7 +440,9 @@ void RegisterRuntimeCommands(CommandTable& table) {
              "single graph key, inputs captured without clone_input, inputs an output aliases). A freed address\n"
              "that a captured graph baked in (a parameter's, a mutated input's) is named with a warning, and so\n"
              "is a later buffer the allocator places there. `mem --graph` lists what each graph baked in.",
-             Drop, [](const std::vector<std::string>&) { return CompletionRule{CompletionKind::kBuffer, {}}; }});
+             Drop, [](const std::vector<std::string>&) {
+               return CompletionRule{CompletionKind::kBuffer, {}};
+             }});
 }
 
 }  // namespace airscope

@@ -64,7 +64,7 @@ void Session::AddGraph(std::string name, LoadedGraph loaded, bool* replaced) {
     if (entry.name == name) {
       entry.loaded = std::move(loaded);
       if (entry.cache) ReleaseRuntimes(*entry.cache, device_);  // its captured graphs go with it
-      entry.cache.reset();  // a replaced graph is a new frame: its old cache entries do not apply
+      entry.cache.reset();     // a replaced graph is a new frame: its old cache entries do not apply
       entry.pipeline.reset();  // its stages belong to the old graph
       *replaced = true;
       current_ = name;
@@ -104,7 +104,7 @@ const Session::Entry* Session::current() const { return Find(current_); }
 
 Result<const Graph*> Session::CurrentGraph() {
   if (graph_override_) return graph_override_;
-  AIRSCOPE_ASSIGN_OR_RETURN(Entry* entry, Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(Entry * entry, Current());
   if (entry->pipeline) return &entry->pipeline->Current();
   return static_cast<const Graph*>(entry->loaded.graph.get());
 }
@@ -117,7 +117,7 @@ const Graph* Session::current_graph() const {
 }
 
 Result<PipelineRun*> Session::CurrentPipeline() {
-  AIRSCOPE_ASSIGN_OR_RETURN(Entry* entry, Current());
+  AIRSCOPE_ASSIGN_OR_RETURN(Entry * entry, Current());
   PipelineOptions options;
   options.memory_budget = settings_.GetUnsigned("pipeline.memory-budget");
   std::unique_ptr<PipelineRun>& run = entry->pipeline;

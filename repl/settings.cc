@@ -13,48 +13,89 @@
 namespace airscope {
 
 Settings::Settings() {
-  Declare({"on-error", "stop", "in a script: stop at the first failing line, or continue and fail at the end",
-           {"stop", "continue"}, SettingSpec::Kind::kChoice});
-  Declare({"color", "auto", "colour in output: auto (a terminal without NO_COLOR), always, never",
-           {"auto", "always", "never"}, SettingSpec::Kind::kChoice});
-  Declare({"dump.dir", "", "directory for automatic dumps after each pipeline stage (NN_pass.ext); empty: none", {},
+  Declare({"on-error",
+           "stop",
+           "in a script: stop at the first failing line, or continue and fail at the end",
+           {"stop", "continue"},
+           SettingSpec::Kind::kChoice});
+  Declare({"color",
+           "auto",
+           "colour in output: auto (a terminal without NO_COLOR), always, never",
+           {"auto", "always", "never"},
+           SettingSpec::Kind::kChoice});
+  Declare({"dump.dir",
+           "",
+           "directory for automatic dumps after each pipeline stage (NN_pass.ext); empty: none",
+           {},
            SettingSpec::Kind::kText});
   Declare({"dump.formats", "fx", "formats of automatic dumps, comma separated", GraphFormatNames(false),
            SettingSpec::Kind::kChoiceList});
-  Declare({"dump.when", "all", "which stages to dump: all, change (only stages that changed the graph), off",
-           {"all", "change", "off"}, SettingSpec::Kind::kChoice});
-  Declare({"dump.layout", "airscope", "automatic dump files: airscope (DIR/NN_pass.ext per format), or torchair "
+  Declare({"dump.when",
+           "all",
+           "which stages to dump: all, change (only stages that changed the graph), off",
+           {"all", "change", "off"},
+           SettingSpec::Kind::kChoice});
+  Declare({"dump.layout",
+           "airscope",
+           "automatic dump files: airscope (DIR/NN_pass.ext per format), or torchair "
            "(the TORCH_COMPILE_DEBUG=1 tree: DIR/torchair/model__K/dynamo_out_graph.txt and "
            "forward/NNN_aot_forward_graph[_after_<pass>].txt, print_readable text, only passes TorchAir dumps)",
-           {"airscope", "torchair"}, SettingSpec::Kind::kChoice});
-  Declare({"pipeline.memory-budget", "1073741824",
-           "bytes of stage snapshots a pipeline keeps; older ones are dropped and recomputed on demand", {},
+           {"airscope", "torchair"},
+           SettingSpec::Kind::kChoice});
+  Declare({"pipeline.memory-budget",
+           "1073741824",
+           "bytes of stage snapshots a pipeline keeps; older ones are dropped and recomputed on demand",
+           {},
            SettingSpec::Kind::kUnsigned});
-  Declare({"check.effects", "on", "after every pass, roll it back if it changed what the graph writes into its inputs "
-           "or returns beyond what the pass may change (help pass NAME)", {"on", "off"}, SettingSpec::Kind::kChoice});
-  Declare({"show-times", "on", "print pass times (off: for golden scripts, whose output must not vary)",
-           {"on", "off"}, SettingSpec::Kind::kChoice});
-  Declare({"dist.world_size", "0", "ranks of the default process group '0' (tag 'ptd:0'), which TorchAir's "
-           "all_to_all_single decomposition reads in aot; 0: unknown (the op stays whole)", {},
+  Declare({"check.effects",
+           "on",
+           "after every pass, roll it back if it changed what the graph writes into its inputs "
+           "or returns beyond what the pass may change (help pass NAME)",
+           {"on", "off"},
+           SettingSpec::Kind::kChoice});
+  Declare({"show-times",
+           "on",
+           "print pass times (off: for golden scripts, whose output must not vary)",
+           {"on", "off"},
+           SettingSpec::Kind::kChoice});
+  Declare({"dist.world_size",
+           "0",
+           "ranks of the default process group '0' (tag 'ptd:0'), which TorchAir's "
+           "all_to_all_single decomposition reads in aot; 0: unknown (the op stays whole)",
+           {},
            SettingSpec::Kind::kUnsigned});
-  Declare({"max-file-size", "2147483648", "largest file `load` reads, in bytes; larger ones are refused", {},
+  Declare({"max-file-size",
+           "2147483648",
+           "largest file `load` reads, in bytes; larger ones are refused",
+           {},
            SettingSpec::Kind::kUnsigned});
   // The compile cache (commands_cache.cc): Dynamo's and TorchAir's knobs, same names and defaults.
-  Declare({"cache_size_limit", "8", "compiled entries a frame keeps before calls that miss run eager "
-           "(Dynamo's config.recompile_limit)", {}, SettingSpec::Kind::kUnsigned});
-  Declare({"mode", "default", "compile mode: default, or reduce-overhead (calls run TorchAir's AclGraph: a device "
+  Declare({"cache_size_limit",
+           "8",
+           "compiled entries a frame keeps before calls that miss run eager "
+           "(Dynamo's config.recompile_limit)",
+           {},
+           SettingSpec::Kind::kUnsigned});
+  Declare({"mode",
+           "default",
+           "compile mode: default, or reduce-overhead (calls run TorchAir's AclGraph: a device "
            "graph captured per graph key, help call)",
-           {"default", "reduce-overhead"}, SettingSpec::Kind::kChoice});
+           {"default", "reduce-overhead"},
+           SettingSpec::Kind::kChoice});
   // The capture (commands_device.cc, core/device/capture_rules.h).
-  Declare({"capture_error_mode", "global",
+  Declare({"capture_error_mode",
+           "global",
            "capture's aclmdlRICaptureMode: global (TorchAir's default, fx2acl_converter.py:58, given to "
            "torch_npu.npu.graph at acl_graph.py:1193), thread_local or relaxed (npugraph_ex's "
            "capture_error_mode option, configs/compiler_config.py:50)",
-           {"global", "thread_local", "relaxed"}, SettingSpec::Kind::kChoice});
-  Declare({"env.TASK_QUEUE_ENABLE", "1",
+           {"global", "thread_local", "relaxed"},
+           SettingSpec::Kind::kChoice});
+  Declare({"env.TASK_QUEUE_ENABLE",
+           "1",
            "torch_npu's TASK_QUEUE_ENABLE (default 1, OptionsManager.cpp:570-584); capture refuses 2 "
            "(NPUGraph.cpp:243-247)",
-           {"0", "1", "2"}, SettingSpec::Kind::kChoice});
+           {"0", "1", "2"},
+           SettingSpec::Kind::kChoice});
   // TorchAir's CompilerConfig options, under their own names.
   for (const ConfigOptionInfo& option : TorchAirConfigOptions()) {
     Declare({option.name, option.default_value, option.help, {}, SettingSpec::Kind::kConfig});
@@ -99,7 +140,8 @@ Status Settings::Set(std::string_view name, std::string_view value) {
   if (!spec) {
     std::vector<std::string> names;
     for (const SettingSpec& s : specs_) names.push_back(s.name);
-    return Status::Errorf("unknown setting '{}'{} (settings: {})", name, DidYouMean(name, names), fmt::join(names, ", "));
+    return Status::Errorf("unknown setting '{}'{} (settings: {})", name, DidYouMean(name, names),
+                          fmt::join(names, ", "));
   }
   switch (spec->kind) {
     case SettingSpec::Kind::kChoice: {
@@ -130,8 +172,7 @@ Status Settings::Set(std::string_view name, std::string_view value) {
       }
       break;
     }
-    case SettingSpec::Kind::kText:
-      break;
+    case SettingSpec::Kind::kText: break;
     case SettingSpec::Kind::kConfig: {
       AIRSCOPE_ASSIGN_OR_RETURN(std::string normalized, NormalizeConfigValue(spec->name, value));
       values_[spec->name] = normalized;

@@ -9,7 +9,7 @@ std::string StageLabel(const PipelineRun& run, size_t stage) {
 }
 
 Result<StageGraph> ResolveStageGraph(Session& session, std::string_view spec) {
-  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun* run, session.CurrentPipeline());
+  AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun * run, session.CurrentPipeline());
   AIRSCOPE_ASSIGN_OR_RETURN(size_t stage, run->FindStage(session.CanonicalPassName(spec)));
   AIRSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> graph, run->GraphAt(stage));
   return StageGraph{stage, StageLabel(*run, stage), std::move(graph)};

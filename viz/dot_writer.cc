@@ -18,8 +18,8 @@ namespace airscope {
 namespace {
 
 // Light fills so black text stays readable; assigned to streams in order of first appearance.
-constexpr std::array<std::string_view, 8> kStreamPalette = {
-    "#dbeafe", "#dcfce7", "#fef9c3", "#fce7f3", "#ede9fe", "#ffedd5", "#ccfbf1", "#e5e7eb"};
+constexpr std::array<std::string_view, 8> kStreamPalette = {"#dbeafe", "#dcfce7", "#fef9c3", "#fce7f3",
+                                                            "#ede9fe", "#ffedd5", "#ccfbf1", "#e5e7eb"};
 
 std::string_view ShortTarget(std::string_view target) {
   constexpr std::string_view kPrefix = "torch.ops.";
@@ -44,9 +44,12 @@ std::string ShapeText(const Node& node) { return node.meta() ? node.meta()->Shap
 std::string LabelLine(std::string_view text) {
   std::string out;
   for (char c : text) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out;
 }
@@ -54,8 +57,8 @@ std::string LabelLine(std::string_view text) {
 std::string NodeLabel(const Node& node) {
   std::string label = LabelLine(node.name());
   // A placeholder's target repeats its name; say what it is instead.
-  if (node.op() == OpKind::kCallFunction || node.op() == OpKind::kCallMethod ||
-      node.op() == OpKind::kCallModule || node.op() == OpKind::kGetAttr) {
+  if (node.op() == OpKind::kCallFunction || node.op() == OpKind::kCallMethod || node.op() == OpKind::kCallModule ||
+      node.op() == OpKind::kGetAttr) {
     label += "\\n" + LabelLine(ShortTarget(node.target()));
   }
   if (std::string shape = ShapeText(node); !shape.empty()) label += "\\n" + LabelLine(shape);
@@ -74,9 +77,7 @@ void StyleNode(Agnode_t* n, const Node& node) {
       gv::Set(n, "style", "filled");
       gv::Set(n, "fillcolor", "#d1d5db");
       break;
-    case OpKind::kGetAttr:
-      gv::Set(n, "shape", "note");
-      break;
+    case OpKind::kGetAttr: gv::Set(n, "shape", "note"); break;
     default:
       if (IsEventOp(node)) gv::Set(n, "shape", "cds");
       break;
@@ -163,8 +164,8 @@ Result<RenderJob> RenderWork(const Graph& graph, std::string_view format, const 
   // also keeps clear of graphviz 2.43's pango plugin, whose static cache
   // reads freed memory once a context has been freed.
   job.work.what = "graphviz " + info.engine + " layout";
-  job.work.work = [&graph, engine = info.engine, format = std::string(format),
-                   only = options.only_nodes, pack = options.pack_components]() -> Result<std::string> {
+  job.work.work = [&graph, engine = info.engine, format = std::string(format), only = options.only_nodes,
+                   pack = options.pack_components]() -> Result<std::string> {
     GVC_t* context = gvContext();
     if (!context) return Status::Error("graphviz: could not create a rendering context");
     gv::GraphPtr g = BuildGraph(graph, only.get());

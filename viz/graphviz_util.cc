@@ -68,7 +68,9 @@ const Agdisc_t kDisc = {&AgMemDisc, const_cast<Agiddisc_t*>(&kIdDisc), const_cas
 
 }  // namespace
 
-GraphPtr OpenDirected(const std::string& name) { return GraphPtr(agopen(Str(name), Agdirected, const_cast<Agdisc_t*>(&kDisc))); }
+GraphPtr OpenDirected(const std::string& name) {
+  return GraphPtr(agopen(Str(name), Agdirected, const_cast<Agdisc_t*>(&kDisc)));
+}
 
 void SetDefault(Agraph_t* graph, int kind, const char* attribute, const std::string& value) {
   agattr(graph, kind, Str(attribute), Str(value));

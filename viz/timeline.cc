@@ -67,8 +67,7 @@ std::string RenderTimeline(const Trace& trace, int width) {
   out += fmt::format("{:<{}} {}\n", "", label_w, ticks);
 
   auto col = [&](int64_t ns) {
-    return static_cast<int>(std::min<int64_t>(width, static_cast<int64_t>(
-                                                         static_cast<__int128>(ns) * width / span)));
+    return static_cast<int>(std::min<int64_t>(width, static_cast<int64_t>(static_cast<__int128>(ns) * width / span)));
   };
   for (size_t t = 0; t < trace.tracks.size(); ++t) {
     std::string row(static_cast<size_t>(width), ' ');
@@ -99,8 +98,9 @@ std::string RenderTimeline(const Trace& trace, int width) {
     while (!row.empty() && row.back() == ' ') row.pop_back();
     out += fmt::format("{:<{}} |{}\n", trace.tracks[t], label_w, row);
   }
-  out += "legend: # kernel (name where it fits)  = memcpy  ~ wait  r record  . launch  d dispatch  G graph launch"
-         "  S sync  C capture  ! error\n";
+  out +=
+      "legend: # kernel (name where it fits)  = memcpy  ~ wait  r record  . launch  d dispatch  G graph launch"
+      "  S sync  C capture  ! error\n";
   for (const Slice& s : trace.slices) {
     if (s.category == SliceCategory::kError) out += fmt::format("error at {}: {}\n", FormatNs(s.start_ns), s.name);
   }

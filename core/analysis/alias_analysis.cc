@@ -40,8 +40,7 @@ class OpFacts {
     Facts& facts = cache_[&node.target()];
     if (!facts.known) {
       const OpInfo* info = registry_.Find(node.target());
-      facts = {true, IsViewOp(node, registry_), info != nullptr && info->inplace,
-               IsTarget(node, "operator.getitem")};
+      facts = {true, IsViewOp(node, registry_), info != nullptr && info->inplace, IsTarget(node, "operator.getitem")};
     }
     return facts;
   }

@@ -115,9 +115,7 @@ FlatNodeMap<size_t> Positions(const Graph& graph) {
   return out;
 }
 
-const TensorMeta* TensorOf(const Node* node) {
-  return node ? node->tensor() : nullptr;
-}
+const TensorMeta* TensorOf(const Node* node) { return node ? node->tensor() : nullptr; }
 
 namespace {
 

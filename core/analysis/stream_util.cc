@@ -41,13 +41,10 @@ bool IsNoOpNode(const Node& node, const OpRegistry& registry) {
   switch (node.op()) {
     case OpKind::kPlaceholder:
     case OpKind::kGetAttr:
-    case OpKind::kOutput:
-      return true;
+    case OpKind::kOutput: return true;
     case OpKind::kCallMethod:
-    case OpKind::kCallModule:
-      return false;
-    case OpKind::kCallFunction:
-      break;
+    case OpKind::kCallModule: return false;
+    case OpKind::kCallFunction: break;
   }
   std::string_view target = StripTorchOps(node.target());
   if (target == kScopeEnter || target == kScopeExit) return true;

@@ -58,9 +58,9 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
                                            std::vector<std::string>& remarks, const TraceOptions& options = {});
 
 struct FunctionalizeStats {
-  int functionalized = 0;      // in-place calls made out-of-place
-  int left_on_views = 0;       // in-place calls through a view without a modelled inverse, left as they were
-  size_t mutated_inputs = 0;   // graph inputs written
+  int functionalized = 0;     // in-place calls made out-of-place
+  int left_on_views = 0;      // in-place calls through a view without a modelled inverse, left as they were
+  size_t mutated_inputs = 0;  // graph inputs written
 };
 
 // `epilogue_is_aots`: a trailing `copy_(input, value)` nobody reads is AOT's

@@ -85,11 +85,11 @@ LoweringResult Allgather(AtenBuilder& b, const std::vector<Argument>& args, std:
   return Argument::List(std::move(outputs));
 }
 
-LoweringResult AllToAllSingle(AtenBuilder& b, const std::vector<Argument>& args, int64_t world_size,
-                              std::string* why) {
+LoweringResult AllToAllSingle(AtenBuilder& b, const std::vector<Argument>& args, int64_t world_size, std::string* why) {
   if (args.size() != 4 || !args[0].is_node() || args[3].kind() != Argument::Kind::kString) {
-    *why = "expected all_to_all_single(Tensor input, SymInt[]? output_split_sizes, SymInt[]? input_split_sizes, "
-           "str group_name)";
+    *why =
+        "expected all_to_all_single(Tensor input, SymInt[]? output_split_sizes, SymInt[]? input_split_sizes, "
+        "str group_name)";
     return std::nullopt;
   }
   const std::string& group = args[3].as_string();
@@ -136,10 +136,10 @@ LoweringResult AllToAllSingle(AtenBuilder& b, const std::vector<Argument>& args,
   };
   std::vector<Argument> ranks;
   for (int64_t r = 0; r < world_size; ++r) ranks.push_back(Argument::Int(r));
-  return Ref(b.Call("npu_define.all_to_all_single_npu.default",
-                    {args[0], IntList(*send), IntList(displacements(*send)), IntList(*recv),
-                     IntList(displacements(*recv)), Argument::String("ptd:0"), Argument::List(std::move(ranks)),
-                     Argument::Int(world_size)}));
+  return Ref(
+      b.Call("npu_define.all_to_all_single_npu.default",
+             {args[0], IntList(*send), IntList(displacements(*send)), IntList(*recv), IntList(displacements(*recv)),
+              Argument::String("ptd:0"), Argument::List(std::move(ranks)), Argument::Int(world_size)}));
 }
 
 }  // namespace

@@ -165,7 +165,7 @@ LoweringResult To(AtenBuilder& b, const TorchCall& call, std::string* why) {
 }
 
 // x.cpu() / x.cuda([device]) / x.npu([device]): the device-alone path.
-LoweringFn ToDevice(std::string type) {
+LoweringFn ToDevice(const std::string& type) {
   return [type](AtenBuilder& b, const TorchCall& call, std::string* why) -> LoweringResult {
     const Argument* self = Self(call, why);
     if (!self) return std::nullopt;
@@ -242,8 +242,8 @@ LoweringResult Contiguous(AtenBuilder& b, const TorchCall& call, std::string* wh
   const Argument* self = Self(call, why);
   if (!self) return std::nullopt;
   if (KnownContiguous(self->as_node())) return *self;
-  return Ref(b.Call("aten.clone.default", {*self},
-                    {{"memory_format", Argument::OfMemoryFormat(MemoryFormat::kContiguous)}}));
+  return Ref(
+      b.Call("aten.clone.default", {*self}, {{"memory_format", Argument::OfMemoryFormat(MemoryFormat::kContiguous)}}));
 }
 
 }  // namespace

@@ -282,8 +282,8 @@ Node* Functionalizer::InverseView(Node* op, Node* base, Node* view, Node* before
     if (IsTarget(*multi, "aten.unbind.int")) {
       std::optional<int64_t> dim = IntAt(*multi, 1, 0);
       if (!dim) return nullptr;
-      return Emit(before, "aten.select_scatter.default", {Argument::NodeRef(base), mutated, Argument::Int(*dim),
-                                                          Argument::Int(*index)});
+      return Emit(before, "aten.select_scatter.default",
+                  {Argument::NodeRef(base), mutated, Argument::Int(*dim), Argument::Int(*index)});
     }
     // split / split_with_sizes: the item is rows [start, end) of dim.
     std::optional<int64_t> dim = IntAt(*multi, 2, 0);
@@ -310,8 +310,8 @@ Node* Functionalizer::InverseView(Node* op, Node* base, Node* view, Node* before
     }
     end = std::min(end, (*sizes)[d]);
     // slice_scatter(base, view, dim, start, end, 1): step 1 is its default.
-    return Emit(before, "aten.slice_scatter.default", {Argument::NodeRef(base), mutated, Argument::Int(d),
-                                                       Argument::Int(start), Argument::Int(end)});
+    return Emit(before, "aten.slice_scatter.default",
+                {Argument::NodeRef(base), mutated, Argument::Int(d), Argument::Int(start), Argument::Int(end)});
   }
   return nullptr;
 }
@@ -423,8 +423,8 @@ Result<FunctionalizeStats> Functionalizer::Run(bool keep_input_mutations) {
     }
     int id = AliasOf(self);
     const Alias& mutated = aliases_[id];
-    bool invertible = std::all_of(mutated.chain.begin(), mutated.chain.end(),
-                                  [&](const Node* op) { return HasInverse(*op); });
+    bool invertible =
+        std::all_of(mutated.chain.begin(), mutated.chain.end(), [&](const Node* op) { return HasInverse(*op); });
     if (!invertible) {
       ++stats.left_on_views;
       alias_of_[node] = id;  // an in-place op returns its self

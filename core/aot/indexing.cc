@@ -32,7 +32,7 @@ constexpr int64_t kSliceEnd = std::numeric_limits<int64_t>::max();  // Python's 
 
 struct IndexItem {
   enum class Kind { kInt, kSlice, kNone, kEllipsis, kTensor } kind = Kind::kNone;
-  int64_t value = 0;                             // kInt
+  int64_t value = 0;                              // kInt
   int64_t start = 0, stop = kSliceEnd, step = 1;  // kSlice (None already resolved)
   Argument tensor;                                // kTensor
 };
@@ -139,8 +139,8 @@ Node* SliceOf(AtenBuilder& b, const Argument& self, int64_t dim, const IndexItem
 // applySlicing: the view the basic indices make, and the tensor indices per dim.
 struct Sliced {
   Argument value;
-  bool same = true;                 // no op was recorded (value is self)
-  std::vector<Argument> tensors;    // per dim; None where no tensor indexes it
+  bool same = true;               // no op was recorded (value is self)
+  std::vector<Argument> tensors;  // per dim; None where no tensor indexes it
   bool has_tensors = false;
 };
 
@@ -187,9 +187,7 @@ std::optional<Sliced> ApplySlicing(AtenBuilder& b, const Argument& self, const s
         ++dim;
         break;
       }
-      case IndexItem::Kind::kEllipsis:
-        dim += rank - specified;
-        break;
+      case IndexItem::Kind::kEllipsis: dim += rank - specified; break;
       case IndexItem::Kind::kNone:
         out.value = Ref(b.Call("aten.unsqueeze.default", {out.value, Argument::Int(dim)}));
         out.same = false;
@@ -231,16 +229,12 @@ LoweringResult GetItem(AtenBuilder& b, const TorchCall& call, std::string* why) 
     // THPVariable_getitem's single-index paths.
     const IndexItem& item = (*items)[0];
     switch (item.kind) {
-      case IndexItem::Kind::kNone:
-        return Ref(b.Call("aten.unsqueeze.default", {self, Argument::Int(0)}));
-      case IndexItem::Kind::kEllipsis:
-        return Ref(b.Call("aten.alias.default", {self}));
+      case IndexItem::Kind::kNone: return Ref(b.Call("aten.unsqueeze.default", {self, Argument::Int(0)}));
+      case IndexItem::Kind::kEllipsis: return Ref(b.Call("aten.alias.default", {self}));
       case IndexItem::Kind::kInt:
         return Ref(b.Call("aten.select.int", {self, Argument::Int(0), Argument::Int(item.value)}));
-      case IndexItem::Kind::kSlice:
-        return Ref(SliceOf(b, self, 0, item));
-      case IndexItem::Kind::kTensor:
-        break;  // wrapped in a tuple: applySlicing
+      case IndexItem::Kind::kSlice: return Ref(SliceOf(b, self, 0, item));
+      case IndexItem::Kind::kTensor: break;  // wrapped in a tuple: applySlicing
     }
   }
   auto sliced = ApplySlicing(b, self, *items, why);
@@ -328,9 +322,7 @@ LoweringResult SetItem(AtenBuilder& b, const TorchCall& call, std::string* why) 
   if (index.kind() != Argument::Kind::kTuple) {
     const IndexItem& item = (*items)[0];
     switch (item.kind) {
-      case IndexItem::Kind::kEllipsis:
-        CopyTo(b, self, value);
-        return self;
+      case IndexItem::Kind::kEllipsis: CopyTo(b, self, value); return self;
       case IndexItem::Kind::kNone:
         CopyTo(b, Ref(b.Call("aten.unsqueeze.default", {self, Argument::Int(0)})), value);
         return self;
@@ -339,8 +331,7 @@ LoweringResult SetItem(AtenBuilder& b, const TorchCall& call, std::string* why) 
         return self;
       case IndexItem::Kind::kSlice:
         break;  // the same shortcut rule as a tuple's slice (set_item passes disable_slice_optimization)
-      case IndexItem::Kind::kTensor:
-        break;
+      case IndexItem::Kind::kTensor: break;
     }
   }
   auto sliced = ApplySlicing(b, self, *items, why);

@@ -76,5 +76,4 @@ std::string UnmodelledKwargs(const TorchCall& call, std::initializer_list<std::s
   return "";
 }
 
-
 }  // namespace airscope

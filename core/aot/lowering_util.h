@@ -52,7 +52,7 @@ LoweringResult ApplyTorchAirDecomposition(AtenBuilder& b, std::string_view targe
                                           const std::vector<Kwarg>& kwargs, int64_t world_size, std::string* why);
 
 // The rule families kept in their own files.
-void AddIndexingLowerings(LoweringTable& table);     // indexing.cc: x[...], x[...] = v
-void AddConversionLowerings(LoweringTable& table);   // conversions.cc: to, cpu, npu, float, type_as, ...
+void AddIndexingLowerings(LoweringTable& table);    // indexing.cc: x[...], x[...] = v
+void AddConversionLowerings(LoweringTable& table);  // conversions.cc: to, cpu, npu, float, type_as, ...
 
 }  // namespace airscope

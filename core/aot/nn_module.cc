@@ -22,7 +22,7 @@ struct Param {
   std::optional<Argument> fallback;  // nullopt: required
 };
 
-Argument Tuple(std::vector<int64_t> values) {
+Argument Tuple(const std::vector<int64_t>& values) {
   std::vector<Argument> items;
   for (int64_t v : values) items.push_back(Argument::Int(v));
   return Argument::Tuple(std::move(items));
@@ -34,11 +34,10 @@ const std::map<std::string, std::vector<Param>, std::less<>>& Signatures() {
     Argument none = Argument::None();
     (*t)["Linear"] = {{"in_features", {}}, {"out_features", {}}, {"bias", Argument::Bool(true)}};
     for (const char* conv : {"Conv1d", "Conv2d"}) {
-      (*t)[conv] = {{"in_channels", {}},           {"out_channels", {}},
-                    {"kernel_size", {}},           {"stride", Argument::Int(1)},
-                    {"padding", Argument::Int(0)}, {"dilation", Argument::Int(1)},
-                    {"groups", Argument::Int(1)},  {"bias", Argument::Bool(true)},
-                    {"padding_mode", Argument::String("zeros")}};
+      (*t)[conv] = {
+          {"in_channels", {}},          {"out_channels", {}},           {"kernel_size", {}},
+          {"stride", Argument::Int(1)}, {"padding", Argument::Int(0)},  {"dilation", Argument::Int(1)},
+          {"groups", Argument::Int(1)}, {"bias", Argument::Bool(true)}, {"padding_mode", Argument::String("zeros")}};
     }
     for (const char* bn : {"BatchNorm1d", "BatchNorm2d"}) {
       (*t)[bn] = {{"num_features", {}},
@@ -172,11 +171,11 @@ Status CheckField(const std::string& type, const std::string& name, const Argume
   };
   bool is_none = value.is_none();
   static const std::set<std::string, std::less<>> kBools = {
-      "bias", "affine", "track_running_stats", "elementwise_affine", "inplace", "return_indices", "ceil_mode",
-      "count_include_pad", "scale_grad_by_freq", "sparse"};
+      "bias",           "affine",    "track_running_stats", "elementwise_affine", "inplace",
+      "return_indices", "ceil_mode", "count_include_pad",   "scale_grad_by_freq", "sparse"};
   static const std::set<std::string, std::less<>> kInts = {
-      "in_features", "out_features", "in_channels", "out_channels", "groups", "num_features", "num_groups",
-      "num_channels", "num_embeddings", "embedding_dim", "start_dim", "end_dim"};
+      "in_features", "out_features", "in_channels",    "out_channels",  "groups",    "num_features",
+      "num_groups",  "num_channels", "num_embeddings", "embedding_dim", "start_dim", "end_dim"};
   static const std::set<std::string, std::less<>> kFloats = {"eps", "p", "norm_type"};
   if (kBools.count(name)) return value.kind() == Argument::Kind::kBool ? Status::Ok() : bad("True or False");
   if (kInts.count(name)) return value.kind() == Argument::Kind::kInt ? Status::Ok() : bad("an int");
@@ -262,9 +261,10 @@ Result<ModuleSpec> ParseModuleSpec(std::string_view text) {
   }
   size_t open = text.find('(');
   if (open == std::string_view::npos || text.back() != ')') {
-    return Status::Errorf("expected a module as torch prints it, e.g. Linear(in_features=64, out_features=256, "
-                          "bias=True); got '{}'",
-                          spec.text);
+    return Status::Errorf(
+        "expected a module as torch prints it, e.g. Linear(in_features=64, out_features=256, "
+        "bias=True); got '{}'",
+        spec.text);
   }
   spec.type = std::string(text.substr(0, open));
   auto signature = Signatures().find(spec.type);

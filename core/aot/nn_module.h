@@ -38,7 +38,7 @@ struct ModuleSpec {
 
 // A parameter or buffer of a module, in registration order.
 struct ModuleTensor {
-  std::string name;    // "weight", "running_mean"
+  std::string name;  // "weight", "running_mean"
   std::vector<int64_t> sizes;
   bool int64 = false;  // num_batches_tracked; else the module's input dtype
 };

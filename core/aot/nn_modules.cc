@@ -45,7 +45,9 @@ Argument Tensor(const std::map<std::string, Argument>& tensors, const std::strin
   return it == tensors.end() ? Argument::None() : it->second;
 }
 
-Argument Getitem0(AtenBuilder& b, Node* multi) { return Ref(b.Call("operator.getitem", {Ref(multi), Argument::Int(0)})); }
+Argument Getitem0(AtenBuilder& b, Node* multi) {
+  return Ref(b.Call("operator.getitem", {Ref(multi), Argument::Int(0)}));
+}
 
 // Drops trailing arguments equal to the schema's defaults (`defaults` are
 // those of the last defaults.size() arguments).
@@ -69,9 +71,14 @@ LoweringResult Pool2d(AtenBuilder& b, const ModuleSpec& spec, const Argument& in
       *why = "MaxPool2d(return_indices=True) returns a tuple; not modelled";
       return std::nullopt;
     }
-    std::vector<Argument> args = {input, IntList(kernel), IntList(stride), IntList(padding),
-                                  IntList(spec.Ints("dilation", 2)), spec.Field("ceil_mode")};
-    // max_pool2d_with_indices(self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False)
+    std::vector<Argument> args = {input,
+                                  IntList(kernel),
+                                  IntList(stride),
+                                  IntList(padding),
+                                  IntList(spec.Ints("dilation", 2)),
+                                  spec.Field("ceil_mode")};
+    // max_pool2d_with_indices(self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool
+    // ceil_mode=False)
     args = WithoutTrailingDefaults(std::move(args), {IntList({0, 0}), IntList({1, 1}), Argument::Bool(false)});
     return Getitem0(b, b.Call("aten.max_pool2d_with_indices.default", std::move(args)));
   }
@@ -84,8 +91,8 @@ LoweringResult Pool2d(AtenBuilder& b, const ModuleSpec& spec, const Argument& in
                                 spec.Field("divisor_override")};
   // avg_pool2d(self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False,
   //            bool count_include_pad=True, int? divisor_override=None)
-  args = WithoutTrailingDefaults(std::move(args), {IntList({0, 0}), Argument::Bool(false), Argument::Bool(true),
-                                                   Argument::None()});
+  args = WithoutTrailingDefaults(std::move(args),
+                                 {IntList({0, 0}), Argument::Bool(false), Argument::Bool(true), Argument::None()});
   return Ref(b.Call("aten.avg_pool2d.default", std::move(args)));
 }
 
@@ -153,10 +160,12 @@ LoweringResult LowerModule(AtenBuilder& b, const ModuleSpec& spec, const std::ma
     return Getitem0(b, norm);
   }
   if (t == "LayerNorm") {
-    return ByRule(b, "layer_norm", {*input, Argument::List({spec.Field("normalized_shape").items().begin(),
-                                                            spec.Field("normalized_shape").items().end()}),
-                                    weight, bias, spec.Field("eps")},
-                  call, why);
+    return ByRule(
+        b, "layer_norm",
+        {*input,
+         Argument::List({spec.Field("normalized_shape").items().begin(), spec.Field("normalized_shape").items().end()}),
+         weight, bias, spec.Field("eps")},
+        call, why);
   }
   if (t == "GroupNorm") {
     auto sizes = SizesOf(*input);
@@ -175,7 +184,8 @@ LoweringResult LowerModule(AtenBuilder& b, const ModuleSpec& spec, const std::ma
     return ByRule(b, "embedding", {*input, weight, spec.Field("padding_idx"), spec.Field("max_norm")}, call, why);
   }
   if (t == "Dropout" || t == "Identity") return *input;  // F.dropout(training=False) returns its input
-  if (t == "ReLU" || t == "SiLU") return ByRule(b, t == "ReLU" ? "relu" : "silu", {*input, spec.Field("inplace")}, call, why);
+  if (t == "ReLU" || t == "SiLU")
+    return ByRule(b, t == "ReLU" ? "relu" : "silu", {*input, spec.Field("inplace")}, call, why);
   if (t == "GELU") return ByRule(b, "gelu", {*input, spec.Field("approximate")}, call, why);
   if (t == "Tanh" || t == "Sigmoid") return ByRule(b, t == "Tanh" ? "tanh" : "sigmoid", {*input}, call, why);
   if (t == "Softmax") {

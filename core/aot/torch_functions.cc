@@ -45,7 +45,7 @@ using Result_ = LoweringResult;
 
 // ---- families
 
-LoweringFn Unary(std::string target) {
+LoweringFn Unary(const std::string& target) {
   return [target](AtenBuilder& b, const TorchCall& call, std::string* why) -> Result_ {
     const Argument* self = Self(call, why);
     if (!self) return std::nullopt;
@@ -58,7 +58,7 @@ LoweringFn Unary(std::string target) {
 }
 
 // add/sub/mul/div (and their in-place forms): `.Tensor` whatever the operand.
-LoweringFn Binary(std::string op) {
+LoweringFn Binary(const std::string& op) {
   return [op](AtenBuilder& b, const TorchCall& call, std::string* why) -> Result_ {
     const Argument* self = call.Arg(0, "input");
     if (!self) self = call.Arg(0, "self");
@@ -119,7 +119,7 @@ Result_ Size(AtenBuilder& b, const TorchCall& call, std::string* why) {
   return Argument::Tuple(std::move(dims));
 }
 
-LoweringFn Compare(std::string op) {
+LoweringFn Compare(const std::string& op) {
   return [op](AtenBuilder& b, const TorchCall& call, std::string* why) -> Result_ {
     const Argument* self = Self(call, why);
     const Argument* other = call.Arg(1, "other");
@@ -143,7 +143,6 @@ Result_ Neg(AtenBuilder& b, const TorchCall& call, std::string* why) {
   return Ref(b.Call("aten.neg.default", {*self}));
 }
 
-
 Result_ Gelu(AtenBuilder& b, const TorchCall& call, std::string* why) {
   const Argument* self = Self(call, why);
   if (!self) return std::nullopt;
@@ -156,7 +155,7 @@ Result_ Gelu(AtenBuilder& b, const TorchCall& call, std::string* why) {
 }
 
 // F.relu(x, inplace) / F.silu(x, inplace): in-place form when asked (functionalized later).
-LoweringFn MaybeInplaceUnary(std::string op) {
+LoweringFn MaybeInplaceUnary(const std::string& op) {
   return [op](AtenBuilder& b, const TorchCall& call, std::string* why) -> Result_ {
     const Argument* self = Self(call, why);
     if (!self) return std::nullopt;
@@ -170,7 +169,7 @@ LoweringFn MaybeInplaceUnary(std::string op) {
 }
 
 // softmax(x, dim, _stacklevel=3, dtype=None) -> _softmax(x, dim, False).
-LoweringFn Softmax(std::string op) {
+LoweringFn Softmax(const std::string& op) {
   return [op](AtenBuilder& b, const TorchCall& call, std::string* why) -> Result_ {
     const Argument* self = Self(call, why);
     if (!self) return std::nullopt;
@@ -195,11 +194,11 @@ Result_ LayerNorm(AtenBuilder& b, const TorchCall& call, std::string* why) {
   const Argument* weight = call.Arg(2, "weight");
   const Argument* bias = call.Arg(3, "bias");
   const Argument* eps = call.Arg(4, "eps");
-  Argument normalized = shape->is_sequence() ? Argument::List({shape->items().begin(), shape->items().end()})
-                                             : Argument::List({*shape});
-  Node* norm = b.Call("aten.native_layer_norm.default",
-                      {*self, normalized, weight ? *weight : Argument::None(), bias ? *bias : Argument::None(),
-                       eps ? *eps : Argument::Float(1e-5)});
+  Argument normalized =
+      shape->is_sequence() ? Argument::List({shape->items().begin(), shape->items().end()}) : Argument::List({*shape});
+  Node* norm =
+      b.Call("aten.native_layer_norm.default", {*self, normalized, weight ? *weight : Argument::None(),
+                                                bias ? *bias : Argument::None(), eps ? *eps : Argument::Float(1e-5)});
   return Ref(b.Call("operator.getitem", {Ref(norm), Argument::Int(0)}));
 }
 
@@ -294,7 +293,7 @@ Result_ Matmul(AtenBuilder& b, const TorchCall& call, std::string* why) {
 }
 
 // Calls whose aten op takes the same arguments (mm, bmm, addmm, where, ...).
-LoweringFn Same(std::string target) {
+LoweringFn Same(const std::string& target) {
   return [target](AtenBuilder& b, const TorchCall& call, std::string*) -> Result_ {
     return Ref(b.Call(target, call.args, call.kwargs));
   };
@@ -401,7 +400,6 @@ Result_ Flatten(AtenBuilder& b, const TorchCall& call, std::string* why) {
   return Ref(b.Call("aten.view.default", {*self, IntList(out)}));
 }
 
-
 Result_ Permute(AtenBuilder& b, const TorchCall& call, std::string* why) {
   const Argument* self = Self(call, why);
   std::optional<std::vector<Argument>> dims = IntsFrom(call, 1, "dims");
@@ -426,7 +424,7 @@ Result_ Squeeze(AtenBuilder& b, const TorchCall& call, std::string* why) {
 }
 
 // sum/mean: over dims -> .dim_IntList/.dim, else .default.
-LoweringFn Reduce(std::string op, std::string dim_overload) {
+LoweringFn Reduce(const std::string& op, const std::string& dim_overload) {
   return [op, dim_overload](AtenBuilder& b, const TorchCall& call, std::string* why) -> Result_ {
     const Argument* self = Self(call, why);
     if (!self) return std::nullopt;
@@ -443,7 +441,6 @@ LoweringFn Reduce(std::string op, std::string dim_overload) {
     return Ref(b.Call(fmt::format("aten.{}.{}", op, dim_overload), std::move(args)));
   };
 }
-
 
 Result_ Cat(AtenBuilder& b, const TorchCall& call, std::string*) {
   std::vector<Argument> args = {call.args.at(0)};
@@ -462,7 +459,7 @@ Result_ FillInplace(AtenBuilder& b, const TorchCall& call, std::string* why) {
 }
 
 // In-place method `x.add_(y)`: the aten in-place op; `functionalize` rewrites it.
-LoweringFn InplaceBinary(std::string op) {
+LoweringFn InplaceBinary(const std::string& op) {
   return [op](AtenBuilder& b, const TorchCall& call, std::string* why) -> Result_ {
     const Argument* self = Self(call, why);
     const Argument* other = call.Arg(1, "other");
@@ -484,8 +481,8 @@ Result_ Copy(AtenBuilder& b, const TorchCall& call, std::string* why) {
 const LoweringTable& Table() {
   static const auto* table = [] {
     auto* t = new LoweringTable();
-    for (const char* op : {"sin", "cos", "exp", "log", "sqrt", "rsqrt", "reciprocal", "tanh", "sigmoid", "abs",
-                           "erf", "sign", "clone", "tril", "triu"}) {
+    for (const char* op : {"sin", "cos", "exp", "log", "sqrt", "rsqrt", "reciprocal", "tanh", "sigmoid", "abs", "erf",
+                           "sign", "clone", "tril", "triu"}) {
       (*t)[op] = Unary(fmt::format("aten.{}.default", op));
     }
     (*t)["relu"] = MaybeInplaceUnary("relu");

@@ -21,10 +21,10 @@
 namespace airscope {
 
 struct TorchCall {
-  std::string_view name;        // the rule's key: "linear", "mul", "view"
-  std::vector<Argument> args;   // aten values; a method's self is args[0]
+  std::string_view name;       // the rule's key: "linear", "mul", "view"
+  std::vector<Argument> args;  // aten values; a method's self is args[0]
   std::vector<Kwarg> kwargs;
-  const Node* dynamo = nullptr; // the call being lowered (for its annotation)
+  const Node* dynamo = nullptr;  // the call being lowered (for its annotation)
 
   // By position, else by keyword; nullptr when absent.
   const Argument* Arg(size_t index, std::string_view keyword) const;

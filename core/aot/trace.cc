@@ -63,8 +63,7 @@ bool IsTorchLevelGraph(const Graph& graph) {
   for (const Node* node : graph) {
     switch (node->op()) {
       case OpKind::kCallMethod:
-      case OpKind::kCallModule:
-        return true;
+      case OpKind::kCallModule: return true;
       case OpKind::kGetAttr:
         if (IsTensorAttr(*node)) return true;
         break;
@@ -76,8 +75,7 @@ bool IsTorchLevelGraph(const Graph& graph) {
         if (node->target() == "operator.getitem") break;
         if (!PacketOverload(node->target()).empty() || !LoweringKey(*node).empty()) return true;
         break;
-      case OpKind::kOutput:
-        break;
+      case OpKind::kOutput: break;
     }
   }
   return false;
@@ -135,7 +133,7 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
   for (const ModuleInput& m : module_inputs) lifted.push_back(fmt::format("{}.{}", m.target, m.name));
   size_t first_module_input = inputs.size();
   for (const Node* node : dynamo.Placeholders()) inputs.push_back(node);
-  std::map<std::string, Argument> attr_values;  // get_attr target -> its placeholder
+  std::map<std::string, Argument> attr_values;                            // get_attr target -> its placeholder
   std::map<std::string, std::map<std::string, Argument>> module_tensors;  // target -> name -> placeholder
   size_t count = inputs.size() + module_inputs.size();
   for (size_t i = 0; i < count; ++i) {
@@ -167,8 +165,7 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
     if (node->meta() && !node->meta()->stack_trace.empty()) stack_trace = node->meta()->stack_trace;
     b.Begin(node, stack_trace);
     switch (node->op()) {
-      case OpKind::kPlaceholder:
-        continue;
+      case OpKind::kPlaceholder: continue;
       case OpKind::kGetAttr: {
         if (auto it = attr_values.find(node->target()); it != attr_values.end()) {
           b.Bind(node, it->second);
@@ -187,8 +184,7 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
         if (!output.ok()) return output.status();
         continue;
       }
-      default:
-        break;
+      default: break;
     }
     std::vector<Argument> args;
     for (const Argument& arg : node->args()) args.push_back(b.In(arg));
@@ -266,21 +262,23 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
     opaque.push_back(
         fmt::format("Dynamo's '{}' ({} {}): {}", node->name(), OpKindName(node->op()), node->target(), why));
   }
-  remarks.push_back(fmt::format("traced the Dynamo graph to aten: {} torch-level call(s) lowered, {} input(s)",
-                                lowered, inputs.size()));
+  remarks.push_back(fmt::format("traced the Dynamo graph to aten: {} torch-level call(s) lowered, {} input(s)", lowered,
+                                inputs.size()));
   if (!lifted.empty()) {
-    remarks.push_back(fmt::format("lifted get_attr {}tensor(s) to the first inputs, as aot_module_simplified does "
-                                  "with parameters and buffers: {}",
-                                  module_inputs.empty() ? "" : "and module ", fmt::join(lifted, ", ")));
+    remarks.push_back(
+        fmt::format("lifted get_attr {}tensor(s) to the first inputs, as aot_module_simplified does "
+                    "with parameters and buffers: {}",
+                    module_inputs.empty() ? "" : "and module ", fmt::join(lifted, ", ")));
   }
   if (!higher_order.empty()) {
-    remarks.push_back(fmt::format("kept higher-order op(s) {} with their subgraphs as Dynamo wrote them (AOT "
-                                  "renames and lowers the subgraphs; airscope does not)",
-                                  fmt::join(higher_order, ", ")));
+    remarks.push_back(
+        fmt::format("kept higher-order op(s) {} with their subgraphs as Dynamo wrote them (AOT "
+                    "renames and lowers the subgraphs; airscope does not)",
+                    fmt::join(higher_order, ", ")));
   }
   if (!decomposed_ops.empty()) {
-    remarks.push_back(fmt::format("applied TorchAir's decomposition table (ui:455-464) to {}",
-                                  fmt::join(decomposed_ops, ", ")));
+    remarks.push_back(
+        fmt::format("applied TorchAir's decomposition table (ui:455-464) to {}", fmt::join(decomposed_ops, ", ")));
   }
   for (const std::string& note : undecomposed) {
     remarks.push_back("TorchAir decomposes this op, airscope could not: " + note);

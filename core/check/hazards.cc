@@ -80,7 +80,8 @@ void FindRaces(const TaskGraph& g, const HappensBefore& hb, std::vector<Hazard>&
       for (uint32_t other = 0; other < k; ++other) {
         if (other == s) continue;
         int64_t w = last_write[buffer * k + other];
-        if (w >= 0 && !hb.Before(static_cast<uint32_t>(w), t.id)) report(static_cast<uint32_t>(w), true, t, writes, buffer);
+        if (w >= 0 && !hb.Before(static_cast<uint32_t>(w), t.id))
+          report(static_cast<uint32_t>(w), true, t, writes, buffer);
         int64_t r = last_read[buffer * k + other];
         if (writes && r >= 0 && !hb.Before(static_cast<uint32_t>(r), t.id)) {
           report(static_cast<uint32_t>(r), false, t, true, buffer);

@@ -47,8 +47,8 @@ struct PoolStats {
   int64_t peak_reserved = 0;   // high-water of reserved
   int64_t segments = 0;
   int64_t live_blocks = 0;
-  int64_t allocations = 0;     // Allocate() calls served
-  int64_t reused = 0;          // ... of which from cached free space (no new segment)
+  int64_t allocations = 0;  // Allocate() calls served
+  int64_t reused = 0;       // ... of which from cached free space (no new segment)
 };
 
 class CachingAllocator {

@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-
 namespace airscope {
 namespace {
 
@@ -36,9 +35,10 @@ std::vector<CaptureIssue> CaptureCheck(const Graph& graph) {
     }
     if (meta->kind == ValueKind::kSymInt && HasUnbackedSymbol(meta->annotation)) symbol = meta->annotation;
     if (cpu) {
-      issues.push_back({node->name(), "its value lives on the CPU: a capture records only work issued on the "
-                                      "captured streams (CANN aclmdlRICaptureBegin), so what the host computes "
-                                      "from it runs once, while capturing, and replays do not redo it"});
+      issues.push_back({node->name(),
+                        "its value lives on the CPU: a capture records only work issued on the "
+                        "captured streams (CANN aclmdlRICaptureBegin), so what the host computes "
+                        "from it runs once, while capturing, and replays do not redo it"});
     }
     if (!symbol.empty()) {
       issues.push_back({node->name(), fmt::format("its size depends on tensor values ({}): a captured graph "

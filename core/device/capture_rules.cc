@@ -22,9 +22,10 @@ Result<CaptureMode> ParseCaptureMode(std::string_view text) {
   for (CaptureMode mode : {CaptureMode::kGlobal, CaptureMode::kThreadLocal, CaptureMode::kRelaxed}) {
     if (text == CaptureModeName(mode)) return mode;
   }
-  return Status::Errorf("unknown capture error mode '{}' (global, thread_local or relaxed, torch_npu's "
-                        "capture_error_mode)",
-                        text);
+  return Status::Errorf(
+      "unknown capture error mode '{}' (global, thread_local or relaxed, torch_npu's "
+      "capture_error_mode)",
+      text);
 }
 
 std::string_view CaptureRuleName(CaptureRule rule) {
@@ -119,10 +120,9 @@ class RuleWalk {
       int64_t record = BoundRecord(g_, t);
       bool recorded_in_capture = record >= 0 && captured_[record];
       if (capturing && !recorded_in_capture) {
-        std::string where =
-            record >= 0 ? fmt::format("its record, {} on stream '{}', ran outside the capture",
-                                      CaptureTaskWhere(g_.tasks[record]), g_.tasks[record].stream)
-                        : "no task before it records it";
+        std::string where = record >= 0 ? fmt::format("its record, {} on stream '{}', ran outside the capture",
+                                                      CaptureTaskWhere(g_.tasks[record]), g_.tasks[record].stream)
+                                        : "no task before it records it";
         if (!Add(CaptureRule::kUncapturedWait, t.id, t.stream,
                  fmt::format("ACL_ERROR_RT_CAPTURE_DEPENDENCY (107024, \"in the model capture scenario, the event "
                              "wait task has no corresponding event record task\"): {} on stream '{}' waits for event "
@@ -153,13 +153,15 @@ class RuleWalk {
       // aclrtMemcpy checked first (CopyKernel.cpp:141-159).
       std::string what =
           setup_.mode == CaptureMode::kRelaxed
-              ? std::string("in capture mode relaxed aclrtMemcpy may run, but the stream synchronize before it fails "
-                            "with ACL_ERROR_RT_STREAM_CAPTURED (107027) and torch_npu raises \"ACL stream synchronize "
-                            "failed, error code:107027\" (CopyKernel.cpp:157)")
-              : fmt::format("in capture mode {} aclrtMemcpy fails with ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT (107030, "
-                            "\"operation not permitted when a stream is capturing and the specified capture mode is "
-                            "not relaxed\")",
-                            CaptureModeName(setup_.mode));
+              ? std::string(
+                    "in capture mode relaxed aclrtMemcpy may run, but the stream synchronize before it fails "
+                    "with ACL_ERROR_RT_STREAM_CAPTURED (107027) and torch_npu raises \"ACL stream synchronize "
+                    "failed, error code:107027\" (CopyKernel.cpp:157)")
+              : fmt::format(
+                    "in capture mode {} aclrtMemcpy fails with ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT (107030, "
+                    "\"operation not permitted when a stream is capturing and the specified capture mode is "
+                    "not relaxed\")",
+                    CaptureModeName(setup_.mode));
       return Add(CaptureRule::kBlockingCopy, t.id, t.stream,
                  fmt::format("{} on stream '{}' is a blocking host<->device copy (no non_blocking=True): torch_npu "
                              "synchronizes the stream and copies with aclrtMemcpy (CopyKernel.cpp:141-149); {}; copy "
@@ -236,12 +238,13 @@ class RuleWalk {
       if (t.kind != TaskKind::kEventRecord) {
         why = fmt::format("its last task, {}, is not an event record", CaptureTaskWhere(t));
       } else if (!waiters.count(t.id)) {
-        why = fmt::format("its last task, {}, records event '{}' that no captured task waits for",
-                          CaptureTaskWhere(t), t.event);
+        why = fmt::format("its last task, {}, records event '{}' that no captured task waits for", CaptureTaskWhere(t),
+                          t.event);
       } else {
-        why = fmt::format("its last task, {}, records event '{}', but only streams that do not return themselves "
-                          "wait for it",
-                          CaptureTaskWhere(t), t.event);
+        why = fmt::format(
+            "its last task, {}, records event '{}', but only streams that do not return themselves "
+            "wait for it",
+            CaptureTaskWhere(t), t.event);
       }
       if (!Add(CaptureRule::kUnjoined, static_cast<int64_t>(g_.tasks.size()), stream,
                fmt::format("ACL_ERROR_RT_STREAM_UNJOINED (107025, \"capture model contains a stream that was not "
@@ -262,14 +265,13 @@ class RuleWalk {
   std::vector<CaptureViolation> out_;
   std::map<std::string, bool> capturing_;
   std::map<std::string, uint32_t> last_task_;  // per captured stream, its last captured task
-  std::vector<uint8_t> captured_;  // per task: recorded into the graph
+  std::vector<uint8_t> captured_;              // per task: recorded into the graph
   std::vector<uint32_t> outside_;
 };
 
 }  // namespace
 
-std::vector<CaptureViolation> ApplyCaptureRules(const TaskGraph& captured, const CaptureSetup& setup,
-                                                bool first_only) {
+std::vector<CaptureViolation> ApplyCaptureRules(const TaskGraph& captured, const CaptureSetup& setup, bool first_only) {
   return RuleWalk(captured, setup, first_only).Run();
 }
 

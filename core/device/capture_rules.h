@@ -57,14 +57,14 @@ struct CaptureSetup {
 };
 
 enum class CaptureRule : uint8_t {
-  kTaskQueue,        // torch_npu: TASK_QUEUE_ENABLE=2
-  kDefaultStream,    // torch_npu: capture on the default stream
-  kStreamSync,       // ACL 107027: a stream synchronize (.item()) during capture
-  kBlockingCopy,     // ACL 107030 / 107027: a blocking host<->device copy
-  kUncapturedWait,   // ACL 107024: waiting on an event no captured task recorded
-  kEndStream,        // torch_npu: capture ends on another stream
-  kUnjoined,         // ACL 107025: a side stream not joined back
-  kOutsideCapture,   // airscope: work on a stream that never joined the capture
+  kTaskQueue,       // torch_npu: TASK_QUEUE_ENABLE=2
+  kDefaultStream,   // torch_npu: capture on the default stream
+  kStreamSync,      // ACL 107027: a stream synchronize (.item()) during capture
+  kBlockingCopy,    // ACL 107030 / 107027: a blocking host<->device copy
+  kUncapturedWait,  // ACL 107024: waiting on an event no captured task recorded
+  kEndStream,       // torch_npu: capture ends on another stream
+  kUnjoined,        // ACL 107025: a side stream not joined back
+  kOutsideCapture,  // airscope: work on a stream that never joined the capture
 };
 std::string_view CaptureRuleName(CaptureRule rule);  // "unjoined", ...
 
@@ -84,8 +84,7 @@ TaskGraph OnCaptureStream(const TaskGraph& graph, const std::string& capture_str
 // leaves them), in issue order. first_only: stop at the first refusal, as a
 // capture does; else list them all, going on past each as if the refused call
 // had been left out.
-std::vector<CaptureViolation> ApplyCaptureRules(const TaskGraph& captured, const CaptureSetup& setup,
-                                                bool first_only);
+std::vector<CaptureViolation> ApplyCaptureRules(const TaskGraph& captured, const CaptureSetup& setup, bool first_only);
 
 // "task 3 'mm' (aten.mm.default)".
 std::string CaptureTaskWhere(const DeviceTask& task);

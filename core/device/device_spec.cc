@@ -15,15 +15,12 @@ namespace airscope {
 double DeviceSpec::PeakFor(DType dtype) const {
   switch (dtype) {
     case DType::kFloat16:
-    case DType::kBFloat16:
-      return peak_fp16_flops;
+    case DType::kBFloat16: return peak_fp16_flops;
     case DType::kInt8:
     case DType::kUInt8:
     case DType::kFloat8E4M3Fn:
-    case DType::kFloat8E5M2:
-      return peak_int8_ops;
-    default:
-      return peak_fp32_flops;
+    case DType::kFloat8E5M2: return peak_int8_ops;
+    default: return peak_fp32_flops;
   }
 }
 
@@ -51,7 +48,6 @@ int64_t DeviceSpec::D2DNs(double bytes) const {
 int64_t DeviceSpec::H2DNs(double bytes) const {
   return std::max(h2d_bandwidth > 0 ? CeilNs(bytes / h2d_bandwidth) : 0, min_kernel_ns);
 }
-
 
 // Launch figures shared by the presets, from public measurements:
 // - NVIDIA, "Getting Started with CUDA Graphs" (Alan Gray, 2019): 20 kernels of
@@ -185,7 +181,8 @@ const std::vector<Param>& Table() {
       {"min_kernel_ns", Kind::kNs, "ns", "shortest kernel", nullptr, &DeviceSpec::min_kernel_ns},
       {"host_dispatch_ns", Kind::kNs, "ns", "framework overhead per eager op", nullptr, &DeviceSpec::host_dispatch_ns},
       {"host_launch_ns", Kind::kNs, "ns", "host cost of one kernel launch", nullptr, &DeviceSpec::host_launch_ns},
-      {"launch_latency_ns", Kind::kNs, "ns", "launch call end -> kernel start", nullptr, &DeviceSpec::launch_latency_ns},
+      {"launch_latency_ns", Kind::kNs, "ns", "launch call end -> kernel start", nullptr,
+       &DeviceSpec::launch_latency_ns},
       {"kernel_gap_ns", Kind::kNs, "ns", "device gap between stream-launched kernels", nullptr,
        &DeviceSpec::kernel_gap_ns},
       {"graph_launch_ns", Kind::kNs, "ns", "host cost of one graph launch", nullptr, &DeviceSpec::graph_launch_ns},

@@ -28,19 +28,19 @@ struct DeviceSpec {
   double mem_bandwidth = 0;    // device memory, bytes/s
   int64_t min_kernel_ns = 0;   // the shortest a kernel ever takes
   // Host side.
-  int64_t host_dispatch_ns = 0;         // framework overhead per eager op (PyTorch dispatcher, torch_npu)
-  int64_t host_launch_ns = 0;           // the launch API call per kernel/memcpy
-  int64_t launch_latency_ns = 0;        // end of the launch call -> earliest kernel start
-  int64_t kernel_gap_ns = 0;            // device gap between back-to-back stream-launched kernels
-  int64_t graph_launch_ns = 0;          // host cost of one graph launch (aclmdlRIExecuteAsync / cudaGraphLaunch)
-  int64_t graph_launch_per_node_ns = 0; // ... plus this per task in the graph
-  int64_t graph_task_gap_ns = 0;        // device gap between tasks inside a graph
-  int64_t event_record_ns = 0;          // host cost to issue a record
-  int64_t event_wait_ns = 0;            // host cost to issue a stream wait
-  int64_t sync_return_ns = 0;           // device idle -> host returns from synchronize
-  double h2d_bandwidth = 0;             // bytes/s
-  double d2d_bandwidth = 0;             // bytes/s
-  int64_t memory_capacity = 0;          // bytes
+  int64_t host_dispatch_ns = 0;          // framework overhead per eager op (PyTorch dispatcher, torch_npu)
+  int64_t host_launch_ns = 0;            // the launch API call per kernel/memcpy
+  int64_t launch_latency_ns = 0;         // end of the launch call -> earliest kernel start
+  int64_t kernel_gap_ns = 0;             // device gap between back-to-back stream-launched kernels
+  int64_t graph_launch_ns = 0;           // host cost of one graph launch (aclmdlRIExecuteAsync / cudaGraphLaunch)
+  int64_t graph_launch_per_node_ns = 0;  // ... plus this per task in the graph
+  int64_t graph_task_gap_ns = 0;         // device gap between tasks inside a graph
+  int64_t event_record_ns = 0;           // host cost to issue a record
+  int64_t event_wait_ns = 0;             // host cost to issue a stream wait
+  int64_t sync_return_ns = 0;            // device idle -> host returns from synchronize
+  double h2d_bandwidth = 0;              // bytes/s
+  double d2d_bandwidth = 0;              // bytes/s
+  int64_t memory_capacity = 0;           // bytes
   // Cores a kernel's launch may occupy: Ascend's cube (AI) cores and vector
   // cores; a GPU's SM count stands for both (it has no such split).
   int64_t aicore_num = 0;

@@ -38,17 +38,14 @@ Prepared Prepare(const TaskGraph& graph, const DeviceSpec& spec, DType dtype, co
     switch (t.kind) {
       case TaskKind::kKernel:
         // The task's own dtype when lowering knew it, else the run's.
-        pt.dur = t.cost_known ? spec.KernelNs(t.cost, t.dtype != DType::kUnknown ? t.dtype : dtype)
-                              : spec.min_kernel_ns;
+        pt.dur =
+            t.cost_known ? spec.KernelNs(t.cost, t.dtype != DType::kUnknown ? t.dtype : dtype) : spec.min_kernel_ns;
         break;
-      case TaskKind::kMemcpy:
-        pt.dur = spec.D2DNs(std::max(t.cost.bytes_read, t.cost.bytes_written));
-        break;
+      case TaskKind::kMemcpy: pt.dur = spec.D2DNs(std::max(t.cost.bytes_read, t.cost.bytes_written)); break;
       case TaskKind::kHostSync:
         pt.dur = spec.H2DNs(t.cost.bytes_read);  // the device-to-host copy, same link
         break;
-      default:
-        pt.dur = 0;
+      default: pt.dur = 0;
     }
     pt.dep_begin = static_cast<uint32_t>(p.deps.size());
     for (uint32_t d : t.deps) {
@@ -84,8 +81,15 @@ std::string TaskLabel(const DeviceTask& t) {
 }
 
 Engine::Engine(const Prepared& p, const DeviceSpec& spec, Trace* trace)
-    : p_(p), spec_(spec), trace_(trace), sfree_(p.streams.size(), 0), ran_(p.streams.size(), 0),
-      busy_(p.streams.size(), 0), event_time_(p.events, 0), event_slice_(p.events, -1), end_(p.tasks.size(), 0) {}
+    : p_(p),
+      spec_(spec),
+      trace_(trace),
+      sfree_(p.streams.size(), 0),
+      ran_(p.streams.size(), 0),
+      busy_(p.streams.size(), 0),
+      event_time_(p.events, 0),
+      event_slice_(p.events, -1),
+      end_(p.tasks.size(), 0) {}
 
 int32_t Engine::HostSlice(SliceCategory cat, std::string_view prefix, const std::string& name, int64_t dur,
                           int32_t iter, int64_t task) {
@@ -324,8 +328,8 @@ bool RunReplayIterations(const ReplayLoop& l) {
       int32_t launch = e.HostSlice(SliceCategory::kLaunch, "copy ", l.inputs[k].name, spec.host_launch_ns, iter, -1);
       e.RunMemcpyOn(cap, e.host + spec.launch_latency_ns, copy_ns[k]);
       if (rec) {
-        int32_t s = e.Add(cap + 1, SliceCategory::kMemcpy, "copy " + l.inputs[k].name, e.last_start(), copy_ns[k],
-                          iter, -1);
+        int32_t s =
+            e.Add(cap + 1, SliceCategory::kMemcpy, "copy " + l.inputs[k].name, e.last_start(), copy_ns[k], iter, -1);
         e.AddFlow(FlowKind::kLaunch, launch, s);
       }
     }

@@ -116,8 +116,8 @@ struct EagerLoop {
   const DeviceSpec& spec;
   const RunOptions& options;  // options.iterations is the run's length (it decides the last sync)
   Engine& e;
-  CachingAllocator& memory;   // the default pool serves the task outputs
-  int64_t last = 0;           // iterations to simulate: [0, last)
+  CachingAllocator& memory;  // the default pool serves the task outputs
+  int64_t last = 0;          // iterations to simulate: [0, last)
   // While e records: the tasks' names, the iteration it stops recording at,
   // and the counters' base (the allocated bytes of the run's own allocator
   // when it began, when memory is a scratch allocator).
@@ -143,9 +143,9 @@ struct ReplayLoop {
   const DeviceSpec& spec;
   const RunOptions& options;
   Engine& e;
-  const std::vector<GraphInput>& inputs;  // copied into the static buffers each iteration
-  const std::string& graph;               // its name, for the graph launch slice
-  int64_t last = 0;                       // iterations to simulate: [0, last)
+  const std::vector<GraphInput>& inputs;             // copied into the static buffers each iteration
+  const std::string& graph;                          // its name, for the graph launch slice
+  int64_t last = 0;                                  // iterations to simulate: [0, last)
   const std::vector<std::string>* labels = nullptr;  // while e records
   bool interruptible = false;                        // as EagerLoop::interruptible
 };

@@ -316,8 +316,8 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   TaskGraph g = OnCaptureStream(graph, cap);
   std::vector<std::string> shown;
   for (const std::string& s : g.streams) shown.push_back(StreamDisplayName(s));
-  CaptureRecording rec{NewTrace(fmt::format("capture {} on {}", name, StreamDisplayName(cap)), shown), 0,
-                       allocator_, 0, {}};
+  CaptureRecording rec{
+      NewTrace(fmt::format("capture {} on {}", name, StreamDisplayName(cap)), shown), 0, allocator_, 0, {}};
   // The first refusal of capture_rules.h, where the capture meets it: at
   // begin (task -1), at a task, or at the end (task == tasks.size()).
   std::vector<CaptureViolation> refused =

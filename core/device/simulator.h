@@ -74,14 +74,14 @@ struct RunResult {
   std::string mode;  // "eager", "replay"
   std::string graph;
   int64_t iterations = 0;
-  int64_t tasks = 0;         // tasks simulated (all iterations)
-  int64_t host_busy_ns = 0;  // host time spent dispatching/launching (not blocked in sync)
+  int64_t tasks = 0;           // tasks simulated (all iterations)
+  int64_t host_busy_ns = 0;    // host time spent dispatching/launching (not blocked in sync)
   int64_t device_busy_ns = 0;  // kernel + memcpy time summed over streams
-  int64_t wall_ns = 0;       // end of the run
+  int64_t wall_ns = 0;         // end of the run
   // Kernels per iteration whose cost is unknown (no shapes): each is timed at
   // min_kernel_ns, so device and end-to-end times are lower bounds.
   int64_t unknown_cost_kernels = 0;
-  int64_t kernels = 0;       // kernels per iteration
+  int64_t kernels = 0;  // kernels per iteration
   std::vector<StreamUsage> streams;
   int64_t host_per_iter() const { return host_busy_ns / iterations; }
   int64_t device_per_iter() const { return device_busy_ns / iterations; }

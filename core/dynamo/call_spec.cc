@@ -79,8 +79,9 @@ Result<CallInput> ParseOne(const SpecToken& token) {
   if (!dtype) dtype = ParseTorchDType(dtype_text);
   if (!dtype) dtype = ParseTorchDType(fmt::format("torch.{}", dtype_text));
   if (!dtype || *dtype == DType::kUnknown) {
-    return scan.Error(dtype_start,
-                      fmt::format("unknown dtype '{}' (f32, f16, bf16, f64, i8, i16, i32, i64, u8, b8, ...)", dtype_text));
+    return scan.Error(
+        dtype_start,
+        fmt::format("unknown dtype '{}' (f32, f16, bf16, f64, i8, i16, i32, i64, u8, b8, ...)", dtype_text));
   }
   input.dtype = *dtype;
   AIRSCOPE_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ParseIntList(scan, "size"));
@@ -124,8 +125,7 @@ Result<CallInput> ParseOne(const SpecToken& token) {
     scan.Seek(token.text.size());
   }
   if (!scan.AtEnd()) {
-    return scan.ErrorHere(
-        fmt::format("unexpected '{}' after the shape (expected @[strides] or :device)", scan.Rest()));
+    return scan.ErrorHere(fmt::format("unexpected '{}' after the shape (expected @[strides] or :device)", scan.Rest()));
   }
   input.ComputeHeader();
   return input;
@@ -133,9 +133,7 @@ Result<CallInput> ParseOne(const SpecToken& token) {
 
 }  // namespace
 
-std::string CallInput::ShapeString() const {
-  return fmt::format("{}[{}]", ShortName(dtype), fmt::join(sizes, ", "));
-}
+std::string CallInput::ShapeString() const { return fmt::format("{}[{}]", ShortName(dtype), fmt::join(sizes, ", ")); }
 
 uint32_t DeviceCode(std::string_view device) {
   std::string_view type = device.substr(0, device.find(':'));
@@ -222,7 +220,8 @@ Result<CallSpec> ParseCall(std::span<const SpecToken> words) {
         return ErrorAtCol(token.column, "expected a buffer name after 'in' (x=f32[2] in buf1)");
       }
       const SpecToken& name = tokens[++i];
-      if (!last.buffer.empty()) return ErrorAtCol(name.column, fmt::format("input '{}' is given two buffers", last.name));
+      if (!last.buffer.empty())
+        return ErrorAtCol(name.column, fmt::format("input '{}' is given two buffers", last.name));
       for (char c : name.text) {
         if (!IsWordChar(c) && c != '.' && c != '@') {
           return ErrorAtCol(name.column, fmt::format("'{}' is not a buffer name (letters, digits, _ . @)", name.text));
@@ -280,7 +279,8 @@ Result<std::vector<CallInput>> BindCallInputs(const Graph& graph, std::vector<Ca
   for (size_t i = 0; i < inputs.size(); ++i) {
     auto it = std::find(names.begin(), names.end(), inputs[i].name);
     if (it == names.end()) {
-      return ErrorAtCol(inputs[i].column, fmt::format("no input named '{}' (the graph takes {})", inputs[i].name, takes));
+      return ErrorAtCol(inputs[i].column,
+                        fmt::format("no input named '{}' (the graph takes {})", inputs[i].name, takes));
     }
     size_t index = static_cast<size_t>(it - names.begin());
     if (given[index] >= 0) return ErrorAtCol(inputs[i].column, fmt::format("input '{}' given twice", inputs[i].name));
@@ -297,10 +297,10 @@ Result<std::vector<CallInput>> BindCallInputs(const Graph& graph, std::vector<Ca
     // would trace anew), which a loaded graph cannot stand for.
     const TensorMeta* traced = placeholders[i]->tensor();
     if (traced && traced->dtype != DType::kUnknown && traced->sizes.size() != input.sizes.size()) {
-      return ErrorAtCol(input.column, fmt::format("input '{}' is {} in the graph (rank {}); a rank-{} tensor would be "
-                                                  "traced as another graph",
-                                                  input.name, traced->ShapeString(), traced->sizes.size(),
-                                                  input.sizes.size()));
+      return ErrorAtCol(input.column,
+                        fmt::format("input '{}' is {} in the graph (rank {}); a rank-{} tensor would be "
+                                    "traced as another graph",
+                                    input.name, traced->ShapeString(), traced->sizes.size(), input.sizes.size()));
     }
     ordered.push_back(std::move(input));
   }

@@ -45,8 +45,8 @@ struct CallInput {
   bool requires_grad = false;
   size_t column = 0;  // where the spec of this input starts, for errors
   uint64_t header = 0;
-  bool parameter = false;     // `param`
-  std::string buffer;         // `in BUFFER`; "" when not given
+  bool parameter = false;  // `param`
+  std::string buffer;      // `in BUFFER`; "" when not given
   size_t buffer_column = 0;
 
   // `f32[2, 2]` (the short form of the sizes).

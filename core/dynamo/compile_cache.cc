@@ -130,9 +130,10 @@ Result<Frame::BuiltGuards> Frame::BuildGuards(const std::vector<CallInput>& inpu
         if (any_gears) {
           dim.specialized = true;
           if (notes) {
-            notes->push_back(fmt::format("automatic dynamic: {} changed between calls, but guard_gears_shape "
-                                         "specialized it to {} (guard_int, another input has dim gears)",
-                                         source, size));
+            notes->push_back(
+                fmt::format("automatic dynamic: {} changed between calls, but guard_gears_shape "
+                            "specialized it to {} (guard_int, another input has dim gears)",
+                            source, size));
           }
         } else {
           dim.kind = DimKind::kSymbolic;  // automatic dynamic; 0 and 1 stay specialized as in Dynamo
@@ -274,8 +275,8 @@ Result<std::unique_ptr<CacheEntry>> Frame::Compile(const Graph& graph, const std
 }
 
 std::string Frame::RecompileMessage(const CallOutcome& outcome) const {
-  std::string text = fmt::format("Recompiling function {} in {}\n    triggered by the following guard failure(s):",
-                                 function_, file_);
+  std::string text =
+      fmt::format("Recompiling function {} in {}\n    triggered by the following guard failure(s):", function_, file_);
   for (const std::string& failure : outcome.failures) text += fmt::format("\n    - {}", failure);
   return text;
 }

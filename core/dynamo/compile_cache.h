@@ -42,7 +42,8 @@ namespace airscope {
 
 // Compiling: given the frame's graph and the placeholder metas the entry
 // specializes on (symbols where dims are dynamic), return the artifact.
-using CompileFn = std::function<Result<std::unique_ptr<Graph>>(const Graph& graph, const std::vector<TensorMeta>& inputs)>;
+using CompileFn =
+    std::function<Result<std::unique_ptr<Graph>>(const Graph& graph, const std::vector<TensorMeta>& inputs)>;
 
 struct FrameOptions {
   size_t cache_size_limit = 8;  // Dynamo's config.recompile_limit (cache_size_limit)
@@ -59,10 +60,10 @@ struct CacheEntry {
 struct CallOutcome {
   enum class Kind : uint8_t { kHit, kCompiled, kEager };
   Kind kind = Kind::kHit;
-  size_t entry = 0;               // index into entries() (kHit, kCompiled)
-  std::string compile_id;         // the entry's, or the refused one for kEager
-  std::vector<std::string> failures;  // "0/0: tensor 'x' size mismatch ..." newest entry first
-  bool limit_hit_now = false;     // this call first hit the recompile limit
+  size_t entry = 0;                        // index into entries() (kHit, kCompiled)
+  std::string compile_id;                  // the entry's, or the refused one for kEager
+  std::vector<std::string> failures;       // "0/0: tensor 'x' size mismatch ..." newest entry first
+  bool limit_hit_now = false;              // this call first hit the recompile limit
   std::vector<std::string> dynamic_notes;  // why dims became symbolic in this compile
 };
 
@@ -122,9 +123,9 @@ class Frame {
   std::string file_;
   int frame_id_ = 0;
   int next_compile_ = 0;
-  std::vector<std::unique_ptr<CacheEntry>> entries_;  // creation order; lookup newest first
+  std::vector<std::unique_ptr<CacheEntry>> entries_;            // creation order; lookup newest first
   std::map<std::pair<std::string, size_t>, Marking> markings_;  // mark_dynamic
-  std::map<std::string, DimGears> dim_gears_;                    // set_dim_gears, by input
+  std::map<std::string, DimGears> dim_gears_;                   // set_dim_gears, by input
   // Automatic dynamic: sizes seen per input at compiles; nullopt once a dim changed.
   std::map<std::string, std::vector<std::optional<int64_t>>> seen_sizes_;
   uint64_t calls_ = 0;

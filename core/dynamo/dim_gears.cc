@@ -88,7 +88,8 @@ std::string GearsValue::Repr() const {
   for (const PyScalar& item : items) parts.push_back(item.repr);
   switch (kind) {
     case Kind::kList: return fmt::format("[{}]", fmt::join(parts, ", "));
-    case Kind::kTuple: return parts.size() == 1 ? fmt::format("({},)", parts[0]) : fmt::format("({})", fmt::join(parts, ", "));
+    case Kind::kTuple:
+      return parts.size() == 1 ? fmt::format("({},)", parts[0]) : fmt::format("({})", fmt::join(parts, ", "));
     case Kind::kScalar: return parts.empty() ? "" : parts[0];
   }
   return "";
@@ -192,8 +193,8 @@ std::vector<int64_t> AdmittedGears(const GearsValue& gears) {
 
 std::optional<std::string> GearRejection(int64_t size, const GearsValue& gears) {
   std::vector<int64_t> sorted = AdmittedGears(gears);
-  std::string message = fmt::format("AssertionError: The index {} of the current tensor shape is not within the range {}",
-                                    size, gears.Repr());
+  std::string message = fmt::format(
+      "AssertionError: The index {} of the current tensor shape is not within the range {}", size, gears.Repr());
   if (sorted.empty() || size < sorted.front() || size > sorted.back()) return message;
   for (size_t i = 0; i + 1 < sorted.size(); ++i) {
     if (!(size <= sorted[i] || size >= sorted[i + 1])) return message;

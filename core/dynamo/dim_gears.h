@@ -28,8 +28,8 @@ struct PyScalar {
   std::string repr;   // as Python prints it: 8, True, 1.5, 'a'
 
   bool IsInt() const { return type == Type::kInt || type == Type::kBool; }  // isinstance(x, int)
-  std::string_view TypeRepr() const;  // <class 'float'>
-  bool operator==(const PyScalar& other) const;  // Python ==
+  std::string_view TypeRepr() const;                                        // <class 'float'>
+  bool operator==(const PyScalar& other) const;                             // Python ==
 };
 
 // Reads a bare word as Python would read the literal: 8, -2, True, 1.5, 'a'

@@ -122,7 +122,8 @@ void GuardSet::Compile() {
     const TensorGuard& t = tensors_[i];
     auto in = static_cast<uint16_t>(i);
     checks_.push_back({Op::kHeader, in, 0, 0, 0,
-                       static_cast<int64_t>(PackHeader(t.dtype, DeviceCode(t.device), t.requires_grad, t.sizes.size())), 0});
+                       static_cast<int64_t>(PackHeader(t.dtype, DeviceCode(t.device), t.requires_grad, t.sizes.size())),
+                       0});
     for (size_t d = 0; d < t.sizes.size(); ++d) {
       const DimGuard& dim = t.sizes[d];
       auto dd = static_cast<uint16_t>(d);
@@ -134,8 +135,8 @@ void GuardSet::Compile() {
       if (!fresh) {
         checks_.push_back({Op::kEqual, in, dd, it->second.first, it->second.second, 0, 0});
       } else if (dim.kind == DimKind::kGears) {
-        checks_.push_back({Op::kGears, in, dd, 0, 0, static_cast<int64_t>(gears_.size()),
-                           static_cast<int64_t>(dim.gears.size())});
+        checks_.push_back(
+            {Op::kGears, in, dd, 0, 0, static_cast<int64_t>(gears_.size()), static_cast<int64_t>(dim.gears.size())});
         gears_.insert(gears_.end(), dim.gears.begin(), dim.gears.end());
       } else {
         checks_.push_back({Op::kRange, in, dd, 0, 0, dim.min, dim.max});
@@ -194,10 +195,12 @@ std::optional<std::string> GuardSet::FirstFailure(std::span<const CallInput> inp
                          DispatchKeySetFor(in.device));
     }
     if (t.dtype != in.dtype) {
-      return fmt::format("{} dtype mismatch. expected {}, actual {}", prefix, ScalarTypeName(t.dtype), ScalarTypeName(in.dtype));
+      return fmt::format("{} dtype mismatch. expected {}, actual {}", prefix, ScalarTypeName(t.dtype),
+                         ScalarTypeName(in.dtype));
     }
     if (DeviceCode(t.device) != DeviceCode(in.device)) {
-      return fmt::format("{} device index mismatch. expected {}, actual {}", prefix, DeviceArg(t.device), DeviceArg(in.device));
+      return fmt::format("{} device index mismatch. expected {}, actual {}", prefix, DeviceArg(t.device),
+                         DeviceArg(in.device));
     }
     if (t.requires_grad != in.requires_grad) {
       return fmt::format("{} requires_grad mismatch. expected requires_grad={}", prefix, t.requires_grad ? 1 : 0);
@@ -207,12 +210,14 @@ std::optional<std::string> GuardSet::FirstFailure(std::span<const CallInput> inp
     }
     for (size_t d = 0; d < t.sizes.size(); ++d) {
       if (t.sizes[d].kind == DimKind::kStatic && !t.sizes[d].specialized && t.sizes[d].value != in.sizes[d]) {
-        return fmt::format("{} size mismatch at index {}. expected {}, actual {}", prefix, d, t.sizes[d].value, in.sizes[d]);
+        return fmt::format("{} size mismatch at index {}. expected {}, actual {}", prefix, d, t.sizes[d].value,
+                           in.sizes[d]);
       }
     }
     for (size_t d = 0; d < t.strides.size(); ++d) {
       if (t.strides[d] && *t.strides[d] != in.strides[d]) {
-        return fmt::format("{} stride mismatch at index {}. expected {}, actual {}", prefix, d, *t.strides[d], in.strides[d]);
+        return fmt::format("{} stride mismatch at index {}. expected {}, actual {}", prefix, d, *t.strides[d],
+                           in.strides[d]);
       }
     }
   }
@@ -230,7 +235,8 @@ std::optional<std::string> GuardSet::FirstFailure(std::span<const CallInput> inp
       if (!fresh) {
         auto [oi, od] = it->second;
         if (inputs[oi].sizes[od] != v) {
-          return fmt::format("{} == {}  # {} != {}", source, SizeSource(tensors_[oi].name, od), v, inputs[oi].sizes[od]);
+          return fmt::format("{} == {}  # {} != {}", source, SizeSource(tensors_[oi].name, od), v,
+                             inputs[oi].sizes[od]);
         }
         continue;
       }
@@ -249,9 +255,10 @@ std::vector<std::string> GuardSet::TensorLines() const {
     std::vector<std::string> sizes, strides;
     for (const DimGuard& d : t.sizes) sizes.push_back(DimText(d));
     for (const auto& s : t.strides) strides.push_back(s ? fmt::format("{}", *s) : "None");
-    lines.push_back(fmt::format("check_tensor(L['{}'], Tensor, {}, {}, device={}, requires_grad={}, size=[{}], stride=[{}])",
-                                t.name, DispatchKeySetFor(t.device), TorchName(t.dtype), DeviceArg(t.device),
-                                t.requires_grad ? "True" : "False", fmt::join(sizes, ", "), fmt::join(strides, ", ")));
+    lines.push_back(
+        fmt::format("check_tensor(L['{}'], Tensor, {}, {}, device={}, requires_grad={}, size=[{}], stride=[{}])",
+                    t.name, DispatchKeySetFor(t.device), TorchName(t.dtype), DeviceArg(t.device),
+                    t.requires_grad ? "True" : "False", fmt::join(sizes, ", "), fmt::join(strides, ", ")));
   }
   return lines;
 }

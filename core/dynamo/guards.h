@@ -32,9 +32,9 @@ std::string_view DimKindName(DimKind kind);
 
 struct DimGuard {
   DimKind kind = DimKind::kStatic;
-  int64_t value = 0;    // kStatic: the size
-  std::string symbol;   // kSymbolic/kGears: s0, s1, ...
-  int64_t min = 2;      // kSymbolic: range (Dynamo specializes 0 and 1)
+  int64_t value = 0;   // kStatic: the size
+  std::string symbol;  // kSymbolic/kGears: s0, s1, ...
+  int64_t min = 2;     // kSymbolic: range (Dynamo specializes 0 and 1)
   int64_t max = std::numeric_limits<int64_t>::max();
   std::vector<int64_t> gears;  // kGears: allowed sizes, ascending (sorted(set(gears)))
   // kStatic: a dim that was dynamic when Dynamo wrapped the input and that
@@ -66,8 +66,8 @@ class GuardSet {
   std::optional<std::string> FirstFailure(std::span<const CallInput> inputs) const;
 
   // The guard lines, as Dynamo's TREE_GUARD_MANAGER lists them (without the tree).
-  std::vector<std::string> TensorLines() const;     // TENSOR_MATCH: check_tensor(...)
-  std::vector<std::string> ShapeEnvLines() const;   // SHAPE_ENV: 2 <= L['x'].size()[0]
+  std::vector<std::string> TensorLines() const;    // TENSOR_MATCH: check_tensor(...)
+  std::vector<std::string> ShapeEnvLines() const;  // SHAPE_ENV: 2 <= L['x'].size()[0]
   // Dynamo's guard_count analogue: tensor checks + shape env guards.
   size_t count() const { return tensors_.size() + ShapeEnvLines().size(); }
   size_t check_count() const { return checks_.size(); }

@@ -107,8 +107,8 @@ bool ArgParser::SkipBalanced(size_t* pos) {
     ++i;
   }
   if (!open.empty()) {
-    return Fail(open.back(), fmt::format("unclosed '{}' (expected '{}' before the end of the line)",
-                                         line_[open.back()], CloserFor(line_[open.back()])));
+    return Fail(open.back(), fmt::format("unclosed '{}' (expected '{}' before the end of the line)", line_[open.back()],
+                                         CloserFor(line_[open.back()])));
   }
   *pos = i;
   return true;
@@ -203,8 +203,10 @@ bool ArgParser::PythonRaw(std::string_view text, size_t start, Argument* out) {
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
       continue;
     }
     if (c == '\'' || c == '"') {
@@ -219,8 +221,9 @@ bool ArgParser::PythonRaw(std::string_view text, size_t start, Argument* out) {
     while (next < text.size() && text[next] == ' ') ++next;
     // A callee (`slice(None, None, None)`: aten graphs also have nodes named
     // slice) or a keyword (`f(type='cpu')`) is not a use of a node.
-    bool callee_or_keyword = next < text.size() && (text[next] == '(' ||
-                                                    (text[next] == '=' && (next + 1 >= text.size() || text[next + 1] != '=')));
+    bool callee_or_keyword =
+        next < text.size() &&
+        (text[next] == '(' || (text[next] == '=' && (next + 1 >= text.size() || text[next + 1] != '=')));
     if (!callee_or_keyword && graph_ && graph_->Find(name) != nullptr) {
       return Fail(start + i, fmt::format("'{}' is an expression over node '{}': torch writes every value on a line "
                                          "of its own, so an argument is a name or a literal (as raw text its edge "

@@ -117,7 +117,10 @@ class FxTextParser {
         scan.Seek(legacy ? old + 9 : modern + 12);
       }
     }
-    if (legacy) saw_legacy_ = true; else saw_modern_ = true;
+    if (legacy)
+      saw_legacy_ = true;
+    else
+      saw_modern_ = true;
     size_t count_at = scan.pos();
     uint64_t users = 0;
     while (IsDigit(scan.Peek()) && users < (uint64_t{1} << 40)) {
@@ -172,8 +175,8 @@ class FxTextParser {
     spec.name = std::string(name);
     auto node = graph_->AppendNamed(std::move(spec));
     if (!node.ok()) return scan.Error(start + 1, node.status().message());
-    declared_.push_back({static_cast<uint32_t>(users), static_cast<uint32_t>(line_no_),
-                         static_cast<uint32_t>(count_at + 1)});
+    declared_.push_back(
+        {static_cast<uint32_t>(users), static_cast<uint32_t>(line_no_), static_cast<uint32_t>(count_at + 1)});
     return Status::Ok();
   }
 
@@ -240,8 +243,8 @@ class FxTextParser {
     for (const Declared& d : declared_) {
       size_t actual = node->users().size();
       if (d.users != actual) {
-        std::string message = fmt::format("node '{}' is annotated with {} users but {} node(s) use it", node->name(),
-                                          d.users, actual);
+        std::string message =
+            fmt::format("node '{}' is annotated with {} users but {} node(s) use it", node->name(), d.users, actual);
         std::string_view line = SourceLine(d.line);
         if (line.empty()) return ErrorAt(filename_, d.line, d.col, message);  // given back: no line to quote
         return Scanner(line, {filename_, d.line}).Error(d.col - 1, message);

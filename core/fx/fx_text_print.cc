@@ -48,10 +48,8 @@ void AppendNode(fmt::memory_buffer& out, const Graph& graph, const Node& node) {
         out.push_back(')');
       }
       return;
-    case OpKind::kGetAttr:
-      return;
-    default:
-      break;
+    case OpKind::kGetAttr: return;
+    default: break;
   }
   // _format_arg of the args tuple: `(%x,)` for one element.
   Put(out, "(args = (");

@@ -166,8 +166,10 @@ class ArgumentReader {
   // {"tag": payload} objects: everything JSON has no literal for.
   Status ReadTagged(const json& object, const std::string& path, Argument* out) const {
     if (object.size() != 1) {
-      return Status::Errorf("{}: an argument object must have exactly one key (node, tuple, float, dtype, "
-                            "device, memory_format, layout, raw), got {}", path, object.size());
+      return Status::Errorf(
+          "{}: an argument object must have exactly one key (node, tuple, float, dtype, "
+          "device, memory_format, layout, raw), got {}",
+          path, object.size());
     }
     const std::string& tag = object.begin().key();
     const json& payload = object.begin().value();
@@ -183,10 +185,14 @@ class ArgumentReader {
     if (tag == "node") return ReadNodeRef(text, path, out);
     if (tag == "float") {
       double inf = std::numeric_limits<double>::infinity();
-      if (text == "inf") *out = Argument::Float(inf);
-      else if (text == "-inf") *out = Argument::Float(-inf);
-      else if (text == "nan") *out = Argument::Float(std::numeric_limits<double>::quiet_NaN());
-      else return Status::Errorf("{}: \"float\" must be \"inf\", \"-inf\" or \"nan\", got \"{}\"", path, text);
+      if (text == "inf")
+        *out = Argument::Float(inf);
+      else if (text == "-inf")
+        *out = Argument::Float(-inf);
+      else if (text == "nan")
+        *out = Argument::Float(std::numeric_limits<double>::quiet_NaN());
+      else
+        return Status::Errorf("{}: \"float\" must be \"inf\", \"-inf\" or \"nan\", got \"{}\"", path, text);
       return Status::Ok();
     }
     if (tag == "dtype") {
@@ -272,8 +278,8 @@ Status ReadDims(const json& array, std::string_view what, std::vector<Dim>* dims
   if (!array.is_array()) return Status::Errorf("\"{}\" must be an array", what);
   for (size_t i = 0; i < array.size(); ++i) {
     const json& d = array[i];
-    if (d.is_number_integer() && !(d.is_number_unsigned() &&
-                                   d.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))) {
+    if (d.is_number_integer() &&
+        !(d.is_number_unsigned() && d.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))) {
       dims->push_back(Dim(d.get<int64_t>()));
     } else if (d.is_string() && !d.get_ref<const std::string&>().empty()) {
       dims->push_back(Dim::Symbol(d.get<std::string>()));
@@ -311,14 +317,22 @@ Status ReadMeta(const json& object, NodeMeta* meta) {
   std::string kind, source;
   AIRSCOPE_RETURN_IF_ERROR(RequiredString(object, "kind", &kind).WithPrefix("meta"));
   AIRSCOPE_RETURN_IF_ERROR(RequiredString(object, "source", &source).WithPrefix("meta"));
-  if (kind == "tensor") meta->kind = ValueKind::kTensor;
-  else if (kind == "tuple") meta->kind = ValueKind::kTuple;
-  else if (kind == "symint") meta->kind = ValueKind::kSymInt;
-  else if (kind == "opaque") meta->kind = ValueKind::kOpaque;
-  else return Status::Errorf("meta: unknown kind \"{}\" (tensor, tuple, symint, opaque)", kind);
-  if (source == "annotated") meta->source = MetaSource::kAnnotated;
-  else if (source == "inferred") meta->source = MetaSource::kInferred;
-  else return Status::Errorf("meta: unknown source \"{}\" (annotated, inferred)", source);
+  if (kind == "tensor")
+    meta->kind = ValueKind::kTensor;
+  else if (kind == "tuple")
+    meta->kind = ValueKind::kTuple;
+  else if (kind == "symint")
+    meta->kind = ValueKind::kSymInt;
+  else if (kind == "opaque")
+    meta->kind = ValueKind::kOpaque;
+  else
+    return Status::Errorf("meta: unknown kind \"{}\" (tensor, tuple, symint, opaque)", kind);
+  if (source == "annotated")
+    meta->source = MetaSource::kAnnotated;
+  else if (source == "inferred")
+    meta->source = MetaSource::kInferred;
+  else
+    return Status::Errorf("meta: unknown source \"{}\" (annotated, inferred)", source);
   if (object.contains("tensors")) {
     const json& tensors = object["tensors"];
     if (!tensors.is_array()) return Status::Error("meta: \"tensors\" must be an array");
@@ -348,9 +362,10 @@ Status CheckTarget(OpKind op, const std::string& target) {
     bool number = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
     bool identifier = !part.empty() && IsIdentStart(part[0]) && std::all_of(part.begin(), part.end(), IsIdentChar);
     if (!identifier && !(attribute_path && number)) {
-      return Status::Errorf("target \"{}\" is not {} (dotted Python names{})", target,
-                            attribute_path ? "an attribute path" : "a Python callable",
-                            attribute_path ? " or indices, as in layers.0.weight" : ", as in torch.ops.aten.add.Tensor");
+      return Status::Errorf(
+          "target \"{}\" is not {} (dotted Python names{})", target,
+          attribute_path ? "an attribute path" : "a Python callable",
+          attribute_path ? " or indices, as in layers.0.weight" : ", as in torch.ops.aten.add.Tensor");
     }
     if (dot == target.size()) return Status::Ok();
     start = dot + 1;
@@ -360,15 +375,16 @@ Status CheckTarget(OpKind op, const std::string& target) {
 // Parses one node and appends it. Messages have no prefix.
 Status ReadNode(const json& object, const ArgumentReader& reader, Graph* graph) {
   if (!object.is_object()) return Status::Errorf("a node must be an object, got {}", TypeName(object));
-  AIRSCOPE_RETURN_IF_ERROR(
-      CheckKeys(object, {"name", "op", "target", "args", "kwargs", "stream", "meta"}, "node"));
+  AIRSCOPE_RETURN_IF_ERROR(CheckKeys(object, {"name", "op", "target", "args", "kwargs", "stream", "meta"}, "node"));
   NodeSpec spec;
   std::string op;
   AIRSCOPE_RETURN_IF_ERROR(RequiredString(object, "name", &spec.name));
   AIRSCOPE_RETURN_IF_ERROR(RequiredString(object, "op", &op));
   if (!ParseOpKind(op, &spec.op)) {
-    return Status::Errorf("unknown op kind \"{}\" (placeholder, get_attr, call_function, call_method, "
-                          "call_module, output)", op);
+    return Status::Errorf(
+        "unknown op kind \"{}\" (placeholder, get_attr, call_function, call_method, "
+        "call_module, output)",
+        op);
   }
   AIRSCOPE_RETURN_IF_ERROR(RequiredString(object, "target", &spec.target));
   AIRSCOPE_RETURN_IF_ERROR(CheckTarget(spec.op, spec.target));
@@ -384,7 +400,8 @@ Status ReadNode(const json& object, const ArgumentReader& reader, Graph* graph) 
   }
   if (object.contains("kwargs")) {
     const json& kwargs = object["kwargs"];
-    if (!kwargs.is_array()) return Status::Errorf("\"kwargs\" must be an array of [name, value], got {}", TypeName(kwargs));
+    if (!kwargs.is_array())
+      return Status::Errorf("\"kwargs\" must be an array of [name, value], got {}", TypeName(kwargs));
     for (size_t i = 0; i < kwargs.size(); ++i) {
       const json& pair = kwargs[i];
       if (!pair.is_array() || pair.size() != 2 || !pair[0].is_string()) {
@@ -404,7 +421,7 @@ Status ReadNode(const json& object, const ArgumentReader& reader, Graph* graph) 
     AIRSCOPE_RETURN_IF_ERROR(ReadMeta(object["meta"], &*meta));
   }
 
-  AIRSCOPE_ASSIGN_OR_RETURN(Node* node, graph->AppendNamed(std::move(spec)));
+  AIRSCOPE_ASSIGN_OR_RETURN(Node * node, graph->AppendNamed(std::move(spec)));
   if (!stream.empty()) graph->SetStream(node, stream);
   if (meta) node->set_meta(std::move(*meta));
   return Status::Ok();
@@ -438,8 +455,8 @@ Result<std::unique_ptr<Graph>> ReadDocument(const json& doc, std::string_view fi
     return fail(Status::Error("missing or non-integer \"version\""));
   }
   if (version->get<int64_t>() != kVersion || (version->is_number_unsigned() && version->get<uint64_t>() != kVersion)) {
-    return fail(Status::Errorf("unsupported airscope-graph version {} (this airscope reads {})", version->dump(),
-                               kVersion));
+    return fail(
+        Status::Errorf("unsupported airscope-graph version {} (this airscope reads {})", version->dump(), kVersion));
   }
   if (Status keys = CheckKeys(doc, {"format", "version", "name", "style", "nodes"}, "the top-level object");
       !keys.ok()) {
@@ -489,8 +506,8 @@ std::string PrintGraphJson(const Graph& graph) {
   doc["format"] = kFormat;
   doc["version"] = kVersion;
   doc["name"] = graph.name();
-  doc["style"] = ordered_json{{"legacy_users", graph.style().legacy_users},
-                              {"module_class", graph.style().module_class}};
+  doc["style"] =
+      ordered_json{{"legacy_users", graph.style().legacy_users}, {"module_class", graph.style().module_class}};
   // Written only when set, so graphs without them keep their documented form.
   if (graph.style().subscript_getitem) doc["style"]["subscript_getitem"] = true;
   if (!graph.style().submodules.empty()) doc["style"]["submodules"] = graph.style().submodules;

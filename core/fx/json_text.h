@@ -27,7 +27,6 @@ Status CheckJsonDepth(std::string_view text, size_t max_depth);
 
 // Parses a whole document. Errors: "FILENAME:LINE:COL: message" for syntax
 // (including invalid UTF-8 and excessive depth), "FILENAME: message" otherwise.
-Result<nlohmann::json> ParseJsonText(std::string_view text, std::string_view filename,
-                                     size_t max_depth = 256);
+Result<nlohmann::json> ParseJsonText(std::string_view text, std::string_view filename, size_t max_depth = 256);
 
 }  // namespace airscope

@@ -118,9 +118,7 @@ void AppendFxArg(fmt::memory_buffer& out, const Argument& arg) {
     case K::kFloat: return AppendPythonFloatRepr(out, arg.as_float());
     case K::kString:
     case K::kRaw: return Put(out, arg.as_string());  // _format_arg prints str bare
-    case K::kNode:
-      out.push_back('%');
-      return Put(out, arg.as_node()->name());
+    case K::kNode: out.push_back('%'); return Put(out, arg.as_node()->name());
     case K::kList:
     case K::kTuple: return AppendSequence(out, arg, AppendFxArg);
     case K::kDType: return Put(out, TorchName(arg.as_dtype()));

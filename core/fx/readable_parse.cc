@@ -125,9 +125,10 @@ class ReadableParser {
       }
     }
     if (state != State::kDone) {
-      return Scanner(text_, {filename_}).Error(
-          text_.size(), state == State::kClass ? "expected 'class GraphModule(torch.nn.Module):'"
-                                               : "expected a 'return' line before the end of the file (truncated?)");
+      return Scanner(text_, {filename_})
+          .Error(text_.size(), state == State::kClass
+                                   ? "expected 'class GraphModule(torch.nn.Module):'"
+                                   : "expected a 'return' line before the end of the file (truncated?)");
     }
     graph_->mutable_style().submodules = std::move(submodules_);
     return std::move(graph_);
@@ -137,10 +138,10 @@ class ReadableParser {
   // Python's binary operator -> the `operator` module function FX records.
   static std::string_view BinaryOperatorFunction(std::string_view symbol) {
     static constexpr std::pair<std::string_view, std::string_view> kOperators[] = {
-        {"+", "add"},      {"-", "sub"},       {"*", "mul"},    {"/", "truediv"}, {"//", "floordiv"},
-        {"%", "mod"},      {"**", "pow"},      {"@", "matmul"}, {"&", "and_"},    {"|", "or_"},
-        {"^", "xor"},      {"<<", "lshift"},   {">>", "rshift"}, {"<", "lt"},     {"<=", "le"},
-        {">", "gt"},       {">=", "ge"},       {"==", "eq"},    {"!=", "ne"}};
+        {"+", "add"}, {"-", "sub"},     {"*", "mul"},     {"/", "truediv"}, {"//", "floordiv"},
+        {"%", "mod"}, {"**", "pow"},    {"@", "matmul"},  {"&", "and_"},    {"|", "or_"},
+        {"^", "xor"}, {"<<", "lshift"}, {">>", "rshift"}, {"<", "lt"},      {"<=", "le"},
+        {">", "gt"},  {">=", "ge"},     {"==", "eq"},     {"!=", "ne"}};
     for (const auto& [sym, function] : kOperators) {
       if (sym == symbol) return function;
     }
@@ -162,10 +163,11 @@ class ReadableParser {
     size_t offset = 0;
     Result<TensorMeta> tensor = TensorMeta::ParseAnnotation(annotation, &offset);
     if (!tensor.ok()) return Error(col0 + offset, fmt::format("bad tensor annotation: {}", tensor.status().message()));
-    bool all_static = std::all_of(tensor->sizes.begin(), tensor->sizes.end(), [](const Dim& d) { return d.is_static(); });
+    bool all_static =
+        std::all_of(tensor->sizes.begin(), tensor->sizes.end(), [](const Dim& d) { return d.is_static(); });
     if (all_static && !tensor->NumElements()) {
-      return Error(col0 + bracket, fmt::format("bad tensor annotation: {} has more elements than int64 counts",
-                                               tensor->ShapeString()));
+      return Error(col0 + bracket,
+                   fmt::format("bad tensor annotation: {} has more elements than int64 counts", tensor->ShapeString()));
     }
     return Status::Ok();
   }
@@ -264,8 +266,10 @@ class ReadableParser {
     for (size_t i = from; i < line.size(); ++i) {
       char c = line[i];
       if (quote) {
-        if (c == '\\') ++i;
-        else if (c == quote) quote = 0;
+        if (c == '\\')
+          ++i;
+        else if (c == quote)
+          quote = 0;
       } else if (c == '\'' || c == '"') {
         quote = c;
       } else if (c == '(' || c == '[' || c == '{') {
@@ -316,9 +320,9 @@ class ReadableParser {
   // augmented assignment.
   std::string_view AugmentedAssignment(size_t pos) const {
     static constexpr std::pair<std::string_view, std::string_view> kInplace[] = {
-        {"+=", "iadd"},  {"-=", "isub"},   {"*=", "imul"},     {"/=", "itruediv"}, {"//=", "ifloordiv"},
-        {"%=", "imod"},  {"**=", "ipow"},  {"@=", "imatmul"},  {"&=", "iand"},     {"|=", "ior"},
-        {"^=", "ixor"},  {"<<=", "ilshift"}, {">>=", "irshift"}};
+        {"+=", "iadd"}, {"-=", "isub"},     {"*=", "imul"},    {"/=", "itruediv"}, {"//=", "ifloordiv"},
+        {"%=", "imod"}, {"**=", "ipow"},    {"@=", "imatmul"}, {"&=", "iand"},     {"|=", "ior"},
+        {"^=", "ixor"}, {"<<=", "ilshift"}, {">>=", "irshift"}};
     std::string_view line = scan_.scannable();
     for (const auto& [symbol, function] : kInplace) {
       if (line.substr(pos, symbol.size()) == symbol && pos + symbol.size() < line.size() &&

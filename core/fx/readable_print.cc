@@ -71,9 +71,9 @@ void PutStackTrace(fmt::memory_buffer& out, const Node& node) {
 // `node` is not one of them (or its operand is not a node).
 bool PutInplaceOperator(fmt::memory_buffer& out, const Node& node) {
   static constexpr std::pair<std::string_view, std::string_view> kInplace[] = {
-      {"operator.iadd", "+="},  {"operator.isub", "-="},     {"operator.imul", "*="},   {"operator.itruediv", "/="},
+      {"operator.iadd", "+="},       {"operator.isub", "-="}, {"operator.imul", "*="},  {"operator.itruediv", "/="},
       {"operator.ifloordiv", "//="}, {"operator.imod", "%="}, {"operator.ipow", "**="}, {"operator.imatmul", "@="},
-      {"operator.iand", "&="},  {"operator.ior", "|="},      {"operator.ixor", "^="},   {"operator.ilshift", "<<="},
+      {"operator.iand", "&="},       {"operator.ior", "|="},  {"operator.ixor", "^="},  {"operator.ilshift", "<<="},
       {"operator.irshift", ">>="}};
   if (node.op() != OpKind::kCallFunction || !node.kwargs().empty() || node.args().empty() ||
       !node.args()[0].is_node()) {

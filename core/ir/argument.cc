@@ -12,11 +12,11 @@
 namespace airscope {
 namespace {
 
-constexpr std::array<std::string_view, 4> kMemoryFormatNames = {
-    "torch.contiguous_format", "torch.preserve_format", "torch.channels_last", "torch.channels_last_3d"};
-constexpr std::array<std::string_view, 8> kLayoutNames = {
-    "torch.strided",    "torch.sparse_coo", "torch.sparse_csr", "torch.sparse_csc",
-    "torch.sparse_bsr", "torch.sparse_bsc", "torch._mkldnn",    "torch.jagged"};
+constexpr std::array<std::string_view, 4> kMemoryFormatNames = {"torch.contiguous_format", "torch.preserve_format",
+                                                                "torch.channels_last", "torch.channels_last_3d"};
+constexpr std::array<std::string_view, 8> kLayoutNames = {"torch.strided",    "torch.sparse_coo", "torch.sparse_csr",
+                                                          "torch.sparse_csc", "torch.sparse_bsr", "torch.sparse_bsc",
+                                                          "torch._mkldnn",    "torch.jagged"};
 
 template <typename Enum, size_t N>
 bool ParseTorchEnum(std::string_view text, const std::array<std::string_view, N>& names, Enum* out) {
@@ -42,19 +42,16 @@ bool ParseMemoryFormat(std::string_view text, MemoryFormat* out) {
 }
 bool ParseLayout(std::string_view text, Layout* out) { return ParseTorchEnum(text, kLayoutNames, out); }
 
-std::string Device::ToString() const {
-  return index < 0 ? type : fmt::format("{}:{}", type, index);
-}
+std::string Device::ToString() const { return index < 0 ? type : fmt::format("{}:{}", type, index); }
 
 std::string Device::Repr() const {
-  return index < 0 ? fmt::format("device(type='{}')", type)
-                   : fmt::format("device(type='{}', index={})", type, index);
+  return index < 0 ? fmt::format("device(type='{}')", type) : fmt::format("device(type='{}', index={})", type, index);
 }
 
 bool Device::Parse(std::string_view text, Device* out) {
   // torch's device types; anything else is not a device spec.
-  static constexpr std::array<std::string_view, 12> kTypes = {
-      "cpu", "cuda", "npu", "meta", "mps", "xpu", "hpu", "xla", "lazy", "privateuseone", "ipu", "mtia"};
+  static constexpr std::array<std::string_view, 12> kTypes = {"cpu", "cuda", "npu",  "meta",          "mps", "xpu",
+                                                              "hpu", "xla",  "lazy", "privateuseone", "ipu", "mtia"};
   size_t colon = text.find(':');
   std::string_view type = text.substr(0, colon);
   bool known = false;

@@ -49,8 +49,19 @@ struct Device {
 class Argument {
  public:
   enum class Kind : uint8_t {
-    kNone, kBool, kInt, kFloat, kString, kNode, kList, kTuple,
-    kDType, kDevice, kMemoryFormat, kLayout, kRaw,
+    kNone,
+    kBool,
+    kInt,
+    kFloat,
+    kString,
+    kNode,
+    kList,
+    kTuple,
+    kDType,
+    kDevice,
+    kMemoryFormat,
+    kLayout,
+    kRaw,
   };
 
   Argument() = default;  // None
@@ -113,11 +124,19 @@ class Argument {
   bool SameAs(const Argument& other) const;
 
  private:
-  struct StringBox { std::shared_ptr<const std::string> text; bool raw; };
-  struct ListBox { std::shared_ptr<const std::vector<Argument>> items; bool tuple; };
-  struct DeviceBox { std::shared_ptr<const Device> device; };
-  using Storage = std::variant<std::monostate, bool, int64_t, double, StringBox, Node*, ListBox,
-                               DType, DeviceBox, MemoryFormat, Layout>;
+  struct StringBox {
+    std::shared_ptr<const std::string> text;
+    bool raw;
+  };
+  struct ListBox {
+    std::shared_ptr<const std::vector<Argument>> items;
+    bool tuple;
+  };
+  struct DeviceBox {
+    std::shared_ptr<const Device> device;
+  };
+  using Storage = std::variant<std::monostate, bool, int64_t, double, StringBox, Node*, ListBox, DType, DeviceBox,
+                               MemoryFormat, Layout>;
   // Indices of Storage's alternatives, for the inline tests above.
   static constexpr size_t kNoneIndex = 0, kNodeIndex = 5, kListIndex = 6;
   static_assert(std::is_same_v<std::variant_alternative_t<kNoneIndex, Storage>, std::monostate>);

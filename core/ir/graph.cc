@@ -14,10 +14,10 @@ namespace {
 
 bool IsPythonKeyword(std::string_view name) {
   static constexpr std::string_view kKeywords[] = {
-      "False", "None",     "True", "and",    "as",   "assert", "async",  "await",    "break",
-      "class", "continue", "def",  "del",    "elif", "else",   "except", "finally",  "for",
-      "from",  "global",   "if",   "import", "in",   "is",     "lambda", "nonlocal", "not",
-      "or",    "pass",     "raise", "return", "try", "while",  "with",   "yield"};
+      "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+      "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+      "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
   for (std::string_view k : kKeywords) {
     if (k == name) return true;
   }
@@ -71,9 +71,7 @@ Node* Graph::MakeNode(OpKind op, const std::string* target, std::string name) {
   return new (slot) Node(this, op, target, std::move(name));
 }
 
-void Graph::ReserveNodes(size_t count) {
-  NameIndex().Reserve(count);
-}
+void Graph::ReserveNodes(size_t count) { NameIndex().Reserve(count); }
 
 struct Graph::MetaBlock {
   explicit MetaBlock(size_t capacity) { metas.reserve(capacity); }
@@ -220,20 +218,32 @@ void Graph::Link(Node* node, Node* before) {
   if (before == nullptr) {
     node->prev_ = tail_;
     node->next_ = nullptr;
-    if (tail_) tail_->next_ = node; else head_ = node;
+    if (tail_)
+      tail_->next_ = node;
+    else
+      head_ = node;
     tail_ = node;
     return;
   }
   node->next_ = before;
   node->prev_ = before->prev_;
-  if (before->prev_) before->prev_->next_ = node; else head_ = node;
+  if (before->prev_)
+    before->prev_->next_ = node;
+  else
+    head_ = node;
   before->prev_ = node;
 }
 
 void Graph::Unlink(Node* node) {
   order_valid_ = false;
-  if (node->prev_) node->prev_->next_ = node->next_; else head_ = node->next_;
-  if (node->next_) node->next_->prev_ = node->prev_; else tail_ = node->prev_;
+  if (node->prev_)
+    node->prev_->next_ = node->next_;
+  else
+    head_ = node->next_;
+  if (node->next_)
+    node->next_->prev_ = node->prev_;
+  else
+    tail_ = node->prev_;
   node->prev_ = node->next_ = nullptr;
 }
 
@@ -350,8 +360,8 @@ void Graph::Redirect(Node* user, Node* from, Node* to) {
 
 Status Graph::Erase(Node* node) {
   if (!node->users_.empty()) {
-    return Status::Errorf("cannot erase '{}': it still has {} user(s), first '{}'", node->name_,
-                          node->users_.size(), node->users_.front()->name_);
+    return Status::Errorf("cannot erase '{}': it still has {} user(s), first '{}'", node->name_, node->users_.size(),
+                          node->users_.front()->name_);
   }
   RemoveUses(node);
   Unlink(node);
@@ -465,8 +475,7 @@ Status Graph::Lint() const {
                                 n->next_->name_);
         }
         break;
-      default:
-        break;
+      default: break;
     }
   }
   if (index != size_) return Status::Errorf("graph size {} but {} nodes linked", size_, index);

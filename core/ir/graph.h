@@ -39,9 +39,9 @@ struct NodeSpec {
 
 // How the graph was spelled where it came from, so printers can reproduce it.
 struct GraphStyle {
-  bool legacy_users = false;                // FX text `[#users=N]` (torch 1.x) vs `[num_users=N]`
-  std::string module_class = "GraphModule"; // readable code's `class X(torch.nn.Module):`
-  bool subscript_getitem = false;           // readable code wrote `x[0]` (torch >= 2.4), not operator.getitem(x, 0)
+  bool legacy_users = false;                 // FX text `[#users=N]` (torch 1.x) vs `[num_users=N]`
+  std::string module_class = "GraphModule";  // readable code's `class X(torch.nn.Module):`
+  bool subscript_getitem = false;            // readable code wrote `x[0]` (torch >= 2.4), not operator.getitem(x, 0)
   // Nested submodule classes printed after forward (higher-order ops' subgraphs,
   // e.g. flex_attention's score_mod), kept verbatim so the code prints back whole.
   std::string submodules;
@@ -62,9 +62,15 @@ class Graph {
   std::unique_ptr<Graph> Clone() const;
 
   const std::string& name() const { return name_; }
-  void set_name(std::string name) { name_ = std::move(name); Touch(); }
+  void set_name(std::string name) {
+    name_ = std::move(name);
+    Touch();
+  }
   const GraphStyle& style() const { return style_; }
-  GraphStyle& mutable_style() { Touch(); return style_; }
+  GraphStyle& mutable_style() {
+    Touch();
+    return style_;
+  }
 
   // Bumped by every mutation (nodes, args, streams, names, meta, style; a move
   // assignment too). Equal versions of one Graph object mean it was not
@@ -81,22 +87,26 @@ class Graph {
   Node* Find(std::string_view name) const;
   // Hint: `name` is about to be found or appended (see NodeNameTable::Prefetch).
   void PrefetchName(std::string_view name) const;
-  Node* output() const;                         // the (last) output node, or nullptr
-  std::vector<Node*> Placeholders() const;      // in order
+  Node* output() const;                     // the (last) output node, or nullptr
+  std::vector<Node*> Placeholders() const;  // in order
   // A node's 0-based position in the list; O(1) between mutations (the
   // positions are renumbered once after a mutation).
   uint32_t PositionOf(const Node* node) const {
     Renumber();
     return node->order_;
   }
-  std::vector<Node*> Nodes() const;             // a snapshot, safe to mutate while walking
+  std::vector<Node*> Nodes() const;  // a snapshot, safe to mutate while walking
 
   class Iterator {
    public:
     explicit Iterator(Node* node) : node_(node) {}
     Node* operator*() const { return node_; }
-    Iterator& operator++() { node_ = node_->next(); return *this; }
+    Iterator& operator++() {
+      node_ = node_->next();
+      return *this;
+    }
     bool operator==(const Iterator& other) const = default;
+
    private:
     Node* node_;
   };
@@ -202,11 +212,11 @@ class Graph {
   // A replaced meta stays in its block until no graph holds the block.
   struct MetaBlock;
   std::vector<std::shared_ptr<MetaBlock>> meta_blocks_;
-  MetaBlock* writable_meta_block_ = nullptr;  // this graph's own block with room, if any
+  MetaBlock* writable_meta_block_ = nullptr;              // this graph's own block with room, if any
   std::unordered_map<std::string, int64_t> base_counts_;  // _Namespace's base_count
   uint64_t version_ = 0;
   mutable uint64_t linted_version_ = ~uint64_t{0};  // the version Lint() last passed
-  mutable bool order_valid_ = false;  // Node::order_ matches the list (see Renumber)
+  mutable bool order_valid_ = false;                // Node::order_ matches the list (see Renumber)
 };
 
 // Structural equality for tests and round-trips: same node sequence, names,

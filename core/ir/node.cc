@@ -8,8 +8,8 @@
 
 namespace airscope {
 namespace {
-constexpr std::array<std::string_view, 6> kOpKindNames = {
-    "placeholder", "get_attr", "call_function", "call_method", "call_module", "output"};
+constexpr std::array<std::string_view, 6> kOpKindNames = {"placeholder", "get_attr",    "call_function",
+                                                          "call_method", "call_module", "output"};
 }  // namespace
 
 std::string_view OpKindName(OpKind op) { return kOpKindNames[static_cast<size_t>(op)]; }
@@ -38,10 +38,8 @@ std::string OpHistogramKey(const Node& node) {
       return target;
     }
     case OpKind::kCallMethod:
-    case OpKind::kCallModule:
-      return target;
-    default:
-      return std::string(OpKindName(node.op()));
+    case OpKind::kCallModule: return target;
+    default: return std::string(OpKindName(node.op()));
   }
 }
 

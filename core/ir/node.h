@@ -69,8 +69,8 @@ class Node {
   void set_meta(NodeMeta meta);
   void clear_meta();
 
-  Node* prev() const { return prev_; }  // nullptr at the front
-  Node* next() const { return next_; }  // nullptr at the back
+  Node* prev() const { return prev_; }      // nullptr at the front
+  Node* next() const { return next_; }      // nullptr at the back
   Graph& graph() const { return *graph_; }  // not for an erased node
   // Erased from its graph (FX's node._erased). The Node stays readable until
   // the graph is destroyed, so a pass may hold pointers across erasures and

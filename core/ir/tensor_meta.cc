@@ -123,9 +123,7 @@ std::optional<int64_t> TensorMeta::NumBytes() const {
   return bytes;
 }
 
-std::string TensorMeta::ShapeString() const {
-  return fmt::format("{}[{}]", ShortName(dtype), JoinDims(sizes));
-}
+std::string TensorMeta::ShapeString() const { return fmt::format("{}[{}]", ShortName(dtype), JoinDims(sizes)); }
 
 std::string TensorMeta::ToAnnotation() const {
   std::string out = ShapeString();
@@ -174,8 +172,7 @@ Result<TensorMeta> TensorMeta::ParseAnnotation(std::string_view text, size_t* er
 
 std::string NodeMeta::ShapeString() const {
   switch (kind) {
-    case ValueKind::kTensor:
-      return tensors.empty() ? "" : tensors[0].ShapeString();
+    case ValueKind::kTensor: return tensors.empty() ? "" : tensors[0].ShapeString();
     case ValueKind::kTuple: {
       std::string out = "(";
       for (size_t i = 0; i < tensors.size(); ++i) {
@@ -186,8 +183,7 @@ std::string NodeMeta::ShapeString() const {
       return out + ")";
     }
     case ValueKind::kSymInt:
-    case ValueKind::kOpaque:
-      break;
+    case ValueKind::kOpaque: break;
   }
   return annotation;
 }

@@ -26,9 +26,9 @@ class Dim {
   static Dim Symbol(std::string expr);
 
   bool is_static() const { return symbol_.empty(); }
-  int64_t value() const { return value_; }           // meaningful when is_static()
+  int64_t value() const { return value_; }  // meaningful when is_static()
   const std::string& symbol() const { return symbol_; }
-  std::string ToString() const;                      // "4" or "s0"
+  std::string ToString() const;  // "4" or "s0"
   bool operator==(const Dim& other) const = default;
 
  private:
@@ -85,9 +85,7 @@ struct NodeMeta {
   // (possibly empty). The one spelling every listing uses.
   std::string ShapeString() const;
 
-  const TensorMeta* tensor() const {
-    return kind == ValueKind::kTensor && !tensors.empty() ? &tensors[0] : nullptr;
-  }
+  const TensorMeta* tensor() const { return kind == ValueKind::kTensor && !tensors.empty() ? &tensors[0] : nullptr; }
   bool operator==(const NodeMeta& other) const = default;
 };
 

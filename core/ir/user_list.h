@@ -89,7 +89,7 @@ class UserList {
     Node* one_ = nullptr;  // capacity_ == 1: the single slot, inline
     Node** many_;          // capacity_ > 1: a heap array of capacity_ slots
   };
-  uint32_t used_ = 0;       // slots in use, holes included
+  uint32_t used_ = 0;  // slots in use, holes included
   uint32_t capacity_ = 1;
   SideIndex* index_ = nullptr;  // from kIndexedFrom slots on
 };

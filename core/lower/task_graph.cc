@@ -288,7 +288,8 @@ class TaskGraphBuilder {
     // than building the node's distinct inputs first.
     auto add = [&](const Node* input) {
       if (const Span* span = producer_spans_.Find(input)) {
-        deps.insert(deps.end(), producer_pool_.begin() + span->begin, producer_pool_.begin() + span->begin + span->size);
+        deps.insert(deps.end(), producer_pool_.begin() + span->begin,
+                    producer_pool_.begin() + span->begin + span->size);
       }
     };
     for (const Argument& a : node.args()) a.ForEachNode(add);

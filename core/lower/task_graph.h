@@ -33,13 +33,13 @@ enum class TaskKind : uint8_t {
 std::string_view TaskKindName(TaskKind kind);
 
 struct DeviceTask {
-  uint32_t id = 0;            // index in TaskGraph::tasks
+  uint32_t id = 0;  // index in TaskGraph::tasks
   TaskKind kind = TaskKind::kKernel;
-  std::string node;           // the node it came from
-  std::string op;             // short target, "aten.mm.default"
-  std::string stream;         // "" is the default stream
-  std::string event;          // record/wait: the event's name (shared by a record and its waits)
-  std::vector<uint32_t> deps; // tasks that must finish first (data and event edges), ascending
+  std::string node;            // the node it came from
+  std::string op;              // short target, "aten.mm.default"
+  std::string stream;          // "" is the default stream
+  std::string event;           // record/wait: the event's name (shared by a record and its waits)
+  std::vector<uint32_t> deps;  // tasks that must finish first (data and event edges), ascending
   OpCost cost;
   bool cost_known = false;
   // The element type the task computes in (its output's, else its first
@@ -64,14 +64,14 @@ struct DeviceTask {
   // What the runtime recorded of the task, for tasks read from a capture dump
   // (NPUGraph.debug_dump -> aclmdlRIDebugJsonPrint); absent for lowered tasks.
   struct LaunchRecord {
-    std::string task_type;   // "Task Type": KERNEL_AICORE, KERNEL_AIVEC, KERNEL_MIX_AIC, EVENT_RECORD, ...
-    int64_t stream_id = -1;  // "Stream Id"
-    int64_t task_id = -1;    // "Task Id"
-    int64_t model_id = -1;   // "Model Id"
-    int64_t num_blocks = -1;  // "Numblocks" (-1: absent)
-    int64_t task_ration = -1; // "Task Ration" (-1: absent)
-    int64_t schem_mode = -1;  // "Schem Mode" (-1: absent)
-    std::string extend_info;  // "ExtendInfo", a JSON text ("" when absent)
+    std::string task_type;          // "Task Type": KERNEL_AICORE, KERNEL_AIVEC, KERNEL_MIX_AIC, EVENT_RECORD, ...
+    int64_t stream_id = -1;         // "Stream Id"
+    int64_t task_id = -1;           // "Task Id"
+    int64_t model_id = -1;          // "Model Id"
+    int64_t num_blocks = -1;        // "Numblocks" (-1: absent)
+    int64_t task_ration = -1;       // "Task Ration" (-1: absent)
+    int64_t schem_mode = -1;        // "Schem Mode" (-1: absent)
+    std::string extend_info;        // "ExtendInfo", a JSON text ("" when absent)
     int64_t active_stream_id = -1;  // "Active Stream Id" of a STREAM_ACTIVE task (-1: absent)
     std::string kernel_args;        // "Kernel Args" (a verbose dump's), "" when absent
     int64_t kernel_args_size = -1;  // "Kernel Args Size" (-1: absent)

@@ -52,8 +52,8 @@ Result<ConvShape> ParseConv(const Node& node, size_t first) {
   // Regular weight: [Cout, Cin/groups, *k]; transposed: [Cin, Cout/groups, *k].
   Dim expected_cin = conv.transposed ? w[0] : (w[1].is_static() ? Dim(w[1].value() * *groups) : w[1]);
   if (cin.is_static() && expected_cin.is_static() && cin != expected_cin) {
-    return OpError(node, "input has {} channels but weight {} with groups={} expects {}", cin.ToString(),
-                   FormatDims(w), *groups, expected_cin.ToString());
+    return OpError(node, "input has {} channels but weight {} with groups={} expects {}", cin.ToString(), FormatDims(w),
+                   *groups, expected_cin.ToString());
   }
   Dim cout = conv.transposed ? (w[1].is_static() ? Dim(w[1].value() * *groups) : w[1]) : w[0];
   if (!conv.transposed && cout.is_static() && cout.value() % *groups != 0) {

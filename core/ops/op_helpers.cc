@@ -292,9 +292,18 @@ Result<Operand> OperandArg(const Node& node, size_t index, std::string_view name
   if (!arg) return OpError(node, "missing argument '{}'", name);
   Operand op;
   switch (arg->kind()) {
-    case Argument::Kind::kBool: op.dtype = DType::kBool; op.is_scalar = true; return op;
-    case Argument::Kind::kInt: op.dtype = DType::kInt64; op.is_scalar = true; return op;
-    case Argument::Kind::kFloat: op.dtype = DType::kFloat32; op.is_scalar = true; return op;
+    case Argument::Kind::kBool:
+      op.dtype = DType::kBool;
+      op.is_scalar = true;
+      return op;
+    case Argument::Kind::kInt:
+      op.dtype = DType::kInt64;
+      op.is_scalar = true;
+      return op;
+    case Argument::Kind::kFloat:
+      op.dtype = DType::kFloat32;
+      op.is_scalar = true;
+      return op;
     case Argument::Kind::kRaw: {
       // Printed floats the loader kept verbatim (`inf`, `-inf`, `nan`).
       std::string_view t = arg->as_string();

@@ -75,7 +75,7 @@ DType PromoteTypes(DType a, DType b);
 // or a Python scalar (bool/int/float, whose dtype is the default for its kind).
 struct Operand {
   DType dtype = DType::kUnknown;
-  bool is_scalar = false;       // a Python number or SymInt
+  bool is_scalar = false;  // a Python number or SymInt
   const TensorMeta* tensor = nullptr;
 };
 Result<Operand> OperandArg(const Node& node, size_t index, std::string_view name);

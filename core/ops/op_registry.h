@@ -51,7 +51,7 @@ using InferFn = std::function<Result<NodeMeta>(const Node& node)>;
 using CostFn = std::function<std::optional<OpCost>(const Node& node)>;
 
 struct OpInfo {
-  std::string name;      // "aten.mm.default"
+  std::string name;  // "aten.mm.default"
   OpCategory category = OpCategory::kOther;
   InferFn infer;         // may be empty: no inference
   CostFn cost;           // may be empty: cost unknown

@@ -32,13 +32,18 @@ Result<std::vector<std::string_view>> SplitTopLevel(std::string_view text) {
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (quote != 0) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
       continue;
     }
-    if (c == '\'' || c == '"') quote = c;
-    else if (c == '(' || c == '[') ++depth;
-    else if (c == ')' || c == ']') --depth;
+    if (c == '\'' || c == '"')
+      quote = c;
+    else if (c == '(' || c == '[')
+      ++depth;
+    else if (c == ')' || c == ']')
+      --depth;
     else if (c == ',' && depth == 0) {
       pieces.push_back(Trim(text.substr(start, i - start)));
       start = i + 1;
@@ -87,8 +92,10 @@ Result<SchemaArgument> ParseArgument(std::string_view text, bool kwarg_only) {
   // The default follows the first '=' outside the alias annotation.
   int depth = 0;
   for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '(') ++depth;
-    else if (text[i] == ')') --depth;
+    if (text[i] == '(')
+      ++depth;
+    else if (text[i] == ')')
+      --depth;
     else if (text[i] == '=' && depth == 0) {
       decl = Trim(text.substr(0, i));
       std::string_view value = Trim(text.substr(i + 1));
@@ -167,7 +174,8 @@ Result<OpSchema> ParseOpSchema(std::string_view text) {
   if (size_t dot = name.find('.'); dot != std::string_view::npos) {
     schema.overload = std::string(name.substr(dot + 1));
     name = name.substr(0, dot);
-    if (!IsIdentifier(schema.overload)) return Status::Errorf("'{}': '{}' is not an overload name", text, schema.overload);
+    if (!IsIdentifier(schema.overload))
+      return Status::Errorf("'{}': '{}' is not an overload name", text, schema.overload);
   }
   schema.name = std::string(name);
   if (!IsIdentifier(schema.ns) || !IsIdentifier(schema.name)) {
@@ -183,8 +191,10 @@ Result<OpSchema> ParseOpSchema(std::string_view text) {
       if (c == quote) quote = 0;
       continue;
     }
-    if (c == '\'' || c == '"') quote = c;
-    else if (c == '(') ++depth;
+    if (c == '\'' || c == '"')
+      quote = c;
+    else if (c == '(')
+      ++depth;
     else if (c == ')' && --depth == 0) {
       close = i;
       break;

@@ -24,11 +24,11 @@
 namespace airscope {
 
 struct SchemaArgument {
-  std::string name;             // "" for an unnamed return
-  std::string type;             // without the alias annotation: "Tensor[]"
-  std::string alias;            // "a" for Tensor(a!) / Tensor(a); "" when none
-  bool is_write = false;        // Tensor(a!): the op writes this argument
-  bool kwarg_only = false;      // after `*`
+  std::string name;                          // "" for an unnamed return
+  std::string type;                          // without the alias annotation: "Tensor[]"
+  std::string alias;                         // "a" for Tensor(a!) / Tensor(a); "" when none
+  bool is_write = false;                     // Tensor(a!): the op writes this argument
+  bool kwarg_only = false;                   // after `*`
   std::optional<std::string> default_value;  // the text after `=`
 
   bool IsTensor() const;      // Tensor or Tensor?
@@ -41,7 +41,7 @@ struct OpSchema {
   std::string overload;  // "" for the default overload
   std::vector<SchemaArgument> arguments;
   std::vector<SchemaArgument> returns;  // `-> ()` has none; `-> None` one of type None
-  std::string text;      // as given, trimmed
+  std::string text;                     // as given, trimmed
 
   // The FX target without `torch.ops.`: "custom.sin_cos.default".
   std::string Target() const;

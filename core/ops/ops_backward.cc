@@ -86,8 +86,8 @@ Result<NodeMeta> InferBatchNormBackward(const Node& node) {
   if (in.sizes.size() < 2) return OpError(node, "input must have at least 2 dims, got {}", FormatDims(in.sizes));
   const TensorMeta& param = weight ? *weight : in;
   TensorMeta per_channel = Like(param, {in.sizes[1]});
-  return TupleResult({mask[0] ? Like(in, in.sizes, grad->dtype) : NoneElement(),
-                      mask[1] ? per_channel : NoneElement(), mask[2] ? per_channel : NoneElement()});
+  return TupleResult({mask[0] ? Like(in, in.sizes, grad->dtype) : NoneElement(), mask[1] ? per_channel : NoneElement(),
+                      mask[2] ? per_channel : NoneElement()});
 }
 
 // native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd,
@@ -147,14 +147,13 @@ void RegisterBackwardOps(OpRegistry& r) {
         ElementwiseCost(8));
   AddOp(r, "aten.native_layer_norm_backward.default", OpCategory::kNormalization, InferLayerNormBackward,
         ElementwiseCost(8));
-  for (const char* name : {"aten.threshold_backward.default", "aten.gelu_backward.default",
-                           "aten.hardtanh_backward.default", "aten.sigmoid_backward.default",
-                           "aten.tanh_backward.default"}) {
+  for (const char* name :
+       {"aten.threshold_backward.default", "aten.gelu_backward.default", "aten.hardtanh_backward.default",
+        "aten.sigmoid_backward.default", "aten.tanh_backward.default"}) {
     AddOp(r, name, OpCategory::kPointwise, InferPointwiseBackward, ElementwiseCost(2));
   }
   AddOp(r, "aten._softmax_backward_data.default", OpCategory::kReduction, InferSoftmaxBackward, ElementwiseCost(4));
-  AddOp(r, "aten._log_softmax_backward_data.default", OpCategory::kReduction, InferSoftmaxBackward,
-        ElementwiseCost(4));
+  AddOp(r, "aten._log_softmax_backward_data.default", OpCategory::kReduction, InferSoftmaxBackward, ElementwiseCost(4));
   // A scatter-add of grad_output rows into the weight gradient: ~1 flop per grad element.
   AddOp(r, "aten.embedding_dense_backward.default", OpCategory::kOther, InferEmbeddingBackward,
         [](const Node& node) -> std::optional<OpCost> {

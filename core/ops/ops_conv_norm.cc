@@ -54,11 +54,10 @@ Result<NodeMeta> InferBatchNorm(const Node& node) {
   const TensorMeta& in = *input;
   if (in.sizes.size() < 2) return OpError(node, "input must have at least 2 dims, got {}", FormatDims(in.sizes));
   Dim channels = in.sizes[1];
-  for (auto [index, name] : {std::pair<size_t, const char*>{1, "weight"}, {2, "bias"}, {3, "running_mean"},
-                             {4, "running_var"}}) {
+  for (auto [index, name] :
+       {std::pair<size_t, const char*>{1, "weight"}, {2, "bias"}, {3, "running_mean"}, {4, "running_var"}}) {
     AIRSCOPE_ASSIGN_OR_RETURN(auto t, OptionalTensorArg(node, index, name));
-    if (t && t->sizes.size() == 1 && t->sizes[0].is_static() && channels.is_static() &&
-        t->sizes[0] != channels) {
+    if (t && t->sizes.size() == 1 && t->sizes[0].is_static() && channels.is_static() && t->sizes[0] != channels) {
       return OpError(node, "{} has {} elements but input has {} channels", name, t->sizes[0].ToString(),
                      channels.ToString());
     }

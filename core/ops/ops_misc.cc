@@ -328,8 +328,8 @@ std::optional<OpCost> FusedPointwiseCost(const Node& node) {
 
 void RegisterMiscOps(OpRegistry& r) {
   constexpr auto C = OpCategory::kCreation;
-  for (const char* name : {"aten.ones.default", "aten.zeros.default", "aten.empty.default",
-                           "aten.empty.memory_format"}) {
+  for (const char* name :
+       {"aten.ones.default", "aten.zeros.default", "aten.empty.default", "aten.empty.memory_format"}) {
     AddOp(r, name, C, InferFilled, CopyCost());
   }
   AddOp(r, "aten.empty_strided.default", C, InferFilled, CopyCost());
@@ -355,8 +355,8 @@ void RegisterMiscOps(OpRegistry& r) {
   AddOp(r, "aten.copy.default", K, InferCopyInplace, CopyCost());
   // *_scatter(self, src, ...): a copy of self with src written into a view of
   // it (the functional form of a write through a view): self's shape and dtype.
-  for (const char* name : {"aten.slice_scatter.default", "aten.select_scatter.default",
-                           "aten.diagonal_scatter.default", "aten.as_strided_scatter.default"}) {
+  for (const char* name : {"aten.slice_scatter.default", "aten.select_scatter.default", "aten.diagonal_scatter.default",
+                           "aten.as_strided_scatter.default"}) {
     AddOp(r, name, K, InferClone, CopyCost());
   }
   AddOp(r, "aten.cat.default", K, InferCat, CopyCost());

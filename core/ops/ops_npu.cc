@@ -22,7 +22,11 @@ Result<NodeMeta> InferLikeSelf(const Node& node) {
 // airscope has; nullopt for the others (quantized and bit types).
 std::optional<DType> DTypeOfEnum(int64_t value) {
   switch (value) {
-    case 0: case 285: case 290: case 296: case 297: return DType::kUInt8;
+    case 0:
+    case 285:
+    case 290:
+    case 296:
+    case 297: return DType::kUInt8;
     case 1: return DType::kInt8;
     case 2: return DType::kInt16;
     case 3: return DType::kInt32;
@@ -32,8 +36,10 @@ std::optional<DType> DTypeOfEnum(int64_t value) {
     case 7: return DType::kFloat64;
     case 11: return DType::kBool;
     case 15: return DType::kBFloat16;
-    case 23: case 291: return DType::kFloat8E5M2;
-    case 24: case 292: return DType::kFloat8E4M3Fn;
+    case 23:
+    case 291: return DType::kFloat8E5M2;
+    case 24:
+    case 292: return DType::kFloat8E4M3Fn;
     default: return std::nullopt;
   }
 }
@@ -146,10 +152,15 @@ Result<NodeMeta> InferQuantize(const Node& node) {
   AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, IntArg(node, 3, "dtype"));
   const TensorMeta& x = *self;
   switch (dtype) {
-    case 0: case 13: case 290: return TensorResult(Like(x, x.sizes, DType::kUInt8));  // 290 maps to uint8 first
-    case 3: case 14: return TensorResult(Like(x, x.sizes, DType::kInt32));
-    case 24: case 292: return TensorResult(Like(x, x.sizes, DType::kFloat8E4M3Fn));
-    case 23: case 291: return TensorResult(Like(x, x.sizes, DType::kFloat8E5M2));
+    case 0:
+    case 13:
+    case 290: return TensorResult(Like(x, x.sizes, DType::kUInt8));  // 290 maps to uint8 first
+    case 3:
+    case 14: return TensorResult(Like(x, x.sizes, DType::kInt32));
+    case 24:
+    case 292: return TensorResult(Like(x, x.sizes, DType::kFloat8E4M3Fn));
+    case 23:
+    case 291: return TensorResult(Like(x, x.sizes, DType::kFloat8E5M2));
     case 16: {
       if (x.sizes.empty() || !x.sizes.back().is_static() || x.sizes.back().value() % 8) {
         return OpError(node, "If dtype is quint4x2, the last dim of input must be divided by 8");
@@ -218,7 +229,8 @@ CostFn TransposeBatchMatmulCost() {
     auto read = InputBytes(node);
     auto written = OutputBytes(node);
     auto out = OutputElements(node);
-    const TensorMeta* x = node.args().empty() || !node.args()[0].is_node() ? nullptr : node.args()[0].as_node()->tensor();
+    const TensorMeta* x =
+        node.args().empty() || !node.args()[0].is_node() ? nullptr : node.args()[0].as_node()->tensor();
     if (!read || !written || !out || !x || x->sizes.empty() || !x->sizes.back().is_static()) return std::nullopt;
     return OpCost{2.0 * static_cast<double>(x->sizes.back().value()) * *out, *read, *written};
   };
@@ -227,12 +239,12 @@ CostFn TransposeBatchMatmulCost() {
 }  // namespace
 
 void RegisterNpuOps(OpRegistry& r) {
-  for (const char* name : {"npu.scatter_update.default", "npu.npu_scatter_nd_update.default",
-                           "npu.npu_quant_scatter.default"}) {
+  for (const char* name :
+       {"npu.scatter_update.default", "npu.npu_scatter_nd_update.default", "npu.npu_quant_scatter.default"}) {
     AddOp(r, name, OpCategory::kOther, InferLikeSelf, CopyCost());
   }
-  for (const char* name : {"npu.scatter_update_.default", "npu.npu_scatter_nd_update_.default",
-                           "npu.npu_quant_scatter_.default"}) {
+  for (const char* name :
+       {"npu.scatter_update_.default", "npu.npu_scatter_nd_update_.default", "npu.npu_quant_scatter_.default"}) {
     AddOp(r, name, OpCategory::kOther, InferLikeSelf, CopyCost(), /*inplace=*/true);
   }
   AddOp(r, "npu.npu_add_rms_norm.default", OpCategory::kNormalization, InferAddRmsNorm, CopyCost());

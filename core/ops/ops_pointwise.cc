@@ -82,8 +82,7 @@ Result<NodeMeta> InferInplaceBinary(const Node& node) {
   if (other.tensor) {
     AIRSCOPE_ASSIGN_OR_RETURN(auto b, Broadcast(node, self->sizes, other.tensor->sizes));
     if (b != self->sizes) {
-      return OpError(node, "in-place output {} cannot hold broadcast shape {}", FormatDims(self->sizes),
-                     FormatDims(b));
+      return OpError(node, "in-place output {} cannot hold broadcast shape {}", FormatDims(self->sizes), FormatDims(b));
     }
   }
   return TensorResult(Like(*self, self->sizes));
@@ -108,8 +107,7 @@ Result<NodeMeta> InferMaskedFill(const Node& node) {
   AIRSCOPE_ASSIGN_OR_RETURN(auto mask, TensorArg(node, 1, "mask"));
   AIRSCOPE_ASSIGN_OR_RETURN(auto b, Broadcast(node, self->sizes, mask->sizes));
   if (b != self->sizes) {
-    return OpError(node, "mask {} does not broadcast to self {}", FormatDims(mask->sizes),
-                   FormatDims(self->sizes));
+    return OpError(node, "mask {} does not broadcast to self {}", FormatDims(mask->sizes), FormatDims(self->sizes));
   }
   return TensorResult(Like(*self, self->sizes));
 }
@@ -142,9 +140,9 @@ Result<NodeMeta> InferNativeDropout(const Node& node) {
 void RegisterPointwiseOps(OpRegistry& r) {
   constexpr auto P = OpCategory::kPointwise;
   // Unary ops that keep the dtype; ~1 flop each.
-  for (const char* name : {"aten.abs.default", "aten.neg.default", "aten.relu.default", "aten.tril.default",
-                           "aten.triu.default", "aten.clamp.default", "aten.hardtanh.default",
-                           "aten.sign.default", "aten.bitwise_not.default"}) {
+  for (const char* name :
+       {"aten.abs.default", "aten.neg.default", "aten.relu.default", "aten.tril.default", "aten.triu.default",
+        "aten.clamp.default", "aten.hardtanh.default", "aten.sign.default", "aten.bitwise_not.default"}) {
     AddOp(r, name, P, UnaryInfer(UnaryDType::kSame), ElementwiseCost(1));
   }
   for (const char* name : {"aten.relu_.default", "aten.hardtanh_.default", "aten.clamp_.default"}) {
@@ -153,12 +151,15 @@ void RegisterPointwiseOps(OpRegistry& r) {
   // Transcendentals: a few flops each (exp/log/sqrt ~1 kernel instruction
   // sequence; sigmoid/tanh/silu ~4: exp, add, divide; gelu ~8: erf or the
   // tanh approximation plus the scaling around it).
-  struct Unary { const char* name; double flops; };
-  for (const Unary& u : {Unary{"aten.exp.default", 1}, Unary{"aten.log.default", 1}, Unary{"aten.sqrt.default", 1},
-                         Unary{"aten.rsqrt.default", 2}, Unary{"aten.reciprocal.default", 1},
-                         Unary{"aten.sin.default", 1}, Unary{"aten.cos.default", 1}, Unary{"aten.erf.default", 4},
-                         Unary{"aten.sigmoid.default", 4}, Unary{"aten.tanh.default", 4},
-                         Unary{"aten.silu.default", 5}, Unary{"aten.gelu.default", 8}}) {
+  struct Unary {
+    const char* name;
+    double flops;
+  };
+  for (const Unary& u :
+       {Unary{"aten.exp.default", 1}, Unary{"aten.log.default", 1}, Unary{"aten.sqrt.default", 1},
+        Unary{"aten.rsqrt.default", 2}, Unary{"aten.reciprocal.default", 1}, Unary{"aten.sin.default", 1},
+        Unary{"aten.cos.default", 1}, Unary{"aten.erf.default", 4}, Unary{"aten.sigmoid.default", 4},
+        Unary{"aten.tanh.default", 4}, Unary{"aten.silu.default", 5}, Unary{"aten.gelu.default", 8}}) {
     AddOp(r, u.name, P, UnaryInfer(UnaryDType::kFloatOrSame), ElementwiseCost(u.flops));
   }
   AddOp(r, "aten.pow.Tensor_Scalar", P, InferPowScalar, ElementwiseCost(1));

@@ -27,7 +27,7 @@ int64_t PoolingOutputSize(int64_t input, int64_t kernel, int64_t pad, int64_t st
 
 Result<std::vector<int64_t>> Pair(const Node& node, size_t index, std::string_view name,
                                   std::optional<std::vector<int64_t>> fallback) {
-  AIRSCOPE_ASSIGN_OR_RETURN(auto values, IntListArg(node, index, name, fallback));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto values, IntListArg(node, index, name, std::move(fallback)));
   if (values.size() == 1) return std::vector<int64_t>{values[0], values[0]};
   if (values.size() != 2 && !values.empty()) return OpError(node, "{} must have 1 or 2 values", name);
   return values;

@@ -12,7 +12,8 @@ namespace airscope {
 namespace {
 
 // The sizes left after reducing `dims` (all dims when empty or absent).
-Result<std::vector<Dim>> ReducedSizes(const Node& node, const TensorMeta& self, size_t dim_index, size_t keepdim_index) {
+Result<std::vector<Dim>> ReducedSizes(const Node& node, const TensorMeta& self, size_t dim_index,
+                                      size_t keepdim_index) {
   const std::vector<Dim>& in = self.sizes;
   auto dims = IntListArg(node, dim_index, "dim", std::vector<int64_t>{});
   if (!dims.ok()) return dims.status();

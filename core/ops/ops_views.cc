@@ -131,10 +131,12 @@ Result<NodeMeta> InferView(const Node& node) {
   // reshape copies (to a contiguous result) where a view is impossible.
   const TensorMeta& in = *self;
   if (!in.strides.empty() && AllStatic(in.sizes) && AllStatic(in.strides) && AllStatic(resolved)) {
-    std::optional<std::vector<int64_t>> strides = ComputeViewStrides(Values(in.sizes), Values(in.strides), Values(resolved));
+    std::optional<std::vector<int64_t>> strides =
+        ComputeViewStrides(Values(in.sizes), Values(in.strides), Values(resolved));
     if (!strides && !node.target().ends_with("aten.view.default")) return TensorResult(Like(in, std::move(resolved)));
     if (!strides) {
-      return OpError(node, "view size {} is not compatible with input tensor's size and stride ({} with strides {}): "
+      return OpError(node,
+                     "view size {} is not compatible with input tensor's size and stride ({} with strides {}): "
                      "at least one dimension spans across two contiguous subspaces (torch says: use .reshape(...))",
                      FormatDims(resolved), FormatDims(in.sizes), FormatDims(in.strides));
     }
@@ -307,8 +309,8 @@ Result<NodeMeta> InferSlice(const Node& node) {
   std::vector<Dim> strides = self->EffectiveStrides();
   if (*step != 1) {
     const Dim& stride = strides[d];
-    strides[d] = stride.is_static() ? Dim(stride.value() * *step)
-                                     : Dim::Symbol(fmt::format("{}*{}", stride.ToString(), *step));
+    strides[d] =
+        stride.is_static() ? Dim(stride.value() * *step) : Dim::Symbol(fmt::format("{}*{}", stride.ToString(), *step));
   }
   return ViewResult(*self, std::move(sizes), std::move(strides));
 }
@@ -372,7 +374,10 @@ Result<NodeMeta> InferSplitWithSizes(const Node& node) {
   sum.coeff = 0;
   bool all_static = true;
   for (const Dim& s : sizes) {
-    if (s.is_static()) sum.coeff += s.value(); else all_static = false;
+    if (s.is_static())
+      sum.coeff += s.value();
+    else
+      all_static = false;
   }
   if (all_static && size.is_static() && sum.coeff != size.value()) {
     return OpError(node, "split_sizes {} sum to {} but dim {} has size {}", FormatDims(sizes), sum.coeff, d,

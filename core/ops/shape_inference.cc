@@ -77,8 +77,8 @@ OpCost TotalCost(const Graph& graph, const OpRegistry& registry, size_t* unknown
   OpCost total;
   size_t missing = 0;
   for (const Node* node : graph) {
-    bool is_op = node->op() == OpKind::kCallFunction || node->op() == OpKind::kCallMethod ||
-                 node->op() == OpKind::kCallModule;
+    bool is_op =
+        node->op() == OpKind::kCallFunction || node->op() == OpKind::kCallMethod || node->op() == OpKind::kCallModule;
     if (!is_op) continue;
     const OpInfo* info = node->op() == OpKind::kCallFunction ? registry.Find(node->target()) : nullptr;
     std::optional<OpCost> cost;

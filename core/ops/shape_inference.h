@@ -20,7 +20,7 @@ struct InferenceReport {
   // Nodes without meta whose op is known but whose inference failed (e.g. an
   // input has no shape); they stay without meta. errors: the first 20 messages.
   size_t failed = 0;
-  std::vector<std::string> errors;    // "node 'mm': mm: inner dims 3 and 4 differ"
+  std::vector<std::string> errors;  // "node 'mm': mm: inner dims 3 and 4 differ"
 };
 
 InferenceReport InferShapes(Graph& graph, const OpRegistry& registry);

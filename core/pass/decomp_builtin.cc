@@ -197,7 +197,7 @@ Result<bool> DecomposeHardtanh(Graph& graph, Node* node, const OpRegistry& regis
   const Argument* high_arg = FindArg(*node, 2, "max_val");
   Emitter emit(graph, node, registry);
   return emit.Finish(emit.Call("aten.clamp.default", {Ref(x), low_arg ? *low_arg : Argument::Float(*low),
-                                                       high_arg ? *high_arg : Argument::Float(*high)}));
+                                                      high_arg ? *high_arg : Argument::Float(*high)}));
 }
 
 // t(x) = transpose(x, 0, 1) for a 2-D x (t of fewer dims is the identity:

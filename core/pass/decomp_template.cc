@@ -17,10 +17,10 @@ struct TemplateKwarg;
 struct TemplateExpr {
   enum class Kind : uint8_t { kArg, kLiteral, kList, kTuple, kCall };
   Kind kind = Kind::kLiteral;
-  size_t arg_index = 0;                   // kArg
-  Argument literal;                       // kLiteral
-  std::string target;                     // kCall
-  std::vector<TemplateExpr> items;        // kList/kTuple items, kCall positional args
+  size_t arg_index = 0;             // kArg
+  Argument literal;                 // kLiteral
+  std::string target;               // kCall
+  std::vector<TemplateExpr> items;  // kList/kTuple items, kCall positional args
   // kCall. A vector of a struct, not of std::pair: a pair may not hold the
   // still-incomplete TemplateExpr (clang rejects it), a vector may.
   std::vector<TemplateKwarg> kwargs;
@@ -195,10 +195,8 @@ bool ArgsInRange(const TemplateExpr& expr, size_t arity) {
 // its operands) and returns the value. Depth is bounded by the parser.
 Argument Expand(const TemplateExpr& expr, Graph& graph, Node* node, const OpRegistry& registry) {
   switch (expr.kind) {
-    case TemplateExpr::Kind::kArg:
-      return node->args()[expr.arg_index];
-    case TemplateExpr::Kind::kLiteral:
-      return expr.literal;
+    case TemplateExpr::Kind::kArg: return node->args()[expr.arg_index];
+    case TemplateExpr::Kind::kLiteral: return expr.literal;
     case TemplateExpr::Kind::kList:
     case TemplateExpr::Kind::kTuple: {
       std::vector<Argument> items;
@@ -211,8 +209,8 @@ Argument Expand(const TemplateExpr& expr, Graph& graph, Node* node, const OpRegi
       for (const TemplateExpr& item : expr.items) args.push_back(Expand(item, graph, node, registry));
       std::vector<Kwarg> kwargs;
       for (const TemplateKwarg& kw : expr.kwargs) kwargs.push_back({kw.name, Expand(kw.value, graph, node, registry)});
-      Node* call = InsertCall(graph, node, CallSpec(expr.target, std::move(args), std::move(kwargs)), node->stream(),
-                              registry);
+      Node* call =
+          InsertCall(graph, node, CallSpec(expr.target, std::move(args), std::move(kwargs)), node->stream(), registry);
       return Argument::NodeRef(call);
     }
   }

@@ -19,24 +19,37 @@ namespace {
 
 // The first word of every value in the table.
 enum Kind : uint32_t {
-  kInput = 1,  // [kInput, name]
-  kAttr,       // [kAttr, target]
-  kArgs,       // [kArgs, n, encoded arguments...]: constants and parameters (see Encode)
-  kOp,         // [kOp, op, n, args..., m, (kwarg name, value)...]
-  kView,       // [kView, base, step op, params]
-  kWrite,      // [kWrite, base, path, src]
-  kCat,        // [kCat, dim(2), n, (start(2), end(2), piece)...]: the pieces cover [0, end) in order
-  kPieces,     // [kPieces, buffer, dim(2), total(2), n, (start(2), end(2), piece)...]: an empty buffer partly written
-  kCatUnsized, // [kCatUnsized, dim(2), n, pieces...]: a cat some of whose pieces have no known size
-  kToken,      // [kToken]: what a stream/event op makes
-  kPath,       // [kPath] (identity) or [kPath, parent, step op, params]
+  kInput = 1,   // [kInput, name]
+  kAttr,        // [kAttr, target]
+  kArgs,        // [kArgs, n, encoded arguments...]: constants and parameters (see Encode)
+  kOp,          // [kOp, op, n, args..., m, (kwarg name, value)...]
+  kView,        // [kView, base, step op, params]
+  kWrite,       // [kWrite, base, path, src]
+  kCat,         // [kCat, dim(2), n, (start(2), end(2), piece)...]: the pieces cover [0, end) in order
+  kPieces,      // [kPieces, buffer, dim(2), total(2), n, (start(2), end(2), piece)...]: an empty buffer partly written
+  kCatUnsized,  // [kCatUnsized, dim(2), n, pieces...]: a cat some of whose pieces have no known size
+  kToken,       // [kToken]: what a stream/event op makes
+  kPath,        // [kPath] (identity) or [kPath, parent, step op, params]
 };
 
 // How an argument is spelled inside a value's words (Encode): a tag, then
 // its payload. Constants are spelled inline rather than interned on their
 // own, which halved the number of table lookups per node.
-enum ArgTag : uint32_t { kNodeTag = 1000, kNoneTag, kBoolTag, kIntTag, kFloatTag, kStringTag, kRawTag, kDTypeTag,
-                         kDeviceTag, kFormatTag, kLayoutTag, kListTag, kTupleTag };
+enum ArgTag : uint32_t {
+  kNodeTag = 1000,
+  kNoneTag,
+  kBoolTag,
+  kIntTag,
+  kFloatTag,
+  kStringTag,
+  kRawTag,
+  kDTypeTag,
+  kDeviceTag,
+  kFormatTag,
+  kLayoutTag,
+  kListTag,
+  kTupleTag
+};
 
 void PushInt(std::vector<uint32_t>& words, int64_t value) {
   auto bits = static_cast<uint64_t>(value);
@@ -49,25 +62,25 @@ int64_t ReadInt(std::span<const uint32_t> words, size_t at) {
 
 // How a call's target acts on storages and values (decided once per target).
 enum class Action : uint8_t {
-  kFunctional,  // fresh storage, value = op(args)
-  kView,        // aliases arg 0 through a view step
-  kReshape,     // a view that is a "reshape" to the node's shape
-  kIdentityView,// alias/detach/lift_fresh: arg 0 itself when sizes agree, else a view
-  kInplace,     // writes op(args) into arg 0
-  kCopyInto,    // copy_(dst, src): writes src into dst
-  kCopyOf,      // copy(self, src): a fresh tensor like self holding src (functionalized copy_)
-  kOut,         // writes op(args minus out) into kwarg out
-  kScatter,     // fresh storage, value = write(arg 0, step, arg 1)
-  kIdentityCopy,// clone & co: fresh storage holding arg 0's value
-  kToCopy,      // _to_copy: identity when the dtype is kept
+  kFunctional,    // fresh storage, value = op(args)
+  kView,          // aliases arg 0 through a view step
+  kReshape,       // a view that is a "reshape" to the node's shape
+  kIdentityView,  // alias/detach/lift_fresh: arg 0 itself when sizes agree, else a view
+  kInplace,       // writes op(args) into arg 0
+  kCopyInto,      // copy_(dst, src): writes src into dst
+  kCopyOf,        // copy(self, src): a fresh tensor like self holding src (functionalized copy_)
+  kOut,           // writes op(args minus out) into kwarg out
+  kScatter,       // fresh storage, value = write(arg 0, step, arg 1)
+  kIdentityCopy,  // clone & co: fresh storage holding arg 0's value
+  kToCopy,        // _to_copy: identity when the dtype is kept
   kCat,
   kGetitem,
-  kStream,      // no value effect
+  kStream,  // no value effect
 };
 
 struct TargetInfo {
   Action action = Action::kFunctional;
-  uint32_t op = 0;        // canonical op symbol ("aten.mul"); for kScatter the view op
+  uint32_t op = 0;               // canonical op symbol ("aten.mul"); for kScatter the view op
   bool arithmetic_zero = false;  // add/sub: noop with 0
   bool arithmetic_one = false;   // mul/div: noop with 1
 };
@@ -80,7 +93,9 @@ struct ViewSchema {
 };
 const ViewSchema* FindViewSchema(std::string_view op) {
   static const ViewSchema kSchemas[] = {
-      {"aten.slice", {"dim", "start", "end", "step"}, {Argument::Int(0), Argument::None(), Argument::None(), Argument::Int(1)}},
+      {"aten.slice",
+       {"dim", "start", "end", "step"},
+       {Argument::Int(0), Argument::None(), Argument::None(), Argument::Int(1)}},
       {"aten.select", {"dim", "index"}, {std::nullopt, std::nullopt}},
       {"aten.diagonal", {"offset", "dim1", "dim2"}, {Argument::Int(0), Argument::Int(0), Argument::Int(1)}},
       {"aten.as_strided", {"size", "stride", "storage_offset"}, {std::nullopt, std::nullopt, Argument::None()}},
@@ -124,8 +139,8 @@ struct Ref {
 struct Storage {
   static constexpr uint32_t kNoWrites = ~uint32_t{0};
   ValueId root = 0;
-  uint32_t writes = kNoWrites;     // index in the executor's write logs
-  const Node* creator = nullptr;   // a placeholder for a graph input's storage
+  uint32_t writes = kNoWrites;    // index in the executor's write logs
+  const Node* creator = nullptr;  // a placeholder for a graph input's storage
   const Node* input() const { return creator && creator->op() == OpKind::kPlaceholder ? creator : nullptr; }
 };
 
@@ -163,17 +178,10 @@ class Executor {
     table_.Reserve(graph.size(), graph.size() * 8);
     for (const Node* node : graph) {
       switch (node->op()) {
-        case OpKind::kPlaceholder:
-          Bind(node, NewStorage(Intern({kInput, table_.Symbol(node->name())}), node));
-          break;
-        case OpKind::kGetAttr:
-          Bind(node, NewStorage(Intern({kAttr, table_.Symbol(node->target())}), node));
-          break;
-        case OpKind::kOutput:
-          Summarize(graph, node, summary);
-          break;
-        default:
-          Call(node);
+        case OpKind::kPlaceholder: Bind(node, NewStorage(Intern({kInput, table_.Symbol(node->name())}), node)); break;
+        case OpKind::kGetAttr: Bind(node, NewStorage(Intern({kAttr, table_.Symbol(node->target())}), node)); break;
+        case OpKind::kOutput: Summarize(graph, node, summary); break;
+        default: Call(node);
       }
     }
   }
@@ -238,8 +246,8 @@ class Executor {
       case Argument::Kind::kList:
       case Argument::Kind::kTuple: {
         std::span<const Argument> items = arg.items();
-        w.insert(w.end(), {arg.kind() == Argument::Kind::kList ? kListTag : kTupleTag,
-                           static_cast<uint32_t>(items.size())});
+        w.insert(w.end(),
+                 {arg.kind() == Argument::Kind::kList ? kListTag : kTupleTag, static_cast<uint32_t>(items.size())});
         for (const Argument& item : items) Encode(item, w);
         break;
       }
@@ -372,7 +380,8 @@ class Executor {
     for (const Piece& piece : pieces) {
       std::span<const uint32_t> w = table_.Words(piece.value);
       if (w[0] == kCat && DimOf(w) == dim) {
-        for (const Piece& inner : PiecesOf(w)) flat.push_back({piece.start + inner.start, piece.start + inner.end, inner.value});
+        for (const Piece& inner : PiecesOf(w))
+          flat.push_back({piece.start + inner.start, piece.start + inner.end, inner.value});
       } else {
         flat.push_back(piece);
       }
@@ -574,8 +583,7 @@ class Executor {
     const TargetInfo& info = Classify(node);
     const Node* self = Arg0(node);
     switch (info.action) {
-      case Action::kStream:
-        return Bind(node, NewStorage(token_, node));
+      case Action::kStream: return Bind(node, NewStorage(token_, node));
       case Action::kGetitem: {
         const Node* source = self;
         bool aliases = false;
@@ -593,8 +601,8 @@ class Executor {
         if (SameSizesAndDtype(TensorOf(node), TensorOf(self))) return Bind(node, *RefOf(self));
         if (info.action == Action::kReshape) {
           const TensorMeta* meta = TensorOf(node);
-          bool static_shape = meta && std::all_of(meta->sizes.begin(), meta->sizes.end(),
-                                                  [](const Dim& d) { return d.is_static(); });
+          bool static_shape =
+              meta && std::all_of(meta->sizes.begin(), meta->sizes.end(), [](const Dim& d) { return d.is_static(); });
           ValueId shape;
           if (static_shape) {
             std::vector<Argument> sizes;
@@ -656,11 +664,13 @@ class Executor {
         if (std::optional<ValueId> cat = CatValue(node)) return Bind(node, NewStorage(*cat, node));
         break;
       case Action::kFunctional:
-        if (self && (info.arithmetic_zero || info.arithmetic_one) && SameSizesAndDtype(TensorOf(node), TensorOf(self))) {
+        if (self && (info.arithmetic_zero || info.arithmetic_one) &&
+            SameSizesAndDtype(TensorOf(node), TensorOf(self))) {
           const Argument* other = FindArg(*node, 1, "other");
           double identity = info.arithmetic_zero ? 0 : 1;
-          bool noop = other && ((other->kind() == Argument::Kind::kInt && static_cast<double>(other->as_int()) == identity) ||
-                                (other->kind() == Argument::Kind::kFloat && other->as_float() == identity));
+          bool noop =
+              other && ((other->kind() == Argument::Kind::kInt && static_cast<double>(other->as_int()) == identity) ||
+                        (other->kind() == Argument::Kind::kFloat && other->as_float() == identity));
           if (noop && !node->kwarg("alpha")) return Bind(node, NewStorage(ValueOf(self), node));
         }
         break;
@@ -752,8 +762,8 @@ class Executor {
   std::vector<Ref> refs_;  // by node position; kUnbound storage before the node ran
   FlatIndex reads_;
   std::vector<std::vector<uint32_t>> free_;  // for Scratch
-  FlatIndex target_index_;  // interned target string -> index in targets_
-  std::deque<TargetInfo> targets_;  // a deque: Classify hands out references
+  FlatIndex target_index_;                   // interned target string -> index in targets_
+  std::deque<TargetInfo> targets_;           // a deque: Classify hands out references
 };
 
 }  // namespace
@@ -778,7 +788,7 @@ Status CheckEffects(const EffectSummary& before, const EffectSummary& after, Eff
   for (const auto& w : after.written) {
     if (!find(before, w.input)) {
       return Status::Errorf("graph input '{}' is now written by {}; before, the graph did not write it", w.input,
-                           w.first_writer);
+                            w.first_writer);
     }
   }
   for (const auto& w : before.written) {
@@ -806,7 +816,9 @@ Status CheckEffects(const EffectSummary& before, const EffectSummary& after, Eff
     }
   }
   if (policy == EffectPolicy::kPreserveAliasing) {
-    auto name = [](const std::string& input) { return input.empty() ? "no graph input" : fmt::format("graph input '{}'", input); };
+    auto name = [](const std::string& input) {
+      return input.empty() ? "no graph input" : fmt::format("graph input '{}'", input);
+    };
     for (size_t i = 0; i < after.outputs.size(); ++i) {
       if (after.outputs[i].aliases != before.outputs[i].aliases) {
         return Status::Errorf("output {} ({}) now aliases {}; before, {}", i, after.outputs[i].source,

@@ -121,11 +121,15 @@ bool IntNoop(const Node& node) {
   const TensorMeta* x = TensorOf(Arg0(node));
   if (!x) return false;
   switch (x->dtype) {
-    case DType::kInt8: case DType::kInt16: case DType::kInt32: case DType::kInt64:
-    case DType::kUInt8: case DType::kUInt16: case DType::kUInt32: case DType::kUInt64:
-      return true;
-    default:
-      return false;
+    case DType::kInt8:
+    case DType::kInt16:
+    case DType::kInt32:
+    case DType::kInt64:
+    case DType::kUInt8:
+    case DType::kUInt16:
+    case DType::kUInt32:
+    case DType::kUInt64: return true;
+    default: return false;
   }
 }
 
@@ -210,13 +214,12 @@ std::optional<std::vector<Dim>> StridesOf(const Node* node, int depth = 0) {
   if (!t->strides.empty()) return t->strides;
   if (node->op() == OpKind::kPlaceholder) return Contiguous(*t);
   std::string_view target = CallTarget(*node);
-  bool keeps_input_layout = target == "aten.slice.Tensor" || target == "aten.view.dtype" ||
-                            target == "aten.alias.default" || target == "prims.convert_element_type.default" ||
-                            target == "prims.device_put.default" || target == "aten.ceil.default" ||
-                            target == "aten.floor.default" || target == "aten.round.default" ||
-                            target == "aten.trunc.default" || target == "aten.pow.Tensor_Scalar" ||
-                            target == "aten.slice_scatter.default" || target == "aten.copy.default" ||
-                            (target == "aten.clone.default" && IsPlainClone(*node));
+  bool keeps_input_layout =
+      target == "aten.slice.Tensor" || target == "aten.view.dtype" || target == "aten.alias.default" ||
+      target == "prims.convert_element_type.default" || target == "prims.device_put.default" ||
+      target == "aten.ceil.default" || target == "aten.floor.default" || target == "aten.round.default" ||
+      target == "aten.trunc.default" || target == "aten.pow.Tensor_Scalar" || target == "aten.slice_scatter.default" ||
+      target == "aten.copy.default" || (target == "aten.clone.default" && IsPlainClone(*node));
   if ((target == "aten.view.default" || target == "aten.expand.default") && Arg0(*node) && TensorOf(Arg0(*node)) &&
       TensorOf(Arg0(*node))->sizes == t->sizes) {
     keeps_input_layout = true;  // a view or expand to the same sizes keeps the strides

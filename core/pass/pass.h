@@ -44,7 +44,7 @@ struct PassContext {
   // means the builtin tables.
   const OpSchemaTable* schemas = nullptr;
   const InplaceableNpuOps* inplaceable = nullptr;
-  const PassRegistry* passes = nullptr;                // to look up user passes
+  const PassRegistry* passes = nullptr;  // to look up user passes
   // The user passes registered for the custom_pre / custom_post stages, in order.
   std::vector<std::string> custom_pre;
   std::vector<std::string> custom_post;

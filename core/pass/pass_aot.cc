@@ -54,13 +54,12 @@ Result<bool> RunAot(Graph& graph, PassContext& context) {
     }
   }
   if (stats.functionalized > 0) {
-    std::string inputs = stats.mutated_inputs == 0
-                             ? "no graph input is mutated"
-                             : fmt::format("{} mutated graph input(s) {} (keep_inference_input_mutations={})",
-                                           stats.mutated_inputs,
-                                           keep ? "written back by copy_ before the output"
-                                                : "returned as extra leading outputs",
-                                           keep ? "True" : "False");
+    std::string inputs =
+        stats.mutated_inputs == 0
+            ? "no graph input is mutated"
+            : fmt::format("{} mutated graph input(s) {} (keep_inference_input_mutations={})", stats.mutated_inputs,
+                          keep ? "written back by copy_ before the output" : "returned as extra leading outputs",
+                          keep ? "True" : "False");
     context.remarks.push_back(fmt::format("functionalized {} in-place op(s); {}", stats.functionalized, inputs));
     changed = true;
   }
@@ -131,8 +130,13 @@ std::string Help() {
 }  // namespace
 
 PassInfo AotPass() {
-  return {"aot", "Dynamo graph -> functionalized aten inference graph (aot_module_simplified)", Help(),
-          PassKind::kPipeline, RunAot, {}, EffectPolicy::kUnchecked};
+  return {"aot",
+          "Dynamo graph -> functionalized aten inference graph (aot_module_simplified)",
+          Help(),
+          PassKind::kPipeline,
+          RunAot,
+          {},
+          EffectPolicy::kUnchecked};
 }
 
 }  // namespace airscope

@@ -24,11 +24,14 @@ Result<bool> RunApplyPatternPasses(Graph& graph, PassContext& context) {
     return false;
   }
   if (CompareVersions(context.env.torch_version, "2.6") < 0) {
-    context.remarks.push_back(fmt::format("skipped: the pattern_fusion_pass is unsupported when torch < 2.6 "
-                                          "(assumed torch {})", context.env.torch_version));
+    context.remarks.push_back(
+        fmt::format("skipped: the pattern_fusion_pass is unsupported when torch < 2.6 "
+                    "(assumed torch {})",
+                    context.env.torch_version));
     return false;
   }
-  context.remarks.push_back(fmt::format("assumed torch {} (>= 2.6) with torch_npu imported", context.env.torch_version));
+  context.remarks.push_back(
+      fmt::format("assumed torch {} (>= 2.6) with torch_npu imported", context.env.torch_version));
   // add_stream_label_to_node_meta runs once, before the matcher (pattern_util.py:33-35): nodes a
   // replacement makes have no label, as FX's graph.call_function gives them none.
   const StreamLabelMap labels = StreamLabels(graph);
@@ -57,16 +60,18 @@ Result<bool> RunApplyPatternPasses(Graph& graph, PassContext& context) {
       std::optional<PatternMatch> match = MatchMultiOutput(entry.outputs, node);
       if (!match) continue;
       if (!SingleStream(*match, labels)) {
-        context.remarks.push_back(fmt::format("{} ({} {}): cross-stream operation detected in pattern match; "
-                                              "fusion is not supported", node->name(), entry.family, entry.variant));
+        context.remarks.push_back(
+            fmt::format("{} ({} {}): cross-stream operation detected in pattern match; "
+                        "fusion is not supported",
+                        node->name(), entry.family, entry.variant));
         continue;
       }
       if (entry.extra_check && !entry.extra_check(*match, context.remarks)) continue;
       std::string why;
       auto build = [&](ReplacementBuilder& b, std::string& reason) { return entry.replace(*match, b, reason); };
       if (!ReplaceWithGraph(graph, *match, build, registry, why)) {
-        context.remarks.push_back(fmt::format("{} ({} {}): not replaced: {}", node->name(), entry.family,
-                                              entry.variant, why));
+        context.remarks.push_back(
+            fmt::format("{} ({} {}): not replaced: {}", node->name(), entry.family, entry.variant, why));
         continue;
       }
       ++fused[entry.family + " -> " + entry.fused_op];
@@ -79,7 +84,8 @@ Result<bool> RunApplyPatternPasses(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo ApplyPatternPassesPass() {
-  return {"apply_pattern_passes", "TorchAir's five fusion patterns (ACL mode), on Inductor's pattern matcher",
+  return {"apply_pattern_passes",
+          "TorchAir's five fusion patterns (ACL mode), on Inductor's pattern matcher",
           "TorchAir's _apply_pattern_passes (patterns/pattern_util.py:19-42), run by _optimize_fx when\n"
           "config.experimental_config.pattern_fusion_pass (default true, npu_fx_compiler.py:337-338). airscope\n"
           "assumes torch 2.6 (env.torch_version) with torch_npu imported: TorchAir skips every AddRmsNorm*\n"
@@ -116,7 +122,10 @@ PassInfo ApplyPatternPassesPass() {
           "traced patterns (1, 5) each getitem is matched at its own index, as check_fn's re-trace requires\n"
           "(Inductor's first trace ignores the index when it binds outputs). No mutation-region check; only\n"
           "the schemas of _to_copy and npu_dynamic_quant normalize a node's kwargs.",
-          PassKind::kPipeline, RunApplyPatternPasses, {}, EffectPolicy::kPreserveAliasing};
+          PassKind::kPipeline,
+          RunApplyPatternPasses,
+          {},
+          EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope

@@ -37,10 +37,16 @@ bool IsConstant(const Node* node, const std::unordered_set<const Node*>& constan
   bool has_input = false;
   bool all_constant = true;
   for (const Argument& a : node->args()) {
-    a.ForEachNode([&](Node* n) { has_input = true; all_constant = all_constant && constants.count(n); });
+    a.ForEachNode([&](Node* n) {
+      has_input = true;
+      all_constant = all_constant && constants.count(n);
+    });
   }
   for (const Kwarg& kw : node->kwargs()) {
-    kw.value.ForEachNode([&](Node* n) { has_input = true; all_constant = all_constant && constants.count(n); });
+    kw.value.ForEachNode([&](Node* n) {
+      has_input = true;
+      all_constant = all_constant && constants.count(n);
+    });
   }
   if (info->category == OpCategory::kCreation) return !has_input;
   bool foldable = info->category == OpCategory::kPointwise || info->category == OpCategory::kView ||
@@ -108,7 +114,8 @@ Result<bool> RunConstantFold(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo ConstantFoldPass() {
-  return {"constant_fold", "replace input-independent subgraphs by constant nodes",
+  return {"constant_fold",
+          "replace input-independent subgraphs by constant nodes",
           "Finds calls whose value depends on no graph input: creation ops (ones, zeros, full, arange, ...; not "
           "empty or random ones) with static shapes of at most 65536 elements and the pointwise, view, copy and "
           "reduction ops applied only to such values (e.g. the causal mask ones -> tril -> eq). Each such value "
@@ -117,7 +124,10 @@ PassInfo ConstantFoldPass() {
           "stands for a constant tensor computed once at compile time, so its kernels leave the captured graph. "
           "Leaves alone lone creation ops, big or symbolic shapes and anything reading an input. Models "
           "Inductor's constant folding (freezing).",
-          PassKind::kOptional, RunConstantFold, {}, EffectPolicy::kPreserveAliasing};
+          PassKind::kOptional,
+          RunConstantFold,
+          {},
+          EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope

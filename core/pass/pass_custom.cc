@@ -32,7 +32,8 @@ Result<bool> RunUserPasses(std::string_view stage, const std::vector<std::string
 }  // namespace
 
 PassInfo CustomPrePass() {
-  return {"post_grad_custom_pre_pass", "run the user passes registered as post_grad_custom_pre_pass",
+  return {"post_grad_custom_pre_pass",
+          "run the user passes registered as post_grad_custom_pre_pass",
           "Runs, in order, the user passes added with `pass add pre NAME` (TorchAir's\n"
           "config.post_grad_custom_pre_pass, called by _npu_backend before its own FX passes). Each runs\n"
           "and is linted on its own, so a user pass that fails or breaks the graph is named in the error;\n"
@@ -40,11 +41,14 @@ PassInfo CustomPrePass() {
           PassKind::kPipeline,
           [](Graph& graph, PassContext& context) {
             return RunUserPasses("post_grad_custom_pre_pass", context.custom_pre, graph, context);
-          }, {"custom_pre"}, EffectPolicy::kPreserveAliasing};
+          },
+          {"custom_pre"},
+          EffectPolicy::kPreserveAliasing};
 }
 
 PassInfo CustomPostPass() {
-  return {"post_grad_custom_post_pass", "run the user passes registered as post_grad_custom_post_pass",
+  return {"post_grad_custom_post_pass",
+          "run the user passes registered as post_grad_custom_post_pass",
           "Runs, in order, the user passes added with `pass add post NAME` (TorchAir's\n"
           "config.post_grad_custom_post_pass, run after TorchAir's builtin FX passes). Each runs and is\n"
           "linted on its own, so a user pass that fails or breaks the graph is named in the error; the stage\n"
@@ -52,7 +56,9 @@ PassInfo CustomPostPass() {
           PassKind::kPipeline,
           [](Graph& graph, PassContext& context) {
             return RunUserPasses("post_grad_custom_post_pass", context.custom_post, graph, context);
-          }, {"custom_post"}, EffectPolicy::kPreserveAliasing};
+          },
+          {"custom_post"},
+          EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope

@@ -18,13 +18,16 @@ Result<bool> RunDce(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo DcePass() {
-  return {"eliminate_dead_code", "erase calls whose results nobody uses",
+  return {"eliminate_dead_code",
+          "erase calls whose results nobody uses",
           "Erases every call_function node without users that has no side effects, in one reverse walk (a node "
           "that becomes dead when its last user goes is erased in the same walk). Keeps placeholders, get_attr, "
           "the output, and calls with side effects: in-place ops (copy_ included), TorchAir's air.* stream and "
           "event ops, host syncs (_local_scalar_dense, item), random ops, and ops the registry does not know. "
           "Models torch.fx's eliminate_dead_code as TorchAir's AclConcreteGraph runs it.",
-          PassKind::kPipeline, RunDce, {"dce"}};
+          PassKind::kPipeline,
+          RunDce,
+          {"dce"}};
 }
 
 }  // namespace airscope

@@ -57,9 +57,10 @@ Result<bool> ApplyDecompositions(Graph& graph, const DecompositionTable& table, 
         ++done[target];
         progress = true;
         if (graph.size() > size_limit) {
-          return Status::Errorf("decompositions grew the graph from {} to {} nodes (more than {}x + {}) in {} round(s); "
-                                "the last rule applied, for {}, keeps producing ops that have entries",
-                                start_size, graph.size(), kMaxGrowth, kGrowthAllowance, round + 1, target);
+          return Status::Errorf(
+              "decompositions grew the graph from {} to {} nodes (more than {}x + {}) in {} round(s); "
+              "the last rule applied, for {}, keeps producing ops that have entries",
+              start_size, graph.size(), kMaxGrowth, kGrowthAllowance, round + 1, target);
         }
       } else {
         ++declined;
@@ -67,8 +68,8 @@ Result<bool> ApplyDecompositions(Graph& graph, const DecompositionTable& table, 
     }
   }
   if (progress && round == kMaxRounds) {
-    remarks.push_back(fmt::format(
-        "stopped after {} rounds: a decomposition keeps producing ops that have entries", kMaxRounds));
+    remarks.push_back(
+        fmt::format("stopped after {} rounds: a decomposition keeps producing ops that have entries", kMaxRounds));
   }
   for (const auto& [target, count] : done) remarks.push_back(fmt::format("decomposed {} {}", count, target));
   if (declined > 0) remarks.push_back(fmt::format("left {} node(s) a rule could not handle", declined));
@@ -85,7 +86,8 @@ Result<bool> RunDecompose(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo DecomposePass() {
-  return {"decompose", "apply the decomposition table (builtin + user entries) to aten ops",
+  return {"decompose",
+          "apply the decomposition table (builtin + user entries) to aten ops",
           "Rewrites every call_function whose target has an entry in the decomposition table into simpler aten "
           "ops inserted before it (new nodes are named after their op and get inferred meta), then erases it; "
           "native_layer_norm's getitem users are rewired to the new out/mean/rstd values. Builtin entries: addmm, "
@@ -95,7 +97,10 @@ PassInfo DecomposePass() {
           "npu_define.allgather and _c10d_functional.all_to_all_single (TORCHAIR.md §6), so gelu, softmax, "
           "layer_norm and addmm reach TorchAir's passes whole; insert this pass to see what an Inductor-style "
           "decomposition would make of the graph.",
-          PassKind::kOptional, RunDecompose, {}, EffectPolicy::kPreserveAliasing};
+          PassKind::kOptional,
+          RunDecompose,
+          {},
+          EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope

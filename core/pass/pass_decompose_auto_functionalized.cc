@@ -96,7 +96,7 @@ class Decomposer {
     std::vector<Node*> new_bases;
     for (size_t i = 0; i < bases.size(); ++i) {
       new_bases.push_back(clone.count(static_cast<int64_t>(i)) ? ClonePreserveStrides(node, bases[i], stream)
-                                                                : bases[i]);
+                                                               : bases[i]);
     }
     // Regenerate each mutable argument from its new base (read_view_information_from_args).
     std::vector<Kwarg> call_kwargs = plain;
@@ -227,11 +227,11 @@ class Decomposer {
       if (sizes[d] == 0) needed = 0;
       if (needed != 0) needed += (sizes[d] - 1) * strides[d];
     }
-    Node* flat = Insert(before, "aten.as_strided.default", {Argument::NodeRef(x), Ints({needed}), Ints({1}), Argument::Int(0)},
-                        stream);
+    Node* flat = Insert(before, "aten.as_strided.default",
+                        {Argument::NodeRef(x), Ints({needed}), Ints({1}), Argument::Int(0)}, stream);
     Node* copy = Insert(before, "aten.clone.default", {Argument::NodeRef(flat)}, stream);
-    return Insert(before, "aten.as_strided.default", {Argument::NodeRef(copy), Ints(sizes), Ints(strides), Argument::Int(0)},
-                  stream);
+    return Insert(before, "aten.as_strided.default",
+                  {Argument::NodeRef(copy), Ints(sizes), Ints(strides), Argument::Int(0)}, stream);
   }
 
   // `op(**kwargs)` as make_fx records it: with the op's schema, arguments in
@@ -251,7 +251,8 @@ class Decomposer {
       return layout;
     }
     for (const std::string& name : names) {
-      if (schema->Argument(name) == nullptr) return Status::Errorf("{} has no argument '{}' ({})", op, name, schema->text);
+      if (schema->Argument(name) == nullptr)
+        return Status::Errorf("{} has no argument '{}' ({})", op, name, schema->text);
     }
     std::vector<const SchemaArgument*> missing;  // positional, not given, since the last given one
     for (const SchemaArgument& param : schema->arguments) {
@@ -395,12 +396,12 @@ Result<bool> RunDecomposeAutoFunctionalized(Graph& graph, PassContext& context) 
     }
   }
   if (decomposed > 0) {
-    context.remarks.push_back(fmt::format("decomposed {} auto_functionalized_v2 node(s) (assumed torch {})",
-                                          decomposed, context.env.torch_version));
+    context.remarks.push_back(fmt::format("decomposed {} auto_functionalized_v2 node(s) (assumed torch {})", decomposed,
+                                          context.env.torch_version));
   }
   if (decomposed_v1 > 0) {
-    context.remarks.push_back(fmt::format("decomposed {} auto_functionalized node(s) (assumed torch {})",
-                                          decomposed_v1, context.env.torch_version));
+    context.remarks.push_back(fmt::format("decomposed {} auto_functionalized node(s) (assumed torch {})", decomposed_v1,
+                                          context.env.torch_version));
   }
   decomposed += decomposed_v1;
   return decomposed > 0;
@@ -429,7 +430,10 @@ PassInfo DecomposeAutoFunctionalizedPass() {
           "its output count is taken from the node's tuple meta, else one; storage offsets of cloned bases are "
           "taken as 0; v1 nodes without a schema and v2 Tensor[] mutable arguments (_x_length) are left alone "
           "with a note.",
-          PassKind::kPipeline, RunDecomposeAutoFunctionalized, {}, EffectPolicy::kPreserveWrites};
+          PassKind::kPipeline,
+          RunDecomposeAutoFunctionalized,
+          {},
+          EffectPolicy::kPreserveWrites};
 }
 
 }  // namespace airscope

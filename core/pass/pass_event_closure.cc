@@ -107,8 +107,9 @@ Result<bool> EventClosure(Graph& graph, PassContext& context) {
   Node* first = graph.front();
   std::string enter_tag = fmt::format("{}_{}", context.fx_graph_name, first->name());
   InsertCall(graph, first, /*before=*/true, kTaggedRecord, TagArgs(enter_tag), {}, registry,
-               FxOverloadName(kTaggedRecord));
-  for (Node* enter : user_enters) InsertCall(graph, enter, /*before=*/false, kTaggedWait, TagArgs(enter_tag), {}, registry,
+             FxOverloadName(kTaggedRecord));
+  for (Node* enter : user_enters)
+    InsertCall(graph, enter, /*before=*/false, kTaggedWait, TagArgs(enter_tag), {}, registry,
                FxOverloadName(kTaggedWait));
 
   Node* output = graph.back();
@@ -146,7 +147,9 @@ PassInfo EventClosurePass() {
           "string left by replace_stream_event_pass) is Python's ValueError, reported as such.\n"
           "airscope simplifies: TorchAir also creates the torch.npu.Event of each tag in a process-global table\n"
           "and collects the labels and stream ids for codegen; airscope has no such table.",
-          PassKind::kPipeline, EventClosure, {"event_closure"}};
+          PassKind::kPipeline,
+          EventClosure,
+          {"event_closure"}};
 }
 
 }  // namespace airscope

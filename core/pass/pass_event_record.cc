@@ -33,8 +33,9 @@ Result<bool> EventRecord(Graph& graph, PassContext& context) {
       }
       Node* tensor = item.as_node();
       auto [it, inserted] = record_after.try_emplace(tensor->name(), nullptr);
-      if (inserted) it->second = InsertCall(graph, tensor, /*before=*/false, kRecord, {}, {}, context.registry,
-                                              FxOverloadName(kRecord));
+      if (inserted)
+        it->second =
+            InsertCall(graph, tensor, /*before=*/false, kRecord, {}, {}, context.registry, FxOverloadName(kRecord));
       waited.push_back(Argument::NodeRef(it->second));
       rewritten = true;
     }
@@ -49,15 +50,19 @@ Result<bool> EventRecord(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo EventRecordPass() {
-  return {"apply_event_record", "give every tensor passed to air.wait an air.record after it (apply_event_record)",
-          "TorchAir's apply_event_record (_acl_concrete_graph/graph_pass.py:683-706, fx2acl_converter.py:257). For every\n"
-          "air.wait.default node, each entry of args[0] that is not an air.record node (a tensor the user waits\n"
-          "for) gets an air.record.default() inserted right after the node that makes it - one record per\n"
-          "waited tensor, reused when the same tensor is waited for twice - and the wait then waits on those\n"
-          "records (args become ([records],), a list, as TorchAir sets node.args = (new_args,)). Waits that\n"
-          "already name records are left alone. Codegen (f2a:780-798) then emits a torch.npu.Event per record,\n"
-          "recorded on the current stream, and a wait per record; airscope's lower makes them event tasks.",
-          PassKind::kPipeline, EventRecord, {"event_record"}};
+  return {
+      "apply_event_record",
+      "give every tensor passed to air.wait an air.record after it (apply_event_record)",
+      "TorchAir's apply_event_record (_acl_concrete_graph/graph_pass.py:683-706, fx2acl_converter.py:257). For every\n"
+      "air.wait.default node, each entry of args[0] that is not an air.record node (a tensor the user waits\n"
+      "for) gets an air.record.default() inserted right after the node that makes it - one record per\n"
+      "waited tensor, reused when the same tensor is waited for twice - and the wait then waits on those\n"
+      "records (args become ([records],), a list, as TorchAir sets node.args = (new_args,)). Waits that\n"
+      "already name records are left alone. Codegen (f2a:780-798) then emits a torch.npu.Event per record,\n"
+      "recorded on the current stream, and a wait per record; airscope's lower makes them event tasks.",
+      PassKind::kPipeline,
+      EventRecord,
+      {"event_record"}};
 }
 
 }  // namespace airscope

@@ -26,7 +26,8 @@ Result<bool> RunFunctionalize(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo FunctionalizePass() {
-  return {"functionalize", "in-place ops become out-of-place; graph-input mutations are copied back",
+  return {"functionalize",
+          "in-place ops become out-of-place; graph-input mutations are copied back",
           "Rewrites every in-place call (hardtanh_, add_, relu_, ...: OpInfo::inplace) into its out-of-place "
           "form (the name minus the trailing underscore; copy_ becomes aten.copy), keeping the node's name; "
           "later reads of the mutated value read the new node instead. When the mutated tensor is a graph "
@@ -35,7 +36,10 @@ PassInfo FunctionalizePass() {
           "experimental_config, exp:16). Leaves alone an existing copy_ epilogue, ops without an out-of-place "
           "form in the registry and mutations of views of other tensors. The same functionalization `aot` "
           "runs; this optional pass is for graphs already in aten form.",
-          PassKind::kOptional, RunFunctionalize, {}, EffectPolicy::kPreserveAliasing};
+          PassKind::kOptional,
+          RunFunctionalize,
+          {},
+          EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope

@@ -79,8 +79,7 @@ Result<size_t> FuseRound(Graph& graph, const OpRegistry& registry, size_t* fused
     std::vector<Kwarg> kwargs = {{"ops", Argument::List(std::move(ops))},
                                  {"dtype", Argument::OfDType(TensorOf(last)->dtype)}};
     if (auto flops = FlopsPerElement(chain, registry)) kwargs.push_back({"flops_per_element", Argument::Float(*flops)});
-    Node* fused = graph.InsertBefore(last, CallSpec(kFused, std::move(inputs),
-                                                    std::move(kwargs), "fused_pointwise"));
+    Node* fused = graph.InsertBefore(last, CallSpec(kFused, std::move(inputs), std::move(kwargs), "fused_pointwise"));
     graph.SetStream(fused, last->stream());
     fused->set_meta(*last->meta());  // the chain's value, whatever inference would say
     graph.ReplaceAllUsesWith(last, fused);
@@ -111,7 +110,8 @@ Result<bool> RunFusePointwise(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo FusePointwisePass() {
-  return {"fuse_pointwise", "fuse chains of single-user pointwise ops into one node",
+  return {"fuse_pointwise",
+          "fuse chains of single-user pointwise ops into one node",
           "Finds chains of pointwise calls (add, mul, exp, gelu, masked_fill, eq, ...; not in-place) where each "
           "node's only user is the next one, on the same stream, all with known meta, and replaces each chain of "
           "two or more by one airscope.fused_pointwise.default node placed where the chain ended: args are the "
@@ -120,7 +120,10 @@ PassInfo FusePointwisePass() {
           "writing its output once. Scalar arguments of the fused ops are not kept. Leaves alone branching "
           "pointwise graphs (a node with several users ends a chain), reductions, views and in-place ops. Models "
           "Inductor's pointwise fusion.",
-          PassKind::kOptional, RunFusePointwise, {}, EffectPolicy::kPreserveAliasing};
+          PassKind::kOptional,
+          RunFusePointwise,
+          {},
+          EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope

@@ -34,9 +34,10 @@ Result<bool> Lower(Graph& graph, PassContext& context) {
   size_t unrecorded = 0;
   for (const DeviceTask& t : tasks.tasks) unrecorded += t.kind == TaskKind::kEventWait && t.deps.empty();
   if (unrecorded > 0) {
-    context.remarks.push_back(fmt::format("{} wait(s) for an event no earlier task records: capture refuses them "
-                                          "(ACL 107024), eager cannot run them; `check` names them",
-                                          unrecorded));
+    context.remarks.push_back(
+        fmt::format("{} wait(s) for an event no earlier task records: capture refuses them "
+                    "(ACL 107024), eager cannot run them; `check` names them",
+                    unrecorded));
   }
   return changed;
 }
@@ -44,7 +45,8 @@ Result<bool> Lower(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo LowerPass() {
-  return {"lower", "check every node becomes a device task on its stream (kernel, memcpy, event)",
+  return {"lower",
+          "check every node becomes a device task on its stream (kernel, memcpy, event)",
           "The last stage, modelling what TorchAir's AclConcreteGraph does when it captures the FX graph into an\n"
           "aclgraph: every node becomes a device task (a kernel, a memcpy for copy_/_to_copy, an event record or\n"
           "wait, a host sync for _local_scalar_dense/item) or is a no-op (placeholders, get_attr, output, views,\n"
@@ -58,7 +60,10 @@ PassInfo LowerPass() {
           "checks that no node is a call_method or call_module (those cannot be launched) and notes waits whose\n"
           "event no earlier task records (TorchAir compiles them; capture refuses them with ACL 107024 and an\n"
           "eager run cannot run them). Changed when it assigned a stream.",
-          PassKind::kPipeline, Lower, {}, EffectPolicy::kUnchecked};
+          PassKind::kPipeline,
+          Lower,
+          {},
+          EffectPolicy::kUnchecked};
 }
 
 }  // namespace airscope

@@ -45,8 +45,8 @@ Result<bool> RunGuarded(const PassInfo& pass, Graph& graph, PassContext& context
   }
 }
 
-Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassContext& context,
-                                     const Graph* pristine, std::shared_ptr<const EffectSummary> pristine_effects) {
+Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassContext& context, const Graph* pristine,
+                                     std::shared_ptr<const EffectSummary> pristine_effects) {
   for (PassInstrumentation* inst : instrumentations_) inst->BeforePass(pass, graph);
   // The copy is the rollback point: a pass may fail half way through.
   std::unique_ptr<Graph> before;

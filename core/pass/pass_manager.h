@@ -64,8 +64,7 @@ class PassManager {
   // `pristine_effects`, when given, is the effect summary of the graph as it
   // is now (a caller that keeps snapshots may cache it); otherwise it is
   // computed only if the pass touches the graph.
-  Result<PassOutcome> Run(const PassInfo& pass, Graph& graph, PassContext& context,
-                          const Graph* pristine = nullptr,
+  Result<PassOutcome> Run(const PassInfo& pass, Graph& graph, PassContext& context, const Graph* pristine = nullptr,
                           std::shared_ptr<const EffectSummary> pristine_effects = nullptr);
 
  private:

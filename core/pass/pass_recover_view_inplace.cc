@@ -95,7 +95,8 @@ Result<bool> RunRecoverViewInplace(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo RecoverViewInplacePatternPass() {
-  return {"recover_view_inplace_pattern", "in-place npu scatters back on views of inputs (drops the copy_)",
+  return {"recover_view_inplace_pattern",
+          "in-place npu scatters back on views of inputs (drops the copy_)",
           "TorchAir's recover_view_inplace_pattern (patterns/_recover_view_inplace_pattern.py:157-223), always\n"
           "run by _optimize_fx (npu_fx_compiler.py:324-326). Skipped unless CANN >= 8.3.RC1 (rvi:180-184);\n"
           "airscope reads the version from the device model (PassEnvironment.cann_version) and says in a\n"
@@ -107,7 +108,10 @@ PassInfo RecoverViewInplacePatternPass() {
           "right after op and taking its meta; op's users now use it; the copy_ is erased when it has no\n"
           "users; op is erased. airscope simplifies: the three ops are always known (TorchAir registers each\n"
           "only when torch_npu provides it).",
-          PassKind::kPipeline, RunRecoverViewInplace, {}, EffectPolicy::kPreserveWrites};
+          PassKind::kPipeline,
+          RunRecoverViewInplace,
+          {},
+          EffectPolicy::kPreserveWrites};
 }
 
 }  // namespace airscope

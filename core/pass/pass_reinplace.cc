@@ -118,33 +118,41 @@ class Reinplacer {
     // Step 5: the scatters made redundant, once every rewrite is done.
     for (Node* scatter : to_delete_) {
       if (!scatter->users().empty()) {
-        return Status::Error(fmt::format("reinplace: {} still has users after its inverse was reinplaced "
-                                         "(TorchAir would skip the pass with a warning)", scatter->name()));
+        return Status::Error(
+            fmt::format("reinplace: {} still has users after its inverse was reinplaced "
+                        "(TorchAir would skip the pass with a warning)",
+                        scatter->name()));
       }
       AIRSCOPE_RETURN_IF_ERROR(graph_.Erase(scatter));
     }
     if (reinplaced_ > 0) remarks.push_back(fmt::format("reinplaced {} op(s)", reinplaced_));
     if (scatters_ > 0) remarks.push_back(fmt::format("turned {} *_scatter op(s) into view + copy_", scatters_));
     if (into_inputs_ > 0) {
-      remarks.push_back(fmt::format("kept {} op(s) out-of-place: they would write into a graph input or a view "
-                                    "of one (Step 1b; reinplace_input_mutated_ops handles inputs)",
-                                    into_inputs_));
+      remarks.push_back(
+          fmt::format("kept {} op(s) out-of-place: they would write into a graph input or a view "
+                      "of one (Step 1b; reinplace_input_mutated_ops handles inputs)",
+                      into_inputs_));
     }
     if (!multi_getitems_.empty()) {
       // gp:1277-1295 replaces every later use of a reinplaced multi-inplace
       // node, its getitems included, with its first mutated argument.
-      remarks.push_back(fmt::format("Step 4 rewrote the getitems of the reinplaced multi-inplace op(s) as TorchAir "
-                                    "does (every later use of the node becomes its first mutated argument, "
-                                    "gp:1277-1295): {}",
-                                    fmt::join(multi_getitems_, ", ")));
+      remarks.push_back(
+          fmt::format("Step 4 rewrote the getitems of the reinplaced multi-inplace op(s) as TorchAir "
+                      "does (every later use of the node becomes its first mutated argument, "
+                      "gp:1277-1295): {}",
+                      fmt::join(multi_getitems_, ", ")));
     }
     if (cross_stream_ > 0) {
-      remarks.push_back(fmt::format("kept {} op(s) out-of-place: the mutated tensor's users are on different "
-                                    "streams (ReinplaceStreamChecker)", cross_stream_));
+      remarks.push_back(
+          fmt::format("kept {} op(s) out-of-place: the mutated tensor's users are on different "
+                      "streams (ReinplaceStreamChecker)",
+                      cross_stream_));
     }
     if (no_meta_ > 0) {
-      remarks.push_back(fmt::format("skipped {} op(s) whose self or result has no tensor meta (TorchAir reads "
-                                    "fake tensors that airscope does not have there)", no_meta_));
+      remarks.push_back(
+          fmt::format("skipped {} op(s) whose self or result has no tensor meta (TorchAir reads "
+                      "fake tensors that airscope does not have there)",
+                      no_meta_));
     }
     return reinplaced_ + scatters_ > 0;
   }
@@ -224,8 +232,8 @@ class Reinplacer {
         const TensorMeta& s = *self_leaves[i];
         const TensorMeta& n = *node_leaves[i];
         // Symbolic sizes: equal numel only when the sizes are the same expressions.
-        bool same_numel = s.NumElements() && n.NumElements() ? *s.NumElements() == *n.NumElements()
-                                                              : s.sizes == n.sizes;
+        bool same_numel =
+            s.NumElements() && n.NumElements() ? *s.NumElements() == *n.NumElements() : s.sizes == n.sizes;
         if (!same_numel) wrong = true;
         if (s.dtype != n.dtype) wrong = true;
         if (HasInternalOverlap(s)) wrong = true;
@@ -269,8 +277,8 @@ class Reinplacer {
       // Step 3a: base_updated = foo_scatter(base, src, args...) -> foo(base, args...).copy_(src).
       std::vector<Argument> view_args = {Argument::NodeRef(first_self)};
       for (size_t i = 2; i < node->args().size(); ++i) view_args.push_back(node->args()[i]);
-      Node* view = InsertCall(graph_, node, CallSpec(view_op, std::move(view_args), node->kwargs()),
-                              node->stream(), registry_);
+      Node* view =
+          InsertCall(graph_, node, CallSpec(view_op, std::move(view_args), node->kwargs()), node->stream(), registry_);
       InsertCall(graph_, node, CallSpec("aten.copy_.default", {Argument::NodeRef(view), node->args()[1]}),
                  node->stream(), registry_);
       // Like TorchAir's create_node, the new view and copy_ carry no stream
@@ -423,7 +431,7 @@ class Reinplacer {
   const FlatNodeMap<size_t>& position_;  // storages_' positions
   std::set<int> input_storages_;
   std::unordered_map<int, std::vector<std::pair<size_t, Node*>>> pending_;  // storage -> later-users heap
-  std::unordered_set<const Node*> rewired_;  // users whose inputs Step 4 replaced
+  std::unordered_set<const Node*> rewired_;                                 // users whose inputs Step 4 replaced
   std::vector<Node*> to_delete_;
   std::vector<std::string> multi_getitems_;  // "getitem now indexes empty_like"
   int reinplaced_ = 0, scatters_ = 0, into_inputs_ = 0, cross_stream_ = 0, no_meta_ = 0;
@@ -441,33 +449,38 @@ Result<bool> RunReinplaceInplaceableOps(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo ReinplaceInplaceableOpsPass() {
-  return {"reinplace_inplaceable_ops_pass",
-          "out-of-place ops on dead intermediates become in-place (never into graph inputs)",
-          "TorchAir's _reinplace_inplaceable_ops_pass (graph_pass.py:525-556), which runs "
-          "reinplace_with_multi_stream_check (graph_pass.py:790-1355), a port of torch.fx.passes.reinplace. "
-          "Candidates: the NPU multi-inplace ops (npu_kv_rmsnorm_rope_cache_v2/npu_mla_prolog_v3/"
-          "npu_add_rms_norm_v2 _functional, gp:132-170, and the session's `op inplaceable` entries) and op calls "
-          "whose first argument is a tensor; each must "
-          "pass the ReinplaceStreamChecker (the mutated tensor's users on one stream; labels from "
-          "air.scope_enter's _user_stream_label, graph_utils.py:18-85). Step 1a: self and result have the same "
-          "numel and dtype and self no internal overlap (aten.resize exempt); 1c: self is not passed twice; "
-          "1b: self's storage is never a placeholder's, so no graph input or view of one is ever written here "
-          "(reinplace_input_mutated_ops does that). Step 2 (single ops only): no later use of any alias of "
-          "self's storage (output and copy_ count as uses) except *_scatter ops that invert one of the aliases. "
-          "Step 3a: slice/select/diagonal/as_strided_scatter(base, src, args) becomes view(base, args) + "
-          "copy_(view, src), both without a stream label, as TorchAir's create_node leaves them, so a later stream check "
-          "that meets them among the users fails; 3b: foo becomes foo_; the multi-inplace ops their in-place op. Step 4: later uses "
-          "of the result read self; for a multi-inplace op that includes its getitems, which then index its first "
-          "mutated argument (gp:1277-1295; a note names them, and the effect check refuses the stage when an "
-          "output changes). Switch: config.debug.aclgraph.disable_reinplace_inplaceable_ops_pass. "
-          "airscope simplifies: storages come from the graph (views, in-place ops and out= share their "
-          "input's storage; placeholders and other tensor results own one) instead of fake execution, and a "
-          "node without tensor meta is skipped; the in-place variant must be registered in airscope's op "
-          "registry under the same overload name (torch accepts any overload with the same argument types; "
-          "airscope has no schemas); a scatter inverts an alias when the view op's arguments are the same "
-          "(torch replays the view and compares layouts); storage offsets are not modelled; a scatter that "
-          "still has users at the end is an error (TorchAir: a warning and the half-rewritten graph).",
-          PassKind::kPipeline, RunReinplaceInplaceableOps, {"reinplace"}, EffectPolicy::kPreserveValues};
+  return {
+      "reinplace_inplaceable_ops_pass",
+      "out-of-place ops on dead intermediates become in-place (never into graph inputs)",
+      "TorchAir's _reinplace_inplaceable_ops_pass (graph_pass.py:525-556), which runs "
+      "reinplace_with_multi_stream_check (graph_pass.py:790-1355), a port of torch.fx.passes.reinplace. "
+      "Candidates: the NPU multi-inplace ops (npu_kv_rmsnorm_rope_cache_v2/npu_mla_prolog_v3/"
+      "npu_add_rms_norm_v2 _functional, gp:132-170, and the session's `op inplaceable` entries) and op calls "
+      "whose first argument is a tensor; each must "
+      "pass the ReinplaceStreamChecker (the mutated tensor's users on one stream; labels from "
+      "air.scope_enter's _user_stream_label, graph_utils.py:18-85). Step 1a: self and result have the same "
+      "numel and dtype and self no internal overlap (aten.resize exempt); 1c: self is not passed twice; "
+      "1b: self's storage is never a placeholder's, so no graph input or view of one is ever written here "
+      "(reinplace_input_mutated_ops does that). Step 2 (single ops only): no later use of any alias of "
+      "self's storage (output and copy_ count as uses) except *_scatter ops that invert one of the aliases. "
+      "Step 3a: slice/select/diagonal/as_strided_scatter(base, src, args) becomes view(base, args) + "
+      "copy_(view, src), both without a stream label, as TorchAir's create_node leaves them, so a later stream check "
+      "that meets them among the users fails; 3b: foo becomes foo_; the multi-inplace ops their in-place op. Step 4: "
+      "later uses "
+      "of the result read self; for a multi-inplace op that includes its getitems, which then index its first "
+      "mutated argument (gp:1277-1295; a note names them, and the effect check refuses the stage when an "
+      "output changes). Switch: config.debug.aclgraph.disable_reinplace_inplaceable_ops_pass. "
+      "airscope simplifies: storages come from the graph (views, in-place ops and out= share their "
+      "input's storage; placeholders and other tensor results own one) instead of fake execution, and a "
+      "node without tensor meta is skipped; the in-place variant must be registered in airscope's op "
+      "registry under the same overload name (torch accepts any overload with the same argument types; "
+      "airscope has no schemas); a scatter inverts an alias when the view op's arguments are the same "
+      "(torch replays the view and compares layouts); storage offsets are not modelled; a scatter that "
+      "still has users at the end is an error (TorchAir: a warning and the half-rewritten graph).",
+      PassKind::kPipeline,
+      RunReinplaceInplaceableOps,
+      {"reinplace"},
+      EffectPolicy::kPreserveValues};
 }
 
 }  // namespace airscope

@@ -52,7 +52,8 @@ class InputReinplacer {
       Node* dst = NodeArg(*node, 0);
       Node* src = NodeArg(*node, 1);
       if (!IsTarget(*node, "aten.copy_.default") || dst == nullptr || src == nullptr || !IsInput(*dst)) continue;
-      if (IsTarget(*src, "operator.getitem") && NodeArg(*src, 0) && FindInplaceableNpuOp(*NodeArg(*src, 0), &inplaceable_)) {
+      if (IsTarget(*src, "operator.getitem") && NodeArg(*src, 0) &&
+          FindInplaceableNpuOp(*NodeArg(*src, 0), &inplaceable_)) {
         src = NodeArg(*src, 0);
       }
       copy_by_args_[{dst, src}] = node;
@@ -75,8 +76,8 @@ class InputReinplacer {
       AIRSCOPE_RETURN_IF_ERROR(graph_.Erase(node));
     }
     if (reinplaced_ > 0) {
-      remarks.push_back(fmt::format("reinplaced {} op(s) into graph inputs; removed {} copy_ epilogue(s)",
-                                    reinplaced_, replace_order_.size()));
+      remarks.push_back(fmt::format("reinplaced {} op(s) into graph inputs; removed {} copy_ epilogue(s)", reinplaced_,
+                                    replace_order_.size()));
     }
     ReportCounters(remarks);
     return reinplaced_ > 0 || annotated_ > 0 || !replace_order_.empty();
@@ -176,7 +177,8 @@ class InputReinplacer {
       Node* mutated = NodeArg(*node, 0);
       std::string inplace = MaybeInplaceOp(*node, registry_);
       if (mutated == nullptr || inplace.empty()) return;
-      if (!CanInplace(*node, mutated) || !CheckSingleReinplaceStreams(*node, LeafCount(*node, &schemas_).value_or(0), labels_)) {
+      if (!CanInplace(*node, mutated) ||
+          !CheckSingleReinplaceStreams(*node, LeafCount(*node, &schemas_).value_or(0), labels_)) {
         return;
       }
       auto copy = copy_by_args_.find({mutated, node});
@@ -214,8 +216,8 @@ class InputReinplacer {
     // TorchAir passes range(len(_all_bases)) and node.target, whose str() is
     // the HOP's name (gp:501-506); the log prints them as Python does.
     std::string attempted = fmt::format("range(0, {})", keys.size());
-    std::vector<size_t> to_clone = ReinplaceAndRefine(*node, attempted, keys, args, "auto_functionalized_v2",
-                                                      Trigger::kAutoFuncV2, remarks);
+    std::vector<size_t> to_clone =
+        ReinplaceAndRefine(*node, attempted, keys, args, "auto_functionalized_v2", Trigger::kAutoFuncV2, remarks);
     if (!error_.ok()) return;
     SetOnlyClone(node, std::vector<int64_t>(to_clone.begin(), to_clone.end()));
   }
@@ -225,9 +227,10 @@ class InputReinplacer {
   void VisitAutoFunctionalized(Node* node, std::vector<std::string>& remarks) {
     const OpSchema* schema = MutableOpSchema(*node);
     if (schema == nullptr) {
-      remarks.push_back(fmt::format("left {} alone: auto_functionalized (v1) needs the mutable op's schema "
-                                    "(get_mutable_args); give it with `op define`",
-                                    node->name()));
+      remarks.push_back(
+          fmt::format("left {} alone: auto_functionalized (v1) needs the mutable op's schema "
+                      "(get_mutable_args); give it with `op define`",
+                      node->name()));
       return;
     }
     std::vector<std::string> names = schema->MutableArgNames();
@@ -238,8 +241,8 @@ class InputReinplacer {
       const Argument* value = node->kwarg(names[i]);
       if (value == nullptr) {
         // TorchAir reads node.kwargs[name] (KeyError for a missing one, gp:523).
-        remarks.push_back(fmt::format("left {} alone: its mutable argument '{}' is not among its kwargs",
-                                      node->name(), names[i]));
+        remarks.push_back(
+            fmt::format("left {} alone: its mutable argument '{}' is not among its kwargs", node->name(), names[i]));
         return;
       }
       if (value->is_none()) continue;
@@ -257,8 +260,8 @@ class InputReinplacer {
       key_index.push_back(static_cast<int64_t>(i));
     }
     std::string attempted = fmt::format("[{}]", fmt::join(keys, ", "));
-    std::vector<size_t> to_clone = ReinplaceAndRefine(*node, attempted, keys, args, schema->QualifiedName(),
-                                                      Trigger::kAutoFuncV1, remarks);
+    std::vector<size_t> to_clone =
+        ReinplaceAndRefine(*node, attempted, keys, args, schema->QualifiedName(), Trigger::kAutoFuncV1, remarks);
     if (!error_.ok()) return;
     std::vector<int64_t> indices;
     for (size_t k : to_clone) indices.push_back(key_index[k]);
@@ -279,9 +282,9 @@ class InputReinplacer {
   // opportunities as torch's ReinplaceCounters does (log_inplace_results,
   // gp:327-370).
   std::vector<size_t> ReinplaceAndRefine(const Node& node, std::string_view attempted,
-                                         const std::vector<std::string>& keys,
-                                         const std::vector<Mutated>& args, std::string_view node_label,
-                                         Trigger trigger, std::vector<std::string>& remarks) {
+                                         const std::vector<std::string>& keys, const std::vector<Mutated>& args,
+                                         std::string_view node_label, Trigger trigger,
+                                         std::vector<std::string>& remarks) {
     std::vector<size_t> to_clone;
     std::vector<std::string> clone_keys, missed_keys;
     int64_t missed_bytes = 0;
@@ -322,8 +325,7 @@ class InputReinplacer {
         "For node {}, attempted to reinplace {}. We were unable to reinplace [{}]; [{}] (if non-empty) are "
         "possible missed reinplacing opportunities that may be bad for memory usage and performance. Total size "
         "of missed opportunities with static shapes is : {} bytes.",
-        node_label, attempted, fmt::join(clone_keys, ", "), fmt::join(missed_keys, ", "),
-        missed_bytes));
+        node_label, attempted, fmt::join(clone_keys, ", "), fmt::join(missed_keys, ", "), missed_bytes));
     // ReinplaceCounters.add_missed_opportunities / add_missed_bytes (gp:368-369).
     Counters& counters = trigger == Trigger::kAutoFuncV1 ? v1_ : v2_;
     counters.tensors += static_cast<int64_t>(missed_keys.size());
@@ -441,7 +443,10 @@ PassInfo ReinplaceInputMutatedOpsPass() {
           "(TorchAir's behaviour without compute_overlapping_tensors, torch < 2.6); a v1 node whose op has no "
           "schema is left alone; the counters start at 0 for each run of the pass (torch's are process-wide); "
           "the in-place variant must be registered in the op registry under the same overload name.",
-          PassKind::kPipeline, RunReinplaceInputMutatedOps, {}, EffectPolicy::kPreserveValues};
+          PassKind::kPipeline,
+          RunReinplaceInputMutatedOps,
+          {},
+          EffectPolicy::kPreserveValues};
 }
 
 }  // namespace airscope

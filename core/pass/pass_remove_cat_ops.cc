@@ -40,7 +40,8 @@ std::string Invalid(const Node& cat, const std::set<const Node*>& cats) {
     }
     const Node* input = item.as_node();
     if (!input->meta()) return fmt::format("Input {} missing metadata", i);
-    if (OutVariant(input->target()).empty()) return fmt::format("Input {} op {} has no .out variant", i, input->target());
+    if (OutVariant(input->target()).empty())
+      return fmt::format("Input {} op {} has no .out variant", i, input->target());
     for (const Node* user : input->users()) {
       if (user != &cat && cats.contains(user)) return fmt::format("Input {} is shared with another cat node", i);
     }
@@ -60,7 +61,8 @@ std::string Invalid(const Node& cat, const std::set<const Node*>& cats) {
 
 bool IsSingleSymbol(const std::string& expr) {
   return !expr.empty() && std::isalpha(static_cast<unsigned char>(expr[0])) &&
-         std::all_of(expr.begin(), expr.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+         std::all_of(expr.begin(), expr.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 // construct_fx_node_shape for one size: an int, or the SymInt placeholder of
@@ -72,8 +74,10 @@ Result<std::optional<Argument>> SizeArg(const Dim& dim, const std::map<std::stri
   if (!IsSingleSymbol(dim.symbol())) return std::optional<Argument>();
   auto it = sym_inputs.find(dim.symbol());
   if (it == sym_inputs.end()) {
-    return Status::Errorf("Unexpected sym output shape {} which is not in all sym inputs of the graph "
-                          "(TorchAir's construct_fx_node_shape raises RuntimeError)", dim.symbol());
+    return Status::Errorf(
+        "Unexpected sym output shape {} which is not in all sym inputs of the graph "
+        "(TorchAir's construct_fx_node_shape raises RuntimeError)",
+        dim.symbol());
   }
   return std::optional<Argument>(Argument::NodeRef(it->second));
 }
@@ -96,7 +100,8 @@ bool HasSymbol(const TensorMeta& t) {
 
 Argument Sum(Graph& graph, Node* position, bool before, const Argument& a, const Argument& b,
              const OpRegistry& registry) {
-  if (a.kind() == Argument::Kind::kInt && b.kind() == Argument::Kind::kInt) return Argument::Int(a.as_int() + b.as_int());
+  if (a.kind() == Argument::Kind::kInt && b.kind() == Argument::Kind::kInt)
+    return Argument::Int(a.as_int() + b.as_int());
   return Argument::NodeRef(InsertCall(graph, position, before, "operator.add", {a, b}, {}, &registry));
 }
 
@@ -120,7 +125,8 @@ Result<bool> RewriteCat(Graph& graph, Node* cat, const std::string& stream, cons
     AIRSCOPE_ASSIGN_OR_RETURN(std::optional<Argument> resolved, SizeArg(d, sym_inputs));
     const std::optional<Argument>& size = resolved;
     if (!size) {
-      remarks.push_back(fmt::format("{}: skipped, airscope does not build nodes for the size {}", cat->name(), d.symbol()));
+      remarks.push_back(
+          fmt::format("{}: skipped, airscope does not build nodes for the size {}", cat->name(), d.symbol()));
       return false;
     }
     shape.push_back(*size);
@@ -132,20 +138,22 @@ Result<bool> RewriteCat(Graph& graph, Node* cat, const std::string& stream, cons
     AIRSCOPE_ASSIGN_OR_RETURN(std::optional<Argument> resolved, SizeArg(d, sym_inputs));
     const std::optional<Argument>& size = resolved;
     if (!size) {
-      remarks.push_back(fmt::format("{}: skipped, airscope does not build nodes for the size {}", cat->name(), d.symbol()));
+      remarks.push_back(
+          fmt::format("{}: skipped, airscope does not build nodes for the size {}", cat->name(), d.symbol()));
       return false;
     }
     sizes.push_back(*size);
   }
 
   if (!stream.empty()) {
-    InsertCall(graph, first, true, kScopeEnter,
-               {Argument::List({Argument::String(std::string(kUserStreamLabel))}), Argument::List({Argument::String(stream)})},
-               {}, &registry);
+    InsertCall(
+        graph, first, true, kScopeEnter,
+        {Argument::List({Argument::String(std::string(kUserStreamLabel))}), Argument::List({Argument::String(stream)})},
+        {}, &registry);
   }
   Device device;
-  Argument device_arg = !out->device.empty() && Device::Parse(out->device, &device) ? Argument::OfDevice(device)
-                                                                                    : Argument::None();
+  Argument device_arg =
+      !out->device.empty() && Device::Parse(out->device, &device) ? Argument::OfDevice(device) : Argument::None();
   Node* buffer = InsertCall(graph, first, true, "aten.empty.memory_format", {Argument::List(shape)},
                             {{"dtype", Argument::OfDType(out->dtype)},
                              {"device", device_arg},
@@ -189,7 +197,8 @@ Result<bool> RewriteCat(Graph& graph, Node* cat, const std::string& stream, cons
 
 Result<bool> RunRemoveCatOps(Graph& graph, PassContext& context) {
   if (!context.config.remove_cat_ops) {
-    context.remarks.push_back("skipped: config.debug.aclgraph.remove_cat_ops is false (TorchAir does not run the pass)");
+    context.remarks.push_back(
+        "skipped: config.debug.aclgraph.remove_cat_ops is false (TorchAir does not run the pass)");
     return false;
   }
   std::vector<Node*> cats;

@@ -37,7 +37,8 @@ bool CopyIntoPinnedMemory(const Node& node) {
 
 Result<bool> RunOptimizeNoopOps(Graph& graph, PassContext& context) {
   if (!context.config.remove_noop_ops) {
-    context.remarks.push_back("skipped: config.experimental_config.remove_noop_ops is false (TorchAir does not run the pass)");
+    context.remarks.push_back(
+        "skipped: config.experimental_config.remove_noop_ops is false (TorchAir does not run the pass)");
     return false;
   }
   const Node* output = graph.output();
@@ -92,7 +93,8 @@ Result<bool> RunOptimizeNoopOps(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo OptimizeNoopOpsPass() {
-  return {"optimize_noop_ops", "Inductor's remove_noop_ops: drop calls that return an input unchanged",
+  return {"optimize_noop_ops",
+          "Inductor's remove_noop_ops: drop calls that return an input unchanged",
           "TorchAir's _optimize_noop_ops (npu_fx_compiler.py:350-356, called from _optimize_fx nfc:321-322) runs\n"
           "Inductor's remove_noop_ops (torch/_inductor/fx_passes/post_grad.py); airscope's table is torch's at\n"
           "pytorch/pytorch@000699cc (2.10 development line; the list differs between torch versions). A call is\n"
@@ -113,7 +115,10 @@ PassInfo OptimizeNoopOpsPass() {
           "strides are the stated ones, else derived where torch's are certain (inputs contiguous; see\n"
           "inductor_noop_table.cc), and unknown strides or meta never match; conj/neg bits are not\n"
           "modelled; a SymInt argument equals a size only when both name the same symbol.",
-          PassKind::kPipeline, RunOptimizeNoopOps, {"remove_noop"}, EffectPolicy::kPreserveAliasing};
+          PassKind::kPipeline,
+          RunOptimizeNoopOps,
+          {"remove_noop"},
+          EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope

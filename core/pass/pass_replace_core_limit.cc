@@ -21,8 +21,8 @@ constexpr std::string_view kSetStreamLimit = "torch.npu.set_stream_limit";
 
 struct SavedLimit {
   Node* stream;
-  Node* aicore;      // getitem(get_stream_limit(stream), 'cube_core_num')
-  Node* vectorcore;  // getitem(get_stream_limit(stream), 'vector_core_num')
+  Node* aicore;                         // getitem(get_stream_limit(stream), 'cube_core_num')
+  Node* vectorcore;                     // getitem(get_stream_limit(stream), 'vector_core_num')
   Argument aicore_num, vectorcore_num;  // the scope's values, as written
 };
 
@@ -49,8 +49,7 @@ Result<int64_t> PythonInt(const Node& node, const Argument& value) {
     try {
       int64_t parsed = std::stoll(text, &used);
       if (used == text.size()) return parsed;
-    } catch (const std::exception&) {
-    }
+    } catch (const std::exception&) {}
   }
   return Status::Errorf("ValueError: invalid literal for int() with base 10: {} (air.scope_enter '{}')",
                         FormatPythonArg(value), node.name());
@@ -164,7 +163,8 @@ Result<bool> ReplaceCoreLimitNodes(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo ReplaceCoreLimitNodesPass() {
-  return {"replace_core_limit_nodes", "core-limit scopes -> torch.npu.set_stream_limit on the stream (replace_core_limit_nodes)",
+  return {"replace_core_limit_nodes",
+          "core-limit scopes -> torch.npu.set_stream_limit on the stream (replace_core_limit_nodes)",
           "TorchAir's replace_core_limit_nodes (_acl_concrete_graph/graph_pass.py:709-787, called at\n"
           "fx2acl_converter.py:295-296). For every air.scope_enter whose keys (args[0]) include '_op_aicore_num'\n"
           "and '_op_vectorcore_num' (torchair.scope.limit_core_num(a, v)): before it s = torch.npu.current_stream(),\n"

@@ -88,12 +88,14 @@ Result<bool> ReplaceDynamicWorkspaceOps(Graph& graph, PassContext& context) {
     std::vector<TensorMeta> outputs = meta.tensors;
     if (meta.kind != ValueKind::kTuple && meta.kind != ValueKind::kTensor) continue;
     if (outputs.size() != row->outputs) {
-      return Status::Errorf("RuntimeError: The lengths of the meta output {} and the register output keys {} do not match.",
-                            outputs.size(), row->outputs);
+      return Status::Errorf(
+          "RuntimeError: The lengths of the meta output {} and the register output keys {} do not match.",
+          outputs.size(), row->outputs);
     }
     std::vector<Kwarg> kwargs = node->kwargs();
-    Node* workspace = InsertCall(graph, node, CallSpec(row->get_workspace, node->args(), node->kwargs(), FxOverloadName(row->get_workspace)), node->stream(),
-                                 registry);
+    Node* workspace = InsertCall(
+        graph, node, CallSpec(row->get_workspace, node->args(), node->kwargs(), FxOverloadName(row->get_workspace)),
+        node->stream(), registry);
     kwargs.push_back({"workspace", Argument::NodeRef(workspace)});
     std::vector<Argument> empties;
     for (const TensorMeta& out : outputs) {
@@ -106,15 +108,19 @@ Result<bool> ReplaceDynamicWorkspaceOps(Graph& graph, PassContext& context) {
       Device device;
       Argument device_arg = Device::Parse(out.device, &device) ? Argument::OfDevice(device) : Argument::None();
       Node* empty = InsertCall(graph, node,
-                               NodeSpec{OpKind::kCallFunction, "torch.empty", {Argument::List(std::move(shape))},
-                                        {{"dtype", Argument::OfDType(out.dtype)}, {"device", device_arg}}, "empty"},
+                               NodeSpec{OpKind::kCallFunction,
+                                        "torch.empty",
+                                        {Argument::List(std::move(shape))},
+                                        {{"dtype", Argument::OfDType(out.dtype)}, {"device", device_arg}},
+                                        "empty"},
                                node->stream(), registry);
       empties.push_back(Argument::NodeRef(empty));
     }
     // One output: out=tensor; several: out=[...] (ag:676-682).
     kwargs.push_back({"out", empties.size() == 1 ? empties[0] : Argument::List(std::move(empties))});
-    Node* run = InsertCall(graph, node, CallSpec(row->out_operator, node->args(), std::move(kwargs), FxOverloadName(row->out_operator)), node->stream(),
-                           registry);
+    Node* run = InsertCall(
+        graph, node, CallSpec(row->out_operator, node->args(), std::move(kwargs), FxOverloadName(row->out_operator)),
+        node->stream(), registry);
     if (!run->meta()) run->set_meta(meta);  // the same values, now written into the empties
     graph.ReplaceAllUsesWith(node, run);
     AIRSCOPE_RETURN_IF_ERROR(graph.Erase(node));
@@ -126,21 +132,25 @@ Result<bool> ReplaceDynamicWorkspaceOps(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo ReplaceDynamicWorkspaceOpsPass() {
-  return {"replace_dynamic_workspace_ops",
-          "FIA ops -> get_max_workspace + empty outputs + .out (replace_dynamic_workspace_ops)",
-          "TorchAir's replace_dynamic_workspace_ops (_acl_concrete_graph/acl_graph.py:685-728; table ag:98-161;\n"
-          "called at fx2acl_converter.py:290-292). Each npu.npu_fused_infer_attention_score(.default) or\n"
-          "npu.npu_fused_infer_attention_score_v2(.default) node with meta (TorchAir: meta['val']) becomes, before it:\n"
-          "ws = npu._npu_fused_infer_attention_score[_v2]_get_max_workspace.default(*args, **kwargs); for each of\n"
-          "its 2 outputs (attention_out, softmax_lse) torch.empty(shape, dtype=..., device=...) from its meta; and\n"
-          "npu.npu_fused_infer_attention_score[_v2].out(*args, **kwargs, workspace=ws, out=[empty, empty_1]),\n"
-          "which takes over the node's uses; the node is erased. Nodes without meta are skipped; meta with another\n"
-          "number of outputs is TorchAir's RuntimeError. A size that is one symbol becomes the SymInt placeholder\n"
-          "annotated Sym(<symbol>) (TorchAir: the SymInt input of that symbol); an unknown symbol is TorchAir's\n"
-          "RuntimeError. airscope simplifies: a size that is a symbolic expression (TorchAir builds it with\n"
-          "arithmetic nodes, ag:620-638) is an error; an unknown device is device=None; the paged-attention rows of\n"
-          "the table have no outputs to replace and are skipped, as in TorchAir.",
-          PassKind::kPipeline, ReplaceDynamicWorkspaceOps, {}, EffectPolicy::kPreserveAliasing};
+  return {
+      "replace_dynamic_workspace_ops",
+      "FIA ops -> get_max_workspace + empty outputs + .out (replace_dynamic_workspace_ops)",
+      "TorchAir's replace_dynamic_workspace_ops (_acl_concrete_graph/acl_graph.py:685-728; table ag:98-161;\n"
+      "called at fx2acl_converter.py:290-292). Each npu.npu_fused_infer_attention_score(.default) or\n"
+      "npu.npu_fused_infer_attention_score_v2(.default) node with meta (TorchAir: meta['val']) becomes, before it:\n"
+      "ws = npu._npu_fused_infer_attention_score[_v2]_get_max_workspace.default(*args, **kwargs); for each of\n"
+      "its 2 outputs (attention_out, softmax_lse) torch.empty(shape, dtype=..., device=...) from its meta; and\n"
+      "npu.npu_fused_infer_attention_score[_v2].out(*args, **kwargs, workspace=ws, out=[empty, empty_1]),\n"
+      "which takes over the node's uses; the node is erased. Nodes without meta are skipped; meta with another\n"
+      "number of outputs is TorchAir's RuntimeError. A size that is one symbol becomes the SymInt placeholder\n"
+      "annotated Sym(<symbol>) (TorchAir: the SymInt input of that symbol); an unknown symbol is TorchAir's\n"
+      "RuntimeError. airscope simplifies: a size that is a symbolic expression (TorchAir builds it with\n"
+      "arithmetic nodes, ag:620-638) is an error; an unknown device is device=None; the paged-attention rows of\n"
+      "the table have no outputs to replace and are skipped, as in TorchAir.",
+      PassKind::kPipeline,
+      ReplaceDynamicWorkspaceOps,
+      {},
+      EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope

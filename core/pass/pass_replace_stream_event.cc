@@ -130,8 +130,7 @@ class StreamEventRewriter {
       AIRSCOPE_ASSIGN_OR_RETURN(StreamInfo other, InfoOf(node->args()[1]));
       Replace(node, kPacketStreamWaitStream,
               {Argument::String(on.id), Argument::String(on.device_index), Argument::String(on.device_type),
-               Argument::String(other.id), Argument::String(other.device_index),
-               Argument::String(other.device_type)});
+               Argument::String(other.id), Argument::String(other.device_index), Argument::String(other.device_type)});
     } else if (method == "record_event") {
       AIRSCOPE_ASSIGN_OR_RETURN(StreamInfo on, InfoOf(node->args()[0]));
       if (node->args().size() > 1 && node->args()[1].is_node()) {
@@ -236,11 +235,11 @@ class StreamEventRewriter {
 
   Graph& graph_;
   std::string graph_id_;
-  std::vector<Node*> stack_;          // stream_stack
-  std::vector<Node*> new_streams_;    // new_stream_list
-  std::map<const Node*, StreamInfo> info_;         // stream_info_map
-  std::map<const Node*, Node*> current_of_;        // current_stream_map (nullptr = "default_stream")
-  Node* current_ = nullptr;           // current_stream (nullptr = "default_stream")
+  std::vector<Node*> stack_;                 // stream_stack
+  std::vector<Node*> new_streams_;           // new_stream_list
+  std::map<const Node*, StreamInfo> info_;   // stream_info_map
+  std::map<const Node*, Node*> current_of_;  // current_stream_map (nullptr = "default_stream")
+  Node* current_ = nullptr;                  // current_stream (nullptr = "default_stream")
   bool changed_ = false;
 };
 
@@ -276,7 +275,10 @@ PassInfo ReplaceStreamEventPass() {
           "current at that point; torch.npu functions are recognised as torch.npu.X, torch_npu.npu.X or\n"
           "torch_npu.npu.<module>.X; the torch >= 2.10 spellings (torch.ops.streams.record_event/wait_event,\n"
           "get_external_object_by_index) are not modelled; a call_method turned into a call_function keeps its name.",
-          PassKind::kPipeline, ReplaceStreamEvent, {}, EffectPolicy::kPreserveAliasing};
+          PassKind::kPipeline,
+          ReplaceStreamEvent,
+          {},
+          EffectPolicy::kPreserveAliasing};
 }
 
 }  // namespace airscope

@@ -96,7 +96,9 @@ PassInfo ResolveDefaultStreamMarkersPass() {
           "them in _extract_user_stream_info, gp:601-606 - Python's ValueError, which airscope reports there.)\n"
           "This pass does not assign streams: lower does, as TorchAir's\n"
           "codegen does. airscope simplifies: the getattr/str nodes run nothing on the simulated device.",
-          PassKind::kPipeline, ResolveDefaultStreamMarkers, {"resolve_stream_markers"}};
+          PassKind::kPipeline,
+          ResolveDefaultStreamMarkers,
+          {"resolve_stream_markers"}};
 }
 
 }  // namespace airscope

@@ -26,9 +26,7 @@ std::string ArgsRepr(const Node& node) {
 }
 
 // Python's repr of `node.args[0] if len(node.args) > 0 else None`.
-std::string FirstArgRepr(const Node& node) {
-  return node.args().empty() ? "None" : FormatPythonArg(node.args()[0]);
-}
+std::string FirstArgRepr(const Node& node) { return node.args().empty() ? "None" : FormatPythonArg(node.args()[0]); }
 
 bool SameScopeName(const Node& a, const Node& b) {
   if (a.args().empty() || b.args().empty()) return a.args().empty() && b.args().empty();
@@ -78,7 +76,7 @@ Result<bool> ValidGraph(Graph& graph, PassContext&) {
             "are: {}. Please ensure that each super_kernel_scope_end has a corresponding super_kernel_scope_begin "
             "with the same scope_name parameter.",
             node->name(),
-            node->args().empty() ? "None"
+            node->args().empty()                                ? "None"
             : node->args()[0].kind() == Argument::Kind::kString ? node->args()[0].as_string()
                                                                 : FormatPythonArg(node->args()[0]),
             ReprList(super_kernel_begins, FirstArgRepr));
@@ -105,7 +103,8 @@ Result<bool> ValidGraph(Graph& graph, PassContext&) {
 }  // namespace
 
 PassInfo ValidGraphPass() {
-  return {"_valid_graph", "check that scope_enter/exit and super_kernel_scope_begin/end pair up (_valid_graph)",
+  return {"_valid_graph",
+          "check that scope_enter/exit and super_kernel_scope_begin/end pair up (_valid_graph)",
           "TorchAir's _valid_graph (npu_fx_compiler.py:413-478), run after post_grad_custom_post_pass\n"
           "(nfc:683). air.scope_enter/air.scope_exit are matched with a stack: an exit with no open enter, or\n"
           "enters left open at the end, raise TorchAir's RuntimeError (the message is TorchAir's, verbatim,\n"
@@ -114,7 +113,9 @@ PassInfo ValidGraphPass() {
           "begins left open raise TorchAir's RuntimeErrors. The first problem in graph order is reported\n"
           "(TorchAir raises at the first one too). Never changes the graph. airscope simplifies: Python's\n"
           "repr of the args is airscope's Python spelling of them (nodes print as their names).",
-          PassKind::kPipeline, ValidGraph, {"validate_scopes"}};
+          PassKind::kPipeline,
+          ValidGraph,
+          {"validate_scopes"}};
 }
 
 }  // namespace airscope

@@ -65,8 +65,8 @@ std::vector<PatternPtr> FlattenPattern(bool with_epsilon) {
   PatternPtr norm = AddRmsNormPattern(with_epsilon, /*users=*/2);
   PatternPtr flat = Pattern::Call("aten.view.default", {GetitemPattern(norm, 0), Pattern::Ignored()});
   PatternPtr quant = Pattern::Call("npu.npu_dynamic_quant.default", {flat}, /*users=*/2);
-  PatternPtr scale_view = Pattern::Call("aten.view.default", {GetitemPattern(quant, 1),
-                                                              Pattern::List({Pattern::Int(-1), Pattern::Int(1)})});
+  PatternPtr scale_view = Pattern::Call("aten.view.default",
+                                        {GetitemPattern(quant, 1), Pattern::List({Pattern::Int(-1), Pattern::Int(1)})});
   return {GetitemPattern(quant, 0), scale_view, GetitemPattern(norm, 2)};
 }
 

@@ -14,9 +14,9 @@ namespace {
 // (op_plugin_functions.yaml:6827): the search functions pass axis=-1 and div_mode=True, which make_fx
 // records as five positional arguments (div_mode, the default, left out).
 PatternPtr QuantizeOf(PatternPtr y) {
-  return Pattern::Call("npu.npu_quantize.default", {std::move(y), Pattern::Keyword("scales"),
-                                                    Pattern::Keyword("zero_points"), Pattern::Keyword("dtype"),
-                                                    Pattern::Int(-1)});
+  return Pattern::Call("npu.npu_quantize.default",
+                       {std::move(y), Pattern::Keyword("scales"), Pattern::Keyword("zero_points"),
+                        Pattern::Keyword("dtype"), Pattern::Int(-1)});
 }
 
 // search_fn (add_rms_norm_quant.py:92-95, 125-128), as gen_pattern and check_fn trace it:
@@ -65,15 +65,17 @@ bool QuantExtraCheck(const PatternMatch& match, std::vector<std::string>& notes)
       if (x1->sizes.empty()) return false;
       const Dim& last = x1->sizes.back();
       if (!last.is_static() || (last.value() * ItemSize(x1->dtype)) % 32 != 0) {
-        notes.push_back("Input size detected in pattern match for npu_add_rms_norm_quant fusion pass. Fusion is not "
-                        "supported because the input of the npu_add_rms_norm_quant must be divisible by 32 bytes.");
+        notes.push_back(
+            "Input size detected in pattern match for npu_add_rms_norm_quant fusion pass. Fusion is not "
+            "supported because the input of the npu_add_rms_norm_quant must be divisible by 32 bytes.");
         return false;
       }
     }
   }
   if (!gamma || !scales || gamma->sizes != scales->sizes) {
-    notes.push_back("Gamma, zero_points or scales shape mismatch in pattern match for npu_add_rms_norm_quant "
-                    "fusion pass.");
+    notes.push_back(
+        "Gamma, zero_points or scales shape mismatch in pattern match for npu_add_rms_norm_quant "
+        "fusion pass.");
     return false;
   }
   return true;
@@ -113,8 +115,7 @@ PatternEntry QuantEntry(std::string variant, bool with_xout, bool with_epsilon, 
 // two no_xout registrations (no_xout, no_xout_with_epsilon), all with div_mode=True.
 std::vector<PatternEntry> AddRmsNormQuantEntries() {
   return {QuantEntry("search_fn (default epsilon)", true, false, true),
-          QuantEntry("search_fn (epsilon)", true, true, true),
-          QuantEntry("search_fn_no_xout", false, false, false),
+          QuantEntry("search_fn (epsilon)", true, true, true), QuantEntry("search_fn_no_xout", false, false, false),
           QuantEntry("search_fn_no_xout_with_epsilon", false, true, false)};
 }
 

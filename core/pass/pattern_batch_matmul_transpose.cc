@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <utility>
 
 #include "core/analysis/node_util.h"
 #include "core/pass/inductor_noop_table.h"
@@ -13,10 +14,12 @@ namespace {
 constexpr int64_t kKnAlignment = 128;
 constexpr int64_t kMaxKb = 65536;
 
-PatternPtr Transpose(PatternPtr x) { return Pattern::Call("aten.transpose.int", {x, Pattern::Ignored(), Pattern::Ignored()}); }
-PatternPtr View(PatternPtr x) { return Pattern::Call("aten.view.default", {x, Pattern::Ignored()}); }
-PatternPtr Expand(PatternPtr x) { return Pattern::Call("aten.expand.default", {x, Pattern::Ignored()}); }
-PatternPtr Bmm(PatternPtr a, PatternPtr b) { return Pattern::Call("aten.bmm.default", {a, b}); }
+PatternPtr Transpose(PatternPtr x) {
+  return Pattern::Call("aten.transpose.int", {std::move(x), Pattern::Ignored(), Pattern::Ignored()});
+}
+PatternPtr View(PatternPtr x) { return Pattern::Call("aten.view.default", {std::move(x), Pattern::Ignored()}); }
+PatternPtr Expand(PatternPtr x) { return Pattern::Call("aten.expand.default", {std::move(x), Pattern::Ignored()}); }
+PatternPtr Bmm(PatternPtr a, PatternPtr b) { return Pattern::Call("aten.bmm.default", {std::move(a), std::move(b)}); }
 
 bool IsStatic(const Dim& d) { return d.is_static(); }
 
@@ -38,7 +41,8 @@ bool ExtraCheck(const PatternMatch& match, std::vector<std::string>& notes) {
   int64_t b = x1->sizes[0].value(), k = x1->sizes[2].value();
   if (transposes >= 2) {
     if (k * b < 1 || k * b >= kMaxKb) {
-      notes.push_back(fmt::format("K*B constraint check failed for npu_transpose_batchmatmul. K={}, B={}, K*B={}", k, b, k * b));
+      notes.push_back(
+          fmt::format("K*B constraint check failed for npu_transpose_batchmatmul. K={}, B={}, K*B={}", k, b, k * b));
       return false;
     }
   } else if (k >= kMaxKb) {
@@ -56,8 +60,8 @@ bool ExtraCheck(const PatternMatch& match, std::vector<std::string>& notes) {
           return false;
         }
         if (!IsStatic(t->sizes[2]) || t->sizes[2].value() % kKnAlignment != 0) {
-          notes.push_back(fmt::format("K or N alignment check failed for npu_transpose_batchmatmul. input{} size: {}", i,
-                                      t->ShapeString()));
+          notes.push_back(fmt::format("K or N alignment check failed for npu_transpose_batchmatmul. input{} size: {}",
+                                      i, t->ShapeString()));
           return false;
         }
       }
@@ -70,7 +74,8 @@ bool ExtraCheck(const PatternMatch& match, std::vector<std::string>& notes) {
     if (IsTarget(*n, "aten.transpose.int")) {
       const Argument& d1 = n->args()[1];
       const Argument& d2 = n->args()[2];
-      if (d1.kind() != Argument::Kind::kInt || d2.kind() != Argument::Kind::kInt || d1.as_int() > 1 || d2.as_int() > 1) {
+      if (d1.kind() != Argument::Kind::kInt || d2.kind() != Argument::Kind::kInt || d1.as_int() > 1 ||
+          d2.as_int() > 1) {
         notes.push_back("Transpose args only support 0 or 1 for npu_transpose_batchmatmul");
         return false;
       }
@@ -93,8 +98,7 @@ PatternEntry BmmEntry(std::string variant, PatternPtr search, bool input_x1) {
     for (int64_t v : input_x1 ? std::vector<int64_t>{1, 0, 2} : std::vector<int64_t>{0, 1, 2}) {
       perm.push_back(Argument::Int(v));
     }
-    return std::vector<Node*>{b.Call("npu.npu_transpose_batchmatmul.default",
-                                     {Bound(match, "x1"), Bound(match, "x2")},
+    return std::vector<Node*>{b.Call("npu.npu_transpose_batchmatmul.default", {Bound(match, "x1"), Bound(match, "x2")},
                                      {{"perm_x1", Argument::List(std::move(perm))}})};
   };
   return e;

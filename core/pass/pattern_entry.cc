@@ -47,8 +47,9 @@ void AddEpsilonKwarg(const PatternMatch& match, std::vector<Kwarg>& kwargs) {
 
 bool TracedEpsilonRematches(const PatternMatch& match, std::vector<std::string>& notes) {
   if (match.bindings.contains("epsilon") && IsDefaultEpsilon(Bound(match, "epsilon"))) {
-    notes.push_back("npu_add_rms_norm states epsilon=1e-06, its default: the pattern re-traced with the "
-                    "match's values (register_replacement check_fn) has no epsilon argument and does not match");
+    notes.push_back(
+        "npu_add_rms_norm states epsilon=1e-06, its default: the pattern re-traced with the "
+        "match's values (register_replacement check_fn) has no epsilon argument and does not match");
     return false;
   }
   return true;

@@ -21,15 +21,14 @@
 namespace airscope {
 
 struct PatternEntry {
-  std::string family;       // "AddRmsNormCast": the TorchAir pattern it belongs to
-  std::string variant;      // which registration, as TorchAir's source names it
-  std::string fused_op;     // the op the replacement makes, for remarks
+  std::string family;    // "AddRmsNormCast": the TorchAir pattern it belongs to
+  std::string variant;   // which registration, as TorchAir's source names it
+  std::string fused_op;  // the op the replacement makes, for remarks
   std::vector<PatternPtr> outputs;
   // TorchAir's extra_check, run after the stream check (empty: _return_true).
   std::function<bool(const PatternMatch&, std::vector<std::string>& notes)> extra_check;
   // replace_fn, as the graph fwd_only traces from it with the match's values.
-  std::function<std::optional<std::vector<Node*>>(const PatternMatch&, ReplacementBuilder&, std::string& why)>
-      replace;
+  std::function<std::optional<std::vector<Node*>>(const PatternMatch&, ReplacementBuilder&, std::string& why)> replace;
 
   // The target of outputs[0]: the nodes PatternMatcherPass tries this entry on.
   const std::string& root_target() const { return outputs.front()->target; }

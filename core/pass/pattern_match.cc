@@ -91,14 +91,20 @@ const std::vector<KwargSchema>& KwargSchemas() {
       // native_functions.yaml: _to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None,
       // Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None)
       {"aten._to_copy.default",
-       {{"dtype", Argument::None()}, {"layout", Argument::None()}, {"device", Argument::None()},
-        {"pin_memory", Argument::None()}, {"non_blocking", Argument::Bool(false)},
+       {{"dtype", Argument::None()},
+        {"layout", Argument::None()},
+        {"device", Argument::None()},
+        {"pin_memory", Argument::None()},
+        {"non_blocking", Argument::Bool(false)},
         {"memory_format", Argument::None()}}},
       // op-plugin op_plugin_functions.yaml:6128 npu_dynamic_quant(Tensor input, *, Tensor? smooth_scales=None,
       // Tensor? group_index=None, int? dst_type=None, str quant_mode="pertoken", float dst_type_max=0.0)
       {"npu.npu_dynamic_quant.default",
-       {{"smooth_scales", Argument::None()}, {"group_index", Argument::None()}, {"dst_type", Argument::None()},
-        {"quant_mode", Argument::String("pertoken")}, {"dst_type_max", Argument::Float(0.0)}}},
+       {{"smooth_scales", Argument::None()},
+        {"group_index", Argument::None()},
+        {"dst_type", Argument::None()},
+        {"quant_mode", Argument::String("pertoken")},
+        {"dst_type_max", Argument::Float(0.0)}}},
   };
   return *schemas;
 }
@@ -278,16 +284,12 @@ bool MatchIn(const Pattern& pattern, const Argument& value, Context& ctx, Sub& o
   if (seen != ctx.memo.end()) return seen->second && PyEqual(*seen->second, value);
   bool ok = false;
   switch (pattern.kind) {
-    case Pattern::Kind::kIgnored:
-      ok = true;
-      break;
+    case Pattern::Kind::kIgnored: ok = true; break;
     case Pattern::Kind::kKeyword:
       out.kwargs.emplace_back(pattern.name, value);
       ok = true;
       break;
-    case Pattern::Kind::kCall:
-      ok = MatchCall(pattern, value, ctx, out);
-      break;
+    case Pattern::Kind::kCall: ok = MatchCall(pattern, value, ctx, out); break;
     case Pattern::Kind::kConstant:
     case Pattern::Kind::kList:
       ok = false;  // only reached as leaves (MatchLeaf)

@@ -44,12 +44,12 @@ struct Pattern {
   static constexpr int kMultiple = 0;  // _users=MULTIPLE
 
   Kind kind = Kind::kIgnored;
-  std::string target;                                  // kCall: without torch.ops.
-  std::vector<PatternPtr> args;                        // kCall: positional; kList: items
+  std::string target;                                      // kCall: without torch.ops.
+  std::vector<PatternPtr> args;                            // kCall: positional; kList: items
   std::vector<std::pair<std::string, PatternPtr>> kwargs;  // kCall
-  std::string name;                                    // kKeyword
-  int users = 1;                                       // kCall
-  Argument value;                                      // kConstant
+  std::string name;                                        // kKeyword
+  int users = 1;                                           // kCall
+  Argument value;                                          // kConstant
 
   static PatternPtr Call(std::string target, std::vector<PatternPtr> args, int users = 1);
   static PatternPtr Call(std::string target, std::vector<PatternPtr> args,

@@ -11,8 +11,8 @@ ReplacementBuilder::ReplacementBuilder(Graph& graph, Node* position, const OpReg
     : graph_(graph), position_(position), registry_(registry) {}
 
 Node* ReplacementBuilder::Call(std::string_view target, std::vector<Argument> args, std::vector<Kwarg> kwargs) {
-  Node* node = InsertCall(graph_, position_, CallSpec(target, std::move(args), std::move(kwargs)),
-                          position_->stream(), registry_);
+  Node* node = InsertCall(graph_, position_, CallSpec(target, std::move(args), std::move(kwargs)), position_->stream(),
+                          registry_);
   made_.push_back(node);
   return node;
 }

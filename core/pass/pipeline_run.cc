@@ -22,8 +22,7 @@ std::string_view StageStatusName(StageStatus status) {
   return "?";
 }
 
-PipelineRun::PipelineRun(std::shared_ptr<const Graph> input, std::vector<std::string> passes,
-                         PipelineOptions options)
+PipelineRun::PipelineRun(std::shared_ptr<const Graph> input, std::vector<std::string> passes, PipelineOptions options)
     : passes_(std::move(passes)), options_(options) {
   StageRecord record;
   record.pass = "input";
@@ -322,10 +321,11 @@ Result<std::shared_ptr<const Graph>> PipelineRun::GraphAt(size_t stage) const {
   for (size_t k = base + 1; k <= stage; ++k) {
     if (stages_[k].status != StageStatus::kRan || !stages_[k].changed) continue;
     if (std::string changed = ChangedSince(recipes_[k]); !changed.empty()) {
-      return Status::Errorf("cannot recompute stage {}: its snapshot was dropped for memory (pipeline.memory-budget) "
-                            "and {} changed since stage {} ({}) ran, so a replay would show a stage that never "
-                            "happened; `back` or `reset` and run again, or raise the budget",
-                            stage, changed, k, stages_[k].pass);
+      return Status::Errorf(
+          "cannot recompute stage {}: its snapshot was dropped for memory (pipeline.memory-budget) "
+          "and {} changed since stage {} ({}) ran, so a replay would show a stage that never "
+          "happened; `back` or `reset` and run again, or raise the budget",
+          stage, changed, k, stages_[k].pass);
     }
   }
   std::unique_ptr<Graph> graph = snapshots_[base]->Clone();
@@ -348,8 +348,9 @@ Result<std::shared_ptr<const Graph>> PipelineRun::GraphAt(size_t stage) const {
     }
   }
   if (Status lint = graph->Lint(); !lint.ok()) {
-    return Status::Errorf("cannot recompute stage {}: the replayed graph does not lint (a pass is not deterministic?): {}",
-                          stage, lint.message());
+    return Status::Errorf(
+        "cannot recompute stage {}: the replayed graph does not lint (a pass is not deterministic?): {}", stage,
+        lint.message());
   }
   return std::shared_ptr<const Graph>(std::move(graph));
 }

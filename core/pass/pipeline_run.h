@@ -45,14 +45,14 @@ enum class StageStatus : uint8_t { kInput, kRan, kSkipped, kFailed };
 std::string_view StageStatusName(StageStatus status);  // "input", "ran", "skipped", "failed"
 
 struct StageRecord {
-  size_t number = 0;         // 0 = input
-  std::string pass;          // "input" for stage 0
+  size_t number = 0;  // 0 = input
+  std::string pass;   // "input" for stage 0
   StageStatus status = StageStatus::kInput;
-  bool changed = false;      // the graph differs from the previous stage's
-  double seconds = 0;        // the pass's own time (0 when skipped)
+  bool changed = false;  // the graph differs from the previous stage's
+  double seconds = 0;    // the pass's own time (0 when skipped)
   std::vector<std::string> remarks;
-  std::string error;         // kFailed: the pass's error
-  size_t nodes = 0;          // node count after the stage
+  std::string error;  // kFailed: the pass's error
+  size_t nodes = 0;   // node count after the stage
 };
 
 // Bytes per node of a cloned graph (Node, its args vector and UserList, the name
@@ -89,7 +89,7 @@ struct RunReport {
   Stop stop = Stop::kCount;
   size_t first_stage = 0;  // the new stages are first_stage..last_stage (none if first > last)
   size_t last_stage = 0;
-  Status error;            // kFailed: the failing pass's error; kInterrupted: InterruptedStatus()
+  Status error;  // kFailed: the failing pass's error; kInterrupted: InterruptedStatus()
   bool stopped_early() const { return stop == Stop::kFailed || stop == Stop::kInterrupted; }
 };
 
@@ -167,8 +167,8 @@ class PipelineRun {
   std::set<std::string> breakpoints_;
   std::set<std::string> skips_;
   PipelineOptions options_;
-  std::vector<StageRecord> stages_;                        // 0..cursor
-  std::vector<std::shared_ptr<const Graph>> snapshots_;    // parallel; nullptr = dropped
+  std::vector<StageRecord> stages_;                      // 0..cursor
+  std::vector<std::shared_ptr<const Graph>> snapshots_;  // parallel; nullptr = dropped
   std::optional<StageRecord> failure_;
   // The graph the next pass runs on: equal to *base (the snapshot it was
   // copied from) while its version is still `version`; otherwise it is copied

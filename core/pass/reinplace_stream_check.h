@@ -19,7 +19,6 @@
 
 namespace airscope {
 
-
 bool SameStream(const std::vector<Node*>& nodes, const StreamLabelMap& labels);
 
 // ReinplaceStreamChecker.check_single_reinplace (au:382-384): users of args[0]

@@ -125,7 +125,8 @@ class RuleParser {
     }
     if (c == '$') {
       scan_.Advance();
-      AIRSCOPE_ASSIGN_OR_RETURN(std::string name, Identifier("a name after '$' ($node, $arg0 or a name bound with 'as')"));
+      AIRSCOPE_ASSIGN_OR_RETURN(std::string name,
+                                Identifier("a name after '$' ($node, $arg0 or a name bound with 'as')"));
       value.kind = ValueTemplate::Kind::kRef;
       value.ref = name;
       return value;
@@ -152,10 +153,11 @@ class RuleParser {
     }
     if (word.rfind("torch.", 0) == 0) {
       return Error(start, fmt::format("unknown torch value '{}' (dtypes like torch.float32, memory formats like "
-                                      "torch.contiguous_format)", word));
+                                      "torch.contiguous_format)",
+                                      word));
     }
-    return Error(start, fmt::format("'{}' is not a value (quote strings; refer to nodes as $node, $arg0 or $NAME)",
-                                    word));
+    return Error(start,
+                 fmt::format("'{}' is not a value (quote strings; refer to nodes as $node, $arg0 or $NAME)", word));
   }
 
  private:
@@ -234,7 +236,6 @@ Result<RewriteRule> ParseRule(std::string_view line, size_t number) {
 
 }  // namespace
 
-
 Result<RewriteProgram> ParseRewriteProgram(const std::vector<std::string>& lines, size_t first_line) {
   RewriteProgram program;
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -246,8 +247,8 @@ Result<RewriteProgram> ParseRewriteProgram(const std::vector<std::string>& lines
     rule.text = std::string(line.substr(first, last - first + 1));
     program.rules.push_back(std::move(rule));
   }
-  if (program.rules.empty()) return Status::Errorf("line {}: the pass has no rules (write 'on PATTERN: ACTION')",
-                                                   first_line);
+  if (program.rules.empty())
+    return Status::Errorf("line {}: the pass has no rules (write 'on PATTERN: ACTION')", first_line);
   return program;
 }
 
@@ -259,9 +260,10 @@ Result<PassInfo> DefineRewritePass(const std::string& name, const std::vector<st
   info.kind = PassKind::kUser;
   info.effects = EffectPolicy::kPreserveAliasing;  // rewrites may change the math, not what is written
   info.summary = fmt::format("rewrite pass, {} rule{}", program.rules.size(), program.rules.size() == 1 ? "" : "s");
-  std::string help = fmt::format("A user rewrite pass defined with `pass define` at {}:{}.\n"
-                                 "Its rules, applied in order, each over every node in graph order:",
-                                 origin, first_line > 0 ? first_line - 1 : 0);
+  std::string help = fmt::format(
+      "A user rewrite pass defined with `pass define` at {}:{}.\n"
+      "Its rules, applied in order, each over every node in graph order:",
+      origin, first_line > 0 ? first_line - 1 : 0);
   for (const RewriteRule& rule : program.rules) help += fmt::format("\n  {}", rule.text);
   info.help = std::move(help);
   info.run = MakeRewritePass(std::move(program));

@@ -95,5 +95,4 @@ PassFn MakeRewritePass(RewriteProgram program);
 Result<PassInfo> DefineRewritePass(const std::string& name, const std::vector<std::string>& lines, size_t first_line,
                                    const std::string& origin);
 
-
 }  // namespace airscope

@@ -33,7 +33,8 @@ class Run {
         changed = true;
       }
       // Most often a misspelt pattern: say so instead of changing nothing quietly.
-      if (matched == 0) context_.remarks.push_back(fmt::format("rule at line {} ({}) matched no node", rule.line, rule.text));
+      if (matched == 0)
+        context_.remarks.push_back(fmt::format("rule at line {} ({}) matched no node", rule.line, rule.text));
     }
     return changed;
   }
@@ -88,8 +89,7 @@ class Run {
 
   Status Act(const RewriteRule& rule, Node* node) {
     switch (rule.action) {
-      case RewriteAction::kSetStream:
-        return WrapInStreamScope(node, rule.stream);
+      case RewriteAction::kSetStream: return WrapInStreamScope(node, rule.stream);
       case RewriteAction::kErase: {
         if (!node->users().empty()) {
           std::vector<std::string> users;
@@ -100,8 +100,7 @@ class Run {
       }
       case RewriteAction::kInsertBefore:
       case RewriteAction::kInsertAfter:
-      case RewriteAction::kReplace:
-        break;
+      case RewriteAction::kReplace: break;
     }
     std::vector<Argument> args;
     for (const ValueTemplate& value : rule.call.args) {
@@ -115,7 +114,7 @@ class Run {
     }
     Node* anchor = node;
     if (!rule.anchor.empty()) {
-      AIRSCOPE_ASSIGN_OR_RETURN(Node* resolved, RefNode(rule.anchor, node));
+      AIRSCOPE_ASSIGN_OR_RETURN(Node * resolved, RefNode(rule.anchor, node));
       anchor = resolved;
     }
     if (rule.action == RewriteAction::kReplace) {
@@ -142,13 +141,15 @@ class Run {
   Status WrapInStreamScope(Node* node, const std::string& stream) {
     if (stream.empty()) {
       if (node->stream().empty()) return Status::Ok();
-      return Status::Errorf("it is on stream '{}' by its air.scope_enter block; to put it on the default stream, "
-                            "move it out of that block", node->stream());
+      return Status::Errorf(
+          "it is on stream '{}' by its air.scope_enter block; to put it on the default stream, "
+          "move it out of that block",
+          node->stream());
     }
-    InsertCall(graph_, node, /*before=*/true, kScopeEnter,
-               {Argument::List({Argument::String(std::string(kUserStreamLabel))}),
-                Argument::List({Argument::String(stream)})},
-               {}, context_.registry);
+    InsertCall(
+        graph_, node, /*before=*/true, kScopeEnter,
+        {Argument::List({Argument::String(std::string(kUserStreamLabel))}), Argument::List({Argument::String(stream)})},
+        {}, context_.registry);
     InsertCall(graph_, node, /*before=*/false, kScopeExit, {}, {}, context_.registry);
     graph_.SetStream(node, stream);
     return Status::Ok();

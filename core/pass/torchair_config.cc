@@ -12,7 +12,7 @@ namespace {
 // One row per option: its description and where its value lives.
 struct OptionRow {
   ConfigOptionInfo info;
-  bool TorchAirConfig::*flag = nullptr;    // kBool
+  bool TorchAirConfig::*flag = nullptr;       // kBool
   int64_t TorchAirConfig::*number = nullptr;  // kInt
 };
 
@@ -48,7 +48,8 @@ const std::vector<OptionRow>& Rows() {
        &TorchAirConfig::enable_output_clone},
       {{"config.debug.aclgraph.static_capture_size_limit", K::kInt, "64", 1, INT64_MAX,
         "captured graphs per FX graph before every later call falls back to eager (ag:999-1014)"},
-       nullptr, &TorchAirConfig::static_capture_size_limit},
+       nullptr,
+       &TorchAirConfig::static_capture_size_limit},
       {{"config.debug.aclgraph.clone_input", K::kBool, "true", 0, 0,
         "replays first copy each user input into its capture-time staging buffer (ag:1290-1359)"},
        &TorchAirConfig::clone_input},

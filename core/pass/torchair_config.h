@@ -45,7 +45,7 @@ struct TorchAirConfig {
 enum class ConfigValueKind : uint8_t { kBool, kInt };
 
 struct ConfigOptionInfo {
-  std::string name;           // "config.debug.aclgraph.remove_cat_ops"
+  std::string name;  // "config.debug.aclgraph.remove_cat_ops"
   ConfigValueKind kind = ConfigValueKind::kBool;
   std::string default_value;  // as `set` shows it: "true", "64"
   int64_t min = 0, max = 0;   // kInt: the accepted range

@@ -24,8 +24,7 @@ struct Region {
 // The middle snake of Myers' algorithm (as in diff-match-patch's bisect):
 // a point (x, y) on an optimal path, splitting the region in two. nullopt
 // when there is no common line worth finding within kMaxEdits.
-std::optional<std::pair<size_t, size_t>> Bisect(const std::vector<int>& A, const std::vector<int>& B,
-                                                const Region& r) {
+std::optional<std::pair<size_t, size_t>> Bisect(const std::vector<int>& A, const std::vector<int>& B, const Region& r) {
   const ptrdiff_t n = static_cast<ptrdiff_t>(r.a1 - r.a0);
   const ptrdiff_t m = static_cast<ptrdiff_t>(r.b1 - r.b0);
   const int* a = A.data() + r.a0;
@@ -47,8 +46,8 @@ std::optional<std::pair<size_t, size_t>> Bisect(const std::vector<int>& A, const
   for (ptrdiff_t d = 0; d < limit; ++d) {
     for (ptrdiff_t k1 = -d + k1start; k1 <= d - k1end; k1 += 2) {
       ptrdiff_t k1o = offset + k1;
-      ptrdiff_t x1 = (k1 == -d || (k1 != d && at(v1, k1o - 1) < at(v1, k1o + 1))) ? at(v1, k1o + 1)
-                                                                                   : at(v1, k1o - 1) + 1;
+      ptrdiff_t x1 =
+          (k1 == -d || (k1 != d && at(v1, k1o - 1) < at(v1, k1o + 1))) ? at(v1, k1o + 1) : at(v1, k1o - 1) + 1;
       ptrdiff_t y1 = x1 - k1;
       while (x1 < n && y1 < m && a[x1] == b[y1]) ++x1, ++y1;
       at(v1, k1o) = x1;
@@ -65,8 +64,8 @@ std::optional<std::pair<size_t, size_t>> Bisect(const std::vector<int>& A, const
     }
     for (ptrdiff_t k2 = -d + k2start; k2 <= d - k2end; k2 += 2) {
       ptrdiff_t k2o = offset + k2;
-      ptrdiff_t x2 = (k2 == -d || (k2 != d && at(v2, k2o - 1) < at(v2, k2o + 1))) ? at(v2, k2o + 1)
-                                                                                   : at(v2, k2o - 1) + 1;
+      ptrdiff_t x2 =
+          (k2 == -d || (k2 != d && at(v2, k2o - 1) < at(v2, k2o + 1))) ? at(v2, k2o + 1) : at(v2, k2o - 1) + 1;
       ptrdiff_t y2 = x2 - k2;
       while (x2 < n && y2 < m && a[n - x2 - 1] == b[m - y2 - 1]) ++x2, ++y2;
       at(v2, k2o) = x2;
@@ -88,7 +87,6 @@ std::optional<std::pair<size_t, size_t>> Bisect(const std::vector<int>& A, const
   }
   return std::nullopt;
 }
-
 
 // GNU's range: "l" for one line, "l,n" otherwise, l the line before an empty range.
 std::string Range(size_t start, size_t count) {

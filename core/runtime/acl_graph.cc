@@ -149,9 +149,10 @@ Result<CallReport> AclGraph::Call(const std::vector<CallArg>& args, CallEnv& env
     // compile(), first call (ag:931-964): the dummy capture that makes the mempool.
     pool_ = env.device.allocator().CreatePool(name_);
     initialized_ = true;
-    report.lines.push_back(Note(fmt::format("{}: first call: mempool '{}' made for its captures (the empty capture "
-                                            "that initializes it, acl_graph.py:957-962)",
-                                            name_, name_)));
+    report.lines.push_back(
+        Note(fmt::format("{}: first call: mempool '{}' made for its captures (the empty capture "
+                         "that initializes it, acl_graph.py:957-962)",
+                         name_, name_)));
   }
   if (fallback_) {
     report.key = "fallback_to_eager";
@@ -179,8 +180,8 @@ Result<CallReport> AclGraph::Call(const std::vector<CallArg>& args, CallEnv& env
       return report;
     }
     report.lines.push_back(TorchAirLine("DEBUG", 977, torchair_text::NeedsRecapture(name_, key)));
-    report.lines.push_back(Note(fmt::format("{} recaptures: {} (is_need_to_recapture, acl_graph.py:1365-1374)",
-                                            Describe(meta), cause)));
+    report.lines.push_back(
+        Note(fmt::format("{} recaptures: {} (is_need_to_recapture, acl_graph.py:1365-1374)", Describe(meta), cause)));
     saved = meta.graph;
   }
   const bool reuse = !config_.disable_mempool_reuse_in_same_fx;
@@ -203,8 +204,8 @@ Result<CallReport> AclGraph::Call(const std::vector<CallArg>& args, CallEnv& env
   }
   Status captured = CaptureForKey(key, args, env, report);
   if (!captured.ok()) return rollback(captured);
-  report.lines.push_back(TorchAirLine("DEBUG", 1018,
-                                      torchair_text::Counters(name_, counter_captured_, counter_mutated_, counter_core_)));
+  report.lines.push_back(
+      TorchAirLine("DEBUG", 1018, torchair_text::Counters(name_, counter_captured_, counter_mutated_, counter_core_)));
   report.action = saved ? CallReport::Action::kRecapture : CallReport::Action::kCapture;
   if (saved) {
     ++stats_.recaptures_mutated;
@@ -241,12 +242,14 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
     const CallArg& a = args[i];
     if (in.parameter) {
       meta.captured_parameter.emplace(i, a.data_ptr);
-      meta.baked.push_back({BakedAddress::Role::kParameter, in.Label(), a.data_ptr, BytesOf(a.meta), a.storage, false, i});
+      meta.baked.push_back(
+          {BakedAddress::Role::kParameter, in.Label(), a.data_ptr, BytesOf(a.meta), a.storage, false, i});
       continue;
     }
     if (in.mutated) {
       meta.captured_mutated_inputs.emplace(i, a.data_ptr);
-      meta.baked.push_back({BakedAddress::Role::kMutatedInput, in.Label(), a.data_ptr, BytesOf(a.meta), a.storage, false, i});
+      meta.baked.push_back(
+          {BakedAddress::Role::kMutatedInput, in.Label(), a.data_ptr, BytesOf(a.meta), a.storage, false, i});
       continue;
     }
     if (!in.aliased_by_outputs.empty()) {
@@ -254,7 +257,8 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
       userinput_ref_data_ptr_.emplace(i, a.data_ptr);  // setdefault: the first capture's
       env.buffers.Hold(a.storage);
       meta.held_inputs.push_back(a.storage);
-      meta.baked.push_back({BakedAddress::Role::kAliasedInput, in.Label(), a.data_ptr, BytesOf(a.meta), a.storage, true, i});
+      meta.baked.push_back(
+          {BakedAddress::Role::kAliasedInput, in.Label(), a.data_ptr, BytesOf(a.meta), a.storage, true, i});
     }
   }
 
@@ -268,10 +272,10 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
     }
     FreePoolBlocks(memory, pool_);
     env.buffers.PoolWasReset(pool_);
-    reset_note = fmt::format("mempool '{}' set back to its state before the first capture, so this capture reuses the "
-                             "memory of the others (_npu_setCheckpointPoolState, acl_graph.py:1117-1130){}",
-                             name_,
-                             stale.empty() ? "" : fmt::format("; held there, now free for it: {}", fmt::join(stale, ", ")));
+    reset_note = fmt::format(
+        "mempool '{}' set back to its state before the first capture, so this capture reuses the "
+        "memory of the others (_npu_setCheckpointPoolState, acl_graph.py:1117-1130){}",
+        name_, stale.empty() ? "" : fmt::format("; held there, now free for it: {}", fmt::join(stale, ", ")));
   }
 
   AIRSCOPE_ASSIGN_OR_RETURN(Lowered lowered, LowerFor(args, env.registry));
@@ -282,7 +286,8 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
   std::vector<size_t> staged;
   for (size_t i = 0; i < info_.inputs.size(); ++i) {
     const RuntimeInput& in = info_.inputs[i];
-    if (in.kind != RuntimeInput::Kind::kTensor || in.parameter || in.mutated || !in.aliased_by_outputs.empty()) continue;
+    if (in.kind != RuntimeInput::Kind::kTensor || in.parameter || in.mutated || !in.aliased_by_outputs.empty())
+      continue;
     staged.push_back(i);
     // empty_like only for NPU tensors (args_list[input_idx].is_npu, ag:1204).
     if (clone && IsNpu(args[i].meta)) staging.push_back({in.name, BytesOf(args[i].meta)});
@@ -341,7 +346,7 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
     } else if (!out.node.empty()) {
       auto t = task_of.find(out.base);
       auto b = t == task_of.end() ? block_of_task.end() : block_of_task.find(t->second);
-        std::string origin = fmt::format("output {} of AclGraph {}", o, meta.graph);
+      std::string origin = fmt::format("output {} of AclGraph {}", o, meta.graph);
       if (b != block_of_task.end() && b->second->live) {
         storage = env.buffers.AdoptBlock(memory, b->second->id, origin);
       } else if (b != block_of_task.end()) {
@@ -353,8 +358,8 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
     meta.output_storage.push_back(storage);
     if (storage < 0) continue;
     const Storage& s = env.buffers.storage(static_cast<uint32_t>(storage));
-    meta.baked.push_back({BakedAddress::Role::kOutput, fmt::format("output {}", o), s.address, s.bytes, storage,
-                          retain, 0});
+    meta.baked.push_back(
+        {BakedAddress::Role::kOutput, fmt::format("output {}", o), s.address, s.bytes, storage, retain, 0});
     if (retain) {
       env.buffers.Hold(static_cast<uint32_t>(storage));
       meta.held_outputs.push_back(static_cast<uint32_t>(storage));
@@ -367,12 +372,10 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
   report.lines.push_back(
       TorchAirLine("INFO", 1243, torchair_text::CaptureSucceeded(name_, key, meta.graph, info_.updated_nodes.size())));
   const PoolStats& pool = memory.Stats(pool_);
-  report.lines.push_back(Note(fmt::format("captured {} ({} task{}) into mempool '{}': {} reserved, {} allocated{}",
-                                          Describe(meta), c->tasks.tasks.size(), c->tasks.tasks.size() == 1 ? "" : "s", name_, FormatBytes(pool.reserved),
-                                          FormatBytes(pool.allocated),
-                                          clone && !staged.empty()
-                                              ? fmt::format("; {} input(s) staged (clone_input)", staged.size())
-                                              : "")));
+  report.lines.push_back(Note(fmt::format(
+      "captured {} ({} task{}) into mempool '{}': {} reserved, {} allocated{}", Describe(meta), c->tasks.tasks.size(),
+      c->tasks.tasks.size() == 1 ? "" : "s", name_, FormatBytes(pool.reserved), FormatBytes(pool.allocated),
+      clone && !staged.empty() ? fmt::format("; {} input(s) staged (clone_input)", staged.size()) : "")));
   ++stats_.captures;
   if (existing >= 0) {
     metas_[static_cast<size_t>(existing)] = std::move(meta);
@@ -515,9 +518,9 @@ Status AclGraph::RunEagerly(const std::vector<CallArg>& args, CallEnv& env, Call
     if (out.aliases_input >= 0) {
       storage = args[static_cast<size_t>(out.aliases_input)].storage;
     } else {
-      AIRSCOPE_ASSIGN_OR_RETURN(uint32_t fresh, env.buffers.NewStorage(env.device.allocator(), kDefaultPool,
-                                                      BytesOf(lowered.outputs[o]),
-                                                      fmt::format("output {} of {} (eager)", o, name_)));
+      AIRSCOPE_ASSIGN_OR_RETURN(
+          uint32_t fresh, env.buffers.NewStorage(env.device.allocator(), kDefaultPool, BytesOf(lowered.outputs[o]),
+                                                 fmt::format("output {} of {} (eager)", o, name_)));
       storage = fresh;
     }
     Handle h;
@@ -584,10 +587,11 @@ std::vector<std::string> AclGraph::Retainers(uint32_t storage) const {
   for (const GraphMeta& meta : metas_) {
     for (const BakedAddress& b : meta.baked) {
       if (!b.retained || b.storage != static_cast<int64_t>(storage)) continue;
-      std::string_view why = b.role == BakedAddress::Role::kOutput        ? "retained_outputs, acl_graph.py:1149-1153"
-                             : b.role == BakedAddress::Role::kAliasedInput ? "captured_userinput_ref_with_output, "
-                                                                             "acl_graph.py:1112-1115"
-                                                                           : "retained_userinputs, acl_graph.py:1203-1206";
+      std::string_view why = b.role == BakedAddress::Role::kOutput ? "retained_outputs, acl_graph.py:1149-1153"
+                             : b.role == BakedAddress::Role::kAliasedInput
+                                 ? "captured_userinput_ref_with_output, "
+                                   "acl_graph.py:1112-1115"
+                                 : "retained_userinputs, acl_graph.py:1203-1206";
       if (b.role == BakedAddress::Role::kOutput && !meta.retained_outputs) continue;
       who.push_back(fmt::format("{} keeps it as its {} {} ({})", Describe(meta), BakedRoleName(b.role), b.what, why));
     }
@@ -651,9 +655,10 @@ Result<std::vector<CallArg>> BindCallArgs(const FxGraphInfo& info, const std::ve
     if (in.kind != RuntimeInput::Kind::kSymInt) continue;
     auto it = symbols.find(in.symbol);
     if (it == symbols.end()) {
-      return Status::Errorf("SymInt input '{}' ({}): no tensor of the call has a dim of that size to take its value "
-                            "from",
-                            in.name, in.symbol);
+      return Status::Errorf(
+          "SymInt input '{}' ({}): no tensor of the call has a dim of that size to take its value "
+          "from",
+          in.name, in.symbol);
     }
     args[i].value = it->second;
   }

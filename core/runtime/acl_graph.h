@@ -87,7 +87,7 @@ struct AclGraphConfig {
 struct BakedAddress {
   enum class Role : uint8_t { kStagingInput, kUserInput, kParameter, kMutatedInput, kAliasedInput, kOutput };
   Role role = Role::kUserInput;
-  std::string what;       // the input's name, or "output 0"
+  std::string what;  // the input's name, or "output 0"
   uint64_t address = 0;
   int64_t bytes = 0;
   int64_t storage = -1;   // the caller's storage it was at capture (-1: the pool's own)
@@ -99,10 +99,10 @@ std::string_view BakedRoleName(BakedAddress::Role role);
 // One captured graph: TorchAir's GraphMeta (au:85-104) and what airscope counts.
 struct GraphMeta {
   std::string key;
-  uint32_t graph = 0;          // the simulated captured graph: TorchAir's AclGraph{id}
-  std::string device_name;     // its name on the device: "graph_1 {[4]}"
+  uint32_t graph = 0;       // the simulated captured graph: TorchAir's AclGraph{id}
+  std::string device_name;  // its name on the device: "graph_1 {[4]}"
   int64_t captured_at_call = 0;
-  int capture = 1;             // 1: the key's first capture; 2, 3, ...: recaptures
+  int capture = 1;                                                // 1: the key's first capture; 2, 3, ...: recaptures
   std::map<size_t, uint64_t> captured_parameter;                  // ag:1104-1105
   std::map<size_t, uint64_t> captured_mutated_inputs;             // ag:1107-1110
   std::map<size_t, uint64_t> captured_userinput_ref_with_output;  // ag:1112-1115
@@ -121,16 +121,16 @@ struct GraphMeta {
 
 struct AclGraphStats {
   uint64_t calls = 0;
-  uint64_t captures = 0;             // first captures and recaptures
-  uint64_t recaptures_mutated = 0;   // recapture_due_to_mutated_input_change_
+  uint64_t captures = 0;               // first captures and recaptures
+  uint64_t recaptures_mutated = 0;     // recapture_due_to_mutated_input_change_
   uint64_t recaptures_core_limit = 0;  // recapture_due_to_global_limit_core_change_ (never, see above)
   uint64_t replays = 0;
-  uint64_t hits = 0;                 // a key found, no recapture
-  uint64_t eager_runs = 0;           // after the fallback
-  int64_t fell_back_at_call = 0;     // 0: never
+  uint64_t hits = 0;              // a key found, no recapture
+  uint64_t eager_runs = 0;        // after the fallback
+  int64_t fell_back_at_call = 0;  // 0: never
   std::string fell_back_key;
-  std::vector<std::string> keys;     // every key seen, in order
-  uint64_t released_graphs = 0;      // captured graphs the fallback reset
+  std::vector<std::string> keys;  // every key seen, in order
+  uint64_t released_graphs = 0;   // captured graphs the fallback reset
 };
 
 struct CallReport {
@@ -148,8 +148,8 @@ struct CallEnv {
   SimDevice& device;
   DeviceBuffers& buffers;
   const OpRegistry& registry;
-  int64_t call = 0;  // DeviceBuffers::NextCall()
-  bool keep = false; // `call ... keep`: output handles stay until dropped
+  int64_t call = 0;   // DeviceBuffers::NextCall()
+  bool keep = false;  // `call ... keep`: output handles stay until dropped
   // Set once per session: TorchAir's output warning is a Python warning
   // filtered after its first showing (ag:1472-1473).
   bool* output_warning_shown = nullptr;

@@ -39,11 +39,11 @@ std::string FormatAddress(uint64_t address);  // "0x110000000200"; "?" for 0 (no
 struct Storage {
   uint32_t id = 0;
   PoolId pool = kDefaultPool;
-  BlockId block = 0;     // 0: its memory is free (every holder let go, or a pool reset freed it)
+  BlockId block = 0;  // 0: its memory is free (every holder let go, or a pool reset freed it)
   uint64_t address = 0;
-  int64_t bytes = 0;     // the block's (rounded) size
+  int64_t bytes = 0;  // the block's (rounded) size
   int holders = 0;
-  std::string origin;    // what made it: "buf1", "output 0 of AclGraph 3"
+  std::string origin;  // what made it: "buf1", "output 0 of AclGraph 3"
   bool freed() const { return block == 0; }
   bool Overlaps(uint64_t address, int64_t bytes) const;
 };
@@ -53,12 +53,12 @@ struct Handle {
   std::string name;
   Kind kind = Kind::kInput;
   uint32_t storage = 0;
-  int64_t bytes = 0;       // the tensor's
-  std::string shape;       // "f32[4, 4]" (outputs)
-  int64_t call = 0;        // the call that made it
-  size_t output = 0;       // kOutput: index among the graph's outputs
-  std::string producer;    // kOutput: "AclGraph 3 (graph_1 {[4]})"
-  bool kept = false;       // kOutput: `keep`; else held until the next call returns
+  int64_t bytes = 0;     // the tensor's
+  std::string shape;     // "f32[4, 4]" (outputs)
+  int64_t call = 0;      // the call that made it
+  size_t output = 0;     // kOutput: index among the graph's outputs
+  std::string producer;  // kOutput: "AclGraph 3 (graph_1 {[4]})"
+  bool kept = false;     // kOutput: `keep`; else held until the next call returns
 };
 
 class DeviceBuffers {

@@ -25,10 +25,14 @@ struct UpdatedOp {
 const std::vector<UpdatedOp>& UpdatedOps() {
   static const std::vector<UpdatedOp> kOps = {
       {"npu._npu_fused_infer_attention_score_get_max_workspace.default",
-       {"actual_seq_lengths", "actual_seq_lengths_kv", "actual_shared_prefix_len"}, {}},
+       {"actual_seq_lengths", "actual_seq_lengths_kv", "actual_shared_prefix_len"},
+       {}},
       {"npu.npu_fused_infer_attention_score.out",
-       {"actual_seq_lengths", "actual_seq_lengths_kv", "actual_shared_prefix_len"}, {}},
-      {"npu._npu_fused_infer_attention_score_v2_get_max_workspace.default", {"actual_seq_qlen", "actual_seq_kvlen"}, {}},
+       {"actual_seq_lengths", "actual_seq_lengths_kv", "actual_shared_prefix_len"},
+       {}},
+      {"npu._npu_fused_infer_attention_score_v2_get_max_workspace.default",
+       {"actual_seq_qlen", "actual_seq_kvlen"},
+       {}},
       {"npu.npu_fused_infer_attention_score_v2.out", {"actual_seq_qlen", "actual_seq_kvlen"}, {}},
       {"atb._npu_paged_attention.default", {}, {7}},
       {"atb._npu_paged_attention_splitfuse.default", {}, {4, 6}},
@@ -36,9 +40,7 @@ const std::vector<UpdatedOp>& UpdatedOps() {
   return kOps;
 }
 
-bool IsOutOperator(std::string_view target) {
-  return !target.ends_with("_get_max_workspace.default");
-}
+bool IsOutOperator(std::string_view target) { return !target.ends_with("_get_max_workspace.default"); }
 
 const UpdatedOp* FindUpdatedOp(const Node& node) {
   std::string_view target = StripTorchOps(node.target());
@@ -84,7 +86,8 @@ std::string SymbolOf(const NodeMeta& meta) {
 // A bare symbol as Dynamo names them ("s0", "u3"), not an expression.
 bool IsBareSymbol(const std::string& expr) {
   if (expr.empty() || !std::isalpha(static_cast<unsigned char>(expr[0]))) return false;
-  return std::all_of(expr.begin(), expr.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return std::all_of(expr.begin(), expr.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 bool HasSymbol(const TensorMeta& meta) {
@@ -98,9 +101,7 @@ bool IsUpdatedParamOnlyUse(const Node& user, const Node& placeholder) {
   if (!op) return false;
   // get_node_all_placeholder_inputs (ag:195-227) without the excluded kwargs and arg indices.
   bool found = false;
-  auto visit = [&](const Argument& a) {
-    a.ForEachNode([&](Node* n) { found = found || n == &placeholder; });
-  };
+  auto visit = [&](const Argument& a) { a.ForEachNode([&](Node* n) { found = found || n == &placeholder; }); };
   for (size_t i = 0; i < user.args().size(); ++i) {
     if (std::find(op->indices.begin(), op->indices.end(), i) == op->indices.end()) visit(user.args()[i]);
   }
@@ -117,8 +118,7 @@ size_t FxGraphInfo::InputOfPlaceholder(size_t placeholder) const {
   return inputs.size();
 }
 
-FxGraphInfo AnalyzeFxGraph(const Graph& compiled, const std::vector<bool>& parameters,
-                                   const OpRegistry& registry) {
+FxGraphInfo AnalyzeFxGraph(const Graph& compiled, const std::vector<bool>& parameters, const OpRegistry& registry) {
   FxGraphInfo info;
   std::vector<Node*> placeholders = compiled.Placeholders();
   // Inputs, with the symbols Dynamo lifts before the first tensor using them.
@@ -230,7 +230,8 @@ FxGraphInfo AnalyzeFxGraph(const Graph& compiled, const std::vector<bool>& param
       k.value.ForEachNode([&](Node* n) { updated = updated || is_placeholder.count(n); });
     }
     for (size_t i : op->indices) {
-      if (i < node->args().size() && node->args()[i].is_node()) updated = updated || is_placeholder.count(node->args()[i].as_node());
+      if (i < node->args().size() && node->args()[i].is_node())
+        updated = updated || is_placeholder.count(node->args()[i].as_node());
     }
     if (updated) info.updated_nodes.push_back(node->name());
   }

@@ -47,17 +47,19 @@ namespace airscope {
 struct RuntimeInput {
   enum class Kind : uint8_t { kTensor, kSymInt, kOther };
   Kind kind = Kind::kTensor;
-  std::string name;             // the placeholder's name, or the lifted symbol ("s0")
-  bool lifted = false;          // a SymInt Dynamo lifts (see above); not a placeholder of the compiled graph
-  size_t placeholder = 0;       // kTensor/kOther and unlifted kSymInt: index among the compiled graph's placeholders
-  std::string symbol;           // kSymInt: the expression it is ("s0")
-  TensorMeta meta;              // kTensor: as compiled (symbols where dynamic)
-  bool parameter = false;       // parameter_user_inputs
-  bool mutated = false;         // in mutated_user_inputs
+  std::string name;        // the placeholder's name, or the lifted symbol ("s0")
+  bool lifted = false;     // a SymInt Dynamo lifts (see above); not a placeholder of the compiled graph
+  size_t placeholder = 0;  // kTensor/kOther and unlifted kSymInt: index among the compiled graph's placeholders
+  std::string symbol;      // kSymInt: the expression it is ("s0")
+  TensorMeta meta;         // kTensor: as compiled (symbols where dynamic)
+  bool parameter = false;  // parameter_user_inputs
+  bool mutated = false;    // in mutated_user_inputs
   std::vector<size_t> aliased_by_outputs;  // userinput_ref_with_output[idx]: output indices aliasing it
-  std::string caller_name;      // what the caller calls it, when that differs (`l_x_` for aot's `arg0_1`)
+  std::string caller_name;                 // what the caller calls it, when that differs (`l_x_` for aot's `arg0_1`)
   // "arg0_1", or "arg0_1 (l_x_)".
-  std::string Label() const { return caller_name.empty() || caller_name == name ? name : name + " (" + caller_name + ")"; }
+  std::string Label() const {
+    return caller_name.empty() || caller_name == name ? name : name + " (" + caller_name + ")";
+  }
 };
 
 // (index into inputs, is_symbol): TorchAir's tuples, sorted as it sorts them.
@@ -69,9 +71,9 @@ struct UnupdatedInput {
 };
 
 struct FxGraphOutput {
-  std::string node;             // the output node's argument (a node name), "" for a non-tensor constant
-  TensorMeta meta;              // as compiled
-  int64_t aliases_input = -1;   // index into inputs when it aliases one
+  std::string node;            // the output node's argument (a node name), "" for a non-tensor constant
+  TensorMeta meta;             // as compiled
+  int64_t aliases_input = -1;  // index into inputs when it aliases one
   // The node whose value owns the output's memory (the output itself, or the
   // base it is a view of); a getitem of a multi-output op stands for the op.
   std::string base;
@@ -96,8 +98,7 @@ struct FxGraphInfo {
 
 // `parameters[i]`: placeholder i of `compiled` is a parameter or buffer (what
 // the call says; shorter vectors mean "no" for the rest).
-FxGraphInfo AnalyzeFxGraph(const Graph& compiled, const std::vector<bool>& parameters,
-                                   const OpRegistry& registry);
+FxGraphInfo AnalyzeFxGraph(const Graph& compiled, const std::vector<bool>& parameters, const OpRegistry& registry);
 
 // Which targets a placeholder's use may be an "updated" param of
 // (_REPLACE_FUNC_MAP, ag:100-159): such a use alone does not make the input

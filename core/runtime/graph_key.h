@@ -24,9 +24,9 @@ namespace airscope {
 
 // One argument of a call, at runtime: what the key and the AclGraph runtime read.
 struct CallArg {
-  int64_t value = 0;            // kSymInt
-  std::vector<int64_t> sizes;   // kTensor
-  uint64_t data_ptr = 0;        // kTensor: tensor.data_ptr()
+  int64_t value = 0;           // kSymInt
+  std::vector<int64_t> sizes;  // kTensor
+  uint64_t data_ptr = 0;       // kTensor: tensor.data_ptr()
   // What the runtime reads besides: the tensor's concrete meta and the
   // storage it lives in (device_buffers.h).
   TensorMeta meta;

@@ -36,8 +36,9 @@ std::string Counters(const std::string& fx_graph, int64_t captures, int64_t muta
 }
 
 std::string NoFindCaptured(uint32_t id, const std::string& fx_graph, const std::string& key) {
-  return fmt::format("No find captured AclGraph{{id: {}}} of fx_graph {} with graph key {{{}}}, and start to capture it.",
-                     id, fx_graph, key);
+  return fmt::format(
+      "No find captured AclGraph{{id: {}}} of fx_graph {} with graph key {{{}}}, and start to capture it.", id,
+      fx_graph, key);
 }
 
 std::string CaptureSucceeded(const std::string& fx_graph, const std::string& key, uint32_t id, size_t updated) {

@@ -26,14 +26,15 @@ struct RuntimeLine {
 
 // TorchAir's messages (acl_graph.py), with the values filled in as %s fills them.
 namespace torchair_text {
-std::string FindCaptured(uint32_t id, const std::string& fx_graph, const std::string& key);       // :974
-std::string NeedsRecapture(const std::string& fx_graph, const std::string& key);                  // :977
-std::string NoNeedsRecapture(const std::string& fx_graph, const std::string& key);                // :982
-std::string LimitReached(const std::string& fx_graph, const std::string& key, int64_t limit);     // :1002-1011
+std::string FindCaptured(uint32_t id, const std::string& fx_graph, const std::string& key);          // :974
+std::string NeedsRecapture(const std::string& fx_graph, const std::string& key);                     // :977
+std::string NoNeedsRecapture(const std::string& fx_graph, const std::string& key);                   // :982
+std::string LimitReached(const std::string& fx_graph, const std::string& key, int64_t limit);        // :1002-1011
 std::string Counters(const std::string& fx_graph, int64_t captures, int64_t mutated, int64_t core);  // :1018-1020
-std::string NoFindCaptured(uint32_t id, const std::string& fx_graph, const std::string& key);     // :1114
-std::string CaptureSucceeded(const std::string& fx_graph, const std::string& key, uint32_t id, size_t updated);  // :1243
-std::string FixedAddresses();                                                                      // :1462-1472
+std::string NoFindCaptured(uint32_t id, const std::string& fx_graph, const std::string& key);        // :1114
+std::string CaptureSucceeded(const std::string& fx_graph, const std::string& key, uint32_t id,
+                             size_t updated);  // :1243
+std::string FixedAddresses();                  // :1462-1472
 }  // namespace torchair_text
 
 }  // namespace airscope

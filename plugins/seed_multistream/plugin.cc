@@ -38,8 +38,9 @@ Result<bool> SeedMultistream(Graph& graph, PassContext&) {
   bool changed = false;
   for (Node* node : graph.Nodes()) {
     if (Is(*node, "aten.mm.default")) {
-      graph.InsertBefore(node, Call("air.scope_enter.default", {Argument::List({Argument::String("_user_stream_label")}),
-                                                                Argument::List({Argument::String("stream_1")})}));
+      graph.InsertBefore(node,
+                         Call("air.scope_enter.default", {Argument::List({Argument::String("_user_stream_label")}),
+                                                          Argument::List({Argument::String("stream_1")})}));
       changed = true;
     }
     if (Is(*node, "aten.abs.default")) {

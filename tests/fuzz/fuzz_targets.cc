@@ -49,18 +49,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 #if defined(AIRSCOPE_FUZZ_FX_TEXT)
   Result<std::unique_ptr<Graph>> graph = ParseFxText(text, "fuzz");
   bool lossless = graph.ok() && NodesWithAmbiguousStrings(**graph).empty();
-  CheckGraph(graph, [](const Graph& g) { return PrintFxText(g); },
-             lossless ? Parser([](std::string_view t) { return ParseFxText(t, "fuzz"); }) : Parser());
+  CheckGraph(
+      graph, [](const Graph& g) { return PrintFxText(g); },
+      lossless ? Parser([](std::string_view t) { return ParseFxText(t, "fuzz"); }) : Parser());
 #elif defined(AIRSCOPE_FUZZ_READABLE)
-  CheckGraph(ParseReadable(text, "fuzz"), [](const Graph& g) { return PrintReadable(g); },
-             Parser([](std::string_view t) { return ParseReadable(t, "fuzz"); }));
+  CheckGraph(
+      ParseReadable(text, "fuzz"), [](const Graph& g) { return PrintReadable(g); },
+      Parser([](std::string_view t) { return ParseReadable(t, "fuzz"); }));
 #elif defined(AIRSCOPE_FUZZ_JSON)
-  CheckGraph(ParseGraphJson(text, "fuzz"), [](const Graph& g) { return PrintGraphJson(g); },
-             Parser([](std::string_view t) { return ParseGraphJson(t, "fuzz"); }));
+  CheckGraph(
+      ParseGraphJson(text, "fuzz"), [](const Graph& g) { return PrintGraphJson(g); },
+      Parser([](std::string_view t) { return ParseGraphJson(t, "fuzz"); }));
 #elif defined(AIRSCOPE_FUZZ_PBTXT)
   // pbtxt is TorchAir's GE-level form (GE op names and types): it reads as
   // another graph by design, so only printing is checked.
-  CheckGraph(ParsePbtxt(text, "fuzz"), [](const Graph& g) { return PrintFxText(g); }, Parser());
+  CheckGraph(
+      ParsePbtxt(text, "fuzz"), [](const Graph& g) { return PrintFxText(g); }, Parser());
 #elif defined(AIRSCOPE_FUZZ_TORCH_TRACE)
   (void)ParseTraceLog(text, "fuzz");
 #elif defined(AIRSCOPE_FUZZ_TORCH_LOGS)

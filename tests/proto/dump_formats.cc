@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
   for (int i = 2; i < argc; ++i) {
     std::string path = argv[i];
     auto text = airscope::ReadFile(path);
-    auto graph = text.ok() ? airscope::ParseReadable(*text, path) : airscope::Result<std::unique_ptr<airscope::Graph>>(text.status());
+    auto graph = text.ok() ? airscope::ParseReadable(*text, path)
+                           : airscope::Result<std::unique_ptr<airscope::Graph>>(text.status());
     if (!graph.ok()) {
       std::fprintf(stderr, "%s\n", graph.status().message().c_str());
       status = 1;

@@ -138,13 +138,14 @@ class PtySession {
 class InteractiveTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    home_ = fs::temp_directory_path() /
-            fmt_name(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    home_ = fs::temp_directory_path() / fmt_name(::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(home_);
     fs::create_directories(home_);
   }
   void TearDown() override { fs::remove_all(home_); }
-  static std::string fmt_name(const char* test) { return std::string("airscope_pty_") + test + "_" + std::to_string(getpid()); }
+  static std::string fmt_name(const char* test) {
+    return std::string("airscope_pty_") + test + "_" + std::to_string(getpid());
+  }
 
   fs::path home_;
 };
@@ -203,7 +204,8 @@ TEST_F(InteractiveTest, CtrlCStopsAGraphvizLayout) {
     out << "graph():\n    %x : [num_users=1] = placeholder[target=x]\n";
     std::string previous = "x";
     for (int i = 0; i < 20000; ++i) {
-      std::string name = "n" + std::to_string(i);
+      std::string name = "n";
+      name += std::to_string(i);
       out << "    %" << name << " : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%"
           << previous << ",), kwargs = {})\n";
       previous = name;

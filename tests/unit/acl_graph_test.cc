@@ -130,15 +130,17 @@ TEST(GraphKeyTest, ASymbolNoSymIntStandsForMakesAMixedKey) {
 TEST(GraphKeyTest, AnInputUsedOnlyAsAnUpdatedParamStaysOutOfTheKey) {
   // actual_seq_lengths of npu_fused_infer_attention_score.out is updated on each
   // replay (_REPLACE_FUNC_MAP, ag:100-109), not captured per value.
-  auto g = Parse("arg0_1: \"Sym(s0)\", arg1_1: \"f16[1, 8, 16, 64]\"",
-                 "        out: \"f16[1, 8, 16, 64]\" = torch.ops.npu.npu_fused_infer_attention_score.out(arg1_1, arg1_1, "
-                 "arg1_1, actual_seq_lengths = [arg0_1])\n        return (out,)\n");
+  auto g =
+      Parse("arg0_1: \"Sym(s0)\", arg1_1: \"f16[1, 8, 16, 64]\"",
+            "        out: \"f16[1, 8, 16, 64]\" = torch.ops.npu.npu_fused_infer_attention_score.out(arg1_1, arg1_1, "
+            "arg1_1, actual_seq_lengths = [arg0_1])\n        return (out,)\n");
   FxGraphInfo info = Analyze(*g);
   EXPECT_TRUE(info.unupdated_sym_input_index.empty());
   ASSERT_EQ(info.updated_nodes.size(), 1u);  // TorchAir's "updated node num"
   // The same input used by an ordinary op is part of the key again.
-  auto h = Parse("arg0_1: \"Sym(s0)\", arg1_1: \"f16[1, 8, 16, 64]\"",
-                 "        mul: \"f16[1, 8, 16, 64]\" = torch.ops.aten.mul.Tensor(arg1_1, arg0_1)\n        return (mul,)\n");
+  auto h =
+      Parse("arg0_1: \"Sym(s0)\", arg1_1: \"f16[1, 8, 16, 64]\"",
+            "        mul: \"f16[1, 8, 16, 64]\" = torch.ops.aten.mul.Tensor(arg1_1, arg0_1)\n        return (mul,)\n");
   EXPECT_EQ(Analyze(*h).unupdated_sym_input_index.size(), 1u);
 }
 
@@ -245,7 +247,8 @@ class AclGraphTest : public ::testing::Test {
   std::unique_ptr<AclGraph> graph_;
 };
 
-const char* kAddBody = "        add: \"f32[s0, 64]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)\n        return (add,)\n";
+const char* kAddBody =
+    "        add: \"f32[s0, 64]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)\n        return (add,)\n";
 
 TEST_F(AclGraphTest, AStaticGraphIsCapturedOnceAndReplayedEveryCall) {
   Make(Parse("arg0_1: \"f32[4, 64]\", arg1_1: \"f32[4, 64]\"",
@@ -254,8 +257,9 @@ TEST_F(AclGraphTest, AStaticGraphIsCapturedOnceAndReplayedEveryCall) {
   ASSERT_TRUE(first.ok()) << first.status().message();
   EXPECT_EQ(first->action, CallReport::Action::kCapture);
   EXPECT_EQ(first->key, "no_updated_input");
-  EXPECT_TRUE(Says(*first, "No find captured AclGraph{id: 1} of fx_graph graph_1 with graph key {no_updated_input}, "
-                           "and start to capture it."));
+  EXPECT_TRUE(Says(*first,
+                   "No find captured AclGraph{id: 1} of fx_graph graph_1 with graph key {no_updated_input}, "
+                   "and start to capture it."));
   for (int i = 0; i < 3; ++i) {
     Result<CallReport> next = Call({{4, 64}, {4, 64}}, {"x", "y"});
     ASSERT_TRUE(next.ok());
@@ -296,8 +300,9 @@ TEST_F(AclGraphTest, AMovedMutatedInputRecaptures) {
   Result<CallReport> moved = Call({{4}}, {"b"});
   ASSERT_TRUE(moved.ok());
   EXPECT_EQ(moved->action, CallReport::Action::kRecapture);
-  EXPECT_TRUE(Says(*moved, "The current AclGraph needs to be recaptured for fx_graph graph_1 with graph key "
-                           "{no_updated_input}."));
+  EXPECT_TRUE(Says(*moved,
+                   "The current AclGraph needs to be recaptured for fx_graph graph_1 with graph key "
+                   "{no_updated_input}."));
   EXPECT_TRUE(Says(*moved, "count of recaptures caused by mutated inputs changed is 1"));
   EXPECT_EQ(graph_->stats().recaptures_mutated, 1u);
   EXPECT_EQ(graph_->graphs_meta().size(), 1u);
@@ -316,8 +321,9 @@ TEST_F(AclGraphTest, TheLimitFallsBackToEagerAndReleasesEveryCapture) {
   ASSERT_TRUE(third.ok());
   EXPECT_EQ(third->action, CallReport::Action::kEager);
   EXPECT_EQ(third->key, "fallback_to_eager");
-  EXPECT_TRUE(Says(*third, "The static_capture_size_limit reached when capturing fx_graph graph_1 with graph key "
-                           "[16], we will fall back to eager for all subsequent executions."));
+  EXPECT_TRUE(Says(*third,
+                   "The static_capture_size_limit reached when capturing fx_graph graph_1 with graph key "
+                   "[16], we will fall back to eager for all subsequent executions."));
   EXPECT_TRUE(graph_->fallback_to_eager());
   EXPECT_TRUE(graph_->graphs_meta().empty());
   EXPECT_TRUE(device_.captured().empty());

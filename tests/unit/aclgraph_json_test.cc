@@ -156,8 +156,10 @@ std::map<std::string, std::vector<ScriptTask>> StreamTasks(const nlohmann::json&
 
 // Sync names: a record or wait prefix and an all-digit handle.
 bool Handle(const std::string& name, bool* record, std::string* handle) {
-  for (auto [prefix, is_record] : {std::pair<std::string, bool>{"EVENT_RECORD_", true}, {"MEM_WRITE_VALUE_", true},
-                                   {"EVENT_WAIT_", false}, {"MEM_WAIT_VALUE_", false}}) {
+  for (auto [prefix, is_record] : {std::pair<std::string, bool>{"EVENT_RECORD_", true},
+                                   {"MEM_WRITE_VALUE_", true},
+                                   {"EVENT_WAIT_", false},
+                                   {"MEM_WAIT_VALUE_", false}}) {
     if (name.rfind(prefix, 0) != 0) continue;
     std::string tail = name.substr(prefix.size());
     if (tail.empty() || !std::all_of(tail.begin(), tail.end(), ::isdigit)) return false;
@@ -292,8 +294,8 @@ TEST(AclGraphJson, TorchAirsScriptsReadOurOutput) {
     std::vector<std::pair<std::string, std::string>> pairs = DeadlockPairs(events, 48);
     if (conflict) {
       ASSERT_EQ(pairs.size(), 1u);
-      EXPECT_EQ(pairs[0], (std::pair<std::string, std::string>{"npu_moe_distribute_dispatch",
-                                                                "npu_moe_distribute_combine"}));
+      EXPECT_EQ(pairs[0],
+                (std::pair<std::string, std::string>{"npu_moe_distribute_dispatch", "npu_moe_distribute_combine"}));
     } else {
       EXPECT_TRUE(pairs.empty());
     }
@@ -342,8 +344,8 @@ TEST(AclGraphJson, ReadsARealDumpsShapes) {
   // stream3, so they may overlap: 56 > 48, as in TorchAir's docs' example.
   std::vector<Hazard> hazards = FindHazards(read->tasks, {read->capture_stream, 48, "ascend-910b"});
   bool cores = false;
-  for (const Hazard& h : hazards) cores = cores || (h.kind == HazardKind::kCores &&
-                                                     h.message.find("56 > 48") != std::string::npos);
+  for (const Hazard& h : hazards)
+    cores = cores || (h.kind == HazardKind::kCores && h.message.find("56 > 48") != std::string::npos);
   EXPECT_TRUE(cores);
   // A fractional ts survives a rewrite.
   EXPECT_NE(AclGraphJson(read->tasks).find("\"ts\":15.2"), std::string::npos);

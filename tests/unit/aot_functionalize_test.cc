@@ -36,10 +36,10 @@ TEST(AotFunctionalizeTest, ViewMutationIsViewedBack) {
       "        mul_: \"f32[4, 4]\" = view.mul_(2);  view = None\n        return ()\n",
       "L_x_: \"f32[16]\"");
   RunAotPass(*g);
-  EXPECT_EQ(Calls(*g), (std::vector<std::string>{"view = aten.view.default(arg0_1, [4, 4])",
-                                                 "mul = aten.mul.Tensor(view, 2)",
-                                                 "view_1 = aten.view.default(mul, [16])",
-                                                 "copy_ = aten.copy_.default(arg0_1, view_1)", "output = output(())"}));
+  EXPECT_EQ(Calls(*g),
+            (std::vector<std::string>{"view = aten.view.default(arg0_1, [4, 4])", "mul = aten.mul.Tensor(view, 2)",
+                                      "view_1 = aten.view.default(mul, [16])",
+                                      "copy_ = aten.copy_.default(arg0_1, view_1)", "output = output(())"}));
 }
 
 // transpose_copy_int_inverse: transpose again; zero_ -> zero.
@@ -50,11 +50,10 @@ TEST(AotFunctionalizeTest, TransposeMutationIsTransposedBack) {
       "        zero_: \"f32[3, 2]\" = transpose.zero_();  transpose = None\n        return ()\n",
       "L_x_: \"f32[2, 3]\"");
   RunAotPass(*g);
-  EXPECT_EQ(Calls(*g), (std::vector<std::string>{"transpose = aten.transpose.int(arg0_1, 0, 1)",
-                                                 "zero = aten.zero.default(transpose)",
-                                                 "transpose_1 = aten.transpose.int(zero, 0, 1)",
-                                                 "copy_ = aten.copy_.default(arg0_1, transpose_1)",
-                                                 "output = output(())"}));
+  EXPECT_EQ(Calls(*g), (std::vector<std::string>{
+                           "transpose = aten.transpose.int(arg0_1, 0, 1)", "zero = aten.zero.default(transpose)",
+                           "transpose_1 = aten.transpose.int(zero, 0, 1)",
+                           "copy_ = aten.copy_.default(arg0_1, transpose_1)", "output = output(())"}));
 }
 
 // commit_update leaves the mutated view stale (FunctionalTensorWrapper.cpp):
@@ -70,8 +69,7 @@ TEST(AotFunctionalizeTest, ReadingTheMutatedViewRegeneratesIt) {
   EXPECT_EQ(Calls(*g), (std::vector<std::string>{
                            "select = aten.select.int(arg0_1, 0, 1)", "add = aten.add.Tensor(select, 1)",
                            "select_scatter = aten.select_scatter.default(arg0_1, add, 0, 1)",
-                           "select_1 = aten.select.int(select_scatter, 0, 1)",
-                           "mul = aten.mul.Tensor(select_1, 3)",
+                           "select_1 = aten.select.int(select_scatter, 0, 1)", "mul = aten.mul.Tensor(select_1, 3)",
                            "copy_ = aten.copy_.default(arg0_1, select_scatter)", "output = output((mul,))"}));
 }
 
@@ -102,11 +100,11 @@ TEST(AotFunctionalizeTest, IntermediateBaseHasNoEpilogue) {
       "        add_: \"f32[2, 4]\" = s.add_(1);  s = None\n        return (c,)\n",
       "L_x_: \"f32[4, 4]\"");
   RunAotPass(*g);
-  EXPECT_EQ(Calls(*g), (std::vector<std::string>{
-                           "clone = aten.clone.default(arg0_1)", "slice = aten.slice.Tensor(clone, 0, 0, 2)",
-                           "add = aten.add.Tensor(slice, 1)",
-                           "slice_scatter = aten.slice_scatter.default(clone, add, 0, 0, 2)",
-                           "output = output((slice_scatter,))"}));
+  EXPECT_EQ(Calls(*g),
+            (std::vector<std::string>{"clone = aten.clone.default(arg0_1)", "slice = aten.slice.Tensor(clone, 0, 0, 2)",
+                                      "add = aten.add.Tensor(slice, 1)",
+                                      "slice_scatter = aten.slice_scatter.default(clone, add, 0, 0, 2)",
+                                      "output = output((slice_scatter,))"}));
 }
 
 // Epilogues come in input order (_functionalized_f_helper walks the inputs).

@@ -93,15 +93,16 @@ TEST(AotIndexingTest, SetItemWithTensorIndexIsIndexPut) {
       "        l_x_[l_i_] = l_w_;  setitem = l_x_;  l_i_ = l_w_ = None\n        return ()\n",
       std::string(kX) + ", L_i_: \"i64[2][1]npu:0\", L_w_: \"f32[2, 8][8, 1]npu:0\"");
   RunAotPass(*g);
-  EXPECT_EQ(Calls(*g), (std::vector<std::string>{"index_put = aten.index_put.default(arg0_1, [arg1_1], arg2_1)",
-                                                 "copy_ = aten.copy_.default(arg0_1, index_put)",
-                                                 "output = output(())"}));
+  EXPECT_EQ(Calls(*g),
+            (std::vector<std::string>{"index_put = aten.index_put.default(arg0_1, [arg1_1], arg2_1)",
+                                      "copy_ = aten.copy_.default(arg0_1, index_put)", "output = output(())"}));
 }
 
 // ---- conversions
 
 TEST(AotConversionTest, ToDtypeAndDevice) {
-  EXPECT_EQ(Lower("l_x_.to(torch.float16)", "f16[4, 8]")[0], "_to_copy = aten._to_copy.default(arg0_1, dtype=torch.float16)");
+  EXPECT_EQ(Lower("l_x_.to(torch.float16)", "f16[4, 8]")[0],
+            "_to_copy = aten._to_copy.default(arg0_1, dtype=torch.float16)");
   EXPECT_EQ(Lower("l_x_.half()", "f16[4, 8]")[0], "_to_copy = aten._to_copy.default(arg0_1, dtype=torch.float16)");
   // dispatch_to(self, device): self.options().device(device).
   EXPECT_EQ(Lower("l_x_.cpu()", "f32[4, 8]")[0],
@@ -123,9 +124,10 @@ TEST(AotConversionTest, NoCopyWhenNothingChanges) {
 
 // TorchAir's py_impl of type_as on AutogradPrivateUse1: self.to(other.dtype).
 TEST(AotConversionTest, TypeAsOnNpuIsToDtype) {
-  auto g = ParseDynamo("        l_x_ = L_x_\n        l_y_ = L_y_\n"
-                       "        r: \"f16[4, 8]\" = l_x_.type_as(l_y_);  l_x_ = l_y_ = None\n        return (r,)\n",
-                       std::string(kX) + ", L_y_: \"f16[2][1]npu:0\"");
+  auto g = ParseDynamo(
+      "        l_x_ = L_x_\n        l_y_ = L_y_\n"
+      "        r: \"f16[4, 8]\" = l_x_.type_as(l_y_);  l_x_ = l_y_ = None\n        return (r,)\n",
+      std::string(kX) + ", L_y_: \"f16[2][1]npu:0\"");
   RunAotPass(*g);
   EXPECT_EQ(Calls(*g)[0], "_to_copy = aten._to_copy.default(arg0_1, dtype=torch.float16)");
 }

@@ -39,8 +39,9 @@ TEST(ModuleSpecTest, ParsesTorchReprs) {
 }
 
 TEST(ModuleSpecTest, RefusesWhatItCannotBind) {
-  EXPECT_NE(ParseModuleSpec("Linear(in_feature=64, out_features=2)").status().message().find("no argument 'in_feature'"),
-            std::string::npos);
+  EXPECT_NE(
+      ParseModuleSpec("Linear(in_feature=64, out_features=2)").status().message().find("no argument 'in_feature'"),
+      std::string::npos);
   EXPECT_NE(ParseModuleSpec("LSTM(10, 20)").status().message().find("not modelled"), std::string::npos);
   EXPECT_NE(ParseModuleSpec("Linear(64)").status().message().find("missing argument 'out_features'"),
             std::string::npos);
@@ -86,8 +87,9 @@ TEST(ModuleSpecTest, ParametersAndBuffers) {
 std::vector<std::string> LowerModule(const std::string& repr, const std::string& in, const std::string& out) {
   ModuleTable table;
   table.Set("L__self___m", Spec(repr));
-  auto g = ParseDynamo("        l_x_ = L_x_\n        y: \"" + out + "\" = self.L__self___m(l_x_);  l_x_ = None\n"
-                       "        return (y,)\n",
+  auto g = ParseDynamo("        l_x_ = L_x_\n        y: \"" + out +
+                           "\" = self.L__self___m(l_x_);  l_x_ = None\n"
+                           "        return (y,)\n",
                        "L_x_: \"" + in + "\"");
   RunAotPass(*g, &table);
   return Calls(*g);
@@ -130,8 +132,8 @@ TEST(AotModulesTest, NormsEmbeddingAndActivations) {
 
 // Schema defaults at the end are left out, as the dispatcher hands them to the tracer.
 TEST(AotModulesTest, Pooling) {
-  EXPECT_EQ(LowerModule("MaxPool2d(kernel_size=3, stride=2, padding=1, dilation=1, ceil_mode=False)",
-                        "f32[1, 8, 8, 8]", "f32[1, 8, 4, 4]")[0],
+  EXPECT_EQ(LowerModule("MaxPool2d(kernel_size=3, stride=2, padding=1, dilation=1, ceil_mode=False)", "f32[1, 8, 8, 8]",
+                        "f32[1, 8, 4, 4]")[0],
             "max_pool2d_with_indices = aten.max_pool2d_with_indices.default(arg0_1, [3, 3], [2, 2], [1, 1])");
   EXPECT_EQ(LowerModule("AvgPool2d(kernel_size=2, stride=2, padding=0)", "f32[1, 8, 8, 8]", "f32[1, 8, 4, 4]")[0],
             "avg_pool2d = aten.avg_pool2d.default(arg0_1, [2, 2], [2, 2])");
@@ -144,9 +146,10 @@ TEST(AotModulesTest, Pooling) {
 }
 
 TEST(AotModulesTest, UndeclaredModuleSaysHowToDeclareIt) {
-  auto g = ParseDynamo("        l_x_ = L_x_\n        y: \"f32[4]\" = self.L__self___fc(l_x_);  l_x_ = None\n"
-                       "        return (y,)\n",
-                       "L_x_: \"f32[4]\"");
+  auto g = ParseDynamo(
+      "        l_x_ = L_x_\n        y: \"f32[4]\" = self.L__self___fc(l_x_);  l_x_ = None\n"
+      "        return (y,)\n",
+      "L_x_: \"f32[4]\"");
   auto run = RunAotPass(*g);
   EXPECT_TRUE(run.Remarks("declare it as print(model) shows it: `module L__self___fc TYPE(ARGS)`"));
 }
@@ -169,8 +172,9 @@ TEST(AotCollectivesTest, AllToAllSingleBecomesAllToAllSingleNpu) {
                            "output = output((wait_tensor,))"}));
   auto run = RunAotPass(*unknown);
   EXPECT_TRUE(run.Remarks("set dist.world_size N"));
-  EXPECT_EQ(Calls(*unknown)[0], "all_to_all_single = _c10d_functional.all_to_all_single.default(arg0_1, [1, 3], "
-                                "[2, 2], '0')");
+  EXPECT_EQ(Calls(*unknown)[0],
+            "all_to_all_single = _c10d_functional.all_to_all_single.default(arg0_1, [1, 3], "
+            "[2, 2], '0')");
 }
 
 TEST(AotCollectivesTest, AllgatherOfEqualSizes) {
@@ -180,13 +184,14 @@ TEST(AotCollectivesTest, AllgatherOfEqualSizes) {
       "        g0: \"f32[2, 8]\" = ag[0]\n        g1: \"f32[2, 8]\" = ag[1]\n        return (g0, g1)\n",
       "L_x_: \"f32[2, 8]\", L_a_: \"f32[2, 8]\", L_b_: \"f32[2, 8]\"");
   RunAotPass(*g);
-  EXPECT_EQ(Calls(*g), (std::vector<std::string>{
-                           "cat = aten.cat.default([arg0_1, arg0_1])",
-                           "allgather_in_tensor = npu_define.allgather_in_tensor.default(cat, arg0_1, 'ptd:0', [0, 1], 2)",
-                           "split_with_sizes = aten.split_with_sizes.default(allgather_in_tensor, [2, 2])",
-                           "getitem = operator.getitem(split_with_sizes, 0)", "view = aten.view.default(getitem, [2, 8])",
-                           "getitem_1 = operator.getitem(split_with_sizes, 1)",
-                           "view_1 = aten.view.default(getitem_1, [2, 8])", "output = output((view, view_1))"}));
+  EXPECT_EQ(Calls(*g),
+            (std::vector<std::string>{
+                "cat = aten.cat.default([arg0_1, arg0_1])",
+                "allgather_in_tensor = npu_define.allgather_in_tensor.default(cat, arg0_1, 'ptd:0', [0, 1], 2)",
+                "split_with_sizes = aten.split_with_sizes.default(allgather_in_tensor, [2, 2])",
+                "getitem = operator.getitem(split_with_sizes, 0)", "view = aten.view.default(getitem, [2, 8])",
+                "getitem_1 = operator.getitem(split_with_sizes, 1)", "view_1 = aten.view.default(getitem_1, [2, 8])",
+                "output = output((view, view_1))"}));
 }
 
 }  // namespace

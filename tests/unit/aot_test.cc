@@ -55,9 +55,9 @@ TEST(AotTest, OperatorBecomesAtenWithArgInputs) {
       "        mul: \"f32[5, 5]\" = l_x_ * l_y_;  l_x_ = l_y_ = None\n        return (mul,)\n",
       "L_x_: \"f32[5, 5]\", L_y_: \"f32[5, 5]\"");
   EXPECT_TRUE(RunAot(*g).changed);
-  EXPECT_EQ(Describe(*g), (std::vector<std::string>{"arg0_1 = placeholder()", "arg1_1 = placeholder()",
-                                                    "mul = aten.mul.Tensor(arg0_1, arg1_1)",
-                                                    "output = output((mul,))"}));
+  EXPECT_EQ(Describe(*g),
+            (std::vector<std::string>{"arg0_1 = placeholder()", "arg1_1 = placeholder()",
+                                      "mul = aten.mul.Tensor(arg0_1, arg1_1)", "output = output((mul,))"}));
 }
 
 // links.log: the get_attr parameter is lifted to arg0_1, before the user inputs;
@@ -100,11 +100,10 @@ TEST(AotTest, GeluDropoutAndCustomOpPacket) {
       "        return (out_1,)\n",
       "L_x_: \"f32[2, 8]\"");
   RunAot(*g);
-  EXPECT_EQ(Describe(*g), (std::vector<std::string>{
-                              "arg0_1 = placeholder()", "gelu = aten.gelu.default(arg0_1)",
-                              "native_dropout = aten.native_dropout.default(gelu, 0.1, True)",
-                              "getitem = operator.getitem(native_dropout, 0)", "baz = test.baz.default(getitem)",
-                              "output = output((baz,))"}));
+  EXPECT_EQ(Describe(*g), (std::vector<std::string>{"arg0_1 = placeholder()", "gelu = aten.gelu.default(arg0_1)",
+                                                    "native_dropout = aten.native_dropout.default(gelu, 0.1, True)",
+                                                    "getitem = operator.getitem(native_dropout, 0)",
+                                                    "baz = test.baz.default(getitem)", "output = output((baz,))"}));
   // TorchAir's NPU meta for the mask: uint8[ceil(16/128)*128/8] = u8[16].
   const NodeMeta* meta = g->Find("native_dropout")->meta();
   ASSERT_NE(meta, nullptr);
@@ -148,11 +147,11 @@ TEST(AotTest, Linear3dFlattensAroundAddmm) {
       "        y: \"f32[2, 3, 8]\" = torch.nn.functional.linear(l_x_, l_w_, l_b_)\n        return (y,)\n",
       "L_x_: \"f32[2, 3, 4][12, 4, 1]\", L_w_: \"f32[8, 4]\", L_b_: \"f32[8]\"");
   RunAot(*g);
-  EXPECT_EQ(Describe(*g), (std::vector<std::string>{
-                              "arg0_1 = placeholder()", "arg1_1 = placeholder()", "arg2_1 = placeholder()",
-                              "view = aten.view.default(arg0_1, [6, 4])", "t = aten.t.default(arg1_1)",
-                              "addmm = aten.addmm.default(arg2_1, view, t)",
-                              "view_1 = aten.view.default(addmm, [2, 3, 8])", "output = output((view_1,))"}));
+  EXPECT_EQ(Describe(*g),
+            (std::vector<std::string>{"arg0_1 = placeholder()", "arg1_1 = placeholder()", "arg2_1 = placeholder()",
+                                      "view = aten.view.default(arg0_1, [6, 4])", "t = aten.t.default(arg1_1)",
+                                      "addmm = aten.addmm.default(arg2_1, view, t)",
+                                      "view_1 = aten.view.default(addmm, [2, 3, 8])", "output = output((view_1,))"}));
   ASSERT_NE(g->Find("view_1")->tensor(), nullptr);
   EXPECT_EQ(g->Find("view_1")->tensor()->ShapeString(), "f32[2, 3, 8]");
 }
@@ -182,9 +181,9 @@ TEST(AotTest, UnknownFunctionAndModuleStayOpaqueWithARemark) {
       "        b: \"f32[4]\" = self.L__self___fc1(a)\n        return (b,)\n",
       "L_x_: \"f32[4]\"");
   AotRun run = RunAot(*g);
-  EXPECT_EQ(Describe(*g), (std::vector<std::string>{"arg0_1 = placeholder()",
-                                                    "special_thing = torch.special_thing(arg0_1)",
-                                                    "b = call_module(special_thing)", "output = output((b,))"}));
+  EXPECT_EQ(Describe(*g),
+            (std::vector<std::string>{"arg0_1 = placeholder()", "special_thing = torch.special_thing(arg0_1)",
+                                      "b = call_module(special_thing)", "output = output((b,))"}));
   EXPECT_TRUE(AnyRemarkContains(run, "'a' (call_function torch.special_thing): no lowering rule"));
   EXPECT_TRUE(AnyRemarkContains(run, "its type is not in Dynamo's text; declare it"));
 }
@@ -199,10 +198,10 @@ const char* kInplaceAten =
 TEST(AotTest, InputMutationIsACopyEpilogueWhenKept) {
   auto g = Parse(kInplaceAten, "arg0_1: \"f32[4, 4]\"");
   EXPECT_TRUE(RunAot(*g).changed);
-  EXPECT_EQ(Describe(*g), (std::vector<std::string>{"arg0_1 = placeholder()", "add = aten.add.Tensor(arg0_1, 1)",
-                                                    "mul = aten.mul.Tensor(add, 2)",
-                                                    "copy_ = aten.copy_.default(arg0_1, add)",
-                                                    "output = output((mul,))"}));
+  EXPECT_EQ(Describe(*g),
+            (std::vector<std::string>{"arg0_1 = placeholder()", "add = aten.add.Tensor(arg0_1, 1)",
+                                      "mul = aten.mul.Tensor(add, 2)", "copy_ = aten.copy_.default(arg0_1, add)",
+                                      "output = output((mul,))"}));
   EXPECT_FALSE(RunAot(*g).changed);  // the epilogue is not functionalized again
 }
 
@@ -215,14 +214,14 @@ TEST(AotTest, InputMutationIsALeadingOutputWhenNotKept) {
 }
 
 TEST(AotTest, DynamoInplaceMethodIsFunctionalized) {
-  auto g = Parse(
-      "        l_x_ = L_x_\n        a = l_x_.add_(1)\n        m: \"f32[4]\" = l_x_ * 2\n        return (m,)\n",
-      "L_x_: \"f32[4]\"");
+  auto g =
+      Parse("        l_x_ = L_x_\n        a = l_x_.add_(1)\n        m: \"f32[4]\" = l_x_ * 2\n        return (m,)\n",
+            "L_x_: \"f32[4]\"");
   RunAot(*g);
-  EXPECT_EQ(Describe(*g), (std::vector<std::string>{"arg0_1 = placeholder()", "add = aten.add.Tensor(arg0_1, 1)",
-                                                    "mul = aten.mul.Tensor(add, 2)",
-                                                    "copy_ = aten.copy_.default(arg0_1, add)",
-                                                    "output = output((mul,))"}));
+  EXPECT_EQ(Describe(*g),
+            (std::vector<std::string>{"arg0_1 = placeholder()", "add = aten.add.Tensor(arg0_1, 1)",
+                                      "mul = aten.mul.Tensor(add, 2)", "copy_ = aten.copy_.default(arg0_1, add)",
+                                      "output = output((mul,))"}));
 }
 
 // ---- decompositions: only the user's entries, not airscope's builtin table

@@ -14,14 +14,26 @@ namespace airscope {
 namespace {
 
 TEST(BuiltinPassesTest, DefaultPipelineIsThePipelineRowsInTorchAirsOrder) {
-  const std::vector<std::string> torchair = {
-      "replace_stream_event_pass", "aot",
-      "post_grad_custom_pre_pass", "optimize_noop_ops", "recover_view_inplace_pattern", "apply_pattern_passes",
-      "view_to_reshape", "post_grad_custom_post_pass", "_valid_graph",
-      "remove_cat_ops", "apply_event_closure_with_multi_stream", "apply_event_record", "eliminate_dead_code",
-      "reinplace_inplaceable_ops_pass", "reinplace_input_mutated_ops", "decompose_auto_functionalized",
-      "replace_dynamic_workspace_ops", "replace_core_limit_nodes", "resolve_default_stream_markers",
-      "lower"};
+  const std::vector<std::string> torchair = {"replace_stream_event_pass",
+                                             "aot",
+                                             "post_grad_custom_pre_pass",
+                                             "optimize_noop_ops",
+                                             "recover_view_inplace_pattern",
+                                             "apply_pattern_passes",
+                                             "view_to_reshape",
+                                             "post_grad_custom_post_pass",
+                                             "_valid_graph",
+                                             "remove_cat_ops",
+                                             "apply_event_closure_with_multi_stream",
+                                             "apply_event_record",
+                                             "eliminate_dead_code",
+                                             "reinplace_inplaceable_ops_pass",
+                                             "reinplace_input_mutated_ops",
+                                             "decompose_auto_functionalized",
+                                             "replace_dynamic_workspace_ops",
+                                             "replace_core_limit_nodes",
+                                             "resolve_default_stream_markers",
+                                             "lower"};
   EXPECT_EQ(DefaultPipeline(), torchair);
 }
 

@@ -31,8 +31,8 @@ TEST(CallSpecTest, ContiguousStridesWhenNotStated) {
 }
 
 TEST(CallSpecTest, BuffersParametersAndKeepForTheAclGraphRuntime) {
-  std::vector<SpecToken> tokens = {{"x=f32[4,", 1}, {"4]", 10}, {"in", 13}, {"buf1", 16}, {"w=f32[4]", 21},
-                                   {"param", 30}, {"in", 36}, {"m.w", 39}, {"keep", 43}};
+  std::vector<SpecToken> tokens = {{"x=f32[4,", 1}, {"4]", 10}, {"in", 13},  {"buf1", 16}, {"w=f32[4]", 21},
+                                   {"param", 30},   {"in", 36}, {"m.w", 39}, {"keep", 43}};
   Result<CallSpec> call = ParseCall(tokens);
   ASSERT_TRUE(call.ok()) << call.status().message();
   ASSERT_EQ(call->inputs.size(), 2u);
@@ -108,7 +108,8 @@ TEST(CallSpecTest, BindChecksNamesAndCount) {
   EXPECT_NE(bind("x=f32[2,2] z=f32[2]").status().message().find("column 12: no input named 'z' (the graph takes x, y)"),
             std::string::npos);
   EXPECT_NE(bind("x=f32[2,2]").status().message().find("missing input 'y'"), std::string::npos);
-  EXPECT_NE(bind("x=f32[2,2] x=f32[2,2]").status().message().find("column 12: input 'x' given twice"), std::string::npos);
+  EXPECT_NE(bind("x=f32[2,2] x=f32[2,2]").status().message().find("column 12: input 'x' given twice"),
+            std::string::npos);
   // A rank-3 call of a graph traced at rank 2 was compiled as if it fitted (issue 12, item 11).
   EXPECT_EQ(bind("x=f32[2,2,2] y=f32[2,2]").status().message(),
             "column 1: input 'x' is f32[2, 2] in the graph (rank 2); a rank-3 tensor would be traced as another graph");
@@ -122,9 +123,9 @@ TEST(CallSpecTest, AcceptsTheSpellingsAirscopeAndTorchPrint) {
     EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.status().message();
     return parsed.ok() ? parsed->front() : CallInput{};
   };
-  for (std::string_view text : {"x=f32[8, 64]", "x = f32[8,64]", "x =f32[8, 64]", "x= f32[8,64]",
-                                "x=torch.float32[8,64]", "x=float32[8, 64]", "x=f32[8, 64][64, 1]npu:0",
-                                "x=f32[8,64]@[64, 1]:npu:0"}) {
+  for (std::string_view text :
+       {"x=f32[8, 64]", "x = f32[8,64]", "x =f32[8, 64]", "x= f32[8,64]", "x=torch.float32[8,64]", "x=float32[8, 64]",
+        "x=f32[8, 64][64, 1]npu:0", "x=f32[8,64]@[64, 1]:npu:0"}) {
     CallInput x = one(text);
     EXPECT_EQ(x.name, "x") << text;
     EXPECT_EQ(x.dtype, DType::kFloat32) << text;
@@ -174,7 +175,8 @@ TEST(CallSpecCompletionTest, CompletesInputsWithTheirTracedSpecs) {
             (std::vector<std::string>{"arg0_1=f32[4,4]", "arg1_1=f32[4][1]cpu"}));
   EXPECT_EQ(Complete(shell.table, shell.session, "call arg0_1=f32[4,4] ").candidates,
             (std::vector<std::string>{"arg1_1=f32[4][1]cpu", "grad"}));
-  EXPECT_EQ(Complete(shell.table, shell.session, "call arg1").candidates, (std::vector<std::string>{"arg1_1=f32[4][1]cpu"}));
+  EXPECT_EQ(Complete(shell.table, shell.session, "call arg1").candidates,
+            (std::vector<std::string>{"arg1_1=f32[4][1]cpu"}));
 }
 
 TEST(CallSpecCompletionTest, ReduceOverheadAddsTheRuntimeFlagsAndBuffers) {

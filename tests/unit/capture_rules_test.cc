@@ -77,14 +77,13 @@ TEST(CaptureRules, CheckListsEveryRefusalCaptureStopsAtTheFirst) {
   t.Add(TaskKind::kHostSync, "capture");
   t.Add(TaskKind::kMemcpy, "capture");
   t.g.tasks.back().blocking = true;
-  t.Add(TaskKind::kKernel, "lonely");                  // never joins: outside the capture
-  t.Add(TaskKind::kEventWait, "capture", "nowhere");   // no record
+  t.Add(TaskKind::kKernel, "lonely");                 // never joins: outside the capture
+  t.Add(TaskKind::kEventWait, "capture", "nowhere");  // no record
   CaptureSetup setup;
   setup.end_stream = "other";
-  EXPECT_EQ(Rules(t.g, setup, false),
-            (std::vector<CaptureRule>{CaptureRule::kStreamSync, CaptureRule::kBlockingCopy,
-                                      CaptureRule::kUncapturedWait, CaptureRule::kEndStream,
-                                      CaptureRule::kOutsideCapture}));
+  EXPECT_EQ(Rules(t.g, setup, false), (std::vector<CaptureRule>{CaptureRule::kStreamSync, CaptureRule::kBlockingCopy,
+                                                                CaptureRule::kUncapturedWait, CaptureRule::kEndStream,
+                                                                CaptureRule::kOutsideCapture}));
   EXPECT_EQ(Rules(t.g, setup, true), std::vector<CaptureRule>{CaptureRule::kStreamSync});
 }
 

@@ -81,7 +81,7 @@ TEST(ChromeTrace, SeedReplayHasMatchedFlowsAndNoOverlaps) {
   // The record -> wait arrows of the two streams are there.
   int event_flows = 0;
   for (const auto& e : doc["traceEvents"]) event_flows += e["ph"] == "s" && e["name"] == "event";
-  EXPECT_GE(event_flows, 4);  // fork, record, join per iteration
+  EXPECT_GE(event_flows, 4);                                              // fork, record, join per iteration
   EXPECT_EQ(ChromeTraceJson(trace), ChromeTraceJson(SeedReplayTrace()));  // deterministic
 }
 

@@ -95,7 +95,8 @@ TEST(CommandFlagsTest, TheInterpreterRefusesAnUndeclaredFlagBeforeTheCommandRuns
   testing_shell::TestShell shell;
   Status status = shell.interpreter.ExecuteLine("mem --graphs");
   ASSERT_FALSE(status.ok());
-  EXPECT_EQ(status.message(), "mem has no flag --graphs (did you mean --graph?) (its flags: --graph); usage: mem [--graph]");
+  EXPECT_EQ(status.message(),
+            "mem has no flag --graphs (did you mean --graph?) (its flags: --graph); usage: mem [--graph]");
 }
 
 TEST(CommandFlagsTest, CompletionOffersFlagsNotGivenAndTheirValues) {

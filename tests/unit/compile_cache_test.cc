@@ -77,7 +77,7 @@ TEST_F(CompileCacheTest, RecompileLimitFallsBackToEager) {
   EXPECT_EQ(eager.kind, CallOutcome::Kind::kEager);
   EXPECT_TRUE(eager.limit_hit_now);
   EXPECT_NE(frame_.LimitMessage(eager, 2).find("torch._dynamo hit config.recompile_limit (2)"), std::string::npos);
-  EXPECT_FALSE(Call("x=f32[5,2] y=f32[5,2]").limit_hit_now);  // said once
+  EXPECT_FALSE(Call("x=f32[5,2] y=f32[5,2]").limit_hit_now);               // said once
   EXPECT_EQ(Call("x=f32[3,2] y=f32[3,2]").kind, CallOutcome::Kind::kHit);  // cached entries still run
   EXPECT_EQ(frame_.entries().size(), 2u);
   EXPECT_EQ(frame_.eager_calls(), 2u);
@@ -92,9 +92,9 @@ TEST_F(CompileCacheTest, GearDimAdmitsExactlyItsGears) {
   ASSERT_TRUE(frame_.SetDimGears("y", 2, Gears("0", "8,2,4")).ok());
   Call("x=f32[4,2] y=f32[4,2]");
   const GuardSet& guards = frame_.entries()[0]->guards;
-  EXPECT_EQ(guards.ShapeEnvLines(), (std::vector<std::string>{"2 <= L['y'].size()[0] <= 8",
-                                                              "(L['y'].size()[0] <= 2) | (4 <= L['y'].size()[0])",
-                                                              "(L['y'].size()[0] <= 4) | (8 <= L['y'].size()[0])"}));
+  EXPECT_EQ(guards.ShapeEnvLines(),
+            (std::vector<std::string>{"2 <= L['y'].size()[0] <= 8", "(L['y'].size()[0] <= 2) | (4 <= L['y'].size()[0])",
+                                      "(L['y'].size()[0] <= 4) | (8 <= L['y'].size()[0])"}));
   EXPECT_EQ(Call("x=f32[4,2] y=f32[8,2]").kind, CallOutcome::Kind::kHit);
   EXPECT_EQ(Call("x=f32[4,2] y=f32[2,2]").kind, CallOutcome::Kind::kHit);
   // x's dims are specialized (guard_int): another size recompiles and stays static.

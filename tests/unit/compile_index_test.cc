@@ -46,14 +46,15 @@ std::string Event(std::string_view name, std::string_view ph, double ts, std::st
 }
 
 TEST(CompileTimesTest, ChromiumEventPairsArePhasesOfTheirCompileNestedByDepth) {
-  std::string log = Event("compile_file", "B", 1, "None") + Event("compile_file", "E", 9, "None") +
-                    Event("entire_frame_compile", "B", 1000000, "0/0") + Event("backend_compile", "B", 1200000, "0/0") +
-                    Event("backend_compile", "E", 1700000, "0/0") + Event("entire_frame_compile", "E", 2000000, "0/0") +
-                    Event("gc", "E", 2100000, "0/0") +
-                    Record(R"("chromium_event": {})",
-                           R"({"name": "kernel", "ts": 2500000, "dur": 250000, "args": {"compile_id": "0/0"}, "ph": "X"})") +
-                    Record(R"("compilation_metrics": {"entire_frame_compile_time_s": 1.5, "backend_compile_time_s": null, )"
-                           R"("dynamo_cumulative_compile_time_us": 250000}, "frame_id": 0, "frame_compile_id": 0)");
+  std::string log =
+      Event("compile_file", "B", 1, "None") + Event("compile_file", "E", 9, "None") +
+      Event("entire_frame_compile", "B", 1000000, "0/0") + Event("backend_compile", "B", 1200000, "0/0") +
+      Event("backend_compile", "E", 1700000, "0/0") + Event("entire_frame_compile", "E", 2000000, "0/0") +
+      Event("gc", "E", 2100000, "0/0") +
+      Record(R"("chromium_event": {})",
+             R"({"name": "kernel", "ts": 2500000, "dur": 250000, "args": {"compile_id": "0/0"}, "ph": "X"})") +
+      Record(R"("compilation_metrics": {"entire_frame_compile_time_s": 1.5, "backend_compile_time_s": null, )"
+             R"("dynamo_cumulative_compile_time_us": 250000}, "frame_id": 0, "frame_compile_id": 0)");
   // A graph break as symbolic_convert.py logs it (artifact dynamo_graph_break_reason).
   log += Record(R"("artifact": {"name": "dynamo_graph_break_reason", "encoding": "string"}, "frame_id": 0, )"
                 R"("frame_compile_id": 0)",
@@ -118,13 +119,12 @@ std::string GraphCode(std::string_view id, std::string_view op, std::string_view
 
 TEST_F(CompileIndexTest, StepLinesTimeTheirCompileAndModelKIsTiedByItsDynamoGraph) {
   // torchdynamo/debug.log: compiles 0/0 (sin) and 1/0 (cos) with Dynamo's Step lines.
-  std::string log =
-      "I0101 00:00:01.000000 9 logging.py:1] [0/0] Step 1: torchdynamo start tracing f /x.py:1\n" +
-      GraphCode("0/0", "sin", "00:00:01.400000") +
-      "I0101 00:00:01.500000 9 logging.py:1] [0/0] Step 1: torchdynamo done tracing f (RETURN_VALUE)\n"
-      "I0101 00:00:01.600000 9 logging.py:1] [0/0] Step 2: calling compiler function npu_backend\n"
-      "I0101 00:00:02.850000 9 logging.py:1] [0/0] Step 2: done compiler function npu_backend\n" +
-      GraphCode("1/0", "cos", "00:00:03.000000");
+  std::string log = "I0101 00:00:01.000000 9 logging.py:1] [0/0] Step 1: torchdynamo start tracing f /x.py:1\n" +
+                    GraphCode("0/0", "sin", "00:00:01.400000") +
+                    "I0101 00:00:01.500000 9 logging.py:1] [0/0] Step 1: torchdynamo done tracing f (RETURN_VALUE)\n"
+                    "I0101 00:00:01.600000 9 logging.py:1] [0/0] Step 2: calling compiler function npu_backend\n"
+                    "I0101 00:00:02.850000 9 logging.py:1] [0/0] Step 2: done compiler function npu_backend\n" +
+                    GraphCode("1/0", "cos", "00:00:03.000000");
   std::string run = "tcd/run_1-pid_9/";
   Write(run + "torchdynamo/debug.log", log);
   // model__0 holds 0/0's graph; model__1 a graph that is not 1/0's (tied by order only).

@@ -38,8 +38,8 @@ std::unique_ptr<Graph> TwoStreams() {
       Spec(OpKind::kCallFunction, "torch.ops.aten.mm.default", {Argument::NodeRef(x), Argument::NodeRef(x)}, "mm"));
   mm->set_meta(Tensor({3, Dim::Symbol("s0")}));
   g->SetStream(mm, "s1");
-  Node* record = *g->AppendNamed(
-      Spec(OpKind::kCallFunction, "torch.ops.air.record.default", {Argument::NodeRef(mm)}, "record"));
+  Node* record =
+      *g->AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.air.record.default", {Argument::NodeRef(mm)}, "record"));
   g->SetStream(record, "s1");
   Node* wait = *g->AppendNamed(Spec(OpKind::kCallFunction, "air.wait.default", {Argument::NodeRef(record)}, "wait"));
   g->SetStream(wait, "s2");
@@ -52,8 +52,8 @@ std::unique_ptr<Graph> TwoStreams() {
   tuple.kind = ValueKind::kTuple;
   tuple.tensors = {TensorMeta{DType::kFloat32, {1, 3}, {}, ""}, TensorMeta{DType::kFloat16, {2, 3}, {}, ""}};
   split->set_meta(tuple);
-  (void)*g->AppendNamed(Spec(OpKind::kOutput, "output",
-                             {Argument::Tuple({Argument::NodeRef(add), Argument::NodeRef(split)})}, "output"));
+  (void)*g->AppendNamed(
+      Spec(OpKind::kOutput, "output", {Argument::Tuple({Argument::NodeRef(add), Argument::NodeRef(split)})}, "output"));
   return g;
 }
 
@@ -66,9 +66,9 @@ std::unique_ptr<Graph> ChainWithBranches(int n) {
   for (int i = 1; i + 1 < n; ++i) {
     std::vector<Argument> args = {Argument::NodeRef(prev)};
     if (i % 5 == 0) args.push_back(Argument::NodeRef(branch));
-    Node* node = g->Append(Spec(OpKind::kCallFunction, i % 5 == 0 ? "torch.ops.aten.add.Tensor"
-                                                                   : "torch.ops.aten.relu.default",
-                                std::move(args), ""));
+    Node* node =
+        g->Append(Spec(OpKind::kCallFunction, i % 5 == 0 ? "torch.ops.aten.add.Tensor" : "torch.ops.aten.relu.default",
+                       std::move(args), ""));
     node->set_meta(Tensor({8, 8}));
     if (i % 5 == 0) branch = node;
     prev = node;

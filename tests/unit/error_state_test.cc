@@ -249,24 +249,23 @@ TEST(ErrorStateFingerprintTest, HoldsTheStateAndChangesNothing) {
   std::string first = Fingerprint(shell);
   ExpectSameFingerprint(first, Fingerprint(shell), "taking the fingerprint");  // reading twice reads the same
   EXPECT_EQ(shell.session.current()->name, "mlp");
-  for (const char* expected : {
-           "* mlp ",                               // the current graph
-           "  seed ", "  sync ",                   // the other graphs
-           "cache_size_limit 6",                   // a setting
-           "post_grad_custom_post_pass: keep_all",                // user passes and where they run
-           "on aten.*mm.default: erase",            // a user pass's rules
-           "user     aten.mul.Tensor($0, aten.sigmoid.default($0))",  // a user decomposition
-           "device ascend-910b",                   // the device
-           "captured graph 1 (seed)",              // the captured graph's pool
-           "at stage 2",                           // mlp's cursor
-           "      2  aot",               // a stage
-           "breakpoints: eliminate_dead_code", "skipped: remove_cat_ops",
-           "%addmm",                               // mlp's current stage, after aot
-           "\"stream\": \"stream_1\"",             // seed's meta in JSON
-           "  1     0/1             2      0  arg0_1=f32[s0, 64]",  // a cache entry
-           "entry 1 [0/1]: the compiled graph",    // its compiled graph
-           "graph 'seed': no calls yet",           // a graph without a frame
-           "timeline: replay seed"}) {             // the last run
+  for (const char* expected : {"* mlp ",                                // the current graph
+                               "  seed ", "  sync ",                    // the other graphs
+                               "cache_size_limit 6",                    // a setting
+                               "post_grad_custom_post_pass: keep_all",  // user passes and where they run
+                               "on aten.*mm.default: erase",            // a user pass's rules
+                               "user     aten.mul.Tensor($0, aten.sigmoid.default($0))",  // a user decomposition
+                               "device ascend-910b",                                      // the device
+                               "captured graph 1 (seed)",                                 // the captured graph's pool
+                               "at stage 2",                                              // mlp's cursor
+                               "      2  aot",                                            // a stage
+                               "breakpoints: eliminate_dead_code", "skipped: remove_cat_ops",
+                               "%addmm",                    // mlp's current stage, after aot
+                               "\"stream\": \"stream_1\"",  // seed's meta in JSON
+                               "  1     0/1             2      0  arg0_1=f32[s0, 64]",  // a cache entry
+                               "entry 1 [0/1]: the compiled graph",                     // its compiled graph
+                               "graph 'seed': no calls yet",                            // a graph without a frame
+                               "timeline: replay seed"}) {                              // the last run
     EXPECT_NE(first.find(expected), std::string::npos) << "the fingerprint lacks: " << expected;
   }
 }
@@ -293,17 +292,12 @@ TEST_P(ErrorStateFingerprintChangeTest, NoticesAChange) {
 INSTANTIATE_TEST_SUITE_P(
     Changes, ErrorStateFingerprintChangeTest,
     testing::Values(ChangeCase{"LoadAnotherGraph", "load $DATA/gpt_block2.readable.py"},
-                    ChangeCase{"ReloadAGraph", "load $DATA/mlp.readable.py"},
-                    ChangeCase{"UseAnotherGraph", "use seed"},
-                    ChangeCase{"Setting", "set mode reduce-overhead"},
-                    ChangeCase{"Step", "step"},
-                    ChangeCase{"Back", "back"},
-                    ChangeCase{"Breakpoint", "break remove_noop"},
-                    ChangeCase{"PipelineEdit", "pipeline insert cse"},
-                    ChangeCase{"CustomPass", "pass add pre breaker"},
+                    ChangeCase{"ReloadAGraph", "load $DATA/mlp.readable.py"}, ChangeCase{"UseAnotherGraph", "use seed"},
+                    ChangeCase{"Setting", "set mode reduce-overhead"}, ChangeCase{"Step", "step"},
+                    ChangeCase{"Back", "back"}, ChangeCase{"Breakpoint", "break remove_noop"},
+                    ChangeCase{"PipelineEdit", "pipeline insert cse"}, ChangeCase{"CustomPass", "pass add pre breaker"},
                     ChangeCase{"Decomposition", "decomp add aten.relu.default \"aten.abs.default($0)\""},
-                    ChangeCase{"CacheHit", "call arg0_1=f32[8,64]"},
-                    ChangeCase{"CacheEntry", "call arg0_1=f16[8,64]"},
+                    ChangeCase{"CacheHit", "call arg0_1=f32[8,64]"}, ChangeCase{"CacheEntry", "call arg0_1=f16[8,64]"},
                     ChangeCase{"MarkDynamic", "use seed; mark_dynamic arg0_1 0", LastRun::kLeftOut},
                     ChangeCase{"DimGears", "use seed; gears arg0_1 0 2,4", LastRun::kLeftOut},
                     ChangeCase{"OpSchema", "op define \"custom::sin(Tensor x, Tensor(a!) result) -> None\""},
@@ -403,8 +397,8 @@ INSTANTIATE_TEST_SUITE_P(
                     LastRun::kIncluded, "pipeline"},
         FailureCase{"StepIntoAPassThatFails", "pass add pre crasher", "step", "cannot erase it: it is used by",
                     LastRun::kIncluded, "pipeline"},
-        FailureCase{"RunIntoAPassThatFails", "pass add pre crasher", "run", "pass 'crasher' failed",
-                    LastRun::kIncluded, "pipeline"},
+        FailureCase{"RunIntoAPassThatFails", "pass add pre crasher", "run", "pass 'crasher' failed", LastRun::kIncluded,
+                    "pipeline"},
         FailureCase{"NextIntoAPassThatFails", "pass add pre breaker", "next", "broke the graph", LastRun::kIncluded,
                     "pipeline"},
         FailureCase{"RunUntilAnUnknownPass", "", "run until nosuch", "no pass 'nosuch' in the pipeline"},

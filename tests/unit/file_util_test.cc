@@ -70,7 +70,8 @@ TEST_F(FileUtilTest, AFifoWithoutWriterAndADeviceAreRefusedPromptly) {
   ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
   Result<FileText> text = ReadFileText(path, 1 << 20, 50);
   ASSERT_FALSE(text.ok());
-  EXPECT_EQ(text.status().message(), path + ": a FIFO with no writer: nothing arrived in 50 ms (start the writer first)");
+  EXPECT_EQ(text.status().message(),
+            path + ": a FIFO with no writer: nothing arrived in 50 ms (start the writer first)");
   text = ReadFileText("/dev/zero");
   ASSERT_FALSE(text.ok());
   EXPECT_EQ(text.status().message(), "/dev/zero: a device, not a file (airscope reads regular files, pipes and FIFOs)");

@@ -34,7 +34,8 @@ class FileWriteTest : public ::testing::Test {
   // Files whose names start with ".airscope-": temp files left behind.
   int LeftoverTemps(const fs::path& where) const {
     int n = 0;
-    for (const auto& entry : fs::directory_iterator(where)) n += entry.path().filename().string().starts_with(".airscope-");
+    for (const auto& entry : fs::directory_iterator(where))
+      n += entry.path().filename().string().starts_with(".airscope-");
     return n;
   }
   fs::path dir_;

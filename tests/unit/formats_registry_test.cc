@@ -4,6 +4,7 @@
 // rows' extensions.
 #include "formats/registry.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -133,18 +134,21 @@ TEST_F(FormatsRegistryTest, OnlyRegularFilesArePeekedAt) {
 
 TEST_F(FormatsRegistryTest, LogPrefixesAreNotJsonButGraphsAreNotLogs) {
   // `[2025-...] [0/0] torch._dynamo...` starts with `[` as JSON does: a log.
-  std::string log = Write("a.log", "[2025-02-06 16:46:56,300] [0/0] torch._dynamo.output_graph.__graph_code: [DEBUG] "
-                                   "TRACED GRAPH\n");
+  std::string log = Write("a.log",
+                          "[2025-02-06 16:46:56,300] [0/0] torch._dynamo.output_graph.__graph_code: [DEBUG] "
+                          "TRACED GRAPH\n");
   EXPECT_EQ(RowOf(log), "torch-logs");
   // FX text that mentions a log message later is still a graph.
-  std::string fx = Write("g.txt", "graph():\n    %x : [num_users=1] = placeholder[target=x]\n    return (x,)\n"
-                                  "# TRACED GRAPH\n");
+  std::string fx = Write("g.txt",
+                         "graph():\n    %x : [num_users=1] = placeholder[target=x]\n    return (x,)\n"
+                         "# TRACED GRAPH\n");
   EXPECT_EQ(RowOf(fx), "fx");
   // A log that prints a GE graph's builder code is a log, not that code.
   // (Its first line is no `[`-prefixed one, which would pass for a log's in any case.)
   std::string printed =
-      Write("ge.log", "V0515 09:03:07.649000 9569 torch/_dynamo/output_graph.py:1157] [0/0] [__graph_code] TRACED GRAPH\n"
-                      "from torchair._ge_concrete_graph import ge_apis as ge\n");
+      Write("ge.log",
+            "V0515 09:03:07.649000 9569 torch/_dynamo/output_graph.py:1157] [0/0] [__graph_code] TRACED GRAPH\n"
+            "from torchair._ge_concrete_graph import ge_apis as ge\n");
   EXPECT_EQ(RowOf(printed), "torch-logs");
   std::string code = Write("dump.py", "from torchair._ge_concrete_graph import ge_apis as ge\n");
   EXPECT_EQ(RowOf(code), "ge-builder");
@@ -161,7 +165,7 @@ TEST_F(FormatsRegistryTest, DefaultNamesStripTheRowsExtensions) {
   EXPECT_EQ(DefaultGraphName(""), "graph");
   // Every extension a row lists is stripped.
   for (const InputFormat& row : InputFormats()) {
-    for (std::string_view ext : row.extensions) EXPECT_EQ(DefaultGraphName("m" + std::string(ext)), "m") << ext;
+    for (std::string_view ext : row.extensions) EXPECT_EQ(DefaultGraphName(fmt::format("m{}", ext)), "m") << ext;
   }
 }
 

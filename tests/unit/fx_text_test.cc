@@ -104,8 +104,7 @@ TEST(FxText, ReturnForms) {
     ASSERT_TRUE(g.ok()) << g.status().message();
     EXPECT_EQ(PrintFxText(**g), make(ret));
   }
-  auto bare = ParseFxText(
-      "graph():\n    %x : [num_users=1] = placeholder[target=x]\n    return x", "t.txt");
+  auto bare = ParseFxText("graph():\n    %x : [num_users=1] = placeholder[target=x]\n    return x", "t.txt");
   ASSERT_TRUE(bare.ok()) << bare.status().message();
   EXPECT_TRUE((*bare)->output()->args()[0].is_node());
 }
@@ -275,9 +274,10 @@ TEST(FxTextReleaseTest, NeverReadsReleasedTextAndErrorsStillSayWhere) {
   std::string prev = "x";
   for (int i = 0; i < 200000; ++i) {
     std::string name = fmt::format("relu_{}", i);
-    text += fmt::format("    %{} : [num_users={}] = call_function[target=torch.ops.aten.relu.default]"
-                        "(args = (%{},), kwargs = {{}})\n",
-                        name, i == 1000 ? 7 : 1, prev);
+    text += fmt::format(
+        "    %{} : [num_users={}] = call_function[target=torch.ops.aten.relu.default]"
+        "(args = (%{},), kwargs = {{}})\n",
+        name, i == 1000 ? 7 : 1, prev);
     prev = name;
   }
   text += fmt::format("    return ({},)", prev);

@@ -70,9 +70,9 @@ TEST(GeExpansionsTest, AddmmF32IsMatMulV2MulAdd) {
   auto g = Aten("arg0_1: \"f32[4]\", arg1_1: \"f32[2, 3]\", arg2_1: \"f32[3, 4]\"",
                 "        addmm = torch.ops.aten.addmm.default(arg0_1, arg1_1, arg2_1)\n        return (addmm,)\n");
   auto ops = Ops(*g);
-  EXPECT_EQ(Describe(ops), (std::vector<std::string>{"Const:Const()", "Const_1:Const()",
-                                                     "MatMulV2:MatMulV2(arg1_1:0, arg2_1:0, -, -)",
-                                                     "Mul:Mul(MatMulV2:0, Const:0)", "Add:Add(Mul:0, arg0_1:0)"}));
+  EXPECT_EQ(Describe(ops),
+            (std::vector<std::string>{"Const:Const()", "Const_1:Const()", "MatMulV2:MatMulV2(arg1_1:0, arg2_1:0, -, -)",
+                                      "Mul:Mul(MatMulV2:0, Const:0)", "Add:Add(Mul:0, arg0_1:0)"}));
   EXPECT_EQ(Readable(ops, "Const"), "1");
   const GeOp* matmul = Find(ops, "MatMulV2");
   ASSERT_NE(matmul, nullptr);
@@ -91,9 +91,9 @@ TEST(GeExpansionsTest, AddmmF16BiasAndBeta) {
   auto g = Aten("arg0_1: \"f16[4]\", arg1_1: \"f16[2, 3]\", arg2_1: \"f16[3, 4]\"",
                 "        addmm = torch.ops.aten.addmm.default(arg0_1, arg1_1, arg2_1, beta = 2)\n"
                 "        return (addmm,)\n");
-  EXPECT_EQ(Describe(Ops(*g)), (std::vector<std::string>{"Const:Const()", "Const_1:Const()",
-                                                         "Mul:Mul(arg0_1:0, Const_1:0)",
-                                                         "MatMulV2:MatMulV2(arg1_1:0, arg2_1:0, Mul:0, -)"}));
+  EXPECT_EQ(Describe(Ops(*g)),
+            (std::vector<std::string>{"Const:Const()", "Const_1:Const()", "Mul:Mul(arg0_1:0, Const_1:0)",
+                                      "MatMulV2:MatMulV2(arg1_1:0, arg2_1:0, Mul:0, -)"}));
 }
 
 // get_addmm_output: beta other than 0 and 1 -> AxpyV2(mm, self, beta).
@@ -168,11 +168,10 @@ TEST(GeExpansionsTest, CatSplitAndEmbedding) {
                 "        embedding = torch.ops.aten.embedding.default(cat, arg2_1)\n"
                 "        return (getitem, embedding)\n");
   auto ops = Ops(*g);
-  EXPECT_EQ(Describe(ops),
-            (std::vector<std::string>{"Const:Const()", "ConcatV2:ConcatV2(arg0_1:0, arg1_1:0, Const:0)",
-                                      "Const_1:Const()", "Const_2:Const()",
-                                      "SplitV:SplitV(ConcatV2:0, Const_1:0, Const_2:0)", "Const_3:Const()",
-                                      "GatherV2:GatherV2(ConcatV2:0, arg2_1:0, Const_3:0)"}));
+  EXPECT_EQ(Describe(ops), (std::vector<std::string>{
+                               "Const:Const()", "ConcatV2:ConcatV2(arg0_1:0, arg1_1:0, Const:0)", "Const_1:Const()",
+                               "Const_2:Const()", "SplitV:SplitV(ConcatV2:0, Const_1:0, Const_2:0)", "Const_3:Const()",
+                               "GatherV2:GatherV2(ConcatV2:0, arg2_1:0, Const_3:0)"}));
   const GeOp* concat = Find(ops, "ConcatV2");
   EXPECT_EQ(concat->input_desc[1].name, "x1");
   EXPECT_EQ(concat->input_desc[2].name, "concat_dim");
@@ -203,22 +202,23 @@ TEST(GeExpansionsTest, ConvolutionIsConv2D) {
                  "        convolution = torch.ops.aten.convolution.default(arg0_1, arg1_1, None, [1], [0], [1], "
                  "False, [0], 1)\n        return (convolution,)\n");
   auto ops1 = Ops(*g1);
-  EXPECT_EQ(Describe(ops1), (std::vector<std::string>{"Unsqueeze:Unsqueeze(arg0_1:0)", "Unsqueeze_1:Unsqueeze(arg1_1:0)",
-                                                      "Conv2D:Conv2D(Unsqueeze:0, Unsqueeze_1:0, -, -)",
-                                                      "Squeeze:Squeeze(Conv2D:0)"}));
+  EXPECT_EQ(Describe(ops1),
+            (std::vector<std::string>{"Unsqueeze:Unsqueeze(arg0_1:0)", "Unsqueeze_1:Unsqueeze(arg1_1:0)",
+                                      "Conv2D:Conv2D(Unsqueeze:0, Unsqueeze_1:0, -, -)", "Squeeze:Squeeze(Conv2D:0)"}));
   EXPECT_EQ(Attr(*Find(ops1, "Conv2D"), "pads")->list_i, (std::vector<int64_t>{0, 0, 0, 0}));
 }
 
 // native_layer_norm.py: LayerNormV4(x, Const(shape, int64), gamma, beta, epsilon);
 // a None weight is Fill(Const(shape, int32), Const(1.0)).
 TEST(GeExpansionsTest, LayerNormIsLayerNormV4) {
-  auto g = Aten("arg0_1: \"f32[2, 8]\", arg1_1: \"f32[8]\"",
-                "        native_layer_norm = torch.ops.aten.native_layer_norm.default(arg0_1, [8], None, arg1_1, 1e-05)\n"
-                "        getitem = native_layer_norm[0]\n        return (getitem,)\n");
+  auto g =
+      Aten("arg0_1: \"f32[2, 8]\", arg1_1: \"f32[8]\"",
+           "        native_layer_norm = torch.ops.aten.native_layer_norm.default(arg0_1, [8], None, arg1_1, 1e-05)\n"
+           "        getitem = native_layer_norm[0]\n        return (getitem,)\n");
   auto ops = Ops(*g);
-  EXPECT_EQ(Describe(ops), (std::vector<std::string>{"Const:Const()", "Const_1:Const()",
-                                                     "Fill:Fill(Const:0, Const_1:0)", "Const_2:Const()",
-                                                     "LayerNormV4:LayerNormV4(arg0_1:0, Const_2:0, Fill:0, arg1_1:0)"}));
+  EXPECT_EQ(Describe(ops), (std::vector<std::string>{
+                               "Const:Const()", "Const_1:Const()", "Fill:Fill(Const:0, Const_1:0)", "Const_2:Const()",
+                               "LayerNormV4:LayerNormV4(arg0_1:0, Const_2:0, Fill:0, arg1_1:0)"}));
   const GeOp& norm = *Find(ops, "LayerNormV4");
   EXPECT_FLOAT_EQ(Attr(norm, "epsilon")->f, 1e-05f);
   EXPECT_EQ(norm.output_desc.size(), 3u);

@@ -24,9 +24,10 @@ NodeMeta F32(std::vector<Dim> sizes) {
 
 TEST(GeWriter, ExactLayoutForOneNeg) {
   Graph g;
-  ASSERT_OK_AND_ASSIGN(Node* x, g.AppendNamed(Spec(OpKind::kPlaceholder, "x", {}, "x")));
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Spec(OpKind::kPlaceholder, "x", {}, "x")));
   x->set_meta(F32({2}));
-  ASSERT_OK_AND_ASSIGN(Node* neg, g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.neg.default", {Argument::NodeRef(x)}, "neg")));
+  ASSERT_OK_AND_ASSIGN(Node * neg, g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.neg.default",
+                                                      {Argument::NodeRef(x)}, "neg")));
   neg->set_meta(F32({2}));
   (void)*g.AppendNamed(Spec(OpKind::kOutput, "output", {Argument::Tuple({Argument::NodeRef(neg)})}, "output"));
   auto text = GraphToGeText(g, "m");
@@ -47,10 +48,11 @@ TEST(GeWriter, ExactLayoutForOneNeg) {
   EXPECT_EQ(text->rfind("name: \"m\"\ngraph {\n  name: \"m\"\n  op {\n    name: \"x\"\n    type: \"Data\"\n", 0), 0u)
       << *text;
   EXPECT_NE(text->find(neg_op), std::string::npos) << *text;
-  EXPECT_NE(text->find("    output_desc {\n      name: \"y\"\n      dtype: DT_FLOAT\n      shape {\n        dim: 2\n"
-                       "      }\n      layout: \"ND\"\n      attr {\n        key: \"_meta\"\n        value {\n"
-                       "          s: \"Tensor(dtype=torch.float32, shape=torch.Size([2])\"\n        }\n      }\n    }\n"),
-            std::string::npos);
+  EXPECT_NE(
+      text->find("    output_desc {\n      name: \"y\"\n      dtype: DT_FLOAT\n      shape {\n        dim: 2\n"
+                 "      }\n      layout: \"ND\"\n      attr {\n        key: \"_meta\"\n        value {\n"
+                 "          s: \"Tensor(dtype=torch.float32, shape=torch.Size([2])\"\n        }\n      }\n    }\n"),
+      std::string::npos);
   EXPECT_NE(text->find("    name: \"NetOutput\"\n    type: \"NetOutput\"\n    input: \"Neg:0\"\n"), std::string::npos);
   EXPECT_EQ(text->find("stream_id"), std::string::npos);  // default stream: proto3 default, omitted
   EXPECT_TRUE(text->ends_with("  }\n}\n"));
@@ -58,13 +60,18 @@ TEST(GeWriter, ExactLayoutForOneNeg) {
 
 TEST(GeWriter, StreamsNumberedByFirstAppearanceAndControlInputs) {
   Graph g;
-  ASSERT_OK_AND_ASSIGN(Node* x, g.AppendNamed(Spec(OpKind::kPlaceholder, "x", {}, "x")));
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Spec(OpKind::kPlaceholder, "x", {}, "x")));
   x->set_meta(F32({2}));
-  ASSERT_OK_AND_ASSIGN(Node* a, g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.abs.default", {Argument::NodeRef(x)}, "a")));
-  ASSERT_OK_AND_ASSIGN(Node* rec, g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.air.record.default", {Argument::NodeRef(a)}, "rec")));
-  ASSERT_OK_AND_ASSIGN(Node* b, g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.exp.default", {Argument::NodeRef(x)}, "b")));
-  ASSERT_OK_AND_ASSIGN(Node* c, g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.neg.default", {Argument::NodeRef(a)}, "c")));
-  (void)*g.AppendNamed(Spec(OpKind::kOutput, "output", {Argument::Tuple({Argument::NodeRef(b), Argument::NodeRef(c)})}, "output"));
+  ASSERT_OK_AND_ASSIGN(
+      Node * a, g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.abs.default", {Argument::NodeRef(x)}, "a")));
+  ASSERT_OK_AND_ASSIGN(Node * rec, g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.air.record.default",
+                                                      {Argument::NodeRef(a)}, "rec")));
+  ASSERT_OK_AND_ASSIGN(
+      Node * b, g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.exp.default", {Argument::NodeRef(x)}, "b")));
+  ASSERT_OK_AND_ASSIGN(
+      Node * c, g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.neg.default", {Argument::NodeRef(a)}, "c")));
+  (void)*g.AppendNamed(
+      Spec(OpKind::kOutput, "output", {Argument::Tuple({Argument::NodeRef(b), Argument::NodeRef(c)})}, "output"));
   g.SetStream(a, "s_late");
   g.SetStream(rec, "s_late");
   g.SetStream(b, "s_other");

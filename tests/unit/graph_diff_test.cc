@@ -18,7 +18,7 @@ TEST(GraphDiffTest, AddedRemovedChanged) {
   auto a = SmallGraph();
   auto b = SmallGraph();
   PassContext context;
-  ASSERT_TRUE(InsertNeg(*b, context).ok());   // adds neg, changes add's args
+  ASSERT_TRUE(InsertNeg(*b, context).ok());    // adds neg, changes add's args
   ASSERT_TRUE(RemoveClone(*b, context).ok());  // removes clone, changes output's args
   b->SetStream(b->Find("relu"), "stream_1");
   GraphDiff diff = DiffGraphs(*a, *b);
@@ -75,8 +75,10 @@ TEST(GraphDiffTest, PassStatsTableInTorchAirsLayout) {
   EXPECT_EQ(PassStatsTable(**before, **after, "remove_clone", 0), expected);
   // A measured cost adds TorchAir's cost line, 10 decimals.
   std::string timed = PassStatsTable(**before, **after, "remove_clone", 0.0012345);
-  EXPECT_TRUE(timed.starts_with("After fx graph pass(remove_clone) optimization:\n    cost 0.0012345000s,\n"
-                                "    before 4 nodes")) << timed;
+  EXPECT_TRUE(
+      timed.starts_with("After fx graph pass(remove_clone) optimization:\n    cost 0.0012345000s,\n"
+                        "    before 4 nodes"))
+      << timed;
   // Added names and a target only `after` has.
   std::string back = PassStatsTable(**after, **before, "p", 0);
   EXPECT_NE(back.find("    removed nodes: [],\n    added nodes: ['clone'],\n"), std::string::npos) << back;
@@ -87,13 +89,15 @@ TEST(GraphDiffTest, TargetKwargsAndMetaAreNamed) {
   auto a = ParseFxText(
       "graph():\n"
       "    %x : [num_users=1] = placeholder[target=x]\n"
-      "    %s : [num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%x, [1]), kwargs = {keepdim: True})\n"
+      "    %s : [num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%x, [1]), kwargs = "
+      "{keepdim: True})\n"
       "    return (s,)",
       "a");
   auto b = ParseFxText(
       "graph():\n"
       "    %x : [num_users=1] = placeholder[target=x]\n"
-      "    %s : [num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%x, [1]), kwargs = {keepdim: False})\n"
+      "    %s : [num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%x, [1]), kwargs = {keepdim: "
+      "False})\n"
       "    return (s,)",
       "b");
   ASSERT_TRUE(a.ok() && b.ok());

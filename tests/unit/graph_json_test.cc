@@ -22,8 +22,7 @@ NodeSpec Spec(OpKind op, std::string target, std::vector<Argument> args, std::st
   return spec;
 }
 
-NodeMeta TensorMetaOf(DType dtype, std::vector<Dim> sizes, std::vector<Dim> strides = {},
-                      std::string device = "") {
+NodeMeta TensorMetaOf(DType dtype, std::vector<Dim> sizes, std::vector<Dim> strides = {}, std::string device = "") {
   NodeMeta meta;
   meta.tensors.push_back(TensorMeta{dtype, std::move(sizes), std::move(strides), std::move(device)});
   return meta;
@@ -70,9 +69,8 @@ std::unique_ptr<Graph> KitchenSink() {
       Argument::OfLayout(Layout::kSparseCsr),
       Argument::Raw("<function <lambda> at 0x7f>"),
   };
-  std::vector<Kwarg> kwargs = {{"dtype", Argument::OfDType(DType::kInt64)},
-                               {"alpha", Argument::Float(0.5)},
-                               {"out", Argument::NodeRef(w)}};
+  std::vector<Kwarg> kwargs = {
+      {"dtype", Argument::OfDType(DType::kInt64)}, {"alpha", Argument::Float(0.5)}, {"out", Argument::NodeRef(w)}};
   Node* mm = *g->AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.mm.default", every, "mm", kwargs));
   NodeMeta mm_meta = TensorMetaOf(DType::kFloat32, {Dim::Symbol("2*s0"), 4});
   mm_meta.source = MetaSource::kInferred;
@@ -94,14 +92,15 @@ std::unique_ptr<Graph> KitchenSink() {
   sym.kind = ValueKind::kSymInt;
   sym.annotation = "Sym(s0)";
   size->set_meta(sym);
-  Node* method = *g->AppendNamed(Spec(OpKind::kCallMethod, "view", {Argument::NodeRef(mm), Argument::NodeRef(size)}, "view"));
+  Node* method =
+      *g->AppendNamed(Spec(OpKind::kCallMethod, "view", {Argument::NodeRef(mm), Argument::NodeRef(size)}, "view"));
   NodeMeta opaque;
   opaque.kind = ValueKind::kOpaque;
   opaque.annotation = "SomethingElse[1]";
   method->set_meta(opaque);
   Node* mod = *g->AppendNamed(Spec(OpKind::kCallModule, "sub.block", {Argument::NodeRef(method)}, "sub_block"));
-  (void)*g->AppendNamed(Spec(OpKind::kOutput, "output",
-                             {Argument::Tuple({Argument::NodeRef(mod), Argument::NodeRef(split)})}, "output"));
+  (void)*g->AppendNamed(
+      Spec(OpKind::kOutput, "output", {Argument::Tuple({Argument::NodeRef(mod), Argument::NodeRef(split)})}, "output"));
   return g;
 }
 
@@ -152,8 +151,7 @@ TEST(GraphJsonTest, PrintedFormIsStable) {
   Node* x = *g.AppendNamed(Spec(OpKind::kPlaceholder, "x", {}, "x"));
   x->set_meta(TensorMetaOf(DType::kFloat32, {2, Dim::Symbol("s0")}));
   Node* add = *g.AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.add.Tensor",
-                                  {Argument::NodeRef(x), Argument::Float(1.0)}, "add",
-                                  {{"alpha", Argument::Int(1)}}));
+                                  {Argument::NodeRef(x), Argument::Float(1.0)}, "add", {{"alpha", Argument::Int(1)}}));
   g.SetStream(add, "s1");
   (void)*g.AppendNamed(Spec(OpKind::kOutput, "output", {Argument::Tuple({Argument::NodeRef(add)})}, "output"));
   EXPECT_EQ(PrintGraphJson(g), R"({
@@ -251,7 +249,10 @@ TEST(GraphJsonTest, SyntaxErrorsNameLineAndColumn) {
   // Count where the text ends: the error points at end of input.
   size_t lines = 1, last_nl = 0;
   for (size_t i = 0; i < truncated.size(); ++i) {
-    if (truncated[i] == '\n') { ++lines; last_nl = i + 1; }
+    if (truncated[i] == '\n') {
+      ++lines;
+      last_nl = i + 1;
+    }
   }
   std::string error = ErrorOf(truncated);
   EXPECT_TRUE(error.starts_with(fmt::format("t.json:{}:{}: ", lines, truncated.size() - last_nl + 1))) << error;
@@ -271,26 +272,30 @@ TEST(GraphJsonTest, SchemaErrorsNameTheNode) {
                               {"name": "w", "op": "call_function", "target": "f"}]})"),
             "t.json: nodes[1] ('y'): args[0]: refers to node 'w' defined later (nodes[2]); "
             "nodes must come after their inputs");
-  EXPECT_NE(ErrorOf(head + R"({"name": "y", "op": "call_fn", "target": "f"}]})").find("nodes[1] ('y'): unknown op kind"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(head + R"({"name": "y", "op": "call_fn", "target": "f"}]})").find("nodes[1] ('y'): unknown op kind"),
+      std::string::npos);
   EXPECT_NE(ErrorOf(head + R"({"name": "y", "op": "call_function", "target": "f", "args": [{"dtype": "torch.f33"}]}]})")
                 .find("nodes[1] ('y'): args[0]: unknown dtype \"torch.f33\""),
             std::string::npos);
-  EXPECT_NE(ErrorOf(head + R"({"name": "y", "op": "call_function", "target": 3}]})").find("\"target\" must be a string"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(head + R"({"name": "y", "op": "call_function", "target": 3}]})").find("\"target\" must be a string"),
+      std::string::npos);
   EXPECT_NE(ErrorOf(head + R"({"name": "x", "op": "call_function", "target": "f"}]})").find("duplicate node name 'x'"),
             std::string::npos);
   EXPECT_NE(ErrorOf(head + R"({"name": "y", "op": "call_function", "target": "f", "args": [{"float": "big"}]}]})")
                 .find("\"float\" must be"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(head + R"({"name": "y", "op": "call_function", "target": "f", "args": [{"node": "x", "raw": "x"}]}]})")
-                .find("exactly one key"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(head + R"({"name": "y", "op": "call_function", "target": "f", "args": [{"node": "x", "raw": "x"}]}]})")
+          .find("exactly one key"),
+      std::string::npos);
   EXPECT_NE(ErrorOf(head + R"({"name": "y", "op": "call_function", "target": "f",
                               "meta": {"kind": "tensor", "source": "annotated", "tensors": [{"dtype": "f32", "sizes": [1.5]}]}}]})")
                 .find("nodes[1] ('y'): meta.tensors[0].sizes[0]: a dim must be"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(head + R"({"name": "y", "op": "call_function", "target": "f", "colour": 1}]})").find("unknown key \"colour\""),
+  EXPECT_NE(ErrorOf(head + R"({"name": "y", "op": "call_function", "target": "f", "colour": 1}]})")
+                .find("unknown key \"colour\""),
             std::string::npos);
   EXPECT_NE(ErrorOf(head + R"(7]})").find("t.json: nodes[1]: a node must be an object"), std::string::npos);
   EXPECT_NE(ErrorOf(head + R"({"name": "y", "op": "call_function", "target": "f", "args": [18446744073709551615]}]})")
@@ -307,7 +312,8 @@ TEST(GraphJsonTest, DeepNestingIsRefusedBeforeParsing) {
   EXPECT_NE(error.find("nesting deeper than 256"), std::string::npos) << error;
   // Brackets inside strings do not count.
   auto g = MustParse(R"({"format": "airscope-graph", "version": 1, "nodes": [
-      {"name": "x", "op": "placeholder", "target": ")" + std::string(1000, '[') + R"("},
+      {"name": "x", "op": "placeholder", "target": ")" +
+                     std::string(1000, '[') + R"("},
       {"name": "output", "op": "output", "target": "output", "args": [{"node": "x"}]}]})");
   ASSERT_TRUE(g);
   EXPECT_EQ(g->front()->target().size(), 1000u);

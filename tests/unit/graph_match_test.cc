@@ -47,7 +47,8 @@ TEST(GraphMatchTest, ReferencesMustPointAtTheSamePosition) {
 TEST(GraphMatchTest, TargetsKwargsAndLengthAreCompared) {
   auto a = Parse("x):\n        s = torch.ops.aten.sum.dim_IntList(x, [0], keepdim = True)\n        return (s,)\n");
   auto other_target = Parse("x):\n        s = torch.ops.aten.mean.dim(x, [0], keepdim = True)\n        return (s,)\n");
-  auto other_kwarg = Parse("x):\n        s = torch.ops.aten.sum.dim_IntList(x, [0], keepdim = False)\n        return (s,)\n");
+  auto other_kwarg =
+      Parse("x):\n        s = torch.ops.aten.sum.dim_IntList(x, [0], keepdim = False)\n        return (s,)\n");
   auto longer = Parse(
       "x):\n        s = torch.ops.aten.sum.dim_IntList(x, [0], keepdim = True)\n"
       "        t = torch.ops.aten.neg.default(s)\n        return (s,)\n");

@@ -34,7 +34,7 @@ NodeSpec Output(std::vector<Argument> values) {
 
 TEST(GraphTest, UsersFollowArgs) {
   Graph g;
-  ASSERT_OK_AND_ASSIGN(Node* x, g.AppendNamed(Placeholder("x")));
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Placeholder("x")));
   Node* mm = g.Append(Call("torch.ops.aten.mm.default", {Argument::NodeRef(x), Argument::NodeRef(x)}));
   EXPECT_EQ(mm->name(), "mm");
   ASSERT_EQ(x->users().size(), 1u);  // used twice by mm, listed once
@@ -65,7 +65,7 @@ TEST(GraphTest, NamesAreUniqueLikeFx) {
 
 TEST(GraphTest, EraseFailsWithUsersAndKeepsGraph) {
   Graph g;
-  ASSERT_OK_AND_ASSIGN(Node* x, g.AppendNamed(Placeholder("x")));
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Placeholder("x")));
   Node* neg = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}));
   Status st = g.Erase(x);
   EXPECT_FALSE(st.ok());
@@ -78,8 +78,8 @@ TEST(GraphTest, EraseFailsWithUsersAndKeepsGraph) {
 
 TEST(GraphTest, ReplaceAllUsesInsideLists) {
   Graph g;
-  ASSERT_OK_AND_ASSIGN(Node* x, g.AppendNamed(Placeholder("x")));
-  ASSERT_OK_AND_ASSIGN(Node* y, g.AppendNamed(Placeholder("y")));
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Placeholder("x")));
+  ASSERT_OK_AND_ASSIGN(Node * y, g.AppendNamed(Placeholder("y")));
   Node* cat = g.Append(Call("torch.ops.aten.cat.default",
                             {Argument::List({Argument::NodeRef(x), Argument::NodeRef(x)}), Argument::Int(0)}));
   EXPECT_EQ(g.ReplaceAllUsesWith(x, y), 1u);
@@ -91,7 +91,7 @@ TEST(GraphTest, ReplaceAllUsesInsideLists) {
 
 TEST(GraphTest, LintFindsTopologicalError) {
   Graph g;
-  ASSERT_OK_AND_ASSIGN(Node* x, g.AppendNamed(Placeholder("x")));
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Placeholder("x")));
   Node* a = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}));
   Node* b = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(a)}));
   g.MoveBefore(b, a);
@@ -102,7 +102,7 @@ TEST(GraphTest, LintFindsTopologicalError) {
 
 TEST(GraphTest, InsertBeforeAfter) {
   Graph g;
-  ASSERT_OK_AND_ASSIGN(Node* x, g.AppendNamed(Placeholder("x")));
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Placeholder("x")));
   Node* out = g.Append(Output({Argument::NodeRef(x)}));
   Node* enter = g.InsertBefore(out, Call("torch.ops.air.scope_enter.default", {}));
   Node* exit = g.InsertAfter(enter, Call("torch.ops.air.scope_exit.default", {}));
@@ -114,7 +114,7 @@ TEST(GraphTest, InsertBeforeAfter) {
 
 TEST(GraphTest, CloneIsDeepAndEqual) {
   Graph g;
-  ASSERT_OK_AND_ASSIGN(Node* x, g.AppendNamed(Placeholder("x")));
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Placeholder("x")));
   NodeMeta meta;
   meta.tensors.push_back(*TensorMeta::ParseAnnotation("f32[2, 3]"));
   x->set_meta(meta);
@@ -132,7 +132,7 @@ TEST(GraphTest, CloneIsDeepAndEqual) {
 
 TEST(GraphTest, VersionMovesWithEveryMutationAndOnlyThen) {
   Graph g;
-  ASSERT_OK_AND_ASSIGN(Node* x, g.AppendNamed(Placeholder("x")));
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Placeholder("x")));
   Node* n = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}));
   Node* out = g.Append(Output({Argument::NodeRef(n)}));
   uint64_t v = g.version();
@@ -178,7 +178,7 @@ TEST(GraphTest, VersionMovesWithEveryMutationAndOnlyThen) {
 
 TEST(GraphTest, LintResultIsForgottenOnMutation) {
   Graph g;
-  ASSERT_OK_AND_ASSIGN(Node* x, g.AppendNamed(Placeholder("x")));
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Placeholder("x")));
   Node* a = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}));
   Node* b = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(a)}));
   ASSERT_TRUE(g.Lint().ok());
@@ -197,7 +197,7 @@ TEST(GraphTest, LintResultIsForgottenOnMutation) {
 
 TEST(GraphTest, CloneCopiesAGraphOutOfTopologicalOrder) {
   Graph g;
-  ASSERT_OK_AND_ASSIGN(Node* x, g.AppendNamed(Placeholder("x")));
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Placeholder("x")));
   Node* a = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}));
   Node* b = g.Append(Call("torch.ops.aten.relu.default", {Argument::NodeRef(a)}));
   g.MoveBefore(b, a);  // b now uses a, which comes after it
@@ -213,7 +213,7 @@ TEST(GraphTest, ACloneNamesNodesExactlyLikeItsSource) {
   // A clone builds its name index only when a name is looked up: erasing
   // first and naming later must give what the source gives.
   Graph g;
-  ASSERT_OK_AND_ASSIGN(Node* x, g.AppendNamed(Placeholder("x")));
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Placeholder("x")));
   Node* a = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}));
   g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}));
   auto copy = g.Clone();
@@ -234,10 +234,11 @@ TEST(GraphTest, ACloneNamesNodesExactlyLikeItsSource) {
 
 TEST(GraphTest, ReplaceInputRewritesOneUserOnly) {
   Graph g;
-  ASSERT_OK_AND_ASSIGN(Node* x, g.AppendNamed(Placeholder("x")));
-  ASSERT_OK_AND_ASSIGN(Node* y, g.AppendNamed(Placeholder("y")));
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Placeholder("x")));
+  ASSERT_OK_AND_ASSIGN(Node * y, g.AppendNamed(Placeholder("y")));
   Node* a = g.Append(Call("torch.ops.aten.add.Tensor", {Argument::NodeRef(x), Argument::NodeRef(x)}));
-  Node* b = g.Append(Call("torch.ops.aten.cat.default", {Argument::List({Argument::NodeRef(x), Argument::NodeRef(a)})}));
+  Node* b =
+      g.Append(Call("torch.ops.aten.cat.default", {Argument::List({Argument::NodeRef(x), Argument::NodeRef(a)})}));
   g.Append(Output({Argument::NodeRef(b)}));
   uint64_t v = g.version();
   g.ReplaceInput(b, y, a);  // b does not use y: nothing happens
@@ -257,7 +258,7 @@ TEST(GraphTest, ReplaceInputRewritesOneUserOnly) {
 
 TEST(GraphTest, LongChainLintsWithoutRecursion) {
   Graph g;
-  ASSERT_OK_AND_ASSIGN(Node* prev, g.AppendNamed(Placeholder("x")));
+  ASSERT_OK_AND_ASSIGN(Node * prev, g.AppendNamed(Placeholder("x")));
   for (int i = 0; i < 200000; ++i) {
     prev = g.Append(Call("torch.ops.aten.relu.default", {Argument::NodeRef(prev)}));
   }
@@ -299,7 +300,7 @@ namespace {
 
 TEST(GraphLintTest, HundredThousandUsersOfOneNode) {
   Graph g;
-  ASSERT_OK_AND_ASSIGN(Node* x, g.AppendNamed(Placeholder("x")));
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Placeholder("x")));
   std::vector<Argument> outs;
   for (int i = 0; i < 100000; ++i) {
     outs.push_back(Argument::NodeRef(g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}))));

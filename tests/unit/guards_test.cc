@@ -25,9 +25,10 @@ TEST(GuardsTest, CheckTensorTextAsDynamoPrintsIt) {
             "check_tensor(L['x'], Tensor, DispatchKeySet(PrivateUse1, BackendSelect, ADInplaceOrView, "
             "AutogradPrivateUse1), torch.float32, device=0, requires_grad=False, size=[2, 2], stride=[2, 1])");
   GuardSet cpu({StaticGuard(Inputs("x=f16[3]:cpu")[0])});
-  EXPECT_NE(cpu.TensorLines()[0].find("DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU), torch.float16, "
-                                      "device=None"),
-            std::string::npos);
+  EXPECT_NE(
+      cpu.TensorLines()[0].find("DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU), torch.float16, "
+                                "device=None"),
+      std::string::npos);
 }
 
 TEST(GuardsTest, StaticHitAndEachKindOfMiss) {
@@ -58,20 +59,22 @@ TEST(GuardsTest, SymbolicRangeEqualityAndGears) {
   y.strides[0].reset();
   GuardSet guards({x, y});
   EXPECT_EQ(guards.TensorLines()[0].substr(guards.TensorLines()[0].find("size=")), "size=[None, 2], stride=[None, 1])");
-  EXPECT_EQ(guards.ShapeEnvLines(), (std::vector<std::string>{"2 <= L['x'].size()[0]", "L['y'].size()[0] == L['x'].size()[0]"}));
+  EXPECT_EQ(guards.ShapeEnvLines(),
+            (std::vector<std::string>{"2 <= L['x'].size()[0]", "L['y'].size()[0] == L['x'].size()[0]"}));
   EXPECT_TRUE(guards.Check(Inputs("x=f32[9,2] y=f32[9,2]")));
   EXPECT_FALSE(guards.Check(Inputs("x=f32[9,2] y=f32[8,2]")));
   EXPECT_FALSE(guards.Check(Inputs("x=f32[1,2] y=f32[1,2]")));
-  EXPECT_EQ(guards.FirstFailure(Inputs("x=f32[1,2] y=f32[1,2]")).value(), "2 <= L['x'].size()[0]  # L['x'].size()[0] = 1");
+  EXPECT_EQ(guards.FirstFailure(Inputs("x=f32[1,2] y=f32[1,2]")).value(),
+            "2 <= L['x'].size()[0]  # L['x'].size()[0] = 1");
 
   TensorGuard g = StaticGuard(Inputs("x=f32[4]")[0]);
   g.sizes[0] = DimGuard{DimKind::kGears, 0, "s0", 2, INT64_MAX, {2, 4, 8}};
   GuardSet gears({g});
   EXPECT_TRUE(gears.Check(Inputs("x=f32[8]")));
   EXPECT_FALSE(gears.Check(Inputs("x=f32[6]")));
-  EXPECT_EQ(gears.ShapeEnvLines(), (std::vector<std::string>{"2 <= L['x'].size()[0] <= 8",
-                                                             "(L['x'].size()[0] <= 2) | (4 <= L['x'].size()[0])",
-                                                             "(L['x'].size()[0] <= 4) | (8 <= L['x'].size()[0])"}));
+  EXPECT_EQ(gears.ShapeEnvLines(),
+            (std::vector<std::string>{"2 <= L['x'].size()[0] <= 8", "(L['x'].size()[0] <= 2) | (4 <= L['x'].size()[0])",
+                                      "(L['x'].size()[0] <= 4) | (8 <= L['x'].size()[0])"}));
   EXPECT_EQ(gears.FirstFailure(Inputs("x=f32[9]")).value(), "2 <= L['x'].size()[0] <= 8  # L['x'].size()[0] = 9");
 
   // A dim specialized after being dynamic: None in check_tensor, `== N` in the shape env.

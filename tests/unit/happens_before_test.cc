@@ -35,7 +35,9 @@ class Tasks {
   uint32_t Record(const std::string& stream, const std::string& event) {
     return Add(TaskKind::kEventRecord, stream, event);
   }
-  uint32_t Wait(const std::string& stream, const std::string& event) { return Add(TaskKind::kEventWait, stream, event); }
+  uint32_t Wait(const std::string& stream, const std::string& event) {
+    return Add(TaskKind::kEventWait, stream, event);
+  }
   TaskGraph g;
 };
 

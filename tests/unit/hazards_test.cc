@@ -163,7 +163,7 @@ TEST(Hazards, VectorCoreDemandFollowsDeadlockCheck) {
   EXPECT_FALSE(VectorCoreDemand(Comm("MoeDistributeCombineV2_32", "s", "KERNEL_MIX_AIC", 12, 1, 0), 48).candidate);
   EXPECT_FALSE(VectorCoreDemand(Comm("aiv_all_gather", "s", "KERNEL_AICORE", 24, 1), 48).candidate);
   EXPECT_FALSE(VectorCoreDemand(Comm("aiv_all_gather", "s", "KERNEL_AIVEC", 48, 0), 48).candidate);  // Schem Mode 0
-  EXPECT_FALSE(VectorCoreDemand(Comm("MatMul_7", "s", "KERNEL_AIVEC", 48, 1), 48).candidate);      // not communication
+  EXPECT_FALSE(VectorCoreDemand(Comm("MatMul_7", "s", "KERNEL_AIVEC", 48, 1), 48).candidate);  // not communication
   DeviceTask by_info = Comm("HcclKernel", "s", "KERNEL_AIVEC", 8, 1);
   by_info.launch->extend_info = R"({"taskType": "communication"})";
   EXPECT_EQ(VectorCoreDemand(by_info, 48).vectorcores, 8);
@@ -201,8 +201,8 @@ TEST(Hazards, DeadlockCheckGraph2Example) {
   uint32_t r_a = sync(TaskKind::kEventRecord, "stream315", "7", {});
   uint32_t r_b = sync(TaskKind::kEventRecord, "stream315", "8", {});
   sync(TaskKind::kEventWait, "stream313", "7", {r_a});
-  uint32_t dispatch = push(Comm("MoeDistributeDispatchV2_e3e2549baf4795bf56c350e970d2218a_1060", "stream313",
-                                "KERNEL_MIX_AIV", 16, 1));
+  uint32_t dispatch =
+      push(Comm("MoeDistributeDispatchV2_e3e2549baf4795bf56c350e970d2218a_1060", "stream313", "KERNEL_MIX_AIV", 16, 1));
   uint32_t r_c = sync(TaskKind::kEventRecord, "stream313", "22", {});
   sync(TaskKind::kEventWait, "stream310", "8", {r_b});
   uint32_t gather = push(Comm("aiv_all_gather_bfloat16_t", "stream310", "KERNEL_AIVEC", 48, 1));

@@ -48,8 +48,10 @@ TEST_F(InterruptTest, TheFxParserStops) {
   std::string previous = "x";
   for (int i = 0; i < 3000; ++i) {
     std::string name = fmt::format("r{}", i);
-    text += fmt::format("    %{} : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%{},), "
-                        "kwargs = {{}})\n", name, previous);
+    text += fmt::format(
+        "    %{} : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%{},), "
+        "kwargs = {{}})\n",
+        name, previous);
     previous = name;
   }
   text += fmt::format("    return ({},)\n", previous);
@@ -107,8 +109,9 @@ TEST_F(InterruptTest, AnInterruptedRunCommandIsUndone) {
   ASSERT_TRUE(interpreter.ExecuteLine("next").ok());  // stage 1: the command before
   Status run = interpreter.ExecuteLine("run");
   ASSERT_FALSE(run.ok());
-  EXPECT_EQ(run.message(), "interrupted (Ctrl-C) before 'post_grad_custom_pre_pass': the stages this command ran are "
-                           "dropped; back at stage 1, as before it");
+  EXPECT_EQ(run.message(),
+            "interrupted (Ctrl-C) before 'post_grad_custom_pre_pass': the stages this command ran are "
+            "dropped; back at stage 1, as before it");
   Result<PipelineRun*> pipeline = session.CurrentPipeline();
   ASSERT_TRUE(pipeline.ok());
   EXPECT_EQ((*pipeline)->cursor(), 1u);
@@ -178,7 +181,8 @@ TEST_F(InterruptTest, AChildProcessHandsBackItsBytesOrItsError) {
   Result<std::string> bytes = RunInChildProcess("test", [] { return Result<std::string>(std::string(300000, 'b')); });
   ASSERT_TRUE(bytes.ok()) << bytes.status().message();
   EXPECT_EQ(*bytes, std::string(300000, 'b'));
-  Result<std::string> failed = RunInChildProcess("test", [] { return Result<std::string>(Status::Error("no layout")); });
+  Result<std::string> failed =
+      RunInChildProcess("test", [] { return Result<std::string>(Status::Error("no layout")); });
   ASSERT_FALSE(failed.ok());
   EXPECT_EQ(failed.status().message(), "no layout");
 }

@@ -53,8 +53,9 @@ TEST_F(LogCommandsTest, RanksWhoseGuardsDifferAreShownWithTheFirstDifferingLine)
         "| +- TENSOR_MATCH: check_tensor(L['x'], Tensor, torch.float32, size=[{}], stride=[1])",
         140000000000 + rank, size);
     return Record(R"("dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0)") +
-           Record(fmt::format(R"("dynamo_cpp_guards_str": {{}}, "rank": {}, "frame_id": 0, "frame_compile_id": 0)", rank),
-                  guards);
+           Record(
+               fmt::format(R"("dynamo_cpp_guards_str": {{}}, "rank": {}, "frame_id": 0, "frame_compile_id": 0)", rank),
+               guards);
   };
   Write("run/dedicated_log_torch_trace_rank_0.log", rank_log(0, "8"));
   Write("run/dedicated_log_torch_trace_rank_1_abc123.log", rank_log(1, "8"));
@@ -71,16 +72,18 @@ TEST_F(LogCommandsTest, RanksWhoseGuardsDifferAreShownWithTheFirstDifferingLine)
 }
 
 TEST_F(LogCommandsTest, AGraphThatDoesNotParseNamesTheLogsLineAndColumnAndTheRestLoads) {
-  std::string path = Write(
-      "bad.log",
-      "V0101 00:00:00.000000 1 output_graph.py:1] [0/0] [__graph_code] TRACED GRAPH\n"
-      "V0101 00:00:00.000000 1 output_graph.py:1] [0/0] [__graph_code]  ===== __compiled_fn_1 =====\n"
-      "V0101 00:00:00.000000 1 output_graph.py:1] [0/0] [__graph_code]  <eval_with_key>.0 class GraphModule(torch.nn.Module):\n"
-      "V0101 00:00:00.000000 1 output_graph.py:1] [0/0] [__graph_code]     def forward(self, L_x_: \"f32[3]\"):\n"
-      "V0101 00:00:00.000000 1 output_graph.py:1] [0/0] [__graph_code]         add: \"f32[3]\" = L_x_ + ;  L_x_ = None\n"
-      "V0101 00:00:00.000000 1 output_graph.py:1] [0/0] [__graph_code]         return (add,)\n"
-      "V0101 00:00:00.000000 1 guards.py:1] [0/0] [__guards] GUARDS:\n"
-      "V0101 00:00:00.000000 1 guards.py:2] [0/0] [__guards] L['x'] == 1\n");
+  std::string path =
+      Write("bad.log",
+            "V0101 00:00:00.000000 1 output_graph.py:1] [0/0] [__graph_code] TRACED GRAPH\n"
+            "V0101 00:00:00.000000 1 output_graph.py:1] [0/0] [__graph_code]  ===== __compiled_fn_1 =====\n"
+            "V0101 00:00:00.000000 1 output_graph.py:1] [0/0] [__graph_code]  <eval_with_key>.0 class "
+            "GraphModule(torch.nn.Module):\n"
+            "V0101 00:00:00.000000 1 output_graph.py:1] [0/0] [__graph_code]     def forward(self, L_x_: \"f32[3]\"):\n"
+            "V0101 00:00:00.000000 1 output_graph.py:1] [0/0] [__graph_code]         add: \"f32[3]\" = L_x_ + ;  L_x_ "
+            "= None\n"
+            "V0101 00:00:00.000000 1 output_graph.py:1] [0/0] [__graph_code]         return (add,)\n"
+            "V0101 00:00:00.000000 1 guards.py:1] [0/0] [__guards] GUARDS:\n"
+            "V0101 00:00:00.000000 1 guards.py:2] [0/0] [__guards] L['x'] == 1\n");
   TestShell shell;
   ASSERT_TRUE(shell.interpreter.RunCommandText("load " + path).ok()) << shell.sink.text;
   // The error's line is the log's line 5; its column is past the 67-byte prefix.

@@ -57,14 +57,34 @@ TEST(OpRegistryTest, BuiltinIsOneSortedImmutableTable) {
 }
 
 TEST(OpRegistryTest, EveryOpOfTheSamplesIsKnown) {
-  for (const char* name :
-       {"aten._reshape_alias.default", "aten._softmax.default", "aten._unsafe_view.default", "aten.abs.default",
-        "aten.add.Tensor", "aten.addmm.default", "aten.bmm.default", "aten.clone.default",
-        "aten.convolution.default", "aten.eq.Scalar", "aten.expand.default", "aten.gelu.default",
-        "aten.hardtanh_.default", "aten.masked_fill.Scalar", "aten.mean.dim", "aten.mm.default", "aten.mul.Tensor",
-        "aten.native_batch_norm.default", "aten.native_layer_norm.default", "aten.ones.default",
-        "aten.split.Tensor", "aten.sub.Tensor", "aten.sum.default", "aten.t.default", "aten.transpose.int",
-        "aten.tril.default", "aten.view.default", "operator.getitem"}) {
+  for (const char* name : {"aten._reshape_alias.default",
+                           "aten._softmax.default",
+                           "aten._unsafe_view.default",
+                           "aten.abs.default",
+                           "aten.add.Tensor",
+                           "aten.addmm.default",
+                           "aten.bmm.default",
+                           "aten.clone.default",
+                           "aten.convolution.default",
+                           "aten.eq.Scalar",
+                           "aten.expand.default",
+                           "aten.gelu.default",
+                           "aten.hardtanh_.default",
+                           "aten.masked_fill.Scalar",
+                           "aten.mean.dim",
+                           "aten.mm.default",
+                           "aten.mul.Tensor",
+                           "aten.native_batch_norm.default",
+                           "aten.native_layer_norm.default",
+                           "aten.ones.default",
+                           "aten.split.Tensor",
+                           "aten.sub.Tensor",
+                           "aten.sum.default",
+                           "aten.t.default",
+                           "aten.transpose.int",
+                           "aten.tril.default",
+                           "aten.view.default",
+                           "operator.getitem"}) {
     EXPECT_NE(R().Find(name), nullptr) << name;
   }
 }
@@ -147,7 +167,7 @@ TEST(PointwiseTest, TypePromotion) {
   EXPECT_EQ(Shape(b.Call("aten.add.Tensor", {N(f16), N(f32)})), "f32[2]");   // wider float wins
   EXPECT_EQ(Shape(b.Call("aten.add.Tensor", {N(f16), N(bf16)})), "f32[2]");  // f16 + bf16 meet in f32
   EXPECT_EQ(Shape(b.Call("aten.add.Tensor", {N(f32), N(f64)})), "f64[2]");
-  EXPECT_EQ(Shape(b.Call("aten.add.Tensor", {N(b8), N(i32)})), "i32[2]");    // bool + int -> int
+  EXPECT_EQ(Shape(b.Call("aten.add.Tensor", {N(b8), N(i32)})), "i32[2]");  // bool + int -> int
   EXPECT_EQ(Shape(b.Call("aten.add.Tensor", {N(i32), N(i64)})), "i64[2]");
   EXPECT_EQ(Shape(b.Call("aten.add.Tensor", {N(u8), N(i8)})), "i16[2]");
   // Python scalars only matter when of a higher category.
@@ -178,9 +198,9 @@ TEST(PointwiseTest, UnaryFunctions) {
   GraphBuilder b;
   Node* x = b.Input("x", "f16[2, 3]");
   Node* i = b.Input("i", "i64[4]");
-  for (const char* op : {"aten.abs.default", "aten.neg.default", "aten.exp.default", "aten.relu.default",
-                         "aten.sigmoid.default", "aten.tanh.default", "aten.rsqrt.default", "aten.sqrt.default",
-                         "aten.gelu.default", "aten.tril.default"}) {
+  for (const char* op :
+       {"aten.abs.default", "aten.neg.default", "aten.exp.default", "aten.relu.default", "aten.sigmoid.default",
+        "aten.tanh.default", "aten.rsqrt.default", "aten.sqrt.default", "aten.gelu.default", "aten.tril.default"}) {
     EXPECT_EQ(Shape(b.Call(op, {N(x)})), "f16[2, 3]") << op;
   }
   EXPECT_EQ(Shape(b.Call("aten.abs.default", {N(i)})), "i64[4]");
@@ -294,9 +314,8 @@ TEST(MatmulTest, SymbolicM) {
 
 // ---------------------------------------------------------------- conv + norm
 
-Node* Conv(GraphBuilder& b, Node* x, Node* w, Argument bias, std::vector<int64_t> stride,
-           std::vector<int64_t> padding, std::vector<int64_t> dilation, bool transposed,
-           std::vector<int64_t> output_padding, int64_t groups) {
+Node* Conv(GraphBuilder& b, Node* x, Node* w, Argument bias, std::vector<int64_t> stride, std::vector<int64_t> padding,
+           std::vector<int64_t> dilation, bool transposed, std::vector<int64_t> output_padding, int64_t groups) {
   return b.Call("aten.convolution.default", {N(x), N(w), bias, Ints(stride), Ints(padding), Ints(dilation),
                                              B(transposed), Ints(output_padding), I(groups)});
 }
@@ -373,12 +392,13 @@ TEST(NormTest, BatchNormTuple) {
   EXPECT_EQ(Shape(bn), "(f32[1, 32, 112, 112], f32[32], f32[32])");
   Node* half = b.Input("half", "f16[4, 8]");
   Node* q = b.Attr("q", "f32[8]");
-  Node* bn16 = b.Call("aten.native_batch_norm.default", {N(half), N(q), N(q), None(), None(), B(true), F(0.1), F(1e-5)});
+  Node* bn16 =
+      b.Call("aten.native_batch_norm.default", {N(half), N(q), N(q), None(), None(), B(true), F(0.1), F(1e-5)});
   EXPECT_EQ(Shape(bn16), "(f16[4, 8], f32[8], f32[8])");
   Node* wrong = b.Attr("wrong", "f32[31]");
-  EXPECT_EQ(Shape(b.Call("aten.native_batch_norm.default",
-                         {N(x), N(wrong), N(p), N(p), N(p), B(false), F(0.1), F(1e-5)})),
-            "error: native_batch_norm: weight has 31 elements but input has 32 channels");
+  EXPECT_EQ(
+      Shape(b.Call("aten.native_batch_norm.default", {N(x), N(wrong), N(p), N(p), N(p), B(false), F(0.1), F(1e-5)})),
+      "error: native_batch_norm: weight has 31 elements but input has 32 channels");
 }
 
 TEST(NormTest, LayerNormStatsKeepLeadingDims) {
@@ -542,8 +562,8 @@ TEST(MiscTest, Creation) {
   {
     GraphBuilder with_devices;
     with_devices.Input("x", "f32[2][1]npu:0");
-    Node* on_cpu = with_devices.Call("aten.ones.default", {Ints({16, 16})},
-                                     {{"device", Argument::OfDevice(Device{"cpu", -1})}});
+    Node* on_cpu =
+        with_devices.Call("aten.ones.default", {Ints({16, 16})}, {{"device", Argument::OfDevice(Device{"cpu", -1})}});
     ASSERT_TRUE(Infer(on_cpu).ok());
     EXPECT_EQ(on_cpu->meta()->tensor()->device, "cpu");
   }
@@ -569,13 +589,15 @@ TEST(MiscTest, CopiesCatStackEmbedding) {
   GraphBuilder b;
   Node* x = b.Input("x", "f32[2, 3]");
   Node* y = b.Input("y", "f32[2, 5]");
-  Node* clone = b.Call("aten.clone.default", {N(x)}, {{"memory_format", Argument::OfMemoryFormat(MemoryFormat::kContiguous)}});
+  Node* clone =
+      b.Call("aten.clone.default", {N(x)}, {{"memory_format", Argument::OfMemoryFormat(MemoryFormat::kContiguous)}});
   EXPECT_EQ(Shape(clone), "f32[2, 3]");
   auto cost = Cost(clone);
   EXPECT_EQ(cost->flops, 0);
   EXPECT_EQ(cost->bytes_read, 24);
   EXPECT_EQ(cost->bytes_written, 24);
-  EXPECT_EQ(Shape(b.Call("aten._to_copy.default", {N(x)}, {{"dtype", Argument::OfDType(DType::kFloat16)}})), "f16[2, 3]");
+  EXPECT_EQ(Shape(b.Call("aten._to_copy.default", {N(x)}, {{"dtype", Argument::OfDType(DType::kFloat16)}})),
+            "f16[2, 3]");
   EXPECT_EQ(Shape(b.Call("aten.copy_.default", {N(x), N(x)})), "f32[2, 3]");
   EXPECT_EQ(Shape(b.Call("aten.detach.default", {N(x)})), "f32[2, 3]");
   EXPECT_EQ(Shape(b.Call("aten.alias.default", {N(x)})), "f32[2, 3]");
@@ -604,7 +626,8 @@ TEST(MiscTest, HostSyncAndStreamControl) {
   Node* many = b.Input("many", "f32[3]");
   EXPECT_EQ(Shape(b.Call("aten.item.default", {N(many)})),
             "error: item: a tensor with 3 elements cannot be converted to a scalar");
-  for (const char* op : {"air.scope_enter.default", "air.scope_exit.default", "air.record.default", "air.wait.default"}) {
+  for (const char* op :
+       {"air.scope_enter.default", "air.scope_exit.default", "air.record.default", "air.wait.default"}) {
     Node* n = b.Call(op, {});
     auto m = Infer(n);
     ASSERT_TRUE(m.ok()) << op;
@@ -657,8 +680,8 @@ TEST(BackwardTest, NormBackwards) {
   EXPECT_EQ(Shape(b.Call("aten.native_batch_norm_backward.default",
                          {N(img), N(img), N(c), N(c), N(c), N(c), N(c), B(true), F(1e-5), Bools({true, true, true})})),
             "(f32[4, 32, 8, 8], f32[32], f32[32])");
-  EXPECT_EQ(Shape(b.Call("aten.native_batch_norm_backward.default",
-                         {N(img), N(img), N(c), N(c), N(c), N(c), N(c), B(true), F(1e-5), Bools({true, false, false})})),
+  EXPECT_EQ(Shape(b.Call("aten.native_batch_norm_backward.default", {N(img), N(img), N(c), N(c), N(c), N(c), N(c),
+                                                                     B(true), F(1e-5), Bools({true, false, false})})),
             "(f32[4, 32, 8, 8], None, None)");
 }
 
@@ -669,9 +692,9 @@ TEST(BackwardTest, PointwiseSoftmaxEmbeddingBackwards) {
   EXPECT_EQ(Shape(b.Call("aten.threshold_backward.default", {N(grad), N(x), I(0)})), "f32[2, 4, 16, 16]");
   EXPECT_EQ(Shape(b.Call("aten.gelu_backward.default", {N(grad), N(x)})), "f32[2, 4, 16, 16]");
   EXPECT_EQ(Shape(b.Call("aten.hardtanh_backward.default", {N(grad), N(x), F(0), F(6)})), "f32[2, 4, 16, 16]");
-  EXPECT_EQ(Shape(b.Call("aten._softmax_backward_data.default",
-                         {N(grad), N(x), I(-1), Argument::OfDType(DType::kFloat16)})),
-            "f16[2, 4, 16, 16]");
+  EXPECT_EQ(
+      Shape(b.Call("aten._softmax_backward_data.default", {N(grad), N(x), I(-1), Argument::OfDType(DType::kFloat16)})),
+      "f16[2, 4, 16, 16]");
   Node* g = b.Input("g", "f32[4, 7, 64]");
   Node* ids = b.Input("ids", "i64[4, 7]");
   EXPECT_EQ(Shape(b.Call("aten.embedding_dense_backward.default", {N(g), N(ids), I(1000), I(-1), B(false)})),

@@ -52,13 +52,12 @@ TEST(OpSchemaTest, TensorListsAndEmptyReturns) {
 }
 
 TEST(OpSchemaTest, RefusesWhatDoesNotParse) {
-  for (const char* bad : {"sin(Tensor x) -> Tensor",               // no namespace
-                          "custom::sin(Tensor x -> Tensor",        // no ')'
-                          "custom::sin(Tensor x)",                 // no returns
-                          "custom::sin(Tensor) -> Tensor",         // no argument name
-                          "custom::sin(Tensor(a! x) -> Tensor",    // alias without ')'
-                          "custom::sin(Tensor x, Tensor x) -> Tensor",
-                          "custom::sin(Tensor x, *, *, int y) -> Tensor",
+  for (const char* bad : {"sin(Tensor x) -> Tensor",             // no namespace
+                          "custom::sin(Tensor x -> Tensor",      // no ')'
+                          "custom::sin(Tensor x)",               // no returns
+                          "custom::sin(Tensor) -> Tensor",       // no argument name
+                          "custom::sin(Tensor(a! x) -> Tensor",  // alias without ')'
+                          "custom::sin(Tensor x, Tensor x) -> Tensor", "custom::sin(Tensor x, *, *, int y) -> Tensor",
                           "custom::sin(Tensor x=) -> Tensor"}) {
     EXPECT_FALSE(ParseOpSchema(bad).ok()) << bad;
   }

@@ -57,10 +57,13 @@ TEST(PassManagerTest, SuccessRunsHooksInOrderAndReportsRemarks) {
 // least that, to the instrumentation and in the outcome.
 TEST(PassManagerTest, ReportsThePassesOwnTime) {
   PassRegistry registry;
-  ASSERT_TRUE(registry.Register(Info("slow", [](Graph&, PassContext&) -> Result<bool> {
-                std::this_thread::sleep_for(std::chrono::milliseconds(20));
-                return false;
-              })).ok());
+  ASSERT_TRUE(registry
+                  .Register(Info("slow",
+                                 [](Graph&, PassContext&) -> Result<bool> {
+                                   std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                                   return false;
+                                 }))
+                  .ok());
   auto graph = SmallGraph();
   Recorder recorder;
   PassManager manager;
@@ -101,11 +104,12 @@ TEST(PassManagerTest, LintBreakageRollsBackAndSaysWhatLintFound) {
   ASSERT_FALSE(outcome.ok());
   const std::string& message = outcome.status().message();
   EXPECT_EQ(message.rfind("pass 'break_lint' broke the graph: lint: ", 0), 0u) << message;
-  EXPECT_EQ(message, "pass 'break_lint' broke the graph: lint: " + [] {
-              auto g = SmallGraph();
-              g->MoveBefore(g->output(), g->output()->prev());
-              return g->Lint().message();
-            }());
+  EXPECT_EQ(
+      message, "pass 'break_lint' broke the graph: lint: " + [] {
+        auto g = SmallGraph();
+        g->MoveBefore(g->output(), g->output()->prev());
+        return g->Lint().message();
+      }());
   std::string why;
   EXPECT_TRUE(SameGraph(*graph, *original, &why)) << why;
   EXPECT_TRUE(graph->Lint().ok());

@@ -67,7 +67,7 @@ struct Env {
   }
 };
 
-const char* kGraphPasses[] = {"decompose", "functionalize", "remove_noop", "view_to_reshape", "dce",
+const char* kGraphPasses[] = {"decompose", "functionalize", "remove_noop",   "view_to_reshape", "dce",
                               "reinplace", "cse",           "constant_fold", "fuse_pointwise"};
 
 TEST(PassSamplesTest, EveryPassRunsLintCleanOnEverySample) {
@@ -97,8 +97,8 @@ TEST(PassSamplesTest, EveryPassRunsLintCleanOnEverySample) {
 
 std::vector<std::string> OutputShapes(const Graph& graph) {
   std::vector<std::string> shapes;
-  for (const Argument& value : graph.output()->args()[0].is_sequence() ? graph.output()->args()[0].items()
-                                                                        : graph.output()->args()) {
+  for (const Argument& value :
+       graph.output()->args()[0].is_sequence() ? graph.output()->args()[0].items() : graph.output()->args()) {
     if (value.is_node()) shapes.push_back(value.as_node()->meta() ? value.as_node()->meta()->ShapeString() : "?");
   }
   return shapes;

@@ -17,8 +17,8 @@
 namespace airscope::testing_util {
 
 inline std::unique_ptr<Graph> LoadSeedGraph() {
-  Result<LoadedGraph> loaded = LoadGraphFile(std::string(AIRSCOPE_TEST_DATA) + "/seed_multistream.readable.py",
-                                             1 << 20, OpRegistry::Builtin());
+  Result<LoadedGraph> loaded =
+      LoadGraphFile(std::string(AIRSCOPE_TEST_DATA) + "/seed_multistream.readable.py", 1 << 20, OpRegistry::Builtin());
   EXPECT_TRUE(loaded.ok()) << loaded.status().message();
   return loaded.ok() ? loaded->graph->Clone() : std::make_unique<Graph>();  // tests edit their copy
 }

@@ -38,12 +38,12 @@ PatternPtr Item(PatternPtr of, int64_t i, int users = 1) { return P::Call("opera
 TEST(PatternMatchTest, UsersCountedExceptOnOutputs) {
   auto g = Parse(kNormQuant);
   PatternPtr y = Item(Norm(2), 0);
-  EXPECT_TRUE(MatchPattern(y, g->Find("getitem")));           // the root is an output: its users are not counted
+  EXPECT_TRUE(MatchPattern(y, g->Find("getitem")));                  // the root is an output: its users are not counted
   EXPECT_FALSE(MatchPattern(Item(Norm(3), 0), g->Find("getitem")));  // norm has 2 users, not 3
   EXPECT_TRUE(MatchPattern(Item(Norm(P::kMultiple), 0), g->Find("getitem")));
   // getitem has one user (npu_dynamic_quant); as a non-output child with _users=2 it fails.
-  PatternPtr quant = P::Call("npu.npu_dynamic_quant.default", {Item(Norm(2), 0, 2)},
-                             {{"smooth_scales", P::Keyword("s")}}, 2);
+  PatternPtr quant =
+      P::Call("npu.npu_dynamic_quant.default", {Item(Norm(2), 0, 2)}, {{"smooth_scales", P::Keyword("s")}}, 2);
   EXPECT_FALSE(MatchPattern(Item(quant, 0), g->Find("getitem_3")));
 }
 
@@ -62,7 +62,8 @@ TEST(PatternMatchTest, MissingKwargNormalizedToSchemaDefault) {
       "        getitem: \"i8[2, 8]\" = npu_dynamic_quant[0]\n"
       "        getitem_1: \"f32[2]\" = npu_dynamic_quant[1]\n"
       "        return (getitem, getitem_1)\n");
-  PatternPtr quant = P::Call("npu.npu_dynamic_quant.default", {P::Keyword("x")}, {{"smooth_scales", P::Keyword("s")}}, 2);
+  PatternPtr quant =
+      P::Call("npu.npu_dynamic_quant.default", {P::Keyword("x")}, {{"smooth_scales", P::Keyword("s")}}, 2);
   auto m = MatchPattern(Item(quant, 0), g->Find("getitem"));
   ASSERT_TRUE(m);
   EXPECT_TRUE(m->bindings.at("s").is_none());
@@ -84,8 +85,8 @@ TEST(PatternMatchTest, ListLeavesAndConstants) {
   EXPECT_FALSE(MatchPattern(any_rows, g->Find("view_1")));  // 8 != -1
   PatternPtr three = P::Call("aten.view.default", {P::Keyword("x"), P::List({P::Int(-1), P::Ignored(), P::Ignored()})});
   EXPECT_FALSE(MatchPattern(three, g->Find("view")));  // the list structure differs
-  PatternPtr as_float = P::Call("aten.view.default", {P::Keyword("x"), P::List({P::Constant(Argument::Float(-1.0)),
-                                                                                 P::Ignored()})});
+  PatternPtr as_float =
+      P::Call("aten.view.default", {P::Keyword("x"), P::List({P::Constant(Argument::Float(-1.0)), P::Ignored()})});
   EXPECT_TRUE(MatchPattern(as_float, g->Find("view")));  // -1 == -1.0 in Python
   auto f32 = P::Constant(Argument::OfDType(DType::kFloat32));
   auto f16 = P::Constant(Argument::OfDType(DType::kFloat16));
@@ -169,7 +170,8 @@ TEST(PatternReplaceTest, InsertsBeforeEarliestOutputAndErasesDeadMatch) {
   EXPECT_FALSE(ReplaceWithGraph(
       *g2, *m2,
       [&](ReplacementBuilder& b, std::string& reason) -> std::optional<std::vector<Node*>> {
-        b.Call("npu.npu_add_rms_norm.default", {m2->bindings.at("x1"), m2->bindings.at("x2"), m2->bindings.at("gamma")});
+        b.Call("npu.npu_add_rms_norm.default",
+               {m2->bindings.at("x1"), m2->bindings.at("x2"), m2->bindings.at("gamma")});
         reason = "no";
         return std::nullopt;
       },

@@ -42,8 +42,8 @@ std::unique_ptr<Graph> SampleAdd() {
   Node* b = *g->AppendNamed(Spec(OpKind::kPlaceholder, "arg1_1", {}, "arg1_1"));
   a->set_meta(F32({2, 2}));
   b->set_meta(F32({2, 2}));
-  Node* add = *g->AppendNamed(Spec(OpKind::kCallFunction, "torch.ops.aten.add.Tensor",
-                                   {Argument::NodeRef(a), Argument::NodeRef(b)}, "add"));
+  Node* add = *g->AppendNamed(
+      Spec(OpKind::kCallFunction, "torch.ops.aten.add.Tensor", {Argument::NodeRef(a), Argument::NodeRef(b)}, "add"));
   add->set_meta(F32({2, 2}));
   (void)*g->AppendNamed(Spec(OpKind::kOutput, "output", {Argument::Tuple({Argument::NodeRef(add)})}, "output"));
   return g;
@@ -90,7 +90,7 @@ TEST(GeOpTypes, TableAndReverse) {
   EXPECT_FALSE(addmm.mapped);
   EXPECT_NE(addmm.note.find("MatMulV2"), std::string::npos);
   EXPECT_EQ(GeTypeForTarget("torch.ops.aten.where.self").type, "SelectV2");  // where.py: ge.SelectV2
-  EXPECT_FALSE(GeTypeForTarget("torch.ops.aten.amax.default").mapped);   // amax.py: NotImplementedError
+  EXPECT_FALSE(GeTypeForTarget("torch.ops.aten.amax.default").mapped);       // amax.py: NotImplementedError
   EXPECT_EQ(TargetForGeType("Reshape"), "torch.ops.aten.view.default");
   EXPECT_EQ(TargetForGeType("Add"), "torch.ops.aten.add.Tensor");
   EXPECT_EQ(TargetForGeType("NoSuchOp"), std::nullopt);
@@ -149,20 +149,21 @@ TEST(Pbtxt, FormatPieces) {
   tuple.kind = ValueKind::kTuple;
   tuple.tensors = {F32({2, 2}).tensors[0], TensorMeta{DType::kBool, {2, 2}, {}, ""}};
   drop->set_meta(tuple);
-  Node* gi = g->InsertAfter(drop, Spec(OpKind::kCallFunction, "operator.getitem",
-                                       {Argument::NodeRef(drop), Argument::Int(1)}, "getitem"));
+  Node* gi = g->InsertAfter(
+      drop, Spec(OpKind::kCallFunction, "operator.getitem", {Argument::NodeRef(drop), Argument::Int(1)}, "getitem"));
   gi->set_meta(NodeMeta{ValueKind::kTensor, MetaSource::kInferred, {TensorMeta{DType::kBool, {2, 2}, {}, ""}}, "", ""});
   g->SetArgs(g->output(), {Argument::Tuple({Argument::NodeRef(add), Argument::NodeRef(gi)})});
   auto text = GraphToPbtxt(*g);
   ASSERT_TRUE(text.ok());
   const std::string& t = *text;
   EXPECT_NE(t.find("    name: \"Mul\"\n    op: \"Mul\"\n    input: \"Add:0\"\n"), std::string::npos) << t;
-  EXPECT_NE(t.find("key: \"_fx_args\"\n        value {\n            s: 's: \"(Add, 0.5)\"\\n'"), std::string::npos) << t;
+  EXPECT_NE(t.find("key: \"_fx_args\"\n        value {\n            s: 's: \"(Add, 0.5)\"\\n'"), std::string::npos)
+      << t;
   EXPECT_NE(t.find("key: \"_user_stream_label\"\n        value {\n            s: 's: \"stream_1\"\\n'"),
             std::string::npos);
   EXPECT_NE(t.find("s: 's: \"torch.ops.aten.native_dropout.default\"\\n'"), std::string::npos);
   EXPECT_NE(t.find("shape {\\n  dim: 2\\n  dim: -1\\n}"), std::string::npos);  // symbolic dim
-  EXPECT_NE(t.find("shape=torch.Size([2, s0])"), std::string::npos);          // symbol kept in _meta
+  EXPECT_NE(t.find("shape=torch.Size([2, s0])"), std::string::npos);           // symbol kept in _meta
   EXPECT_NE(t.find("    name: \"d\"\n    op: \"torch.ops.aten.native_dropout.default\"\n"), std::string::npos);
   EXPECT_NE(t.find("key: \"_airscope_unconverted\""), std::string::npos);
   EXPECT_NE(t.find("input: \"d:1\""), std::string::npos);  // getitem elided
@@ -190,12 +191,12 @@ TEST(Pbtxt, FormatPieces) {
 TEST(Pbtxt, ControlInputsFromStreamMarkers) {
   auto g = SampleAdd();
   Node* add = g->Find("add");
-  Node* record = g->InsertAfter(add, Spec(OpKind::kCallFunction, "torch.ops.air.record.default",
-                                          {Argument::NodeRef(add)}, "record"));
+  Node* record = g->InsertAfter(
+      add, Spec(OpKind::kCallFunction, "torch.ops.air.record.default", {Argument::NodeRef(add)}, "record"));
   Node* wait = g->InsertAfter(record, Spec(OpKind::kCallFunction, "torch.ops.air.wait.default",
                                            {Argument::List({Argument::NodeRef(record)})}, "wait"));
-  Node* neg = g->InsertAfter(wait, Spec(OpKind::kCallFunction, "torch.ops.aten.neg.default",
-                                        {Argument::NodeRef(add)}, "neg"));
+  Node* neg =
+      g->InsertAfter(wait, Spec(OpKind::kCallFunction, "torch.ops.aten.neg.default", {Argument::NodeRef(add)}, "neg"));
   neg->set_meta(F32({2, 2}));
   g->SetKwargs(neg, {Kwarg{"_control_deps", Argument::List({Argument::NodeRef(wait)})}});
   g->SetArgs(g->output(), {Argument::Tuple({Argument::NodeRef(neg)})});
@@ -332,8 +333,7 @@ std::string ErrorOf(std::string_view text) {
 }
 
 TEST(Pbtxt, ReaderErrorsNameLineAndColumn) {
-  EXPECT_EQ(ErrorOf("node {\n  name: \"a\"\n  op: \"Data\"\n"),
-            "bad.pbtxt:4:1: unexpected end of input: expected '}'");
+  EXPECT_EQ(ErrorOf("node {\n  name: \"a\"\n  op: \"Data\"\n"), "bad.pbtxt:4:1: unexpected end of input: expected '}'");
   EXPECT_EQ(ErrorOf("node {\n  name: \"a\n}\n"), "bad.pbtxt:2:9: unterminated string");
   // Under the headline: the line, and a caret under the column.
   auto unterminated = ParsePbtxt("node {\n  name: \"a\n}\n", "bad.pbtxt");
@@ -344,8 +344,9 @@ TEST(Pbtxt, ReaderErrorsNameLineAndColumn) {
             "            ^");
   EXPECT_EQ(ErrorOf("node { name: \"a\" op: \"Neg\" input: \"zz:0\" }"),
             "bad.pbtxt:1:35: node 'a': input refers to no node named 'zz'");
-  EXPECT_EQ(ErrorOf("node { name: \"a\" op: \"Neg\" input: \"b:0\" }\nnode { name: \"b\" op: \"Neg\" input: \"a:0\" }\n"),
-            "bad.pbtxt:1:1: the graph has a cycle: 'a' <- 'b' <- 'a'");
+  EXPECT_EQ(
+      ErrorOf("node { name: \"a\" op: \"Neg\" input: \"b:0\" }\nnode { name: \"b\" op: \"Neg\" input: \"a:0\" }\n"),
+      "bad.pbtxt:1:1: the graph has a cycle: 'a' <- 'b' <- 'a'");
   EXPECT_EQ(ErrorOf("node { op: \"Neg\" }"), "bad.pbtxt:1:1: node has no `name`");
   EXPECT_EQ(ErrorOf("node { name: \"a\" op: \"Data\" }\nnode { name: \"a\" op: \"Data\" }"),
             "bad.pbtxt:2:1: duplicate node name 'a'");

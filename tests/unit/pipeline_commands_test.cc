@@ -150,8 +150,7 @@ TEST(PipelineCommandsTest, RunUntilBreakAndStages) {
             "breakpoint: stopped before 'drop_sub' (at stage 2)\n");
   std::string listing = shell.Run("pipeline");
   EXPECT_NE(listing.find("  ->   3  drop_sub      b   pending"), std::string::npos) << listing;
-  EXPECT_NE(listing.find("       1  abs_on_stream     changed           -       6"), std::string::npos)
-      << listing;
+  EXPECT_NE(listing.find("       1  abs_on_stream     changed           -       6"), std::string::npos) << listing;
   std::string stages = shell.Run("stages");
   EXPECT_NE(stages.find("      2  nothing                  ran       no             6  = stage 1, kept"),
             std::string::npos)

@@ -188,13 +188,15 @@ TEST(ReadableErrors, DamagedTensorAnnotations) {
 // every value a line of its own; these are refused where they start.
 TEST(ReadableErrors, ExpressionsOverNodesAreRefusedNotKeptAsText) {
   auto with = [](std::string_view argument) {
-    return fmt::format("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
-                       "        mm = torch.ops.aten.mm.default(x, x)\n"
-                       "        y = torch.ops.aten.relu.default({})\n        return (y,)\n",
-                       argument);
+    return fmt::format(
+        "class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
+        "        mm = torch.ops.aten.mm.default(x, x)\n"
+        "        y = torch.ops.aten.relu.default({})\n        return (y,)\n",
+        argument);
   };
-  const std::string tail = "torch writes every value on a line of its own, so an argument is a name or a literal "
-                           "(as raw text its edge to 'mm' would be lost)";
+  const std::string tail =
+      "torch writes every value on a line of its own, so an argument is a name or a literal "
+      "(as raw text its edge to 'mm' would be lost)";
   EXPECT_EQ(ErrorOf(with("-mm")), "r.py:4:42: '-mm' is an expression over node 'mm': " + tail);
   EXPECT_EQ(ErrorOf(with("mm[0]")), "r.py:4:41: 'mm[0]' is an expression over node 'mm': " + tail);
   EXPECT_EQ(ErrorOf(with("mm + mm")), "r.py:4:41: 'mm + mm' is an expression over node 'mm': " + tail);
@@ -212,9 +214,10 @@ TEST(ReadableErrors, ExpressionsOverNodesAreRefusedNotKeptAsText) {
 // annotated node with an empty opaque annotation, which the writer printed
 // as no annotation, so the graph read back differently.
 TEST(Readable, AnEmptyAnnotationIsNoAnnotation) {
-  auto graph = ParseReadable("class GraphModule(torch.nn.Module):\n    def forward(self, x: \"f32[4]\"):\n"
-                             "        mul: \"\" = torch.ops.aten.mul.Tensor(x, 2)\n        return (mul,)\n",
-                             "r.py");
+  auto graph = ParseReadable(
+      "class GraphModule(torch.nn.Module):\n    def forward(self, x: \"f32[4]\"):\n"
+      "        mul: \"\" = torch.ops.aten.mul.Tensor(x, 2)\n        return (mul,)\n",
+      "r.py");
   ASSERT_TRUE(graph.ok()) << graph.status().message();
   EXPECT_EQ((*graph)->Find("mul")->meta(), nullptr);
   auto back = ParseReadable(PrintReadable(**graph), "r.py");
@@ -241,10 +244,11 @@ TEST(ReadableErrors, ALineOfSpacesAndATabIsBlank) {
 }
 
 TEST(Readable, AParenthesizedNameIsTheNameNotATuple) {
-  auto graph = ParseReadable("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
-                             "        y = torch.ops.aten.relu.default((x))\n"
-                             "        z = torch.ops.aten.cat.default((x,))\n        return (y, z)\n",
-                             "r.py");
+  auto graph = ParseReadable(
+      "class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
+      "        y = torch.ops.aten.relu.default((x))\n"
+      "        z = torch.ops.aten.cat.default((x,))\n        return (y, z)\n",
+      "r.py");
   ASSERT_TRUE(graph.ok()) << graph.status().message();
   const Node* y = (*graph)->Find("y");
   ASSERT_EQ(y->args().size(), 1u);
@@ -277,11 +281,12 @@ TEST(ReadableDynamoTest, PlaceholderRenameRoundTrips) {
   EXPECT_EQ(x->op(), OpKind::kPlaceholder);
   EXPECT_EQ(x->target(), "L_x_");
   EXPECT_EQ((*graph)->size(), 3u);
-  EXPECT_EQ(PrintReadable(**graph), "class GraphModule(torch.nn.Module):\n"
-                                    "    def forward(self, L_x_: \"f32[4, 4][4, 1]cuda:0\"):\n"
-                                    "        l_x_ = L_x_\n"
-                                    "        out: \"f32[4, 4][4, 1]cuda:0\" = torch._C._nn.gelu(l_x_)\n"
-                                    "        return (out,)\n");
+  EXPECT_EQ(PrintReadable(**graph),
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, L_x_: \"f32[4, 4][4, 1]cuda:0\"):\n"
+            "        l_x_ = L_x_\n"
+            "        out: \"f32[4, 4][4, 1]cuda:0\" = torch._C._nn.gelu(l_x_)\n"
+            "        return (out,)\n");
 }
 
 TEST(ReadableDynamoTest, SubscriptGetitemAndNestedClassesRoundTrip) {

@@ -105,8 +105,8 @@ TEST_F(RecordedCompareTest, AUserPassTheSessionLacksIsSteppedOverWithTheRecorded
 }
 
 TEST_F(RecordedCompareTest, PassesAirscopeDoesNotModelAndOutOfOrderStagesAreListedNotCompared) {
-  RecordedRun run = Run({Stage("view_to_reshape", kInput), Stage("optimize_sym_input", kInput),
-                         Stage("optimize_noop_ops", kInput)});
+  RecordedRun run =
+      Run({Stage("view_to_reshape", kInput), Stage("optimize_sym_input", kInput), Stage("optimize_noop_ops", kInput)});
   CompareReport report = Compare(run);
   ASSERT_EQ(report.rows.size(), 3u);
   EXPECT_EQ(report.rows[0].verdict, CompareRow::Verdict::kMatch);
@@ -158,11 +158,12 @@ TEST_F(RecordedCompareTest, TorchAirsLogPrintoutsMakeARunAndNameTheirPass) {
   auto line = [](std::string_view where, std::string_view text) {
     return fmt::format("[DEBUG] TORCHAIR(9,python):2025-01-01 00:00:00.000.000 [{}]9 {}\n", where, text);
   };
-  std::string log = line("npu_fx_compiler.py:641", "compiler inputs") +
-                    line("npu_fx_compiler.py:643", "  input 0: FakeTensor(..., device='npu:0', size=(2, 3), dtype=torch.float16)") +
-                    line("npu_fx_compiler.py:644", "  graph: " + fx) +
-                    line("npu_fx_compiler.py:346", "after fx graph optimization, graph is " + fx) +
-                    line("fx2acl_converter.py:303", "after graph optimization, graph is " + fx);
+  std::string log =
+      line("npu_fx_compiler.py:641", "compiler inputs") +
+      line("npu_fx_compiler.py:643", "  input 0: FakeTensor(..., device='npu:0', size=(2, 3), dtype=torch.float16)") +
+      line("npu_fx_compiler.py:644", "  graph: " + fx) +
+      line("npu_fx_compiler.py:346", "after fx graph optimization, graph is " + fx) +
+      line("fx2acl_converter.py:303", "after graph optimization, graph is " + fx);
   TorchLogs parsed = ParseTorchLogs(log, "t.log");
   ASSERT_EQ(parsed.graphs.size(), 3u);
   EXPECT_EQ(parsed.graphs[0].inputs,

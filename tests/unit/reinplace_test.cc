@@ -14,9 +14,9 @@
 namespace airscope {
 namespace {
 
-using testing::GraphBuilder;
 using testing::B;
 using testing::F;
+using testing::GraphBuilder;
 using testing::I;
 using testing::Ints;
 using testing::N;
@@ -417,7 +417,7 @@ struct AutoFunctionalized {
   std::vector<int64_t> OnlyClone() const {
     const Node* af = b.graph.Find("auto_functionalized_v2");
     return af && af->meta() && af->meta()->only_clone_these_tensors ? *af->meta()->only_clone_these_tensors
-                                                                      : std::vector<int64_t>{-1};
+                                                                    : std::vector<int64_t>{-1};
   }
   GraphBuilder b;
 };
@@ -458,8 +458,9 @@ TEST(AutoFunctionalizedTest, MissedBaseIsCountedAsTorchCountsIt) {
   AutoFunctionalized g(/*input_base=*/false, /*read_after=*/false);  // the base is read by the output
   Outcome out = RunPass(ReinplaceInputMutatedOpsPass(), g.b.graph);
   EXPECT_EQ(g.OnlyClone(), std::vector<int64_t>{0});
-  EXPECT_TRUE(HasRemark(out, "For node auto_functionalized_v2, attempted to reinplace range(0, 1). We were unable to "
-                             "reinplace [0]; [0] (if non-empty)"));
+  EXPECT_TRUE(HasRemark(out,
+                        "For node auto_functionalized_v2, attempted to reinplace range(0, 1). We were unable to "
+                        "reinplace [0]; [0] (if non-empty)"));
   EXPECT_TRUE(HasRemark(out, "Total size of missed opportunities with static shapes is : 12 bytes."));
   EXPECT_TRUE(HasRemark(out, "get_total_missed() = 1, get_total_missed_bytes() = 12"));
 }
@@ -493,15 +494,16 @@ TEST(AutoFunctionalizedTest, V1NeedsTheOpsSchema) {
 TEST(AutoFunctionalizedTest, V1MutableArgumentsComeFromTheSchema) {
   AutoFunctionalizedV1 g;
   Outcome out = RunPassWith(ReinplaceInputMutatedOpsPass(), g.b.graph, g.schemas, InplaceableNpuOps::Builtin());
-  EXPECT_TRUE(HasRemark(out, "For node custom::sin, attempted to reinplace ['result']. We were unable to reinplace "
-                             "['result']; ['result']"));
+  EXPECT_TRUE(HasRemark(out,
+                        "For node custom::sin, attempted to reinplace ['result']. We were unable to reinplace "
+                        "['result']; ['result']"));
   EXPECT_TRUE(HasRemark(out, "AUTO_FUNC_V1: 1 tensor(s), 12 bytes"));
   const Node* af = g.b.graph.Find("auto_functionalized");
   ASSERT_TRUE(af->meta() && af->meta()->only_clone_these_tensors);
   EXPECT_EQ(*af->meta()->only_clone_these_tensors, std::vector<int64_t>{0});  // index into get_mutable_args
   // auto_functionalized_dense: clone `result`, call sin(x, clone), getitem 1 reads the clone.
-  EXPECT_TRUE(RunPassWith(DecomposeAutoFunctionalizedPass(), g.b.graph, g.schemas, InplaceableNpuOps::Builtin())
-                  .changed);
+  EXPECT_TRUE(
+      RunPassWith(DecomposeAutoFunctionalizedPass(), g.b.graph, g.schemas, InplaceableNpuOps::Builtin()).changed);
   EXPECT_EQ(Count(g.b.graph, "higher_order.auto_functionalized"), 0u);
   EXPECT_EQ(Count(g.b.graph, "aten.clone.default"), 1u);
   const Node* call = g.b.graph.Find("sin_default");
@@ -587,8 +589,8 @@ struct SinCos {
                     .Define("custom::sin_cos_functional(Tensor x, Tensor out_sin, Tensor out_cos) -> "
                             "(Tensor, Tensor, Tensor)")
                     .ok());
-    EXPECT_TRUE(inplaceable.Register({"custom.sin_cos_functional.default", "custom.sin_cos_inplace.default", {1, 2}})
-                    .ok());
+    EXPECT_TRUE(
+        inplaceable.Register({"custom.sin_cos_functional.default", "custom.sin_cos_inplace.default", {1, 2}}).ok());
   }
   GraphBuilder b;
   OpSchemaTable schemas = OpSchemaTable::Builtin();

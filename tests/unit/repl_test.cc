@@ -73,15 +73,13 @@ TEST(CommandTableTest, UniquePrefixAndAmbiguity) {
 TEST(CompletionTest, CommandsArgumentsNodesAndFiles) {
   Shell shell;
   EXPECT_EQ(Complete(shell.table, shell.session, "stat").candidates, (std::vector<std::string>{"stats"}));
-  EXPECT_EQ(Complete(shell.table, shell.session, "show --format r").candidates,
-            (std::vector<std::string>{"readable"}));
+  EXPECT_EQ(Complete(shell.table, shell.session, "show --format r").candidates, (std::vector<std::string>{"readable"}));
   EXPECT_TRUE(Complete(shell.table, shell.session, "load ../da").files);
   EXPECT_EQ(Complete(shell.table, shell.session, "set on").candidates, (std::vector<std::string>{"on-error"}));
   ASSERT_TRUE(shell.interpreter.ExecuteLine("load " + kData + "/seed_multistream.graph.txt").ok());
   EXPECT_EQ(Complete(shell.table, shell.session, "node a").candidates,
             (std::vector<std::string>{"abs_1", "add", "arg0_1"}));
-  EXPECT_EQ(Complete(shell.table, shell.session, "use se").candidates,
-            (std::vector<std::string>{"seed_multistream"}));
+  EXPECT_EQ(Complete(shell.table, shell.session, "use se").candidates, (std::vector<std::string>{"seed_multistream"}));
   EXPECT_EQ(Complete(shell.table, shell.session, "help exp").candidates, (std::vector<std::string>{"expect"}));
 }
 
@@ -198,7 +196,8 @@ namespace {
 // A test-only block command: `block NAME` ... `end` echoes the collected lines.
 CommandTable TableWithBlockCommand() {
   CommandTable table = BuildCommandTable();
-  table.Add({"block", "block NAME", "collect lines until end", "test", [](CommandContext& ctx) {
+  table.Add({"block", "block NAME", "collect lines until end", "test",
+             [](CommandContext& ctx) {
                std::string name = ctx.args.empty() ? "" : ctx.args[0].text;
                Interpreter* interp = &ctx.interpreter;
                ctx.interpreter.BeginBlock("block " + name, "end", [interp, name](const BlockLines& block) {

@@ -241,7 +241,8 @@ TEST(WriteReport, WritesEveryPageWithTheChangesOfEachStage) {
   EXPECT_EQ(Count(device, "class=\"stream-row\""), 2u);
   EXPECT_NE(device.find("race &lt;here&gt;"), std::string::npos);
   std::string svg = Slurp(out / "data/svg-0-1.js");
-  EXPECT_EQ(svg.rfind("(window.AIRSCOPE_SVG = window.AIRSCOPE_SVG || {})[\"0-1\"] = \"<svg", 0), 0u) << svg.substr(0, 80);
+  EXPECT_EQ(svg.rfind("(window.AIRSCOPE_SVG = window.AIRSCOPE_SVG || {})[\"0-1\"] = \"<svg", 0), 0u)
+      << svg.substr(0, 80);
 }
 
 TEST(WriteReport, ReplacesAnEarlierReportButNeverAFolderOfTheUsers) {
@@ -271,7 +272,9 @@ TEST(WriteReport, ReplacesAnEarlierReportButNeverAFolderOfTheUsers) {
 TEST(Transcript, RecordsCommandsBlocksAndErrorsButNotCapturedWork) {
   testing_shell::TestShell shell;
   ASSERT_TRUE(shell.interpreter.RunCommandText("echo hello\nbogus").ok() == false);
-  ASSERT_TRUE(shell.interpreter.RunCommandText("pass define p\n  on aten.abs.default: replace with aten.neg.default($arg0)\nend").ok());
+  ASSERT_TRUE(shell.interpreter
+                  .RunCommandText("pass define p\n  on aten.abs.default: replace with aten.neg.default($arg0)\nend")
+                  .ok());
   CommandOutput captured;
   ASSERT_TRUE(shell.interpreter.ExecuteCaptured("echo captured", &captured).ok());
   const auto& t = shell.session.transcript();

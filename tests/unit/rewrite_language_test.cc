@@ -36,13 +36,15 @@ TEST(RewriteLanguageTest, SyntaxErrorsNameLineAndColumn) {
             "line 10, column 53: 'x' is not a value (quote strings; refer to nodes as $node, $arg0 or $NAME)");
   EXPECT_EQ(ParseError({"on aten.mm.default: insert before air.wait.default([$node)"}),
             "line 10, column 58: expected ',' or ']'");
-  EXPECT_EQ(ParseError({"on aten.mm.default: insert before air.x.y('open)"}), "line 10, column 43: unterminated string");
+  EXPECT_EQ(ParseError({"on aten.mm.default: insert before air.x.y('open)"}),
+            "line 10, column 43: unterminated string");
   EXPECT_EQ(ParseError({"on aten.mm.default: insert before air.x.y(a=1, 2)"}),
             "line 10, column 48: a positional argument cannot follow a keyword argument");
   EXPECT_EQ(ParseError({"on aten.mm.default: insert before air.x.y() as node"}),
             "line 10, column 48: 'node' is reserved ($node, $argN)");
   EXPECT_EQ(ParseError({"on aten.mm.default: erase now"}), "line 10, column 27: unexpected text after the action");
-  EXPECT_EQ(ParseError({"on aten.mm.default: replace air.x.y()"}), "line 10, column 29: expected 'with' after 'replace'");
+  EXPECT_EQ(ParseError({"on aten.mm.default: replace air.x.y()"}),
+            "line 10, column 29: expected 'with' after 'replace'");
   EXPECT_EQ(ParseError({"on aten.mm.default: set stream"}), "line 10, column 31: expected a stream name");
   EXPECT_EQ(ParseError({"on aten.mm.default: insert before air.x.y(torch.bogus)"}),
             "line 10, column 43: unknown torch value 'torch.bogus' (dtypes like torch.float32, memory formats like "
@@ -107,8 +109,10 @@ Outcome RunOnSeed(std::vector<std::string> lines) {
   context.registry = &OpRegistry::Builtin();
   PassManager manager;
   Result<PassOutcome> result = manager.Run(*pass, *graph, context);
-  if (!result.ok()) out.error = result.status().message();
-  else out.changed = result->changed;
+  if (!result.ok())
+    out.error = result.status().message();
+  else
+    out.changed = result->changed;
   out.graph = Describe(*graph);
   return out;
 }
@@ -138,14 +142,16 @@ TEST(RewriteLanguageTest, NewNodesGetInferredMeta) {
 }
 
 TEST(RewriteLanguageTest, ReplaceRewiresUsesAndErases) {
-  Outcome out = RunOnSeed({"on aten.abs.default: replace with aten.neg.default($arg0) as n",
-                           "on name add: set stream s2"});
+  Outcome out =
+      RunOnSeed({"on aten.abs.default: replace with aten.neg.default($arg0) as n", "on name add: set stream s2"});
   ASSERT_EQ(out.error, "");
   // set stream wraps the node in its own user-stream block, where TorchAir (and lower) take streams from.
-  EXPECT_EQ(out.graph, (std::vector<std::string>{
-      "arg0_1 = placeholder()", "mm = aten.mm.default(arg0_1, arg0_1)", "neg = aten.neg.default(mm)",
-      "scope_enter = air.scope_enter.default(['_user_stream_label'], ['s2'])", "add = aten.add.Tensor(neg, 1) @s2",
-      "scope_exit = air.scope_exit.default()", "sub = aten.sub.Tensor(arg0_1, mm)", "output = output((add, sub))"}));
+  EXPECT_EQ(out.graph,
+            (std::vector<std::string>{"arg0_1 = placeholder()", "mm = aten.mm.default(arg0_1, arg0_1)",
+                                      "neg = aten.neg.default(mm)",
+                                      "scope_enter = air.scope_enter.default(['_user_stream_label'], ['s2'])",
+                                      "add = aten.add.Tensor(neg, 1) @s2", "scope_exit = air.scope_exit.default()",
+                                      "sub = aten.sub.Tensor(arg0_1, mm)", "output = output((add, sub))"}));
   EXPECT_EQ(RunOnSeed({"on name add: set stream ''"}).error, "");  // already on the default stream: nothing to do
   EXPECT_EQ(RunOnSeed({"on name add: set stream s2", "on name add: set stream ''"}).error,
             "pass 'p' failed: rule at line 2 (on name add: set stream '') on node 'add': it is on stream 's2' by its "
@@ -164,7 +170,8 @@ TEST(RewriteLanguageTest, EraseAndItsErrors) {
             "by abs_1, sub");
   // A binding to an erased node is refused, not dangling.
   EXPECT_EQ(RunOnSeed({"on aten.add.Tensor: insert after aten.neg.default($node) as n", "on aten.neg.*: erase",
-                       "on aten.sub.Tensor: insert after aten.neg.default($n)"}).error,
+                       "on aten.sub.Tensor: insert after aten.neg.default($n)"})
+                .error,
             "pass 'p' failed: rule at line 3 (on aten.sub.Tensor: insert after aten.neg.default($n)) on node 'sub': "
             "$n names a node that was erased");
 }

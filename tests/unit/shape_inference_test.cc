@@ -94,8 +94,8 @@ TEST(ShapeInferenceTest, GptBlockSamplePrefixReproduced) {
   Node* arg0_1 = b.Input("arg0_1", "f32[2, 16, 128]");
   Node* c0 = b.Attr("_param_constant0", "f32[128]");
   Node* c1 = b.Attr("_param_constant1", "f32[128]");
-  Node* ln = call("aten.native_layer_norm.default", {N(arg0_1), Ints({128}), N(c0), N(c1), F(1e-05)},
-                  "native_layer_norm", "");
+  Node* ln =
+      call("aten.native_layer_norm.default", {N(arg0_1), Ints({128}), N(c0), N(c1), F(1e-05)}, "native_layer_norm", "");
   Node* getitem = call("operator.getitem", {N(ln), I(0)}, "getitem", "f32[2, 16, 128]");
   Node* c2 = b.Attr("_param_constant2", "f32[384, 128]");
   Node* t = call("aten.t.default", {N(c2)}, "t", "f32[128, 384]");
@@ -119,8 +119,8 @@ TEST(ShapeInferenceTest, GptBlockSamplePrefixReproduced) {
   Node* clone = call("aten.clone.default", {N(expand)}, "clone", "f32[2, 4, 16, 32]", {{"memory_format", contiguous}});
   Node* uv = call("aten._unsafe_view.default", {N(clone), Ints({8, 16, 32})}, "_unsafe_view", "f32[8, 16, 32]");
   Node* expand_1 = call("aten.expand.default", {N(transpose_3), Ints({2, 4, 32, 16})}, "expand_1", "f32[2, 4, 32, 16]");
-  Node* clone_1 = call("aten.clone.default", {N(expand_1)}, "clone_1", "f32[2, 4, 32, 16]",
-                       {{"memory_format", contiguous}});
+  Node* clone_1 =
+      call("aten.clone.default", {N(expand_1)}, "clone_1", "f32[2, 4, 32, 16]", {{"memory_format", contiguous}});
   Node* uv_1 = call("aten._unsafe_view.default", {N(clone_1), Ints({8, 32, 16})}, "_unsafe_view_1", "f32[8, 32, 16]");
   Node* bmm = call("aten.bmm.default", {N(uv), N(uv_1)}, "bmm", "f32[8, 16, 16]");
   Node* uv_2 = call("aten._unsafe_view.default", {N(bmm), Ints({2, 4, 16, 16})}, "_unsafe_view_2", "f32[2, 4, 16, 16]");
@@ -129,14 +129,15 @@ TEST(ShapeInferenceTest, GptBlockSamplePrefixReproduced) {
                     {{"device", Argument::OfDevice(Device{"cpu", -1})}, {"pin_memory", B(false)}});
   Node* tril = call("aten.tril.default", {N(ones)}, "tril", "f32[16, 16]");
   Node* eq = call("aten.eq.Scalar", {N(tril), I(0)}, "eq", "b8[16, 16]");
-  Node* masked_fill = call("aten.masked_fill.Scalar", {N(mul), N(eq), F(-INFINITY)}, "masked_fill", "f32[2, 4, 16, 16]");
+  Node* masked_fill =
+      call("aten.masked_fill.Scalar", {N(mul), N(eq), F(-INFINITY)}, "masked_fill", "f32[2, 4, 16, 16]");
   Node* softmax = call("aten._softmax.default", {N(masked_fill), I(-1), B(false)}, "_softmax", "f32[2, 4, 16, 16]");
   Node* expand_2 = call("aten.expand.default", {N(softmax), Ints({2, 4, 16, 16})}, "expand_2", "f32[2, 4, 16, 16]");
   Node* alias = call("aten._reshape_alias.default", {N(expand_2), Ints({8, 16, 16}), Ints({256, 16, 1})},
                      "_reshape_alias", "f32[8, 16, 16]");
   Node* expand_3 = call("aten.expand.default", {N(transpose_2), Ints({2, 4, 16, 32})}, "expand_3", "f32[2, 4, 16, 32]");
-  Node* clone_2 = call("aten.clone.default", {N(expand_3)}, "clone_2", "f32[2, 4, 16, 32]",
-                       {{"memory_format", contiguous}});
+  Node* clone_2 =
+      call("aten.clone.default", {N(expand_3)}, "clone_2", "f32[2, 4, 16, 32]", {{"memory_format", contiguous}});
   Node* uv_3 = call("aten._unsafe_view.default", {N(clone_2), Ints({8, 16, 32})}, "_unsafe_view_3", "f32[8, 16, 32]");
   Node* bmm_1 = call("aten.bmm.default", {N(alias), N(uv_3)}, "bmm_1", "f32[8, 16, 32]");
   b.Output({N(bmm_1)});
@@ -229,24 +230,24 @@ TEST(ShapeInferenceTest, ReportCountsAndMessages) {
   Node* x = b.Input("x", "f32[2, 3]");
   Node* unannotated = b.Input("y");
   Node* attr = b.Attr("w");
-  Node* mm = b.Call("aten.mm.default", {N(x), N(unannotated)});          // fails: y has no shape
-  Node* relu = b.Call("aten.relu.default", {N(mm)});                     // fails: mm has no shape
-  Node* weird = b.Call("aten.some_new_op.default", {N(x)});              // unknown op
-  Node* wrong = b.Call("aten.t.default", {N(x)});                        // annotated, but wrongly
+  Node* mm = b.Call("aten.mm.default", {N(x), N(unannotated)});  // fails: y has no shape
+  Node* relu = b.Call("aten.relu.default", {N(mm)});             // fails: mm has no shape
+  Node* weird = b.Call("aten.some_new_op.default", {N(x)});      // unknown op
+  Node* wrong = b.Call("aten.t.default", {N(x)});                // annotated, but wrongly
   wrong->set_meta(Annotated("f32[2, 3]"));
-  Node* right = b.Call("aten.neg.default", {N(x)});                      // annotated correctly
+  Node* right = b.Call("aten.neg.default", {N(x)});  // annotated correctly
   right->set_meta(Annotated("f32[2, 3]"));
   Node* good = b.Call("aten.add.Tensor", {N(x), I(1)});
   NodeSpec method;
   method.op = OpKind::kCallMethod;
   method.target = "contiguous";
   method.args = {N(x)};
-  Node* contiguous = b.graph.Append(method);                             // call_method: no rules
+  Node* contiguous = b.graph.Append(method);  // call_method: no rules
   b.Output({N(relu), N(weird), N(wrong), N(right), N(good), N(attr), N(contiguous)});
 
   InferenceReport report = InferShapes(b.graph, R());
-  EXPECT_EQ(report.annotated, 3u);  // x, wrong, right
-  EXPECT_EQ(report.inferred, 1u);   // good
+  EXPECT_EQ(report.annotated, 3u);    // x, wrong, right
+  EXPECT_EQ(report.inferred, 1u);     // good
   EXPECT_EQ(report.unknown_ops, 2u);  // some_new_op, contiguous
   EXPECT_EQ(report.failed, 2u);
   ASSERT_EQ(report.errors.size(), 2u);

@@ -261,8 +261,7 @@ TEST(SimSteadyMemory, OneLongEagerRunLeavesTheAllocatorAsRunningEveryIteration) 
     EXPECT_TRUE(once.allocator().PoolLayout(kDefaultPool) == each.allocator().PoolLayout(kDefaultPool));
     EXPECT_EQ(once.allocator().Stats(kDefaultPool).allocations,
               20 * static_cast<int64_t>(std::count_if(g.tasks.begin(), g.tasks.end(), [](const DeviceTask& t) {
-                return t.cost.bytes_written > 0 &&
-                       (t.kind == TaskKind::kKernel || t.kind == TaskKind::kMemcpy);
+                return t.cost.bytes_written > 0 && (t.kind == TaskKind::kKernel || t.kind == TaskKind::kMemcpy);
               })));
   }
 }

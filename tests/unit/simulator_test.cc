@@ -108,8 +108,8 @@ TEST(Simulator, CaptureAndReplayTheForkedGraph) {
   o.iterations = 2;
   Result<RunResult> r = d.Replay(*id, o);
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r->host_busy_ns, 2 * (d.spec().host_launch_ns + d.spec().graph_launch_ns +
-                                  7 * d.spec().graph_launch_per_node_ns));
+  EXPECT_EQ(r->host_busy_ns,
+            2 * (d.spec().host_launch_ns + d.spec().graph_launch_ns + 7 * d.spec().graph_launch_per_node_ns));
   // A new capture of the same graph replaces the old one and its pool.
   PoolId old_pool = c->pool;
   ASSERT_TRUE(d.Capture(Forked(true), "g", {{"x", 4096}}, CaptureOptions{}).ok());

@@ -13,7 +13,7 @@
 #define AIRSCOPE_TEST_CONCAT(a, b) AIRSCOPE_TEST_CONCAT_INNER(a, b)
 #define ASSERT_OK_AND_ASSIGN(lhs, expr) \
   ASSERT_OK_AND_ASSIGN_IMPL(AIRSCOPE_TEST_CONCAT(result_at_line_, __LINE__), lhs, expr)
-#define ASSERT_OK_AND_ASSIGN_IMPL(result, lhs, expr)            \
-  auto result = (expr);                                         \
+#define ASSERT_OK_AND_ASSIGN_IMPL(result, lhs, expr)                      \
+  auto result = (expr);                                                   \
   ASSERT_TRUE(result.ok()) << #expr << ": " << result.status().message(); \
   lhs = std::move(result).value()

@@ -72,7 +72,9 @@ TEST(StreamPassesTest, CustomStagesNameAMissingPass) {
   p.context.custom_post = {"multistream", "nosuch"};
   Result<PassOutcome> outcome = p.Run("custom_post");
   ASSERT_FALSE(outcome.ok());
-  EXPECT_EQ(outcome.status().message(), "pass 'post_grad_custom_post_pass' failed: no pass named 'nosuch' (registered for post_grad_custom_post_pass)");
+  EXPECT_EQ(
+      outcome.status().message(),
+      "pass 'post_grad_custom_post_pass' failed: no pass named 'nosuch' (registered for post_grad_custom_post_pass)");
   EXPECT_EQ(p.graph->size(), 6u);  // rolled back: multistream's edits are gone too
   p.context.custom_post.clear();
   p.RunOk("custom_post", false);
@@ -92,10 +94,15 @@ PassInfo Rules(const std::string& name, std::vector<std::string> lines) {
 
 TEST(StreamPassesTest, ValidGraphRaisesTorchAirsErrorForAnExitWithoutEnter) {
   Pipeline p;
-  ASSERT_TRUE(p.registry.Register(Rules("unpaired", {
-      "on aten.add.Tensor: insert after air.scope_exit.default()",
-      "on aten.sub.Tensor: insert before air.scope_enter.default(['_user_stream_label'], ['stream_1'])",
-  })).ok());
+  ASSERT_TRUE(
+      p.registry
+          .Register(Rules(
+              "unpaired",
+              {
+                  "on aten.add.Tensor: insert after air.scope_exit.default()",
+                  "on aten.sub.Tensor: insert before air.scope_enter.default(['_user_stream_label'], ['stream_1'])",
+              }))
+          .ok());
   p.context.custom_pre = {"unpaired"};
   p.RunOk("custom_pre", true);
   Result<PassOutcome> outcome = p.Run("_valid_graph");
@@ -136,42 +143,52 @@ TEST(StreamPassesTest, EventClosureForksAndJoinsTheUserStream) {
   // Like TorchAir, a second run inserts the events again (4 more nodes).
   p.RunOk("event_closure", true);
   EXPECT_EQ(p.graph->size(), kAfterEventClosure.size() + 4);
-  EXPECT_EQ(Describe(*p.graph)[0],
-            "tagged_event_record_default_2 = air.tagged_event_record.default('graph_7_tagged_event_record_default', True)");
+  EXPECT_EQ(
+      Describe(*p.graph)[0],
+      "tagged_event_record_default_2 = air.tagged_event_record.default('graph_7_tagged_event_record_default', True)");
 }
 
 TEST(StreamPassesTest, EventClosureWithoutUserStreamsOnlyMarksScopes) {
   Pipeline p;
   p.RunOk("event_closure", false);  // no scopes at all
   EXPECT_EQ(p.graph->size(), 6u);
-  ASSERT_TRUE(p.registry.Register(Rules("limit", {
-      "on aten.mm.default: insert before air.scope_enter.default(['_op_aicore_num', '_op_vectorcore_num'], ['2', '4'])",
-      "on aten.mm.default: insert after air.scope_exit.default()",
-  })).ok());
+  ASSERT_TRUE(p.registry
+                  .Register(Rules("limit",
+                                  {
+                                      "on aten.mm.default: insert before air.scope_enter.default(['_op_aicore_num', "
+                                      "'_op_vectorcore_num'], ['2', '4'])",
+                                      "on aten.mm.default: insert after air.scope_exit.default()",
+                                  }))
+                  .ok());
   p.context.custom_pre = {"limit"};
   p.RunOk("custom_pre", true);
   p.RunOk("event_closure", true);  // need_execute=True on every scope, no events
   EXPECT_EQ(Describe(*p.graph), (std::vector<std::string>{
-      "arg0_1 = placeholder()",
-      "scope_enter = air.scope_enter.default(['_op_aicore_num', '_op_vectorcore_num'], ['2', '4'], need_execute=True)",
-      "mm = aten.mm.default(arg0_1, arg0_1)",
-      "scope_exit = air.scope_exit.default(need_execute=True)",
-      "abs_1 = aten.abs.default(mm)",
-      "add = aten.add.Tensor(abs_1, 1)",
-      "sub = aten.sub.Tensor(arg0_1, mm)",
-      "output = output((add, sub))",
-  }));
+                                    "arg0_1 = placeholder()",
+                                    "scope_enter = air.scope_enter.default(['_op_aicore_num', '_op_vectorcore_num'], "
+                                    "['2', '4'], need_execute=True)",
+                                    "mm = aten.mm.default(arg0_1, arg0_1)",
+                                    "scope_exit = air.scope_exit.default(need_execute=True)",
+                                    "abs_1 = aten.abs.default(mm)",
+                                    "add = aten.add.Tensor(abs_1, 1)",
+                                    "sub = aten.sub.Tensor(arg0_1, mm)",
+                                    "output = output((add, sub))",
+                                }));
 }
 
 TEST(StreamPassesTest, EventClosureInterpretsStreamIdsAsTorchAirDoes) {
   // _extract_user_stream_info int()s the id values: a marker left in a
   // scope_enter by replace_stream_event_pass is Python's ValueError.
   Pipeline p;
-  ASSERT_TRUE(p.registry.Register(Rules("marker", {
-      "on aten.mm.default: insert before air.scope_enter.default(['_user_stream_label', '_user_stream_priority', "
-      "'_user_stream_id'], ['graph_0_stream', '0', 'DEFAULT_STREAM_ID_MARKER'])",
-      "on aten.mm.default: insert after air.scope_exit.default()",
-  })).ok());
+  ASSERT_TRUE(p.registry
+                  .Register(Rules("marker",
+                                  {
+                                      "on aten.mm.default: insert before "
+                                      "air.scope_enter.default(['_user_stream_label', '_user_stream_priority', "
+                                      "'_user_stream_id'], ['graph_0_stream', '0', 'DEFAULT_STREAM_ID_MARKER'])",
+                                      "on aten.mm.default: insert after air.scope_exit.default()",
+                                  }))
+                  .ok());
   p.context.custom_pre = {"marker"};
   p.RunOk("custom_pre", true);
   Result<PassOutcome> outcome = p.Run("event_closure");
@@ -188,28 +205,33 @@ TEST(StreamPassesTest, EventRecordLeavesRecordsAndRecordsWaitedTensors) {
   EXPECT_EQ(Describe(*p.graph), kAfterEventClosure);
 
   Pipeline q;
-  ASSERT_TRUE(q.registry.Register(Rules("wait_tensor", {
-      "on aten.add.Tensor: insert before air.wait.default([$arg0])",  // waits for abs_1
-      "on aten.sub.Tensor: insert before air.wait.default([$arg1, $arg0])",  // mm, and the placeholder
-      "on aten.sub.Tensor: insert after air.wait.default([$arg1])",  // mm again: reuses the record
-  })).ok());
+  ASSERT_TRUE(
+      q.registry
+          .Register(Rules(
+              "wait_tensor",
+              {
+                  "on aten.add.Tensor: insert before air.wait.default([$arg0])",         // waits for abs_1
+                  "on aten.sub.Tensor: insert before air.wait.default([$arg1, $arg0])",  // mm, and the placeholder
+                  "on aten.sub.Tensor: insert after air.wait.default([$arg1])",          // mm again: reuses the record
+              }))
+          .ok());
   q.context.custom_pre = {"wait_tensor"};
   q.RunOk("custom_pre", true);
   q.RunOk("event_record", true);
   EXPECT_EQ(Describe(*q.graph), (std::vector<std::string>{
-      "arg0_1 = placeholder()",
-      "record_default_2 = air.record.default()",
-      "mm = aten.mm.default(arg0_1, arg0_1)",
-      "record_default_1 = air.record.default()",
-      "abs_1 = aten.abs.default(mm)",
-      "record_default = air.record.default()",
-      "wait = air.wait.default([record_default])",
-      "add = aten.add.Tensor(abs_1, 1)",
-      "wait_1 = air.wait.default([record_default_1, record_default_2])",
-      "sub = aten.sub.Tensor(arg0_1, mm)",
-      "wait_2 = air.wait.default([record_default_1])",
-      "output = output((add, sub))",
-  }));
+                                    "arg0_1 = placeholder()",
+                                    "record_default_2 = air.record.default()",
+                                    "mm = aten.mm.default(arg0_1, arg0_1)",
+                                    "record_default_1 = air.record.default()",
+                                    "abs_1 = aten.abs.default(mm)",
+                                    "record_default = air.record.default()",
+                                    "wait = air.wait.default([record_default])",
+                                    "add = aten.add.Tensor(abs_1, 1)",
+                                    "wait_1 = air.wait.default([record_default_1, record_default_2])",
+                                    "sub = aten.sub.Tensor(arg0_1, mm)",
+                                    "wait_2 = air.wait.default([record_default_1])",
+                                    "output = output((add, sub))",
+                                }));
   q.RunOk("event_record", false);
 }
 
@@ -224,17 +246,29 @@ TEST(StreamPassesTest, StreamLabelsAreTorchAirsAddStreamLabelToNodeMeta) {
   p.RunThrough("apply_event_record");
   EXPECT_TRUE(AddStreamLabelToNodeMeta(*p.graph));
   // gu:18-55: the scope_enter and the scope_exit both carry the scope's label.
-  EXPECT_EQ(Streams(*p.graph), (std::vector<std::string>{
-      "tagged_event_record_default=", "arg0_1=", "scope_enter=stream_1", "tagged_event_wait_default=stream_1", "mm=stream_1",
-      "abs_1=stream_1", "record=stream_1", "tagged_event_record_default_1=stream_1", "scope_exit=stream_1", "add=",
-      "wait=", "sub=", "tagged_event_wait_default_1=", "output="}));
+  EXPECT_EQ(Streams(*p.graph),
+            (std::vector<std::string>{
+                "tagged_event_record_default=", "arg0_1=", "scope_enter=stream_1", "tagged_event_wait_default=stream_1",
+                "mm=stream_1", "abs_1=stream_1", "record=stream_1", "tagged_event_record_default_1=stream_1",
+                "scope_exit=stream_1", "add=", "wait=", "sub=", "tagged_event_wait_default_1=", "output="}));
   EXPECT_FALSE(AddStreamLabelToNodeMeta(*p.graph));
 }
 
 const std::vector<std::string> kLoweredStreams = {
-    "tagged_event_record_default=", "arg0_1=", "scope_enter=", "tagged_event_wait_default=stream_1", "mm=stream_1",
-    "abs_1=stream_1", "record=stream_1", "tagged_event_record_default_1=stream_1", "scope_exit=stream_1", "add=", "wait=",
-    "sub=", "tagged_event_wait_default_1=", "output=",
+    "tagged_event_record_default=",
+    "arg0_1=",
+    "scope_enter=",
+    "tagged_event_wait_default=stream_1",
+    "mm=stream_1",
+    "abs_1=stream_1",
+    "record=stream_1",
+    "tagged_event_record_default_1=stream_1",
+    "scope_exit=stream_1",
+    "add=",
+    "wait=",
+    "sub=",
+    "tagged_event_wait_default_1=",
+    "output=",
 };
 
 TEST(StreamPassesTest, LowerPutsNodesOnTheStreamsOfTorchAirsCodegen) {
@@ -251,25 +285,32 @@ TEST(StreamPassesTest, LowerPutsNodesOnTheStreamsOfTorchAirsCodegen) {
 
 TEST(StreamPassesTest, NestedScopesInnermostWins) {
   Pipeline p;
-  ASSERT_TRUE(p.registry.Register(Rules("nested", {
-      "on aten.mm.default: insert before air.scope_enter.default(['_user_stream_label'], ['outer'])",
-      "on aten.abs.default: insert before air.scope_enter.default(['_user_stream_label'], ['inner'])",
-      "on aten.abs.default: insert after air.scope_exit.default()",
-      "on aten.add.Tensor: insert before air.scope_enter.default(['other_label'], ['ignored'])",
-      "on aten.add.Tensor: insert after air.scope_exit.default()",
-      "on aten.add.Tensor: insert after air.scope_exit.default()",  // closes outer after add's scope
-  })).ok());
+  ASSERT_TRUE(
+      p.registry
+          .Register(
+              Rules("nested",
+                    {
+                        "on aten.mm.default: insert before air.scope_enter.default(['_user_stream_label'], ['outer'])",
+                        "on aten.abs.default: insert before air.scope_enter.default(['_user_stream_label'], ['inner'])",
+                        "on aten.abs.default: insert after air.scope_exit.default()",
+                        "on aten.add.Tensor: insert before air.scope_enter.default(['other_label'], ['ignored'])",
+                        "on aten.add.Tensor: insert after air.scope_exit.default()",
+                        "on aten.add.Tensor: insert after air.scope_exit.default()",  // closes outer after add's scope
+                    }))
+          .ok());
   p.context.custom_pre = {"nested"};
   p.RunOk("custom_pre", true);
   p.RunOk("_valid_graph", false);
   p.RunOk("lower", true);
-  EXPECT_EQ(Streams(*p.graph), (std::vector<std::string>{
-      "arg0_1=", "scope_enter=", "mm=outer", "scope_enter_1=outer", "abs_1=inner", "scope_exit=inner",
-      "scope_enter_2=outer", "add=outer", "scope_exit_2=outer", "scope_exit_1=outer", "sub=", "output="}));
+  EXPECT_EQ(Streams(*p.graph),
+            (std::vector<std::string>{"arg0_1=", "scope_enter=", "mm=outer", "scope_enter_1=outer", "abs_1=inner",
+                                      "scope_exit=inner", "scope_enter_2=outer", "add=outer", "scope_exit_2=outer",
+                                      "scope_exit_1=outer", "sub=", "output="}));
   EXPECT_TRUE(AddStreamLabelToNodeMeta(*p.graph));
-  EXPECT_EQ(Streams(*p.graph), (std::vector<std::string>{
-      "arg0_1=", "scope_enter=outer", "mm=outer", "scope_enter_1=inner", "abs_1=inner", "scope_exit=inner",
-      "scope_enter_2=outer", "add=outer", "scope_exit_2=outer", "scope_exit_1=outer", "sub=", "output="}));
+  EXPECT_EQ(Streams(*p.graph),
+            (std::vector<std::string>{"arg0_1=", "scope_enter=outer", "mm=outer", "scope_enter_1=inner", "abs_1=inner",
+                                      "scope_exit=inner", "scope_enter_2=outer", "add=outer", "scope_exit_2=outer",
+                                      "scope_exit_1=outer", "sub=", "output="}));
 }
 
 TEST(StreamPassesTest, BuildTaskGraphFromTheLoweredSeed) {
@@ -284,17 +325,17 @@ TEST(StreamPassesTest, BuildTaskGraphFromTheLoweredSeed) {
                               t.event, fmt::join(t.deps, ","), t.cost_known ? " costed" : ""));
   }
   EXPECT_EQ(got, (std::vector<std::string>{
-      "0 event_record tagged_event_record_default @ event=graph_1_arg0_1 deps=[]",
-      "1 event_wait tagged_event_wait_default @stream_1 event=graph_1_arg0_1 deps=[0]",
-      "2 kernel mm @stream_1 event= deps=[] costed",
-      "3 kernel abs_1 @stream_1 event= deps=[2] costed",
-      "4 event_record record @stream_1 event=record deps=[]",
-      "5 event_record tagged_event_record_default_1 @stream_1 event=graph_1_scope_exit deps=[]",
-      "6 kernel add @ event= deps=[3] costed",
-      "7 event_wait wait @ event=record deps=[4]",
-      "8 kernel sub @ event= deps=[2] costed",
-      "9 event_wait tagged_event_wait_default_1 @ event=graph_1_scope_exit deps=[5]",
-  }));
+                     "0 event_record tagged_event_record_default @ event=graph_1_arg0_1 deps=[]",
+                     "1 event_wait tagged_event_wait_default @stream_1 event=graph_1_arg0_1 deps=[0]",
+                     "2 kernel mm @stream_1 event= deps=[] costed",
+                     "3 kernel abs_1 @stream_1 event= deps=[2] costed",
+                     "4 event_record record @stream_1 event=record deps=[]",
+                     "5 event_record tagged_event_record_default_1 @stream_1 event=graph_1_scope_exit deps=[]",
+                     "6 kernel add @ event= deps=[3] costed",
+                     "7 event_wait wait @ event=record deps=[4]",
+                     "8 kernel sub @ event= deps=[2] costed",
+                     "9 event_wait tagged_event_wait_default_1 @ event=graph_1_scope_exit deps=[5]",
+                 }));
   EXPECT_EQ(tasks->tasks[2].cost.flops, 2.0 * 3 * 3 * 3);
 }
 
@@ -317,10 +358,13 @@ TEST(StreamPassesTest, BuildTaskGraphKindsAndDataEdgesThroughViews) {
 TEST(StreamPassesTest, BuildTaskGraphRefusesWaitsWithoutRecords) {
   Graph g("g");
   Node* x = g.Append({OpKind::kPlaceholder, "x", {}, {}, "x"});
-  g.Append({OpKind::kCallFunction, "torch.ops.air.tagged_event_wait.default",
-            {Argument::String("tag"), Argument::Bool(true)}, {}, ""});
-  Node* wait = g.Append({OpKind::kCallFunction, "torch.ops.air.wait.default",
-                         {Argument::List({Argument::NodeRef(x)})}, {}, ""});
+  g.Append({OpKind::kCallFunction,
+            "torch.ops.air.tagged_event_wait.default",
+            {Argument::String("tag"), Argument::Bool(true)},
+            {},
+            ""});
+  Node* wait =
+      g.Append({OpKind::kCallFunction, "torch.ops.air.wait.default", {Argument::List({Argument::NodeRef(x)})}, {}, ""});
   g.Append({OpKind::kOutput, "output", {Argument::Tuple({})}, {}, "output"});
   Result<TaskGraph> tasks = BuildTaskGraph(g, OpRegistry::Builtin());
   ASSERT_FALSE(tasks.ok());
@@ -336,26 +380,31 @@ TEST(StreamPassesTest, BuildTaskGraphRefusesWaitsWithoutRecords) {
 TEST(StreamPassesTest, FailingOrLintBreakingUserPassIsRolledBackAndNamed) {
   Pipeline p;
   std::vector<std::string> before = Describe(*p.graph);
-  ASSERT_TRUE(p.registry.Register(Rules("unbound", {"on aten.mm.default: insert after air.wait.default([$nothing])"}))
-                  .ok());
+  ASSERT_TRUE(
+      p.registry.Register(Rules("unbound", {"on aten.mm.default: insert after air.wait.default([$nothing])"})).ok());
   p.context.custom_pre = {"multistream", "unbound"};
   Result<PassOutcome> outcome = p.Run("custom_pre");
   ASSERT_FALSE(outcome.ok());
   EXPECT_EQ(outcome.status().message(),
-            "pass 'post_grad_custom_pre_pass' failed: pass 'unbound' failed: rule at line 1 (on aten.mm.default: insert after "
+            "pass 'post_grad_custom_pre_pass' failed: pass 'unbound' failed: rule at line 1 (on aten.mm.default: "
+            "insert after "
             "air.wait.default([$nothing])) on node 'mm': $nothing is not bound (no earlier 'as nothing' has run)");
   EXPECT_EQ(Describe(*p.graph), before);
 
   // Uses a node before it is defined: lint catches it, the user pass is named.
-  ASSERT_TRUE(p.registry.Register(Rules("breaker", {
-      "on aten.sub.Tensor: insert after aten.neg.default($node) as late",
-      "on aten.mm.default: insert before aten.neg.default($late)",
-  })).ok());
+  ASSERT_TRUE(p.registry
+                  .Register(Rules("breaker",
+                                  {
+                                      "on aten.sub.Tensor: insert after aten.neg.default($node) as late",
+                                      "on aten.mm.default: insert before aten.neg.default($late)",
+                                  }))
+                  .ok());
   p.context.custom_pre = {"breaker"};
   outcome = p.Run("custom_pre");
   ASSERT_FALSE(outcome.ok());
-  EXPECT_NE(outcome.status().message().find("pass 'post_grad_custom_pre_pass' failed: pass 'breaker' broke the graph: lint:"),
-            std::string::npos)
+  EXPECT_NE(
+      outcome.status().message().find("pass 'post_grad_custom_pre_pass' failed: pass 'breaker' broke the graph: lint:"),
+      std::string::npos)
       << outcome.status().message();
   EXPECT_EQ(Describe(*p.graph), before);
 }

@@ -16,8 +16,12 @@ TEST(TerminalSafeTest, EscapesControlsKeepsPrintableUtf8) {
   EXPECT_EQ(TerminalSafe("clip\x1b]52;c;aGk=\x07"), "clip\\x1b]52;c;aGk=\\x07");
   EXPECT_EQ(TerminalSafe("cr\rdel\x7f"), "cr\\x0ddel\\x7f");
   EXPECT_EQ(TerminalSafe("caf\xc3\xa9 \xe5\x9b\xbe \xf0\x9f\x94\xa5"), "caf\xc3\xa9 \xe5\x9b\xbe \xf0\x9f\x94\xa5");
-  EXPECT_EQ(TerminalSafe("csi\xc2\x9b" "2J"), "csi\\x9b2J");        // U+009B, the one-byte CSI
-  EXPECT_EQ(TerminalSafe("raw\x9b" "2J"), "raw\\x9b2J");             // not UTF-8 at all
+  EXPECT_EQ(TerminalSafe("csi\xc2\x9b"
+                         "2J"),
+            "csi\\x9b2J");  // U+009B, the one-byte CSI
+  EXPECT_EQ(TerminalSafe("raw\x9b"
+                         "2J"),
+            "raw\\x9b2J");  // not UTF-8 at all
   EXPECT_EQ(TerminalSafe("overlong\xc0\xaf"), "overlong\\xc0\\xaf");
   EXPECT_EQ(TerminalSafe("surrogate\xed\xa0\x80"), "surrogate\\xed\\xa0\\x80");
   EXPECT_EQ(TerminalSafe("cut\xe5\x9b"), "cut\\xe5\\x9b");

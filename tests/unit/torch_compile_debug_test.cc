@@ -84,9 +84,9 @@ TEST_F(DebugTreeTest, TorchAirsFilesAreNamedByModelPhaseAndStage) {
   DebugTree tree = Read("run_x-pid_7");
   EXPECT_EQ(tree.layout, "run");
   // The Dynamo graph first, then forward before backward (whatever the directory order).
-  EXPECT_EQ(Names(tree), (std::vector<std::string>{"model__0:dynamo", "model__0:forward:graph",
-                                                   "model__0:forward:after_optimize_noop_ops",
-                                                   "model__0:forward:after_view_to_reshape", "model__0:backward:graph"}));
+  EXPECT_EQ(Names(tree), (std::vector<std::string>{
+                             "model__0:dynamo", "model__0:forward:graph", "model__0:forward:after_optimize_noop_ops",
+                             "model__0:forward:after_view_to_reshape", "model__0:backward:graph"}));
   ASSERT_EQ(tree.runs.size(), 1u);
   EXPECT_EQ(tree.runs[0].pid, 7);
   EXPECT_EQ(tree.runs[0].torchair, "torchair");
@@ -112,10 +112,10 @@ TEST_F(DebugTreeTest, TorchAirsFilesAreNamedByModelPhaseAndStage) {
 TEST_F(DebugTreeTest, ADamagedTreeReadsWhatItCanAndNamesEachFile) {
   std::string f = "torchair/model__3/forward/";
   Write(f + "000_aot_forward_graph.txt", kReadable);
-  Write(f + "003_aot_forward_graph_after_view_to_reshape.txt", kReadable);     // 001, 002 lost
-  Write(f + "003_aot_forward_graph_after_remove_cat_ops.txt", kReadable);      // a second 003
-  Write(f + "004_aot_forward_graph_after_apply_event_record.txt", "");         // empty
-  Write(f + "005_aot_backward_graph_after_eliminate_dead_code.txt", kReadable); // wrong phase
+  Write(f + "003_aot_forward_graph_after_view_to_reshape.txt", kReadable);       // 001, 002 lost
+  Write(f + "003_aot_forward_graph_after_remove_cat_ops.txt", kReadable);        // a second 003
+  Write(f + "004_aot_forward_graph_after_apply_event_record.txt", "");           // empty
+  Write(f + "005_aot_backward_graph_after_eliminate_dead_code.txt", kReadable);  // wrong phase
   Write(f + "notes.txt", "mine");
   Write("torchair/model__3/graph_2_id_1_rank_0_pid_9_ts_20250101000000000000.json", "{\"cut");
   Write("torchair/model__4/backward/001_aot_backward_graph_after_view_to_reshape.txt", kReadable);  // no 000

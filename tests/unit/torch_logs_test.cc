@@ -47,7 +47,8 @@ TEST(TorchLogsTest, CompileIdsAreTorchsStringForms) {
 
 // torch >= 2.2: every line of a message repeats the glog prefix.
 constexpr std::string_view kGlogGraph =
-    "V0121 00:37:54.049000 2422825 site-packages/torch/_dynamo/output_graph.py:1983] [0/0] [__graph_code] TRACED GRAPH\n"
+    "V0121 00:37:54.049000 2422825 site-packages/torch/_dynamo/output_graph.py:1983] [0/0] [__graph_code] TRACED "
+    "GRAPH\n"
     "V0121 00:37:54.049000 2422825 site-packages/torch/_dynamo/output_graph.py:1983] [0/0] [__graph_code]  ===== "
     "__compiled_fn_1_3281a513_5854_4241_910b_2d7c87212325 =====\n"
     "V0121 00:37:54.049000 2422825 site-packages/torch/_dynamo/output_graph.py:1983] [0/0] [__graph_code]  "
@@ -279,7 +280,8 @@ TEST(TorchLogsTest, GuardTreesAreCountedByLeafAndFlatGuardsGatherAcrossRecords) 
   TorchLogs tree = ParseTorchLogs(ReadFile(LogsDir() + "/troubleshooting_guards.log").value(), "t");
   ASSERT_EQ(tree.guards.size(), 1u);
   EXPECT_TRUE(tree.guards[0].tree);
-  EXPECT_EQ(tree.guards[0].count, 5u);  // DEFAULT_DEVICE, GLOBAL_STATE, TORCH_FUNCTION_MODE_STACK, TENSOR_MATCH, NO_HASATTR
+  EXPECT_EQ(tree.guards[0].count,
+            5u);  // DEFAULT_DEVICE, GLOBAL_STATE, TORCH_FUNCTION_MODE_STACK, TENSOR_MATCH, NO_HASATTR
   EXPECT_NE(tree.guards[0].text.find("| | +- NO_HASATTR"), std::string::npos);
   TorchLogs flat = ParseTorchLogs(ReadFile(LogsDir() + "/pr123780_guards.log").value(), "f");
   ASSERT_EQ(flat.guards.size(), 1u);
@@ -303,9 +305,9 @@ TEST(TorchLogsTest, RecompileMessagesOfEveryEra) {
   TorchLogs now = ParseTorchLogs(ReadFile(LogsDir() + "/pr130043_recompiles.log").value(), "n");
   ASSERT_EQ(now.recompiles.size(), 1u);
   EXPECT_EQ(now.recompiles[0].id, "0/1");
-  EXPECT_EQ(now.recompiles[0].details, (std::vector<std::string>{
-                                           "triggered by the following guard failure(s):",
-                                           "- 0/0: tensor 'L['x']' size mismatch at index 0. expected 4, actual 5"}));
+  EXPECT_EQ(now.recompiles[0].details,
+            (std::vector<std::string>{"triggered by the following guard failure(s):",
+                                      "- 0/0: tensor 'L['x']' size mismatch at index 0. expected 4, actual 5"}));
   ASSERT_EQ(now.compiles.size(), 1u);
   EXPECT_EQ(now.compiles[0].function, "f");
   EXPECT_EQ(now.compiles[0].location, "/data/users/ezyang/a/pytorch/b.py:3");
@@ -332,7 +334,8 @@ TEST(TorchLogsTest, GraphBreaksOfEveryEra) {
   EXPECT_EQ(docs.graph_breaks[1].reason, "Unsupported: Tensor.item");
   TorchLogs glog = ParseTorchLogs(
       "V0520 14:53:14.136000 1 symbolic_convert.py:530] [1/0] [__graph_breaks] Graph break: from user code at:\n"
-      "V0520 14:53:14.136000 1 symbolic_convert.py:530] [1/0] [__graph_breaks]   File \"/p/playground4.py\", line 18, in h\n"
+      "V0520 14:53:14.136000 1 symbolic_convert.py:530] [1/0] [__graph_breaks]   File \"/p/playground4.py\", line 18, "
+      "in h\n"
       "V0520 14:53:14.136000 1 symbolic_convert.py:530] [1/0] [__graph_breaks]     torch._dynamo.graph_break()\n"
       "V0520 14:53:14.136000 1 symbolic_convert.py:530] [1/0] [__graph_breaks] torch._dynamo.exc.Unsupported: call "
       "torch._dynamo.graph_break()\n"
@@ -389,7 +392,8 @@ TEST(TorchLogsTest, TorchAirLinesGraphsAndTheirCompile) {
       "FakeTensor(..., device='npu:0', size=(2, 2))\n"
       "[INFO] TORCHAIR(9569,python):2025-05-15 09:03:07.721.521 [npu_fx_compiler.py:327]9569   graph: graph():\n"
       "    %arg0_1 : [num_users=1] = placeholder[target=arg0_1]\n"
-      "    %view : [num_users=1] = call_function[target=torch.ops.aten.view.default](args = (%arg0_1, [4]), kwargs = {})\n"
+      "    %view : [num_users=1] = call_function[target=torch.ops.aten.view.default](args = (%arg0_1, [4]), kwargs = "
+      "{})\n"
       "    return (view,)\n"
       "[DEBUG] TORCHAIR(9569,python):2025-05-15 09:03:07.722.000 [graph_transform_observer.py:44]9569 [forward] after "
       "[view_to_reshape] execution, graph is graph():\n"
@@ -455,14 +459,17 @@ TEST(TorchLogsTest, TorchAirRuntimeMessagesPerFxGraph) {
     return fmt::format("[{}] TORCHAIR(7,python):2025-05-15 09:03:08.055.789 [acl_graph.py:1]7 {}\n", level, msg);
   };
   std::string text =
-      line("DEBUG", "No find captured AclGraph{id: 11} of fx_graph graph_1 with graph key {[2, 2]}, and start to capture it.") +
-      line("INFO", "Success to capture fx_graph graph_1 for graph key{[2, 2]}. Start to run AclGraph{id: 11} with the "
-                   "updated node num {0}.") +
+      line("DEBUG",
+           "No find captured AclGraph{id: 11} of fx_graph graph_1 with graph key {[2, 2]}, and start to capture it.") +
+      line("INFO",
+           "Success to capture fx_graph graph_1 for graph key{[2, 2]}. Start to run AclGraph{id: 11} with the "
+           "updated node num {0}.") +
       line("INFO", "Find captured AclGraph{id: 11} of fx_graph graph_1 with graph key {[2, 2]}.") +
       line("DEBUG", "The current AclGraph needs to be recaptured for fx_graph graph_1 with graph key {[2, 2]}.") +
       line("INFO", "graph_1 process inputs foreach copy took 0.000120 [s]") +
-      line("WARNING", "The static_capture_size_limit reached when capturing fx_graph graph_1 with graph key [3, 3], we "
-                      "will fall back to eager for all subsequent executions. Excessive recapture can degrade") +
+      line("WARNING",
+           "The static_capture_size_limit reached when capturing fx_graph graph_1 with graph key [3, 3], we "
+           "will fall back to eager for all subsequent executions. Excessive recapture can degrade") +
       line("INFO", "Current fx_graph graph_1 memory pool is (0, 1). Before reset, the current memory state is {") +
       "{'segment_type': 'large'}\n{'segment_type': 'small'}}.\n" +
       line("INFO", "Current fx_graph graph_1 memory pool is (0, 1). After reset, the current memory state is {}.") +
@@ -471,11 +478,11 @@ TEST(TorchLogsTest, TorchAirRuntimeMessagesPerFxGraph) {
   TorchLogs log = ParseTorchLogs(text, "rt.log");
   std::vector<std::string> kinds;
   for (const TorchAirEvent& e : log.events) kinds.push_back(e.fx_graph + "/" + e.kind + "/" + e.key);
-  EXPECT_EQ(kinds, (std::vector<std::string>{
-                       "graph_1/capture_start/[2, 2]", "graph_1/captured/[2, 2]", "graph_1/hit/[2, 2]",
-                       "graph_1/recapture/[2, 2]", "graph_1/input_copy/", "graph_1/limit_reached/[3, 3]",
-                       "graph_1/memory_before_reset/", "graph_1/memory_after_reset/", "/replay_update/",
-                       "id 281468755723648/captured/"}));
+  EXPECT_EQ(kinds,
+            (std::vector<std::string>{"graph_1/capture_start/[2, 2]", "graph_1/captured/[2, 2]", "graph_1/hit/[2, 2]",
+                                      "graph_1/recapture/[2, 2]", "graph_1/input_copy/", "graph_1/limit_reached/[3, 3]",
+                                      "graph_1/memory_before_reset/", "graph_1/memory_after_reset/", "/replay_update/",
+                                      "id 281468755723648/captured/"}));
   EXPECT_EQ(log.other_lines, 0u);  // the memory state's lines belong to its message
 }
 
@@ -517,15 +524,19 @@ TEST(TorchLogsTest, EveryRealLogLoadsWithWhatItsTextHolds) {
     SCOPED_TRACE(entry.path().filename().string());
     EXPECT_TRUE(LooksLikeTorchLogs(text));
     auto count = [&text](const std::regex& re) {
-      return static_cast<size_t>(std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator()));
+      return static_cast<size_t>(
+          std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator()));
     };
     size_t traced = count(std::regex("TRACED GRAPH\\r?\\n|TRACED GRAPH$"));
     size_t torchair_graphs = count(std::regex("graph(: | is:? )graph\\(\\):"));
-    EXPECT_EQ(log.graphs.size() + log.tabular_graphs + [&log] {
-      size_t copies = 0;
-      for (const auto& g : log.graphs) copies += g.copies;
-      return copies;
-    }(), traced + torchair_graphs);
+    EXPECT_EQ(
+        log.graphs.size() + log.tabular_graphs +
+            [&log] {
+              size_t copies = 0;
+              for (const auto& g : log.graphs) copies += g.copies;
+              return copies;
+            }(),
+        traced + torchair_graphs);
     EXPECT_EQ(log.recompiles.size(), count(std::regex("Recompiling function ")));
     EXPECT_EQ(log.cache_limits.size(), count(std::regex("torch\\._dynamo hit config\\.")));
     EXPECT_EQ(log.symbols.size(), count(std::regex("create_symbol ")));
@@ -583,15 +594,34 @@ TEST(TorchLogsTest, ThousandsOfInterleavedProcessesStayBounded) {
 
 TEST(TorchLogsTest, DamagedInputIsNeverACrash) {
   // Cut-off and garbled prefixes, unbalanced brackets, empty messages.
-  for (std::string_view text : {
-           "[", "[]", "[0/0", "[0/0] [__", "V0101", "V0101 00:00:00.000000 1 a.py:1]", "[rank", "[rank1]:",
-           "[INFO] TORCHAIR(", "[INFO] TORCHAIR(1,py):2025-", "[2025-02-06 16:46:56,300] [0/0] x: [", "TRACED GRAPH",
-           "TRACED GRAPH\n =====", "TRACED GRAPH\n class ", "GUARDS:", "Recompiling function ", "('Recompiling function",
-           "Graph break", "Graph break: from user code at:", "torch._dynamo hit config.", "create_symbol ",
-           "create_symbol s0 = ", "x [guard added]", "eval [guard added]",
-           "[INFO] TORCHAIR(1,py):2025-05-15 09:03:07.720.050 [a.py:1]1 graph: graph():%",
-           "[INFO] TORCHAIR(1,py):2025-05-15 09:03:07.720.050 [a.py:1]1 Find captured AclGraph{id: ",
-           "[INFO] TORCHAIR(1,py):2025-05-15 09:03:07.720.050 [a.py:1]1 memory state is {\n\n"}) {
+  for (std::string_view text :
+       {"[",
+        "[]",
+        "[0/0",
+        "[0/0] [__",
+        "V0101",
+        "V0101 00:00:00.000000 1 a.py:1]",
+        "[rank",
+        "[rank1]:",
+        "[INFO] TORCHAIR(",
+        "[INFO] TORCHAIR(1,py):2025-",
+        "[2025-02-06 16:46:56,300] [0/0] x: [",
+        "TRACED GRAPH",
+        "TRACED GRAPH\n =====",
+        "TRACED GRAPH\n class ",
+        "GUARDS:",
+        "Recompiling function ",
+        "('Recompiling function",
+        "Graph break",
+        "Graph break: from user code at:",
+        "torch._dynamo hit config.",
+        "create_symbol ",
+        "create_symbol s0 = ",
+        "x [guard added]",
+        "eval [guard added]",
+        "[INFO] TORCHAIR(1,py):2025-05-15 09:03:07.720.050 [a.py:1]1 graph: graph():%",
+        "[INFO] TORCHAIR(1,py):2025-05-15 09:03:07.720.050 [a.py:1]1 Find captured AclGraph{id: ",
+        "[INFO] TORCHAIR(1,py):2025-05-15 09:03:07.720.050 [a.py:1]1 memory state is {\n\n"}) {
     TorchLogs log = ParseTorchLogs(text, "damaged.log");
     EXPECT_GE(log.lines, 1u) << text;
   }

@@ -4,6 +4,7 @@
 #include <regex>
 #include <set>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "core/file_util.h"
@@ -124,13 +125,15 @@ TEST(TorchTraceTest, CorruptedLogIsReportedWithItsLineAndTheRestLoads) {
 TEST(TorchTraceTest, BrokenEnvelopesAndStrayLinesAreProblemsNotCrashes) {
   TraceLog log = ParseTraceLog(
       "V0101 00:00:00.000000 1 a.py:1] {\"dynamo_start\": {\"stack\": []}, \"frame_id\": 0, \"frame_compile_id\": 0}\n"
-      "V0101 00:00:00.000000 1 a.py:1] {\"dynamo_guards\": {}, \"frame_id\": 0, \"frame_compile_id\": 0, \"has_payload\": "
+      "V0101 00:00:00.000000 1 a.py:1] {\"dynamo_guards\": {}, \"frame_id\": 0, \"frame_compile_id\": 0, "
+      "\"has_payload\": "
       "\"0cc175b9c0f1b6a831c399e269772661\"}\n"
       "\ta\n"
       "V0101 00:00:00.000000 1 a.py:1] {\"broken\": \n"
       "\tpayload of a broken record\n"
       "garbage\n"
-      "V0101 00:00:00.000000 1 a.py:1] {\"artifact\": {\"name\": \"fx_graph_cache_hit\"}, \"frame_id\": 0, \"frame_compile_id\": 0}\n",
+      "V0101 00:00:00.000000 1 a.py:1] {\"artifact\": {\"name\": \"fx_graph_cache_hit\"}, \"frame_id\": 0, "
+      "\"frame_compile_id\": 0}\n",
       "t.log");
   EXPECT_EQ(log.compiles.size(), 1u);
   EXPECT_EQ(log.dynamo_guards.at("0/0"), "a");
@@ -149,9 +152,14 @@ TEST(TorchTraceTest, DeeplyNestedJsonIsRefusedNotACrash) {
   std::string log_text =
       "V0101 00:00:00.000000 1 a.py:1] {\"dynamo_start\": {\"stack\": []}, \"frame_id\": 0, \"frame_compile_id\": 0}\n"
       "V0101 00:00:00.000000 1 a.py:1] {\"artifact\": {\"name\": \"recompile_reasons\", \"encoding\": \"json\"}, "
-      "\"frame_id\": 0, \"frame_compile_id\": 0, \"has_payload\": \"" + Md5Hex(deep) + "\"}\n"
-      "\t" + deep + "\n"
-      "V0101 00:00:00.000000 1 a.py:1] {\"deep\": " + deep + ", \"frame_id\": 0, \"frame_compile_id\": 0}\n";
+      "\"frame_id\": 0, \"frame_compile_id\": 0, \"has_payload\": \"" +
+      Md5Hex(deep) +
+      "\"}\n"
+      "\t" +
+      deep +
+      "\n"
+      "V0101 00:00:00.000000 1 a.py:1] {\"deep\": " +
+      deep + ", \"frame_id\": 0, \"frame_compile_id\": 0}\n";
   TraceLog log = ParseTraceLog(log_text, "deep.log");
   EXPECT_EQ(log.compiles.size(), 1u);
   ASSERT_EQ(log.recompiles.size(), 1u);  // kept as its text, not parsed
@@ -197,24 +205,28 @@ std::string Record(std::string_view envelope, std::string_view payload = {}) {
   size_t pos = 0;
   while (pos <= payload.size()) {
     size_t end = std::min(payload.find('\n', pos), payload.size());
-    line += "\t" + std::string(payload.substr(pos, end - pos)) + "\n";
+    line += fmt::format("\t{}\n", payload.substr(pos, end - pos));
     pos = end + 1;
   }
   return line;
 }
 
-constexpr std::string_view kGraph = "class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        return (x,)";
+constexpr std::string_view kGraph =
+    "class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        return (x,)";
 
 TEST(TorchTraceTest, CompiledAutogradIdsAndAttemptsAreTheirOwnCompiles) {
   // torch/_guards.py CompileId.__str__: "!ca/frame/compile" and "!ca"; TraceId adds "_attempt".
   TraceLog log = ParseTraceLog(
       Record(R"("dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
           Record(R"("dynamo_output_graph": {}, "frame_id": 0, "frame_compile_id": 0, "attempt": 1)", kGraph) +
-          Record(R"("dynamo_start": {"stack": []}, "compiled_autograd_id": 0, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
-          Record(R"("dynamo_output_graph": {}, "compiled_autograd_id": 0, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)",
-                 kGraph) +
+          Record(
+              R"("dynamo_start": {"stack": []}, "compiled_autograd_id": 0, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
+          Record(
+              R"("dynamo_output_graph": {}, "compiled_autograd_id": 0, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)",
+              kGraph) +
           Record(R"("compiled_autograd_graph": {}, "compiled_autograd_id": 2, "attempt": 0)", kGraph) +
-          Record(R"("dynamo_start": {"stack": []}, "compiled_autograd_id": null, "frame_id": 1, "frame_compile_id": 0)"),
+          Record(
+              R"("dynamo_start": {"stack": []}, "compiled_autograd_id": null, "frame_id": 1, "frame_compile_id": 0)"),
       "ca.log");
   std::vector<std::string> ids;
   for (const TraceCompile& c : log.compiles) ids.push_back(c.id);
@@ -242,11 +254,15 @@ TEST(TorchTraceTest, APayloadWithAWrongMd5IsKeptWithAWarningAsTlparseDoes) {
 TEST(TorchTraceTest, OutputCodeSpecializationsGuardsAddedStacksAndRank) {
   TraceLog log = ParseTraceLog(
       Record(R"("str": ["/home/u/train.py", 0])") + Record(R"("str": ["/torch/nn/module.py", 1])") +
-          Record(R"("dynamo_start": {"stack": [{"line": 12, "name": "<module>", "filename": 0}, {"line": 1751, "name": "_call_impl", "filename": 1}]}, "rank": 3, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
-          Record(R"j("symbolic_shape_specialization": {"symbol": "s0", "sources": ["L['x'].size()[0]"], "value": "3", "reason": "Eq(s0, 3)"}, "rank": 3, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)j") +
-          Record(R"j("guard_added": {"expr": "Eq(s1, 4)", "prefix": "eval"}, "rank": 3, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)j") +
-          Record(R"("inductor_output_code": {"filename": "/tmp/torchinductor/ab/cabc.py"}, "rank": 3, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)",
-                 "import torch\ndef call(args):\n    pass") +
+          Record(
+              R"("dynamo_start": {"stack": [{"line": 12, "name": "<module>", "filename": 0}, {"line": 1751, "name": "_call_impl", "filename": 1}]}, "rank": 3, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
+          Record(
+              R"j("symbolic_shape_specialization": {"symbol": "s0", "sources": ["L['x'].size()[0]"], "value": "3", "reason": "Eq(s0, 3)"}, "rank": 3, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)j") +
+          Record(
+              R"j("guard_added": {"expr": "Eq(s1, 4)", "prefix": "eval"}, "rank": 3, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)j") +
+          Record(
+              R"("inductor_output_code": {"filename": "/tmp/torchinductor/ab/cabc.py"}, "rank": 3, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)",
+              "import torch\ndef call(args):\n    pass") +
           Record(R"("artifact": {"name": "x", "encoding": "string"}, "rank": 4, "frame_id": 0, "frame_compile_id": 0)"),
       "more.log");
   EXPECT_EQ(log.rank, 3);
@@ -271,9 +287,10 @@ TEST(TorchTraceTest, OutputCodeSpecializationsGuardsAddedStacksAndRank) {
 TEST(TorchTraceTest, PerRankLogsOfADistributedRun) {
   std::map<int, size_t> compiles;
   for (int rank : {0, 2, 3}) {
-    TraceLog log = LoadTraceLogFile(fmt::format("{}/multi_rank/dedicated_log_torch_trace_rank_{}.log", TraceDir(), rank),
-                                    uint64_t{1} << 30)
-                       .value();
+    TraceLog log =
+        LoadTraceLogFile(fmt::format("{}/multi_rank/dedicated_log_torch_trace_rank_{}.log", TraceDir(), rank),
+                         uint64_t{1} << 30)
+            .value();
     compiles[rank] = log.compiles.size();
     EXPECT_TRUE(log.problems.empty()) << log.problems[0].message;
   }

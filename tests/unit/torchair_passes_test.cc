@@ -47,8 +47,8 @@ bool Has(const Graph& g, std::string_view target) {
 
 struct NoopCase {
   const char* name;
-  const char* body;      // forward(...) with the node `n` under test
-  const char* target;    // n's target
+  const char* body;    // forward(...) with the node `n` under test
+  const char* target;  // n's target
   bool removed;
 };
 
@@ -66,92 +66,134 @@ TEST_P(NoopRuleTest, RemovedExactlyWhenInductorWould) {
 INSTANTIATE_TEST_SUITE_P(
     Rules, NoopRuleTest,
     ::testing::Values(
-        NoopCase{"slice_full", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.aten.slice.Tensor(x, 0, 0, 9223372036854775807)\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
+        NoopCase{"slice_full",
+                 FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = torch.ops.aten.slice.Tensor(x, "
+                                                           "0, 0, 9223372036854775807)\n"
+                                                           "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, "
+                                                           "y)\n        return (add,)\n",
                  "aten.slice.Tensor", true},
-        NoopCase{"slice_end_size", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.aten.slice.Tensor(x, 1, 0, 2)\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
+        NoopCase{"slice_end_size",
+                 FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = torch.ops.aten.slice.Tensor(x, "
+                                                           "1, 0, 2)\n"
+                                                           "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, "
+                                                           "y)\n        return (add,)\n",
                  "aten.slice.Tensor", true},
-        NoopCase{"slice_end_none_kept", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.aten.slice.Tensor(x, 0, 0, None)\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
+        NoopCase{"slice_end_none_kept",
+                 FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = torch.ops.aten.slice.Tensor(x, "
+                                                           "0, 0, None)\n"
+                                                           "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, "
+                                                           "y)\n        return (add,)\n",
                  "aten.slice.Tensor", false},
-        NoopCase{"slice_step2_kept", FWD("x: \"f32[2, 2]\", y: \"f32[1, 2]\"")
-                 "        n: \"f32[1, 2]\" = torch.ops.aten.slice.Tensor(x, 0, 0, 2, 2)\n"
-                 "        add: \"f32[1, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
+        NoopCase{"slice_step2_kept",
+                 FWD("x: \"f32[2, 2]\", y: \"f32[1, 2]\"") "        n: \"f32[1, 2]\" = torch.ops.aten.slice.Tensor(x, "
+                                                           "0, 0, 2, 2)\n"
+                                                           "        add: \"f32[1, 2]\" = torch.ops.aten.add.Tensor(n, "
+                                                           "y)\n        return (add,)\n",
                  "aten.slice.Tensor", false},
-        NoopCase{"slice_scatter_full", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.aten.slice_scatter.default(x, y)\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
+        NoopCase{"slice_scatter_full",
+                 FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = "
+                                                           "torch.ops.aten.slice_scatter.default(x, y)\n"
+                                                           "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, "
+                                                           "y)\n        return (add,)\n",
                  "aten.slice_scatter.default", true},
-        NoopCase{"repeat_ones", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.aten.repeat.default(x, [1, 1])\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
+        NoopCase{"repeat_ones",
+                 FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = "
+                                                           "torch.ops.aten.repeat.default(x, [1, 1])\n"
+                                                           "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, "
+                                                           "y)\n        return (add,)\n",
                  "aten.repeat.default", true},
-        NoopCase{"pad_zero", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.aten.constant_pad_nd.default(x, [0, 0, 0, 0], 3.5)\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
-                 "aten.constant_pad_nd.default", true},
-        NoopCase{"convert_same", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.prims.convert_element_type.default(x, torch.float32)\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
-                 "prims.convert_element_type.default", true},
-        NoopCase{"ceil_int", FWD("x: \"i64[2]\", y: \"i64[2]\"")
-                 "        n: \"i64[2]\" = torch.ops.aten.ceil.default(x)\n"
-                 "        add: \"i64[2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
+        NoopCase{
+            "pad_zero",
+            FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = "
+                                                      "torch.ops.aten.constant_pad_nd.default(x, [0, 0, 0, 0], 3.5)\n"
+                                                      "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n  "
+                                                      "      return (add,)\n",
+            "aten.constant_pad_nd.default", true},
+        NoopCase{
+            "convert_same",
+            FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = "
+                                                      "torch.ops.prims.convert_element_type.default(x, torch.float32)\n"
+                                                      "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n  "
+                                                      "      return (add,)\n",
+            "prims.convert_element_type.default", true},
+        NoopCase{"ceil_int",
+                 FWD("x: \"i64[2]\", y: \"i64[2]\"") "        n: \"i64[2]\" = torch.ops.aten.ceil.default(x)\n"
+                                                     "        add: \"i64[2]\" = torch.ops.aten.add.Tensor(n, y)\n      "
+                                                     "  return (add,)\n",
                  "aten.ceil.default", true},
-        NoopCase{"ceil_float_kept", FWD("x: \"f32[2]\", y: \"f32[2]\"")
-                 "        n: \"f32[2]\" = torch.ops.aten.ceil.default(x)\n"
-                 "        add: \"f32[2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
+        NoopCase{"ceil_float_kept",
+                 FWD("x: \"f32[2]\", y: \"f32[2]\"") "        n: \"f32[2]\" = torch.ops.aten.ceil.default(x)\n"
+                                                     "        add: \"f32[2]\" = torch.ops.aten.add.Tensor(n, y)\n      "
+                                                     "  return (add,)\n",
                  "aten.ceil.default", false},
-        NoopCase{"pow_int_1", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.aten.pow.Tensor_Scalar(x, 1)\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
+        NoopCase{"pow_int_1",
+                 FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = "
+                                                           "torch.ops.aten.pow.Tensor_Scalar(x, 1)\n"
+                                                           "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, "
+                                                           "y)\n        return (add,)\n",
                  "aten.pow.Tensor_Scalar", true},
-        NoopCase{"pow_float_1_kept", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.aten.pow.Tensor_Scalar(x, 1.0)\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
+        NoopCase{"pow_float_1_kept",
+                 FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = "
+                                                           "torch.ops.aten.pow.Tensor_Scalar(x, 1.0)\n"
+                                                           "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, "
+                                                           "y)\n        return (add,)\n",
                  "aten.pow.Tensor_Scalar", false},
-        NoopCase{"cat_one", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.aten.cat.default([x])\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
-                 "aten.cat.default", true},
-        NoopCase{"view_same", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.aten.view.default(x, [2, 2])\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
+        NoopCase{
+            "cat_one",
+            FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = torch.ops.aten.cat.default([x])\n"
+                                                      "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n  "
+                                                      "      return (add,)\n",
+            "aten.cat.default", true},
+        NoopCase{"view_same",
+                 FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = torch.ops.aten.view.default(x, "
+                                                           "[2, 2])\n"
+                                                           "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, "
+                                                           "y)\n        return (add,)\n",
                  "aten.view.default", true},
-        NoopCase{"view_minus_one_kept", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.aten.view.default(x, [-1, 2])\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
+        NoopCase{"view_minus_one_kept",
+                 FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = torch.ops.aten.view.default(x, "
+                                                           "[-1, 2])\n"
+                                                           "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, "
+                                                           "y)\n        return (add,)\n",
                  "aten.view.default", false},
-        NoopCase{"clone", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.aten.clone.default(x)\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
-                 "aten.clone.default", true},
-        NoopCase{"alias", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.aten.alias.default(x)\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
-                 "aten.alias.default", true},
+        NoopCase{
+            "clone",
+            FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = torch.ops.aten.clone.default(x)\n"
+                                                      "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n  "
+                                                      "      return (add,)\n",
+            "aten.clone.default", true},
+        NoopCase{
+            "alias",
+            FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = torch.ops.aten.alias.default(x)\n"
+                                                      "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n  "
+                                                      "      return (add,)\n",
+            "aten.alias.default", true},
         // Not in Inductor's table: airscope no longer removes them.
-        NoopCase{"add_zero_kept", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(x, 0)\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
-                 "aten.add.Tensor", false},
-        NoopCase{"unsafe_view_kept", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.aten._unsafe_view.default(x, [2, 2])\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
+        NoopCase{
+            "add_zero_kept",
+            FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(x, 0)\n"
+                                                      "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n  "
+                                                      "      return (add,)\n",
+            "aten.add.Tensor", false},
+        NoopCase{"unsafe_view_kept",
+                 FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = "
+                                                           "torch.ops.aten._unsafe_view.default(x, [2, 2])\n"
+                                                           "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, "
+                                                           "y)\n        return (add,)\n",
                  "aten._unsafe_view.default", false},
         // same_meta: a contiguous clone of a transpose changes strides.
-        NoopCase{"clone_contiguous_of_transpose_kept", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        t: \"f32[2, 2]\" = torch.ops.aten.transpose.int(x, 0, 1)\n"
-                 "        n: \"f32[2, 2]\" = torch.ops.aten.clone.default(t, memory_format = torch.contiguous_format)\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n",
+        NoopCase{"clone_contiguous_of_transpose_kept",
+                 FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        t: \"f32[2, 2]\" = torch.ops.aten.transpose.int(x, "
+                                                           "0, 1)\n"
+                                                           "        n: \"f32[2, 2]\" = torch.ops.aten.clone.default(t, "
+                                                           "memory_format = torch.contiguous_format)\n"
+                                                           "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, "
+                                                           "y)\n        return (add,)\n",
                  "aten.clone.default", false},
         // Aliasing: a clone returned while its source is an input is kept.
-        NoopCase{"clone_of_input_returned_kept", FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"")
-                 "        n: \"f32[2, 2]\" = torch.ops.aten.clone.default(x)\n        return (n,)\n",
+        NoopCase{"clone_of_input_returned_kept",
+                 FWD("x: \"f32[2, 2]\", y: \"f32[2, 2]\"") "        n: \"f32[2, 2]\" = "
+                                                           "torch.ops.aten.clone.default(x)\n        return (n,)\n",
                  "aten.clone.default", false}),
     [](const ::testing::TestParamInfo<NoopCase>& info) { return std::string(info.param.name); });
 #undef FWD
@@ -193,14 +235,15 @@ TEST(RemoveCatOpsTest, RewritesCatOfOutCapableOps) {
       "        cat: \"f32[16]\" = torch.ops.aten.cat.default([exp, exp_1])\n        return (cat,)\n");
   EXPECT_TRUE(RunOn(RemoveCatOpsPass(), *g).changed);
   EXPECT_EQ(Describe(*g), (std::vector<std::string>{
-      "x = placeholder()",
-      "empty = aten.empty.memory_format([16], dtype=torch.float32, device=None, pin_memory=False, memory_format=None)",
-      "slice = aten.slice.Tensor(empty, 0, 0, 8)",
-      "exp_2 = aten.exp.out(x, out=slice)",
-      "slice_1 = aten.slice.Tensor(empty, 0, 8, 16)",
-      "exp_3 = aten.exp.out(x, out=slice_1)",
-      "output = output((empty,))",
-  }));
+                              "x = placeholder()",
+                              "empty = aten.empty.memory_format([16], dtype=torch.float32, device=None, "
+                              "pin_memory=False, memory_format=None)",
+                              "slice = aten.slice.Tensor(empty, 0, 0, 8)",
+                              "exp_2 = aten.exp.out(x, out=slice)",
+                              "slice_1 = aten.slice.Tensor(empty, 0, 8, 16)",
+                              "exp_3 = aten.exp.out(x, out=slice_1)",
+                              "output = output((empty,))",
+                          }));
 }
 
 TEST(RemoveCatOpsTest, SkipsWhatTorchAirSkips) {
@@ -319,7 +362,6 @@ TEST(ApplyPatternPassesTest, MisalignedKOldTorchOrSwitchOffKeepBmm) {
   EXPECT_FALSE(RunOn(ApplyPatternPassesPass(), *off, no_fusion).changed);
 }
 
-
 // ---- apply_pattern_passes: the AddRmsNorm* patterns (patterns/add_rms_norm_*.py)
 
 bool Remarked(const PassRun& run, std::string_view text) {
@@ -343,8 +385,10 @@ std::string DynQuantGraph(std::string_view extra_use = "", std::string_view scop
       "{2}"
       "{0}"
       "        return (getitem_3, getitem_2, getitem_4)\n",
-      extra_use, scope.empty() ? "" : "        scope_enter = torch.ops.air.scope_enter.default(['_user_stream_label', "
-                                      "'_user_stream_priority', '_enable_inner_parallel'], ['2', '3', 'False'])\n",
+      extra_use,
+      scope.empty() ? ""
+                    : "        scope_enter = torch.ops.air.scope_enter.default(['_user_stream_label', "
+                      "'_user_stream_priority', '_enable_inner_parallel'], ['2', '3', 'False'])\n",
       scope.empty() ? "" : "        scope_exit = torch.ops.air.scope_exit.default()\n");
 }
 
@@ -370,7 +414,8 @@ TEST(AddRmsNormPatternsTest, DynamicQuantFusesWithSmoothScales) {
 
 TEST(AddRmsNormPatternsTest, DynamicQuantNearMisses) {
   // y has a second user: the traced pattern's getitem has _users=1.
-  std::unique_ptr<Graph> extra = Parse(DynQuantGraph("        relu: \"f16[2, 8]\" = torch.ops.aten.relu.default(getitem)\n"));
+  std::unique_ptr<Graph> extra =
+      Parse(DynQuantGraph("        relu: \"f16[2, 8]\" = torch.ops.aten.relu.default(getitem)\n"));
   EXPECT_FALSE(RunOn(ApplyPatternPassesPass(), *extra).changed);
   // npu_dynamic_quant on a user stream, npu_add_rms_norm on the default one: _check_pattern_stream refuses.
   std::unique_ptr<Graph> streams = Parse(DynQuantGraph("", "2"));
@@ -446,7 +491,8 @@ TEST(AddRmsNormPatternsTest, CastNearMisses) {
   std::unique_ptr<Graph> f16 = Parse(CastGraph("torch.ops.aten._to_copy.default(view, dtype = torch.float16)"));
   EXPECT_FALSE(RunOn(ApplyPatternPassesPass(), *f16).changed);
   // view(y, [-1, 4]): str(4) != str(x1.shape[-1]) = "8": _pattern_extra_check fails.
-  std::unique_ptr<Graph> rows = Parse(CastGraph("torch.ops.aten._to_copy.default(view, dtype = torch.float32)", "[-1, 4]"));
+  std::unique_ptr<Graph> rows =
+      Parse(CastGraph("torch.ops.aten._to_copy.default(view, dtype = torch.float32)", "[-1, 4]"));
   EXPECT_FALSE(RunOn(ApplyPatternPassesPass(), *rows).changed);
   EXPECT_TRUE(Has(*rows, "npu.npu_add_rms_norm.default"));
 }
@@ -476,8 +522,8 @@ TEST(AddRmsNormPatternsTest, QuantFusesAndChecksItsInputs) {
   EXPECT_FALSE(run.changed);
   EXPECT_TRUE(Remarked(run, "Zero_points dtype mismatch"));
   // y also used elsewhere: the traced pattern's getitem has _users=1.
-  std::unique_ptr<Graph> used = Parse(QuantGraph("i32", ", 4e-06",
-                                                 "        add: \"f16[1, 2, 16]\" = torch.ops.aten.add.Tensor(getitem, 1)\n"));
+  std::unique_ptr<Graph> used =
+      Parse(QuantGraph("i32", ", 4e-06", "        add: \"f16[1, 2, 16]\" = torch.ops.aten.add.Tensor(getitem, 1)\n"));
   EXPECT_FALSE(RunOn(ApplyPatternPassesPass(), *used).changed);
   // epsilon written out at its default: check_fn's re-trace has no epsilon and does not match.
   std::unique_ptr<Graph> eps = Parse(QuantGraph("i32", ", 1e-06"));

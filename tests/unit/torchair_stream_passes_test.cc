@@ -94,11 +94,12 @@ TEST(ValidGraphTest, SuperKernelErrorsAreTorchAirs) {
         super_kernel_scope_begin = torch.ops.npu.super_kernel_scope_begin.default('a', '')
         return (arg0_1,)
 )");
-  EXPECT_EQ(open.Error("_valid_graph"),
-            fmt::format("pass '_valid_graph' failed: RuntimeError: After you call the torch.npu.super_kernel_scope_begin "
-                        "operator, there is no paired call to the torch.npu.super_kernel_scope_end operator. The "
-                        "parameters for these torch.npu.super_kernel_scope_begin calls are:['a']. {}",
-                        kCheck));
+  EXPECT_EQ(
+      open.Error("_valid_graph"),
+      fmt::format("pass '_valid_graph' failed: RuntimeError: After you call the torch.npu.super_kernel_scope_begin "
+                  "operator, there is no paired call to the torch.npu.super_kernel_scope_end operator. The "
+                  "parameters for these torch.npu.super_kernel_scope_begin calls are:['a']. {}",
+                  kCheck));
   PassRun end_first(R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[3, 3]"):
         super_kernel_scope_end = torch.ops.npu.super_kernel_scope_end.default('a', '')
@@ -215,30 +216,31 @@ TEST(ReplaceStreamEventTest, EventsAndStreamMethodsBecomeTaggedOps) {
         return (r,)
 )");
   r.Ok("replace_stream_event_pass");
-  EXPECT_EQ(Describe(*r.graph), (std::vector<std::string>{
-      "l_t_ = placeholder()",
-      "default_stream = torch.npu.current_stream()",
-      "stream = torch.npu.Stream()",
-      "tmp = torch.add(l_t_, 2)",
-      "event = torch.npu.Event()",
-      "record = air.tagged_event_record('graph_0_event', True)",
-      "set_stream = air.scope_enter(['_user_stream_label', '_user_stream_priority', '_user_stream_id', "
-      "'_user_stream_device_index', '_user_stream_device_type'], ['graph_0_stream', '0', '1', '0', '20'])",
-      "wait = air.tagged_event_wait_on_stream('graph_0_event', '1', '0', '20', True)",
-      "r = torch.relu(tmp)",
-      "fake_record_stream = air.record_tagged_stream_(r, 'stream')",
-      "wait_event = air.tagged_event_wait_on_stream('graph_0_event', '1', '0', '20', True)",
-      "wait_stream = air.tagged_stream_wait_stream('1', '0', '20', 'DEFAULT_STREAM_ID_MARKER', "
-      "'DEFAULT_DEVICE_INDEX_MARKER', 'DEFAULT_DEVICE_TYPE_MARKER')",
-      "record_event = air.tagged_event_record_on_stream('graph_0_record_event', '1', '0', '20', True)",
-      "record_event_1 = air.tagged_event_record_on_stream('graph_0_event', 'DEFAULT_STREAM_ID_MARKER', "
-      "'DEFAULT_DEVICE_INDEX_MARKER', 'DEFAULT_DEVICE_TYPE_MARKER', True)",
-      "wait_1 = air.tagged_event_wait_on_stream('graph_0_event', 'DEFAULT_STREAM_ID_MARKER', "
-      "'DEFAULT_DEVICE_INDEX_MARKER', 'DEFAULT_DEVICE_TYPE_MARKER', True)",
-      "set_stream_1 = torch.npu.set_stream(default_stream)",
-      "scope_exit = air.scope_exit()",
-      "output = output((r,))",
-  }));
+  EXPECT_EQ(Describe(*r.graph),
+            (std::vector<std::string>{
+                "l_t_ = placeholder()",
+                "default_stream = torch.npu.current_stream()",
+                "stream = torch.npu.Stream()",
+                "tmp = torch.add(l_t_, 2)",
+                "event = torch.npu.Event()",
+                "record = air.tagged_event_record('graph_0_event', True)",
+                "set_stream = air.scope_enter(['_user_stream_label', '_user_stream_priority', '_user_stream_id', "
+                "'_user_stream_device_index', '_user_stream_device_type'], ['graph_0_stream', '0', '1', '0', '20'])",
+                "wait = air.tagged_event_wait_on_stream('graph_0_event', '1', '0', '20', True)",
+                "r = torch.relu(tmp)",
+                "fake_record_stream = air.record_tagged_stream_(r, 'stream')",
+                "wait_event = air.tagged_event_wait_on_stream('graph_0_event', '1', '0', '20', True)",
+                "wait_stream = air.tagged_stream_wait_stream('1', '0', '20', 'DEFAULT_STREAM_ID_MARKER', "
+                "'DEFAULT_DEVICE_INDEX_MARKER', 'DEFAULT_DEVICE_TYPE_MARKER')",
+                "record_event = air.tagged_event_record_on_stream('graph_0_record_event', '1', '0', '20', True)",
+                "record_event_1 = air.tagged_event_record_on_stream('graph_0_event', 'DEFAULT_STREAM_ID_MARKER', "
+                "'DEFAULT_DEVICE_INDEX_MARKER', 'DEFAULT_DEVICE_TYPE_MARKER', True)",
+                "wait_1 = air.tagged_event_wait_on_stream('graph_0_event', 'DEFAULT_STREAM_ID_MARKER', "
+                "'DEFAULT_DEVICE_INDEX_MARKER', 'DEFAULT_DEVICE_TYPE_MARKER', True)",
+                "set_stream_1 = torch.npu.set_stream(default_stream)",
+                "scope_exit = air.scope_exit()",
+                "output = output((r,))",
+            }));
 }
 
 // ---- resolve_default_stream_markers (gp:1358-1447)
@@ -253,23 +255,24 @@ TEST(ResolveDefaultStreamMarkersTest, OnlyTopLevelMarkersOfTheListedOpsBecomeCur
         return (arg0_1,)
 )");
   EXPECT_TRUE(r.Ok("resolve_default_stream_markers").changed);
-  EXPECT_EQ(Describe(*r.graph), (std::vector<std::string>{
-      "current_stream = torch.npu.current_stream()",
-      "getattr_1 = getattr(current_stream, 'stream_id')",
-      "str_1 = str(getattr_1)",
-      "getattr_2 = getattr(current_stream, 'device_index')",
-      "str_2 = str(getattr_2)",
-      "getattr_3 = getattr(current_stream, 'device_type')",
-      "str_3 = str(getattr_3)",
-      "arg0_1 = placeholder()",
-      // [OBS] scope_enter keeps its marker: it sits inside the values list.
-      "scope_enter = air.scope_enter.default(['_user_stream_label', '_user_stream_id'], ['s', "
-      "'DEFAULT_STREAM_ID_MARKER'])",
-      "wait = air.tagged_event_wait_on_stream.default('graph_0_e', str_1, str_2, str_3, True)",
-      "other = air.tagged_event_record.default('DEFAULT_STREAM_ID_MARKER', True)",
-      "scope_exit = air.scope_exit.default()",
-      "output = output((arg0_1,))",
-  }));
+  EXPECT_EQ(Describe(*r.graph),
+            (std::vector<std::string>{
+                "current_stream = torch.npu.current_stream()",
+                "getattr_1 = getattr(current_stream, 'stream_id')",
+                "str_1 = str(getattr_1)",
+                "getattr_2 = getattr(current_stream, 'device_index')",
+                "str_2 = str(getattr_2)",
+                "getattr_3 = getattr(current_stream, 'device_type')",
+                "str_3 = str(getattr_3)",
+                "arg0_1 = placeholder()",
+                // [OBS] scope_enter keeps its marker: it sits inside the values list.
+                "scope_enter = air.scope_enter.default(['_user_stream_label', '_user_stream_id'], ['s', "
+                "'DEFAULT_STREAM_ID_MARKER'])",
+                "wait = air.tagged_event_wait_on_stream.default('graph_0_e', str_1, str_2, str_3, True)",
+                "other = air.tagged_event_record.default('DEFAULT_STREAM_ID_MARKER', True)",
+                "scope_exit = air.scope_exit.default()",
+                "output = output((arg0_1,))",
+            }));
 }
 
 TEST(ResolveDefaultStreamMarkersTest, NoMarkerNoChange) {
@@ -303,29 +306,30 @@ TEST(ReplaceCoreLimitNodesTest, CoreLimitAndNestedStreamSwitch) {
   PassOutcome outcome = r.Ok("replace_core_limit_nodes");
   EXPECT_TRUE(outcome.changed);
   EXPECT_TRUE(outcome.remarks.empty());
-  EXPECT_EQ(Describe(*r.graph), (std::vector<std::string>{
-      "arg0_1 = placeholder()",
-      "arg1_1 = placeholder()",
-      "add = aten.add.Tensor(arg0_1, arg1_1)",
-      "current_stream = torch.npu.current_stream()",
-      "get_stream_limit = torch.npu.get_stream_limit(current_stream)",
-      "getitem = operator.getitem(get_stream_limit, 'cube_core_num')",
-      "getitem_1 = operator.getitem(get_stream_limit, 'vector_core_num')",
-      "set_stream_limit = torch.npu.set_stream_limit(current_stream, 2, 4)",
-      "mm = aten.mm.default(arg0_1, arg1_1)",
-      "scope_enter_1 = air.scope_enter.default(['_user_stream_label', '_user_stream_priority', "
-      "'_enable_inner_parallel'], ['1', '3', 'True'], need_execute=True)",
-      "current_stream_1 = torch.npu.current_stream()",
-      "get_stream_limit_1 = torch.npu.get_stream_limit(current_stream_1)",
-      "getitem_3 = operator.getitem(get_stream_limit_1, 'cube_core_num')",
-      "getitem_2 = operator.getitem(get_stream_limit_1, 'vector_core_num')",
-      "set_stream_limit_1 = torch.npu.set_stream_limit(current_stream_1, 2, 4)",
-      "mm_1 = aten.mm.default(arg0_1, arg1_1)",
-      "scope_exit = air.scope_exit.default(need_execute=True)",
-      "set_stream_limit_2 = torch.npu.set_stream_limit(current_stream_1, getitem_3, getitem_2)",
-      "set_stream_limit_3 = torch.npu.set_stream_limit(current_stream, getitem, getitem_1)",
-      "output = output((add, mm, mm_1))",
-  }));
+  EXPECT_EQ(Describe(*r.graph),
+            (std::vector<std::string>{
+                "arg0_1 = placeholder()",
+                "arg1_1 = placeholder()",
+                "add = aten.add.Tensor(arg0_1, arg1_1)",
+                "current_stream = torch.npu.current_stream()",
+                "get_stream_limit = torch.npu.get_stream_limit(current_stream)",
+                "getitem = operator.getitem(get_stream_limit, 'cube_core_num')",
+                "getitem_1 = operator.getitem(get_stream_limit, 'vector_core_num')",
+                "set_stream_limit = torch.npu.set_stream_limit(current_stream, 2, 4)",
+                "mm = aten.mm.default(arg0_1, arg1_1)",
+                "scope_enter_1 = air.scope_enter.default(['_user_stream_label', '_user_stream_priority', "
+                "'_enable_inner_parallel'], ['1', '3', 'True'], need_execute=True)",
+                "current_stream_1 = torch.npu.current_stream()",
+                "get_stream_limit_1 = torch.npu.get_stream_limit(current_stream_1)",
+                "getitem_3 = operator.getitem(get_stream_limit_1, 'cube_core_num')",
+                "getitem_2 = operator.getitem(get_stream_limit_1, 'vector_core_num')",
+                "set_stream_limit_1 = torch.npu.set_stream_limit(current_stream_1, 2, 4)",
+                "mm_1 = aten.mm.default(arg0_1, arg1_1)",
+                "scope_exit = air.scope_exit.default(need_execute=True)",
+                "set_stream_limit_2 = torch.npu.set_stream_limit(current_stream_1, getitem_3, getitem_2)",
+                "set_stream_limit_3 = torch.npu.set_stream_limit(current_stream, getitem, getitem_1)",
+                "output = output((add, mm, mm_1))",
+            }));
   // check_graph of test_limit_core_num_in_aclgraph: every get_stream_limit is
   // preceded by current_stream, followed by two getitems and set_stream_limit;
   // twice as many set_stream_limit as get_stream_limit.
@@ -388,21 +392,22 @@ TEST(ReplaceDynamicWorkspaceOpsTest, FusedInferAttentionScoreGetsStaticWorkspace
   meta.tensors[0].device = meta.tensors[1].device = "npu:0";
   fia->set_meta(meta);
   EXPECT_TRUE(r.Ok("replace_dynamic_workspace_ops").changed);
-  EXPECT_EQ(Describe(*r.graph), (std::vector<std::string>{
-      "arg0_1 = placeholder()",
-      "arg1_1 = placeholder()",
-      "arg2_1 = placeholder()",
-      "_npu_fused_infer_attention_score_get_max_workspace_default = "
-      "npu._npu_fused_infer_attention_score_get_max_workspace.default(arg0_1, arg1_1, arg2_1, num_heads=8, "
-      "input_layout='BNSD', actual_seq_lengths=[16])",
-      "empty = torch.empty([1, 8, 16, 64], dtype=torch.float16, device=device(type='npu', index=0))",
-      "empty_1 = torch.empty([1, 8, 16, 1], dtype=torch.float32, device=device(type='npu', index=0))",
-      "npu_fused_infer_attention_score_out = npu.npu_fused_infer_attention_score.out(arg0_1, arg1_1, arg2_1, "
-      "num_heads=8, input_layout='BNSD', actual_seq_lengths=[16], "
-      "workspace=_npu_fused_infer_attention_score_get_max_workspace_default, out=[empty, empty_1])",
-      "getitem = operator.getitem(npu_fused_infer_attention_score_out, 0)",
-      "output = output((getitem,))",
-  }));
+  EXPECT_EQ(Describe(*r.graph),
+            (std::vector<std::string>{
+                "arg0_1 = placeholder()",
+                "arg1_1 = placeholder()",
+                "arg2_1 = placeholder()",
+                "_npu_fused_infer_attention_score_get_max_workspace_default = "
+                "npu._npu_fused_infer_attention_score_get_max_workspace.default(arg0_1, arg1_1, arg2_1, num_heads=8, "
+                "input_layout='BNSD', actual_seq_lengths=[16])",
+                "empty = torch.empty([1, 8, 16, 64], dtype=torch.float16, device=device(type='npu', index=0))",
+                "empty_1 = torch.empty([1, 8, 16, 1], dtype=torch.float32, device=device(type='npu', index=0))",
+                "npu_fused_infer_attention_score_out = npu.npu_fused_infer_attention_score.out(arg0_1, arg1_1, arg2_1, "
+                "num_heads=8, input_layout='BNSD', actual_seq_lengths=[16], "
+                "workspace=_npu_fused_infer_attention_score_get_max_workspace_default, out=[empty, empty_1])",
+                "getitem = operator.getitem(npu_fused_infer_attention_score_out, 0)",
+                "output = output((getitem,))",
+            }));
 }
 
 TEST(ReplaceDynamicWorkspaceOpsTest, WrongNumberOfOutputsIsTorchAirsRuntimeError) {

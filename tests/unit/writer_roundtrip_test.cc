@@ -74,9 +74,8 @@ std::vector<fs::path> Samples() {
 }
 
 TEST(WriterRoundTripTest, FxTextNamesTheStringsItCannotKeep) {
-  Result<LoadedGraph> loaded =
-      LoadGraphFile(std::string(AIRSCOPE_TEST_DATA) + "/torchair_st/record_wait_aot.py", uint64_t{1} << 30,
-                    OpRegistry::Builtin());
+  Result<LoadedGraph> loaded = LoadGraphFile(std::string(AIRSCOPE_TEST_DATA) + "/torchair_st/record_wait_aot.py",
+                                             uint64_t{1} << 30, OpRegistry::Builtin());
   ASSERT_TRUE(loaded.ok()) << loaded.status().message();
   std::vector<std::string> lossy = NodesWithAmbiguousStrings(*loaded->graph);
   ASSERT_FALSE(lossy.empty());

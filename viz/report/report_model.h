@@ -63,12 +63,12 @@ struct ReportCompile {
   std::string id;
   std::string status;
   std::string function;
-  std::string sizes;      // "ops 3, nodes 5, inputs 1"
-  std::string guards;     // guard count
-  std::string cache;      // "cache_size 0; fx_graph_cache_miss"
+  std::string sizes;   // "ops 3, nodes 5, inputs 1"
+  std::string guards;  // guard count
+  std::string cache;   // "cache_size 0; fx_graph_cache_miss"
   std::vector<std::string> recompile_reasons;
-  std::vector<std::string> times;  // "entire_frame_compile 1.659 s", one per top-level phase
-  std::string torchair;   // "model__0 (its dynamo_out_graph.txt matches ...)"
+  std::vector<std::string> times;   // "entire_frame_compile 1.659 s", one per top-level phase
+  std::string torchair;             // "model__0 (its dynamo_out_graph.txt matches ...)"
   std::vector<std::string> graphs;  // its graphs' names (linked to their pages)
 };
 
@@ -76,7 +76,7 @@ struct ReportCompile {
 // TORCH_COMPILE_DEBUG tree): its compiles as a table.
 struct ReportLog {
   std::string path;
-  std::string kind;  // "TORCH_TRACE log", "TORCH_LOGS text", "TORCH_COMPILE_DEBUG tree", ...
+  std::string kind;                     // "TORCH_TRACE log", "TORCH_LOGS text", "TORCH_COMPILE_DEBUG tree", ...
   std::vector<ReportCompile> compiles;  // the index's rows
   std::vector<std::string> columns;
   std::vector<std::vector<std::string>> rows;  // one per compile id, columns[0] is the id

@@ -80,7 +80,7 @@ struct Snapshot {
 
 struct GraphPlan {
   std::vector<Snapshot> snapshots;
-  std::vector<long> stage_snapshot;  // stage number -> snapshot index (-1: no graph)
+  std::vector<long> stage_snapshot;                 // stage number -> snapshot index (-1: no graph)
   std::vector<std::pair<size_t, size_t>> compared;  // snapshot pairs with a compare page
 };
 
@@ -92,9 +92,9 @@ class Drawings {
   struct Drawing {
     const Graph* graph = nullptr;
     std::shared_ptr<const std::unordered_set<std::string>> only;  // null: the whole graph
-    size_t nodes = 0;  // drawn
-    std::string note;  // what part of the graph it shows, when not all of it
-    std::string error;  // why there is none (after RenderAll)
+    size_t nodes = 0;                                             // drawn
+    std::string note;                                             // what part of the graph it shows, when not all of it
+    std::string error;                                            // why there is none (after RenderAll)
   };
 
   std::string Add(std::string key, Drawing drawing) {
@@ -198,8 +198,7 @@ json PageContext(const ReportData& data, std::string_view page, std::string titl
   return {{"title", std::move(title)}, {"version", data.version}, {"nav", Nav(data, page)}};
 }
 
-GraphPlan PlanGraph(const ReportGraph& graph, size_t g, const ReportOptions& options, Drawings& drawings,
-                    Site& site) {
+GraphPlan PlanGraph(const ReportGraph& graph, size_t g, const ReportOptions& options, Drawings& drawings, Site& site) {
   GraphPlan plan;
   std::map<const Graph*, size_t> index;
   auto snapshot_of = [&](const Graph* graph_ptr, size_t stage) -> long {
@@ -216,7 +215,8 @@ GraphPlan PlanGraph(const ReportGraph& graph, size_t g, const ReportOptions& opt
   if (graph.stages.empty()) {
     plan.stage_snapshot.push_back(snapshot_of(graph.loaded.get(), 0));
   } else {
-    for (const ReportStage& stage : graph.stages) plan.stage_snapshot.push_back(snapshot_of(stage.graph.get(), stage.number));
+    for (const ReportStage& stage : graph.stages)
+      plan.stage_snapshot.push_back(snapshot_of(stage.graph.get(), stage.number));
   }
   for (size_t k = 0; k < plan.snapshots.size(); ++k) {
     Snapshot& s = plan.snapshots[k];
@@ -239,9 +239,9 @@ GraphPlan PlanGraph(const ReportGraph& graph, size_t g, const ReportOptions& opt
 // The nodes to draw of a graph too big to draw whole: up to max_seeds of the
 // named nodes (in graph order) with their inputs and users, max_nodes at most.
 std::shared_ptr<const std::unordered_set<std::string>> Neighbourhood(const Graph& graph,
-                                                                      const std::vector<std::string>& names,
-                                                                      size_t max_seeds, size_t max_nodes,
-                                                                      size_t* seeds_used) {
+                                                                     const std::vector<std::string>& names,
+                                                                     size_t max_seeds, size_t max_nodes,
+                                                                     size_t* seeds_used) {
   auto drawn = std::make_shared<std::unordered_set<std::string>>();
   *seeds_used = 0;
   for (const std::string& name : names) {
@@ -308,13 +308,12 @@ json ChangeContext(const Snapshot& before, const Snapshot& after, const std::str
               {"diff_html", SideBySideDiffHtml(before.fx, after.fx, sbs)}};
   // Graphs too big to draw whole get a drawing of the changed part, on stage
   // pages only: a compare page of such a graph shows the lists and the text.
-  std::string after_key = draw_parts || !after.whole.empty()
-                              ? DrawingFor(after, Concat(diff.added, changed_names), page_key + "-after", options, drawings)
-                              : "";
-  std::string before_key = draw_parts || !before.whole.empty()
-                               ? DrawingFor(before, Concat(diff.removed, changed_names), page_key + "-before", options,
-                                            drawings)
-                               : "";
+  std::string after_key = draw_parts || !after.whole.empty() ? DrawingFor(after, Concat(diff.added, changed_names),
+                                                                          page_key + "-after", options, drawings)
+                                                             : "";
+  std::string before_key = draw_parts || !before.whole.empty() ? DrawingFor(before, Concat(diff.removed, changed_names),
+                                                                            page_key + "-before", options, drawings)
+                                                               : "";
   // The earlier drawing of a big graph only on demand: two would double the
   // page's opening time.
   if (!after_key.empty()) ctx["after"] = DrawingRef(after_key, "after", /*lazy=*/false);
@@ -355,8 +354,8 @@ void AddStagePages(const ReportData& data, size_t g, const GraphPlan& plan, cons
         ctx["fx"] = after.fx;  // small enough to show inline too
         ctx["drawing"] = DrawingRef(after.whole, "after", false);
       } else {
-        ctx["too_big"] = fmt::format("{} nodes are too many to draw whole; `dump svg` draws it (sfdp).",
-                                     after.graph->size());
+        ctx["too_big"] =
+            fmt::format("{} nodes are too many to draw whole; `dump svg` draws it (sfdp).", after.graph->size());
       }
       if (i == 0) {
         ctx["is_input"] = true;
@@ -380,9 +379,9 @@ void AddStagePages(const ReportData& data, size_t g, const GraphPlan& plan, cons
                            fmt::format("{}: stage {} vs stage {}", graph.name, before.first_stage, after.first_stage));
     ctx["graph"] = graph.name;
     ctx["graph_href"] = GraphPage(g);
-    ctx["heading"] = fmt::format("Compare stage {} ({}) with stage {} ({})", before.first_stage,
-                                 graph.stages[before.first_stage].pass, after.first_stage,
-                                 graph.stages[after.first_stage].pass);
+    ctx["heading"] =
+        fmt::format("Compare stage {} ({}) with stage {} ({})", before.first_stage,
+                    graph.stages[before.first_stage].pass, after.first_stage, graph.stages[after.first_stage].pass);
     ctx["compare"] = true;
     ctx["fx_file"] = after.fx_file;
     ctx["change"] = ChangeContext(before, after, fmt::format("{}-c{}-{}", g, a, b), false, options, drawings);
@@ -427,8 +426,7 @@ void AddGraphPage(const ReportData& data, size_t g, const GraphPlan& plan, Site&
       ctx["drawing"] = DrawingRef(s.whole, "after", false);
       ctx["fx"] = s.fx;
     } else {
-      ctx["too_big"] = fmt::format("{} nodes are too many to draw whole; `dump svg` draws it (sfdp).",
-                                   s.graph->size());
+      ctx["too_big"] = fmt::format("{} nodes are too many to draw whole; `dump svg` draws it (sfdp).", s.graph->size());
     }
   } else {
     // Stage -> snapshot, and which snapshot pairs have a compare page, for the compare form.
@@ -522,7 +520,9 @@ void AddIndex(const ReportData& data, const std::vector<GraphPlan>& plans, Site&
   ctx["graphs"] = graphs;
   json logs = json::array();
   for (size_t k = 0; k < data.logs.size(); ++k) {
-    logs.push_back({{"href", LogPage(k)}, {"path", data.logs[k].path}, {"kind", data.logs[k].kind},
+    logs.push_back({{"href", LogPage(k)},
+                    {"path", data.logs[k].path},
+                    {"kind", data.logs[k].kind},
                     {"compiles", data.logs[k].rows.size()}});
   }
   ctx["has_logs"] = !logs.empty();
@@ -539,12 +539,20 @@ void AddIndex(const ReportData& data, const std::vector<GraphPlan>& plans, Site&
       json graphs = json::array();
       for (const std::string& name : c.graphs) {
         auto it = page_of.find(name);
-        graphs.push_back({{"name", name}, {"href", it == page_of.end() ? "" : GraphPage(it->second)},
+        graphs.push_back({{"name", name},
+                          {"href", it == page_of.end() ? "" : GraphPage(it->second)},
                           {"linked", it != page_of.end()}});
       }
-      rows.push_back({{"id", c.id}, {"status", c.status}, {"function", c.function}, {"sizes", c.sizes},
-                      {"guards", c.guards}, {"cache", c.cache}, {"reasons", c.recompile_reasons},
-                      {"times", c.times}, {"torchair", c.torchair}, {"graphs", graphs}});
+      rows.push_back({{"id", c.id},
+                      {"status", c.status},
+                      {"function", c.function},
+                      {"sizes", c.sizes},
+                      {"guards", c.guards},
+                      {"cache", c.cache},
+                      {"reasons", c.recompile_reasons},
+                      {"times", c.times},
+                      {"torchair", c.torchair},
+                      {"graphs", graphs}});
     }
     compile_logs.push_back({{"href", LogPage(k)}, {"path", log.path}, {"kind", log.kind}, {"rows", rows}});
   }
@@ -580,8 +588,10 @@ Status Publish(const Site& site, const std::string& dir) {
   if (fs::exists(target, ec)) {
     if (!fs::is_directory(target, ec)) return Status::Errorf("report: {} exists and is not a directory", dir);
     if (!IsEmptyDir(target) && !fs::exists(target / kMarker, ec)) {
-      return Status::Errorf("report: {} is not empty and holds no earlier report ({} missing); "
-                            "give a new or empty directory", dir, kMarker);
+      return Status::Errorf(
+          "report: {} is not empty and holds no earlier report ({} missing); "
+          "give a new or empty directory",
+          dir, kMarker);
     }
   }
   fs::path staging = target;
@@ -633,9 +643,10 @@ Result<ReportSummary> WriteReport(const ReportData& data, const std::string& dir
   for (const EmbeddedFile& file : ReportAssets()) {
     if (file.name.starts_with("assets/")) site.Add(std::string(file.name), std::string(file.data));
   }
-  site.Add(std::string(kMarker), json{{"format", "airscope-report"}, {"version", 1}, {"airscope", data.version},
-                                      {"pages", site.pages()}}
-                                     .dump(2) + "\n");
+  site.Add(
+      std::string(kMarker),
+      json{{"format", "airscope-report"}, {"version", 1}, {"airscope", data.version}, {"pages", site.pages()}}.dump(2) +
+          "\n");
   AIRSCOPE_RETURN_IF_ERROR(Publish(site, dir));
   summary.index = (fs::path(dir) / "index.html").string();
   summary.pages = site.pages();

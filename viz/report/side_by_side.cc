@@ -12,8 +12,8 @@ namespace airscope {
 namespace {
 
 struct Row {
-  const char* kind;   // eq, del, ins, mod, fold
-  long a_line = -1;   // 0-based, -1 for none
+  const char* kind;  // eq, del, ins, mod, fold
+  long a_line = -1;  // 0-based, -1 for none
   long b_line = -1;
   size_t folded = 0;  // fold rows: how many equal lines
 };
@@ -38,8 +38,10 @@ std::string SideBySideDiffHtml(std::string_view a, std::string_view b, const Sid
     }
     for (size_t k = 0; k < std::max(dels.size(), inss.size()); ++k) {
       bool d = k < dels.size(), n = k < inss.size();
-      rows.push_back({d && n ? "mod" : d ? "del" : "ins", d ? static_cast<long>(dels[k]) : -1,
-                      n ? static_cast<long>(inss[k]) : -1});
+      rows.push_back({d && n ? "mod"
+                      : d    ? "del"
+                             : "ins",
+                      d ? static_cast<long>(dels[k]) : -1, n ? static_cast<long>(inss[k]) : -1});
     }
   }
   // Fold equal rows further than `context` from any change.
@@ -74,8 +76,8 @@ std::string SideBySideDiffHtml(std::string_view a, std::string_view b, const Sid
   size_t written = 0;
   for (const Row& row : shown) {
     if (written == options.max_rows) {
-      html += fmt::format("<tr class=\"fold\"><td colspan=\"4\">{} more rows not shown</td></tr>",
-                          shown.size() - written);
+      html +=
+          fmt::format("<tr class=\"fold\"><td colspan=\"4\">{} more rows not shown</td></tr>", shown.size() - written);
       break;
     }
     ++written;

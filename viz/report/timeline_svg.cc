@@ -63,8 +63,9 @@ std::string TimelineSvg(const Trace& trace, const TimelineSvgOptions& options) {
       "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"{0}\" height=\"{1}\" "
       "viewBox=\"0 0 {0} {1}\"><title>{2}</title>",
       options.width, height, HtmlEscape(trace.title));
-  svg += "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"6\" "
-         "markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\"/></marker></defs>";
+  svg +=
+      "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"6\" "
+      "markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\"/></marker></defs>";
   Axis(svg, scale, height);
 
   // Slices by track, in time order (the trace keeps each track's slices in order).
@@ -89,9 +90,9 @@ std::string TimelineSvg(const Trace& trace, const TimelineSvgOptions& options) {
       for (size_t k = 1; k < slices.size(); ++k) {
         int64_t from = trace.slices[slices[k - 1]].end_ns(), to = trace.slices[slices[k]].start_ns;
         if (to <= from || scale.X(to) - scale.X(from) < kMinGapWidth) continue;
-        svg += fmt::format("<rect class=\"gap\" x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\"><title>idle {}</title></rect>",
-                           scale.X(from), top + 3, scale.X(to) - scale.X(from), kRowHeight - 6,
-                           HtmlEscape(FormatNs(to - from)));
+        svg += fmt::format(
+            "<rect class=\"gap\" x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\"><title>idle {}</title></rect>",
+            scale.X(from), top + 3, scale.X(to) - scale.X(from), kRowHeight - 6, HtmlEscape(FormatNs(to - from)));
       }
     }
     for (size_t k = 0; k < slices.size();) {
@@ -109,13 +110,15 @@ std::string TimelineSvg(const Trace& trace, const TimelineSvgOptions& options) {
       double width = std::max(x1 - x0, kMinSliceWidth);
       if (merged == 1) {
         svg += fmt::format(
-            "<rect class=\"slice {}\" x=\"{:.2f}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\"><title>{} ({}) at {}, {}</title></rect>",
+            "<rect class=\"slice {}\" x=\"{:.2f}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\"><title>{} ({}) at {}, "
+            "{}</title></rect>",
             CategoryClass(first.category), x0, top + (kRowHeight - kSliceHeight) / 2, width, kSliceHeight,
             HtmlEscape(first.name), SliceCategoryName(first.category), HtmlEscape(FormatNs(first.start_ns)),
             HtmlEscape(FormatNs(first.dur_ns)));
       } else {
         svg += fmt::format(
-            "<rect class=\"slice k-many\" x=\"{:.2f}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\"><title>{} tasks from {}</title></rect>",
+            "<rect class=\"slice k-many\" x=\"{:.2f}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\"><title>{} tasks from "
+            "{}</title></rect>",
             x0, top + (kRowHeight - kSliceHeight) / 2, width, kSliceHeight, merged,
             HtmlEscape(FormatNs(first.start_ns)));
       }
@@ -130,7 +133,8 @@ std::string TimelineSvg(const Trace& trace, const TimelineSvgOptions& options) {
     const Slice& from = trace.slices[flow.from];
     const Slice& to = trace.slices[flow.to];
     svg += fmt::format(
-        "<line class=\"event-flow\" x1=\"{:.2f}\" y1=\"{}\" x2=\"{:.2f}\" y2=\"{}\" marker-end=\"url(#arrow)\"><title>{} -> {}</title></line>",
+        "<line class=\"event-flow\" x1=\"{:.2f}\" y1=\"{}\" x2=\"{:.2f}\" y2=\"{}\" "
+        "marker-end=\"url(#arrow)\"><title>{} -> {}</title></line>",
         scale.X(from.end_ns()), row_top(from.track) + kRowHeight / 2, scale.X(to.start_ns),
         row_top(to.track) + kRowHeight / 2, HtmlEscape(from.name), HtmlEscape(to.name));
   }
@@ -156,7 +160,8 @@ std::string MemorySvg(const Trace& trace, const TimelineSvgOptions& options) {
     return kAxisHeight + plot_height - plot_height * static_cast<double>(value) / static_cast<double>(peak);
   };
   std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"memory\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\">",
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"memory\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} "
+      "{1}\">",
       options.width, height);
   Axis(svg, scale, kAxisHeight + plot_height);
   svg += fmt::format("<text class=\"row-label\" x=\"6\" y=\"{}\">{}</text>", kAxisHeight + 12,
@@ -181,8 +186,8 @@ std::string MemorySvg(const Trace& trace, const TimelineSvgOptions& options) {
     svg += fmt::format("<text class=\"row-label\" x=\"{}\" y=\"{}\">{} (peak {})</text>", kLabelWidth + 18, legend_y,
                        HtmlEscape(name),
                        HtmlEscape(FormatBytes((*std::max_element(samples.begin(), samples.end(), [](auto* a, auto* b) {
-                         return a->value < b->value;
-                       }))->value)));
+                                                return a->value < b->value;
+                                              }))->value)));
     ++index;
   }
   svg += "</svg>";
