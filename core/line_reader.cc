@@ -44,4 +44,18 @@ Status ReadFileLines(const std::string& path, uint64_t max_bytes,
   return Status::Ok();
 }
 
+std::string_view FirstMeaningfulLine(std::string_view content) {
+  std::string_view found;
+  size_t pos = 0;
+  while (pos < content.size() && found.empty()) {
+    size_t end = content.find('\n', pos);
+    if (end == std::string_view::npos) end = content.size();
+    std::string_view line = content.substr(pos, end - pos);
+    size_t first = line.find_first_not_of(" \t\r");
+    if (first != std::string_view::npos && line[first] != '#') found = line.substr(first);
+    pos = end + 1;
+  }
+  return found;
+}
+
 }  // namespace airscope

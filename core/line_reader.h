@@ -32,4 +32,8 @@ void ForEachLine(std::string_view text, OnLine&& on_line) {
   }
 }
 
+// The first line that is not blank and not a `#` comment, leading spaces
+// removed ("" when there is none): what a file's kind is told from.
+std::string_view FirstMeaningfulLine(std::string_view content);
+
 }  // namespace airscope

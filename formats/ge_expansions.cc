@@ -465,7 +465,7 @@ std::optional<std::vector<GeOp>> ExpandForGe(const Node& node, const GeExpansion
       inputs.push_back({fmt::format("x{}", i++), in});
     }
     inputs.push_back({"concat_dim", e.Const(Argument::Int(dim), DType::kInt64)});
-    e.Op("ConcatV2", std::move(inputs), {IntAttr("N", static_cast<int64_t>(i))}, {y});
+    e.Op("ConcatV2", inputs, {IntAttr("N", static_cast<int64_t>(i))}, {y});
     return e.Take();
   }
   if (target == "aten.split_with_sizes.default") {

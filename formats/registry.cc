@@ -11,6 +11,7 @@
 #include "core/fx/graph_json.h"
 #include "core/fx/readable.h"
 #include "core/fx/source_text.h"
+#include "core/line_reader.h"
 #include "formats/aclgraph_json.h"
 #include "formats/pbtxt_reader.h"
 #include "formats/torch_compile_debug.h"
@@ -19,20 +20,6 @@
 
 namespace airscope {
 namespace {
-
-// The first line that is not blank and not a comment, with leading spaces removed.
-std::string_view FirstMeaningfulLine(std::string_view content) {
-  size_t pos = 0;
-  while (pos < content.size()) {
-    size_t end = content.find('\n', pos);
-    if (end == std::string_view::npos) end = content.size();
-    std::string_view line = content.substr(pos, end - pos);
-    size_t first = line.find_first_not_of(" \t\r");
-    if (first != std::string_view::npos && line[first] != '#') return line.substr(first);
-    pos = end + 1;
-  }
-  return {};
-}
 
 bool StartsWithAny(std::string_view line, std::initializer_list<std::string_view> prefixes) {
   return std::any_of(prefixes.begin(), prefixes.end(), [line](std::string_view p) { return line.starts_with(p); });

@@ -14,6 +14,7 @@
 
 #include "core/file_util.h"
 #include "core/fx/json_text.h"
+#include "core/line_reader.h"
 #include "formats/torch_trace.h"
 
 namespace airscope {
@@ -64,20 +65,6 @@ uint64_t FileSize(const fs::path& p) {
   std::error_code error;
   uintmax_t size = fs::file_size(p, error);
   return error ? 0 : static_cast<uint64_t>(size);
-}
-
-// The first line that is not blank and not a `#` comment, leading spaces removed.
-std::string_view FirstMeaningfulLine(std::string_view content) {
-  size_t pos = 0;
-  while (pos < content.size()) {
-    size_t end = content.find('\n', pos);
-    if (end == std::string_view::npos) end = content.size();
-    std::string_view line = content.substr(pos, end - pos);
-    size_t first = line.find_first_not_of(" \t\r");
-    if (first != std::string_view::npos && line[first] != '#') return line.substr(first);
-    pos = end + 1;
-  }
-  return {};
 }
 
 // print_readable's code starts with its class; a UTF-8 BOM may come first.

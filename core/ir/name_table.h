@@ -71,7 +71,11 @@ class NodeNameTable {
  private:
   static constexpr uint64_t kPointerMask = (uint64_t{1} << 48) - 1;
   static uint64_t HashOf(std::string_view name);
-  static Node* NodeOf(uint64_t slot) { return reinterpret_cast<Node*>(slot & kPointerMask); }
+  // A slot packs a hash tag above the pointer's 48 bits: the pointer comes
+  // back from an integer by design (one 8-byte slot per node, no second array).
+  static Node* NodeOf(uint64_t slot) {
+    return reinterpret_cast<Node*>(slot & kPointerMask);  // NOLINT(performance-no-int-to-ptr)
+  }
   static uint16_t TagOf(uint64_t hash) { return static_cast<uint16_t>(hash >> 48); }
   // The slot holding `name`, or the empty slot where it would go.
   size_t Probe(std::string_view name, uint64_t hash) const;

@@ -180,7 +180,10 @@ class PipelineRun {
     uint64_t version = 0;
     WorkingCopy() = default;
     WorkingCopy(const WorkingCopy&) {}
-    WorkingCopy& operator=(const WorkingCopy&) { return *this = WorkingCopy(); }
+    WorkingCopy& operator=(const WorkingCopy& other) {
+      if (this != &other) *this = WorkingCopy();
+      return *this;
+    }
     WorkingCopy(WorkingCopy&&) = default;
     WorkingCopy& operator=(WorkingCopy&&) = default;
   };

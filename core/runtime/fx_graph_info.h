@@ -67,6 +67,7 @@ struct UnupdatedInput {
   size_t index = 0;
   bool symbol = false;
   bool operator==(const UnupdatedInput&) const = default;
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 sees the 0 a defaulted <=> compares with
   auto operator<=>(const UnupdatedInput&) const = default;
 };
 

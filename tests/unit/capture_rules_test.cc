@@ -5,33 +5,12 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "tests/unit/task_graph_test_util.h"
+
 namespace airscope {
 namespace {
 
-class Tasks {
- public:
-  uint32_t Add(TaskKind kind, std::string stream, std::string event = "") {
-    DeviceTask t;
-    t.id = static_cast<uint32_t>(g.tasks.size());
-    t.kind = kind;
-    t.node = fmt::format("t{}", t.id);
-    t.op = "aten.x.default";
-    t.stream = std::move(stream);
-    t.event = std::move(event);
-    if (t.kind == TaskKind::kEventWait) {
-      for (auto it = g.tasks.rbegin(); it != g.tasks.rend(); ++it) {
-        if (it->kind == TaskKind::kEventRecord && it->event == t.event) {
-          t.deps = {it->id};
-          break;
-        }
-      }
-    }
-    if (std::find(g.streams.begin(), g.streams.end(), t.stream) == g.streams.end()) g.streams.push_back(t.stream);
-    g.tasks.push_back(t);
-    return t.id;
-  }
-  TaskGraph g;
-};
+using testing_tasks::Tasks;
 
 std::vector<CaptureRule> Rules(const TaskGraph& g, const CaptureSetup& setup = {}, bool first_only = false) {
   std::vector<CaptureRule> out;

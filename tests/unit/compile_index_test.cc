@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "tests/unit/trace_record_test_util.h"
+
 #include "repl/cache_state.h"
 #include "repl/report_collector.h"
 #include "shell_test_util.h"
@@ -24,18 +26,7 @@ namespace {
 using testing_shell::TestShell;
 namespace fs = std::filesystem;
 
-std::string Record(std::string_view envelope, std::string_view payload = {}) {
-  std::string line = fmt::format("V0101 00:00:00.000000 1 a.py:1] {{{}", envelope);
-  if (payload.empty()) return line + "}\n";
-  line += fmt::format(", \"has_payload\": \"{}\"}}\n", Md5Hex(payload));
-  size_t pos = 0;
-  while (pos <= payload.size()) {
-    size_t end = std::min(payload.find('\n', pos), payload.size());
-    line += fmt::format("\t{}\n", payload.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return line;
-}
+using testing_trace::Record;
 
 // A chromium_event as dynamo_timed logs it (torch/_dynamo/utils.py).
 std::string Event(std::string_view name, std::string_view ph, double ts, std::string_view id) {

@@ -4,42 +4,12 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "tests/unit/task_graph_test_util.h"
+
 namespace airscope {
 namespace {
 
-// A small task graph built in issue order.
-class Tasks {
- public:
-  uint32_t Add(TaskKind kind, std::string stream, std::string event = "") {
-    DeviceTask t;
-    t.id = static_cast<uint32_t>(g.tasks.size());
-    t.kind = kind;
-    t.node = fmt::format("t{}", t.id);
-    t.op = "aten.x.default";
-    t.stream = std::move(stream);
-    t.event = std::move(event);
-    if (t.kind == TaskKind::kEventWait) {
-      // As BuildTaskGraph binds: the event's latest record issued before.
-      for (auto it = g.tasks.rbegin(); it != g.tasks.rend(); ++it) {
-        if (it->kind == TaskKind::kEventRecord && it->event == t.event) {
-          t.deps = {it->id};
-          break;
-        }
-      }
-    }
-    if (std::find(g.streams.begin(), g.streams.end(), t.stream) == g.streams.end()) g.streams.push_back(t.stream);
-    g.tasks.push_back(t);
-    return t.id;
-  }
-  uint32_t Kernel(const std::string& stream) { return Add(TaskKind::kKernel, stream); }
-  uint32_t Record(const std::string& stream, const std::string& event) {
-    return Add(TaskKind::kEventRecord, stream, event);
-  }
-  uint32_t Wait(const std::string& stream, const std::string& event) {
-    return Add(TaskKind::kEventWait, stream, event);
-  }
-  TaskGraph g;
-};
+using testing_tasks::Tasks;
 
 TEST(HappensBefore, OneStreamRunsInIssueOrder) {
   Tasks t;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/unit/task_graph_test_util.h"
+
 #include "core/fx/readable.h"
 #include "core/lower/task_graph.h"
 #include "core/ops/op_registry.h"
@@ -11,41 +13,7 @@
 namespace airscope {
 namespace {
 
-class Tasks {
- public:
-  uint32_t Add(TaskKind kind, std::string stream, std::string event = "", std::string node = "") {
-    DeviceTask t;
-    t.id = static_cast<uint32_t>(g.tasks.size());
-    t.kind = kind;
-    t.node = node.empty() ? "t" + std::to_string(t.id) : node;
-    t.op = "aten.x.default";
-    t.stream = std::move(stream);
-    t.event = std::move(event);
-    if (t.kind == TaskKind::kEventWait) {
-      for (auto it = g.tasks.rbegin(); it != g.tasks.rend(); ++it) {
-        if (it->kind == TaskKind::kEventRecord && it->event == t.event) {
-          t.deps = {it->id};
-          break;
-        }
-      }
-    }
-    if (std::find(g.streams.begin(), g.streams.end(), t.stream) == g.streams.end()) g.streams.push_back(t.stream);
-    g.tasks.push_back(t);
-    return t.id;
-  }
-  uint32_t Kernel(const std::string& stream, std::vector<uint32_t> reads, std::vector<uint32_t> writes,
-                  std::string node = "") {
-    uint32_t id = Add(TaskKind::kKernel, stream, "", std::move(node));
-    g.tasks[id].reads = std::move(reads);
-    g.tasks[id].writes = std::move(writes);
-    return id;
-  }
-  uint32_t Buffer(std::string name) {
-    g.buffers.push_back(std::move(name));
-    return static_cast<uint32_t>(g.buffers.size() - 1);
-  }
-  TaskGraph g;
-};
+using testing_tasks::Tasks;
 
 HazardOptions Options() { return {"", 48, "ascend-910b"}; }
 

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "tests/unit/trace_record_test_util.h"
+
 #include "shell_test_util.h"
 #include "formats/md5.h"
 
@@ -32,19 +34,7 @@ class LogCommandsTest : public ::testing::Test {
   std::filesystem::path dir_;
 };
 
-// A TORCH_TRACE record (torch/_logging/_internal.py trace_structured).
-std::string Record(std::string_view envelope, std::string_view payload = {}) {
-  std::string line = fmt::format("V0101 00:00:00.000000 1 a.py:1] {{{}", envelope);
-  if (payload.empty()) return line + "}\n";
-  line += fmt::format(", \"has_payload\": \"{}\"}}\n", Md5Hex(payload));
-  size_t pos = 0;
-  while (pos <= payload.size()) {
-    size_t end = std::min(payload.find('\n', pos), payload.size());
-    line += fmt::format("\t{}\n", payload.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return line;
-}
+using testing_trace::Record;
 
 TEST_F(LogCommandsTest, RanksWhoseGuardsDifferAreShownWithTheFirstDifferingLine) {
   auto rank_log = [](int rank, std::string_view size) {

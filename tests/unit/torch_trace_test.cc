@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "tests/unit/trace_record_test_util.h"
+
 #include "core/file_util.h"
 #include "formats/md5.h"
 
@@ -196,20 +198,7 @@ TEST(TorchTraceTest, ALogWithADamagedFirstLineIsStillALog) {
   std::filesystem::remove(path);
 }
 
-// A record as torch/_logging/_internal.py trace_structured writes it: the
-// glog prefix, the envelope, and its payload's lines behind a TAB.
-std::string Record(std::string_view envelope, std::string_view payload = {}) {
-  std::string line = fmt::format("V0101 00:00:00.000000 1 a.py:1] {{{}", envelope);
-  if (payload.empty()) return line + "}\n";
-  line += fmt::format(", \"has_payload\": \"{}\"}}\n", Md5Hex(payload));
-  size_t pos = 0;
-  while (pos <= payload.size()) {
-    size_t end = std::min(payload.find('\n', pos), payload.size());
-    line += fmt::format("\t{}\n", payload.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return line;
-}
+using testing_trace::Record;
 
 constexpr std::string_view kGraph =
     "class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        return (x,)";
