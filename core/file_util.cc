@@ -67,10 +67,19 @@ Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes, int f
     ::close(fd);
     return Status::Errorf("{}: {} bytes is over the size limit of {} bytes", path, st.st_size, max_bytes);
   }
+  // A big regular file is mapped: reading it would have the kernel clear
+  // every page of the buffer and then copy into it (see MappedFile).
+  FileText text;
+  if (S_ISREG(st.st_mode) && static_cast<size_t>(st.st_size) >= LargeBuffer::kHugeFrom) {
+    Result<MappedFile> mapped = MappedFile::Map(fd, static_cast<size_t>(st.st_size), path);
+    ::close(fd);
+    if (!mapped.ok()) return mapped.status();
+    text.mapped_ = std::move(mapped).value();
+    return text;
+  }
   // Room for what fstat promised plus one byte, so reaching the end of a
   // regular file takes no growth; a pipe or FIFO (st_size 0) or a file that
   // grows while we read doubles the buffer as it fills.
-  FileText text;
   text.buffer_ = LargeBuffer(static_cast<size_t>(st.st_size) + 1);
   while (true) {
     if (text.size_ == text.buffer_.size()) {

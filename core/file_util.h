@@ -8,22 +8,30 @@
 #include <string_view>
 
 #include "core/large_buffer.h"
+#include "core/mapped_file.h"
 #include "core/status.h"
 
 namespace airscope {
 
-// A whole file's bytes, read straight into a LargeBuffer: no clearing pass
-// and no second copy, and huge pages for a big file. What the loaders of big
-// graphs and logs read with.
+// A whole file's bytes: a big regular file mapped (MappedFile: no clearing
+// pass and no copy), anything else read straight into a LargeBuffer. What
+// the loaders of big graphs and logs read with.
 class FileText {
  public:
-  std::string_view view() const { return {static_cast<const char*>(buffer_.data()), size_}; }
+  std::string_view view() const {
+    return mapped_.view().empty() ? std::string_view(static_cast<const char*>(buffer_.data()), size_) : mapped_.view();
+  }
   // The reader is done with the bytes before `offset`: their memory may go
-  // back to the system, after which they read as zeros (see LargeBuffer).
-  void ReleaseBefore(size_t offset) { buffer_.DiscardBefore(offset); }
+  // back to the system; reading them afterwards is not allowed (they read as
+  // zeros or as the file's bytes again).
+  void ReleaseBefore(size_t offset) {
+    buffer_.DiscardBefore(offset);
+    mapped_.DiscardBefore(offset);
+  }
 
  private:
   friend Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes, int fifo_wait_ms);
+  MappedFile mapped_;
   LargeBuffer buffer_;
   size_t size_ = 0;
 };

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "core/fx/python_repr.h"
 #include "core/glob.h"
+#include "core/ops/op_registry.h"
 #include "core/ops/shape_inference.h"
 
 namespace airscope {
@@ -130,11 +133,26 @@ void DescribeNode(const Node& node, const OpRegistry& registry, CommandOutput& o
 void DescribeStats(const Graph& graph, const OpRegistry& registry, CommandOutput& out) {
   std::map<OpKind, size_t> by_op;
   std::map<std::string, size_t> histogram;
+  // Calls are counted per target string (interned by the graph) and named
+  // once per target after the walk: a key built per node was most of `stats`.
+  // (The key is the target alone: the op kind only changes the name for a
+  // call_method/call_module target starting with torch.ops. or operator.,
+  // which no method or submodule is called.)
+  std::unordered_map<const std::string*, std::pair<const Node*, size_t>> calls_by_target;
+  OpLookup lookup(registry);
   double tensor_bytes = 0;
   size_t known_shapes = 0, unknown_ops = 0;
   for (const Node* node : graph) {
     ++by_op[node->op()];
-    ++histogram[OpHistogramKey(*node)];
+    bool is_op =
+        node->op() == OpKind::kCallFunction || node->op() == OpKind::kCallMethod || node->op() == OpKind::kCallModule;
+    if (is_op) {
+      auto& [example, count] = calls_by_target[&node->target()];
+      if (!example) example = node;
+      ++count;
+    } else {
+      ++histogram[OpHistogramKey(*node)];
+    }
     if (const NodeMeta* meta = node->meta();
         meta && (meta->kind == ValueKind::kTensor || meta->kind == ValueKind::kTuple)) {
       bool all_known = !meta->tensors.empty();
@@ -145,10 +163,9 @@ void DescribeStats(const Graph& graph, const OpRegistry& registry, CommandOutput
       }
       if (all_known) ++known_shapes;
     }
-    bool is_op =
-        node->op() == OpKind::kCallFunction || node->op() == OpKind::kCallMethod || node->op() == OpKind::kCallModule;
-    if (is_op && (node->op() != OpKind::kCallFunction || !registry.Find(node->target()))) ++unknown_ops;
+    if (is_op && (node->op() != OpKind::kCallFunction || !lookup.Find(*node))) ++unknown_ops;
   }
+  for (const auto& [target, call] : calls_by_target) histogram[OpHistogramKey(*call.first)] += call.second;
   size_t unknown_cost = 0;
   OpCost total = TotalCost(graph, registry, &unknown_cost);
   out.Styled(Style::kHeading, "graph {}: {} nodes", graph.name(), graph.size());

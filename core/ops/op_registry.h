@@ -79,6 +79,25 @@ class OpRegistry {
   std::unordered_map<std::string, OpInfo, NameHash, std::equal_to<>> ops_;
 };
 
+// OpRegistry::Find for the nodes of one walk over one graph, remembering the
+// answer per target string: a graph interns its targets (Node::target() of
+// nodes with the same target is one string), so the key is the string's
+// address, and a million nodes cost a pointer hash each instead of hashing
+// and comparing their names. Not across a Register() of the registry.
+class OpLookup {
+ public:
+  explicit OpLookup(const OpRegistry& registry) : registry_(registry) {}
+  const OpInfo* Find(const Node& node) {
+    auto [it, inserted] = cache_.try_emplace(&node.target(), nullptr);
+    if (inserted) it->second = registry_.Find(node.target());
+    return it->second;
+  }
+
+ private:
+  const OpRegistry& registry_;
+  std::unordered_map<const std::string*, const OpInfo*> cache_;
+};
+
 // "torch.ops.aten.mm.default" -> "aten.mm.default"; anything else unchanged.
 // Inline: passes ask it of every node, often several times (callgrind put
 // the call itself at 3% of `run`).

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/ops/op_helpers.h"
+
 namespace airscope {
 namespace {
 
@@ -29,10 +31,25 @@ void Note(std::vector<std::string>* messages, std::string message) {
   if (messages->size() < kMaxMessages) messages->push_back(std::move(message));
 }
 
+// The first node `node` reads that has no meta, or nullptr. Such a node's
+// inference cannot know its operands, so it is not asked: on a graph whose
+// inputs state no shapes (print(gm.graph)) that is every node, and formatting
+// a million "has no shape" errors nobody reads was a tenth of a 1M-node load.
+const Node* FirstInputWithoutMeta(const Node& node) {
+  const Node* missing = nullptr;
+  auto check = [&missing](const Node* input) {
+    if (!missing && !input->meta()) missing = input;
+  };
+  for (const Argument& arg : node.args()) arg.ForEachNode(check);
+  for (const Kwarg& kwarg : node.kwargs()) kwarg.value.ForEachNode(check);
+  return missing;
+}
+
 }  // namespace
 
 InferenceReport InferShapes(Graph& graph, const OpRegistry& registry) {
   InferenceReport report;
+  OpLookup lookup(registry);
   // Graph order is topological for a linted graph, so one forward walk sees
   // every input before its users; no recursion, so deep graphs are fine.
   for (Node* node : graph) {
@@ -43,12 +60,21 @@ InferenceReport InferShapes(Graph& graph, const OpRegistry& registry) {
       continue;
     }
     if (node->op() != OpKind::kCallFunction) continue;  // placeholders, get_attr, output: nothing to infer
-    const OpInfo* info = registry.Find(node->target());
+    const OpInfo* info = lookup.Find(*node);
     if (!info) {
       ++report.unknown_ops;
       continue;
     }
     if (!info->infer) continue;
+    if (const Node* missing = FirstInputWithoutMeta(*node)) {
+      if (existing) continue;  // nothing to compare the annotation with
+      ++report.failed;
+      if (report.errors.size() < kMaxMessages) {
+        Note(&report.errors,
+             fmt::format("node '{}': {}: input '{}' has no shape", node->name(), OpLabel(*node), missing->name()));
+      }
+      continue;
+    }
     Result<NodeMeta> inferred = info->infer(*node);
     if (existing) {
       // Only tensor values are compared: a kSymInt/kOpaque annotation is
@@ -75,12 +101,13 @@ InferenceReport InferShapes(Graph& graph, const OpRegistry& registry) {
 
 OpCost TotalCost(const Graph& graph, const OpRegistry& registry, size_t* unknown) {
   OpCost total;
+  OpLookup lookup(registry);
   size_t missing = 0;
   for (const Node* node : graph) {
     bool is_op =
         node->op() == OpKind::kCallFunction || node->op() == OpKind::kCallMethod || node->op() == OpKind::kCallModule;
     if (!is_op) continue;
-    const OpInfo* info = node->op() == OpKind::kCallFunction ? registry.Find(node->target()) : nullptr;
+    const OpInfo* info = node->op() == OpKind::kCallFunction ? lookup.Find(*node) : nullptr;
     std::optional<OpCost> cost;
     if (info && info->cost) cost = info->cost(*node);
     if (!cost) {

@@ -76,8 +76,13 @@ Result<size_t> FuseRound(Graph& graph, const OpRegistry& registry, size_t* fused
       }
     }
     Node* last = chain.back();
-    std::vector<Kwarg> kwargs = {{"ops", Argument::List(std::move(ops))},
-                                 {"dtype", Argument::OfDType(TensorOf(last)->dtype)}};
+    // Built by push_back, not an initializer list: GCC 12 at -O3 reports a
+    // false -Warray-bounds/-Wstringop-overflow inside std::variant when it
+    // inlines the list's copies (GCC bug 106199).
+    std::vector<Kwarg> kwargs;
+    kwargs.reserve(3);
+    kwargs.push_back({"ops", Argument::List(std::move(ops))});
+    kwargs.push_back({"dtype", Argument::OfDType(TensorOf(last)->dtype)});
     if (auto flops = FlopsPerElement(chain, registry)) kwargs.push_back({"flops_per_element", Argument::Float(*flops)});
     Node* fused = graph.InsertBefore(last, CallSpec(kFused, std::move(inputs), std::move(kwargs), "fused_pointwise"));
     graph.SetStream(fused, last->stream());
