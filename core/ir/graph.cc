@@ -447,9 +447,20 @@ void Graph::Renumber() const {
 
 Status Graph::Lint() const {
   if (linted_version_ == version_) return Status::Ok();
-  // Numbers the nodes on the way (order_), so a use of a node at or after
-  // its user is a topological error. Bounded by size_: a corrupted list that
-  // loops ends the walk instead of the program.
+  AIRSCOPE_RETURN_IF_ERROR(LintNodeList());
+  AIRSCOPE_RETURN_IF_ERROR(LintNameIndex());
+  order_valid_ = true;
+  AIRSCOPE_RETURN_IF_ERROR(LintUseDef());
+  linted_version_ = version_;
+  return Status::Ok();
+}
+
+// The list itself: as many nodes linked as size_ says, all of this graph, the
+// arity of placeholder/get_attr/output, one output and it last. Numbers the
+// nodes on the way (order_), so LintUseDef can tell a use of a node at or
+// after its user. Bounded by size_: a corrupted list that loops ends the walk
+// instead of the program.
+Status Graph::LintNodeList() const {
   size_t index = 0;
   size_t outputs = 0;
   order_valid_ = false;
@@ -479,10 +490,15 @@ Status Graph::Lint() const {
     }
   }
   if (index != size_) return Status::Errorf("graph size {} but {} nodes linked", size_, index);
-  // The name index, when built: as many entries as nodes, each a live node
-  // of this graph. Entries are distinct nodes (the table holds one per name),
-  // so that is every node once: one walk over the index instead of one
-  // lookup per node.
+  if (outputs > 1) return Status::Errorf("graph has {} output nodes", outputs);
+  return Status::Ok();
+}
+
+// The name index, when built: as many entries as nodes, each a live node of
+// this graph. Entries are distinct nodes (the table holds one per name), so
+// that is every node once: one walk over the index instead of one lookup per
+// node.
+Status Graph::LintNameIndex() const {
   if (by_name_built_ && by_name_.size() != size_) {
     return Status::Errorf("name index has {} entries for {} nodes (duplicate name?)", by_name_.size(), size_);
   }
@@ -491,12 +507,14 @@ Status Graph::Lint() const {
     if (node->graph_ != this) foreign = node;
   });
   if (foreign) return Status::Errorf("the name index holds '{}', which is not in the graph", foreign->name_);
-  if (outputs > 1) return Status::Errorf("graph has {} output nodes", outputs);
-  order_valid_ = true;
+  return Status::Ok();
+}
 
-  // Use/def consistency as two edge lists that must be equal: (input, user)
-  // from every node's args and (node, user) from every users list. Sorting
-  // both is O(E log E), so a node with 100,000 users lints as fast as a chain.
+// Use/def consistency as two edge lists that must be equal: (input, user)
+// from every node's args and (node, user) from every users list. Sorting both
+// is O(E log E), so a node with 100,000 users lints as fast as a chain.
+// Needs order_ (LintNodeList).
+Status Graph::LintUseDef() const {
   using Edge = std::pair<uint32_t, uint32_t>;  // (position of the used node, position of the user)
   std::vector<Edge> from_args, from_users;
   std::vector<const Node*> by_position;
@@ -549,7 +567,6 @@ Status Graph::Lint() const {
     return Status::Errorf("'{}' lists user '{}', which does not use it", by_position[b->first]->name_,
                           by_position[b->second]->name_);
   }
-  linted_version_ = version_;
   return Status::Ok();
 }
 

@@ -173,6 +173,11 @@ class Graph {
   const NodeMeta* StoreMeta(NodeMeta meta);
   // Sets every node's order_ to its position, if the cache is stale.
   void Renumber() const;
+  // Lint's three steps, in the order it takes them: the node list (and
+  // order_ on the way), the name index against it, use/def consistency.
+  Status LintNodeList() const;
+  Status LintNameIndex() const;
+  Status LintUseDef() const;
   // by_name_, built if it was not.
   NodeNameTable& NameIndex() const;
   // Constructs a Node in the next free slot of blocks_.
