@@ -117,19 +117,25 @@ const std::vector<InputFormat>& InputFormats() {
        {},
        InputKind::kDebugTree,
        SniffDebugTree,
-       nullptr},
+       nullptr,
+       "directory of logs",
+       "rank0:0/0:dynamo_output_graph"},
       {"trace-dir",
        "a directory of dedicated_log_torch_trace_rank_N logs",
        {},
        InputKind::kTraceLogDir,
        SniffTraceLogDir,
-       nullptr},
+       nullptr,
+       "directory of logs",
+       "rank0:0/0:dynamo_output_graph"},
       {"trace",
        "TORCH_TRACE logs (glog lines with JSON records)",
        {".log"},
        InputKind::kTraceLog,
        SniffTraceLog,
-       nullptr},
+       nullptr,
+       "TORCH_TRACE log",
+       "0/0:dynamo_output_graph"},
       {"torch-logs",
        "TORCH_LOGS text (torch._logging lines: \"V0515 09:03:07.649000 PID file.py:1157] [0/0] [__graph_code] ...\", "
        "\"[2025-02-06 16:46:56,300] [0/0] torch._dynamo...: [DEBUG] ...\", \"[0/0] [__guards] ...\" or messages "
@@ -137,31 +143,57 @@ const std::vector<InputFormat>& InputFormats() {
        {".log.txt", ".log"},
        InputKind::kTorchLogs,
        SniffTorchLogs,
-       nullptr},
+       nullptr,
+       "TORCH_LOGS log",
+       "0/0:dynamo"},
       {"aclgraph-json",
        "capture dumps (NPUGraph.debug_dump's aclmdlRIDebugJsonPrint JSON)",
        {".json"},
        InputKind::kCaptureDump,
        SniffCaptureDump,
-       nullptr},
-      {"json", "airscope JSON", {".json"}, InputKind::kGraph, SniffJson, ReadJson},
-      {"fx", "FX graph text (\"graph():\")", {".graph.txt", ".txt", ".fx"}, InputKind::kGraph, SniffFxText, ReadFx},
+       nullptr,
+       "capture dump",
+       ""},
+      {"json", "airscope JSON", {".json"}, InputKind::kGraph, SniffJson, ReadJson, {}, {}},
+      {"fx",
+       "FX graph text (\"graph():\")",
+       {".graph.txt", ".txt", ".fx"},
+       InputKind::kGraph,
+       SniffFxText,
+       ReadFx,
+       {},
+       {}},
       {"readable",
        "print_readable code (\"class GraphModule(torch.nn.Module):\")",
        {".readable.py", ".py"},
        InputKind::kGraph,
        SniffReadable,
-       ReadReadable},
+       ReadReadable,
+       {},
+       {}},
       // `.ge.txt` (GE's ModelDef text, dump ge) starts with `name:`, so it comes here too.
-      {"pbtxt", "TorchAir pbtxt (\"node {\")", {".pbtxt", ".ge.txt"}, InputKind::kGraph, SniffPbtxt, ReadPbtxt},
+      {"pbtxt", "TorchAir pbtxt (\"node {\")", {".pbtxt", ".ge.txt"}, InputKind::kGraph, SniffPbtxt, ReadPbtxt, {}, {}},
       {"ge-builder",
        "a GE graph's builder code (max-autotune graph_dump .py): recognised and refused, with why",
        {},
        InputKind::kGraph,
        SniffGeBuilderCode,
-       RefuseGeBuilderCode},
+       RefuseGeBuilderCode,
+       {},
+       {}},
   };
   return kFormats;
+}
+
+std::string ShapesRefusal(const InputFormat& row, std::string_view path) {
+  if (row.kind == InputKind::kGraph) return "";
+  if (row.graph_name_example.empty()) {
+    return fmt::format("{} is a {} (no graph inputs): load it without --shapes", path, row.noun);
+  }
+  return fmt::format(
+      "{} is a {}: its graphs are named by compile id (e.g. {}) and carry the shapes the log states; load it without "
+      "--shapes and give one graph shapes with set input",
+      path, row.noun, row.graph_name_example);
 }
 
 const InputFormat* FindInputFormat(std::string_view name) {

@@ -63,6 +63,11 @@ struct InputFormat {
   InputKind kind = InputKind::kGraph;
   bool (*sniff)(const InputPeek& peek) = nullptr;
   GraphReader read = nullptr;  // kGraph rows only
+  // Rows that are not one graph: what the input is ("TORCH_TRACE log") and,
+  // for logs, an example of the names their graphs get; `load --shapes`
+  // refuses such an input in these words (ShapesRefusal).
+  std::string_view noun;
+  std::string_view graph_name_example;
 };
 
 // Every row, in the order they are tried: directories, then logs and dumps
@@ -84,6 +89,11 @@ Result<const InputFormat*> SniffGraphText(std::string_view content, std::string_
 // "models/mlp.graph.txt" -> "mlp": the file name without directories and
 // without any row's extension (the longest that matches).
 std::string DefaultGraphName(std::string_view path);
+
+// Why `load PATH --shapes ...` does not apply to what `row` reads ("PATH is
+// a TORCH_TRACE log: its graphs are named by compile id ..."); "" for a row
+// of one graph, whose inputs --shapes sets.
+std::string ShapesRefusal(const InputFormat& row, std::string_view path);
 
 // load's help: one line per row, "  name  description (.ext, ...)".
 std::string InputFormatsHelp();

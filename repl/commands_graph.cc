@@ -83,23 +83,12 @@ Status Load(CommandContext& ctx) {
   // text not recognised from its first bytes, which LoadGraphFile reads whole.
   const InputFormat* format = SniffInput(path);
   InputKind kind = format ? format->kind : InputKind::kGraph;
+  // --shapes names one graph's inputs; the registry's row says why it does
+  // not apply to anything else.
+  if (shapes_text && kind != InputKind::kGraph) return Status::Error(ShapesRefusal(*format, args[0].text));
   // Logs: every graph they hold, named by compile id (`as NAME` goes in front).
   if (kind == InputKind::kDebugTree || kind == InputKind::kTraceLogDir || kind == InputKind::kTraceLog ||
       kind == InputKind::kTorchLogs) {
-    if (shapes_text) {
-      bool directory = kind == InputKind::kDebugTree || kind == InputKind::kTraceLogDir;
-      bool trace = kind == InputKind::kTraceLog;
-      return Status::Errorf(
-          "{} is a {}: its graphs are named by compile id (e.g. {}) and carry the shapes the log "
-          "states; load it without --shapes and give one graph shapes with set input",
-          args[0].text,
-          directory ? "directory of logs"
-          : trace   ? "TORCH_TRACE log"
-                    : "TORCH_LOGS log",
-          directory ? "rank0:0/0:dynamo_output_graph"
-          : trace   ? "0/0:dynamo_output_graph"
-                    : "0/0:dynamo");
-    }
     std::string prefix = as ? *as : "";
     if (as && (prefix.empty() || prefix.find_first_of(" :") != std::string::npos)) {
       return Status::Errorf("'{}' is not a usable name for a log's graphs (no spaces or ':')", prefix);
@@ -117,9 +106,6 @@ Status Load(CommandContext& ctx) {
     });
   };
   if (kind == InputKind::kCaptureDump) {
-    if (shapes_text) {
-      return Status::Errorf("{} is a capture dump (no graph inputs): load it without --shapes", args[0].text);
-    }
     std::string name = as ? *as : DefaultGraphName(path);
     if (!usable(name)) return Status::Errorf("'{}' is not a usable graph name (letters, digits, _ and -)", name);
     return LoadAclGraphDump(ctx, path, name);

@@ -180,5 +180,23 @@ TEST_F(FormatsRegistryTest, HelpListsEveryRow) {
   }
 }
 
+// `load --shapes` sets one graph's inputs: every row that is not one graph
+// says, in its own words, why --shapes does not apply; a graph row never does.
+TEST_F(FormatsRegistryTest, ShapesAreRefusedByEveryRowThatIsNotOneGraph) {
+  for (const InputFormat& row : InputFormats()) {
+    std::string refusal = ShapesRefusal(row, "in.x");
+    if (row.kind == InputKind::kGraph) {
+      EXPECT_EQ(refusal, "") << row.name;
+      continue;
+    }
+    EXPECT_FALSE(row.noun.empty()) << row.name;
+    EXPECT_TRUE(refusal.starts_with(fmt::format("in.x is a {}", row.noun))) << refusal;
+    EXPECT_NE(refusal.find("load it without --shapes"), std::string::npos) << refusal;
+  }
+  const InputFormat* trace = FindInputFormat("trace");
+  ASSERT_NE(trace, nullptr);
+  EXPECT_NE(ShapesRefusal(*trace, "t.log").find("(e.g. 0/0:dynamo_output_graph)"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace airscope
