@@ -11,42 +11,9 @@
 #include <fmt/format.h>
 
 #include "bench/bench_util.h"
+#include "bench/chain_graphs.h"
 #include "core/ir/graph.h"
 #include "viz/dot_writer.h"
-
-namespace airscope {
-namespace {
-
-std::unique_ptr<Graph> ChainWithBranches(int n) {
-  auto g = std::make_unique<Graph>("chain");
-  NodeSpec input;
-  input.op = OpKind::kPlaceholder;
-  input.target = input.name = "x";
-  Node* prev = *g->AppendNamed(input);
-  Node* branch = prev;
-  NodeMeta meta;
-  meta.tensors.push_back(*TensorMeta::ParseAnnotation("f32[8, 8]"));
-  prev->set_meta(meta);
-  for (int i = 1; i + 1 < n; ++i) {
-    NodeSpec spec;
-    spec.target = i % 5 == 0 ? "torch.ops.aten.add.Tensor" : "torch.ops.aten.relu.default";
-    spec.args = {Argument::NodeRef(prev)};
-    if (i % 5 == 0) spec.args.push_back(Argument::NodeRef(branch));
-    Node* node = g->Append(std::move(spec));
-    node->set_meta(meta);
-    if (i % 5 == 0) branch = node;
-    prev = node;
-  }
-  NodeSpec out;
-  out.op = OpKind::kOutput;
-  out.target = out.name = "output";
-  out.args = {Argument::Tuple({Argument::NodeRef(prev)})};
-  g->Append(std::move(out));
-  return g;
-}
-
-}  // namespace
-}  // namespace airscope
 
 int main(int argc, char** argv) {
   using namespace airscope;

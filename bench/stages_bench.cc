@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "bench/bench_util.h"
+#include "bench/chain_graphs.h"
 #include "core/pass/pipeline_run.h"
 
 namespace airscope {
@@ -25,30 +26,6 @@ namespace {
 double RssMiB() {
   malloc_trim(0);  // freed snapshots go back to the OS, so RSS shows what is held
   return static_cast<double>(bench::ResidentBytes()) / (1 << 20);
-}
-
-std::unique_ptr<Graph> Chain(int n) {
-  auto g = std::make_unique<Graph>("chain");
-  NodeSpec input;
-  input.op = OpKind::kPlaceholder;
-  input.target = input.name = "x";
-  Node* prev = *g->AppendNamed(input);
-  NodeMeta meta;
-  meta.tensors.push_back(*TensorMeta::ParseAnnotation("f32[8, 8]"));
-  prev->set_meta(meta);
-  for (int i = 1; i + 1 < n; ++i) {
-    NodeSpec spec;
-    spec.target = "torch.ops.aten.relu.default";
-    spec.args = {Argument::NodeRef(prev)};
-    prev = g->Append(std::move(spec));
-    prev->set_meta(meta);
-  }
-  NodeSpec out;
-  out.op = OpKind::kOutput;
-  out.target = out.name = "output";
-  out.args = {Argument::Tuple({Argument::NodeRef(prev)})};
-  g->Append(std::move(out));
-  return g;
 }
 
 // Moves the first 3 default-stream compute nodes to stream_1: a few nodes per stage.
@@ -121,7 +98,7 @@ int main(int argc, char** argv) {
 
   double before = RssMiB();
   auto start = std::chrono::steady_clock::now();
-  std::shared_ptr<const Graph> input = Chain(nodes);
+  std::shared_ptr<const Graph> input = ReluChain(nodes - 2);
   double built = RssMiB();
   fmt::print("{} nodes built in {:.2f} s: {:.0f} MiB, {:.0f} bytes/node\n", nodes, bench::SecondsSince(start),
              built - before, (built - before) * (1 << 20) / nodes);

@@ -9,6 +9,7 @@
 #include <graphviz/cgraph.h>
 #include <gtest/gtest.h>
 
+#include "bench/chain_graphs.h"
 #include "core/file_util.h"
 
 namespace airscope {
@@ -54,26 +55,6 @@ std::unique_ptr<Graph> TwoStreams() {
   split->set_meta(tuple);
   (void)*g->AppendNamed(
       Spec(OpKind::kOutput, "output", {Argument::Tuple({Argument::NodeRef(add), Argument::NodeRef(split)})}, "output"));
-  return g;
-}
-
-// A chain with a side branch every few nodes, like a deep network's forward graph.
-std::unique_ptr<Graph> ChainWithBranches(int n) {
-  auto g = std::make_unique<Graph>("chain");
-  Node* prev = *g->AppendNamed(Spec(OpKind::kPlaceholder, "x", {}, "x"));
-  prev->set_meta(Tensor({8, 8}));
-  Node* branch = prev;
-  for (int i = 1; i + 1 < n; ++i) {
-    std::vector<Argument> args = {Argument::NodeRef(prev)};
-    if (i % 5 == 0) args.push_back(Argument::NodeRef(branch));
-    Node* node =
-        g->Append(Spec(OpKind::kCallFunction, i % 5 == 0 ? "torch.ops.aten.add.Tensor" : "torch.ops.aten.relu.default",
-                       std::move(args), ""));
-    node->set_meta(Tensor({8, 8}));
-    if (i % 5 == 0) branch = node;
-    prev = node;
-  }
-  (void)g->AppendNamed(Spec(OpKind::kOutput, "output", {Argument::Tuple({Argument::NodeRef(prev)})}, "output"));
   return g;
 }
 

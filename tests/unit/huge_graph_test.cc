@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/chain_graphs.h"
 #include "core/fx/fx_text.h"
 #include "core/fx/graph_json.h"
 #include "core/fx/readable.h"
@@ -49,16 +50,6 @@ Node* Input(Graph& g) {
   meta.tensors.push_back(*TensorMeta::ParseAnnotation("f32[4]"));
   input->set_meta(std::move(meta));
   return input;
-}
-
-// x: f32[4] -> relu -> relu -> ... (`length` relus) -> output, shapes inferred.
-std::unique_ptr<Graph> Chain(size_t length) {
-  auto g = std::make_unique<Graph>("chain");
-  Node* prev = Input(*g);
-  for (size_t i = 0; i < length; ++i) prev = g->Append(Call("torch.ops.aten.relu.default", {Argument::NodeRef(prev)}));
-  g->Append(Output({Argument::NodeRef(prev)}));
-  InferShapes(*g, OpRegistry::Builtin());
-  return g;
 }
 
 // x: f32[4] read by `users` negs, all of them returned: x has `users` users.
@@ -122,7 +113,7 @@ void ThroughForeignFormats(const Graph& g) {
 constexpr size_t kChainLength = 1000000;
 
 TEST(HugeGraphTest, MillionNodeChain) {
-  std::unique_ptr<Graph> g = Chain(kChainLength);
+  std::unique_ptr<Graph> g = ReluChain(kChainLength, "f32[4]");
   ThroughWalkers(*g);
   // dce on a chain whose second half is dead: the output reads the middle.
   Node* middle = g->Find(fmt::format("relu_{}", kChainLength / 2 - 1));
@@ -136,7 +127,7 @@ TEST(HugeGraphTest, MillionNodeChain) {
   EXPECT_TRUE(g->Lint().ok());
 }
 
-TEST(HugeGraphTest, ForeignFormatsOfALongChain) { ThroughForeignFormats(*Chain(200000)); }
+TEST(HugeGraphTest, ForeignFormatsOfALongChain) { ThroughForeignFormats(*ReluChain(200000, "f32[4]")); }
 
 TEST(HugeGraphTest, HundredThousandUsersOfOneNode) {
   std::unique_ptr<Graph> g = Fanout(100000);
