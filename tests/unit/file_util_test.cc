@@ -47,6 +47,23 @@ TEST_F(FileUtilTest, ReadsARegularFileWhole) {
   EXPECT_EQ(*copy, contents);
 }
 
+// A big file is mapped (MappedFile): the bytes stay readable after the file
+// is removed, and releasing the part a parser is done with leaves the rest
+// as it was.
+TEST_F(FileUtilTest, AMappedFileOutlivesItsNameAndReleasesItsHead) {
+  std::string path = (dir_ / "mapped.txt").string();
+  std::string contents = Pattern(5 << 20);
+  ASSERT_TRUE(WriteFile(path, contents).ok());
+  Result<FileText> text = ReadFileText(path);
+  ASSERT_TRUE(text.ok()) << text.status().message();
+  fs::remove(path);
+  EXPECT_EQ(text->view(), contents);
+  size_t half = contents.size() / 2 + 123;
+  text->ReleaseBefore(half);
+  EXPECT_EQ(text->view().size(), contents.size());
+  EXPECT_EQ(text->view().substr(half), std::string_view(contents).substr(half));
+}
+
 TEST_F(FileUtilTest, ReadsAFifoToItsEnd) {
   std::string path = (dir_ / "fifo").string();
   ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
