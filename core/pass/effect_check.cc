@@ -12,6 +12,7 @@
 
 #include "core/analysis/node_util.h"
 #include "core/ops/op_helpers.h"
+#include "core/ops/op_schema.h"
 #include "core/pass/flat_index.h"
 
 namespace airscope {
@@ -70,6 +71,7 @@ enum class Action : uint8_t {
   kCopyInto,      // copy_(dst, src): writes src into dst
   kCopyOf,        // copy(self, src): a fresh tensor like self holding src (functionalized copy_)
   kOut,           // writes op(args minus out) into kwarg out
+  kSchemaWrites,  // writes the Tensor(a!) arguments of its schema (`op define`); value = op(args)
   kScatter,       // fresh storage, value = write(arg 0, step, arg 1)
   kIdentityCopy,  // clone & co: fresh storage holding arg 0's value
   kToCopy,        // _to_copy: identity when the dtype is kept
@@ -80,9 +82,10 @@ enum class Action : uint8_t {
 
 struct TargetInfo {
   Action action = Action::kFunctional;
-  uint32_t op = 0;               // canonical op symbol ("aten.mul"); for kScatter the view op
-  bool arithmetic_zero = false;  // add/sub: noop with 0
-  bool arithmetic_one = false;   // mul/div: noop with 1
+  uint32_t op = 0;                   // canonical op symbol ("aten.mul"); for kScatter the view op
+  bool arithmetic_zero = false;      // add/sub: noop with 0
+  bool arithmetic_one = false;       // mul/div: noop with 1
+  const OpSchema* schema = nullptr;  // kSchemaWrites: whose written arguments
 };
 
 // Canonical view ops and their parameter names and defaults.
@@ -162,7 +165,8 @@ bool SameSizesAndDtype(const TensorMeta* a, const TensorMeta* b) {
 
 class Executor {
  public:
-  Executor(const OpRegistry& registry, ValueTable& table) : registry_(registry), table_(table) {
+  Executor(const OpRegistry& registry, const OpSchemaTable* schemas, ValueTable& table)
+      : registry_(registry), schemas_(schemas), table_(table) {
     identity_path_ = Intern({kPath});
     token_ = Intern({kToken});
     reshape_ = table_.Symbol("reshape");
@@ -469,6 +473,15 @@ class Executor {
 
   // ---- calls
 
+  // The schema of a call whose schema writes an argument (`Tensor(a!) x`), if
+  // the session has one: a custom op defined with `op define` says which
+  // arguments it writes, which its name does not.
+  const OpSchema* WritingSchema(const Node* node) const {
+    if (!schemas_ || node->op() != OpKind::kCallFunction) return nullptr;
+    const OpSchema* schema = schemas_->Find(node->target());
+    return schema && !schema->MutableArgNames().empty() ? schema : nullptr;
+  }
+
   const TargetInfo& Classify(const Node* node) {
     const std::string* key = &node->target();
     if (const uint32_t* known = target_index_.Find(Key(key))) return targets_[*known];
@@ -494,6 +507,9 @@ class Executor {
     } else if (name.overload == "out" || (name.overload.size() > 4 && name.overload.ends_with("_out"))) {
       // torch names out= overloads `out` or `<Overload>_out` (sum.IntList_out, add.out).
       info.action = Action::kOut;
+    } else if (const OpSchema* schema = WritingSchema(node); schema) {
+      info.action = Action::kSchemaWrites;
+      info.schema = schema;
     } else if (name.trailing_underscore || (op && op->inplace)) {
       info.action = Action::kInplace;
     } else if (base == "aten.view" || base == "aten.reshape" || base == "aten._unsafe_view" ||
@@ -646,6 +662,20 @@ class Executor {
         }
         break;
       }
+      case Action::kSchemaWrites: {
+        // Each written argument gets a value of its own (op!name of the
+        // call's arguments); the result is a fresh op(args), as for a
+        // functional op.
+        for (size_t i = 0; i < info.schema->arguments.size(); ++i) {
+          const SchemaArgument& param = info.schema->arguments[i];
+          if (!param.is_write) continue;
+          const Argument* given = FindArg(*node, i, param.name);
+          if (!given || !given->is_node()) continue;
+          uint32_t written = table_.Symbol(fmt::format("{}!{}", table_.SymbolText(info.op), param.name));
+          WriteInto(given->as_node(), OpValue(written, node), node);
+        }
+        break;
+      }
       case Action::kOut: {
         const Argument* out = node->kwarg("out");
         if (!out || !out->is_node() || !RefOf(out->as_node())) break;
@@ -751,6 +781,7 @@ class Executor {
   }
 
   const OpRegistry& registry_;
+  const OpSchemaTable* schemas_;  // may be null: no op has a schema
   ValueTable& table_;
   ValueId identity_path_, token_;
   uint32_t reshape_, getitem_, empty_;
@@ -769,10 +800,10 @@ class Executor {
 }  // namespace
 
 std::shared_ptr<const EffectSummary> SummarizeEffects(const Graph& graph, const OpRegistry& registry,
-                                                      std::shared_ptr<ValueTable> table) {
+                                                      std::shared_ptr<ValueTable> table, const OpSchemaTable* schemas) {
   auto summary = std::make_shared<EffectSummary>();
   summary->table = table ? std::move(table) : std::make_shared<ValueTable>();
-  Executor executor(registry, *summary->table);
+  Executor executor(registry, schemas, *summary->table);
   executor.Run(graph, *summary);
   return summary;
 }

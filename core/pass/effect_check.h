@@ -10,7 +10,8 @@
 //     base's storage, reached through a path of view steps;
 //   - in-place ops write the storage of their mutated argument: `foo_` ops
 //     and OpInfo::inplace (arg 0), `copy_(dst, src)` (dst), `.out` overloads
-//     (their `out=` kwarg).
+//     (their `out=` kwarg), and an op whose schema (`op define`) marks
+//     arguments written (`Tensor(a!) x`: each such argument).
 // Values are hash-consed (core/pass/value_table.h) after canonicalization,
 // so value-preserving rewrites give the same value id:
 //   - the overload and an in-place trailing `_` are dropped from op names:
@@ -52,6 +53,7 @@
 
 #include "core/ir/graph.h"
 #include "core/ops/op_registry.h"
+#include "core/ops/op_schema.h"
 #include "core/pass/pass.h"
 #include "core/pass/value_table.h"
 #include "core/status.h"
@@ -76,9 +78,12 @@ struct EffectSummary {
   std::vector<Output> outputs;  // per flattened position of the output node's args
 };
 
-// Summarizes `graph` into `table` (a new table when null). The graph must lint.
+// Summarizes `graph` into `table` (a new table when null). The graph must
+// lint. `schemas` (may be null) are the session's op schemas: a call whose
+// schema writes an argument (`Tensor(a!) x`) writes it.
 std::shared_ptr<const EffectSummary> SummarizeEffects(const Graph& graph, const OpRegistry& registry,
-                                                      std::shared_ptr<ValueTable> table = nullptr);
+                                                      std::shared_ptr<ValueTable> table = nullptr,
+                                                      const OpSchemaTable* schemas = nullptr);
 
 // Ok when `after` keeps what `policy` protects of `before`; otherwise an error
 // such as "graph input 'arg0_1' is now written by 'mul' (aten.mul_.Tensor);

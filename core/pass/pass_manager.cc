@@ -64,8 +64,10 @@ Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassCon
     failure = Status::Errorf("pass '{}' broke the graph: lint: {}", pass.name, lint.message());
   } else if (context.check_effects && pass.effects != EffectPolicy::kUnchecked && graph.version() != version) {
     const OpRegistry& registry = RegistryOf(context);
-    if (!pristine_effects) pristine_effects = SummarizeEffects(pristine ? *pristine : *before, registry);
-    effects = SummarizeEffects(graph, registry, pristine_effects->table);
+    if (!pristine_effects) {
+      pristine_effects = SummarizeEffects(pristine ? *pristine : *before, registry, nullptr, context.schemas);
+    }
+    effects = SummarizeEffects(graph, registry, pristine_effects->table, context.schemas);
     if (Status check = CheckEffects(*pristine_effects, *effects, pass.effects); !check.ok()) {
       failure = Status::Errorf("pass '{}' changed the graph's effects: {}", pass.name, check.message());
     }

@@ -43,6 +43,40 @@ TEST(ValueTableTest, SameWordsSameIdAcrossGrowth) {
 
 const char* kX = "arg0_1: \"f32[4]\"";
 
+// A custom op whose schema writes its argument (torch.library's
+// `boo(Tensor(a!) x) -> None`, as TorchAir's reinplace tests define it): with
+// the schema, boo writes arg0_1 through the view; without, it is a pure
+// function and only copy_ writes.
+const char* kBooThroughAView =
+    "        as_strided: \"f32[4]\" = torch.ops.aten.as_strided.default(arg0_1, [4], [1], 0)\n"
+    "        boo = torch.ops.custom.boo.default(as_strided)\n"
+    "        copy_: \"f32[4]\" = torch.ops.aten.copy_.default(arg0_1, arg0_1)\n"
+    "        return ()\n";
+
+TEST(EffectCheckTest, AnOpWhoseSchemaWritesAnArgumentWritesIt) {
+  OpSchemaTable schemas;
+  ASSERT_TRUE(schemas.Define("custom::boo(Tensor(a!) x) -> None").ok());
+  auto with_copy = Parse(kBooThroughAView, kX);
+  auto without_copy = Parse(
+      "        as_strided: \"f32[4]\" = torch.ops.aten.as_strided.default(arg0_1, [4], [1], 0)\n"
+      "        boo = torch.ops.custom.boo.default(as_strided)\n"
+      "        return ()\n",
+      kX);
+  // eliminate_self_copy's rewrite: copy_(x, x) adds nothing to what boo wrote.
+  auto b = SummarizeEffects(*with_copy, OpRegistry::Builtin(), nullptr, &schemas);
+  auto a = SummarizeEffects(*without_copy, OpRegistry::Builtin(), b->table, &schemas);
+  ASSERT_EQ(a->written.size(), 1u);
+  EXPECT_EQ(a->written[0].input, "arg0_1");
+  EXPECT_EQ(a->written[0].first_writer, "'boo' (custom.boo.default)");
+  EXPECT_TRUE(CheckEffects(*b, *a, EffectPolicy::kPreserveValues).ok());
+  // Without the schema boo writes nothing, and dropping the copy_ looks like
+  // dropping the only write.
+  Status unknown = Compare(*with_copy, *without_copy);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.message().find("graph input 'arg0_1' is no longer written"), std::string::npos)
+      << unknown.message();
+}
+
 // The reinplace bug: `add` is copied into arg0_1 at the end, so turning mul
 // into mul_(add, 2) changes what arg0_1 ends with.
 const char* kEpilogue =
