@@ -337,7 +337,8 @@ class IndexBuilder {
       const std::vector<std::string>& ids = dynamo_compiles[run.prefix];
       for (size_t k = 0; k < run.models.size(); ++k) {
         const std::string& model = run.models[k];
-        std::string model_name = prefix + run.prefix + model;
+        std::string model_name = prefix + run.prefix;
+        model_name += model;
         std::vector<std::string> phases;
         for (const DebugTreeGraph& g : tree.graphs) {
           if (g.prefix != run.prefix || g.model != model) continue;

@@ -51,7 +51,7 @@ struct Segment {
   std::vector<Ran> ran;
 };
 
-Segment RunSegment(std::shared_ptr<const Graph> input, std::vector<std::string> list, const PassRegistry& passes,
+Segment RunSegment(const std::shared_ptr<const Graph>& input, std::vector<std::string> list, const PassRegistry& passes,
                    const PassContext& context) {
   Segment out;
   out.graph = input;
