@@ -2,6 +2,7 @@
 // applies): list its entries, add user templates.
 #include <fmt/format.h>
 
+#include "core/scanner.h"
 #include "repl/command_table.h"
 #include "repl/session.h"
 
@@ -46,7 +47,7 @@ Status Decomp(CommandContext& ctx) {
     return DecompList(ctx);
   }
   if (form == "add") return DecompAdd(ctx);
-  return Status::Errorf("column {}: unknown decomp form '{}' (list, add)", ctx.args[0].column, form);
+  return ColumnErrorf(ctx.args[0].column, "unknown decomp form '{}' (list, add)", form);
 }
 
 }  // namespace
