@@ -16,13 +16,19 @@ namespace {
 constexpr std::string_view kSyntax = "op define|inplaceable|list ...";
 
 Status OpDefine(CommandContext& ctx) {
-  if (ctx.args.size() != 2) return Status::Error("usage: op define \"ns::name(ARGS) -> RETURNS\"");
-  const Word& text = ctx.args[1];
-  Status status = ctx.session.schemas().Define(text.text);
-  if (!status.ok()) return ColumnError(text.column, status.message());
-  Result<OpSchema> schema = ParseOpSchema(text.text);
-  std::vector<std::string> mutable_args = schema->MutableArgNames();
-  ctx.out.Print("defined {}{}", schema->Target(),
+  if (ctx.args.size() != 2) return Status::Error("usage: op define \"SCHEMA\"");
+  const Word& word = ctx.args[1];
+  // Read where it was typed: an error points into the command line (the interpreter quotes it).
+  AIRSCOPE_ASSIGN_OR_RETURN(
+      OpSchema schema,
+      ParseOpSchema(
+          word.text,
+          {.filename = {}, .line = 0, .column = word.column, .quote_source = false, .columns = word.columns}));
+  std::string target = schema.Target();
+  std::vector<std::string> mutable_args = schema.MutableArgNames();
+  Status added = ctx.session.schemas().Add(std::move(schema));
+  if (!added.ok()) return ColumnError(word.column, added.message());
+  ctx.out.Print("defined {}{}", target,
                 mutable_args.empty() ? std::string(" (mutates nothing)")
                                      : fmt::format(" (mutates {})", fmt::join(mutable_args, ", ")));
   return Status::Ok();

@@ -103,5 +103,41 @@ TEST(ColumnErrorsTest, AnErrorThatQuotesItsOwnSourceIsNotQuotedAgain) {
   EXPECT_EQ(status.message(), "column 6: unterminated double quote" + Quote("echo \"open", 6));
 }
 
+TEST(ColumnErrorsTest, OpDefinePointsIntoTheSchemaWhereItWasTyped) {
+  Shell shell;
+  std::string line = R"(op define "custom::sin(Tensor(a! x) -> Tensor")";
+  Status status = shell.interpreter.ExecuteLine(line);
+  ASSERT_FALSE(status.ok());
+  size_t column = line.find("x)") + 1;
+  EXPECT_EQ(status.message(),
+            fmt::format("column {}: expected ')' to close the alias annotation", column) + Quote(line, column));
+  // Escaped quotes in the word move the bytes after them: the caret still lands under the spot.
+  std::string escaped = R"(op define "custom::f(str s=\"a\", Tensor(a! y) -> Tensor")";
+  Status moved = shell.interpreter.ExecuteLine(escaped);
+  ASSERT_FALSE(moved.ok());
+  size_t y = escaped.find("y)") + 1;
+  EXPECT_EQ(moved.message(),
+            fmt::format("column {}: expected ')' to close the alias annotation", y) + Quote(escaped, y));
+  // Refused as torch refuses it: another schema for a defined name points at the schema.
+  ASSERT_TRUE(shell.interpreter.ExecuteLine(R"(op define "custom::sin(Tensor x) -> Tensor")").ok());
+  Status again = shell.interpreter.ExecuteLine(R"(op define "custom::sin(Tensor y) -> Tensor")");
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(
+      ErrorHeadline(again.message()).rfind("column 11: RuntimeError: Tried to register an operator (custom::sin)", 0),
+      0u)
+      << again.message();
+  EXPECT_EQ(Carets(again.message()), 1u);
+}
+
+TEST(ColumnErrorsTest, DecompAddPointsIntoTheTemplateWhereItWasTyped) {
+  Shell shell;
+  std::string line = R"x(decomp add aten.relu.default "aten.mul.Tensor($0 $1)")x";
+  Status status = shell.interpreter.ExecuteLine(line);
+  ASSERT_FALSE(status.ok());
+  size_t column = line.find("$1") + 1;
+  EXPECT_EQ(status.message(), fmt::format("template for aten.relu.default: column {}: expected ',' or ')'", column) +
+                                  Quote(line, column));
+}
+
 }  // namespace
 }  // namespace airscope
