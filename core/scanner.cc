@@ -83,11 +83,24 @@ std::string QuoteSourceLine(std::string_view line, size_t offset) {
 
 Status WithHeadlineSuffix(const Status& status, std::string_view suffix) {
   if (status.ok()) return status;
-  const std::string& message = status.message();
-  size_t newline = message.find('\n');
-  if (newline == std::string::npos) return Status::Error(message + std::string(suffix));
-  return Status::Error(fmt::format("{}{}{}", std::string_view(message).substr(0, newline), suffix,
-                                   std::string_view(message).substr(newline)));
+  std::string_view message = status.message();
+  size_t newline = std::min(message.find('\n'), message.size());
+  std::string longer = fmt::format("{}{}{}", message.substr(0, newline), suffix, message.substr(newline));
+  if (status.unquoted_column() > 0) return Status::UnquotedColumnError(std::move(longer), status.unquoted_column());
+  return Status::Error(std::move(longer));
+}
+
+Status ColumnError(size_t column, std::string_view message) {
+  std::string text = LocationPrefix({}, 0, column) + std::string(message);
+  if (message.find('\n') != std::string_view::npos) return Status::Error(std::move(text));
+  return Status::UnquotedColumnError(std::move(text), column);
+}
+
+Status QuoteUnquotedColumn(const Status& status, std::string_view line) {
+  if (status.ok() || status.unquoted_column() == 0) return status;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (line.empty()) return Status::Error(status.message());  // nothing to point into
+  return Status::Error(status.message() + QuoteSourceLine(line, status.unquoted_column() - 1));
 }
 
 std::errc Scanner::Integer(int64_t* out) {
@@ -199,12 +212,15 @@ Scanner::Location Scanner::LocationOf(size_t pos) const {
   Location where;
   where.line = origin_.line == 0 ? 0 : origin_.line + newlines;
   where.column = pos - line_start + (line_start == 0 ? origin_.column : 1);
+  if (!origin_.columns.empty()) where.column = origin_.columns[std::min(pos, origin_.columns.size() - 1)];
   return where;
 }
 
 Status Scanner::Error(size_t pos, std::string_view message) const {
   pos = std::min(pos, text_.size());
   Location where = LocationOf(pos);
+  // A word of a line not at hand: whoever holds the line quotes it.
+  if (!origin_.quote_source && origin_.filename.empty() && origin_.line == 0) return ColumnError(where.column, message);
   std::string out = LocationPrefix(origin_.filename, where.line, where.column);
   out += message;
   if (origin_.quote_source) {

@@ -17,6 +17,13 @@
 // The first line is the headline; callers that add to an error put their
 // words into it (WithHeadlineSuffix), so the quoted lines stay last.
 //
+// A command's argument is a word of a line its parser does not hold (a call
+// spec, a count, a schema): its errors are ColumnErrors, "column COL:
+// message" with the column riding on the Status (unquoted_column), and the
+// one place that holds the line (the shell's interpreter) quotes it with
+// QuoteUnquotedColumn. A Scanner over such a word (quote_source = false,
+// no filename, line 0) makes ColumnErrors.
+//
 // Positions are byte offsets into the text; lines and columns are 1-based and
 // columns count bytes, as every parser here has always counted them (a tab is
 // one column, so is each byte of a UTF-8 sequence). Only the caret line is
@@ -33,9 +40,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
+
+#include <fmt/format.h>
 
 #include "core/status.h"
 
@@ -59,6 +70,10 @@ struct SourceOrigin {
   size_t line = 1;            // the line number of the text's first line; 0 when lines are not numbered
   size_t column = 1;          // the column of text[0] on that line
   bool quote_source = true;   // errors quote the source line with a caret under the column
+  // When not empty, the column of each byte of a one-line text and of the end
+  // (text.size() + 1 entries), in place of `column`: a shell word whose quotes
+  // and escapes move its bytes from where they were typed (Word::columns).
+  std::span<const size_t> columns = {};
 };
 
 // "FILE:LINE:COL: ", "line LINE, column COL: " or "column COL: ", by what is
@@ -71,8 +86,22 @@ std::string LocationPrefix(std::string_view filename, size_t line, size_t column
 std::string QuoteSourceLine(std::string_view line, size_t offset);
 
 // `status` with `suffix` added to the end of its headline (its first line),
-// before any quoted source lines.
+// before any quoted source lines; an unquoted column stays one.
 Status WithHeadlineSuffix(const Status& status, std::string_view suffix);
+
+// "column COL: message", an error about a word of a line not at hand here
+// (see the top of this file). A message that already quotes a source line
+// (it has more than its headline) is complete: it is not quoted again.
+Status ColumnError(size_t column, std::string_view message);
+template <typename... Args>
+Status ColumnErrorf(size_t column, fmt::format_string<Args...> format, Args&&... args) {
+  return ColumnError(column, fmt::format(format, std::forward<Args>(args)...));
+}
+
+// `status` with `line`, the line its unquoted column is on, quoted under the
+// headline with a caret under that column; any other status as it is. Done
+// once, by the code that ran the line.
+Status QuoteUnquotedColumn(const Status& status, std::string_view line);
 
 // An error message's headline: its first line, without the quoted source.
 inline std::string_view ErrorHeadline(std::string_view message) { return message.substr(0, message.find('\n')); }

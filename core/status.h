@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cassert>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <utility>
@@ -26,20 +27,37 @@ class [[nodiscard]] Status {
     return Error(fmt::format(format, std::forward<Args>(args)...));
   }
 
+  // An error about column `column` of a line that the code finding it does
+  // not hold (a word of a command line): its message already names the
+  // column, and whoever holds the line quotes it later. Built by ColumnError
+  // (core/scanner.h), which says more.
+  static Status UnquotedColumnError(std::string message, size_t column) {
+    Status status(std::move(message), true);
+    status.unquoted_column_ = column;
+    return status;
+  }
+
   bool ok() const { return !failed_; }
   explicit operator bool() const { return ok(); }
   const std::string& message() const { return message_; }
+  // The 1-based column of an UnquotedColumnError whose line is still to be
+  // quoted; 0 for every other status.
+  size_t unquoted_column() const { return unquoted_column_; }
 
-  // Returns this error with `context: ` in front (e.g. a file name).
+  // Returns this error with `context: ` in front (e.g. a file name). The
+  // headline grows at its start, so an unquoted column stays one.
   Status WithPrefix(std::string_view context) const {
     if (ok()) return *this;
-    return Error(fmt::format("{}: {}", context, message_));
+    Status prefixed = Error(fmt::format("{}: {}", context, message_));
+    prefixed.unquoted_column_ = unquoted_column_;
+    return prefixed;
   }
 
  private:
   Status(std::string message, bool failed) : message_(std::move(message)), failed_(failed) {}
   std::string message_;
   bool failed_ = false;
+  size_t unquoted_column_ = 0;
 };
 
 // Either a value or an error Status.

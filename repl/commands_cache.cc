@@ -14,6 +14,7 @@
 #include "core/ops/dim_math.h"
 #include "core/ops/shape_inference.h"
 #include "core/pass/graph_diff.h"
+#include "core/scanner.h"
 #include "repl/cache_state.h"
 #include "repl/compile.h"
 #include "repl/interpreter.h"
@@ -49,7 +50,7 @@ constexpr const char* kCallUsage = "call NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] 
 Result<int64_t> ParseInt(const Word& word, std::string_view what) {
   std::optional<int64_t> value = WordAsInt(word);
   if (!value || *value < 0) {
-    return Status::Errorf("column {}: expected {} (a whole number), got '{}'", word.column, what, word.text);
+    return ColumnErrorf(word.column, "expected {} (a whole number), got '{}'", what, word.text);
   }
   return *value;
 }
@@ -85,8 +86,7 @@ Result<size_t> InputIndex(Session& session, const Word& word) {
   for (size_t i = 0; i < names.size(); ++i) {
     if (names[i] == word.text) return i;
   }
-  return Status::Errorf("column {}: no input named '{}' (the graph takes {})", word.column, word.text,
-                        fmt::join(names, ", "));
+  return ColumnErrorf(word.column, "no input named '{}' (the graph takes {})", word.text, fmt::join(names, ", "));
 }
 
 // DIM of input `input`: a whole number inside the input's rank when the
@@ -96,8 +96,8 @@ Result<size_t> InputDim(Session& session, size_t input, const Word& word) {
   AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, session.Current());
   const Node* placeholder = entry->loaded.graph->Placeholders()[input];
   if (const TensorMeta* tensor = placeholder->tensor(); tensor && static_cast<size_t>(dim) >= tensor->sizes.size()) {
-    return Status::Errorf("column {}: input '{}' is {} ({} dims): it has no dim {}", word.column, placeholder->name(),
-                          tensor->ShapeString(), tensor->sizes.size(), dim);
+    return ColumnErrorf(word.column, "input '{}' is {} ({} dims): it has no dim {}", placeholder->name(),
+                        tensor->ShapeString(), tensor->sizes.size(), dim);
   }
   return static_cast<size_t>(dim);
 }
@@ -149,13 +149,13 @@ Status Call(CommandContext& ctx) {
   if (!reduce_overhead) {
     // Buffers, parameters and kept outputs are what TorchAir's AclGraph runtime reads.
     if (parsed.keep) {
-      return Status::Errorf("column {}: 'keep' keeps the outputs of an AclGraph call: set mode reduce-overhead",
-                            parsed.keep_column);
+      return ColumnErrorf(parsed.keep_column, "'keep' keeps the outputs of an AclGraph call: set mode reduce-overhead");
     }
     for (const CallInput& in : parsed.inputs) {
       if (!in.buffer.empty() || in.parameter) {
-        return Status::Errorf("column {}: `{}` is for TorchAir's AclGraph runtime: set mode reduce-overhead",
-                              in.buffer.empty() ? in.column : in.buffer_column, in.buffer.empty() ? "param" : "in");
+        return ColumnErrorf(in.buffer.empty() ? in.column : in.buffer_column,
+                            "`{}` is for TorchAir's AclGraph runtime: set mode reduce-overhead",
+                            in.buffer.empty() ? "param" : "in");
       }
     }
   }
@@ -241,7 +241,7 @@ Status MarkDynamic(CommandContext& ctx) {
   if (args.size() == 4) {
     AIRSCOPE_ASSIGN_OR_RETURN(int64_t lo, ParseInt(args[2], "a minimum size"));
     AIRSCOPE_ASSIGN_OR_RETURN(int64_t hi, ParseInt(args[3], "a maximum size"));
-    if (lo > hi) return Status::Errorf("column {}: MIN {} is larger than MAX {}", args[2].column, lo, hi);
+    if (lo > hi) return ColumnErrorf(args[2].column, "MIN {} is larger than MAX {}", lo, hi);
     min = lo;
     max = hi;
   }
@@ -265,16 +265,16 @@ Status Gears(CommandContext& ctx) {
   const Node* placeholder = entry->loaded.graph->Placeholders()[input];
   const TensorMeta* tensor = placeholder->tensor();
   if (tensor == nullptr) {
-    return Status::Errorf(
-        "column {}: input '{}' has no tensor shape in the graph ({}): set_dim_gears needs a tensor "
-        "(`set input {} SHAPE` gives it one)",
-        args[0].column, placeholder->name(), placeholder->meta() ? placeholder->meta()->ShapeString() : "no annotation",
-        placeholder->name());
+    return ColumnErrorf(args[0].column,
+                        "input '{}' has no tensor shape in the graph ({}): set_dim_gears needs a tensor "
+                        "(`set input {} SHAPE` gives it one)",
+                        placeholder->name(), placeholder->meta() ? placeholder->meta()->ShapeString() : "no annotation",
+                        placeholder->name());
   }
   DimGears gears;
   for (size_t i = 1; i + 1 < args.size(); i += 2) {
     Result<GearsValue> value = ParseGearsValue(args[i + 1].text);
-    if (!value.ok()) return Status::Errorf("column {}: {}", args[i + 1].column, value.status().message());
+    if (!value.ok()) return ColumnErrorf(args[i + 1].column, "{}", value.status().message());
     DimGearsItem item{ParsePyScalar(args[i].text), std::move(value).value()};
     // A dict keeps one value per key: the last one given, as in Python.
     auto same = std::find_if(gears.begin(), gears.end(), [&item](const DimGearsItem& g) { return g.dim == item.dim; });
@@ -317,7 +317,7 @@ Status Cache(CommandContext& ctx) {
       ctx.out.AddBlock(PrintReadable(*e.artifact));
       return Status::Ok();
     }
-    return Status::Errorf("column {}: no cache entry '{}'", ctx.args[0].column, ctx.args[0].text);
+    return ColumnErrorf(ctx.args[0].column, "no cache entry '{}'", ctx.args[0].text);
   }
   FrameOptions options = OptionsFrom(ctx.session.settings());
   ctx.out.Print("frame {} ({}): {} call(s), {} entr{}, cache_size_limit {}, mode {}{}", frame.frame_id(), entry->name,
@@ -387,8 +387,8 @@ Result<size_t> EntryOf(const Frame& frame, const Word& which) {
   for (size_t i = 0; i < frame.entries().size(); ++i) {
     if (frame.entries()[i]->compile_id == which.text || fmt::format("{}", i) == which.text) return i;
   }
-  return Status::Errorf("column {}: no cache entry '{}' (entries 0..{}; or a compile id like {}/0)", which.column,
-                        which.text, frame.entries().empty() ? 0 : frame.entries().size() - 1, frame.frame_id());
+  return ColumnErrorf(which.column, "no cache entry '{}' (entries 0..{}; or a compile id like {}/0)", which.text,
+                      frame.entries().empty() ? 0 : frame.entries().size() - 1, frame.frame_id());
 }
 
 std::string GuardTreeText(const CacheEntry& entry) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/pass/graph_diff.h"
+#include "core/scanner.h"
 #include "repl/cache_state.h"
 #include "repl/graph_text.h"
 #include "repl/interpreter.h"
@@ -33,8 +34,7 @@ Result<const RecordedRun*> FindRun(const LogBundle& bundle, const Session& sessi
   std::vector<std::string> names;
   for (const RecordedRun& r : bundle.recorded) names.push_back(r.name);
   if (which) {
-    return Status::Errorf("column {}: no recorded run '{}' (runs: {})", which->column, which->text,
-                          fmt::join(names, ", "));
+    return ColumnErrorf(which->column, "no recorded run '{}' (runs: {})", which->text, fmt::join(names, ", "));
   }
   return Status::Errorf("the current graph is in no recorded run: compare RUN, one of {} (or compare all)",
                         fmt::join(names, ", "));

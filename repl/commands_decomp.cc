@@ -2,6 +2,7 @@
 // applies): list its entries, add user templates.
 #include <fmt/format.h>
 
+#include "core/scanner.h"
 #include "repl/command_table.h"
 #include "repl/session.h"
 
@@ -28,12 +29,12 @@ Status DecompAdd(CommandContext& ctx) {
   if (ctx.args.size() != 3) return Status::Errorf("usage: decomp add TARGET \"TEMPLATE\"");
   const Word& target = ctx.args[1];
   const Word& text = ctx.args[2];
-  // The table is changed only when the template parses (AddTemplate builds first).
-  Status status = ctx.session.decompositions().AddTemplate(target.text, text.text);
-  if (!status.ok()) {
-    // Template errors say "column N" within the template; point into the line too.
-    return Status::Errorf("template for {} (argument at column {}): {}", target.text, text.column, status.message());
-  }
+  // The table is changed only when the template parses (AddTemplate builds first). Its errors point into the
+  // command line, where the template was typed (the interpreter quotes the line).
+  Status status = ctx.session.decompositions().AddTemplate(
+      target.text, text.text,
+      {.filename = {}, .line = 0, .column = text.column, .quote_source = false, .columns = text.columns});
+  if (!status.ok()) return status.WithPrefix(fmt::format("template for {}", target.text));
   ctx.out.Print("decomposition for {} added", StripTorchOps(target.text));
   return Status::Ok();
 }
@@ -46,7 +47,7 @@ Status Decomp(CommandContext& ctx) {
     return DecompList(ctx);
   }
   if (form == "add") return DecompAdd(ctx);
-  return Status::Errorf("column {}: unknown decomp form '{}' (list, add)", ctx.args[0].column, form);
+  return ColumnErrorf(ctx.args[0].column, "unknown decomp form '{}' (list, add)", form);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "core/device/capture_rules.h"
 #include "core/file_util.h"
 #include "core/lower/task_graph.h"
+#include "core/scanner.h"
 #include "repl/command_table.h"
 #include "repl/aclgraph_dump.h"
 #include "repl/compile.h"
@@ -45,7 +46,7 @@ constexpr const char* kCaptureUsage = "capture [check] [--stream S] [--end-strea
 Result<int64_t> ParsePositive(const Word& word, std::string_view what) {
   std::optional<int64_t> v = WordAsInt(word);
   if (!v || *v < 1) {
-    return Status::Errorf("column {}: {} must be a whole number >= 1, not '{}'", word.column, what, word.text);
+    return ColumnErrorf(word.column, "{} must be a whole number >= 1, not '{}'", what, word.text);
   }
   return *v;
 }

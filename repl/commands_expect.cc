@@ -6,6 +6,7 @@
 
 #include "core/fx/fx_text.h"
 #include "core/ir/graph_match.h"
+#include "core/scanner.h"
 #include "repl/cache_state.h"
 #include "repl/graph_loader.h"
 #include "repl/command_table.h"
@@ -27,7 +28,7 @@ Status Mismatch(std::string_view what, std::string_view expected, std::string_vi
 
 Result<size_t> ParseCount(const Word& word) {
   std::optional<int64_t> value = WordAsInt(word);
-  if (!value || *value < 0) return Status::Errorf("column {}: expected a count, got '{}'", word.column, word.text);
+  if (!value || *value < 0) return ColumnErrorf(word.column, "expected a count, got '{}'", word.text);
   return static_cast<size_t>(*value);
 }
 
@@ -99,8 +100,7 @@ Status ExpectNode(CommandContext& ctx, const std::vector<Word>& args) {
     actual = fmt::format("{}", node->users().size());
     equal = actual == want;
   } else {
-    return Status::Errorf("column {}: unknown node field '{}' (op, target, shape, stream, users)", args[1].column,
-                          field);
+    return ColumnErrorf(args[1].column, "unknown node field '{}' (op, target, shape, stream, users)", field);
   }
   if (equal) return Status::Ok();
   return Mismatch(fmt::format("node '{}' {}", name, field), fmt::format("'{}'", want), fmt::format("'{}'", actual));
@@ -143,8 +143,11 @@ Status ExpectError(CommandContext& ctx, const std::vector<Word>& args) {
   // Show the error the command gave: the point of such a test is often its wording.
   ctx.out.Styled(Style::kDim, "error (as expected): {}", status.message());
   if (args.size() == 3 && status.message().find(args[2].text) == std::string::npos) {
-    return Mismatch(fmt::format("error of \"{}\"", args[0].text), fmt::format("to contain \"{}\"", args[2].text),
-                    fmt::format("\"{}\"", status.message()));
+    // The error's headline goes in ours; the source lines it quotes stay last.
+    std::string_view headline = ErrorHeadline(status.message());
+    Status mismatch = Mismatch(fmt::format("error of \"{}\"", args[0].text),
+                               fmt::format("to contain \"{}\"", args[2].text), fmt::format("\"{}\"", headline));
+    return Status::Error(mismatch.message() + status.message().substr(headline.size()));
   }
   return Status::Ok();
 }
@@ -218,10 +221,11 @@ Status Expect(CommandContext& ctx) {
   if (form == "output") return ExpectOutput(ctx, rest);
   if (form == "error") return ExpectError(ctx, rest);
   if (form == "hit" || form == "miss" || form == "cache" || form == "compiles") return ExpectCache(ctx, form, rest);
-  return Status::Errorf(
-      "column {}: unknown expect form '{}' (nodes, graphs, lint, node, no node, graph matches, output, error, hit, "
+  return ColumnErrorf(
+      args[0].column,
+      "unknown expect form '{}' (nodes, graphs, lint, node, no node, graph matches, output, error, hit, "
       "miss, cache, compiles)",
-      args[0].column, form);
+      form);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/scanner.h"
 #include "repl/compile_index.h"
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
@@ -87,8 +88,8 @@ Status ShowIndexCompile(CommandContext& ctx, const LogBundle& bundle, const Word
   }
   std::vector<std::string> ids;
   for (const IndexCompile& c : index.compiles) ids.push_back(c.id);
-  return Status::Errorf("column {}: no compile '{}' in the log (compiles: {})", which.column, which.text,
-                        ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", ")));
+  return ColumnErrorf(which.column, "no compile '{}' in the log (compiles: {})", which.text,
+                      ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", ")));
 }
 
 Status ShowIndexCompiles(CommandContext& ctx, const LogBundle& bundle) {

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/scanner.h"
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
 #include "repl/recorded_runs.h"
@@ -354,8 +355,8 @@ Status ShowLogGuards(CommandContext& ctx, const TorchLogs& log, const Word* whic
   }
   std::vector<std::string> ids;
   for (const TorchLogsGuards& g : log.guards) ids.push_back(g.id.empty() ? "(no id)" : log.Qualified(g.rank, g.id));
-  return Status::Errorf("column {}: no guards for compile id '{}' in the log (guards for: {})", which->column,
-                        which->text, ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", ")));
+  return ColumnErrorf(which->column, "no guards for compile id '{}' in the log (guards for: {})", which->text,
+                      ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", ")));
 }
 
 }  // namespace airscope

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/scanner.h"
 #include "repl/command_table.h"
 #include "repl/session.h"
 
@@ -15,13 +16,19 @@ namespace {
 constexpr std::string_view kSyntax = "op define|inplaceable|list ...";
 
 Status OpDefine(CommandContext& ctx) {
-  if (ctx.args.size() != 2) return Status::Error("usage: op define \"ns::name(ARGS) -> RETURNS\"");
-  const Word& text = ctx.args[1];
-  Status status = ctx.session.schemas().Define(text.text);
-  if (!status.ok()) return Status::Errorf("column {}: {}", text.column, status.message());
-  Result<OpSchema> schema = ParseOpSchema(text.text);
-  std::vector<std::string> mutable_args = schema->MutableArgNames();
-  ctx.out.Print("defined {}{}", schema->Target(),
+  if (ctx.args.size() != 2) return Status::Error("usage: op define \"SCHEMA\"");
+  const Word& word = ctx.args[1];
+  // Read where it was typed: an error points into the command line (the interpreter quotes it).
+  AIRSCOPE_ASSIGN_OR_RETURN(
+      OpSchema schema,
+      ParseOpSchema(
+          word.text,
+          {.filename = {}, .line = 0, .column = word.column, .quote_source = false, .columns = word.columns}));
+  std::string target = schema.Target();
+  std::vector<std::string> mutable_args = schema.MutableArgNames();
+  Status added = ctx.session.schemas().Add(std::move(schema));
+  if (!added.ok()) return ColumnError(word.column, added.message());
+  ctx.out.Print("defined {}{}", target,
                 mutable_args.empty() ? std::string(" (mutates nothing)")
                                      : fmt::format(" (mutates {})", fmt::join(mutable_args, ", ")));
   return Status::Ok();
@@ -43,8 +50,7 @@ Status OpInplaceable(CommandContext& ctx) {
     if (!KnownOp(ctx.session, target)) {
       // register_inplaceable_npu_op skips ops torch.ops.npu lacks (graph_pass.py:146-150);
       // airscope says so instead of registering nothing.
-      return Status::Errorf("column {}: unknown op '{}': give its schema first with `op define`", args[i].column,
-                            target);
+      return ColumnErrorf(args[i].column, "unknown op '{}': give its schema first with `op define`", target);
     }
   }
   std::string_view text = args[3].text;
@@ -56,7 +62,7 @@ Status OpInplaceable(CommandContext& ctx) {
     size_t index = 0;
     auto [ptr, ec] = std::from_chars(piece.data(), piece.data() + piece.size(), index);
     if (piece.empty() || ec != std::errc() || ptr != piece.data() + piece.size()) {
-      return Status::Errorf("column {}: '{}' is not an argument index (0, 1, ...)", args[3].column + pos, piece);
+      return ColumnErrorf(args[3].column + pos, "'{}' is not an argument index (0, 1, ...)", piece);
     }
     op.mutated_args.push_back(index);
     pos = end + 1;
@@ -64,13 +70,13 @@ Status OpInplaceable(CommandContext& ctx) {
   if (const OpSchema* schema = ctx.session.schemas().Find(op.functional)) {
     for (size_t index : op.mutated_args) {
       if (index >= schema->arguments.size() || schema->arguments[index].kwarg_only) {
-        return Status::Errorf("column {}: {} has no positional argument {} ({})", args[3].column, op.functional, index,
-                              schema->text);
+        return ColumnErrorf(args[3].column, "{} has no positional argument {} ({})", op.functional, index,
+                            schema->text);
       }
     }
   }
   Status status = ctx.session.inplaceable().Register(op);
-  if (!status.ok()) return Status::Errorf("column {}: {}", args[3].column, status.message());
+  if (!status.ok()) return ColumnErrorf(args[3].column, "{}", status.message());
   ctx.out.Print("inplaceable: {} -> {}, mutated args [{}]", op.functional, op.inplace,
                 fmt::join(op.mutated_args, ", "));
   return Status::Ok();
@@ -102,7 +108,7 @@ Status Op(CommandContext& ctx) {
     if (ctx.args.size() != 1) return Status::Error("usage: op list");
     return OpList(ctx);
   }
-  return Status::Errorf("column {}: unknown op form '{}' (define, inplaceable, list)", ctx.args[0].column, form);
+  return ColumnErrorf(ctx.args[0].column, "unknown op form '{}' (define, inplaceable, list)", form);
 }
 
 }  // namespace

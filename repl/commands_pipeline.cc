@@ -9,6 +9,7 @@
 
 #include "core/fx/fx_text.h"
 #include "core/pass/graph_diff.h"
+#include "core/scanner.h"
 #include "repl/command_table.h"
 #include "repl/dump_instrumentation.h"
 #include "repl/graph_text.h"
@@ -197,7 +198,7 @@ Status PipelineCommand(CommandContext& ctx) {
 Result<size_t> ParseCount(const Word& word) {
   std::optional<int64_t> value = WordAsInt(word);
   if (!value || *value < 1) {
-    return Status::Errorf("column {}: expected a number of passes (1 or more), got '{}'", word.column, word.text);
+    return ColumnErrorf(word.column, "expected a number of passes (1 or more), got '{}'", word.text);
   }
   return static_cast<size_t>(*value);
 }

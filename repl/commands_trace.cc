@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "core/scanner.h"
 #include "repl/cache_state.h"
 #include "repl/compile_index.h"
 #include "repl/graph_loader.h"
@@ -306,8 +307,8 @@ Status GuardsCommand(CommandContext& ctx) {
     for (const auto& [id, text] : log->dynamo_guards) {
       if (!log->cpp_guards.count(id)) ids.push_back(id);
     }
-    return Status::Errorf("column {}: no guards for compile id '{}' in the log (guards for: {})", which->column,
-                          which->text, ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", ")));
+    return ColumnErrorf(which->column, "no guards for compile id '{}' in the log (guards for: {})", which->text,
+                        ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", ")));
   }
   const CacheState* state = FindCacheState(ctx.session);
   if (!state || !state->frame || state->frame->entries().empty()) {

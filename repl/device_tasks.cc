@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/scanner.h"
 #include "repl/compile.h"
 
 namespace airscope {
@@ -50,7 +51,7 @@ Result<CaptureSetup> CaptureSetupFrom(const Session& session, const std::vector<
       rest->push_back(args[i]);
       continue;
     }
-    if (i + 1 >= args.size()) return Status::Errorf("column {}: {} needs a value", args[i].column, a);
+    if (i + 1 >= args.size()) return ColumnErrorf(args[i].column, "{} needs a value", a);
     const Word& value = args[++i];
     if (a == "--stream") {
       setup.capture_stream = value.text;
@@ -58,7 +59,7 @@ Result<CaptureSetup> CaptureSetupFrom(const Session& session, const std::vector<
       setup.end_stream = value.text.empty() ? "default" : value.text;
     } else {
       Result<CaptureMode> m = ParseCaptureMode(value.text);
-      if (!m.ok()) return m.status().WithPrefix(fmt::format("column {}", value.column));
+      if (!m.ok()) return ColumnError(value.column, m.status().message());
       setup.mode = *m;
     }
   }

@@ -97,17 +97,18 @@ Status Interpreter::ExecuteLine(std::string_view line) {
     return ExecuteLine(fmt::format("shell {}", QuoteWord(line.substr(first + 1))));
   }
   // Every command line goes into the transcript (`report`), failed ones too;
-  // a block opener is recorded with its block, when the block ends.
+  // a block opener is recorded with its block, when the block ends. Every
+  // error leaves through here: one about a column of the line (a handler's
+  // ColumnError) gets the line quoted with a caret, here where the line is.
   auto record = [&](const Status& status, std::string output) {
-    if (capturing_ > 0 || block_) return;
+    Status quoted = QuoteUnquotedColumn(status, line);
+    if (capturing_ > 0 || block_) return quoted;
     session_.Record({current_origin_, current_origin_ == "<interactive>" ? 0 : current_line_, std::string(line),
-                     std::move(output), status.ok() ? "" : status.message()});
+                     std::move(output), quoted.ok() ? "" : quoted.message()});
+    return quoted;
   };
   Result<std::vector<Word>> words = Tokenize(line);
-  if (!words.ok()) {
-    record(words.status(), "");
-    return words.status();
-  }
+  if (!words.ok()) return record(words.status(), "");
   if (words->empty()) return Status::Ok();
   // `> FILE` / `>> FILE` (or `>FILE`) at the end, unquoted: the output goes to FILE.
   std::optional<std::string> redirect;
@@ -130,17 +131,10 @@ Status Interpreter::ExecuteLine(std::string_view line) {
     }
   }
   Result<const CommandSpec*> spec = table_.Lookup(words->front().text);
-  if (!spec.ok()) {
-    record(spec.status(), "");
-    return spec.status();
-  }
+  if (!spec.ok()) return record(spec.status(), "");
   Result<ParsedWords> parsed =
       ParseCommandFlags((*spec)->name, (*spec)->flags, std::vector<Word>(words->begin() + 1, words->end()));
-  if (!parsed.ok()) {
-    Status usage = Status::Errorf("{}; usage: {}", parsed.status().message(), (*spec)->syntax);
-    record(usage, "");
-    return usage;
-  }
+  if (!parsed.ok()) return record(WithHeadlineSuffix(parsed.status(), fmt::format("; usage: {}", (*spec)->syntax)), "");
   CommandOutput out;
   CommandContext context{session_, *this, parsed->positional, out, parsed->flags};
   Status status;
@@ -154,7 +148,7 @@ Status Interpreter::ExecuteLine(std::string_view line) {
   } catch (const std::length_error&) {
     status = Status::Errorf("out of memory: `{}` needed a buffer larger than the process can have", (*spec)->name);
   }
-  record(status, out.Text());
+  status = record(status, out.Text());
   if (block_ && block_->origin_line == 0) block_->origin_line = current_origin_ == "<interactive>" ? 0 : current_line_;
   if (redirect) {
     // What it printed goes to the file even when it failed (as in a shell); its error still reaches the user.

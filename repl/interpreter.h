@@ -48,7 +48,9 @@ class Interpreter {
   Interpreter(Session& session, const CommandTable& table, OutputSink& sink);
 
   // Runs one line; blank lines and `# comments` do nothing. The command's
-  // output goes to the sink; its error is returned, not printed. As in a
+  // output goes to the sink; its error is returned, not printed, and one
+  // about a column of the line (core/scanner.h's ColumnError) comes back
+  // with the line quoted and a caret under that column. As in a
   // shell, `COMMAND > FILE` writes what it prints to FILE instead (`>>`
   // appends), and `!CMD` runs CMD in /bin/sh.
   Status ExecuteLine(std::string_view line);

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/scanner.h"
 #include "viz/run_stats.h"
 
 namespace airscope {
@@ -133,18 +134,18 @@ Status CheckCallBuffers(const Session& session, const CacheState* state, const s
                          std::all_of(n.begin() + 3, n.end(),
                                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
       if (output_like || n.find('@') != std::string_view::npos) {
-        return Status::Errorf(
-            "column {}: '{}' is a name airscope gives (outputs outCALL.I, buffers it makes "
-            "INPUT@CALL): name a new buffer otherwise",
-            in.buffer_column, in.buffer);
+        return ColumnErrorf(in.buffer_column,
+                            "'{}' is a name airscope gives (outputs outCALL.I, buffers it makes "
+                            "INPUT@CALL): name a new buffer otherwise",
+                            in.buffer);
       }
       continue;
     }
     int64_t need = ExtentBytes(in);
     int64_t have = buffers.storage(h->storage).bytes;
     if (need > have) {
-      return Status::Errorf("column {}: buffer '{}' holds {}; {}={} needs {}", in.buffer_column, in.buffer,
-                            FormatBytes(have), in.name, in.ShapeString(), FormatBytes(need));
+      return ColumnErrorf(in.buffer_column, "buffer '{}' holds {}; {}={} needs {}", in.buffer, FormatBytes(have),
+                          in.name, in.ShapeString(), FormatBytes(need));
     }
   }
   (void)state;
@@ -403,8 +404,8 @@ Status Drop(CommandContext& ctx) {
   if (!h) {
     std::vector<std::string> names;
     for (const Handle& x : dev.buffers.handles()) names.push_back(x.name);
-    return Status::Errorf("column {}: no buffer named '{}' ({})", ctx.args[0].column, name,
-                          names.empty() ? "the caller holds none" : fmt::format("held: {}", fmt::join(names, ", ")));
+    return ColumnErrorf(ctx.args[0].column, "no buffer named '{}' ({})", name,
+                        names.empty() ? "the caller holds none" : fmt::format("held: {}", fmt::join(names, ", ")));
   }
   uint32_t storage = h->storage;
   AIRSCOPE_RETURN_IF_ERROR(dev.buffers.Drop(dev.sim.allocator(), name));

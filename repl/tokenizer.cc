@@ -18,14 +18,24 @@ Result<std::vector<Word>> Tokenize(std::string_view line) {
     if (scan.AtEnd() || scan.PeekIs('#')) break;  // `#` starts a comment to the end of the line
     Word word;
     word.column = scan.pos() + 1;
+    // The column each text byte was typed at: the column of its escape's backslash for an escaped one.
+    std::vector<size_t> columns;
+    size_t end_column = word.column;
+    auto add = [&](char c, size_t typed_at) {
+      word.text += c;
+      columns.push_back(typed_at + 1);
+      end_column = scan.pos() + 1;
+    };
     while (!scan.AtEnd() && !is_space(scan.Peek())) {
       char c = scan.Peek();
       if (c == '"' || c == '\'') {
         size_t open = scan.pos();
         word.quoted = true;
         scan.Advance();
+        if (word.text.empty()) end_column = scan.pos() + 1;  // `""`: its end is the closing quote
         bool closed = false;
         while (!scan.AtEnd()) {
+          size_t at = scan.pos();
           char q = scan.Next();
           if (q == c) {
             closed = true;
@@ -33,22 +43,31 @@ Result<std::vector<Word>> Tokenize(std::string_view line) {
           }
           if (q == '\\' && c == '"' && !scan.AtEnd()) {
             char e = scan.Next();
-            word.text += e == 'n' ? '\n' : e == 't' ? '\t' : e;
+            add(e == 'n' ? '\n' : e == 't' ? '\t' : e, at);
             continue;
           }
-          word.text += q;
+          add(q, at);
         }
         if (!closed) return scan.Error(open, fmt::format("unterminated {} quote", c == '"' ? "double" : "single"));
         continue;
       }
       // `my\ file.txt`: a backslash before a space keeps it in the word, as
       // in a shell (other backslashes stay as typed: Windows paths, regexes).
+      size_t at = scan.pos();
       if (c == '\\' && (scan.Peek(1) == ' ' || scan.Peek(1) == '\t')) {
-        word.text += scan.Peek(1);
-        scan.Advance(2);
+        scan.Advance();
+        add(scan.Next(), at);
         continue;
       }
-      word.text += scan.Next();
+      scan.Advance();
+      add(c, at);
+    }
+    // Most words are typed as they read: their columns follow from `column`.
+    bool moved = end_column != word.column + columns.size();
+    for (size_t i = 0; i < columns.size() && !moved; ++i) moved = columns[i] != word.column + i;
+    if (moved) {
+      columns.push_back(end_column);
+      word.columns = std::move(columns);
     }
     words.push_back(std::move(word));
   }

@@ -19,6 +19,12 @@ struct Word {
   std::string text;
   size_t column = 0;  // 1-based column where the word starts in the line
   bool quoted = false;
+  // Where each byte of `text` was typed, and the end (text.size() + 1
+  // columns: the closing quote of "a b", else just past the word), when
+  // quotes or escapes moved them from column, column + 1, ...; else empty.
+  // A parser of the word takes it as SourceOrigin::columns, so its errors
+  // point into the line (op define's schema).
+  std::vector<size_t> columns = {};
 };
 
 // Errors name the column and quote the line with a caret under it

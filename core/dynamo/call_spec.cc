@@ -10,13 +10,10 @@
 namespace airscope {
 namespace {
 
-// "column N: message", N counted on the command line. A spec is one word of
-// that line and the line is not at hand here, so these errors quote nothing
-// (quote_source = false below), like every other error about a command's
-// arguments.
-Status ErrorAtCol(size_t column, std::string_view message) {
-  return Status::Error(LocationPrefix({}, 0, column) + std::string(message));
-}
+// Errors read "column N: message", N counted on the command line. A spec is
+// one word of that line and the line is not at hand here: they are
+// ColumnErrors (core/scanner.h), which the shell quotes with the line; so are
+// those of the scanner below (quote_source = false).
 
 // A scanner over one token that knows the column of every byte.
 Scanner TokenScanner(const SpecToken& token) {
@@ -201,15 +198,15 @@ Result<CallSpec> ParseCall(std::span<const SpecToken> words) {
   for (size_t i = 0; i < tokens.size(); ++i) {
     const SpecToken& token = tokens[i];
     if (token.text == "keep") {
-      if (call.keep) return ErrorAtCol(token.column, "'keep' given twice");
+      if (call.keep) return ColumnError(token.column, "'keep' given twice");
       call.keep = true;
       call.keep_column = token.column;
       continue;
     }
     if (token.text == "param" || token.text == "in") {
       if (inputs.empty()) {
-        return ErrorAtCol(token.column, fmt::format("'{}' must follow an input spec (x=f32[2] {})", token.text,
-                                                    token.text == "in" ? "in buf1" : "param"));
+        return ColumnError(token.column, fmt::format("'{}' must follow an input spec (x=f32[2] {})", token.text,
+                                                     token.text == "in" ? "in buf1" : "param"));
       }
       CallInput& last = inputs.back();
       if (token.text == "param") {
@@ -217,14 +214,14 @@ Result<CallSpec> ParseCall(std::span<const SpecToken> words) {
         continue;
       }
       if (i + 1 == tokens.size() || tokens[i + 1].text.find('=') != std::string_view::npos) {
-        return ErrorAtCol(token.column, "expected a buffer name after 'in' (x=f32[2] in buf1)");
+        return ColumnError(token.column, "expected a buffer name after 'in' (x=f32[2] in buf1)");
       }
       const SpecToken& name = tokens[++i];
       if (!last.buffer.empty())
-        return ErrorAtCol(name.column, fmt::format("input '{}' is given two buffers", last.name));
+        return ColumnError(name.column, fmt::format("input '{}' is given two buffers", last.name));
       for (char c : name.text) {
         if (!IsWordChar(c) && c != '.' && c != '@') {
-          return ErrorAtCol(name.column, fmt::format("'{}' is not a buffer name (letters, digits, _ . @)", name.text));
+          return ColumnError(name.column, fmt::format("'{}' is not a buffer name (letters, digits, _ . @)", name.text));
         }
       }
       last.buffer = std::string(name.text);
@@ -235,7 +232,7 @@ Result<CallSpec> ParseCall(std::span<const SpecToken> words) {
     if (token.text == "requires_grad=False") continue;
     if (token.text == "grad" || token.text == "requires_grad" || token.text == "requires_grad=True") {
       if (inputs.empty()) {
-        return ErrorAtCol(token.column, fmt::format("'{}' must follow an input spec (x=f32[2] grad)", token.text));
+        return ColumnError(token.column, fmt::format("'{}' must follow an input spec (x=f32[2] grad)", token.text));
       }
       inputs.back().requires_grad = true;
       inputs.back().ComputeHeader();
@@ -250,7 +247,7 @@ Result<CallSpec> ParseCall(std::span<const SpecToken> words) {
 
 Result<std::vector<CallInput>> ParseCallSpec(std::span<const SpecToken> words) {
   AIRSCOPE_ASSIGN_OR_RETURN(CallSpec call, ParseCall(words));
-  if (call.keep) return ErrorAtCol(call.keep_column, "'keep' belongs to a call (call x=f32[2] keep)");
+  if (call.keep) return ColumnError(call.keep_column, "'keep' belongs to a call (call x=f32[2] keep)");
   return std::move(call.inputs);
 }
 
@@ -279,11 +276,11 @@ Result<std::vector<CallInput>> BindCallInputs(const Graph& graph, std::vector<Ca
   for (size_t i = 0; i < inputs.size(); ++i) {
     auto it = std::find(names.begin(), names.end(), inputs[i].name);
     if (it == names.end()) {
-      return ErrorAtCol(inputs[i].column,
-                        fmt::format("no input named '{}' (the graph takes {})", inputs[i].name, takes));
+      return ColumnError(inputs[i].column,
+                         fmt::format("no input named '{}' (the graph takes {})", inputs[i].name, takes));
     }
     size_t index = static_cast<size_t>(it - names.begin());
-    if (given[index] >= 0) return ErrorAtCol(inputs[i].column, fmt::format("input '{}' given twice", inputs[i].name));
+    if (given[index] >= 0) return ColumnError(inputs[i].column, fmt::format("input '{}' given twice", inputs[i].name));
     given[index] = static_cast<int>(i);
   }
   std::vector<CallInput> ordered;
@@ -297,10 +294,10 @@ Result<std::vector<CallInput>> BindCallInputs(const Graph& graph, std::vector<Ca
     // would trace anew), which a loaded graph cannot stand for.
     const TensorMeta* traced = placeholders[i]->tensor();
     if (traced && traced->dtype != DType::kUnknown && traced->sizes.size() != input.sizes.size()) {
-      return ErrorAtCol(input.column,
-                        fmt::format("input '{}' is {} in the graph (rank {}); a rank-{} tensor would be "
-                                    "traced as another graph",
-                                    input.name, traced->ShapeString(), traced->sizes.size(), input.sizes.size()));
+      return ColumnError(input.column,
+                         fmt::format("input '{}' is {} in the graph (rank {}); a rank-{} tensor would be "
+                                     "traced as another graph",
+                                     input.name, traced->ShapeString(), traced->sizes.size(), input.sizes.size()));
     }
     ordered.push_back(std::move(input));
   }

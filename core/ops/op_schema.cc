@@ -1,132 +1,234 @@
+// See op_schema.h.
 #include "core/ops/op_schema.h"
 
 #include <cctype>
 
 #include <fmt/format.h>
 
+#include "core/scanner.h"
+
 namespace airscope {
+
+// The schema grammar, read on the shared Scanner (core/scanner.h) so that an
+// error points at its spot; torch's FunctionSchema syntax, the parts
+// airscope keeps:
+//   schema    NAMESPACE::NAME[.OVERLOAD] ( [argument {, argument}] ) -> returns
+//   argument  * | type NAME [= DEFAULT]        (`*`: the arguments after it are keyword-only)
+//   type      TYPENAME {suffix} [(alias) {suffix}]   Tensor, int[2], Tensor?[], Tensor(a!)[]
+//   suffix    [] | [N] | ?
+//   alias     SET [!] [-> SET|* {| SET|*}]        a!, a, a -> *
+//   returns   return | ( [return {, return}] )
+//   return    type [NAME]
+// Whitespace may stand between any two tokens; a type and the name after it
+// need some. DEFAULT is kept as text: anything up to a ',' or ')' outside
+// brackets, parentheses and Python strings.
+
 namespace {
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
+// torch's names (namespaces, ops, overloads, arguments, alias sets) are ASCII identifiers.
+std::string_view Name(Scanner& scan) {
+  if (!IsWordChar(scan.Peek()) || IsDigit(scan.Peek())) return {};
+  return scan.Word();
 }
 
-bool IsIdentifier(std::string_view s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  for (char c : s) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
-  }
-  return true;
-}
+void SkipSpace(Scanner& scan) { scan.SkipWhitespace(); }
 
-// Splits at commas outside brackets and quotes. An empty (all-space) text
-// gives no pieces.
-Result<std::vector<std::string_view>> SplitTopLevel(std::string_view text) {
-  std::vector<std::string_view> pieces;
-  if (Trim(text).empty()) return pieces;
-  int depth = 0;
-  char quote = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (quote != 0) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-      continue;
+Status ReadQualifiedName(Scanner& scan, OpSchema& schema) {
+  size_t start = scan.pos();
+  std::string_view ns = Name(scan);
+  if (ns.empty()) return scan.ErrorHere("expected the op's name, as in custom::my_op(Tensor x) -> Tensor");
+  if (!scan.Consume("::")) {
+    size_t after = scan.pos();
+    SkipSpace(scan);
+    if (scan.pos() > after && scan.LookingAt("::")) return scan.Error(after, "no space may stand before '::'");
+    scan.Seek(after);
+    if (scan.AtEnd() || scan.PeekIs('(') || scan.PeekIs('.') || std::isspace(static_cast<unsigned char>(scan.Peek()))) {
+      scan.SkipWhile([](char c) { return IsWordChar(c) || c == '.'; });
+      return scan.Error(start,
+                        fmt::format("the op name needs its namespace, as in custom::{} (the Library's namespace)",
+                                    scan.Since(start)));
     }
-    if (c == '\'' || c == '"')
-      quote = c;
-    else if (c == '(' || c == '[')
-      ++depth;
-    else if (c == ')' || c == ']')
-      --depth;
-    else if (c == ',' && depth == 0) {
-      pieces.push_back(Trim(text.substr(start, i - start)));
-      start = i + 1;
-    }
-    if (depth < 0) return Status::Errorf("unbalanced ')' or ']' in '{}'", text);
+    return scan.ErrorHere(fmt::format("'{}' cannot be in an op name (NAMESPACE::NAME[.OVERLOAD])", scan.Peek()));
   }
-  if (depth != 0 || quote != 0) return Status::Errorf("unbalanced brackets or quotes in '{}'", text);
-  pieces.push_back(Trim(text.substr(start)));
-  return pieces;
-}
-
-// "Tensor(a!)[]" -> type "Tensor[]", alias "a", write. "Tensor(a -> *)" is an
-// alias into a wildcard set (torch's view ops): alias "a", not a write.
-Status ParseType(std::string_view text, SchemaArgument& arg) {
-  size_t open = text.find('(');
-  if (open == std::string_view::npos) {
-    arg.type = std::string(text);
-  } else {
-    size_t close = text.find(')', open);
-    if (close == std::string_view::npos) return Status::Errorf("'{}': alias annotation without ')'", text);
-    std::string_view annotation = Trim(text.substr(open + 1, close - open - 1));
-    size_t arrow = annotation.find("->");
-    std::string_view set = Trim(arrow == std::string_view::npos ? annotation : annotation.substr(0, arrow));
-    if (!set.empty() && set.back() == '!') {
-      arg.is_write = true;
-      set = Trim(set.substr(0, set.size() - 1));
-    }
-    if (!IsIdentifier(set)) return Status::Errorf("'{}': alias annotation '({})' is not a name", text, annotation);
-    arg.alias = std::string(set);
-    arg.type = std::string(Trim(text.substr(0, open))) + std::string(Trim(text.substr(close + 1)));
-  }
-  if (arg.type.empty()) return Status::Errorf("'{}': no type", text);
-  for (char c : arg.type) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '[' && c != ']' && c != '?' && c != '.') {
-      return Status::Errorf("'{}': '{}' is not a type", text, arg.type);
-    }
+  schema.ns = std::string(ns);
+  std::string_view name = Name(scan);
+  if (name.empty()) return scan.ErrorHere("expected the op's name after '::'");
+  schema.name = std::string(name);
+  if (scan.Consume('.')) {
+    std::string_view overload = Name(scan);
+    if (overload.empty()) return scan.ErrorHere("expected an overload name after '.'");
+    schema.overload = std::string(overload);
   }
   return Status::Ok();
 }
 
-// "Tensor(a!) out_sin", "float epsilon=1e-06".
-Result<SchemaArgument> ParseArgument(std::string_view text, bool kwarg_only) {
-  SchemaArgument arg;
-  arg.kwarg_only = kwarg_only;
-  std::string_view decl = text;
-  // The default follows the first '=' outside the alias annotation.
-  int depth = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '(')
-      ++depth;
-    else if (text[i] == ')')
-      --depth;
-    else if (text[i] == '=' && depth == 0) {
-      decl = Trim(text.substr(0, i));
-      std::string_view value = Trim(text.substr(i + 1));
-      if (value.empty()) return Status::Errorf("'{}': '=' without a default", text);
-      arg.default_value = std::string(value);
-      break;
-    }
+// `(a!)`, `(a)`, `(a -> *)`, the cursor past its '('. The set after `->`
+// (where the value's aliases go: torch's view ops) is checked, not kept.
+Status ReadAlias(Scanner& scan, SchemaArgument& arg) {
+  SkipSpace(scan);
+  std::string_view set = Name(scan);
+  if (set.empty()) return scan.ErrorHere("expected an alias set name, as in Tensor(a!) or Tensor(a)");
+  arg.alias = std::string(set);
+  SkipSpace(scan);
+  if (scan.Consume('!')) {
+    arg.is_write = true;
+    SkipSpace(scan);
   }
-  size_t space = decl.find_last_of(" \t");
-  if (space == std::string_view::npos) return Status::Errorf("'{}': an argument needs a type and a name", text);
-  std::string_view name = Trim(decl.substr(space + 1));
-  if (!IsIdentifier(name)) return Status::Errorf("'{}': '{}' is not an argument name", text, name);
-  arg.name = std::string(name);
-  AIRSCOPE_RETURN_IF_ERROR(ParseType(Trim(decl.substr(0, space)), arg));
-  return arg;
+  if (scan.Consume("->")) {
+    do {
+      SkipSpace(scan);
+      if (!scan.Consume('*') && Name(scan).empty()) return scan.ErrorHere("expected an alias set or '*' after '->'");
+      SkipSpace(scan);
+    } while (scan.Consume('|'));
+  }
+  if (!scan.Consume(')')) return scan.ErrorHere("expected ')' to close the alias annotation");
+  return Status::Ok();
 }
 
-// A return: "Tensor", "Tensor(a!)", "Tensor values".
-Result<SchemaArgument> ParseReturn(std::string_view text) {
-  SchemaArgument ret;
-  std::string_view type = text;
-  size_t close = text.rfind(')');
-  size_t space = text.find_last_of(" \t");
-  if (space != std::string_view::npos && (close == std::string_view::npos || space > close)) {
-    std::string_view name = Trim(text.substr(space + 1));
-    if (!IsIdentifier(name)) return Status::Errorf("return '{}': '{}' is not a name", text, name);
-    ret.name = std::string(name);
-    type = Trim(text.substr(0, space));
+// `[]`, `[2]` and `?` after a type's name (Tensor?[], int[2], SymInt[]?), appended to `type`.
+Status ReadTypeSuffixes(Scanner& scan, std::string& type) {
+  while (true) {
+    size_t start = scan.pos();
+    if (scan.Consume('?')) {
+      type += '?';
+      continue;
+    }
+    if (!scan.Consume('[')) return Status::Ok();
+    scan.Digits();
+    if (!scan.Consume(']')) return scan.ErrorHere("expected ']' to end the list type (int[2], Tensor[])");
+    type += scan.Since(start);
   }
-  AIRSCOPE_RETURN_IF_ERROR(ParseType(type, ret));
-  return ret;
+}
+
+// A type and its alias annotation; `what` names what was expected ("an argument").
+Status ReadType(Scanner& scan, SchemaArgument& arg, std::string_view what) {
+  arg.type = std::string(scan.While([](char c) { return IsWordChar(c) || c == '.'; }));
+  if (arg.type.empty()) return scan.ErrorHere(fmt::format("expected {}", what));
+  AIRSCOPE_RETURN_IF_ERROR(ReadTypeSuffixes(scan, arg.type));
+  size_t after = scan.pos();
+  SkipSpace(scan);
+  if (!scan.Consume('(')) {
+    scan.Seek(after);
+    return Status::Ok();
+  }
+  AIRSCOPE_RETURN_IF_ERROR(ReadAlias(scan, arg));
+  // The rest of the type may follow the annotation: Tensor(a!)[] is a Tensor[].
+  after = scan.pos();
+  SkipSpace(scan);
+  if (!scan.PeekIs('[') && !scan.PeekIs('?')) {
+    scan.Seek(after);
+    return Status::Ok();
+  }
+  return ReadTypeSuffixes(scan, arg.type);
+}
+
+// The text of a default, the cursor past its '='.
+Status ReadDefault(Scanner& scan, SchemaArgument& arg) {
+  size_t equals = scan.pos() - 1;
+  SkipSpace(scan);
+  size_t start = scan.pos();
+  std::vector<size_t> open;  // positions of the unclosed '(' and '['
+  while (!scan.AtEnd()) {
+    char c = scan.Peek();
+    if (c == '\'' || c == '"') {
+      std::string ignored;
+      if (!scan.QuotedString(&ignored)) return scan.Failure();
+      continue;
+    }
+    if (open.empty() && (c == ',' || c == ')')) break;
+    if (c == '(' || c == '[') {
+      open.push_back(scan.pos());
+    } else if (c == ')' || c == ']') {
+      if (open.empty()) return scan.ErrorHere(fmt::format("'{}' closes nothing", c));
+      char want = scan.text()[open.back()] == '(' ? ')' : ']';
+      if (c != want)
+        return scan.ErrorHere(fmt::format("expected '{}' to close the '{}'", want, scan.text()[open.back()]));
+      open.pop_back();
+    }
+    scan.Advance();
+  }
+  if (!open.empty()) return scan.Error(open.back(), fmt::format("'{}' is never closed", scan.text()[open.back()]));
+  std::string_view value = scan.Since(start);
+  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.remove_suffix(1);
+  if (value.empty()) return scan.Error(equals, fmt::format("'=' without a default for '{}'", arg.name));
+  arg.default_value = std::string(value);
+  return Status::Ok();
+}
+
+Status ReadArgument(Scanner& scan, bool kwarg_only, OpSchema& schema) {
+  SchemaArgument arg;
+  arg.kwarg_only = kwarg_only;
+  AIRSCOPE_RETURN_IF_ERROR(ReadType(scan, arg, "an argument: TYPE NAME[=DEFAULT] or *"));
+  size_t after_type = scan.pos();
+  SkipSpace(scan);
+  size_t at = scan.pos();
+  std::string_view name = Name(scan);
+  if (name.empty()) return scan.Error(at, fmt::format("expected the argument's name after its type '{}'", arg.type));
+  if (at == after_type)
+    return scan.Error(at, fmt::format("expected a space between the type '{}' and the name", arg.type));
+  if (schema.Argument(name) != nullptr) return scan.Error(at, fmt::format("argument name '{}' given twice", name));
+  arg.name = std::string(name);
+  SkipSpace(scan);
+  if (scan.Consume('=')) AIRSCOPE_RETURN_IF_ERROR(ReadDefault(scan, arg));
+  schema.arguments.push_back(std::move(arg));
+  return Status::Ok();
+}
+
+// The argument list, the cursor past its '('.
+Status ReadArguments(Scanner& scan, OpSchema& schema) {
+  SkipSpace(scan);
+  if (scan.Consume(')')) return Status::Ok();
+  bool kwarg_only = false;
+  while (true) {
+    SkipSpace(scan);
+    bool star = scan.PeekIs('*');
+    if (star) {
+      if (kwarg_only) return scan.ErrorHere("'*' given twice");
+      kwarg_only = true;
+      scan.Advance();
+    } else {
+      AIRSCOPE_RETURN_IF_ERROR(ReadArgument(scan, kwarg_only, schema));
+    }
+    SkipSpace(scan);
+    if (scan.Consume(',')) continue;
+    if (scan.Consume(')')) return Status::Ok();
+    if (scan.AtEnd()) return scan.ErrorHere("the argument list has no closing ')'");
+    return scan.ErrorHere(
+        fmt::format("expected ',' or ')' after {}",
+                    star ? std::string("'*'") : fmt::format("argument '{}'", schema.arguments.back().name)));
+  }
+}
+
+Status ReadReturn(Scanner& scan, OpSchema& schema) {
+  SchemaArgument ret;
+  AIRSCOPE_RETURN_IF_ERROR(ReadType(scan, ret, "a return type (Tensor, None, ...)"));
+  size_t after_type = scan.pos();
+  SkipSpace(scan);
+  std::string_view name = scan.pos() > after_type ? Name(scan) : std::string_view();
+  if (name.empty()) scan.Seek(after_type);
+  ret.name = std::string(name);
+  schema.returns.push_back(std::move(ret));
+  return Status::Ok();
+}
+
+// What follows `->`: one return, or a tuple of them.
+Status ReadReturns(Scanner& scan, OpSchema& schema) {
+  SkipSpace(scan);
+  if (scan.AtEnd()) return scan.ErrorHere("expected the returns after '->': a type, (TYPES...) or None");
+  if (scan.Consume('(')) {  // a tuple: an alias annotation always follows a type
+    SkipSpace(scan);
+    if (scan.Consume(')')) return Status::Ok();
+    while (true) {
+      SkipSpace(scan);
+      AIRSCOPE_RETURN_IF_ERROR(ReadReturn(scan, schema));
+      SkipSpace(scan);
+      if (scan.Consume(',')) continue;
+      if (scan.Consume(')')) return Status::Ok();
+      if (scan.AtEnd()) return scan.ErrorHere("the returns have no closing ')'");
+      return scan.ErrorHere("expected ',' or ')' after a return");
+    }
+  }
+  return ReadReturn(scan, schema);
 }
 
 }  // namespace
@@ -157,82 +259,24 @@ const SchemaArgument* OpSchema::Argument(std::string_view arg_name) const {
   return nullptr;
 }
 
-Result<OpSchema> ParseOpSchema(std::string_view text) {
+Result<OpSchema> ParseOpSchema(std::string_view text, const SourceOrigin& origin) {
+  Scanner scan(text, origin);
   OpSchema schema;
-  text = Trim(text);
-  schema.text = std::string(text);
-  size_t open = text.find('(');
-  if (open == std::string_view::npos) return Status::Errorf("'{}': no '(' after the op name", text);
-  std::string_view qualified = Trim(text.substr(0, open));
-  size_t colons = qualified.find("::");
-  if (colons == std::string_view::npos) {
-    return Status::Errorf("'{}': the op name needs its namespace, as in custom::{} (the Library's namespace)", text,
-                          qualified);
+  SkipSpace(scan);
+  size_t start = scan.pos();
+  AIRSCOPE_RETURN_IF_ERROR(ReadQualifiedName(scan, schema));
+  SkipSpace(scan);
+  if (!scan.Consume('(')) {
+    return scan.ErrorHere(fmt::format("expected '(' and the arguments after the op name {}", schema.QualifiedName()));
   }
-  schema.ns = std::string(qualified.substr(0, colons));
-  std::string_view name = qualified.substr(colons + 2);
-  if (size_t dot = name.find('.'); dot != std::string_view::npos) {
-    schema.overload = std::string(name.substr(dot + 1));
-    name = name.substr(0, dot);
-    if (!IsIdentifier(schema.overload))
-      return Status::Errorf("'{}': '{}' is not an overload name", text, schema.overload);
-  }
-  schema.name = std::string(name);
-  if (!IsIdentifier(schema.ns) || !IsIdentifier(schema.name)) {
-    return Status::Errorf("'{}': '{}' is not a namespace::name", text, qualified);
-  }
-  // The argument list ends at the ')' matching `open`.
-  int depth = 0;
-  size_t close = std::string_view::npos;
-  char quote = 0;
-  for (size_t i = open; i < text.size(); ++i) {
-    char c = text[i];
-    if (quote != 0) {
-      if (c == quote) quote = 0;
-      continue;
-    }
-    if (c == '\'' || c == '"')
-      quote = c;
-    else if (c == '(')
-      ++depth;
-    else if (c == ')' && --depth == 0) {
-      close = i;
-      break;
-    }
-  }
-  if (close == std::string_view::npos) return Status::Errorf("'{}': the argument list has no closing ')'", text);
-  Result<std::vector<std::string_view>> pieces = SplitTopLevel(text.substr(open + 1, close - open - 1));
-  if (!pieces.ok()) return pieces.status().WithPrefix("arguments");
-  bool kwarg_only = false;
-  for (size_t i = 0; i < pieces->size(); ++i) {
-    std::string_view piece = (*pieces)[i];
-    if (piece == "*") {
-      if (kwarg_only) return Status::Errorf("'{}': '*' given twice", text);
-      kwarg_only = true;
-      continue;
-    }
-    Result<SchemaArgument> arg = ParseArgument(piece, kwarg_only);
-    if (!arg.ok()) return arg.status().WithPrefix(fmt::format("argument {}", i + 1));
-    if (schema.Argument(arg->name) != nullptr) return Status::Errorf("argument name '{}' given twice", arg->name);
-    schema.arguments.push_back(std::move(*arg));
-  }
-  std::string_view rest = Trim(text.substr(close + 1));
-  if (!rest.starts_with("->")) return Status::Errorf("'{}': no '-> RETURNS' after the arguments", text);
-  rest = Trim(rest.substr(2));
-  if (rest.empty()) return Status::Errorf("'{}': nothing after '->'", text);
-  std::vector<std::string_view> returns;
-  if (rest.front() == '(' && rest.back() == ')') {
-    // A tuple, unless the parentheses are an alias annotation of one return.
-    Result<std::vector<std::string_view>> split = SplitTopLevel(rest.substr(1, rest.size() - 2));
-    if (!split.ok()) return split.status().WithPrefix("returns");
-    returns = *split;
-  } else {
-    returns.push_back(rest);
-  }
-  for (std::string_view r : returns) {
-    AIRSCOPE_ASSIGN_OR_RETURN(SchemaArgument ret, ParseReturn(r));
-    schema.returns.push_back(std::move(ret));
-  }
+  AIRSCOPE_RETURN_IF_ERROR(ReadArguments(scan, schema));
+  SkipSpace(scan);
+  if (!scan.Consume("->")) return scan.ErrorHere("expected '-> RETURNS' after the arguments");
+  AIRSCOPE_RETURN_IF_ERROR(ReadReturns(scan, schema));
+  size_t end = scan.pos();
+  SkipSpace(scan);
+  if (!scan.AtEnd()) return scan.ErrorHere("unexpected text after the returns");
+  schema.text = std::string(text.substr(start, end - start));
   return schema;
 }
 
@@ -262,6 +306,10 @@ const OpSchemaTable& OpSchemaTable::Builtin() {
 
 Status OpSchemaTable::Define(std::string_view text) {
   AIRSCOPE_ASSIGN_OR_RETURN(OpSchema schema, ParseOpSchema(text));
+  return Add(std::move(schema));
+}
+
+Status OpSchemaTable::Add(OpSchema schema) {
   std::string target = schema.Target();
   if (const OpSchema* old = Find(target)) {
     if (old->text == schema.text) return Status::Ok();

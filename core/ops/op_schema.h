@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/scanner.h"
 #include "core/status.h"
 
 namespace airscope {
@@ -56,9 +57,13 @@ struct OpSchema {
   const SchemaArgument* Argument(std::string_view name) const;
 };
 
-// Parses `ns::name[.overload](args) -> returns`. Errors name the part that
-// does not parse ("argument 2 'Tensor(a! out': ...").
-Result<OpSchema> ParseOpSchema(std::string_view text);
+// Parses `ns::name[.overload](args) -> returns` (the grammar is at the top
+// of op_schema.cc). Errors point at the spot, in core/scanner.h's format:
+// by default "column 27: expected ')' to close the alias annotation" and the
+// schema quoted with a caret; `origin` places the text elsewhere (op define
+// gives the schema word's columns on the command line, which the shell
+// quotes).
+Result<OpSchema> ParseOpSchema(std::string_view text, const SourceOrigin& origin = {.filename = {}, .line = 0});
 
 // Schemas by target ("custom.sin.default"), builtin ones first.
 class OpSchemaTable {
@@ -72,6 +77,8 @@ class OpSchemaTable {
   // is accepted (a script sourced twice); another schema for the same
   // qualified name and overload is refused with torch's message.
   Status Define(std::string_view text);
+  // Define for a schema already parsed.
+  Status Add(OpSchema schema);
   const OpSchema* Find(std::string_view target) const;  // with or without "torch.ops."
   std::vector<const OpSchema*> All() const;             // by target
   bool IsBuiltin(std::string_view target) const;

@@ -36,8 +36,8 @@ struct TemplateKwarg {
 // quoted and a caret under the column.
 class TemplateParser {
  public:
-  explicit TemplateParser(std::string_view text)
-      : scan_(text, {{}, 0}), literals_(scan_, ArgDialect::kPython, nullptr) {}
+  TemplateParser(std::string_view text, const SourceOrigin& origin)
+      : scan_(text, origin), literals_(scan_, ArgDialect::kPython, nullptr) {}
 
   Result<TemplateExpr> ParseAll() {
     TemplateExpr expr;
@@ -219,8 +219,8 @@ Argument Expand(const TemplateExpr& expr, Graph& graph, Node* node, const OpRegi
 
 }  // namespace
 
-Result<DecompositionFn> ParseDecompositionTemplate(std::string_view text) {
-  TemplateParser parser(text);
+Result<DecompositionFn> ParseDecompositionTemplate(std::string_view text, const SourceOrigin& origin) {
+  TemplateParser parser(text, origin);
   AIRSCOPE_ASSIGN_OR_RETURN(TemplateExpr parsed, parser.ParseAll());
   auto expr = std::make_shared<const TemplateExpr>(std::move(parsed));
   return DecompositionFn([expr](Graph& graph, Node* node, const OpRegistry& registry) -> Result<bool> {

@@ -6,13 +6,15 @@
 //          call := dotted.target(expr, ..., name=expr, ...)
 // Literals read as in readable Python (ints, floats, inf, None, True, False,
 // 'strings', torch.float32, torch.contiguous_format, device(type='cpu')).
-// Parse errors name the 1-based column: "column 17: expected ')'".
+// Parse errors name the 1-based column: "column 17: expected ')'", and quote
+// the template; `origin` places it elsewhere (decomp add: on the command line).
 // Nesting is bounded (kMaxTemplateDepth) so expansion may recurse safely.
 #pragma once
 
 #include <string_view>
 
 #include "core/pass/decomposition.h"
+#include "core/scanner.h"
 
 namespace airscope {
 
@@ -22,6 +24,7 @@ inline constexpr int kMaxTemplateDepth = 64;
 // (on its stream, with inferred meta), replaces its uses by the template's
 // value and erases it. A $N beyond the node's positional arguments makes the
 // rewrite decline (returns false, graph unchanged).
-Result<DecompositionFn> ParseDecompositionTemplate(std::string_view text);
+Result<DecompositionFn> ParseDecompositionTemplate(std::string_view text,
+                                                   const SourceOrigin& origin = {.filename = {}, .line = 0});
 
 }  // namespace airscope

@@ -18,7 +18,8 @@ void DecompositionTable::Add(Decomposition entry) {
   ++version_;
 }
 
-Status DecompositionTable::AddTemplate(std::string_view target, std::string_view template_text) {
+Status DecompositionTable::AddTemplate(std::string_view target, std::string_view template_text,
+                                       const SourceOrigin& origin) {
   std::string_view key = StripTorchOps(target);
   // A target is namespace.op.overload, as the decompose pass matches it.
   size_t dots = 0;
@@ -26,7 +27,7 @@ Status DecompositionTable::AddTemplate(std::string_view target, std::string_view
   if (dots != 2 || key.front() == '.' || key.back() == '.' || key.find("..") != std::string_view::npos) {
     return Status::Errorf("'{}' is not an op target (expected e.g. aten.silu.default)", target);
   }
-  AIRSCOPE_ASSIGN_OR_RETURN(DecompositionFn rewrite, ParseDecompositionTemplate(template_text));
+  AIRSCOPE_ASSIGN_OR_RETURN(DecompositionFn rewrite, ParseDecompositionTemplate(template_text, origin));
   Decomposition entry;
   entry.target = std::string(key);
   entry.description = std::string(template_text);

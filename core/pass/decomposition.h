@@ -15,6 +15,7 @@
 
 #include "core/ir/graph.h"
 #include "core/ops/op_registry.h"
+#include "core/scanner.h"
 #include "core/status.h"
 
 namespace airscope {
@@ -36,8 +37,10 @@ class DecompositionTable {
   static DecompositionTable Builtin();
 
   void Add(Decomposition entry);  // replaces an entry for the same target
-  // Parses a template (see the header comment); errors name the column.
-  Status AddTemplate(std::string_view target, std::string_view template_text);
+  // Parses a template (core/pass/decomp_template.h); its errors name the
+  // column, counted as `origin` says.
+  Status AddTemplate(std::string_view target, std::string_view template_text,
+                     const SourceOrigin& origin = {.filename = {}, .line = 0});
   const Decomposition* Find(std::string_view target) const;  // with or without torch.ops.
   std::vector<const Decomposition*> All() const;             // sorted by target
   uint64_t version() const { return version_; }              // bumped by every Add

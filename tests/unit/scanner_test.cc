@@ -3,6 +3,7 @@
 #include "core/scanner.h"
 
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -150,6 +151,37 @@ TEST(Scanner, ProtobufStringsReadCEscapesAndStopAtTheLineEnd) {
   Scanner cut("\"abc\ndef\"", {"g.pbtxt", 1});
   EXPECT_FALSE(cut.QuotedString(&out, QuoteStyle::kProtobuf));
   EXPECT_EQ(cut.Failure().message(), "g.pbtxt:1:1: unterminated string\n    \"abc\n    ^");
+}
+
+TEST(Scanner, AWordsErrorsCarryTheirColumnUntilTheLineIsQuoted) {
+  // A command's argument: the parser does not hold the line, so the error names the column and quotes nothing.
+  std::string line = "call x=f32[2,x]";
+  Scanner word("x=f32[2,x]", {.filename = {}, .line = 0, .column = 6, .quote_source = false});
+  Status error = word.Error(8, "expected a size");
+  EXPECT_EQ(error.message(), "column 14: expected a size");
+  EXPECT_EQ(error.unquoted_column(), 14u);
+  // The code that ran the line quotes it once; the quoted lines stay last, after words added to the headline.
+  Status quoted = QuoteUnquotedColumn(WithHeadlineSuffix(error.WithPrefix("call"), " (sizes are numbers)"), line);
+  EXPECT_EQ(quoted.message(),
+            "call: column 14: expected a size (sizes are numbers)\n"
+            "    call x=f32[2,x]\n"
+            "                 ^");
+  EXPECT_EQ(quoted.unquoted_column(), 0u);
+  EXPECT_EQ(QuoteUnquotedColumn(quoted, line).message(), quoted.message());  // never twice
+  // Errors without a column, and one that quotes its own source already, stay as they are.
+  EXPECT_EQ(QuoteUnquotedColumn(Status::Error("plain"), line).message(), "plain");
+  Status own = ColumnError(3, "bad template\n    $0 +\n       ^");
+  EXPECT_EQ(own.unquoted_column(), 0u);
+  EXPECT_EQ(QuoteUnquotedColumn(own, line).message(), "column 3: bad template\n    $0 +\n       ^");
+  EXPECT_EQ(ColumnErrorf(5, "no input '{}'", "z").message(), "column 5: no input 'z'");
+}
+
+TEST(Scanner, AQuotedWordsColumnsSayWhereEachByteWasTyped) {
+  // `echo "a\"b"`: the word's text a"b was typed at columns 7, 8 (the backslash) and 10; its end at 11.
+  std::vector<size_t> columns = {7, 8, 10, 11};
+  Scanner word("a\"b", {.filename = {}, .line = 0, .column = 6, .quote_source = false, .columns = columns});
+  EXPECT_EQ(word.Error(2, "m").unquoted_column(), 10u);
+  EXPECT_EQ(word.Error(3, "m").unquoted_column(), 11u);
 }
 
 TEST(Scanner, HeadlineSuffixGoesAboveTheQuotedLines) {
