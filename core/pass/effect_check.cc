@@ -479,7 +479,9 @@ class Executor {
   const OpSchema* WritingSchema(const Node* node) const {
     if (!schemas_ || node->op() != OpKind::kCallFunction) return nullptr;
     const OpSchema* schema = schemas_->Find(node->target());
-    return schema && !schema->MutableArgNames().empty() ? schema : nullptr;
+    bool writes = schema && std::any_of(schema->arguments.begin(), schema->arguments.end(),
+                                        [](const SchemaArgument& arg) { return arg.is_write; });
+    return writes ? schema : nullptr;
   }
 
   const TargetInfo& Classify(const Node* node) {
