@@ -31,9 +31,7 @@ Status DecompAdd(CommandContext& ctx) {
   const Word& text = ctx.args[2];
   // The table is changed only when the template parses (AddTemplate builds first). Its errors point into the
   // command line, where the template was typed (the interpreter quotes the line).
-  Status status = ctx.session.decompositions().AddTemplate(
-      target.text, text.text,
-      {.filename = {}, .line = 0, .column = text.column, .quote_source = false, .columns = text.columns});
+  Status status = ctx.session.decompositions().AddTemplate(target.text, text.text, WordOrigin(text));
   if (!status.ok()) return status.WithPrefix(fmt::format("template for {}", target.text));
   ctx.out.Print("decomposition for {} added", StripTorchOps(target.text));
   return Status::Ok();

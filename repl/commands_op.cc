@@ -19,11 +19,7 @@ Status OpDefine(CommandContext& ctx) {
   if (ctx.args.size() != 2) return Status::Error("usage: op define \"SCHEMA\"");
   const Word& word = ctx.args[1];
   // Read where it was typed: an error points into the command line (the interpreter quotes it).
-  AIRSCOPE_ASSIGN_OR_RETURN(
-      OpSchema schema,
-      ParseOpSchema(
-          word.text,
-          {.filename = {}, .line = 0, .column = word.column, .quote_source = false, .columns = word.columns}));
+  AIRSCOPE_ASSIGN_OR_RETURN(OpSchema schema, ParseOpSchema(word.text, WordOrigin(word)));
   std::string target = schema.Target();
   std::vector<std::string> mutable_args = schema.MutableArgNames();
   Status added = ctx.session.schemas().Add(std::move(schema));

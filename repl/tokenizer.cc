@@ -82,6 +82,10 @@ std::optional<int64_t> WordAsInt(const Word& word) {
   return value;
 }
 
+SourceOrigin WordOrigin(const Word& word) {
+  return {.filename = {}, .line = 0, .column = word.column, .quote_source = false, .columns = word.columns};
+}
+
 std::vector<std::string> SplitCommands(std::string_view text) {
   std::vector<std::string> out;
   std::string current;

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/scanner.h"
 #include "core/status.h"
 
 namespace airscope {
@@ -34,6 +35,11 @@ Result<std::vector<Word>> Tokenize(std::string_view line);
 // The whole word as an integer, or nullopt if it is not exactly one
 // (callers check the range and word their own errors).
 std::optional<int64_t> WordAsInt(const Word& word);
+
+// Where a parser of the word's text reads it from: the command line, at the
+// columns the word was typed at, its errors left for the interpreter to quote
+// (a Scanner over it makes ColumnErrors). `word` must outlive the origin.
+SourceOrigin WordOrigin(const Word& word);
 
 // Splits `-c` text into commands on `;` outside quotes.
 std::vector<std::string> SplitCommands(std::string_view text);
