@@ -445,6 +445,8 @@ void Graph::Renumber() const {
   order_valid_ = true;
 }
 
+void Graph::PrepareConcurrentReads() const { Renumber(); }
+
 Status Graph::Lint() const {
   if (linted_version_ == version_) return Status::Ok();
   AIRSCOPE_RETURN_IF_ERROR(LintNodeList());

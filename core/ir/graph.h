@@ -152,6 +152,14 @@ class Graph {
   // linting a graph nobody touched since is free.
   Status Lint() const;
 
+  // Numbers the nodes (PositionOf's cache). Until the next mutation, any
+  // number of threads may then call const methods at once, except Lint
+  // (it records that it passed) and Find/PrefetchName (they build the name
+  // index on first use; building it here too cost a 100k-node pipeline run
+  // 2% for an index nobody asked for). Without it, two readers may both
+  // renumber the nodes.
+  void PrepareConcurrentReads() const;
+
   // A fresh unique name derived from `hint` (reserves it).
   std::string UniqueName(std::string_view hint);
   // Interned copy of `text`, stable for the life of the graph (and its clones).

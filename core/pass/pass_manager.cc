@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <exception>
+#include <future>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -34,6 +35,12 @@ std::vector<std::string> FoldRepeatedRemarks(std::vector<std::string> remarks) {
 
 }  // namespace
 
+PendingEffects ReadyEffects(std::shared_ptr<const EffectSummary> summary) {
+  std::promise<std::shared_ptr<const EffectSummary>> made;
+  made.set_value(std::move(summary));
+  return made.get_future().share();
+}
+
 Result<bool> RunGuarded(const PassInfo& pass, Graph& graph, PassContext& context) {
   if (!pass.run) return Status::Errorf("pass '{}' has no implementation", pass.name);
   try {
@@ -46,7 +53,8 @@ Result<bool> RunGuarded(const PassInfo& pass, Graph& graph, PassContext& context
 }
 
 Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassContext& context, const Graph* pristine,
-                                     std::shared_ptr<const EffectSummary> pristine_effects) {
+                                     PendingEffects pristine_effects,
+                                     const Alongside& alongside) {
   for (PassInstrumentation* inst : instrumentations_) inst->BeforePass(pass, graph);
   // The copy is the rollback point: a pass may fail half way through.
   std::unique_ptr<Graph> before;
@@ -62,15 +70,28 @@ Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassCon
     failure = Status::Errorf("pass '{}' failed: {}", pass.name, changed.status().message());
   } else if (Status lint = graph.Lint(); !lint.ok()) {
     failure = Status::Errorf("pass '{}' broke the graph: lint: {}", pass.name, lint.message());
-  } else if (context.check_effects && pass.effects != EffectPolicy::kUnchecked && graph.version() != version) {
+  } else if (graph.version() == version) {
+    // Untouched: nothing to check, nothing for `alongside`.
+  } else if (context.check_effects && pass.effects != EffectPolicy::kUnchecked) {
     const OpRegistry& registry = RegistryOf(context);
-    if (!pristine_effects) {
-      pristine_effects = SummarizeEffects(pristine ? *pristine : *before, registry, nullptr, context.schemas);
+    std::shared_ptr<const EffectSummary> before_effects = pristine_effects.valid() ? pristine_effects.get() : nullptr;
+    if (!before_effects) {
+      before_effects = SummarizeEffects(pristine ? *pristine : *before, registry, nullptr, context.schemas);
     }
-    effects = SummarizeEffects(graph, registry, pristine_effects->table, context.schemas);
-    if (Status check = CheckEffects(*pristine_effects, *effects, pass.effects); !check.ok()) {
+    // Summarizing and `alongside` only read the graph (and the summary
+    // writes only its own table), so they run side by side; a thread that
+    // cannot be started makes the summary run in get() instead.
+    graph.PrepareConcurrentReads();
+    std::future<std::shared_ptr<const EffectSummary>> summary =
+        std::async(std::launch::async | std::launch::deferred,
+                   [&] { return SummarizeEffects(graph, registry, before_effects->table, context.schemas); });
+    if (alongside) alongside(graph);
+    effects = summary.get();
+    if (Status check = CheckEffects(*before_effects, *effects, pass.effects); !check.ok()) {
       failure = Status::Errorf("pass '{}' changed the graph's effects: {}", pass.name, check.message());
     }
+  } else if (alongside) {
+    alongside(graph);
   }
   for (PassInstrumentation* inst : instrumentations_) inst->PassTimed(pass, seconds);
   if (!failure.ok()) {

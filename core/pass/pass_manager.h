@@ -14,6 +14,9 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
+#include <future>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,6 +52,13 @@ struct PassOutcome {
   std::shared_ptr<const EffectSummary> effects;
 };
 
+// An effect summary that may still be in the making on another thread
+// (PipelineRun starts the current snapshot's while the passes that leave the
+// graph alone run); get() waits for it.
+using PendingEffects = std::shared_future<std::shared_ptr<const EffectSummary>>;
+// A summary already made, as a PendingEffects.
+PendingEffects ReadyEffects(std::shared_ptr<const EffectSummary> summary);
+
 class PassManager {
  public:
   // Instrumentation is not owned and must outlive the manager's use.
@@ -61,11 +71,21 @@ class PassManager {
   // `pristine`, when given, must be SameGraph as `graph` and outlive the call:
   // the manager restores from it on failure instead of copying `graph` before
   // every pass (a caller that keeps snapshots already has that copy).
-  // `pristine_effects`, when given, is the effect summary of the graph as it
-  // is now (a caller that keeps snapshots may cache it); otherwise it is
-  // computed only if the pass touches the graph.
+  // `pristine_effects`, when valid, is the effect summary of the graph as it
+  // is now (a caller that keeps snapshots may cache it, or have it made in
+  // the background); it is waited for only if the pass touches the graph,
+  // and computed then if it is not valid.
+  //
+  // `alongside`, when given, is called once on the calling thread when the
+  // pass touched the graph and lint passed, before the effect check decides
+  // (the call may still fail after it). It may only read the graph: it runs
+  // while another thread summarizes the graph's effects, so a caller's own
+  // work on the result (comparing it, copying it) costs no extra time on a
+  // second core.
+  using Alongside = std::function<void(const Graph&)>;
   Result<PassOutcome> Run(const PassInfo& pass, Graph& graph, PassContext& context, const Graph* pristine = nullptr,
-                          std::shared_ptr<const EffectSummary> pristine_effects = nullptr);
+                          PendingEffects pristine_effects = {},
+                          const Alongside& alongside = nullptr);
 
  private:
   std::vector<PassInstrumentation*> instrumentations_;

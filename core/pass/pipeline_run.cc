@@ -144,23 +144,33 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
   PassManager manager;
   for (PassInstrumentation* inst : env.instrumentations) manager.AddInstrumentation(inst);
   std::shared_ptr<const Graph> base = snapshots_.back();
+  if (env.context->check_effects && effects_of_.lock() != base) SummarizeInBackground(*env.context);
   if (!work_.graph || work_.base != base || work_.graph->version() != work_.version) {
     work_.graph = base->Clone();
     work_.base = base;
     work_.version = work_.graph->version();
   }
   Graph& graph = *work_.graph;
+  // Trust the graph, not the pass's word: an untouched graph, or a touched one
+  // that compares equal, shares the snapshot. A changed graph becomes the
+  // snapshot, and the next pass will want a copy of it: both the comparison
+  // and that copy are made while the manager's effect check runs.
+  bool same = true;
+  std::unique_ptr<Graph> next_work;
+  bool more_passes = cursor() + 1 < passes_.size();
+  auto compare_and_copy = [&](const Graph& after) {
+    same = SameGraph(after, *base);
+    if (!same && more_passes) next_work = after.Clone();
+  };
   // The current snapshot is the rollback point: no second copy.
-  Result<PassOutcome> outcome =
-      manager.Run(*info, graph, *env.context, base.get(), effects_of_.lock() == base ? effects_ : nullptr);
+  Result<PassOutcome> outcome = manager.Run(*info, graph, *env.context, base.get(),
+                                            effects_of_.lock() == base ? effects_ : PendingEffects(), compare_and_copy);
   if (!outcome.ok()) {
     work_.version = graph.version();  // the manager restored it to equal `base`
     return fail(outcome.status());
   }
-  // Trust the graph, not the pass's word: an untouched graph, or a touched one
-  // that compares equal, shares the snapshot.
   bool touched = graph.version() != work_.version;
-  bool changed = touched && !SameGraph(graph, *base);
+  bool changed = touched && !same;
   std::unique_ptr<Graph> work;
   if (touched) {
     // Changed: it becomes the snapshot. Touched but equal: dropped, since it
@@ -179,15 +189,38 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
   record.nodes = changed ? work->size() : base->size();
   stages_.push_back(std::move(record));
   snapshots_.push_back(changed ? std::shared_ptr<const Graph>(std::move(work)) : snapshots_.back());
+  if (changed && next_work) {
+    work_.version = next_work->version();
+    work_.graph = std::move(next_work);
+    work_.base = snapshots_.back();
+  }
   recipes_.push_back(RecipeFor(env));
   if (changed && outcome->effects) {
     effects_of_ = snapshots_.back();
-    effects_ = std::move(outcome->effects);
+    effects_ = ReadyEffects(std::move(outcome->effects));
   }
   failure_.reset();
   Evict();
   if (env.on_stage) env.on_stage(stages_.back(), Current());
   return Status::Ok();
+}
+
+void PipelineRun::SummarizeInBackground(const PassContext& context) {
+  const Graph* snapshot = snapshots_.back().get();
+  snapshot->PrepareConcurrentReads();
+  const OpRegistry* registry = &RegistryOf(context);
+  const OpSchemaTable* schemas = context.schemas;
+  effects_of_ = snapshots_.back();
+  // A raw pointer: the task is done before the snapshot stops being current
+  // (the first pass to touch it waits for it; a run waits before returning),
+  // and the finished task must not keep a snapshot alive for Evict.
+  effects_ = std::async(std::launch::async | std::launch::deferred, [snapshot, registry, schemas] {
+               return SummarizeEffects(*snapshot, *registry, nullptr, schemas);
+             }).share();
+}
+
+void PipelineRun::FinishBackgroundWork() const {
+  if (effects_.valid()) effects_.wait();
 }
 
 RunReport PipelineRun::Step(size_t n, const PipelineEnv& env) {
@@ -212,6 +245,7 @@ RunReport PipelineRun::Step(size_t n, const PipelineEnv& env) {
     }
   }
   if (report.stop == RunReport::Stop::kCount && at_end()) report.stop = RunReport::Stop::kEnd;
+  FinishBackgroundWork();
   report.last_stage = cursor();
   return report;
 }
@@ -255,6 +289,7 @@ Result<RunReport> PipelineRun::RunUntil(std::optional<std::string_view> target, 
       break;
     }
   }
+  FinishBackgroundWork();
   report.last_stage = cursor();
   return report;
 }

@@ -15,6 +15,11 @@
 // snapshot that is kept from pass to pass while passes leave it untouched,
 // so a pass that changes nothing costs no copy, no comparison and no lint,
 // and a changed graph becomes the new snapshot without a copy.
+// Two threads at most: the effect check of a touched graph summarizes it on
+// a second thread while this one compares it with the snapshot and copies
+// it for the next pass, and the current snapshot's own summary is made on
+// the second thread while the passes that leave it alone run. Both only
+// read immutable snapshots, and a run waits for them before it returns.
 // Above the memory budget (estimated as nodes x bytes_per_node per distinct
 // snapshot) the oldest snapshots other than the input and the current stage
 // are dropped; GraphAt() recomputes a dropped stage by replaying the passes
@@ -188,10 +193,18 @@ class PipelineRun {
     WorkingCopy& operator=(WorkingCopy&&) = default;
   };
   WorkingCopy work_;
-  // The effect summary of one snapshot (the last one a pass changed), given
-  // to the next pass's effect check so it is not recomputed for every pass.
+  // The effect summary of one snapshot (the last one a pass changed, or the
+  // current one, summarized in the background), given to the next pass's
+  // effect check so it is not recomputed for every pass.
   std::weak_ptr<const Graph> effects_of_;  // weak: it must not keep a dropped snapshot alive
-  std::shared_ptr<const EffectSummary> effects_;
+  PendingEffects effects_;
+  // Starts summarizing the current snapshot on another thread: the passes
+  // before the first that touches it run meanwhile. Step and RunUntil wait
+  // for it before they return, so no thread outlives a call (the tables it
+  // reads may change between calls) and the snapshot it reads stays current
+  // while it runs.
+  void SummarizeInBackground(const PassContext& context);
+  void FinishBackgroundWork() const;
   // What made each stage, for recomputing a dropped snapshot exactly: the
   // registry and the context (switches, custom pass lists) the pass ran
   // with, and the versions of the tables it read then. A table changed since

@@ -304,9 +304,42 @@ TEST(EffectCheckTest, ManagerRollsBackAndNamesThePass) {
   EXPECT_TRUE(SameGraph(*graph, *original));
   // With a pristine copy and its summary given (how PipelineRun calls it).
   auto summary = SummarizeEffects(*original, OpRegistry::Builtin());
-  outcome = manager.Run(MulToInplace(EffectPolicy::kPreserveValues), *graph, context, original.get(), summary);
+  outcome = manager.Run(MulToInplace(EffectPolicy::kPreserveValues), *graph, context, original.get(),
+                        ReadyEffects(summary));
   ASSERT_FALSE(outcome.ok());
   EXPECT_TRUE(SameGraph(*graph, *original));
+}
+
+// `alongside` sees the graph after a pass that touched it and passed lint,
+// whether the check then accepts it or not, with or without a check; never
+// after a pass that left the graph alone or broke it.
+TEST(EffectCheckTest, AlongsideRunsOnceForATouchedLintedGraph) {
+  PassManager manager;
+  PassContext context;
+  std::vector<std::string> seen;
+  auto alongside = [&](const Graph& graph) { seen.push_back(graph.Find("mul")->target()); };
+  auto graph = Parse(kEpilogue, kX);
+  EXPECT_FALSE(manager.Run(MulToInplace(EffectPolicy::kPreserveValues), *graph, context, nullptr, {}, alongside).ok());
+  EXPECT_EQ(seen, std::vector<std::string>{"torch.ops.aten.mul_.Tensor"});  // seen before the rollback
+  EXPECT_EQ(graph->Find("mul")->target(), "torch.ops.aten.mul.Tensor");
+  seen.clear();
+  context.check_effects = false;
+  EXPECT_TRUE(manager.Run(MulToInplace(EffectPolicy::kPreserveValues), *graph, context, nullptr, {}, alongside).ok());
+  EXPECT_EQ(seen, std::vector<std::string>{"torch.ops.aten.mul_.Tensor"});
+  seen.clear();
+  PassInfo untouched;
+  untouched.name = "untouched";
+  untouched.run = [](Graph&, PassContext&) -> Result<bool> { return false; };
+  PassInfo breaks = untouched;
+  breaks.name = "breaks";
+  breaks.run = [](Graph& graph, PassContext&) -> Result<bool> {
+    graph.MoveBefore(graph.output(), graph.front());  // the output first: lint refuses it
+    return true;
+  };
+  context.check_effects = true;
+  EXPECT_TRUE(manager.Run(untouched, *graph, context, nullptr, {}, alongside).ok());
+  EXPECT_FALSE(manager.Run(breaks, *graph, context, nullptr, {}, alongside).ok());
+  EXPECT_TRUE(seen.empty());
 }
 
 TEST(EffectCheckTest, SettingOffAndLaxPoliciesLetThePassThrough) {
@@ -363,6 +396,21 @@ TEST(EffectCheckTest, PipelineRollsBackTheBadPassAfterAGoodOne) {
             std::string::npos)
       << report.error.message();
   EXPECT_EQ(run.Current().Find("mul")->target(), "torch.ops.aten.mul.Tensor");
+  // The bad pass after one that leaves the graph alone: the check compares
+  // with the summary PipelineRun made in the background meanwhile.
+  PipelineRun from_input(Parse(kEpilogue, kX), {"untouched", "reinplace_inplaceable_ops_pass"});
+  PassInfo untouched;
+  untouched.name = "untouched";
+  untouched.kind = PassKind::kUser;
+  untouched.run = [](Graph&, PassContext&) -> Result<bool> { return false; };
+  ASSERT_TRUE(passes.Register(untouched).ok());
+  report = from_input.Step(2, env);
+  EXPECT_EQ(report.stop, RunReport::Stop::kFailed);
+  EXPECT_EQ(from_input.cursor(), 1u);
+  EXPECT_NE(report.error.message().find("changed the graph's effects: graph input 'arg0_1' now ends with a "
+                                        "different value"),
+            std::string::npos)
+      << report.error.message();
   context.check_effects = false;
   report = run.Step(1, env);
   EXPECT_EQ(report.stop, RunReport::Stop::kEnd) << report.error.message();

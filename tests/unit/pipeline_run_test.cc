@@ -122,6 +122,27 @@ TEST(PipelineRunTest, ACopiedRunHasItsOwnWorkingGraph) {
   EXPECT_TRUE(SameGraph(*f.input, *SmallGraph()));
 }
 
+// After a changed stage the next pass's working graph is copied while the
+// effect check runs: it must be a copy, never the new snapshot itself, and
+// a copied run must not share it.
+TEST(PipelineRunTest, TheCopyMadeAfterAChangeIsTheNextPassesOwn) {
+  Fixture f;
+  PipelineRun run(f.input, {"nothing", "insert_neg", "remove_clone"});
+  run.Step(2, f.Env());
+  ASSERT_TRUE(run.stages()[2].changed);
+  std::shared_ptr<const Graph> after_neg = run.CurrentShared();
+  PipelineRun probe = run;
+  probe.Step(1, f.Env());
+  EXPECT_EQ(probe.Current().Find("clone"), nullptr);
+  EXPECT_NE(after_neg->Find("clone"), nullptr);
+  run.Step(1, f.Env());
+  EXPECT_EQ(run.Current().Find("clone"), nullptr);
+  EXPECT_NE(run.Current().Find("neg"), nullptr);
+  EXPECT_EQ(run.Current().Find("neg_1"), nullptr);
+  EXPECT_NE(after_neg->Find("clone"), nullptr);  // stage 2's snapshot was never the working graph
+  EXPECT_EQ(run.GraphAt(2)->get(), after_neg.get());
+}
+
 TEST(PipelineRunTest, LintBreakageAndUnknownPassAreReported) {
   Fixture f;
   PipelineRun run(f.input, {"break_lint", "decompose"});
