@@ -314,7 +314,9 @@ class TaskGraphBuilder {
     CoreLimits limit = limits_.Of(task.stream);
     task.aicore_limit = limit.aicore;
     task.vectorcore_limit = limit.vectorcore;
-    if (kind == TaskKind::kKernel || kind == TaskKind::kMemcpy || kind == TaskKind::kHostSync) SetCost(node, task);
+    if (options_.costs && (kind == TaskKind::kKernel || kind == TaskKind::kMemcpy || kind == TaskKind::kHostSync)) {
+      SetCost(node, task);
+    }
     if (std::find(out_.streams.begin(), out_.streams.end(), task.stream) == out_.streams.end()) {
       out_.streams.push_back(task.stream);
     }

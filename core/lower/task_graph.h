@@ -106,6 +106,9 @@ struct TaskGraphOptions {
   // Work out DeviceTask::reads / writes and TaskGraph::buffers (a storage
   // analysis of the whole graph): what `check` needs, lower's check does not.
   bool accesses = true;
+  // Work out each kernel's and copy's cost from the op registry: what the
+  // device needs to time them, lower's check does not.
+  bool costs = true;
 };
 
 // Builds the tasks of a lowered graph (one that passed `lower`). Fails, naming

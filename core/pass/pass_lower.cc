@@ -28,7 +28,8 @@ Result<bool> Lower(Graph& graph, PassContext& context) {
   // nothing of the kind); capture refuses it (ACL 107024) and `check` names it.
   TaskGraphOptions options;
   options.allow_unrecorded_waits = true;
-  options.accesses = false;
+  options.accesses = false;  // lower checks the tasks can be made, it does not run them
+  options.costs = false;
   AIRSCOPE_ASSIGN_OR_RETURN(TaskGraph tasks, BuildTaskGraph(graph, registry, options));
   context.remarks.push_back(fmt::format("{} device tasks on {} stream(s)", tasks.tasks.size(), tasks.streams.size()));
   size_t unrecorded = 0;

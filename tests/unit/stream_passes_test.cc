@@ -337,6 +337,17 @@ TEST(StreamPassesTest, BuildTaskGraphFromTheLoweredSeed) {
                      "9 event_wait tagged_event_wait_default_1 @ event=graph_1_scope_exit deps=[5]",
                  }));
   EXPECT_EQ(tasks->tasks[2].cost.flops, 2.0 * 3 * 3 * 3);
+  // What lower asks for: the same tasks, without costs.
+  TaskGraphOptions bare;
+  bare.costs = false;
+  Result<TaskGraph> uncosted = BuildTaskGraph(*p.graph, OpRegistry::Builtin(), bare);
+  ASSERT_TRUE(uncosted.ok()) << uncosted.status().message();
+  ASSERT_EQ(uncosted->tasks.size(), tasks->tasks.size());
+  for (size_t i = 0; i < tasks->tasks.size(); ++i) {
+    EXPECT_EQ(uncosted->tasks[i].node, tasks->tasks[i].node);
+    EXPECT_EQ(uncosted->tasks[i].deps, tasks->tasks[i].deps);
+    EXPECT_FALSE(uncosted->tasks[i].cost_known);
+  }
 }
 
 TEST(StreamPassesTest, BuildTaskGraphKindsAndDataEdgesThroughViews) {
