@@ -62,8 +62,11 @@ bool SameLayout(const Node* a, const Node* b) {
 
 // torch._debug_has_internal_overlap(t) == 1 (MemOverlap::Yes): a dim of size
 // > 1 with stride 0 (an expand). Other layouts are "too hard" (2), not 1.
+// Contiguous (no strides given) is non-overlapping and dense: No (0), even
+// when a size of 0 makes a contiguous stride 0.
 bool HasInternalOverlap(const TensorMeta& t) {
-  std::vector<Dim> strides = t.EffectiveStrides();
+  if (t.strides.empty()) return false;
+  const std::vector<Dim>& strides = t.strides;
   for (size_t i = 0; i < t.sizes.size() && i < strides.size(); ++i) {
     if (strides[i].is_static() && strides[i].value() == 0 && !(t.sizes[i].is_static() && t.sizes[i].value() <= 1)) {
       return true;

@@ -193,6 +193,20 @@ TEST(ReinplacePass1Test, ResultMustFitSelf) {
   EXPECT_FALSE(RunPass(ReinplaceInplaceableOpsPass(), b.graph).changed);
 }
 
+// Step 1a's overlap test is torch's _debug_has_internal_overlap: a
+// contiguous tensor is non-overlapping and dense, an empty one too (a size
+// of 0 would make the stride airscope derives 0, as an expand's is).
+TEST(ReinplacePass1Test, AnEmptyContiguousSelfDoesNotOverlap) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4, 0]");
+  Node* y = b.Call("aten.mul.Tensor", {N(x), I(2)}, {}, "y");
+  Node* r = b.Call("aten.relu.default", {N(y)}, {}, "r");
+  b.Output({N(r)});
+  Infer(b.graph);
+  EXPECT_TRUE(RunPass(ReinplaceInplaceableOpsPass(), b.graph).changed);
+  EXPECT_EQ(TargetOf(b.graph, "r"), "aten.relu_.default");
+}
+
 // Step 1c: mul(a, a) is not made mul_(a, a).
 TEST(ReinplacePass1Test, RepeatedSelfBlocks) {
   GraphBuilder b;
