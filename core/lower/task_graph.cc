@@ -147,15 +147,21 @@ namespace {
 // (the tasks that make what it holds: its own, or for a no-op such as a view
 // or getitem its inputs' producers) are a span of one shared pool, so a node
 // costs no allocation.
+// Counting (CountTasks) walks the same way and makes the same decisions and
+// errors, but keeps no task, and skips the data edges (only event edges
+// decide whether a wait is recorded).
 class TaskGraphBuilder {
  public:
-  TaskGraphBuilder(const Graph& lowered, const OpRegistry& registry, const TaskGraphOptions& options)
+  enum class Mode : uint8_t { kBuild, kCount };
+  TaskGraphBuilder(const Graph& lowered, const OpRegistry& registry, const TaskGraphOptions& options,
+                   Mode mode = Mode::kBuild)
       : registry_(registry),
         options_(options),
-        storages_(options.accesses ? StorageMap::Compute(lowered, registry) : StorageMap()),
-        producer_spans_(lowered.size()) {
+        counting_(mode == Mode::kCount),
+        storages_(options.accesses && !counting_ ? StorageMap::Compute(lowered, registry) : StorageMap()),
+        producer_spans_(counting_ ? 0 : lowered.size()) {
     out_.streams.push_back("");
-    producer_pool_.reserve(lowered.size());
+    if (!counting_) producer_pool_.reserve(lowered.size());
   }
 
   Status Visit(const Node& node) {
@@ -175,6 +181,7 @@ class TaskGraphBuilder {
   }
 
   TaskGraph Finish() { return std::move(out_); }
+  TaskCounts Counts() const { return {counted_, out_.streams.size(), unrecorded_waits_}; }
 
  private:
   struct Span {
@@ -273,10 +280,12 @@ class TaskGraphBuilder {
   }
 
   void SetProducers(const Node* node, const std::vector<uint32_t>& ids) {
+    if (counting_) return;
     producer_spans_[node] = {static_cast<uint32_t>(producer_pool_.size()), static_cast<uint32_t>(ids.size())};
     producer_pool_.insert(producer_pool_.end(), ids.begin(), ids.end());
   }
   void SetProducer(const Node* node, uint32_t id) {
+    if (counting_) return;
     producer_spans_[node] = {static_cast<uint32_t>(producer_pool_.size()), 1};
     producer_pool_.push_back(id);
   }
@@ -284,6 +293,7 @@ class TaskGraphBuilder {
   // The producers of everything `node` reads.
   std::vector<uint32_t> DataDeps(const Node& node) const {
     std::vector<uint32_t> deps;
+    if (counting_) return deps;
     // Every reference, repeats included (SortUnique drops them): cheaper
     // than building the node's distinct inputs first.
     auto add = [&](const Node* input) {
@@ -299,6 +309,12 @@ class TaskGraphBuilder {
   }
 
   uint32_t AddTask(const Node& node, TaskKind kind, std::string event, std::vector<uint32_t> deps) {
+    if (counting_) {
+      unrecorded_waits_ += kind == TaskKind::kEventWait && deps.empty();
+      AddStream(node.stream());
+      return static_cast<uint32_t>(counted_++);
+    }
+    ++counted_;
     DeviceTask task;
     task.id = static_cast<uint32_t>(out_.tasks.size());
     task.kind = kind;
@@ -314,14 +330,16 @@ class TaskGraphBuilder {
     CoreLimits limit = limits_.Of(task.stream);
     task.aicore_limit = limit.aicore;
     task.vectorcore_limit = limit.vectorcore;
-    if (options_.costs && (kind == TaskKind::kKernel || kind == TaskKind::kMemcpy || kind == TaskKind::kHostSync)) {
-      SetCost(node, task);
-    }
-    if (std::find(out_.streams.begin(), out_.streams.end(), task.stream) == out_.streams.end()) {
-      out_.streams.push_back(task.stream);
-    }
+    if (kind == TaskKind::kKernel || kind == TaskKind::kMemcpy || kind == TaskKind::kHostSync) SetCost(node, task);
+    AddStream(task.stream);
     out_.tasks.push_back(std::move(task));
     return out_.tasks.back().id;
+  }
+
+  void AddStream(const std::string& stream) {
+    if (std::find(out_.streams.begin(), out_.streams.end(), stream) == out_.streams.end()) {
+      out_.streams.push_back(stream);
+    }
   }
 
   void SetCost(const Node& node, DeviceTask& task) const {
@@ -335,6 +353,9 @@ class TaskGraphBuilder {
 
   const OpRegistry& registry_;
   const TaskGraphOptions& options_;
+  const bool counting_;
+  size_t counted_ = 0;  // tasks made (or counted)
+  size_t unrecorded_waits_ = 0;
   const StorageMap storages_;
   TaskGraph out_;
   CoreLimitTracker limits_;
@@ -350,6 +371,14 @@ Result<TaskGraph> BuildTaskGraph(const Graph& lowered, const OpRegistry& registr
   TaskGraphBuilder builder(lowered, registry, options);
   for (const Node* node : lowered) AIRSCOPE_RETURN_IF_ERROR(builder.Visit(*node));
   return builder.Finish();
+}
+
+Result<TaskCounts> CountTasks(const Graph& lowered, const OpRegistry& registry) {
+  TaskGraphOptions options;
+  options.allow_unrecorded_waits = true;
+  TaskGraphBuilder builder(lowered, registry, options, TaskGraphBuilder::Mode::kCount);
+  for (const Node* node : lowered) AIRSCOPE_RETURN_IF_ERROR(builder.Visit(*node));
+  return builder.Counts();
 }
 
 KernelCount CountKernels(const TaskGraph& graph) {

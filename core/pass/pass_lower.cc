@@ -2,8 +2,9 @@
 // generated forward runs it on (fx2acl_converter.py:647-735: the lines after
 // a user-stream scope_enter, up to and including its scope_exit, inside
 // `with torch.npu.stream(...)`), then checks the graph can become a TaskGraph:
-// BuildTaskGraph is the one definition of "lowerable", so lower runs it and
-// reports its error rather than keep a second copy of the rules.
+// BuildTaskGraph is the one definition of "lowerable", so lower walks the
+// graph as it does (CountTasks) and reports its error rather than keep a
+// second copy of the rules.
 #include <fmt/format.h>
 
 #include "core/analysis/stream_util.h"
@@ -26,19 +27,13 @@ Result<bool> Lower(Graph& graph, PassContext& context) {
   const OpRegistry& registry = context.registry ? *context.registry : OpRegistry::Builtin();
   // A wait for an event nothing records is TorchAir's to compile (it checks
   // nothing of the kind); capture refuses it (ACL 107024) and `check` names it.
-  TaskGraphOptions options;
-  options.allow_unrecorded_waits = true;
-  options.accesses = false;  // lower checks the tasks can be made, it does not run them
-  options.costs = false;
-  AIRSCOPE_ASSIGN_OR_RETURN(TaskGraph tasks, BuildTaskGraph(graph, registry, options));
-  context.remarks.push_back(fmt::format("{} device tasks on {} stream(s)", tasks.tasks.size(), tasks.streams.size()));
-  size_t unrecorded = 0;
-  for (const DeviceTask& t : tasks.tasks) unrecorded += t.kind == TaskKind::kEventWait && t.deps.empty();
-  if (unrecorded > 0) {
+  AIRSCOPE_ASSIGN_OR_RETURN(TaskCounts tasks, CountTasks(graph, registry));
+  context.remarks.push_back(fmt::format("{} device tasks on {} stream(s)", tasks.tasks, tasks.streams));
+  if (tasks.unrecorded_waits > 0) {
     context.remarks.push_back(
         fmt::format("{} wait(s) for an event no earlier task records: capture refuses them "
                     "(ACL 107024), eager cannot run them; `check` names them",
-                    unrecorded));
+                    tasks.unrecorded_waits));
   }
   return changed;
 }
