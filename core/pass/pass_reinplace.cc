@@ -235,8 +235,8 @@ class Reinplacer {
         const TensorMeta& s = *self_leaves[i];
         const TensorMeta& n = *node_leaves[i];
         // Symbolic sizes: equal numel only when the sizes are the same expressions.
-        bool same_numel =
-            s.NumElements() && n.NumElements() ? *s.NumElements() == *n.NumElements() : s.sizes == n.sizes;
+        std::optional<int64_t> s_numel = s.NumElements(), n_numel = n.NumElements();
+        bool same_numel = s_numel && n_numel ? *s_numel == *n_numel : s.sizes == n.sizes;
         if (!same_numel) wrong = true;
         if (s.dtype != n.dtype) wrong = true;
         if (HasInternalOverlap(s)) wrong = true;
@@ -265,6 +265,7 @@ class Reinplacer {
     if (multi != nullptr) return std::vector<Node*>{};  // multi-inplace ops skip Step 2 (gp:1149-1153, 1176-1178)
     // Step 2 (gp:1155-1175): no later use of any alias, except matching scatters.
     std::vector<Node*> later = LaterUsages(storage, Pos(node));
+    if (later.empty()) return later;  // no later use, no scatter to match (the usual case)
     bool all_scatters = std::all_of(later.begin(), later.end(), [](Node* n) { return !ViewInverse(*n).empty(); });
     if (!all_scatters) return std::nullopt;  // ViewInverseUsages could only match fewer
     std::vector<Node*> inverses = ViewInverseUsages(later, storages_.NodesOf(storage));
