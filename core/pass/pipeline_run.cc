@@ -155,12 +155,16 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
   // that compares equal, shares the snapshot. A changed graph becomes the
   // snapshot, and the next pass will want a copy of it: both the comparison
   // and that copy are made while the manager's effect check runs.
+  // The copy is made early only when it fits the memory budget beside the
+  // snapshots kept and the new one: until the check passes, the old snapshot
+  // must stay (it is the rollback point), so Evict cannot make room first.
   bool same = true;
   std::unique_ptr<Graph> next_work;
   bool more_passes = cursor() + 1 < passes_.size();
   auto compare_and_copy = [&](const Graph& after) {
     same = SameGraph(after, *base);
-    if (!same && more_passes) next_work = after.Clone();
+    bool fits = KeptBytes() + 2 * EstimateBytes(after.size()) <= options_.memory_budget;
+    if (!same && more_passes && fits) next_work = after.Clone();
   };
   // The current snapshot is the rollback point: no second copy.
   Result<PassOutcome> outcome = manager.Run(*info, graph, *env.context, base.get(),

@@ -17,7 +17,7 @@
 // and a changed graph becomes the new snapshot without a copy.
 // Two threads at most: the effect check of a touched graph summarizes it on
 // a second thread while this one compares it with the snapshot and copies
-// it for the next pass, and the current snapshot's own summary is made on
+// it for the next pass (when that copy fits the budget too), and the current snapshot's own summary is made on
 // the second thread while the passes that leave it alone run. Both only
 // read immutable snapshots, and a run waits for them before it returns.
 // Above the memory budget (estimated as nodes x bytes_per_node per distinct
