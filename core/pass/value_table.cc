@@ -5,72 +5,71 @@
 namespace airscope {
 namespace {
 
-uint64_t HashWords(std::span<const uint32_t> words) {
+// The high half of a hash of the words: it picks the slot and tells most
+// different values apart without reading their words.
+uint32_t TagOf(std::span<const uint32_t> words) {
   uint64_t h = 0x9e3779b97f4a7c15ull ^ words.size();
   for (uint32_t w : words) {
     h ^= w;
     h *= 0xff51afd7ed558ccdull;
     h ^= h >> 32;
   }
-  return h;
+  return static_cast<uint32_t>(h >> 32);
 }
+
+constexpr uint32_t TagOfEntry(uint64_t entry) { return static_cast<uint32_t>(entry >> 32); }
+constexpr uint32_t IdOfEntry(uint64_t entry) { return static_cast<uint32_t>(entry) - 1; }
 
 }  // namespace
 
 ValueTable::ValueTable() : starts_{0}, slots_(1024, 0) {}
 
 ValueId ValueTable::Intern(std::span<const uint32_t> words) {
-  uint64_t hash = HashWords(words);
+  uint32_t tag = TagOf(words);
   size_t mask = slots_.size() - 1;
-  for (size_t i = hash & mask;; i = (i + 1) & mask) {
-    uint32_t slot = slots_[i];
-    if (slot == 0) break;
-    ValueId id = slot - 1;
-    if (hashes_[id] == hash) {
-      std::span<const uint32_t> have = Words(id);
-      if (std::equal(have.begin(), have.end(), words.begin(), words.end())) return id;
-    }
+  for (size_t i = tag & mask;; i = (i + 1) & mask) {
+    uint64_t entry = slots_[i];
+    if (entry == 0) break;
+    if (TagOfEntry(entry) != tag) continue;
+    ValueId id = IdOfEntry(entry);
+    std::span<const uint32_t> have = Words(id);
+    if (std::equal(have.begin(), have.end(), words.begin(), words.end())) return id;
   }
   auto id = static_cast<ValueId>(size());
   words_.insert(words_.end(), words.begin(), words.end());
   starts_.push_back(static_cast<uint32_t>(words_.size()));
-  hashes_.push_back(hash);
-  if (hashes_.size() * 2 > slots_.size()) {
-    Grow(slots_.size() * 2);
-  } else {
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-      if (slots_[i] == 0) {
-        slots_[i] = id + 1;
-        break;
-      }
-    }
-  }
+  Place((uint64_t{tag} << 32) | (uint64_t{id} + 1));
+  if (size() * 2 > slots_.size()) Grow(slots_.size() * 2);
   return id;
 }
 
-void ValueTable::Grow(size_t slots) {
-  slots_.assign(slots, 0);
+void ValueTable::Place(uint64_t entry) {
   size_t mask = slots_.size() - 1;
-  for (ValueId id = 0; id < hashes_.size(); ++id) {
-    for (size_t i = hashes_[id] & mask;; i = (i + 1) & mask) {
-      if (slots_[i] == 0) {
-        slots_[i] = id + 1;
-        break;
-      }
+  for (size_t i = TagOfEntry(entry) & mask;; i = (i + 1) & mask) {
+    if (slots_[i] == 0) {
+      slots_[i] = entry;
+      return;
     }
+  }
+}
+
+void ValueTable::Grow(size_t slots) {
+  std::vector<uint64_t> old(slots, 0);
+  old.swap(slots_);
+  for (uint64_t entry : old) {
+    if (entry != 0) Place(entry);
   }
 }
 
 void ValueTable::Reserve(size_t values, size_t words) {
   // Only a fresh table reserves its arrays: a shared one already grew for
   // the graph before, and reserving more each time would copy them each time.
-  if (hashes_.empty()) {
+  if (size() == 0) {
     words_.reserve(words);
     starts_.reserve(values + 1);
-    hashes_.reserve(values);
   }
   size_t slots = slots_.size();
-  while ((hashes_.size() + values) * 2 > slots) slots *= 2;
+  while ((size() + values) * 2 > slots) slots *= 2;
   if (slots != slots_.size()) Grow(slots);
 }
 

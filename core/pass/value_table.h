@@ -38,12 +38,17 @@ class ValueTable {
   const std::string& SymbolText(uint32_t symbol) const { return *symbol_texts_[symbol]; }
 
  private:
-  void Grow(size_t slots);  // rehashes into `slots` (a power of two)
+  void Grow(size_t slots);  // re-places the entries into `slots` (a power of two)
+  void Place(uint64_t entry);  // into the first empty slot from its tag's
 
   std::vector<uint32_t> words_;   // all values' words, back to back
   std::vector<uint32_t> starts_;  // value id -> offset in words_; one past the last at the end
-  std::vector<uint32_t> slots_;   // open addressing: value id + 1, or 0 for empty
-  std::vector<uint64_t> hashes_;  // per value id
+  // Open addressing: (tag << 32) | (value id + 1), or 0 for empty, where the
+  // tag is the high half of the words' hash and picks the slot. A probe
+  // reads the words only when the tags match, and growing needs no hashing:
+  // most lookups are hits (a summary after a pass finds the values of the
+  // one before), and each array read on the way was a cache miss.
+  std::vector<uint64_t> slots_;
   struct TextHash {
     using is_transparent = void;
     size_t operator()(std::string_view text) const { return std::hash<std::string_view>()(text); }
