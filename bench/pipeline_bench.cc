@@ -65,7 +65,17 @@ bool WriteReadable(size_t nodes, const std::string& path) {
 
 // What a user waits for: the airscope binary on the 100k graph written as
 // print_readable text (with shapes, so every pass sees them), `load` alone
-// and `load; run`, median of kRuns each; the difference is `run`.
+// and `load; run`, in kBinaryPairs pairs run back to back; `run` is the
+// median of the pairs' differences. Pairs, not two medians of separate
+// batches: this host's speed drifts from one batch to the next, and a pair
+// sees the same drift on both sides. The spread says how much it wandered.
+constexpr int kBinaryPairs = 7;
+
+double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
 void MeasureBinary(const std::string& binary) {
   if (::access(binary.c_str(), X_OK) != 0) {
     fmt::print("({} not found: the binary rows are skipped)\n", binary);
@@ -74,27 +84,27 @@ void MeasureBinary(const std::string& binary) {
   std::string path = fmt::format("{}/pipeline_bench.{}.readable.py",
                                  std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp", ::getpid());
   if (!WriteReadable(100000, path)) return;
-  auto median = [&](const std::string& commands) -> std::optional<double> {
-    std::vector<double> times;
-    for (int i = 0; i < kRuns; ++i) {
-      bench::ChildRun child = bench::RunAirscope(binary, commands);
-      if (!child.ok) return std::nullopt;
-      times.push_back(child.seconds);
+  std::string load_only = fmt::format("load {}", path);
+  std::string load_run = fmt::format("load {}; run", path);
+  std::vector<double> loads, load_runs, runs;
+  for (int i = 0; i < kBinaryPairs; ++i) {
+    bench::ChildRun load = bench::RunAirscope(binary, load_only);
+    bench::ChildRun both = load.ok ? bench::RunAirscope(binary, load_run) : load;
+    if (!both.ok) {
+      ::unlink(path.c_str());
+      fmt::print(stderr, "{} -c 'load; run' failed on the 100k graph\n", binary);
+      return;
     }
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
-  };
-  std::optional<double> load = median(fmt::format("load {}", path));
-  std::optional<double> load_run = median(fmt::format("load {}; run", path));
-  ::unlink(path.c_str());
-  if (!load || !load_run) {
-    fmt::print(stderr, "{} -c 'load; run' failed on the 100k graph\n", binary);
-    return;
+    loads.push_back(load.seconds);
+    load_runs.push_back(both.seconds);
+    runs.push_back(both.seconds - load.seconds);
   }
+  ::unlink(path.c_str());
+  auto [fastest, slowest] = std::minmax_element(runs.begin(), runs.end());
   fmt::print(
-      "binary, 100k graph as print_readable text (median of {}): load {:.3f} s, load; run {:.3f} s, "
-      "run {:.3f} s\n",
-      kRuns, *load, *load_run, *load_run - *load);
+      "binary, 100k graph as print_readable text (median of {} pairs): load {:.3f} s, load; run {:.3f} s, "
+      "run {:.3f} s (pairs {:.3f}-{:.3f} s)\n",
+      kBinaryPairs, Median(loads), Median(load_runs), Median(runs), *fastest, *slowest);
 }
 
 int Main(int argc, char** argv) {
@@ -123,8 +133,7 @@ int Main(int argc, char** argv) {
       times.push_back(bench::SecondsSince(start));
     }
     double first = times.front();
-    std::sort(times.begin(), times.end());
-    double seconds = times[times.size() / 2];
+    double seconds = Median(times);
     fmt::print("{:>9} {:>9} {:>9.3f} {:>10.3f} {:>9.2f}\n", input->size(), run->Current().size(), first, seconds,
                seconds * 1e6 / static_cast<double>(input->size()));
     if (n == max_nodes || n * 10 > max_nodes) {
