@@ -53,8 +53,7 @@ Result<bool> RunGuarded(const PassInfo& pass, Graph& graph, PassContext& context
 }
 
 Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassContext& context, const Graph* pristine,
-                                     PendingEffects pristine_effects,
-                                     const Alongside& alongside) {
+                                     const PendingEffects& pristine_effects, const Alongside& alongside) {
   for (PassInstrumentation* inst : instrumentations_) inst->BeforePass(pass, graph);
   // The copy is the rollback point: a pass may fail half way through.
   std::unique_ptr<Graph> before;

@@ -84,8 +84,7 @@ class PassManager {
   // second core.
   using Alongside = std::function<void(const Graph&)>;
   Result<PassOutcome> Run(const PassInfo& pass, Graph& graph, PassContext& context, const Graph* pristine = nullptr,
-                          PendingEffects pristine_effects = {},
-                          const Alongside& alongside = nullptr);
+                          const PendingEffects& pristine_effects = {}, const Alongside& alongside = nullptr);
 
  private:
   std::vector<PassInstrumentation*> instrumentations_;

@@ -38,7 +38,7 @@ class ValueTable {
   const std::string& SymbolText(uint32_t symbol) const { return *symbol_texts_[symbol]; }
 
  private:
-  void Grow(size_t slots);  // re-places the entries into `slots` (a power of two)
+  void Grow(size_t slots);     // re-places the entries into `slots` (a power of two)
   void Place(uint64_t entry);  // into the first empty slot from its tag's
 
   std::vector<uint32_t> words_;   // all values' words, back to back

@@ -304,8 +304,8 @@ TEST(EffectCheckTest, ManagerRollsBackAndNamesThePass) {
   EXPECT_TRUE(SameGraph(*graph, *original));
   // With a pristine copy and its summary given (how PipelineRun calls it).
   auto summary = SummarizeEffects(*original, OpRegistry::Builtin());
-  outcome = manager.Run(MulToInplace(EffectPolicy::kPreserveValues), *graph, context, original.get(),
-                        ReadyEffects(summary));
+  outcome =
+      manager.Run(MulToInplace(EffectPolicy::kPreserveValues), *graph, context, original.get(), ReadyEffects(summary));
   ASSERT_FALSE(outcome.ok());
   EXPECT_TRUE(SameGraph(*graph, *original));
 }

@@ -379,7 +379,8 @@ TEST(StreamPassesTest, BuildTaskGraphRefusesWaitsWithoutRecords) {
   // Counting allows it and counts it, and fails where building fails otherwise.
   Result<TaskCounts> counts = CountTasks(g, OpRegistry::Builtin());
   ASSERT_FALSE(counts.ok());
-  EXPECT_EQ(counts.status().message(), "wait 'wait' waits for 'x', which is not an air.record (run event_record first)");
+  EXPECT_EQ(counts.status().message(),
+            "wait 'wait' waits for 'x', which is not an air.record (run event_record first)");
   g.SetArgs(wait, {Argument::List({})});
   counts = CountTasks(g, OpRegistry::Builtin());
   ASSERT_TRUE(counts.ok()) << counts.status().message();
