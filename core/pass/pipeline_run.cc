@@ -204,6 +204,9 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
     effects_ = ReadyEffects(std::move(outcome->effects));
   }
   failure_.reset();
+  // A pass the check skips (EffectPolicy::kUnchecked) never waited for the
+  // old snapshot's summary, which may still be reading it: Evict may drop it.
+  if (changed) FinishBackgroundWork();
   Evict();
   if (env.on_stage) env.on_stage(stages_.back(), Current());
   return Status::Ok();
@@ -215,9 +218,9 @@ void PipelineRun::SummarizeInBackground(const PassContext& context) {
   const OpRegistry* registry = &RegistryOf(context);
   const OpSchemaTable* schemas = context.schemas;
   effects_of_ = snapshots_.back();
-  // A raw pointer: the task is done before the snapshot stops being current
-  // (the first pass to touch it waits for it; a run waits before returning),
-  // and the finished task must not keep a snapshot alive for Evict.
+  // A raw pointer: the task is done before the snapshot can be dropped (a
+  // pass that changes the graph waits for it before Evict, a run before it
+  // returns), and the finished task must not keep a snapshot alive for Evict.
   effects_ = std::async(std::launch::async | std::launch::deferred, [snapshot, registry, schemas] {
                return SummarizeEffects(*snapshot, *registry, nullptr, schemas);
              }).share();

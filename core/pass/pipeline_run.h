@@ -201,8 +201,8 @@ class PipelineRun {
   // Starts summarizing the current snapshot on another thread: the passes
   // before the first that touches it run meanwhile. Step and RunUntil wait
   // for it before they return, so no thread outlives a call (the tables it
-  // reads may change between calls) and the snapshot it reads stays current
-  // while it runs.
+  // reads may change between calls), and so does a pass that changes the
+  // graph, so Evict never drops the snapshot it reads.
   void SummarizeInBackground(const PassContext& context);
   void FinishBackgroundWork() const;
   // What made each stage, for recomputing a dropped snapshot exactly: the

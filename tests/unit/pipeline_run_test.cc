@@ -254,6 +254,35 @@ Result<bool> RenameOne(Graph& graph, PassContext&) {
   return false;
 }
 
+// Each stage's snapshot is summarized in the background while passes that
+// leave it alone run; a pass the effect check skips changes the graph
+// without waiting for that summary, and the budget then drops the snapshot
+// it reads: the run must wait for it first (ASan sees it if not).
+TEST(PipelineRunTest, UncheckedPassesChangeTheGraphWhileItsSummaryIsMade) {
+  PassRegistry registry;
+  PassInfo rename = Info("rename_unchecked", RenameOne);
+  rename.effects = EffectPolicy::kUnchecked;
+  ASSERT_TRUE(registry.Register(rename).ok());
+  ASSERT_TRUE(registry.Register(Info("nothing", Nothing)).ok());
+  PassContext context;
+  PipelineEnv env;
+  env.passes = &registry;
+  env.context = &context;
+  std::vector<std::string> passes;
+  for (int i = 0; i < 5; ++i) {
+    passes.push_back("nothing");
+    passes.push_back("rename_unchecked");
+  }
+  PipelineOptions options;
+  options.bytes_per_node = 100;
+  options.memory_budget = 2 * 5 * 100;  // the input and the current stage
+  PipelineRun run(SmallGraph(), passes, options);
+  ASSERT_TRUE(run.RunUntil(std::nullopt, env).ok());
+  ASSERT_TRUE(run.at_end());
+  EXPECT_FALSE(run.IsKept(2));
+  EXPECT_NE(run.Current().Find("r_relu"), nullptr);
+}
+
 TEST(PipelineRunTest, BudgetEvictsOldSnapshotsAndRecomputesThemExactly) {
   PassRegistry registry;
   ASSERT_TRUE(registry.Register(Info("rename_one", RenameOne)).ok());
