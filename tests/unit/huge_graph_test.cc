@@ -5,7 +5,8 @@
 // formats (airscope JSON, pbtxt both ways, GE text, DOT) take a 200,000-node
 // chain, which already needs more stack than a thread has if any of them
 // recursed (they are linear but about 20 us/node, so a million nodes would
-// cost CI minutes). A node with 100,000 users goes through all of it.
+// cost CI minutes). A node with 100,000 users goes through all of it. The
+// sanitizer build runs them at a fifth of these sizes (kShrink).
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -110,7 +111,19 @@ void ThroughForeignFormats(const Graph& g) {
   EXPECT_LT(dot->size(), PrintFxText(g).size());
 }
 
-constexpr size_t kChainLength = 1000000;
+// Under AddressSanitizer every access is checked and these tests took six
+// of CI's thirty minutes: the sanitizer run looks for memory errors on the
+// same code paths at a fifth of the size, and the Release run keeps the full
+// sizes, which are what show the walkers are neither recursive nor quadratic.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr size_t kShrink = 5;
+#else
+constexpr size_t kShrink = 1;
+#endif
+
+constexpr size_t kChainLength = 1000000 / kShrink;
+constexpr size_t kForeignChainLength = 200000 / kShrink;
+constexpr size_t kUsers = 100000 / kShrink;
 
 TEST(HugeGraphTest, MillionNodeChain) {
   std::unique_ptr<Graph> g = ReluChain(kChainLength, "f32[4]");
@@ -127,11 +140,11 @@ TEST(HugeGraphTest, MillionNodeChain) {
   EXPECT_TRUE(g->Lint().ok());
 }
 
-TEST(HugeGraphTest, ForeignFormatsOfALongChain) { ThroughForeignFormats(*ReluChain(200000, "f32[4]")); }
+TEST(HugeGraphTest, ForeignFormatsOfALongChain) { ThroughForeignFormats(*ReluChain(kForeignChainLength, "f32[4]")); }
 
 TEST(HugeGraphTest, HundredThousandUsersOfOneNode) {
-  std::unique_ptr<Graph> g = Fanout(100000);
-  EXPECT_EQ(g->Find("x")->users().size(), 100000u);
+  std::unique_ptr<Graph> g = Fanout(kUsers);
+  EXPECT_EQ(g->Find("x")->users().size(), kUsers);
   ThroughWalkers(*g);
   ThroughForeignFormats(*g);
   // dce with every user dead: the output reads x alone.
