@@ -7,6 +7,7 @@
 //                            <release>, <compiler> <version>, <build type>".
 //                            MachineLine() is that text without the newline.
 //   SecondsSince(start)      wall seconds from a steady_clock time point to now.
+//   Median(values)           the middle value (the upper of an even count).
 //   MedianSeconds(runs, fn)  calls fn() `runs` times (at least once) and
 //                            returns the median wall time in seconds: one
 //                            noisy run on a shared machine does not move it.
@@ -93,6 +94,12 @@ inline double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The middle value (the upper one of an even count); `values` is not empty.
+inline double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
 template <class Fn>
 double MedianSeconds(int runs, Fn&& fn) {
   std::vector<double> seconds;
@@ -101,8 +108,7 @@ double MedianSeconds(int runs, Fn&& fn) {
     fn();
     seconds.push_back(SecondsSince(start));
   }
-  std::sort(seconds.begin(), seconds.end());
-  return seconds[seconds.size() / 2];
+  return Median(std::move(seconds));
 }
 
 inline size_t CountLines(std::string_view data) {

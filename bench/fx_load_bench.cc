@@ -161,8 +161,7 @@ int Measure(const std::string& path, size_t nodes, bool fanout, double gen_s, co
   auto median = [&runs](auto field) {
     std::vector<double> values;
     for (const airscope::bench::ChildRun& run : runs) values.push_back(run.*field);
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
+    return airscope::bench::Median(std::move(values));
   };
   double wall = median(&airscope::bench::ChildRun::seconds);
   double peak = median(&airscope::bench::ChildRun::peak_rss_bytes);

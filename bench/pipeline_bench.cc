@@ -71,11 +71,6 @@ bool WriteReadable(size_t nodes, const std::string& path) {
 // sees the same drift on both sides. The spread says how much it wandered.
 constexpr int kBinaryPairs = 7;
 
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
-
 void MeasureBinary(const std::string& binary) {
   if (::access(binary.c_str(), X_OK) != 0) {
     fmt::print("({} not found: the binary rows are skipped)\n", binary);
@@ -104,7 +99,7 @@ void MeasureBinary(const std::string& binary) {
   fmt::print(
       "binary, 100k graph as print_readable text (median of {} pairs): load {:.3f} s, load; run {:.3f} s, "
       "run {:.3f} s (pairs {:.3f}-{:.3f} s)\n",
-      kBinaryPairs, Median(loads), Median(load_runs), Median(runs), *fastest, *slowest);
+      kBinaryPairs, bench::Median(loads), bench::Median(load_runs), bench::Median(runs), *fastest, *slowest);
 }
 
 int Main(int argc, char** argv) {
@@ -133,7 +128,7 @@ int Main(int argc, char** argv) {
       times.push_back(bench::SecondsSince(start));
     }
     double first = times.front();
-    double seconds = Median(times);
+    double seconds = bench::Median(times);
     fmt::print("{:>9} {:>9} {:>9.3f} {:>10.3f} {:>9.2f}\n", input->size(), run->Current().size(), first, seconds,
                seconds * 1e6 / static_cast<double>(input->size()));
     if (n == max_nodes || n * 10 > max_nodes) {

@@ -314,7 +314,6 @@ class TaskGraphBuilder {
       AddStream(node.stream());
       return static_cast<uint32_t>(counted_++);
     }
-    ++counted_;
     DeviceTask task;
     task.id = static_cast<uint32_t>(out_.tasks.size());
     task.kind = kind;
@@ -354,8 +353,8 @@ class TaskGraphBuilder {
   const OpRegistry& registry_;
   const TaskGraphOptions& options_;
   const bool counting_;
-  size_t counted_ = 0;  // tasks made (or counted)
-  size_t unrecorded_waits_ = 0;
+  size_t counted_ = 0;           // count mode: the tasks counted (build mode has out_.tasks)
+  size_t unrecorded_waits_ = 0;  // count mode
   const StorageMap storages_;
   TaskGraph out_;
   CoreLimitTracker limits_;

@@ -41,6 +41,16 @@ PendingEffects ReadyEffects(std::shared_ptr<const EffectSummary> summary) {
   return made.get_future().share();
 }
 
+PendingEffects SummarizeEffectsLater(const Graph& graph, const OpRegistry& registry, std::shared_ptr<ValueTable> table,
+                                     const OpSchemaTable* schemas) {
+  graph.PrepareConcurrentReads();
+  return std::async(std::launch::async | std::launch::deferred,
+                    [&graph, &registry, table = std::move(table), schemas] {
+                      return SummarizeEffects(graph, registry, table, schemas);
+                    })
+      .share();
+}
+
 Result<bool> RunGuarded(const PassInfo& pass, Graph& graph, PassContext& context) {
   if (!pass.run) return Status::Errorf("pass '{}' has no implementation", pass.name);
   try {
@@ -78,12 +88,8 @@ Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassCon
       before_effects = SummarizeEffects(pristine ? *pristine : *before, registry, nullptr, context.schemas);
     }
     // Summarizing and `alongside` only read the graph (and the summary
-    // writes only its own table), so they run side by side; a thread that
-    // cannot be started makes the summary run in get() instead.
-    graph.PrepareConcurrentReads();
-    std::future<std::shared_ptr<const EffectSummary>> summary =
-        std::async(std::launch::async | std::launch::deferred,
-                   [&] { return SummarizeEffects(graph, registry, before_effects->table, context.schemas); });
+    // writes only its own table), so they run side by side.
+    PendingEffects summary = SummarizeEffectsLater(graph, registry, before_effects->table, context.schemas);
     if (alongside) alongside(graph);
     effects = summary.get();
     if (Status check = CheckEffects(*before_effects, *effects, pass.effects); !check.ok()) {

@@ -58,6 +58,11 @@ struct PassOutcome {
 using PendingEffects = std::shared_future<std::shared_ptr<const EffectSummary>>;
 // A summary already made, as a PendingEffects.
 PendingEffects ReadyEffects(std::shared_ptr<const EffectSummary> summary);
+// SummarizeEffects(graph, ...) on another thread (or, when no thread can be
+// started, in get()). Calls graph.PrepareConcurrentReads(); `graph` must not
+// change, and it, `registry` and `schemas` must live, until the summary is done.
+PendingEffects SummarizeEffectsLater(const Graph& graph, const OpRegistry& registry, std::shared_ptr<ValueTable> table,
+                                     const OpSchemaTable* schemas);
 
 class PassManager {
  public:

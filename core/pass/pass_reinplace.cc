@@ -63,7 +63,9 @@ bool SameLayout(const Node* a, const Node* b) {
 // torch._debug_has_internal_overlap(t) == 1 (MemOverlap::Yes): a dim of size
 // > 1 with stride 0 (an expand). Other layouts are "too hard" (2), not 1.
 // Contiguous (no strides given) is non-overlapping and dense: No (0), even
-// when a size of 0 makes a contiguous stride 0.
+// when a size of 0 makes a contiguous stride 0 (torch's
+// aten/src/ATen/MemoryOverlap.cpp, has_internal_overlap: is_non_overlapping_
+// and_dense() answers No before any stride is looked at).
 bool HasInternalOverlap(const TensorMeta& t) {
   if (t.strides.empty()) return false;
   const std::vector<Dim>& strides = t.strides;

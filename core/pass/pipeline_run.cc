@@ -213,17 +213,12 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
 }
 
 void PipelineRun::SummarizeInBackground(const PassContext& context) {
-  const Graph* snapshot = snapshots_.back().get();
-  snapshot->PrepareConcurrentReads();
-  const OpRegistry* registry = &RegistryOf(context);
-  const OpSchemaTable* schemas = context.schemas;
   effects_of_ = snapshots_.back();
-  // A raw pointer: the task is done before the snapshot can be dropped (a
-  // pass that changes the graph waits for it before Evict, a run before it
-  // returns), and the finished task must not keep a snapshot alive for Evict.
-  effects_ = std::async(std::launch::async | std::launch::deferred, [snapshot, registry, schemas] {
-               return SummarizeEffects(*snapshot, *registry, nullptr, schemas);
-             }).share();
+  // By reference, not by owner: the task is done before the snapshot can be
+  // dropped (a pass that changes the graph waits for it before Evict, a run
+  // before it returns), and the finished task must not keep a snapshot alive
+  // for Evict. The registry and schemas outlive the run's call.
+  effects_ = SummarizeEffectsLater(*snapshots_.back(), RegistryOf(context), nullptr, context.schemas);
 }
 
 void PipelineRun::FinishBackgroundWork() const {
