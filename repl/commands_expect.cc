@@ -10,6 +10,7 @@
 #include "repl/cache_state.h"
 #include "repl/graph_loader.h"
 #include "repl/command_table.h"
+#include "repl/expect_facts.h"
 #include "repl/graph_views.h"
 #include "repl/interpreter.h"
 
@@ -17,20 +18,15 @@ namespace airscope {
 namespace {
 
 constexpr std::string_view kSyntax =
-    "expect nodes N [PATTERN] | graphs N | lint | node NAME [FIELD VALUE] | no node NAME |\n"
+    "expect nodes N [PATTERN] | graphs N | graph NAME | lint | node NAME [FIELD VALUE] | no node NAME |\n"
     "       graph matches PATH |\n"
-    "       output \"COMMAND\" contains|lacks \"TEXT\" | error \"COMMAND\" [contains \"TEXT\"] |\n"
-    "       hit | miss | cache N | compiles N";
+    "       stage PASS changed|unchanged|skipped|failed | stage PASS nodes N | remark PASS contains|lacks \"TEXT\" |\n"
+    "       hit | miss | cache N | compiles N | guards N [ENTRY|ID] | recompiles N |\n"
+    "       captures|recaptures|replays N [key KEY] | tasks N on STREAM | [no] slice NAME [on STREAM] |\n"
+    "       output \"COMMAND\" contains|lacks \"TEXT\" | error \"COMMAND\" [contains \"TEXT\"]";
 
-Status Mismatch(std::string_view what, std::string_view expected, std::string_view actual) {
-  return Status::Errorf("expect failed: {}: expected {}, actual {}", what, expected, actual);
-}
-
-Result<size_t> ParseCount(const Word& word) {
-  std::optional<int64_t> value = WordAsInt(word);
-  if (!value || *value < 0) return ColumnErrorf(word.column, "expected a count, got '{}'", word.text);
-  return static_cast<size_t>(*value);
-}
+constexpr auto Mismatch = ExpectMismatch;
+constexpr auto ParseCount = ParseExpectCount;
 
 std::string WithoutSpaces(std::string_view text) {
   std::string out;
@@ -107,7 +103,8 @@ Status ExpectNode(CommandContext& ctx, const std::vector<Word>& args) {
 }
 
 Status ExpectNoNode(CommandContext& ctx, const std::vector<Word>& args) {
-  if (args.size() != 2 || args[0].text != "node") return Status::Error("usage: expect no node NAME");
+  if (!args.empty() && args[0].text == "slice") return ExpectSlice(ctx, {args.begin() + 1, args.end()}, false);
+  if (args.size() != 2 || args[0].text != "node") return Status::Error("usage: expect no node NAME | no slice NAME");
   AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, CurrentGraph(ctx));
   if (!graph->Find(args[1].text)) return Status::Ok();
   return Mismatch(fmt::format("node '{}'", args[1].text), "no such node", "it exists");
@@ -194,7 +191,9 @@ std::string FxLine(const Graph& graph, size_t index) {
 }
 
 Status ExpectGraphMatches(CommandContext& ctx, const std::vector<Word>& args) {
-  if (args.size() != 2 || args[0].text != "matches") return Status::Error("usage: expect graph matches PATH");
+  if (args.size() == 1) return ExpectGraphLoaded(ctx, args[0]);
+  if (args.size() != 2 || args[0].text != "matches")
+    return Status::Error("usage: expect graph NAME | graph matches PATH");
   AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, CurrentGraph(ctx));
   std::string path = ctx.interpreter.ResolvePath(args[1].text);
   Result<LoadedGraph> expected =
@@ -221,11 +220,18 @@ Status Expect(CommandContext& ctx) {
   if (form == "output") return ExpectOutput(ctx, rest);
   if (form == "error") return ExpectError(ctx, rest);
   if (form == "hit" || form == "miss" || form == "cache" || form == "compiles") return ExpectCache(ctx, form, rest);
-  return ColumnErrorf(
-      args[0].column,
-      "unknown expect form '{}' (nodes, graphs, lint, node, no node, graph matches, output, error, hit, "
-      "miss, cache, compiles)",
-      form);
+  if (form == "stage") return ExpectStage(ctx, rest);
+  if (form == "remark") return ExpectRemark(ctx, rest);
+  if (form == "guards") return ExpectGuards(ctx, rest);
+  if (form == "recompiles") return ExpectRecompiles(ctx, rest);
+  if (form == "captures" || form == "recaptures" || form == "replays") return ExpectRuntimeCount(ctx, form, rest);
+  if (form == "tasks") return ExpectTasks(ctx, rest);
+  if (form == "slice") return ExpectSlice(ctx, rest, true);
+  return ColumnErrorf(args[0].column,
+                      "unknown expect form '{}' (nodes, graphs, graph, lint, node, no node, graph matches, stage, "
+                      "remark, hit, miss, cache, compiles, guards, recompiles, captures, recaptures, replays, tasks, "
+                      "slice, no slice, output, error)",
+                      form);
 }
 
 }  // namespace
@@ -248,18 +254,44 @@ void RegisterExpectCommand(CommandTable& table) {
                  "  expect hit / expect miss           the last call hit / missed the compile cache\n"
                  "  expect cache 2                     the current frame has 2 cache entries\n"
                  "  expect compiles 3                  the log (TORCH_TRACE or TORCH_LOGS) or frame has 3 compiles\n"
+                 "  expect graph 0/0:dynamo            a graph of that name is loaded\n"
+                 "  expect stage optimize_noop_ops changed   the pass's latest stage changed the graph (also:\n"
+                 "                                     unchanged, skipped, failed; `stage PASS nodes 12`)\n"
+                 "  expect remark reinplace contains \"missed\"   a remark (or the error) of the pass's stage\n"
+                 "  expect guards 5 0/0                the cache entry (index or compile id) or the log's compile\n"
+                 "                                     has 5 guards\n"
+                 "  expect recompiles 2                the frame or log has 2 recompiles\n"
+                 "  expect captures 2 [key [4]]        the AclGraphs of the current graph captured 2 times (first\n"
+                 "                                     captures and recaptures, as `cache` counts them; or that key's\n"
+                 "                                     graph); recaptures N, replays N alike\n"
+                 "  expect tasks 3 on stream_1         the last device run has 3 tasks on stream_1\n"
+                 "  expect slice \"copy arg0_1\" [on S]  the last device run has a slice of that name (a glob);\n"
+                 "                                     `expect no slice NAME` that it has none\n"
+                 "Prefer these to `expect output` where one fits: they read the session's data, not a\n"
+                 "command's wording, so a change of wording does not break them.\n"
+                 "A script that ran expect lines ends with \"expect: N passed, M failed\" (\", K not run\" when it\n"
+                 "stopped before them).\n"
                  "A failed expect prints what was expected and what was found, and fails the line.",
              Expect, [](const std::vector<std::string>& before) {
                if (before.empty()) {
-                 return CompletionRule{CompletionKind::kFixed,
-                                       {"nodes", "graphs", "lint", "node", "no", "graph", "output", "error", "hit",
-                                        "miss", "cache", "compiles"}};
+                 return CompletionRule{
+                     CompletionKind::kFixed,
+                     {"nodes",  "graphs",     "lint",     "node",       "no",       "graph", "output",
+                      "error",  "hit",        "miss",     "cache",      "compiles", "stage", "remark",
+                      "guards", "recompiles", "captures", "recaptures", "replays",  "tasks", "slice"}};
                }
                if (before[0] == "node" && before.size() == 1) return CompletionRule{CompletionKind::kNode, {}};
                if (before[0] == "node" && before.size() == 2) {
                  return CompletionRule{CompletionKind::kFixed, {"exists", "op", "target", "shape", "stream", "users"}};
                }
-               if (before[0] == "no" && before.size() == 1) return CompletionRule{CompletionKind::kFixed, {"node"}};
+               if (before[0] == "no" && before.size() == 1)
+                 return CompletionRule{CompletionKind::kFixed, {"node", "slice"}};
+               if ((before[0] == "stage" || before[0] == "remark") && before.size() == 1)
+                 return CompletionRule{CompletionKind::kStage, {}};
+               if (before[0] == "stage" && before.size() == 2)
+                 return CompletionRule{CompletionKind::kFixed, {"changed", "unchanged", "skipped", "failed", "nodes"}};
+               if (before[0] == "remark" && before.size() == 2)
+                 return CompletionRule{CompletionKind::kFixed, {"contains", "lacks"}};
                if (before[0] == "graph" && before.size() == 1)
                  return CompletionRule{CompletionKind::kFixed, {"matches"}};
                if (before[0] == "graph" && before.size() == 2) return CompletionRule{CompletionKind::kFile, {}};

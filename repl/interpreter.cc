@@ -149,6 +149,7 @@ Status Interpreter::ExecuteLine(std::string_view line) {
     status = Status::Errorf("out of memory: `{}` needed a buffer larger than the process can have", (*spec)->name);
   }
   status = record(status, out.Text());
+  if ((*spec)->name == "expect" && capturing_ == 0) ++(status.ok() ? expect_tally_.passed : expect_tally_.failed);
   if (block_ && block_->origin_line == 0) block_->origin_line = current_origin_ == "<interactive>" ? 0 : current_line_;
   if (redirect) {
     // What it printed goes to the file even when it failed (as in a shell); its error still reaches the user.
@@ -204,8 +205,16 @@ Status Interpreter::RunLines(const std::vector<std::string>& lines, std::string_
       self->block_ = std::move(*outer);
     }
   } restore{this, std::move(saved_origin), saved_line, &outer_block};
+  // The expect lines a stop (a failure, Ctrl-C, quit) leaves unrun, so a
+  // summary of a script cut short does not read as all passed.
+  auto count_not_run = [&](size_t from) {
+    for (size_t j = from; j < lines.size(); ++j) expect_tally_.not_run += IsExpectLine(lines[j]);
+  };
   for (size_t i = 0; i <= lines.size(); ++i) {
-    if (session_.quit_requested()) break;
+    if (session_.quit_requested()) {
+      count_not_run(i);
+      break;
+    }
     size_t reported_before = reported_failures_;
     Status status;
     if (i == lines.size()) {
@@ -232,10 +241,22 @@ Status Interpreter::RunLines(const std::vector<std::string>& lines, std::string_
       ++reported_failures_;
     }
     if (failed++ == 0) first_failure = located;
-    if (session_.settings().Get("on-error") != "continue" || InterruptRequested()) return located;
+    if (session_.settings().Get("on-error") != "continue" || InterruptRequested()) {
+      count_not_run(i + 1);
+      return located;
+    }
   }
   if (failed <= 1) return first_failure;
   return WithHeadlineSuffix(first_failure, fmt::format(" ({} lines failed in {})", failed, origin));
+}
+
+bool Interpreter::IsExpectLine(std::string_view line) const {
+  size_t first = line.find_first_not_of(" \t");
+  if (first == std::string_view::npos || line[first] == '#') return false;
+  std::string_view rest = line.substr(first);
+  std::string_view word = rest.substr(0, rest.find_first_of(" \t"));
+  Result<const CommandSpec*> spec = table_.Lookup(word);
+  return spec.ok() && (*spec)->name == "expect";
 }
 
 std::string Interpreter::ExpandHome(std::string_view path) {

@@ -41,6 +41,17 @@ using BlockHandler = std::function<Status(const BlockLines& block)>;
 // so a typo is retyped, not the whole block.
 using BlockLineCheck = std::function<Status(std::string_view line, size_t line_number)>;
 
+// What the `expect` lines of a batch run came to, for the closing summary a
+// script prints ("expect: 12 passed, 0 failed") and the golden runner reads.
+// Only lines the user wrote count: an `expect` run inside another command
+// (`expect error "expect ..."`, `bisect`, `report`) is that command's business.
+struct ExpectTally {
+  size_t passed = 0;
+  size_t failed = 0;
+  size_t not_run = 0;  // expect lines after the line a script stopped at
+  size_t total() const { return passed + failed + not_run; }
+};
+
 class Interpreter {
  public:
   static constexpr int kMaxSourceDepth = 16;
@@ -83,12 +94,15 @@ class Interpreter {
   // How many failing script lines have been reported through the sink; a
   // caller that gets an error back and sees this unchanged must report it.
   size_t reported_failures() const { return reported_failures_; }
+  const ExpectTally& expect_tally() const { return expect_tally_; }
 
   const CommandTable& table() const { return table_; }
   Session& session() { return session_; }
 
  private:
   Status RunLines(const std::vector<std::string>& lines, std::string_view origin);
+  // Whether `line` runs the expect command (any prefix that finds it).
+  bool IsExpectLine(std::string_view line) const;
 
   Session& session_;
   const CommandTable& table_;
@@ -106,6 +120,7 @@ class Interpreter {
   size_t current_line_ = 0;
   std::vector<std::string> script_dirs_;  // innermost last
   size_t reported_failures_ = 0;
+  ExpectTally expect_tally_;
   int capturing_ = 0;  // ExecuteCaptured calls in progress
 };
 

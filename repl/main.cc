@@ -180,6 +180,18 @@ void PreferHugePagesForMalloc(char** argv) {
 #endif
 }
 
+// A script's closing line when it asserted anything, as a test runner ends:
+// "expect: 12 passed, 0 failed" (", 3 not run" when it stopped early). The
+// golden runner reads it to know every expect line ran and held.
+void PrintExpectSummary(const ExpectTally& tally, OutputSink& sink) {
+  if (tally.total() == 0) return;
+  CommandOutput out;
+  bool clean = tally.failed == 0 && tally.not_run == 0;
+  std::string not_run = tally.not_run > 0 ? fmt::format(", {} not run", tally.not_run) : "";
+  out.Styled(clean ? Style::kGood : Style::kBad, "expect: {} passed, {} failed{}", tally.passed, tally.failed, not_run);
+  sink.Output(out);
+}
+
 int LeaveWithoutTeardown(int code) {
 #if defined(AIRSCOPE_TEARDOWN_AT_EXIT)
   return code;
@@ -268,6 +280,7 @@ int Main(int argc, char** argv) {
   }
   Status status = have_commands ? interpreter.RunCommandText(commands) : interpreter.RunScript(script);
   if (!status.ok() && interpreter.reported_failures() == 0) sink.Error(status.message());
+  PrintExpectSummary(interpreter.expect_tally(), sink);
   // -x: the script's failure is reported; the session it built is still the user's.
   if (stay_interactive && terminal && !session.quit_requested()) {
     ClearInterrupt();

@@ -172,6 +172,73 @@ TEST(InterpreterTest, ExpectFormsPassAndFail) {
   EXPECT_FALSE(shell.interpreter.ExecuteLine("expect frobnicate").ok());
 }
 
+TEST(InterpreterTest, ExpectTallyCountsTheUsersLinesOnly) {
+  Shell shell;
+  // An expect run inside another command (here `expect error "expect ..."`) is not the user's line.
+  std::string script = WriteTemp("tally.airscript",
+                                 "expect graphs 0\n"
+                                 "expect error \"expect graphs 9\"\n"
+                                 "expect graphs 2\n"
+                                 "echo never\n"
+                                 "  expect graphs 0\n"
+                                 "# expect graphs 0\n"
+                                 "exp nodes 3\n");
+  EXPECT_FALSE(shell.interpreter.RunScript(script).ok());
+  const ExpectTally& tally = shell.interpreter.expect_tally();
+  EXPECT_EQ(tally.passed, 2u);
+  EXPECT_EQ(tally.failed, 1u);
+  EXPECT_EQ(tally.not_run, 2u);  // the indented line and the prefix `exp`; not the comment
+}
+
+TEST(InterpreterTest, ExpectTallyUnderOnErrorContinueRunsEverything) {
+  Shell shell;
+  std::string script =
+      WriteTemp("tally_continue.airscript", "set on-error continue\nexpect graphs 1\nbogus\nexpect graphs 0\n");
+  EXPECT_FALSE(shell.interpreter.RunScript(script).ok());
+  const ExpectTally& tally = shell.interpreter.expect_tally();
+  EXPECT_EQ(tally.passed, 1u);
+  EXPECT_EQ(tally.failed, 1u);
+  EXPECT_EQ(tally.not_run, 0u);
+}
+
+TEST(InterpreterTest, StructuredExpectFormsReadTheSession) {
+  Shell shell;
+  auto run = [&](const std::string& line) { return shell.interpreter.ExecuteLine(line); };
+  ASSERT_TRUE(run("load " + kData + "/seed_multistream.readable.py as seed").ok());
+  EXPECT_TRUE(run("expect graph seed").ok());
+  Status missing = run("expect graph nope");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.message(),
+            "expect failed: graph 'nope': expected it to be loaded, actual no such graph (1 loaded)");
+  // Before any pipeline run a stage form says what to do.
+  Status early = run("expect stage optimize_noop_ops unchanged");
+  ASSERT_FALSE(early.ok());
+  EXPECT_NE(early.message().find("step or run first"), std::string::npos) << early.message();
+  ASSERT_TRUE(run("run").ok());
+  // The seed is aten already: aot leaves it; reinplace makes the abs in-place.
+  EXPECT_TRUE(run("expect stage aot unchanged").ok());
+  EXPECT_TRUE(run("expect stage reinplace_inplaceable_ops_pass changed").ok());
+  EXPECT_TRUE(run("expect stage lower nodes 6").ok());
+  Status wrong = run("expect stage aot changed");
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.message(), "expect failed: stage of aot: expected changed, actual unchanged");
+  EXPECT_FALSE(run("expect stage aot sideways").ok());
+  EXPECT_FALSE(run("expect stage no_such_pass changed").ok());
+  EXPECT_TRUE(run("expect remark lower contains \"device tasks on 1 stream\"").ok());
+  EXPECT_TRUE(run("expect remark aot lacks \"no such remark text\"").ok());
+  EXPECT_FALSE(run("expect remark aot contains \"no such remark text\"").ok());
+  // No calls were made: nothing captured, no recompiles, no guards.
+  EXPECT_TRUE(run("expect captures 0").ok());
+  EXPECT_TRUE(run("expect recompiles 0").ok());
+  EXPECT_FALSE(run("expect guards 1").ok());
+  EXPECT_FALSE(run("expect captures 1 key [4]").ok());
+  // The device's last run: eager puts the graph's tasks on its streams.
+  ASSERT_TRUE(run("eager 1").ok());
+  EXPECT_TRUE(run("expect slice mm").ok());
+  EXPECT_TRUE(run("expect no slice no_such_kernel*").ok());
+  EXPECT_FALSE(run("expect tasks 1 on no_such_stream").ok());
+}
+
 }  // namespace
 }  // namespace airscope
 
