@@ -9,7 +9,7 @@
 // Adding a format that yields one graph: a reader file in formats/ (or core/fx)
 // and one row in registry.cc (its sniff and its read). A format of a new kind
 // (something other than a graph, a log or a tree) also needs the shell's
-// loader for that kind (repl/commands_graph.cc, LoadInput).
+// loader for that kind (repl/commands_graph.cc: `Load` dispatches on the row's InputKind).
 //
 // The FX text, readable and airscope JSON parsers stay in core/fx (core's own
 // tests and passes use them); their rows here call into them.

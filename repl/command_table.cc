@@ -77,6 +77,9 @@ CommandTable BuildCommandTable() {
   RegisterModuleCommands(table);
   RegisterPipelineCommands(table);
   RegisterReportCommands(table);
+  RegisterTraceCommands(table);
+  RegisterCompareCommand(table);
+  RegisterRuntimeCommands(table);
   // gdb's one-letter habits. `run` continues from the cursor, so it is both c and r.
   table.AddAlias("n", "next");
   table.AddAlias("s", "step");

@@ -75,7 +75,8 @@ class CommandTable {
 
 // Every airscope command, registered by the command files.
 CommandTable BuildCommandTable();
-// Per-area registration, one function per commands_*.cc file.
+// Per-area registration, one function per commands_*.cc file (and runtime_call.cc);
+// BuildCommandTable calls each once, and no other file declares one.
 void RegisterGraphCommands(CommandTable& table);
 void RegisterShellCommands(CommandTable& table);
 void RegisterExpectCommand(CommandTable& table);
@@ -94,5 +95,8 @@ void RegisterOpCommands(CommandTable& table);  // op define/inplaceable/list (co
 void RegisterModuleCommands(CommandTable& table);
 void RegisterPipelineCommands(CommandTable& table);
 void RegisterReportCommands(CommandTable& table);
+void RegisterTraceCommands(CommandTable& table);    // compiles, recompiles, guards (commands_trace.cc)
+void RegisterCompareCommand(CommandTable& table);   // compare (commands_compare.cc)
+void RegisterRuntimeCommands(CommandTable& table);  // drop (runtime_call.cc)
 
 }  // namespace airscope

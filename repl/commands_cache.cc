@@ -22,8 +22,7 @@
 
 namespace airscope {
 
-void RegisterTraceCommands(CommandTable& table);  // commands_trace.cc
-Status GuardsCommand(CommandContext& ctx);        // commands_trace.cc: frames and trace logs
+Status GuardsCommand(CommandContext& ctx);  // commands_trace.cc: frames and trace logs
 
 Result<CacheState*> CurrentCacheState(Session& session) {
   AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, session.Current());
@@ -577,8 +576,6 @@ void RegisterCacheCommands(CommandTable& table) {
              "For the last call that missed: which guard of which entry failed, and what happened next\n"
              "(a recompile, which dims became symbolic, or an eager run past the limit).",
              Why, nullptr});
-  RegisterTraceCommands(table);
-  RegisterRuntimeCommands(table);
 }
 
 }  // namespace airscope

@@ -465,7 +465,6 @@ Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::s
 }
 
 void RegisterTraceCommands(CommandTable& table) {
-  RegisterCompareCommand(table);
   table.Add({"compiles", "compiles [ID]",
              "the compiles of a loaded log or TORCH_COMPILE_DEBUG tree; one compile id tied together",
              "For a graph loaded from a TORCH_TRACE log: each compile id (frame/compile, !N/frame/compile for\n"

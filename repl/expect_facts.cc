@@ -143,7 +143,8 @@ Status ExpectGuards(CommandContext& ctx, const std::vector<Word>& args) {
     const IndexCompile* compile = nullptr;
     for (const IndexCompile& c : index.compiles) compile = c.id == which->text ? &c : compile;
     if (!compile) return ColumnErrorf(which->column, "no compile '{}' in the loaded log", which->text);
-    if (compile->guard_count < 0) return ExpectMismatch(fmt::format("guards of {}", which->text), Text(want), "none logged");
+    if (compile->guard_count < 0)
+      return ExpectMismatch(fmt::format("guards of {}", which->text), Text(want), "none logged");
     actual = static_cast<size_t>(compile->guard_count);
     what = fmt::format("guards of {}", which->text);
   } else {
@@ -151,7 +152,8 @@ Status ExpectGuards(CommandContext& ctx, const std::vector<Word>& args) {
       return ExpectMismatch("guards", Text(want), "no cache entries (call the graph first)");
     }
     const auto& entries = state->frame->entries();
-    if (!which && entries.size() > 1) return Status::Error("usage: expect guards N ENTRY (the frame has several entries)");
+    if (!which && entries.size() > 1)
+      return Status::Error("usage: expect guards N ENTRY (the frame has several entries)");
     size_t picked = 0;
     if (which) {
       bool found = false;
@@ -198,7 +200,8 @@ Status ExpectRuntimeCount(CommandContext& ctx, std::string_view form, const std:
     for (const AclGraph* graph : graphs) {
       for (const GraphMeta& m : graph->graphs_meta()) meta = m.key == key ? &m : meta;
     }
-    if (!meta) return ExpectMismatch(fmt::format("{} of key {{{}}}", form, key), Text(want), "no captured graph of that key");
+    if (!meta)
+      return ExpectMismatch(fmt::format("{} of key {{{}}}", form, key), Text(want), "no captured graph of that key");
     size_t captures = static_cast<size_t>(meta->capture);
     actual = form == "captures" ? captures : form == "recaptures" ? captures - 1 : meta->replays;
     what = fmt::format("{} of key {{{}}}", form, key);

@@ -52,8 +52,6 @@ Status CompilesCommand(CommandContext& ctx);
 // TORCH_COMPILE_DEBUG tree, and `compiles ID` of any bundle.
 Status ShowIndexCompiles(CommandContext& ctx, const LogBundle& bundle);
 Status ShowIndexCompile(CommandContext& ctx, const LogBundle& bundle, const Word& which);
-// The `compare` command (commands_compare.cc), registered with the log commands.
-void RegisterCompareCommand(CommandTable& table);
 // "  recorded TorchAir stages, for compare: ..." (nothing when there are none).
 void PrintRecordedRuns(CommandContext& ctx, const std::vector<RecordedRun>& runs);
 

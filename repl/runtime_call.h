@@ -38,7 +38,4 @@ void PrintEntryRuntime(const CacheState& state, size_t index, CommandOutput& out
 // `mem --graph`: per captured graph on the device, the addresses it baked in.
 void PrintGraphAddresses(Session& session, CommandOutput& out);
 
-// `drop NAME`.
-void RegisterRuntimeCommands(CommandTable& table);
-
 }  // namespace airscope

@@ -62,7 +62,7 @@ struct RunOptions {
   bool sync_each_iteration = true;  // host synchronizes after every iteration (else once at the end)
   bool framework_dispatch = true;   // eager: pay host_dispatch_ns per op (false: raw launches)
   TraceLevel trace = TraceLevel::kFull;
-  DType compute_dtype = DType::kFloat32;  // kernels use this dtype's peak (tasks carry no dtype)
+  DType compute_dtype = DType::kFloat32;  // the peak for a task whose dtype is unknown (DeviceTask::dtype)
 };
 
 struct StreamUsage {

@@ -22,10 +22,12 @@
 // read immutable snapshots, and a run waits for them before it returns.
 // Above the memory budget (estimated as nodes x bytes_per_node per distinct
 // snapshot) the oldest snapshots other than the input and the current stage
-// are dropped; GraphAt() recomputes a dropped stage by replaying the passes
-// that changed the graph from the nearest kept snapshot, with the registry
-// and a copy of the context of the last run. That relies on passes being
-// deterministic (pass.h's contract) and not redefined since the stage ran;
+// are dropped; GraphAt() recomputes a dropped stage by replaying, from the
+// nearest kept snapshot, the passes that changed the graph, each with the
+// registry and context recorded when it ran (its stage's recipe). It refuses
+// when a table such a pass read (the pass registry, the decomposition table,
+// the op registry) has changed since, rather than show a stage that never
+// happened. That relies on passes being deterministic (pass.h's contract);
 // the registry given to runs must outlive the PipelineRun.
 //
 // Editing the pass list before the cursor invalidates the stages after the
