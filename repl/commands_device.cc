@@ -65,6 +65,33 @@ Result<RunOptions> ParseRunArgs(const CommandContext& ctx, std::string_view usag
   return o;
 }
 
+// "a, b, c, d ... and 3 more": a list as long as a line should be.
+std::string JoinAtMost(const std::vector<std::string>& names, size_t shown) {
+  if (names.size() <= shown) return fmt::format("{}", fmt::join(names, ", "));
+  std::vector<std::string> first(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(shown));
+  return fmt::format("{} ... and {} more", fmt::join(first, ", "), names.size() - shown);
+}
+
+// What a replay copies first: every static input, each iteration.
+std::string InputCopiesText(const std::vector<GraphInput>& inputs) {
+  if (inputs.empty()) return "no input copies before a replay (no static inputs)";
+  int64_t bytes = 0;
+  std::vector<std::string> names;
+  for (const GraphInput& in : inputs) {
+    bytes += in.bytes;
+    names.push_back(in.name);
+  }
+  return fmt::format("{} input cop{} ({}) before every replay, into the static buffers: {}", inputs.size(),
+                     inputs.size() == 1 ? "y" : "ies", FormatBytes(bytes), JoinAtMost(names, 4));
+}
+
+std::string ParametersInPlaceText(const std::vector<GraphInput>& parameters) {
+  if (parameters.empty()) return "no lifted parameters";
+  int64_t bytes = 0;
+  for (const GraphInput& p : parameters) bytes += p.bytes;
+  return fmt::format("{} lifted parameter(s) ({}) read in place, never copied", parameters.size(), FormatBytes(bytes));
+}
+
 void PrintRun(CommandContext& ctx, const RunResult& r, const RunResult* eager) {
   const DeviceSpec& spec = ctx.session.device().sim.spec();
   ctx.out.Styled(Style::kHeading, "{} {} x{} on {}: {} tasks/iteration", r.mode, r.graph, r.iterations, spec.name,
@@ -198,6 +225,7 @@ Status Capture(CommandContext& ctx) {
                    "  >= a lower bound: {} kernel(s) have no cost, so no output size: the pool holds nothing for them",
                    unsized);
   }
+  ctx.out.Print("  {}; {}", InputCopiesText(c->inputs), ParametersInPlaceText(l.parameters));
   ctx.out.Styled(Style::kDim, "  from {}", l.source);
   return Status::Ok();
 }
@@ -217,6 +245,7 @@ Status Replay(CommandContext& ctx) {
   AIRSCOPE_ASSIGN_OR_RETURN(RunResult r, dev.sim.Replay(c->id, opts));
   auto eager = dev.last_eager.find(r.graph);
   PrintRun(ctx, r, eager == dev.last_eager.end() ? nullptr : &eager->second);
+  ctx.out.Print("  {}", InputCopiesText(c->inputs));
   return Status::Ok();
 }
 
@@ -365,6 +394,11 @@ void RegisterDeviceCommands(CommandTable& table) {
        "does: torch_npu.npu.graph(...) (acl_graph.py:1193), i.e. torch_npu's NPUGraph::capture_begin /\n"
        "capture_end (csrc/core/npu/NPUGraph.cpp @9e73e708) around ACL's aclmdlRICaptureBegin / End. A side\n"
        "stream joins the capture by waiting on an event recorded in it; its work before that runs outside.\n"
+       "Inputs: each user input gets a static buffer in the pool, which every replay first copies the new\n"
+       "value into (the `static_input.copy_(x)` of a torch.npu.graph capture); the parameters and buffers\n"
+       "the aot stage lifted (the Dynamo graph's get_attr tensors, declared modules') are read where they\n"
+       "live and never copied, as a captured graph reads a module's parameters. A graph loaded as aten has\n"
+       "no inputs airscope can tell are parameters: all are copied. The capture line says which is which.\n"
        "`capture check` applies the same rules (core/device/capture_rules.h) and lists every refusal.\n"
        "\n"
        "Refusals. torch_npu's RuntimeErrors, verbatim:\n"
@@ -414,9 +448,10 @@ void RegisterDeviceCommands(CommandTable& table) {
   table.Add({"replay",
              "replay [N] [--no-sync]",
              "replay the current graph's captured device graph N times",
-             "Per iteration: input copies into the static buffers, one graph launch, then the tasks with\n"
-             "their stream and event dependencies. Prints host, device and end-to-end time per iteration\n"
-             "and the speedup over the last eager run of the same graph.\n" +
+             "Per iteration: input copies into the static buffers (the user inputs only: lifted parameters\n"
+             "are read in place, see help capture), one graph launch, then the tasks with their stream and\n"
+             "event dependencies. Prints host, device and end-to-end time per iteration, the speedup over the\n"
+             "last eager run of the same graph, and the copies each iteration made, with their bytes.\n" +
                  TraceNote(),
              Replay,
              nullptr,

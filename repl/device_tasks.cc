@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/aot/aot.h"
 #include "core/scanner.h"
 #include "repl/compile.h"
 
@@ -26,15 +27,22 @@ Result<LoweredTasks> LowerCurrentTasks(Session& session, const TaskGraphOptions&
   l.name = entry->name;
   l.tasks = std::move(*tasks);
   l.source = std::move(lowered.source);
+  // aot lifts a torch-level graph's parameters to the first placeholders
+  // (core/aot/aot.h): as many as the lowered graph has beyond the loaded one's.
+  std::vector<Node*> placeholders = graph.Placeholders();
+  size_t loaded_inputs = entry->loaded.graph->Placeholders().size();
+  size_t lifted = IsTorchLevelGraph(*entry->loaded.graph) && placeholders.size() > loaded_inputs
+                      ? placeholders.size() - loaded_inputs
+                      : 0;
   bool dtype_set = false;
-  for (const Node* p : graph.Placeholders()) {
-    const TensorMeta* t = p->tensor();
+  for (size_t i = 0; i < placeholders.size(); ++i) {
+    const TensorMeta* t = placeholders[i]->tensor();
     if (!t) continue;
     if (!dtype_set && t->dtype != DType::kUnknown) {
       l.dtype = t->dtype;
       dtype_set = true;
     }
-    l.inputs.push_back({p->name(), t->NumBytes().value_or(0)});
+    (i < lifted ? l.parameters : l.inputs).push_back({placeholders[i]->name(), t->NumBytes().value_or(0)});
   }
   return l;
 }

@@ -1,6 +1,7 @@
 // The current graph as device tasks, for the device commands (eager,
 // capture, replay) and `check`: the lowered graph (repl/compile.h) built into
-// a TaskGraph, with the inputs a capture copies into static buffers.
+// a TaskGraph, with the inputs a capture copies into static buffers and the
+// parameters it reads where they live.
 #pragma once
 
 #include <string>
@@ -18,7 +19,16 @@ namespace airscope {
 struct LoweredTasks {
   std::string name;
   TaskGraph tasks;
+  // The user inputs: a capture gives each a static buffer in its pool, and a
+  // replay copies the new value in first (the `static_input.copy_(x)` of a
+  // torch.npu.graph capture).
   std::vector<GraphInput> inputs;
+  // The parameters and buffers the aot stage lifted to the first inputs (the
+  // Dynamo graph's get_attr tensors, declared modules' parameters): read in
+  // place, never copied, as a captured graph reads a module's parameters
+  // (TorchAir's parameter_user_inputs are not staged either). A graph loaded
+  // as aten has no lifted inputs airscope can tell apart: all are inputs.
+  std::vector<GraphInput> parameters;
   DType dtype = DType::kFloat32;
   std::string source;  // which graph (Compiled::source)
 };
