@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
   bench::PrintMachine();
   long iterations = argc > 1 ? std::atol(argv[1]) : 2000000;
   std::unique_ptr<Graph> graph = FourInputs();
-  CompileFn compile = [](const Graph& g, const std::vector<TensorMeta>&) {
+  CompileFn compile = [](const Graph& g, const std::vector<TensorMeta>&, const std::vector<TensorMeta>&) {
     return Result<std::unique_ptr<Graph>>(g.Clone());
   };
   FrameOptions options;

@@ -36,8 +36,10 @@ const CacheState* FindCacheState(const Session& session) {
 }
 
 Result<std::unique_ptr<Graph>> CompileCallThroughPipeline(const Graph& graph, const std::vector<TensorMeta>& inputs,
+                                                          const std::vector<TensorMeta>& hints,
                                                           const Session& session) {
-  AIRSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> specialized, CompileForCall(graph, inputs, session.registry()));
+  AIRSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> specialized,
+                            CompileForCall(graph, inputs, hints, session.registry()));
   AIRSCOPE_ASSIGN_OR_RETURN(Compiled compiled, CompileThroughPipeline(std::move(specialized), session));
   return compiled.graph->Clone();
 }
@@ -174,8 +176,9 @@ Status Call(CommandContext& ctx) {
   // A miss compiles like TorchAir's backend: inputs specialized (symbolic
   // where dynamic), shapes inferred, then the session's whole pipeline.
   const Session& session = ctx.session;
-  CompileFn compile = [&session](const Graph& g, const std::vector<TensorMeta>& metas) {
-    return CompileCallThroughPipeline(g, metas, session);
+  CompileFn compile = [&session](const Graph& g, const std::vector<TensorMeta>& metas,
+                                 const std::vector<TensorMeta>& hints) {
+    return CompileCallThroughPipeline(g, metas, hints, session);
   };
   AIRSCOPE_ASSIGN_OR_RETURN(CallOutcome outcome, frame->Call(graph, inputs, options, compile));
   AIRSCOPE_ASSIGN_OR_RETURN(CacheState * kept, CurrentCacheState(ctx.session));
@@ -467,6 +470,11 @@ void RegisterCacheCommands(CommandTable& table) {
        "Dynamo's recompile message (which guard of which entry failed) and compiles a new entry with its\n"
        "guards. A dim that changed between compiles becomes symbolic (automatic dynamic). Past\n"
        "cache_size_limit entries, misses run eager. A bad spec changes nothing.\n"
+       "A compile checks that every op of the graph takes the call's own sizes (Dynamo's fake tensors carry\n"
+       "them as hints even where a dim is symbolic): one that refuses them (a size a view baked in at trace\n"
+       "time, mm of mismatched dims) fails the call in the op's words, as torch's fake-tensor propagation\n"
+       "does on that graph, and nothing is compiled or cached. The model itself may take those sizes\n"
+       "(Dynamo would trace its code again); airscope, holding only the graph, says so and cannot check.\n"
        "The spellings airscope and torch print work too: x=f32[8, 64], x = f32[8,64], x=torch.float32[8,64],\n"
        "x=f32[8, 64][64, 1]npu:0, requires_grad. Each input must have the rank the graph was traced at.\n"
        "Tab completes an input's name with its traced spec, then its flags, then buffer names after `in`.\n"

@@ -11,15 +11,6 @@
 namespace airscope {
 namespace {
 
-TensorMeta MetaOf(const CallInput& in) {
-  TensorMeta m;
-  m.dtype = in.dtype;
-  for (int64_t s : in.sizes) m.sizes.emplace_back(s);
-  for (int64_t s : in.strides) m.strides.emplace_back(s);
-  m.device = in.device;
-  return m;
-}
-
 // The bytes of memory the tensor spans (its storage extent).
 int64_t ExtentBytes(const CallInput& in) {
   int64_t last = 0;
@@ -253,7 +244,7 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
     }
     const Handle* h = dev.buffers.Find(choice.name);
     storages.push_back(h->storage);
-    metas.push_back(MetaOf(in));
+    metas.push_back(in.ToMeta());
     parameters.push_back(in.parameter);
     passed[in.name] = choice.name;
   }

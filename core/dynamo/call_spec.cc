@@ -132,6 +132,15 @@ Result<CallInput> ParseOne(const SpecToken& token) {
 
 std::string CallInput::ShapeString() const { return fmt::format("{}[{}]", ShortName(dtype), fmt::join(sizes, ", ")); }
 
+TensorMeta CallInput::ToMeta() const {
+  TensorMeta m;
+  m.dtype = dtype;
+  for (int64_t s : sizes) m.sizes.emplace_back(s);
+  for (int64_t s : strides) m.strides.emplace_back(s);
+  m.device = device;
+  return m;
+}
+
 uint32_t DeviceCode(std::string_view device) {
   std::string_view type = device.substr(0, device.find(':'));
   uint32_t index = 0;

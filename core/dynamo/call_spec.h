@@ -29,6 +29,7 @@
 
 #include "core/ir/dtype.h"
 #include "core/ir/graph.h"
+#include "core/ir/tensor_meta.h"
 #include "core/status.h"
 
 namespace airscope {
@@ -51,6 +52,8 @@ struct CallInput {
 
   // `f32[2, 2]` (the short form of the sizes).
   std::string ShapeString() const;
+  // The tensor this call passes, at its own sizes and strides (no symbols).
+  TensorMeta ToMeta() const;
   void ComputeHeader();
 };
 

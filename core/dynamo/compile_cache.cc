@@ -263,7 +263,9 @@ Result<std::unique_ptr<CacheEntry>> Frame::Compile(const Graph& graph, const std
   AIRSCOPE_ASSIGN_OR_RETURN(BuiltGuards guards, BuildGuards(inputs, &notes));
   std::vector<TensorMeta> metas;
   for (const TensorGuard& t : guards.tensors) metas.push_back(t.ToMeta());
-  AIRSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> artifact, compile(graph, metas));
+  std::vector<TensorMeta> hints;
+  for (const CallInput& in : inputs) hints.push_back(in.ToMeta());
+  AIRSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> artifact, compile(graph, metas, hints));
   // Dynamo produces the guards after the backend compiled: a dim marked
   // dynamic that the backend specialized fails the frame there.
   if (!guards.constraint_violation.empty()) return Status::Error(guards.constraint_violation);

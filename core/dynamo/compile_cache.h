@@ -40,10 +40,11 @@
 
 namespace airscope {
 
-// Compiling: given the frame's graph and the placeholder metas the entry
-// specializes on (symbols where dims are dynamic), return the artifact.
-using CompileFn =
-    std::function<Result<std::unique_ptr<Graph>>(const Graph& graph, const std::vector<TensorMeta>& inputs)>;
+// Compiling: given the frame's graph, the placeholder metas the entry
+// specializes on (symbols where dims are dynamic) and the call's own metas
+// (the hints Dynamo's fake tensors carry), return the artifact.
+using CompileFn = std::function<Result<std::unique_ptr<Graph>>(
+    const Graph& graph, const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& hints)>;
 
 struct FrameOptions {
   size_t cache_size_limit = 8;  // Dynamo's config.recompile_limit (cache_size_limit)

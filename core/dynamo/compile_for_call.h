@@ -17,8 +17,13 @@
 
 namespace airscope {
 
-// Errors are SpecializeInputs' with a "compile: " prefix.
+// `inputs`: the metas the entry specializes on (symbols where dims are
+// dynamic); `hints`: the call's own, as Dynamo's fake tensors hold them.
+// Errors are SpecializeInputs' with a "compile: " prefix, and a refusal: an op
+// that rejects its inputs at the call's sizes though it takes the sizes the
+// graph was traced at (a size baked into a view at trace time), as torch's
+// fake-tensor propagation would raise there, in the op's words.
 Result<std::unique_ptr<Graph>> CompileForCall(const Graph& graph, const std::vector<TensorMeta>& inputs,
-                                              const OpRegistry& registry);
+                                              const std::vector<TensorMeta>& hints, const OpRegistry& registry);
 
 }  // namespace airscope

@@ -16,6 +16,8 @@ constexpr int64_t kToEnd = std::numeric_limits<int64_t>::max() / 2;
 
 // The target shape of view/reshape with at most one -1, which takes what the
 // other sizes leave of the input's element count.
+// Errors in torch's words (infer_size_impl, aten/src/ATen/InferSize.h):
+// "shape '[32, 128]' is invalid for input of size 8192".
 Result<std::vector<Dim>> ResolveShape(const Node& node, const std::vector<Dim>& input, std::vector<Dim> shape) {
   std::optional<size_t> infer_at;
   std::vector<Dim> known;
@@ -36,14 +38,14 @@ Result<std::vector<Dim>> ResolveShape(const Node& node, const std::vector<Dim>& 
     if (auto q = DivideExact(total, given)) {
       shape[*infer_at] = DimOf(*q);
     } else if (total.is_static() && given.is_static()) {
-      return OpError(node, "shape {} is invalid for input {} of {} elements", FormatDims(shape), FormatDims(input),
-                     total.coeff);
+      return OpError(node, "shape '{}' is invalid for input of size {} (self {})", FormatDims(shape), total.coeff,
+                     FormatDims(input));
     } else {
       shape[*infer_at] = Dim::Symbol(fmt::format("({})//({})", DimOf(total).ToString(), DimOf(given).ToString()));
     }
   } else if (total.is_static() && given.is_static() && total.coeff != given.coeff) {
-    return OpError(node, "shape {} is invalid for input {} of {} elements", FormatDims(shape), FormatDims(input),
-                   total.coeff);
+    return OpError(node, "shape '{}' is invalid for input of size {} (self {})", FormatDims(shape), total.coeff,
+                   FormatDims(input));
   }
   return shape;
 }

@@ -45,6 +45,22 @@ const Node* FirstInputWithoutMeta(const Node& node) {
   return missing;
 }
 
+// Whether every tensor `node` reads has static sizes (so its op's refusal is
+// about these sizes, not about a symbol it cannot reason about).
+bool InputsAllStatic(const Node& node) {
+  bool all = true;
+  auto check = [&all](const Node* input) {
+    const NodeMeta* meta = input->meta();
+    if (!meta) return;
+    for (const TensorMeta& t : meta->tensors) {
+      for (const Dim& d : t.sizes) all = all && d.is_static();
+    }
+  };
+  for (const Argument& arg : node.args()) arg.ForEachNode(check);
+  for (const Kwarg& kwarg : node.kwargs()) kwarg.value.ForEachNode(check);
+  return all;
+}
+
 }  // namespace
 
 InferenceReport InferShapes(Graph& graph, const OpRegistry& registry) {
@@ -89,6 +105,7 @@ InferenceReport InferShapes(Graph& graph, const OpRegistry& registry) {
     if (!inferred.ok()) {
       ++report.failed;
       Note(&report.errors, fmt::format("node '{}': {}", node->name(), inferred.status().message()));
+      if (InputsAllStatic(*node)) report.refused.push_back({node->name(), inferred.status().message()});
       continue;
     }
     NodeMeta meta = std::move(inferred).value();

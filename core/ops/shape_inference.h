@@ -21,6 +21,15 @@ struct InferenceReport {
   // input has no shape); they stay without meta. errors: the first 20 messages.
   size_t failed = 0;
   std::vector<std::string> errors;  // "node 'mm': mm: inner dims 3 and 4 differ"
+  // The failures above whose inputs all had static sizes: not a shape airscope
+  // could not know but inputs the op refuses, as torch's fake-tensor
+  // propagation would refuse them (a size baked into a view at trace time,
+  // mm of a non-square input with itself), in graph order.
+  struct Refusal {
+    std::string node;
+    std::string message;  // the op's own words: "view: shape '[32, 128]' is invalid for input of size 8192"
+  };
+  std::vector<Refusal> refused;
 };
 
 InferenceReport InferShapes(Graph& graph, const OpRegistry& registry);

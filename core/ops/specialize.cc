@@ -5,7 +5,7 @@
 namespace airscope {
 
 Result<std::unique_ptr<Graph>> SpecializeInputs(const Graph& graph, const std::vector<TensorMeta>& inputs,
-                                                const OpRegistry& registry) {
+                                                const OpRegistry& registry, InferenceReport* report) {
   std::unique_ptr<Graph> specialized = graph.Clone();
   std::vector<Node*> placeholders = specialized->Placeholders();
   if (placeholders.size() != inputs.size()) {
@@ -26,7 +26,8 @@ Result<std::unique_ptr<Graph>> SpecializeInputs(const Graph& graph, const std::v
     meta.tensors.push_back(inputs[i]);
     placeholders[i]->set_meta(std::move(meta));
   }
-  InferShapes(*specialized, registry);
+  InferenceReport inferred = InferShapes(*specialized, registry);
+  if (report) *report = std::move(inferred);
   return specialized;
 }
 

@@ -13,13 +13,15 @@
 #include "core/ir/graph.h"
 #include "core/ir/tensor_meta.h"
 #include "core/ops/op_registry.h"
+#include "core/ops/shape_inference.h"
 #include "core/status.h"
 
 namespace airscope {
 
 // `inputs[i]` for placeholder i (SymInt placeholders keep their meta: pass
-// any value). Error when the counts differ.
+// any value). Error when the counts differ. `report`, when given, gets what
+// inference found (its refusals: the ops that reject these sizes).
 Result<std::unique_ptr<Graph>> SpecializeInputs(const Graph& graph, const std::vector<TensorMeta>& inputs,
-                                                const OpRegistry& registry);
+                                                const OpRegistry& registry, InferenceReport* report = nullptr);
 
 }  // namespace airscope

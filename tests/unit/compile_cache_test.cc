@@ -12,17 +12,20 @@ namespace {
 class CompileCacheTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    // x and y are used apart, so calls that give them different sizes are
+    // calls torch can run (a compile checks the ops take the call's sizes).
     graph_ = ParseReadable(
                  "class GraphModule(torch.nn.Module):\n"
                  "    def forward(self, x: \"f32[2, 2]\", y: \"f32[2, 2]\"):\n"
-                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(x, y)\n"
-                 "        return (add,)\n",
+                 "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(x, 1)\n"
+                 "        mul: \"f32[2, 2]\" = torch.ops.aten.mul.Tensor(y, 2)\n"
+                 "        return (add, mul)\n",
                  "t.py")
                  .value();
-    compile_ = [this](const Graph& g, const std::vector<TensorMeta>& metas) {
+    compile_ = [this](const Graph& g, const std::vector<TensorMeta>& metas, const std::vector<TensorMeta>& hints) {
       ++compiles_;
       if (fail_next_) return Result<std::unique_ptr<Graph>>(Status::Error("backend failed"));
-      return CompileForCall(g, metas, OpRegistry::Builtin());
+      return CompileForCall(g, metas, hints, OpRegistry::Builtin());
     };
   }
   CallOutcome Call(std::string_view spec) {
@@ -168,6 +171,57 @@ TEST_F(CompileCacheTest, FailedCompileCachesNothing) {
   EXPECT_TRUE(frame_.entries().empty());
   fail_next_ = false;
   EXPECT_EQ(Call("x=f32[2,2] y=f32[2,2]").compile_id, "0/0");
+}
+
+// A size baked into a view at trace time holds only at the traced batch: a
+// call at another batch fails its compile in the op's (torch's) words, even
+// where the entry's batch dim is symbolic (torch decides by the hint), and
+// caches nothing (issue 27 item 1).
+TEST(CompileForCallTest, AViewSizeBakedAtTraceTimeRefusesAnotherBatch) {
+  std::unique_ptr<Graph> graph = ParseReadable(
+                                     "class GraphModule(torch.nn.Module):\n"
+                                     "    def forward(self, x: \"f32[2, 16, 128]\"):\n"
+                                     "        view: \"f32[32, 128]\" = torch.ops.aten.view.default(x, [32, 128])\n"
+                                     "        return (view,)\n",
+                                     "t.py")
+                                     .value();
+  const OpRegistry& registry = OpRegistry::Builtin();
+  TensorMeta traced = *graph->Placeholders()[0]->tensor();
+  EXPECT_TRUE(CompileForCall(*graph, {traced}, {traced}, registry).ok());
+  TensorMeta batch4 = traced;
+  batch4.sizes[0] = Dim(4);
+  TensorMeta symbolic = traced;
+  symbolic.sizes[0] = Dim::Symbol("s0");
+  for (const TensorMeta& entry : {batch4, symbolic}) {
+    Result<std::unique_ptr<Graph>> compiled = CompileForCall(*graph, {entry}, {batch4}, registry);
+    ASSERT_FALSE(compiled.ok());
+    EXPECT_NE(compiled.status().message().find(
+                  "compile: node 'view' refuses the call's sizes (x=f32[4, 16, 128]): view: shape '[32, 128]' is "
+                  "invalid for input of size 8192"),
+              std::string::npos)
+        << compiled.status().message();
+    EXPECT_NE(compiled.status().message().find("This graph was traced at x=f32[2, 16, 128]"), std::string::npos);
+  }
+  // A symbolic entry whose hint is the traced batch compiles.
+  EXPECT_TRUE(CompileForCall(*graph, {symbolic}, {traced}, registry).ok());
+}
+
+TEST_F(CompileCacheTest, ACallAnOpRefusesCompilesNothing) {
+  graph_ = ParseReadable(
+               "class GraphModule(torch.nn.Module):\n"
+               "    def forward(self, x: \"f32[3, 3]\", y: \"f32[3, 3]\"):\n"
+               "        mm: \"f32[3, 3]\" = torch.ops.aten.mm.default(x, y)\n"
+               "        return (mm,)\n",
+               "t.py")
+               .value();
+  Call("x=f32[3,3] y=f32[3,3]");
+  std::vector<CallInput> inputs = BindCallInputs(*graph_, ParseCallSpec("x=f32[4,3] y=f32[4,3]").value()).value();
+  Result<CallOutcome> refused = frame_.Call(*graph_, inputs, options_, compile_);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("node 'mm' refuses the call's sizes"), std::string::npos)
+      << refused.status().message();
+  EXPECT_EQ(frame_.entries().size(), 1u);
+  EXPECT_EQ(frame_.calls(), 1u);
 }
 
 }  // namespace

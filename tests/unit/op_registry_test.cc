@@ -423,9 +423,9 @@ TEST(ViewTest, ViewReshapeWithInference) {
   EXPECT_EQ(Shape(b.Call("aten._unsafe_view.default", {N(x), Ints({2, -1})})), "f32[2, 2048]");
   EXPECT_EQ(Shape(b.Call("aten.reshape.default", {N(x), Ints({-1})})), "f32[4096]");
   EXPECT_EQ(Shape(b.Call("aten.view.default", {N(x), Ints({3, -1})})),
-            "error: view: shape [3, -1] is invalid for input [2, 16, 128] of 4096 elements");
+            "error: view: shape '[3, -1]' is invalid for input of size 4096 (self [2, 16, 128])");
   EXPECT_EQ(Shape(b.Call("aten.view.default", {N(x), Ints({4, 4})})),
-            "error: view: shape [4, 4] is invalid for input [2, 16, 128] of 4096 elements");
+            "error: view: shape '[4, 4]' is invalid for input of size 4096 (self [2, 16, 128])");
   EXPECT_EQ(Shape(b.Call("aten.view.default", {N(x), Ints({-1, -1})})),
             "error: view: only one dimension can be inferred in [-1, -1]");
   EXPECT_EQ(Shape(b.Call("aten._reshape_alias.default", {N(x), Ints({32, 128}), Ints({128, 1})})), "f32[32, 128]");
