@@ -100,6 +100,12 @@ InferenceReport InferShapes(Graph& graph, const OpRegistry& registry) {
         Note(&report.warnings, fmt::format("node '{}': annotation {} but inferred {}", node->name(),
                                            Describe(*existing), Describe(*inferred)));
       }
+      // An annotation does not make inputs the op refuses valid: say so rather than keep it quietly.
+      if (!inferred.ok() && comparable && InputsAllStatic(*node)) {
+        Note(&report.warnings, fmt::format("node '{}': annotation {} but the op refuses its inputs: {}", node->name(),
+                                           Describe(*existing), inferred.status().message()));
+        report.refused.push_back({node->name(), inferred.status().message()});
+      }
       continue;
     }
     if (!inferred.ok()) {

@@ -1,7 +1,8 @@
 // Shape inference over a whole graph: fills NodeMeta (source kInferred) for
 // every node that has none and whose op the registry can infer, in graph
 // order (no recursion). Annotated meta is never overwritten; where both exist
-// a disagreement is reported as a warning, not fixed.
+// a disagreement, or an op that refuses the inputs an annotated node reads,
+// is reported as a warning, not fixed.
 #pragma once
 
 #include <string>

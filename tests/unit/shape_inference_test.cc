@@ -268,6 +268,31 @@ TEST(ShapeInferenceTest, ReportCountsAndMessages) {
   EXPECT_EQ(unknown, 4u);  // mm, relu (no shapes), some_new_op, contiguous (no rule)
 }
 
+// Inputs an op refuses are a contradiction whether or not the node is
+// annotated: a refusal (static inputs) is listed, an annotated node's with a
+// warning naming it; a failure on an unknown shape is not a refusal.
+TEST(ShapeInferenceTest, RefusedInputsAreNamedNeverKeptQuietly) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[2, 7]");
+  Node* y = b.Input("y", "f32[3, 4]");
+  Node* s = b.Input("s", "f32[s0, 3]");
+  Node* annotated = b.Call("aten.mm.default", {N(x), N(y)});
+  annotated->set_meta(Annotated("f32[2, 4]"));
+  Node* plain = b.Call("aten.mm.default", {N(x), N(y)});
+  Node* symbolic = b.Call("aten.view.default", {N(s), Ints({5, 5})});
+  b.Output({N(annotated), N(plain), N(symbolic)});
+  InferenceReport report = InferShapes(b.graph, R());
+  ASSERT_EQ(report.refused.size(), 2u);
+  EXPECT_EQ(report.refused[0].node, annotated->name());
+  EXPECT_EQ(report.refused[1].node, plain->name());
+  EXPECT_EQ(report.refused[1].message, "mm: inner dims 7 and 3 differ");
+  ASSERT_EQ(report.warnings.size(), 1u);
+  EXPECT_EQ(report.warnings[0],
+            "node '" + annotated->name() +
+                "': annotation f32[2, 4] but the op refuses its inputs: mm: inner dims 7 and 3 differ");
+  EXPECT_EQ(annotated->meta()->tensor()->ShapeString(), "f32[2, 4]");  // still never overwritten
+}
+
 TEST(ShapeInferenceTest, WarningsAreCapped) {
   GraphBuilder b;
   Node* x = b.Input("x", "f32[2, 3]");
