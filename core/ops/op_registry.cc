@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/ops/inplace_variants.h"
 #include "core/ops/op_families.h"
 
 namespace airscope {
@@ -65,6 +66,8 @@ const OpRegistry& OpRegistry::Builtin() {
     RegisterIndexingOps(r);
     RegisterPoolingOps(r);
     RegisterCollectiveOps(r);
+    // Last: the in-place forms torch's reinplace picks for the ops above.
+    RegisterInplaceVariants(r);
     return r;
   }();
   return registry;

@@ -153,6 +153,12 @@ class Reinplacer {
                       "streams (ReinplaceStreamChecker)",
                       cross_stream_));
     }
+    if (!unregistered_.empty()) {
+      remarks.push_back(
+          fmt::format("kept {} op(s) out-of-place that TorchAir would reinplace: airscope's op registry does not "
+                      "know their in-place form: {}",
+                      unregistered_.size(), fmt::join(unregistered_, ", ")));
+    }
     if (no_meta_ > 0) {
       remarks.push_back(
           fmt::format("skipped {} op(s) whose self or result has no tensor meta (TorchAir reads "
@@ -297,9 +303,13 @@ class Reinplacer {
       ++reinplaced_;
     } else {
       // Step 3b: PT-ri _maybe_get_inplace_op.
-      std::string inplace = MaybeInplaceOp(*node, registry_);
-      if (inplace.empty()) return false;
-      Retarget(graph_, node, inplace, registry_);
+      InplaceLookup inplace = MaybeInplaceOp(*node, registry_);
+      if (inplace.target.empty()) return false;
+      if (!inplace.registered) {
+        unregistered_.push_back(fmt::format("{} ({})", node->name(), inplace.target));
+        return false;
+      }
+      Retarget(graph_, node, inplace.target, registry_);
       ++reinplaced_;
     }
     return true;
@@ -440,6 +450,7 @@ class Reinplacer {
   std::unordered_set<const Node*> rewired_;                                 // users whose inputs Step 4 replaced
   std::vector<Node*> to_delete_;
   std::vector<std::string> multi_getitems_;  // "getitem now indexes empty_like"
+  std::vector<std::string> unregistered_;    // "floor (aten.floor_.default)": in-place form unknown to the registry
   int reinplaced_ = 0, scatters_ = 0, into_inputs_ = 0, cross_stream_ = 0, no_meta_ = 0;
 };
 
@@ -471,16 +482,22 @@ PassInfo ReinplaceInplaceableOpsPass() {
       "self's storage (output and copy_ count as uses) except *_scatter ops that invert one of the aliases. "
       "Step 3a: slice/select/diagonal/as_strided_scatter(base, src, args) becomes view(base, args) + "
       "copy_(view, src), both without a stream label, as TorchAir's create_node leaves them, so a later stream check "
-      "that meets them among the users fails; 3b: foo becomes foo_; the multi-inplace ops their in-place op. Step 4: "
+      "that meets them among the users fails; 3b: foo becomes the overload of foo_ with foo's argument types "
+      "(PT-ri _maybe_get_inplace_op: gelu -> gelu_, masked_fill.Scalar -> masked_fill_.Scalar, pow.Tensor_Scalar "
+      "-> pow_.Scalar; none for view ops, nor where aten has no such overload: rsub, maximum, where, mm, clone, "
+      "sum, pow.Scalar), and an op whose result has another dtype than self (eq on a float self gives bool) "
+      "stays out-of-place by Step 1a; the multi-inplace ops become their in-place op. Step 4: "
       "later uses "
       "of the result read self; for a multi-inplace op that includes its getitems, which then index its first "
       "mutated argument (gp:1277-1295; a note names them, and the effect check refuses the stage when an "
       "output changes). Switch: config.debug.aclgraph.disable_reinplace_inplaceable_ops_pass. "
       "airscope simplifies: storages come from the graph (views, in-place ops and out= share their "
       "input's storage; placeholders and other tensor results own one) instead of fake execution, and a "
-      "node without tensor meta is skipped; the in-place variant must be registered in airscope's op "
-      "registry under the same overload name (torch accepts any overload with the same argument types; "
-      "airscope has no schemas); a scatter inverts an alias when the view op's arguments are the same "
+      "node without tensor meta is skipped; which in-place overload an aten or torch_npu op has is a table "
+      "worked out from native_functions.yaml and op-plugin's yaml (core/ops/inplace_variants.cc), and an op "
+      "whose in-place form the op registry does not know stays out-of-place with a note; a session's custom "
+      "op needs `ns.foo_` of the same overload name registered in-place; a scatter inverts an alias when the view op's "
+      "arguments are the same "
       "(torch replays the view and compares layouts); storage offsets are not modelled; a scatter that "
       "still has users at the end is an error (TorchAir: a warning and the half-rewritten graph).",
       PassKind::kPipeline,

@@ -175,15 +175,16 @@ class InputReinplacer {
     } else if (targets_.count(node) && !IsInput(*node)) {
       // gp:467-480.
       Node* mutated = NodeArg(*node, 0);
-      std::string inplace = MaybeInplaceOp(*node, registry_);
-      if (mutated == nullptr || inplace.empty()) return;
+      // One whose in-place form the registry lacks stays: airscope cannot run it.
+      InplaceLookup inplace = MaybeInplaceOp(*node, registry_);
+      if (mutated == nullptr || !inplace.registered) return;
       if (!CanInplace(*node, mutated) ||
           !CheckSingleReinplaceStreams(*node, LeafCount(*node, &schemas_).value_or(0), labels_)) {
         return;
       }
       auto copy = copy_by_args_.find({mutated, node});
       if (copy != copy_by_args_.end()) Replace(copy->second, mutated);
-      Retarget(graph_, node, inplace, registry_);
+      Retarget(graph_, node, inplace.target, registry_);
       ++reinplaced_;
     } else if (IsTarget(*node, "higher_order.auto_functionalized_v2")) {
       VisitAutoFunctionalizedV2(node, remarks);

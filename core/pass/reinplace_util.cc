@@ -2,6 +2,7 @@
 
 #include "core/analysis/alias_analysis.h"
 #include "core/analysis/node_util.h"
+#include "core/ops/inplace_variants.h"
 
 namespace airscope {
 
@@ -66,12 +67,21 @@ bool IsOpOverloadCall(const Node& node) {
          !target.starts_with("higher_order.");
 }
 
-std::string MaybeInplaceOp(const Node& node, const OpRegistry& registry) {
-  if (!IsOpOverloadCall(node) || IsViewOp(node, registry)) return "";
-  std::string inplace = InplaceTarget(CallTarget(node));
-  if (inplace.empty()) return "";
+InplaceLookup MaybeInplaceOp(const Node& node, const OpRegistry& registry) {
+  if (!IsOpOverloadCall(node) || IsViewOp(node, registry)) return {};
+  std::string_view target = CallTarget(node);
+  std::string inplace;
+  if (InplaceVariantKnown(target)) {
+    inplace = std::string(InplaceVariant(target));
+  } else {
+    // A namespace the table does not cover (a session's custom ops): the
+    // same overload name of `foo_`, when the registry has it in-place.
+    inplace = InplaceTarget(target);
+  }
+  if (inplace.empty()) return {};
   const OpInfo* info = registry.Find(inplace);
-  return info != nullptr && info->inplace ? inplace : "";
+  if (info != nullptr && info->inplace) return {inplace, true};
+  return {inplace, false};
 }
 
 std::optional<size_t> LeafCount(const Node& node, const OpSchemaTable* schemas) {

@@ -6,11 +6,11 @@
 //     all three (the simulated torch_npu has them). A session adds entries
 //     with `op inplaceable`, as TorchAir's tests update the dict
 //     (tests/st/torchair_st_stub_aclgraph_utils.py:562-574);
-//   - MaybeInplaceOp: PT-ri _maybe_get_inplace_op: `ns.foo.overload` ->
-//     `ns.foo_.overload`, never for view ops. PT-ri accepts any overload of
-//     `foo_` whose schema has the same argument types; airscope has no
-//     schemas, so it requires the same overload name and an op registry entry
-//     for `foo_` marked in-place;
+//   - MaybeInplaceOp: PT-ri _maybe_get_inplace_op: the overload of `ns.foo_`
+//     whose schema has foo's argument types, never for view ops. For aten
+//     and the torch_npu ops airscope knows, core/ops/inplace_variants.h's
+//     table (from the ops' schemas); for another namespace (a session's
+//     custom op) `ns.foo_.overload` when the registry has it in-place;
 //   - LeafCount: how many tensors pytree.tree_leaves(fake_result) gives
 //     (from the node's meta, else from its op's schema).
 #pragma once
@@ -59,8 +59,14 @@ const InplaceableNpuOps& InplaceableOf(const PassContext& context);
 // The entry for `node`'s target, or nullptr; `table` null means the builtin one.
 const InplaceableNpuOp* FindInplaceableNpuOp(const Node& node, const InplaceableNpuOps* table);
 
-// "" when there is none (see above).
-std::string MaybeInplaceOp(const Node& node, const OpRegistry& registry);
+// What MaybeInplaceOp found: `target` is "" when torch has no in-place form
+// (see above); `registered` is false when it has one the op registry does not
+// know (an op airscope has no entry for), which airscope cannot retarget to.
+struct InplaceLookup {
+  std::string target;
+  bool registered = false;
+};
+InplaceLookup MaybeInplaceOp(const Node& node, const OpRegistry& registry);
 
 // 1 for a tensor, the element count for a tuple; without meta, the return
 // count of the op's schema in `schemas` (may be null); nullopt when unknown.

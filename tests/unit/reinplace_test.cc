@@ -4,6 +4,9 @@
 // before it followed TorchAir.
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "core/ops/inplace_variants.h"
 #include "core/ops/op_schema.h"
 #include "core/ops/shape_inference.h"
 #include "core/pass/builtin_passes.h"
@@ -216,6 +219,153 @@ TEST(ReinplacePass1Test, RepeatedSelfBlocks) {
   b.Output({N(m)});
   Infer(b.graph);
   EXPECT_FALSE(RunPass(ReinplaceInplaceableOpsPass(), b.graph).changed);
+}
+
+// ---- Step 3b: which in-place form (PT-ri _maybe_get_inplace_op)
+
+std::string InplaceOf(const std::string& target, std::vector<Argument> args) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4, 4]");
+  std::vector<Argument> all = {N(x)};
+  all.insert(all.end(), args.begin(), args.end());
+  Node* node = b.Call(target, std::move(all), {}, "op");
+  return MaybeInplaceOp(*node, OpRegistry::Builtin()).target;
+}
+
+// The `foo_` overload with foo's argument types, not the same overload name:
+// pow.Tensor_Scalar(Tensor self, Scalar exponent) is pow_.Scalar; gelu,
+// masked_fill and tril (the ops gpt_block2 reinplaces) have theirs.
+TEST(InplaceLookupTest, TheOverloadWithTheSameArgumentTypes) {
+  EXPECT_EQ(InplaceOf("aten.gelu.default", {}), "aten.gelu_.default");
+  EXPECT_EQ(InplaceOf("aten.pow.Tensor_Scalar", {I(2)}), "aten.pow_.Scalar");
+  EXPECT_EQ(InplaceOf("aten.tril.default", {}), "aten.tril_.default");
+  EXPECT_EQ(InplaceOf("aten.div.Scalar", {I(2)}), "aten.div_.Scalar");
+  EXPECT_EQ(InplaceOf("aten.eq.Scalar", {I(0)}), "aten.eq_.Scalar");
+  EXPECT_EQ(InplaceOf("aten.addmm.default", {}), "aten.addmm_.default");
+  EXPECT_EQ(InplaceVariant("aten.masked_fill.Scalar"), "aten.masked_fill_.Scalar");
+  EXPECT_EQ(InplaceVariant("torch.ops.aten.masked_fill.Tensor"), "aten.masked_fill_.Tensor");
+  EXPECT_EQ(InplaceVariant("npu.scatter_update.default"), "npu.scatter_update_.default");
+}
+
+// No `foo_` packet in aten (rsub, maximum, where, mm, clone), or none with
+// matching types (pow.Scalar(Scalar self, Tensor exponent)).
+TEST(InplaceLookupTest, NoneWhereAtenHasNone) {
+  EXPECT_EQ(InplaceOf("aten.rsub.Scalar", {I(1)}), "");
+  EXPECT_EQ(InplaceOf("aten.maximum.default", {}), "");
+  EXPECT_EQ(InplaceOf("aten.mm.default", {}), "");
+  EXPECT_EQ(InplaceOf("aten.clone.default", {}), "");
+  EXPECT_EQ(InplaceOf("aten.native_dropout.default", {F(0.1), B(true)}), "");
+  EXPECT_EQ(InplaceVariant("aten.where.self"), "");
+  EXPECT_EQ(InplaceVariant("aten.pow.Scalar"), "");
+  EXPECT_TRUE(InplaceVariantKnown("aten.where.self"));
+  EXPECT_FALSE(InplaceVariantKnown("custom.foo.default"));
+}
+
+// t_, transpose_ and unsqueeze_ exist, but a view op is never reinplaced.
+TEST(InplaceLookupTest, NoneForAViewOp) {
+  EXPECT_EQ(InplaceOf("aten.t.default", {}), "");
+  EXPECT_EQ(InplaceOf("aten.transpose.int", {I(0), I(1)}), "");
+  EXPECT_EQ(InplaceVariant("aten.unsqueeze.default"), "");
+  EXPECT_EQ(InplaceVariant("aten.as_strided.default"), "");
+}
+
+// Every in-place form the table names for an op the registry knows is
+// registered, in-place; and every aten in-place op the registry has is one
+// the table names (none invented).
+TEST(InplaceLookupTest, RegistryAndTableAgree) {
+  const OpRegistry& registry = OpRegistry::Builtin();
+  std::set<std::string_view> named;
+  for (const auto& [functional, inplace] : InplaceVariants()) {
+    named.insert(inplace);
+    if (registry.Find(functional) == nullptr) continue;
+    const OpInfo* info = registry.Find(inplace);
+    ASSERT_NE(info, nullptr) << inplace;
+    EXPECT_TRUE(info->inplace) << inplace;
+  }
+  for (const std::string& name : registry.Names()) {
+    const OpInfo* info = registry.Find(name);
+    if (info->inplace && name.starts_with("aten.")) {
+      EXPECT_TRUE(named.count(name)) << name;
+    }
+  }
+}
+
+// The in-place op writes self: self's shape and dtype, and what does not fit
+// fails as torch's TensorIterator does.
+TEST(InplaceLookupTest, InPlaceInferenceIsSelf) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4, 4]");
+  Node* i = b.Input("i", "i64[4]");
+  Node* row = b.Input("row", "f32[1, 4]");
+  Node* v = b.Input("v", "f32[4]");
+  EXPECT_EQ(testing::Shape(b.Call("aten.gelu_.default", {N(x)})), "f32[4, 4]");
+  EXPECT_EQ(testing::Shape(b.Call("aten.eq_.Scalar", {N(x), I(0)})), "f32[4, 4]");  // no bool: self's dtype
+  EXPECT_EQ(testing::Shape(b.Call("aten.div_.Scalar", {N(i), I(2)})),
+            "error: div_: result type torch.float32 can't be cast to the desired output type torch.int64");
+  EXPECT_EQ(testing::Shape(b.Call("aten.sub_.Scalar", {N(v), I(1)})), "f32[4]");
+  EXPECT_EQ(testing::Shape(b.Call("aten.masked_fill_.Scalar", {N(x), N(row), I(0)})), "f32[4, 4]");
+  EXPECT_EQ(testing::Shape(b.Call("aten.sub_.Tensor", {N(v), N(row)})),
+            "error: sub_: in-place output [4] cannot hold broadcast shape [1, 4]");
+  EXPECT_EQ(testing::Shape(b.Call("aten.eq_.Tensor", {N(v), N(row)})),
+            "error: eq_: output with shape [4] doesn't match the broadcast shape [1, 4]");
+}
+
+// gelu(addmm(b, x, w)): gelu_ on addmm's result; addmm stays (its self is
+// the input b, Step 1b; and b's numel is not the result's, Step 1a).
+TEST(ReinplacePass1Test, GeluOfAddmmGoesInPlace) {
+  GraphBuilder b;
+  Node* bias = b.Input("b", "f32[8]");
+  Node* x = b.Input("x", "f32[2, 4]");
+  Node* w = b.Input("w", "f32[4, 8]");
+  Node* mm = b.Call("aten.addmm.default", {N(bias), N(x), N(w)}, {}, "addmm");
+  Node* gelu = b.Call("aten.gelu.default", {N(mm)}, {}, "gelu");
+  Node* p = b.Call("aten.pow.Tensor_Scalar", {N(gelu), I(2)}, {}, "pow");
+  b.Output({N(p)});
+  Infer(b.graph);
+  Outcome out = RunPass(ReinplaceInplaceableOpsPass(), b.graph);
+  EXPECT_TRUE(out.changed);
+  EXPECT_TRUE(HasRemark(out, "reinplaced 2 op(s)"));
+  EXPECT_EQ(TargetOf(b.graph, "addmm"), "aten.addmm.default");
+  EXPECT_EQ(TargetOf(b.graph, "gelu"), "aten.gelu_.default");
+  EXPECT_EQ(TargetOf(b.graph, "pow"), "aten.pow_.Scalar");
+  EXPECT_EQ(b.graph.Find("pow")->args()[0].as_node(), b.graph.Find("addmm"));
+  EXPECT_EQ(b.graph.Find("pow")->tensor()->ShapeString(), "f32[2, 8]");
+}
+
+// Step 1a compares dtypes: eq on a float self gives bool and stays; on a
+// bool self it gives bool and goes in place (eq_ exists for every dtype).
+TEST(ReinplacePass1Test, ADtypeChangingResultStaysOutOfPlace) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4]");
+  Node* m = b.Input("m", "b8[4]");
+  Node* y = b.Call("aten.mul.Tensor", {N(x), I(2)}, {}, "y");
+  Node* e = b.Call("aten.eq.Scalar", {N(y), I(0)}, {}, "e");      // f32 -> b8
+  Node* n = b.Call("aten.bitwise_not.default", {N(m)}, {}, "n");  // b8, new storage
+  Node* f = b.Call("aten.eq.Tensor", {N(n), N(e)}, {}, "f");      // b8 -> b8
+  b.Output({N(f)});
+  Infer(b.graph);
+  Outcome out = RunPass(ReinplaceInplaceableOpsPass(), b.graph);
+  EXPECT_EQ(TargetOf(b.graph, "e"), "aten.eq.Scalar");
+  EXPECT_EQ(TargetOf(b.graph, "f"), "aten.eq_.Tensor");
+  EXPECT_TRUE(HasRemark(out, "reinplaced 1 op(s)"));
+}
+
+// An op the registry does not know (meta from the file) whose in-place form
+// aten has: TorchAir reinplaces it; airscope says it cannot.
+TEST(ReinplacePass1Test, AnUnknownOpWithAnInPlaceFormIsNamed) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[4]");
+  Node* y = b.Call("aten.mul.Tensor", {N(x), I(2)}, {}, "y");
+  Node* fl = b.Call("aten.floor.default", {N(y)}, {}, "fl");
+  b.Output({N(fl)});
+  Infer(b.graph);
+  fl->set_meta(testing::Annotated("f32[4]"));
+  Outcome out = RunPass(ReinplaceInplaceableOpsPass(), b.graph);
+  EXPECT_FALSE(out.changed);
+  EXPECT_EQ(TargetOf(b.graph, "fl"), "aten.floor.default");
+  EXPECT_TRUE(HasRemark(out,
+                        "that TorchAir would reinplace: airscope's op registry does not know their in-place "
+                        "form: fl (aten.floor_.default)"));
 }
 
 // Step 3a: slice_scatter(base, src, ...) -> slice(base, ...) + copy_(slice, src).
