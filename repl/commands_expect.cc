@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/fx/fx_text.h"
+#include "core/interrupt.h"
 #include "core/ir/graph_match.h"
 #include "core/scanner.h"
 #include "repl/cache_state.h"
@@ -116,6 +117,7 @@ Status ExpectOutput(CommandContext& ctx, const std::vector<Word>& args) {
   }
   CommandOutput captured;
   Status status = ctx.interpreter.ExecuteCaptured(args[0].text, &captured);
+  if (InterruptRequested()) return InterruptedStatus();  // an interrupted command neither failed nor passed
   if (!status.ok()) {
     return Status::Errorf("expect failed: command \"{}\" failed: {}", args[0].text, status.message());
   }
@@ -136,6 +138,7 @@ Status ExpectError(CommandContext& ctx, const std::vector<Word>& args) {
   }
   CommandOutput captured;
   Status status = ctx.interpreter.ExecuteCaptured(args[0].text, &captured);
+  if (InterruptRequested()) return InterruptedStatus();  // an interrupted command neither failed nor passed
   if (status.ok()) return Mismatch(fmt::format("command \"{}\"", args[0].text), "an error", "it succeeded");
   // Show the error the command gave: the point of such a test is often its wording.
   ctx.out.Styled(Style::kDim, "error (as expected): {}", status.message());

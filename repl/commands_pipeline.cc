@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/fx/fx_text.h"
+#include "core/interrupt.h"
 #include "core/pass/graph_diff.h"
 #include "core/scanner.h"
 #include "repl/command_table.h"
@@ -431,6 +432,7 @@ Status Bisect(CommandContext& ctx) {
     GraphOverride scope(ctx.session, graph.get());
     CommandOutput captured;
     Status status = ctx.interpreter.ExecuteCaptured(condition, &captured);
+    if (InterruptRequested()) return InterruptedStatus();  // Ctrl-C is no verdict on the stage
     ++checks;
     ctx.out.Styled(Style::kDim, "  {}: {}", StageLabel(probe, stage), status.ok() ? "good" : "bad");
     if (!status.ok()) last_error = status.message();

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/file_util.h"
+#include "core/fx/source_text.h"
 #include "core/interrupt.h"
 #include "core/scanner.h"
 
@@ -18,7 +19,10 @@ namespace {
 class CaptureSink : public OutputSink {
  public:
   explicit CaptureSink(CommandOutput* out) : out_(out) {}
-  void Output(const CommandOutput& out) override { out_->Append(out); }
+  Status Output(const CommandOutput& out) override {
+    out_->Append(out);
+    return Status::Ok();
+  }
   void Error(std::string_view message) override { out_->Add(message, Style::kBad); }
 
  private:
@@ -39,10 +43,26 @@ std::vector<std::string> SplitLines(std::string_view text) {
       if (start < text.size()) lines.emplace_back(text.substr(start));
       break;
     }
-    lines.emplace_back(text.substr(start, end - start));
+    size_t stop = end > start && text[end - 1] == '\r' ? end - 1 : end;  // CRLF
+    lines.emplace_back(text.substr(start, stop - start));
     start = end + 1;
   }
   return lines;
+}
+
+// A script's lines as `load` reads a file's: a UTF-8 byte order mark (editors
+// on Windows write one) is not part of the first command, and a lone CR
+// (classic Mac line endings) is refused where it is, not run as one long line.
+Result<std::string_view> ScriptText(std::string_view text, std::string_view path) {
+  constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+  size_t skipped = text.starts_with(kByteOrderMark) ? kByteOrderMark.size() : 0;
+  for (size_t cr = text.find('\r'); cr != std::string_view::npos; cr = text.find('\r', cr + 1)) {
+    if (cr + 1 >= text.size() || text[cr + 1] != '\n') {
+      return ErrorAtOffset(path, text, cr,
+                           "a line ends in a lone CR (classic Mac line endings); airscope reads LF or CRLF");
+    }
+  }
+  return text.substr(skipped);
 }
 
 }  // namespace
@@ -158,8 +178,13 @@ Status Interpreter::ExecuteLine(std::string_view line) {
     if (!written.ok()) return status.ok() ? written : status;
     return status;
   }
-  // Whatever the command printed before failing is still shown: it is often the explanation.
-  if (!out.empty()) sink_->Output(out);
+  // Whatever the command printed before failing is still shown: it is often
+  // the explanation. What could not be written fails the command, as a failed
+  // write to a file does (the user did not get its output).
+  if (!out.empty()) {
+    Status written = sink_->Output(out);
+    if (!written.ok() && status.ok()) return written;
+  }
   return status;
 }
 
@@ -168,7 +193,11 @@ Status Interpreter::ExecuteCaptured(std::string_view line, CommandOutput* out) {
   OutputSink* saved = sink_;
   sink_ = &capture;
   ++capturing_;  // part of another command's work (expect output, bisect, report): not recorded
+  // Failures a nested script reports land in the capture, not before the
+  // user: they must not count as reported for the line that holds this one.
+  size_t reported_before = reported_failures_;
   Status status = ExecuteLine(line);
+  reported_failures_ = reported_before;
   --capturing_;
   sink_ = saved;
   return status;
@@ -179,9 +208,10 @@ Status Interpreter::RunScript(const std::string& path) {
     return Status::Errorf("{}: scripts nested deeper than {} (a source loop?)", path, kMaxSourceDepth);
   }
   AIRSCOPE_ASSIGN_OR_RETURN(std::string text, ReadFile(path, session_.settings().GetUnsigned("max-file-size")));
+  AIRSCOPE_ASSIGN_OR_RETURN(std::string_view script, ScriptText(text, path));
   size_t slash = path.rfind('/');
   script_dirs_.push_back(slash == std::string::npos ? "." : path.substr(0, slash));
-  Status status = RunLines(SplitLines(text), path);
+  Status status = RunLines(SplitLines(script), path);
   script_dirs_.pop_back();
   return status;
 }

@@ -24,7 +24,9 @@ namespace airscope {
 class OutputSink {
  public:
   virtual ~OutputSink() = default;
-  virtual void Output(const CommandOutput& out) = 0;
+  // An error when the output could not be written (a closed pipe, a full
+  // disk): the command that printed it then fails with it.
+  virtual Status Output(const CommandOutput& out) = 0;
   virtual void Error(std::string_view message) = 0;  // one message, no trailing newline
 };
 

@@ -69,15 +69,30 @@ void InstallSignalHandlers() {
   // Over `ulimit -f`, a write fails with EFBIG and the file writer reports it
   // (and removes its temp file) instead of the process dying silently.
   signal(SIGXFSZ, SIG_IGN);
+  // A reader that stops early (`airscope ... | head`, a FIFO closed under
+  // `dump x fifo`) makes a write fail with EPIPE, which the writer reports
+  // (exit 1 in a script), instead of SIGPIPE ending an interactive session
+  // without a word.
+  signal(SIGPIPE, SIG_IGN);
+}
+
+// "write failed: Broken pipe (standard output)", from the errno of the failed
+// write; the stream's error flag is cleared so a later write is tried afresh.
+Status StdoutWriteFailed() {
+  int error = errno != 0 ? errno : EIO;
+  std::clearerr(stdout);
+  return Status::Errorf("write failed: {} (standard output)", std::strerror(error));
 }
 
 class TerminalSink : public OutputSink {
  public:
   explicit TerminalSink(const Session& session) : session_(session) {}
-  void Output(const CommandOutput& out) override {
+  Status Output(const CommandOutput& out) override {
     std::string text = out.Render(UseColor(STDOUT_FILENO));
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
+    errno = 0;
+    bool written = std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
+    if (std::fflush(stdout) == 0 && written) return Status::Ok();
+    return StdoutWriteFailed();
   }
   void Error(std::string_view message) override {
     std::fflush(stdout);  // keep stdout and stderr in order when both go to one pipe
@@ -183,16 +198,23 @@ void PreferHugePagesForMalloc(char** argv) {
 // A script's closing line when it asserted anything, as a test runner ends:
 // "expect: 12 passed, 0 failed" (", 3 not run" when it stopped early). The
 // golden runner reads it to know every expect line ran and held.
-void PrintExpectSummary(const ExpectTally& tally, OutputSink& sink) {
-  if (tally.total() == 0) return;
+Status PrintExpectSummary(const ExpectTally& tally, OutputSink& sink) {
+  if (tally.total() == 0) return Status::Ok();
   CommandOutput out;
   bool clean = tally.failed == 0 && tally.not_run == 0;
   std::string not_run = tally.not_run > 0 ? fmt::format(", {} not run", tally.not_run) : "";
   out.Styled(clean ? Style::kGood : Style::kBad, "expect: {} passed, {} failed{}", tally.passed, tally.failed, not_run);
-  sink.Output(out);
+  return sink.Output(out);
 }
 
+// Leaves with `code`, or 1 when what is still buffered for standard output
+// cannot be written: a run whose output was lost does not exit 0.
 int LeaveWithoutTeardown(int code) {
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    fmt::print(stderr, "airscope: {}\n", StdoutWriteFailed().message());
+    if (code == 0) code = 1;
+  }
 #if defined(AIRSCOPE_TEARDOWN_AT_EXIT)
   return code;
 #else
@@ -212,11 +234,11 @@ int Main(int argc, char** argv) {
     std::string_view arg = argv[i];
     if (arg == "-h" || arg == "--help") {
       fmt::print("{}", kUsage);
-      return 0;
+      return LeaveWithoutTeardown(0);
     }
     if (arg == "--version") {
       fmt::print("airscope {}\n", AIRSCOPE_VERSION);
-      return 0;
+      return LeaveWithoutTeardown(0);
     }
     if (arg == "--report") {
       if (i + 1 >= argc) {
@@ -266,9 +288,9 @@ int Main(int argc, char** argv) {
     if (!report_dir.empty() && !InterruptRequested()) {
       CommandOutput out;
       Status written = WriteSessionReport(interpreter, Interpreter::ExpandHome(report_dir), AIRSCOPE_VERSION, out);
-      sink.Output(out);
-      if (!written.ok()) {
-        sink.Error("report: " + written.message());
+      Status shown = sink.Output(out);
+      if (!written.ok() || !shown.ok()) {
+        sink.Error(written.ok() ? shown.message() : "report: " + written.message());
         if (code == 0) code = 1;
       }
     }
@@ -280,7 +302,10 @@ int Main(int argc, char** argv) {
   }
   Status status = have_commands ? interpreter.RunCommandText(commands) : interpreter.RunScript(script);
   if (!status.ok() && interpreter.reported_failures() == 0) sink.Error(status.message());
-  PrintExpectSummary(interpreter.expect_tally(), sink);
+  if (Status summary = PrintExpectSummary(interpreter.expect_tally(), sink); !summary.ok()) {
+    sink.Error(summary.message());
+    if (status.ok()) status = summary;
+  }
   // -x: the script's failure is reported; the session it built is still the user's.
   if (stay_interactive && terminal && !session.quit_requested()) {
     ClearInterrupt();

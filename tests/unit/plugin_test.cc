@@ -103,7 +103,10 @@ TEST(PluginTest, BrokenPluginsAreRefusedWithTheReason) {
 
 class Sink : public OutputSink {
  public:
-  void Output(const CommandOutput& out) override { text += out.Text(); }
+  Status Output(const CommandOutput& out) override {
+    text += out.Text();
+    return Status::Ok();
+  }
   void Error(std::string_view message) override { text += std::string(message) + "\n"; }
   std::string text;
 };

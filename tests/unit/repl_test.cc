@@ -201,6 +201,39 @@ TEST(InterpreterTest, ExpectTallyUnderOnErrorContinueRunsEverything) {
   EXPECT_EQ(tally.not_run, 0u);
 }
 
+// Scripts read as `load` reads files (issue 29 item 5): a byte order mark is
+// skipped, CRLF works, and a lone CR is refused where it is instead of
+// running the whole script as one line and exiting 0.
+TEST(InterpreterTest, ScriptLineEndsAreLoadsLineEnds) {
+  Shell shell;
+  std::string bom = WriteTemp("bom.airscript",
+                              "\xEF\xBB\xBF"
+                              "echo one\r\nexpect graphs 0\r\n");
+  EXPECT_TRUE(shell.interpreter.RunScript(bom).ok());
+  EXPECT_EQ(shell.sink.text, "one\n");
+  EXPECT_EQ(shell.interpreter.expect_tally().passed, 1u);
+
+  Shell mac;
+  std::string cr = WriteTemp("cr.airscript", "echo one\rexpect graphs 5\r");
+  Status refused = mac.interpreter.RunScript(cr);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.message(),
+            cr + ":1:9: a line ends in a lone CR (classic Mac line endings); airscope reads LF or CRLF");
+  EXPECT_EQ(mac.sink.text, "");
+}
+
+// A failure reported inside a captured command (here the depth limit, deep in
+// `expect error "source SELF"`) is the capture's: the line that holds it still
+// reports its own failure (issue 29 item 7: it exited 1 without a word).
+TEST(InterpreterTest, AFailureInsideACaptureDoesNotSilenceItsLine) {
+  Shell shell;
+  std::string self = WriteTemp("self.airscript", "expect error \"source self.airscript\"\n");
+  ASSERT_FALSE(shell.interpreter.RunScript(self).ok());
+  ASSERT_EQ(shell.sink.errors.size(), 1u);
+  EXPECT_EQ(shell.sink.errors[0],
+            self + ":1: expect failed: command \"source self.airscript\": expected an error, actual it succeeded");
+}
+
 TEST(InterpreterTest, StructuredExpectFormsReadTheSession) {
   Shell shell;
   auto run = [&](const std::string& line) { return shell.interpreter.ExecuteLine(line); };

@@ -15,7 +15,10 @@ namespace airscope::testing_shell {
 
 class RecordingSink : public OutputSink {
  public:
-  void Output(const CommandOutput& out) override { text += out.Text(); }
+  Status Output(const CommandOutput& out) override {
+    text += out.Text();
+    return Status::Ok();
+  }
   void Error(std::string_view message) override { errors.emplace_back(message); }
   std::string text;
   std::vector<std::string> errors;
