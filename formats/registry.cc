@@ -13,6 +13,7 @@
 #include "core/fx/source_text.h"
 #include "core/line_reader.h"
 #include "formats/aclgraph_json.h"
+#include "formats/json_sniff.h"
 #include "formats/pbtxt_reader.h"
 #include "formats/torch_compile_debug.h"
 #include "formats/torch_logs.h"
@@ -65,7 +66,9 @@ bool SniffTorchLogs(const InputPeek& peek) {
 
 bool SniffCaptureDump(const InputPeek& peek) { return peek.regular_file && LooksLikeAclGraphDump(peek.head); }
 
-bool SniffJson(const InputPeek& peek) { return StartsWithAny(peek.first_line, {"{", "["}); }
+// A `[` or `{` is not enough: the first line must parse as JSON so far
+// (json_sniff.h), so a shell prompt pasted above a log is not taken for JSON.
+bool SniffJson(const InputPeek& peek) { return StartsAsJson(peek.first_line); }
 bool SniffFxText(const InputPeek& peek) { return peek.first_line.starts_with("graph("); }
 bool SniffReadable(const InputPeek& peek) { return StartsWithAny(peek.first_line, {"class ", "def forward"}); }
 // TorchAir's pbtxt (GraphDef text): `node {` blocks, possibly after `name:`.

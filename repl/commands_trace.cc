@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "core/scanner.h"
+#include "formats/rank_divergence.h"
 #include "repl/cache_state.h"
 #include "repl/compile_index.h"
 #include "repl/graph_loader.h"
@@ -169,110 +170,69 @@ std::vector<std::pair<int, std::string>> RankLogFiles(const std::string& dir) {
   return files;
 }
 
-// Guards printed by different processes differ in object ids
-// (___check_obj_id(L['self'], 140...)); those are not a divergence.
-std::string WithoutObjectIds(std::string_view text) {
-  std::string out;
-  size_t i = 0;
-  while (i < text.size()) {
-    size_t j = i;
-    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
-    if (j - i >= 7) {
-      out += '#';
-      i = j;
-    } else if (j > i) {
-      out.append(text.substr(i, j - i));
-      i = j;
-    } else {
-      out += text[i++];
-    }
-  }
-  return out;
-}
-
-std::string GuardsOf(const TraceLog& log, const std::string& id) {
-  if (auto it = log.cpp_guards.find(id); it != log.cpp_guards.end()) return it->second;
-  if (auto it = log.dynamo_guards.find(id); it != log.dynamo_guards.end()) return it->second;
-  return {};
-}
-
 std::string RankList(const std::vector<int>& ranks) {
   std::vector<std::string> names;
   for (int r : ranks) names.push_back(fmt::format("{}", r));
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-// Where the ranks' logs disagree: compile ids and guards.
+void PrintLineDiffs(CommandContext& ctx, std::string_view what, std::string_view unit,
+                    const std::vector<RankLineDiff>& diffs) {
+  for (const RankLineDiff& d : diffs) {
+    ctx.out.Styled(Style::kBad, "  {} of {}: rank {} differs from rank {} at {} {}:", what, d.id, d.rank_b, d.rank_a,
+                   unit, d.line);
+    ctx.out.Print("    rank {}: {}", d.rank_a, std::string_view(d.a).substr(0, 160));
+    ctx.out.Print("    rank {}: {}", d.rank_b, std::string_view(d.b).substr(0, 160));
+  }
+}
+
+// Where the ranks' logs disagree (rank_divergence.h): compile ids, guards,
+// graphs, recompile reasons; then guard latencies apart, as timings.
 void PrintDivergence(CommandContext& ctx, const std::vector<std::pair<int, std::shared_ptr<const TraceLog>>>& logs) {
-  std::vector<int> all;
-  for (const auto& [rank, log] : logs) all.push_back(rank);
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<int>> ranks_of;
-  for (const auto& [rank, log] : logs) {
-    for (const TraceCompile& c : log->compiles) {
-      if (!ranks_of.count(c.id)) order.push_back(c.id);
-      ranks_of[c.id].push_back(rank);
-    }
-  }
-  std::map<std::vector<int>, std::vector<std::string>> ids_by_ranks;
-  std::vector<std::vector<int>> group_order;
-  for (const std::string& id : order) {
-    auto& group = ids_by_ranks[ranks_of[id]];
-    if (group.empty()) group_order.push_back(ranks_of[id]);
-    group.push_back(id);
-  }
+  std::vector<std::pair<int, const TraceLog*>> plain;
+  for (const auto& [rank, log] : logs) plain.emplace_back(rank, log.get());
+  RankDivergence d = CompareRanks(plain);
   ctx.out.Styled(Style::kHeading, "where the ranks diverge:");
-  if (group_order.size() <= 1 && (group_order.empty() || group_order[0] == all)) {
-    ctx.out.Print("  compile ids: the same {} on every rank", order.size());
-  }
-  for (const std::vector<int>& ranks : group_order) {
-    if (group_order.size() == 1 && ranks == all) break;
-    const std::vector<std::string>& ids = ids_by_ranks[ranks];
-    std::string who =
-        ranks == all ? "on every rank" : fmt::format("only on rank{} {}", ranks.size() > 1 ? "s" : "", RankList(ranks));
-    ctx.out.Print("  compile ids {}: {}", who, fmt::join(ids, ", "));
-  }
-  size_t differing = 0;
-  for (const std::string& id : order) {
-    const std::vector<int>& ranks = ranks_of[id];
-    if (ranks.size() < 2) continue;
-    int first_rank = -1;
-    std::string first;
-    for (const auto& [rank, log] : logs) {
-      std::string text = GuardsOf(*log, id);
-      if (text.empty()) continue;
-      std::string normal = WithoutObjectIds(text);
-      if (first_rank < 0) {
-        first_rank = rank;
-        first = normal;
-        continue;
-      }
-      if (normal == first) continue;
-      // The first line that differs.
-      size_t line = 1;
-      size_t a = 0;
-      size_t b = 0;
-      while (true) {
-        size_t ae = std::min(first.find('\n', a), first.size());
-        size_t be = std::min(normal.find('\n', b), normal.size());
-        std::string_view la = std::string_view(first).substr(a, ae - a);
-        std::string_view lb = std::string_view(normal).substr(b, be - b);
-        if (la != lb || ae == first.size() || be == normal.size()) {
-          ctx.out.Styled(Style::kBad, "  guards of {}: rank {} differs from rank {} at guard line {}:", id, rank,
-                         first_rank, line);
-          ctx.out.Print("    rank {}: {}", first_rank, la.substr(0, 160));
-          ctx.out.Print("    rank {}: {}", rank, lb.substr(0, 160));
-          break;
-        }
-        a = ae + 1;
-        b = be + 1;
-        ++line;
-      }
-      ++differing;
+  size_t ids = 0;
+  for (const auto& [ranks, list] : d.compile_ids) ids += list.size();
+  if (d.compile_ids.size() == 1 && d.compile_ids[0].first == d.ranks) {
+    ctx.out.Print("  compile ids: the same {} on every rank", ids);
+  } else {
+    for (const auto& [ranks, list] : d.compile_ids) {
+      std::string who = ranks == d.ranks
+                            ? "on every rank"
+                            : fmt::format("only on rank{} {}", ranks.size() > 1 ? "s" : "", RankList(ranks));
+      ctx.out.Print("  compile ids {}: {}", who, fmt::join(list, ", "));
     }
   }
-  if (differing == 0) {
-    ctx.out.Print("  guards: the same on every rank that logged them (object ids aside)");
+  PrintLineDiffs(ctx, "guards", "guard line", d.guards);
+  if (d.guards.empty()) {
+    ctx.out.Print(
+        "  guards: the same on every rank that logged them ({} compile id(s) compared; object ids and the "
+        "guard latency line aside)",
+        d.guards_compared);
+  }
+  PrintLineDiffs(ctx, "graph", "line", d.graphs);
+  if (d.graphs.empty()) {
+    ctx.out.Print("  graphs: the same on every rank that logged them ({} compared)", d.graphs_compared);
+  }
+  PrintLineDiffs(ctx, "recompile reasons", "reason", d.recompiles);
+  if (d.recompiles.empty()) {
+    ctx.out.Print("  recompile reasons: the same on every rank that logged them ({} compile id(s) compared)",
+                  d.recompiles_compared);
+  }
+  if (d.latencies_compared == 0) return;
+  ctx.out.Styled(Style::kHeading, "timings (not a divergence):");
+  for (const RankLatency& l : d.latencies) {
+    std::vector<std::string> parts;
+    for (const auto& [rank, us] : l.per_rank) parts.push_back(fmt::format("rank {} {:.2f} us", rank, us));
+    ctx.out.Print("  guard latency of {}: {}", l.id, fmt::join(parts, ", "));
+  }
+  if (d.latencies.empty()) {
+    ctx.out.Print(
+        "  guard latency: {} compile id(s) compared, none past the threshold (slowest >= {:g}x the fastest and "
+        ">= {:g} us more); largest spread {:.1f}x",
+        d.latencies_compared, RankDivergence::kLatencyRatio, RankDivergence::kLatencyMinDiffUs, d.largest_ratio);
   }
 }
 

@@ -172,15 +172,59 @@ class ReadableParser {
     return Status::Ok();
   }
 
+  // Where an unquoted annotation's bracketed part that opens at `open` ends:
+  // after the bracket that closes it, and after a stride list and device that
+  // follow (`f32[3, 3][3, 1]cpu`, as the quoted form allows). False when the
+  // line ends first.
+  bool UnquotedAnnotationEnd(size_t open, size_t* end) const {
+    std::string_view text = scan_.text();
+    size_t pos = open;
+    int depth = 0;
+    for (; pos < text.size(); ++pos) {
+      char c = text[pos];
+      if (c == '[' || c == '(') ++depth;
+      if ((c == ']' || c == ')') && --depth == 0) break;
+    }
+    if (pos >= text.size()) return false;
+    ++pos;
+    if (text[open] == '[' && pos < text.size() && text[pos] == '[') {
+      size_t close = text.find(']', pos);
+      if (close == std::string_view::npos) return false;
+      pos = close + 1;
+      while (pos < text.size() && IsIdentChar(text[pos])) ++pos;  // the device, e.g. cpu
+    }
+    *end = pos;
+    return true;
+  }
+
   // `: "f32[2, 2]"` at the cursor, if there; the cursor ends after it and
   // the spaces that follow.
   Status ParseOptionalAnnotation(std::string* annotation, bool* annotated) {
     if (!scan_.Consume(':')) return Status::Ok();
     scan_.SkipSpaces();
     if (IsIdentStart(scan_.Peek())) {
-      // An unquoted Python type (`L_x_ : torch.Tensor`, older Dynamo output):
-      // it states no shape, so it is skipped, not kept as an annotation.
-      scan_.SkipWhile([](char c) { return IsIdentChar(c) || c == '.'; });
+      size_t start = scan_.pos();
+      std::string_view word =
+          scan_.text().substr(start, scan_.SkipWhile([](char c) { return IsIdentChar(c) || c == '.'; }) - start);
+      // torch 2.0/2.1 print_readable wrote the verbose annotation unquoted
+      // (torch/fx/graph.py emit_node: f': {dtype_abbrs[dtype]}{stringify_shape(shape)}',
+      // f': Sym({expr})'): `add: f32[3] = ...`. Same meaning as the quoted form.
+      const bool tensor = scan_.PeekIs('[') && ParseShortDType(word);
+      if (tensor || (word == "Sym" && scan_.PeekIs('('))) {
+        size_t end = 0;
+        if (!UnquotedAnnotationEnd(scan_.pos(), &end)) {
+          return scan_.ErrorHere(tensor ? "expected ']' closing the annotation"
+                                        : "expected ')' closing the annotation");
+        }
+        *annotation = std::string(scan_.text().substr(start, end - start));
+        scan_.Seek(end);
+        AIRSCOPE_RETURN_IF_ERROR(CheckTensorAnnotation(*annotation, start));
+        *annotated = true;
+        scan_.SkipSpaces();
+        return Status::Ok();
+      }
+      // Any other unquoted Python type (`L_x_ : torch.Tensor`, older Dynamo
+      // output): it states no shape, so it is skipped, not kept as an annotation.
       scan_.SkipSpaces();
       return Status::Ok();
     }

@@ -61,7 +61,8 @@ TEST_F(FormatsRegistryTest, EveryRowTakesItsOwnSamplesAndNoOther) {
       {"trace", {kData + "/torch_trace/artifacts.log", kData + "/torch_trace/comp_metrics.log"}},
       {"torch-logs",
        {kData + "/torch_logs/pr123780_guards.log", kData + "/torch_logs/torchair_cplus.log",
-        kData + "/dynamo_logs/aclgraph_blog_add_aot.log.txt", kData + "/torch_compile_debug/torchair_debug.log"}},
+        kData + "/dynamo_logs/aclgraph_blog_add_aot.log.txt", kData + "/torch_compile_debug/torchair_debug.log",
+        kData + "/torch_logs/shell_prompt_scatter_update.log"}},
       {"aclgraph-json", {kData + "/aclgraph/seed_capture.json", kData + "/aclgraph/stream_active.json"}},
       {"json", {kData + "/seed_multistream_lowered.json", kData + "/check_unjoined_lowered.json"}},
       {"fx", {kData + "/mlp.graph.txt", kData + "/gpt_block2.graph.txt"}},
@@ -95,6 +96,22 @@ TEST_F(FormatsRegistryTest, GraphTextGoesToTheGraphRowsOnly) {
       EXPECT_EQ(row.read, nullptr) << row.name << ": only graph rows read text";
     }
   }
+}
+
+// JSON must parse as JSON at its start; a `[` or `{` alone is not enough. A
+// shell prompt pasted above a log (`[user@host dir]$ ...`) is not JSON.
+TEST_F(FormatsRegistryTest, APromptLineIsNotJson) {
+  const InputFormat* json = FindInputFormat("json");
+  EXPECT_EQ(*SniffGraphText("{\n  \"nodes\": []\n}\n", "x"), json);
+  EXPECT_EQ(*SniffGraphText("[{\"name\": \"x\",\n  \"op\": 1}]", "x"), json);
+  EXPECT_FALSE(SniffGraphText("[user@host dir]$ TORCH_LOGS=graph_code python a.py\n", "x").ok());
+  std::string log = Write("prompt.log",
+                          "[user@host dir]$ TORCH_LOGS=\"recompiles\" python b.py\n"
+                          "V0703 10:34:13.273000 140345997743104 torch/_dynamo/guards.py:2590] [0/1] [__recompiles] "
+                          "Recompiling function f in /data/users/ezyang/a/pytorch/b.py:3\n");
+  EXPECT_EQ(RowOf(log), "torch-logs");
+  std::string broken = Write("broken.json", "{\"nodes\": [\n  {\"name\" 1}\n]}\n");
+  EXPECT_EQ(RowOf(broken), "json");  // its start is JSON: the JSON reader says what is wrong
 }
 
 TEST_F(FormatsRegistryTest, RefusalListsEveryFormatTheRegistryReads) {

@@ -134,6 +134,43 @@ TEST(Readable, StackTraceWithoutAnnotationIsOpaqueMeta) {
             "        return relu\n");
 }
 
+// torch 2.0/2.1 print_readable wrote the verbose annotations unquoted
+// (torch/fx/graph.py emit_node: f': {dtype_abbrs[dtype]}{stringify_shape(shape)}'
+// and f': Sym({expr})'); they mean what the quoted form means.
+TEST(Readable, UnquotedAnnotationsOfTorch21MeanTheQuotedOnes) {
+  const std::string unquoted =
+      "class <lambda>(torch.nn.Module):\n"
+      "    def forward(self, arg0_1: f32[s0, 3], arg1_1: Sym(s0), arg2_1: i64[]):\n"
+      "        sym_size: Sym(s0) = torch.ops.aten.sym_size(arg0_1, 0)\n"
+      "        gt: Sym(s0 > 4) = sym_size > 4;  sym_size = None\n"
+      "        add: f32[s0, 3] = torch.ops.aten.add.Tensor(arg0_1, arg0_1);  arg0_1 = None\n"
+      "        return (add, gt, arg2_1)\n";
+  const std::string quoted =
+      "class <lambda>(torch.nn.Module):\n"
+      "    def forward(self, arg0_1: \"f32[s0, 3]\", arg1_1: \"Sym(s0)\", arg2_1: \"i64[]\"):\n"
+      "        sym_size: \"Sym(s0)\" = torch.ops.aten.sym_size(arg0_1, 0)\n"
+      "        gt: \"Sym(s0 > 4)\" = sym_size > 4;  sym_size = None\n"
+      "        add: \"f32[s0, 3]\" = torch.ops.aten.add.Tensor(arg0_1, arg0_1);  arg0_1 = None\n"
+      "        return (add, gt, arg2_1)\n";
+  auto a = ParseReadable(unquoted, "u.py");
+  auto b = ParseReadable(quoted, "q.py");
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  ASSERT_TRUE(b.ok()) << b.status().message() << "\n" << quoted;
+  EXPECT_EQ(PrintReadable(**a), PrintReadable(**b));
+  const Node* add = (*a)->Find("add");
+  ASSERT_NE(add->meta(), nullptr);
+  ASSERT_NE(add->meta()->tensor(), nullptr);
+  EXPECT_EQ(add->meta()->tensor()->ShapeString(), "f32[s0, 3]");
+  EXPECT_EQ((*a)->Find("arg1_1")->meta()->kind, ValueKind::kSymInt);
+  EXPECT_EQ((*a)->Find("gt")->meta()->annotation, "Sym(s0 > 4)");
+  ASSERT_NE((*a)->Find("arg2_1")->meta()->tensor(), nullptr);
+
+  // A damaged one is refused where it is, as a quoted one is.
+  auto bad = ParseReadable("def forward(self, x: f32[2, 2):\n    return (x,)\n", "bad.py");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("bad.py:1:"), std::string::npos) << bad.status().message();
+}
+
 TEST(ReadableErrors, QuoteTheLineWithACaret) {
   auto g = ParseReadable("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = f(z)\n", "r.py");
   ASSERT_FALSE(g.ok());
