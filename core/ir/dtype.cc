@@ -63,6 +63,24 @@ std::string_view GeName(DType dtype) { return Info(dtype).ge_name; }
 int ItemSize(DType dtype) { return Info(dtype).item_size; }
 bool IsFloatingPoint(DType dtype) { return Info(dtype).floating; }
 
+bool IsIntegral(DType dtype) {
+  switch (dtype) {
+    case DType::kInt8:
+    case DType::kInt16:
+    case DType::kInt32:
+    case DType::kInt64:
+    case DType::kUInt8:
+    case DType::kUInt16:
+    case DType::kUInt32:
+    case DType::kUInt64: return true;
+    default: return false;
+  }
+}
+
+bool IsComplex(DType dtype) {
+  return dtype == DType::kComplex32 || dtype == DType::kComplex64 || dtype == DType::kComplex128;
+}
+
 std::optional<DType> ParseTorchDType(std::string_view text) {
   std::string_view bare = text;
   if (bare.substr(0, 6) == "torch.") bare.remove_prefix(6);

@@ -40,6 +40,9 @@ std::string_view GeName(DType dtype);
 // Bytes per element (bool is 1 byte, as in torch); 0 for kUnknown.
 int ItemSize(DType dtype);
 bool IsFloatingPoint(DType dtype);
+// torch's is_integer_dtype: the signed and unsigned integer types, not bool.
+bool IsIntegral(DType dtype);
+bool IsComplex(DType dtype);
 
 // Accept `torch.float32`, `float32` and torch's aliases (`torch.float`, `torch.half`, `torch.long`...).
 std::optional<DType> ParseTorchDType(std::string_view text);

@@ -280,22 +280,6 @@ const std::pair<std::string_view, std::string_view>* FindRow(std::string_view ta
   return it != table.end() && it->first == target ? &*it : nullptr;
 }
 
-bool IsComplex(DType d) { return d == DType::kComplex32 || d == DType::kComplex64 || d == DType::kComplex128; }
-
-bool IsIntegral(DType d) {
-  switch (d) {
-    case DType::kInt8:
-    case DType::kInt16:
-    case DType::kInt32:
-    case DType::kInt64:
-    case DType::kUInt8:
-    case DType::kUInt16:
-    case DType::kUInt32:
-    case DType::kUInt64: return true;
-    default: return false;
-  }
-}
-
 // c10::canCast (torch's c10/core/ScalarType.h): what an in-place op may
 // write into self after type promotion; no complex into real, no floating
 // into integral, nothing but bool into bool.

@@ -119,18 +119,7 @@ bool DevicePutNoop(const Node& node) {
 // is_integer_dtype: the signed and unsigned integer types, not bool.
 bool IntNoop(const Node& node) {
   const TensorMeta* x = TensorOf(Arg0(node));
-  if (!x) return false;
-  switch (x->dtype) {
-    case DType::kInt8:
-    case DType::kInt16:
-    case DType::kInt32:
-    case DType::kInt64:
-    case DType::kUInt8:
-    case DType::kUInt16:
-    case DType::kUInt32:
-    case DType::kUInt64: return true;
-    default: return false;
-  }
+  return x != nullptr && IsIntegral(x->dtype);
 }
 
 // pow_noop(a, b): isinstance(b, int) and b == 1 (1.0 is a float: not a noop).
