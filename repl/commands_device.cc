@@ -72,24 +72,25 @@ std::string JoinAtMost(const std::vector<std::string>& names, size_t shown) {
   return fmt::format("{} ... and {} more", fmt::join(first, ", "), names.size() - shown);
 }
 
+int64_t TotalBytes(const std::vector<GraphInput>& inputs) {
+  int64_t bytes = 0;
+  for (const GraphInput& in : inputs) bytes += in.bytes;
+  return bytes;
+}
+
 // What a replay copies first: every static input, each iteration.
 std::string InputCopiesText(const std::vector<GraphInput>& inputs) {
   if (inputs.empty()) return "no input copies before a replay (no static inputs)";
-  int64_t bytes = 0;
   std::vector<std::string> names;
-  for (const GraphInput& in : inputs) {
-    bytes += in.bytes;
-    names.push_back(in.name);
-  }
+  for (const GraphInput& in : inputs) names.push_back(in.name);
   return fmt::format("{} input cop{} ({}) before every replay, into the static buffers: {}", inputs.size(),
-                     inputs.size() == 1 ? "y" : "ies", FormatBytes(bytes), JoinAtMost(names, 4));
+                     inputs.size() == 1 ? "y" : "ies", FormatBytes(TotalBytes(inputs)), JoinAtMost(names, 4));
 }
 
 std::string ParametersInPlaceText(const std::vector<GraphInput>& parameters) {
   if (parameters.empty()) return "no lifted parameters";
-  int64_t bytes = 0;
-  for (const GraphInput& p : parameters) bytes += p.bytes;
-  return fmt::format("{} lifted parameter(s) ({}) read in place, never copied", parameters.size(), FormatBytes(bytes));
+  return fmt::format("{} lifted parameter(s) ({}) read in place, never copied", parameters.size(),
+                     FormatBytes(TotalBytes(parameters)));
 }
 
 void PrintRun(CommandContext& ctx, const RunResult& r, const RunResult* eager) {
