@@ -51,4 +51,8 @@ class CommandOutput {
   std::vector<Line> lines_;
 };
 
+// "a, b, c, d ... and 3 more": at most `shown` names of a list, then how many
+// were left out, so a long listing stays one readable line.
+std::string JoinAtMost(const std::vector<std::string>& names, size_t shown);
+
 }  // namespace airscope

@@ -65,13 +65,6 @@ Result<RunOptions> ParseRunArgs(const CommandContext& ctx, std::string_view usag
   return o;
 }
 
-// "a, b, c, d ... and 3 more": a list as long as a line should be.
-std::string JoinAtMost(const std::vector<std::string>& names, size_t shown) {
-  if (names.size() <= shown) return fmt::format("{}", fmt::join(names, ", "));
-  std::vector<std::string> first(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(shown));
-  return fmt::format("{} ... and {} more", fmt::join(first, ", "), names.size() - shown);
-}
-
 int64_t TotalBytes(const std::vector<GraphInput>& inputs) {
   int64_t bytes = 0;
   for (const GraphInput& in : inputs) bytes += in.bytes;

@@ -319,11 +319,7 @@ Status Stages(CommandContext& ctx) {
 
 void PrintNames(CommandContext& ctx, std::string_view what, const std::vector<std::string>& names) {
   if (names.empty()) return;
-  constexpr size_t kMax = 20;
-  std::vector<std::string> shown(names.begin(),
-                                 names.begin() + static_cast<std::ptrdiff_t>(std::min(names.size(), kMax)));
-  std::string more = names.size() > kMax ? fmt::format(" ... and {} more", names.size() - kMax) : "";
-  ctx.out.Print("  {:<8} {}{}", what, fmt::join(shown, ", "), more);
+  ctx.out.Print("  {:<8} {}", what, JoinAtMost(names, 20));
 }
 
 // `diff --stats`: TorchAir's DEBUG record for the passes from stage a to b
