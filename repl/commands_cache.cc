@@ -59,6 +59,10 @@ Result<int64_t> ParseInt(const Word& word, std::string_view what) {
 FrameOptions OptionsFrom(const Settings& settings) {
   FrameOptions options;
   options.cache_size_limit = settings.GetUnsigned("cache_size_limit");
+  // make_set_enable_dynamic's two config patches (FrameOptions says which).
+  const std::string& dynamic = settings.Get("dynamic");
+  if (dynamic == "true") options.assume_static_by_default = false;
+  if (dynamic == "false") options.automatic_dynamic = false;
   return options;
 }
 
@@ -322,9 +326,11 @@ Status Cache(CommandContext& ctx) {
     return ColumnErrorf(ctx.args[0].column, "no cache entry '{}'", ctx.args[0].text);
   }
   FrameOptions options = OptionsFrom(ctx.session.settings());
-  ctx.out.Print("frame {} ({}): {} call(s), {} entr{}, cache_size_limit {}, mode {}{}", frame.frame_id(), entry->name,
+  const std::string& dynamic = ctx.session.settings().Get("dynamic");
+  ctx.out.Print("frame {} ({}): {} call(s), {} entr{}, cache_size_limit {}, mode {}{}{}", frame.frame_id(), entry->name,
                 frame.calls(), frame.entries().size(), frame.entries().size() == 1 ? "y" : "ies",
                 options.cache_size_limit, ctx.session.settings().Get("mode"),
+                dynamic == "none" ? "" : fmt::format(", dynamic={}", dynamic == "true" ? "True" : "False"),
                 frame.eager_calls() ? fmt::format(", {} eager call(s) past the limit", frame.eager_calls()) : "");
   for (const auto& [input, gears] : frame.dim_gears()) {
     std::vector<std::string> items;
@@ -468,8 +474,10 @@ void RegisterCacheCommands(CommandTable& table) {
        "  NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad] [param] [in BUFFER]   e.g.  call x=f32[2,2]@[2,1] y=f32[4]\n"
        "The cache entries are checked newest first. A hit prints `cache hit (entry N, ID)`; a miss prints\n"
        "Dynamo's recompile message (which guard of which entry failed) and compiles a new entry with its\n"
-       "guards. A dim that changed between compiles becomes symbolic (automatic dynamic). Past\n"
-       "cache_size_limit entries, misses run eager. A bad spec changes nothing.\n"
+       "guards. A dim that changed between compiles becomes symbolic (automatic dynamic). `set dynamic true`\n"
+       "(torch.compile(dynamic=True)) makes every dim of size >= 2 a symbol from the first compile, equal sizes\n"
+       "sharing one (duck sizing), parameters' dims excepted; `set dynamic false` turns automatic dynamic off.\n"
+       "Past cache_size_limit entries, misses run eager. A bad spec changes nothing.\n"
        "A compile checks that every op of the graph takes the call's own sizes (Dynamo's fake tensors carry\n"
        "them as hints even where a dim is symbolic): one that refuses them (a size a view baked in at trace\n"
        "time, mm of mismatched dims) fails the call in the op's words, as torch's fake-tensor propagation\n"

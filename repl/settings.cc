@@ -76,6 +76,14 @@ Settings::Settings() {
            "(Dynamo's config.recompile_limit)",
            {},
            SettingSpec::Kind::kUnsigned});
+  Declare({"dynamic",
+           "none",
+           "torch.compile(dynamic=...): none (Dynamo's defaults: static, then automatic dynamic for a dim "
+           "that changed), true (every dim a duck-sized symbol from the first compile; sizes 0 and 1 "
+           "specialized, a recompile when they change) or false (no automatic dynamic; only mark_dynamic "
+           "makes a symbol); eval_frame.py make_set_enable_dynamic",
+           {"none", "true", "false"},
+           SettingSpec::Kind::kChoice});
   Declare({"mode",
            "default",
            "compile mode: default, or reduce-overhead (calls run TorchAir's AclGraph: a device "

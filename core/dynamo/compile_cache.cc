@@ -43,7 +43,7 @@ std::string ConstraintText(const std::string& source, bool ranged, int64_t min, 
 
 }  // namespace
 
-Result<Frame::BuiltGuards> Frame::BuildGuards(const std::vector<CallInput>& inputs,
+Result<Frame::BuiltGuards> Frame::BuildGuards(const std::vector<CallInput>& inputs, const FrameOptions& options,
                                               std::vector<std::string>* notes) const {
   for (const auto& [key, marking] : markings_) {
     const std::string& input_name = key.first;  // lambdas cannot capture bindings before clang 16
@@ -83,7 +83,11 @@ Result<Frame::BuiltGuards> Frame::BuildGuards(const std::vector<CallInput>& inpu
       std::string source = SizeSource(in.name, d);
       const GearsValue* gears = gears_it != dim_gears_.end() ? GearsOfDim(gears_it->second, d) : nullptr;
       auto mark = markings_.find({in.name, d});
-      bool automatic = seen != seen_sizes_.end() && d < seen->second.size() && !seen->second[d] && size >= 2;
+      bool changed = seen != seen_sizes_.end() && d < seen->second.size() && !seen->second[d];
+      // A dim Dynamo makes a duck-sized symbol of: one whose size changed (automatic dynamic),
+      // and under dynamic=True every dim but a parameter's (config.force_parameter_static_shapes,
+      // True by default); 0 and 1 are specialized either way.
+      bool automatic = (changed || (!options.assume_static_by_default && !in.parameter)) && size >= 2;
       if (gears) {
         // _guard_dynamic_dim (gear:47-61) on the fake input's size.
         if (std::optional<std::string> rejected = GearRejection(size, *gears)) {
@@ -131,18 +135,21 @@ Result<Frame::BuiltGuards> Frame::BuildGuards(const std::vector<CallInput>& inpu
           dim.specialized = true;
           if (notes) {
             notes->push_back(
-                fmt::format("automatic dynamic: {} changed between calls, but guard_gears_shape "
-                            "specialized it to {} (guard_int, another input has dim gears)",
-                            source, size));
+                fmt::format("{}: {} {}, but guard_gears_shape specialized it to {} (guard_int, another input "
+                            "has dim gears)",
+                            changed ? "automatic dynamic" : "dynamic=True", source,
+                            changed ? "changed between calls" : "is dynamic", size));
           }
         } else {
           dim.kind = DimKind::kSymbolic;  // automatic dynamic; 0 and 1 stay specialized as in Dynamo
           auto [it, fresh] = duck.emplace(size, fmt::format("s{}", next_symbol));
           if (fresh) ++next_symbol;
           dim.symbol = it->second;
-          if (notes) {
+          if (notes && changed) {
             notes->push_back(fmt::format("automatic dynamic: L['{}'].size()[{}] changed between calls; compiled as {}",
                                          in.name, d, dim.symbol));
+          } else if (notes) {
+            notes->push_back(fmt::format("dynamic=True: L['{}'].size()[{}] compiled as {}", in.name, d, dim.symbol));
           }
         }
       }
@@ -241,7 +248,7 @@ Result<CallOutcome> Frame::Call(const Graph& graph, const std::vector<CallInput>
   // A compile that fails leaves the sizes seen as they were.
   SeenSizes seen_before = seen_sizes_;
   SeeSizes(seen_sizes_, inputs, options.automatic_dynamic);
-  Result<std::unique_ptr<CacheEntry>> entry = Compile(graph, inputs, compile, outcome.dynamic_notes);
+  Result<std::unique_ptr<CacheEntry>> entry = Compile(graph, inputs, options, compile, outcome.dynamic_notes);
   if (!entry.ok()) {
     seen_sizes_ = std::move(seen_before);
     return entry.status();
@@ -259,8 +266,9 @@ Result<CallOutcome> Frame::Call(const Graph& graph, const std::vector<CallInput>
 }
 
 Result<std::unique_ptr<CacheEntry>> Frame::Compile(const Graph& graph, const std::vector<CallInput>& inputs,
-                                                   const CompileFn& compile, std::vector<std::string>& notes) {
-  AIRSCOPE_ASSIGN_OR_RETURN(BuiltGuards guards, BuildGuards(inputs, &notes));
+                                                   const FrameOptions& options, const CompileFn& compile,
+                                                   std::vector<std::string>& notes) {
+  AIRSCOPE_ASSIGN_OR_RETURN(BuiltGuards guards, BuildGuards(inputs, options, &notes));
   std::vector<TensorMeta> metas;
   for (const TensorGuard& t : guards.tensors) metas.push_back(t.ToMeta());
   std::vector<TensorMeta> hints;

@@ -46,9 +46,16 @@ namespace airscope {
 using CompileFn = std::function<Result<std::unique_ptr<Graph>>(
     const Graph& graph, const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& hints)>;
 
+// Dynamo's config knobs, by their names. torch.compile(dynamic=...) sets two
+// of them for the frame (torch/_dynamo/eval_frame.py make_set_enable_dynamic):
+// dynamic=True is assume_static_by_default=False (every dim a symbol from the
+// first compile, duck sized; 0 and 1 still specialized), dynamic=False is
+// automatic_dynamic_shapes=False with assume_static_by_default=True (only
+// mark_dynamic makes a symbol), dynamic=None leaves the defaults below.
 struct FrameOptions {
-  size_t cache_size_limit = 8;  // Dynamo's config.recompile_limit (cache_size_limit)
-  bool automatic_dynamic = true;
+  size_t cache_size_limit = 8;           // Dynamo's config.recompile_limit (cache_size_limit)
+  bool automatic_dynamic = true;         // config.automatic_dynamic_shapes
+  bool assume_static_by_default = true;  // config.assume_static_by_default
 };
 
 struct CacheEntry {
@@ -114,11 +121,13 @@ class Frame {
     // (produce_guards); empty when no constraint is violated.
     std::string constraint_violation;
   };
-  Result<BuiltGuards> BuildGuards(const std::vector<CallInput>& inputs, std::vector<std::string>* notes) const;
+  Result<BuiltGuards> BuildGuards(const std::vector<CallInput>& inputs, const FrameOptions& options,
+                                  std::vector<std::string>* notes) const;
   // Guards for `inputs`, the backend's artifact, and the entry's compile id
   // (taken only when the compile succeeds).
   Result<std::unique_ptr<CacheEntry>> Compile(const Graph& graph, const std::vector<CallInput>& inputs,
-                                              const CompileFn& compile, std::vector<std::string>& notes);
+                                              const FrameOptions& options, const CompileFn& compile,
+                                              std::vector<std::string>& notes);
 
   std::string function_;
   std::string file_;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "core/dynamo/compile_for_call.h"
 #include "core/fx/readable.h"
 #include "core/ops/op_registry.h"
@@ -69,6 +71,43 @@ TEST_F(CompileCacheTest, SizeChangeRecompilesAutomaticDynamicThenHits) {
   EXPECT_EQ(Call("x=f32[16,2] y=f32[16,2]").kind, CallOutcome::Kind::kHit);
   EXPECT_EQ(Call("x=f32[7,2] y=f32[7,2]").compile_id, "0/1");
   EXPECT_EQ(compiles_, 2);
+}
+
+// torch.compile(dynamic=True): assume_static_by_default=False. Every dim of size >= 2 is a
+// duck-sized symbol at the first compile; 0 and 1 are specialized, and a later size there
+// recompiles (no constraint was asked for, so no ConstraintViolationError).
+TEST_F(CompileCacheTest, DynamicTrueMakesEveryDimASymbolFromTheFirstCompile) {
+  options_.assume_static_by_default = false;
+  CallOutcome first = Call("x=f32[3,2] y=f32[1,2]");
+  ASSERT_EQ(first.kind, CallOutcome::Kind::kCompiled);
+  const GuardSet& guards = frame_.entries()[0]->guards;
+  // x: [s0, s1]; y: [1, s1] (its 2 is duck sized with x's 2).
+  EXPECT_EQ(guards.ShapeEnvLines(), (std::vector<std::string>{"2 <= L['x'].size()[0]", "2 <= L['x'].size()[1]",
+                                                              "L['y'].size()[1] == L['x'].size()[1]"}));
+  EXPECT_EQ(frame_.entries()[0]->artifact->Find("add")->meta()->ShapeString(), "f32[s0, s1]");
+  EXPECT_EQ(Call("x=f32[9,5] y=f32[1,5]").kind, CallOutcome::Kind::kHit);
+  CallOutcome other = Call("x=f32[3,2] y=f32[4,2]");
+  ASSERT_EQ(other.kind, CallOutcome::Kind::kCompiled);
+  EXPECT_EQ(other.failures[0], "0/0: tensor 'y' size mismatch at index 0. expected 1, actual 4");
+  EXPECT_EQ(frame_.entries()[1]->artifact->Find("mul")->meta()->ShapeString(), "f32[s2, s1]");
+  EXPECT_EQ(compiles_, 2);
+}
+
+// A parameter keeps its shape under dynamic=True (config.force_parameter_static_shapes).
+TEST_F(CompileCacheTest, DynamicTrueKeepsParameterShapesStatic) {
+  options_.assume_static_by_default = false;
+  Call("x=f32[3,2] param y=f32[3,2]");
+  const GuardSet& guards = frame_.entries()[0]->guards;
+  EXPECT_EQ(guards.tensors()[0].sizes[0].kind, DimKind::kStatic);
+  EXPECT_EQ(guards.tensors()[1].sizes[0].kind, DimKind::kSymbolic);
+}
+
+// torch.compile(dynamic=False): automatic_dynamic_shapes=False; each new size is one more static entry.
+TEST_F(CompileCacheTest, DynamicFalseNeverMakesASymbol) {
+  options_.automatic_dynamic = false;
+  for (int n : {2, 3, 4, 5}) Call(fmt::format("x=f32[{0},2] y=f32[{0},2]", n));
+  ASSERT_EQ(frame_.entries().size(), 4u);
+  for (const auto& entry : frame_.entries()) EXPECT_TRUE(entry->guards.ShapeEnvLines().empty());
 }
 
 TEST_F(CompileCacheTest, RecompileLimitFallsBackToEager) {
