@@ -778,7 +778,9 @@ class Executor {
         last += fmt::format(" (copying {}, written in place by {})", Describe(log->last_source),
                             Describe(source_log->last_writer));
       }
-      summary.written.push_back({storage.input()->name(), storage.root, Describe(log->first_writer), last});
+      bool keeps_entry_value = storage.root == Intern({kInput, table_.Symbol(storage.input()->name())});
+      summary.written.push_back(
+          {storage.input()->name(), storage.root, Describe(log->first_writer), last, keeps_entry_value});
     }
   }
 
@@ -812,20 +814,29 @@ std::shared_ptr<const EffectSummary> SummarizeEffects(const Graph& graph, const 
 
 Status CheckEffects(const EffectSummary& before, const EffectSummary& after, EffectPolicy policy) {
   if (policy == EffectPolicy::kUnchecked) return Status::Ok();
-  auto find = [](const EffectSummary& s, const std::string& input) -> const EffectSummary::WrittenInput* {
+  // Under kPreserveValues a write that leaves the input holding its entry value
+  // (copy_(x, x)) is no write: the caller sees values, not the act, and
+  // npugraph_ex's eliminate_self_copy removes such copies
+  // (npugraph_ex/_acl_concrete_graph/graph_pass.py:1480-1503). The weaker
+  // policies are about the act itself: decompose_auto_functionalized leaves
+  // copy_(x, x) so that x stays a written input.
+  auto counts = [policy](const EffectSummary::WrittenInput& w) {
+    return policy != EffectPolicy::kPreserveValues || !w.keeps_entry_value;
+  };
+  auto find = [&counts](const EffectSummary& s, const std::string& input) -> const EffectSummary::WrittenInput* {
     for (const auto& w : s.written) {
-      if (w.input == input) return &w;
+      if (w.input == input && counts(w)) return &w;
     }
     return nullptr;
   };
   for (const auto& w : after.written) {
-    if (!find(before, w.input)) {
+    if (counts(w) && !find(before, w.input)) {
       return Status::Errorf("graph input '{}' is now written by {}; before, the graph did not write it", w.input,
                             w.first_writer);
     }
   }
   for (const auto& w : before.written) {
-    if (!find(after, w.input)) {
+    if (counts(w) && !find(after, w.input)) {
       return Status::Errorf("graph input '{}' is no longer written; before, {} wrote it", w.input, w.last_writer);
     }
   }
@@ -836,7 +847,7 @@ Status CheckEffects(const EffectSummary& before, const EffectSummary& after, Eff
   if (policy == EffectPolicy::kPreserveValues) {
     for (const auto& w : after.written) {
       const auto* old = find(before, w.input);
-      if (old->value != w.value) {
+      if (old && old->value != w.value) {
         return Status::Errorf("graph input '{}' now ends with a different value, last written by {}; before, by {}",
                               w.input, w.last_writer, old->last_writer);
       }

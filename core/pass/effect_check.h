@@ -68,6 +68,7 @@ struct EffectSummary {
     ValueId value = 0;         // what it holds at the end of the graph
     std::string first_writer;  // "mul (aten.mul_.Tensor)"
     std::string last_writer;
+    bool keeps_entry_value = false;  // it ends holding what it held on entry (copy_(x, x))
   };
   std::vector<WrittenInput> written;  // in placeholder order
   struct Output {
