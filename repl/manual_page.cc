@@ -1,7 +1,5 @@
 #include "repl/manual_page.h"
 
-#include <algorithm>
-#include <cctype>
 #include <vector>
 
 #include <fmt/format.h>

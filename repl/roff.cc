@@ -9,8 +9,8 @@
 namespace airscope {
 namespace {
 
-// A help line a hand wrapped onto the next one is at least this long with
-// the next line's first word: the help texts wrap at 90-110 columns, and a
+// A help line its author wrapped onto the next one is, with the next line's
+// first word, longer than this: the help texts wrap at 90-110 columns, and a
 // shorter line ends where its author ended it (a code line, a rule).
 constexpr size_t kWrappedAt = 88;
 // A word this long in filled text (a path, a URL) may break after its slashes.

@@ -11,7 +11,7 @@
 namespace airscope {
 namespace {
 
-Result<CommandLine> Parse(std::vector<std::string> words) {
+Result<CommandLine> Parse(const std::vector<std::string>& words) {
   std::vector<const char*> argv = {"airscope"};
   for (const std::string& word : words) argv.push_back(word.c_str());
   return ParseCommandLine(static_cast<int>(argv.size()), argv.data());
