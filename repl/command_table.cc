@@ -63,6 +63,11 @@ std::vector<std::string> CommandTable::NamesWithPrefix(std::string_view prefix) 
   return out;
 }
 
+std::string_view InteractiveKeysHelp() {
+  return "Interactively, Enter on an empty line repeats step/next; Ctrl-C drops the line or stops the\n"
+         "running command, undoing it (a run stops between passes); Ctrl-D leaves, or abandons a pass define block.";
+}
+
 CommandTable BuildCommandTable() {
   CommandTable table;
   RegisterGraphCommands(table);

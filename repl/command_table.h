@@ -73,6 +73,10 @@ class CommandTable {
   std::vector<CommandAlias> aliases_;  // in the order added
 };
 
+// What the keys do at the interactive prompt (Enter, Ctrl-C, Ctrl-D): the
+// closing lines of `help`, and the manual's.
+std::string_view InteractiveKeysHelp();
+
 // Every airscope command, registered by the command files.
 CommandTable BuildCommandTable();
 // Per-area registration, one function per commands_*.cc file (and runtime_call.cc);

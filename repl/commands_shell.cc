@@ -28,9 +28,7 @@ Status Help(CommandContext& ctx) {
     for (const CommandAlias& alias : table.aliases())
       aliases.push_back(fmt::format("{} = {}", alias.alias, alias.command));
     if (!aliases.empty()) ctx.out.Print("aliases: {}", fmt::join(aliases, ", "));
-    ctx.out.Print(
-        "Interactively, Enter on an empty line repeats step/next; Ctrl-C drops the line or stops the\n"
-        "running command, undoing it (a run stops between passes); Ctrl-D leaves, or abandons a pass define block.");
+    ctx.out.Print("{}", InteractiveKeysHelp());
     return Status::Ok();
   }
   if (ctx.args.size() == 2 && ctx.args[0].text == "pass") {

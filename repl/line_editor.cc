@@ -18,8 +18,6 @@
 namespace airscope {
 namespace {
 
-constexpr int kHistoryLines = 2000;
-
 // readline's callbacks carry no user data, so the active editor is reached
 // through this one pointer (set only while a LineEditor lives).
 LineEditor* active_editor = nullptr;

@@ -19,6 +19,9 @@
 
 namespace airscope {
 
+// The history file keeps this many of the latest lines (the manual says so too).
+inline constexpr int kHistoryLines = 2000;
+
 class LineEditor {
  public:
   LineEditor(const CommandTable& table, const Session& session);

@@ -1,13 +1,6 @@
-// airscope: the interactive shell, the script runner and `-c`.
-//
-//   airscope                     interactive (GNU readline) when stdin is a terminal,
-//                                else runs the commands read from stdin
-//   airscope FILE.airscript      run a script; stops at the first failing line
-//   airscope -x FILE.airscript   run a script, then stay interactive
-//   airscope -c 'cmd; cmd'       run commands given on the command line
-//   airscope --report DIR ...    also write the session as HTML into DIR at the end
-// Exit status: 0 all commands succeeded, 1 a command failed, 2 bad usage,
-// 130 interrupted (Ctrl-C).
+// airscope: the interactive shell, the script runner and `-c`. The command
+// line's options, the usage message and the exit statuses are
+// repl/command_line.h's table (also what --help and `man airscope` show).
 #include <signal.h>
 #include <unistd.h>
 
@@ -20,6 +13,7 @@
 
 #include "core/file_util.h"
 #include "core/interrupt.h"
+#include "repl/command_line.h"
 #include "repl/command_table.h"
 #include "repl/interpreter.h"
 #include "repl/line_editor.h"
@@ -35,17 +29,6 @@
 namespace airscope {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: airscope [--report DIR] [FILE.airscript | -x FILE.airscript | -c 'COMMAND; COMMAND'] [--version]\n"
-    "  no arguments: interactive shell (type help)\n"
-    "  FILE.airscript: run a script, stop at the first failing line, exit 1 if one failed\n"
-    "  -x FILE: run a script, then stay interactive (in a terminal)\n"
-    "  -c TEXT: run the commands in TEXT (separated by ';')\n"
-    "  --report DIR: when the session ends, write it as HTML pages into DIR (as `report DIR` does)\n"
-    "  exit status: 0 ok, 1 a command failed, 2 bad usage, 130 interrupted (Ctrl-C)\n";
-
-constexpr int kInterruptedExit = 130;  // 128 + SIGINT, as shells report it
-
 // Ctrl-C raises core/interrupt.h's flag; the running command stops at its
 // next safe point, the prompt drops its line. A command that never reaches
 // one (a stuck write) would leave the user nothing but kill, so the third
@@ -56,7 +39,7 @@ void OnInterrupt(int /*signal*/) {
     constexpr char kMessage[] = "\nairscope: interrupted three times; quitting\n";
     ssize_t ignored = ::write(STDERR_FILENO, kMessage, sizeof(kMessage) - 1);
     (void)ignored;
-    ::_exit(kInterruptedExit);
+    ::_exit(kExitInterrupted);
   }
 }
 
@@ -225,55 +208,24 @@ int LeaveWithoutTeardown(int code) {
 
 int Main(int argc, char** argv) {
   PreferHugePagesForMalloc(argv);
-  std::string script;
-  std::string commands;
-  bool have_commands = false;
-  bool stay_interactive = false;  // -x
-  std::string report_dir;         // --report
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      fmt::print("{}", kUsage);
-      return LeaveWithoutTeardown(0);
-    }
-    if (arg == "--version") {
-      fmt::print("airscope {}\n", AIRSCOPE_VERSION);
-      return LeaveWithoutTeardown(0);
-    }
-    if (arg == "--report") {
-      if (i + 1 >= argc) {
-        fmt::print(stderr, "airscope: --report needs a directory\n{}", kUsage);
-        return 2;
-      }
-      report_dir = argv[++i];
-      continue;
-    }
-    if (arg == "-c" || arg == "-x") {
-      if (i + 1 >= argc) {
-        fmt::print(stderr, "airscope: {} needs an argument\n{}", arg, kUsage);
-        return 2;
-      }
-      if (!script.empty() || have_commands) {
-        fmt::print(stderr, "airscope: give one of a script, -x or -c\n{}", kUsage);
-        return 2;
-      }
-      if (arg == "-c") {
-        commands = argv[++i];
-        have_commands = true;
-      } else {
-        script = argv[++i];
-        stay_interactive = true;
-      }
-    } else if (!arg.empty() && arg[0] == '-') {
-      fmt::print(stderr, "airscope: unknown option {}\n{}", arg, kUsage);
-      return 2;
-    } else if (script.empty() && !have_commands) {
-      script = std::string(arg);
-    } else {
-      fmt::print(stderr, "airscope: give one of a script, -x or -c\n{}", kUsage);
-      return 2;
-    }
+  Result<CommandLine> parsed = ParseCommandLine(argc, argv);
+  if (!parsed.ok()) {
+    fmt::print(stderr, "airscope: {}\n{}", parsed.status().message(), UsageText());
+    return kExitUsage;
   }
+  CommandLine& line = *parsed;
+  if (line.action == CommandLine::Action::kHelp) {
+    fmt::print("{}", HelpText());
+    return LeaveWithoutTeardown(kExitOk);
+  }
+  if (line.action == CommandLine::Action::kVersion) {
+    fmt::print("airscope {}\n", AIRSCOPE_VERSION);
+    return LeaveWithoutTeardown(kExitOk);
+  }
+  std::string& script = line.script;
+  const bool have_commands = line.have_commands;
+  const bool stay_interactive = line.stay_interactive;  // -x
+  const std::string& report_dir = line.report_dir;      // --report
 
   InstallSignalHandlers();
   Session session;
@@ -300,7 +252,7 @@ int Main(int argc, char** argv) {
     if (terminal) return finish(RunInteractive(session, table, interpreter, sink));
     script = "/dev/stdin";
   }
-  Status status = have_commands ? interpreter.RunCommandText(commands) : interpreter.RunScript(script);
+  Status status = have_commands ? interpreter.RunCommandText(line.commands) : interpreter.RunScript(script);
   if (!status.ok() && interpreter.reported_failures() == 0) sink.Error(status.message());
   if (Status summary = PrintExpectSummary(interpreter.expect_tally(), sink); !summary.ok()) {
     sink.Error(summary.message());
@@ -311,8 +263,8 @@ int Main(int argc, char** argv) {
     ClearInterrupt();
     return finish(RunInteractive(session, table, interpreter, sink));
   }
-  if (status.ok()) return finish(0);
-  return finish(InterruptRequested() ? kInterruptedExit : 1);
+  if (status.ok()) return finish(kExitOk);
+  return finish(InterruptRequested() ? kExitInterrupted : kExitCommandFailed);
 }
 
 }  // namespace
