@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "core/inflight_temps.h"
 #include "core/interrupt.h"
 
 namespace airscope {
@@ -212,10 +213,13 @@ Status WriteFile(const std::string& path, std::string_view contents) {
   // The temp file: in the target's directory (so rename is atomic), a short
   // name (a 255-byte file name leaves no room for a suffix), made with
   // O_EXCL by mkostemp (a symlink planted at a guessable name is never
-  // followed).
+  // followed), registered so that SIGTERM, SIGHUP or SIGQUIT meanwhile
+  // removes it (core/inflight_temps.h).
   std::string tmp = dir + "/.airscope-XXXXXX";
-  int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
-  if (fd < 0) return Status::Errorf("{}: cannot write in {}: {}", path, dir, std::strerror(errno));
+  InFlightTemp in_flight;
+  Result<int> made = CreateTempFile(tmp, in_flight);
+  if (!made.ok()) return Status::Errorf("{}: cannot write in {}: {}", path, dir, made.status().message());
+  int fd = *made;
   // The file keeps its mode and, where we may, its owner; a new one gets
   // what open(O_CREAT, 0666) would (mkostemp makes 0600).
   mode_t mode = 0;
@@ -239,6 +243,7 @@ Status WriteFile(const std::string& path, std::string_view contents) {
     written = Status::Errorf("{}: cannot write: {}", path, std::strerror(errno));
   }
   if (!written.ok()) ::unlink(tmp.c_str());
+  in_flight.Forget();  // renamed into place, or removed
   return written;
 }
 

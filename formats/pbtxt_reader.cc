@@ -66,7 +66,13 @@ bool ParseTorchAirMeta(std::string_view text, TensorMeta* out) {
     while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
     if (item.empty()) return false;
     int64_t value = 0;
-    out->sizes.push_back(ParseInt(item, &value) ? Dim(value) : Dim::Symbol(std::string(item)));
+    if (ParseInt(item, &value)) {
+      out->sizes.push_back(Dim(value));
+    } else if (item.find_first_not_of("-0123456789") == std::string_view::npos) {
+      return false;  // a number past int64 is no symbol: kept as opaque text, never sized
+    } else {
+      out->sizes.push_back(Dim::Symbol(std::string(item)));
+    }
     if (comma == std::string_view::npos) break;
     dims.remove_prefix(comma + 1);
   }
@@ -315,14 +321,22 @@ class Reader {
     }
     if (has_meta) {
       *has_value = true;
-      if (ParseTorchAirMeta(meta_text, &tensor)) {
-        meta.tensors.push_back(std::move(tensor));
+      TensorMeta stated;
+      if (ParseTorchAirMeta(meta_text, &stated)) {
+        // The one size check every reader applies (core/ir/tensor_meta.h).
+        if (Status sized = CheckTensorSize(stated); !sized.ok()) {
+          return Error(attr.value->value_offset, fmt::format("attr '{}': {}", attr.key, sized.message()));
+        }
+        meta.tensors.push_back(std::move(stated));
       } else {
         meta.kind = meta_text.starts_with("Sym(") ? ValueKind::kSymInt : ValueKind::kOpaque;
         meta.annotation = meta_text;
       }
     } else if (has_tensor) {
       *has_value = true;
+      if (Status sized = CheckTensorSize(tensor); !sized.ok()) {
+        return Error(attr.value->value_offset, fmt::format("attr '{}': {}", attr.key, sized.message()));
+      }
       meta.tensors.push_back(std::move(tensor));
     }
     return meta;

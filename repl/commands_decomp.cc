@@ -31,9 +31,20 @@ Status DecompAdd(CommandContext& ctx) {
   const Word& text = ctx.args[2];
   // The table is changed only when the template parses (AddTemplate builds first). Its errors point into the
   // command line, where the template was typed (the interpreter quotes the line).
-  Status status = ctx.session.decompositions().AddTemplate(target.text, text.text, WordOrigin(text));
+  // A $N past the arguments of the op's schema (op define, or a builtin one) is refused with a caret at it.
+  bool unchecked = false;
+  Status status = ctx.session.decompositions().AddTemplate(target.text, text.text, WordOrigin(text),
+                                                           &ctx.session.schemas(), &unchecked);
   if (!status.ok()) return status.WithPrefix(fmt::format("template for {}", target.text));
   ctx.out.Print("decomposition for {} added", StripTorchOps(target.text));
+  if (unchecked) {
+    // airscope keeps no schemas of aten's ops: say that $1... went unchecked, rather than imply it was.
+    ctx.out.Styled(Style::kDim,
+                   "  note: airscope has no schema of {}, so its $N are not checked against the op's arguments "
+                   "(op define \"SCHEMA\" gives one); a node with fewer arguments is left as it is, and the "
+                   "decompose pass says so",
+                   StripTorchOps(target.text));
+  }
   return Status::Ok();
 }
 
@@ -60,7 +71,10 @@ void RegisterDecompCommands(CommandTable& table) {
                  "A template is one call expression over the node's positional arguments $0, $1, ...;\n"
                  "calls nest, keyword arguments are name=value, literals read as in Python (1, 0.5,\n"
                  "None, True, [0, 1], 'tanh', torch.float32). A user entry replaces an entry for the\n"
-                 "same target (builtin ones included). Template errors name the column.",
+                 "same target (builtin ones included). Template errors name the column. A $N past the\n"
+                 "positional arguments of the op's schema (one `op define` gave, or a builtin torch_npu one)\n"
+                 "is refused; airscope keeps no schemas of aten's ops, so there $N is not checked (a note\n"
+                 "says so) and a node with fewer arguments is left undecomposed (the pass's remark counts it).",
              Decomp, [](const std::vector<std::string>& before) {
                if (before.empty()) return CompletionRule{CompletionKind::kFixed, {"list", "add"}};
                return CompletionRule{};

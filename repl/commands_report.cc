@@ -11,14 +11,17 @@ namespace airscope {
 namespace {
 
 Status Report(CommandContext& ctx) {
-  if (ctx.args.size() != 1) return UsageError("report DIR");
-  return WriteSessionReport(ctx.interpreter, Interpreter::ExpandHome(ctx.args[0].text), AIRSCOPE_VERSION, ctx.out);
+  if (ctx.args.size() != 1) return UsageError("report DIR [--force]");
+  return WriteSessionReport(ctx.interpreter, Interpreter::ExpandHome(ctx.args[0].text), AIRSCOPE_VERSION, ctx.out,
+                            ctx.flags.Has("--force"));
 }
 
 }  // namespace
 
 void RegisterReportCommands(CommandTable& table) {
-  table.Add({"report", "report DIR", "write the session as static HTML pages (open DIR/index.html in a browser)",
+  table.Add({"report",
+             "report DIR [--force]",
+             "write the session as static HTML pages (open DIR/index.html in a browser)",
              "Writes a folder you can open from file://, link and attach to a bug: no server, no network.\n"
              "  index.html        the graphs, the logs and their compiles, the device, and every command of\n"
              "                    the session with its output\n"
@@ -31,12 +34,22 @@ void RegisterReportCommands(CommandTable& table) {
              "  device.html       the last run's per-stream timeline and memory as SVG, mem and runstats,\n"
              "                    and trace.json for ui.perfetto.dev\n"
              "Each distinct graph is drawn once, as `dump svg` draws it (graphviz dot; sfdp above 2,000\n"
-             "nodes), two layouts at a time. DIR must be new, empty, or an earlier report, which is replaced\n"
-             "whole only once the new one is complete. `airscope --report DIR SCRIPT` runs a script and\n"
-             "writes its report. Times and memory on the device pages are the simulator's, not hardware's.",
-             Report, [](const std::vector<std::string>& before) {
+             "nodes), two layouts at a time.\n"
+             "  airscope-report.json  the manifest: every file the report wrote\n"
+             "A report touches only its own files. DIR must be new, empty, or an earlier report holding only\n"
+             "the files its manifest lists: the new report is built beside DIR and swapped in once complete,\n"
+             "then the earlier report's listed files are deleted, nothing else. A DIR holding anything else\n"
+             "(a folder of yours, files you added inside a report) is refused, naming those files; --force\n"
+             "writes the report's files into it one by one, replacing files of the same names and keeping\n"
+             "the rest. A symlink DIR is followed (the report goes where it points, the link stays). `.` and\n"
+             "any folder holding the working directory are refused. SIGTERM, SIGHUP or SIGQUIT while the\n"
+             "report is written remove its staging folder. `airscope --report DIR SCRIPT` runs a script\n"
+             "and writes its report. Times and memory on the device pages are the simulator's, not hardware's.",
+             Report,
+             [](const std::vector<std::string>& before) {
                return before.empty() ? CompletionRule{CompletionKind::kFile, {}} : CompletionRule{};
-             }});
+             },
+             {{"--force", "", {}}}});
 }
 
 }  // namespace airscope

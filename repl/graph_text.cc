@@ -57,6 +57,13 @@ Result<WrittenGraph> WriteGraph(const Graph& graph, std::string_view format, con
     return Status::Errorf("unknown dump format '{}'{} (one of: {})", format,
                           DidYouMean(format, GraphFormatNames(false)), fmt::join(GraphFormatNames(false), ", "));
   }
+  // A graph always has an output node; one with no nodes at all is the
+  // empty holder of a log or capture dump that brought no graph. Written
+  // out, no reader (airscope's included) would take it back.
+  if (graph.empty()) {
+    return Status::Errorf("'{}' has no nodes (it holds a log or capture dump that brought no graph): nothing to dump",
+                          graph.name());
+  }
   const bool to_stdout = path == "-";
   if (!spec->text) {
     AIRSCOPE_ASSIGN_OR_RETURN(Rendered rendered, RenderGraphData(graph, format));

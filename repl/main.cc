@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/file_util.h"
+#include "core/inflight_temps.h"
 #include "core/interrupt.h"
 #include "repl/command_line.h"
 #include "repl/command_table.h"
@@ -39,6 +40,7 @@ void OnInterrupt(int /*signal*/) {
     constexpr char kMessage[] = "\nairscope: interrupted three times; quitting\n";
     ssize_t ignored = ::write(STDERR_FILENO, kMessage, sizeof(kMessage) - 1);
     (void)ignored;
+    RemoveInFlightTemps();  // _exit runs no destructor: a dump's temp file would stay
     ::_exit(kExitInterrupted);
   }
 }
@@ -57,6 +59,10 @@ void InstallSignalHandlers() {
   // (exit 1 in a script), instead of SIGPIPE ending an interactive session
   // without a word.
   signal(SIGPIPE, SIG_IGN);
+  // SIGTERM, SIGHUP (the terminal closed) and SIGQUIT still end airscope,
+  // with their exit status, but first remove a dump's temp file or a
+  // report's staging directory that a write had in flight.
+  InstallTempCleanupOnSignals();
 }
 
 // "write failed: Broken pipe (standard output)", from the errno of the failed
@@ -242,7 +248,9 @@ int Main(int argc, char** argv) {
       Status written = WriteSessionReport(interpreter, Interpreter::ExpandHome(report_dir), AIRSCOPE_VERSION, out);
       Status shown = sink.Output(out);
       if (!written.ok() || !shown.ok()) {
-        sink.Error(written.ok() ? shown.message() : "report: " + written.message());
+        // The writer's own errors already start with "report: "; the collector's do not.
+        std::string message = written.ok() ? shown.message() : written.message();
+        sink.Error(written.ok() || message.starts_with("report: ") ? message : "report: " + message);
         if (code == 0) code = 1;
       }
     }

@@ -200,9 +200,11 @@ Result<ReportData> CollectReport(Interpreter& interpreter, const std::string& ve
 }
 
 Status WriteSessionReport(Interpreter& interpreter, const std::string& dir, const std::string& version,
-                          CommandOutput& out) {
+                          CommandOutput& out, bool force) {
   AIRSCOPE_ASSIGN_OR_RETURN(ReportData data, CollectReport(interpreter, version));
-  AIRSCOPE_ASSIGN_OR_RETURN(ReportSummary summary, WriteReport(data, dir));
+  ReportOptions options;
+  options.force = force;
+  AIRSCOPE_ASSIGN_OR_RETURN(ReportSummary summary, WriteReport(data, dir, options));
   out.Print("wrote {} ({} pages, {} drawings, {:.1f} MB)", summary.index, summary.pages, summary.drawings,
             static_cast<double>(summary.bytes) / 1e6);
   for (const std::string& note : summary.notes) out.Print("  note: {}", note);

@@ -20,7 +20,8 @@ namespace airscope {
 Result<ReportData> CollectReport(Interpreter& interpreter, const std::string& version);
 
 // Collects and writes the report into `dir`; `out` says where and how big.
+// `force`: into a DIR that holds files no earlier report listed (viz/report/report_publish.h).
 Status WriteSessionReport(Interpreter& interpreter, const std::string& dir, const std::string& version,
-                          CommandOutput& out);
+                          CommandOutput& out, bool force = false);
 
 }  // namespace airscope

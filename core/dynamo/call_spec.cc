@@ -21,7 +21,8 @@ Scanner TokenScanner(const SpecToken& token) {
 }
 
 // Parses `[a, b, ...]` at the cursor (which must be at '['); `what` is "size" or "stride".
-Result<std::vector<int64_t>> ParseIntList(Scanner& scan, std::string_view what) {
+// `starts` gets where each item begins.
+Result<std::vector<int64_t>> ParseIntList(Scanner& scan, std::string_view what, std::vector<size_t>* starts) {
   if (!scan.PeekIs('[')) return scan.ErrorHere(fmt::format("expected '[' to start the {}s", what));
   size_t open = scan.pos();
   scan.Advance();
@@ -37,13 +38,14 @@ Result<std::vector<int64_t>> ParseIntList(Scanner& scan, std::string_view what) 
       std::string_view digits = scan.Digits();
       return scan.Error(start, fmt::format("negative {} -{}", what, digits));
     }
-    int64_t value = 0;
-    std::errc ec = scan.Integer(&value);
-    if (ec == std::errc::result_out_of_range) return scan.ErrorHere(fmt::format("{} too large", what));
-    if (ec != std::errc()) {
+    std::string_view digits = scan.Digits();
+    if (digits.empty()) {
       return scan.ErrorHere(fmt::format("expected a {} (a whole number), got '{}'", what, scan.Peek()));
     }
-    values.push_back(value);
+    Result<int64_t> value = ParseSizeNumber(digits, what);
+    if (!value.ok()) return scan.Error(start, value.status().message());
+    values.push_back(*value);
+    starts->push_back(start);
     scan.SkipSpaces();
     if (scan.Consume(',')) continue;
     if (scan.Consume(']')) return values;
@@ -81,18 +83,26 @@ Result<CallInput> ParseOne(const SpecToken& token) {
         fmt::format("unknown dtype '{}' (f32, f16, bf16, f64, i8, i16, i32, i64, u8, b8, ...)", dtype_text));
   }
   input.dtype = *dtype;
-  AIRSCOPE_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ParseIntList(scan, "size"));
+  std::vector<size_t> starts;  // where each size, then each stride, begins
+  AIRSCOPE_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ParseIntList(scan, "size", &starts));
   input.sizes = std::move(sizes);
   // Strides as `@[..]`, or right after the sizes as torch's annotations print them (`f32[2, 2][2, 1]`).
   if (scan.PeekIs('@') || scan.PeekIs('[')) {
     scan.Consume('@');
-    AIRSCOPE_ASSIGN_OR_RETURN(std::vector<int64_t> strides, ParseIntList(scan, "stride"));
+    AIRSCOPE_ASSIGN_OR_RETURN(std::vector<int64_t> strides, ParseIntList(scan, "stride", &starts));
     if (strides.size() != input.sizes.size()) {
       return scan.Error(eq + 1 + dtype_text.size(),
                         fmt::format("{} strides for {} sizes", strides.size(), input.sizes.size()));
     }
     input.strides = std::move(strides);
-  } else {
+  }
+  // The one size check (core/ir/tensor_meta.h): f32[4611686018427387904, 64]
+  // is 2^68 elements, not a 512-byte buffer.
+  size_t bad = 0;
+  if (Status sized = CheckTensorSize(input.ToMeta(), &bad); !sized.ok()) {
+    return scan.Error(bad < starts.size() ? starts[bad] : eq + 1, sized.message());
+  }
+  if (input.strides.empty()) {
     input.strides.assign(input.sizes.size(), 1);
     for (size_t i = input.sizes.size(); i-- > 1;) {
       // Checked: sizes come from the user, and a stride past int64 is no tensor.

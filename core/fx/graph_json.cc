@@ -15,6 +15,7 @@
 
 #include "core/fx/arg_parser.h"
 #include "core/fx/json_text.h"
+#include "core/fx/readable.h"
 
 namespace airscope {
 namespace {
@@ -280,6 +281,7 @@ Status ReadDims(const json& array, std::string_view what, std::vector<Dim>* dims
     const json& d = array[i];
     if (d.is_number_integer() &&
         !(d.is_number_unsigned() && d.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))) {
+      if (d.get<int64_t>() < 0) return Status::Errorf("{}[{}]: negative {}", what, i, d.get<int64_t>());
       dims->push_back(Dim(d.get<int64_t>()));
     } else if (d.is_string() && !d.get_ref<const std::string&>().empty()) {
       dims->push_back(Dim::Symbol(d.get<std::string>()));
@@ -308,6 +310,8 @@ Status ReadTensorMeta(const json& object, size_t index, TensorMeta* out) {
   if (object.contains("strides")) {
     AIRSCOPE_RETURN_IF_ERROR(ReadDims(object["strides"], what + ".strides", &out->strides));
   }
+  // The one size check every reader applies (core/ir/tensor_meta.h).
+  AIRSCOPE_RETURN_IF_ERROR(CheckTensorSize(*out).WithPrefix(what + ".sizes"));
   return OptionalString(object, "device", &out->device).WithPrefix(what);
 }
 
@@ -440,7 +444,12 @@ Status ReadStyle(const json& object, GraphStyle* style) {
     if (!object["legacy_users"].is_boolean()) return Status::Error("style: \"legacy_users\" must be a bool");
     style->legacy_users = object["legacy_users"].get<bool>();
   }
-  return OptionalString(object, "module_class", &style->module_class).WithPrefix("style");
+  AIRSCOPE_RETURN_IF_ERROR(OptionalString(object, "module_class", &style->module_class).WithPrefix("style"));
+  // Written back into readable code's class line as it is: only a class name.
+  if (BadModuleClassChar(style->module_class) != std::string_view::npos) {
+    return Status::Errorf("style.module_class: '{}' is not a class name", style->module_class);
+  }
+  return Status::Ok();
 }
 
 Result<std::unique_ptr<Graph>> ReadDocument(const json& doc, std::string_view filename) {

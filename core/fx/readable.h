@@ -29,4 +29,9 @@ Result<std::unique_ptr<Graph>> ParseReadable(std::string_view text, std::string_
 // Ends with a newline after the `return` line.
 std::string PrintReadable(const Graph& graph);
 
+// Where `name` stops being a class name print_readable writes (`class NAME(torch.nn.Module):`):
+// an identifier, or `<lambda>` (a lambda's graph); npos when it is one. The readable and JSON
+// readers refuse any other name, since the writers print it back as it is.
+size_t BadModuleClassChar(std::string_view name);
+
 }  // namespace airscope

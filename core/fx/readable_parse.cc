@@ -154,21 +154,16 @@ class ReadableParser {
   // `: "f32[2, 2]"` after a parameter or node name, if present; leaves *pos
   // after it (and the spaces that follow).
   // An annotation that starts like a tensor's (a dtype and '[') must be one
-  // whose element count fits int64: a damaged one was kept as opaque text
-  // and counted as "annotated", and an overflowing one sized as unknown.
+  // whose element and byte counts fit int64: a damaged one was kept as opaque
+  // text and counted as "annotated", and an overflowing one sized as unknown.
   // `col0` is where the annotation's text starts on the line.
   Status CheckTensorAnnotation(std::string_view annotation, size_t col0) const {
     size_t bracket = annotation.find('[');
     if (bracket == std::string_view::npos || !ParseShortDType(annotation.substr(0, bracket))) return Status::Ok();
     size_t offset = 0;
     Result<TensorMeta> tensor = TensorMeta::ParseAnnotation(annotation, &offset);
+    // ParseAnnotation applies the one size check (CheckTensorSize): a count past int64 is refused there.
     if (!tensor.ok()) return Error(col0 + offset, fmt::format("bad tensor annotation: {}", tensor.status().message()));
-    bool all_static =
-        std::all_of(tensor->sizes.begin(), tensor->sizes.end(), [](const Dim& d) { return d.is_static(); });
-    if (all_static && !tensor->NumElements()) {
-      return Error(col0 + bracket,
-                   fmt::format("bad tensor annotation: {} has more elements than int64 counts", tensor->ShapeString()));
-    }
     return Status::Ok();
   }
 
@@ -247,8 +242,14 @@ class ReadableParser {
         rest.substr(rest.size() - kBase.size()) != kBase) {
       return Error(indent, "expected 'class GraphModule(torch.nn.Module):'");
     }
-    graph_->mutable_style().module_class =
-        std::string(rest.substr(kClass.size(), rest.size() - kClass.size() - kBase.size()));
+    std::string_view name = rest.substr(kClass.size(), rest.size() - kClass.size() - kBase.size());
+    // The name is written back as it is read: anything but a class name
+    // torch prints (an identifier; `<lambda>` for a lambda's graph) is damage.
+    if (size_t bad = BadModuleClassChar(name); bad != std::string_view::npos) {
+      return Error(indent + kClass.size() + bad,
+                   fmt::format("'{}' is not a class name (expected e.g. 'class GraphModule(torch.nn.Module):')", name));
+    }
+    graph_->mutable_style().module_class = std::string(name);
     return Status::Ok();
   }
 
@@ -663,6 +664,17 @@ class ReadableParser {
 };
 
 }  // namespace
+
+size_t BadModuleClassChar(std::string_view name) {
+  if (name == "<lambda>") return std::string_view::npos;
+  if (name.empty()) return 0;
+  for (size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    bool ok = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && c >= '0' && c <= '9');
+    if (!ok) return i;
+  }
+  return std::string_view::npos;
+}
 
 Result<std::unique_ptr<Graph>> ParseReadable(std::string_view text, std::string_view filename) {
   return ReadableParser(text, filename).Run();

@@ -1,6 +1,7 @@
 #include "core/ir/tensor_meta.h"
 
 #include <charconv>
+#include <limits>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -23,26 +24,37 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
+bool AllDigits(std::string_view s) {
+  if (s.starts_with('-')) s.remove_prefix(1);
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
 // Parses the inside of `[...]` starting at text[*pos] == '['; on success
-// *pos is just past the `]`.
-Status ParseDimList(std::string_view text, size_t* pos, std::vector<Dim>* dims, size_t* error_offset) {
+// *pos is just past the `]` and `starts` holds where each item begins.
+Status ParseDimList(std::string_view text, size_t* pos, std::vector<Dim>* dims, std::vector<size_t>* starts,
+                    std::string_view what, size_t* error_offset) {
   size_t i = *pos + 1;
   size_t item_start = i;
   int depth = 0;
   auto add_item = [&](size_t end) -> Status {
     std::string_view item = Trim(text.substr(item_start, end - item_start));
+    size_t at = static_cast<size_t>(item.data() - text.data());
     if (item.empty()) {
       *error_offset = item_start;
-      return Status::Error("expected a size");
+      return Status::Errorf("expected a {}", what);
     }
-    int64_t value = 0;
-    auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
-    if (ec == std::errc() && ptr == item.data() + item.size()) {
-      if (value < 0) {
-        *error_offset = item_start;
-        return Status::Errorf("negative size {}", value);
+    if (AllDigits(item)) {
+      // A number, however long: past int64 it is an error, never a symbol named by its digits.
+      Result<int64_t> value = ParseSizeNumber(item, what);
+      if (!value.ok()) {
+        *error_offset = at;
+        return value.status();
       }
-      dims->emplace_back(value);
+      if (*value < 0) {
+        *error_offset = at;
+        return Status::Errorf("negative {} {}", what, *value);
+      }
+      dims->emplace_back(*value);
     } else {
       // A symbolic size is a sympy expression: names, numbers, arithmetic
       // and calls such as Mod(s0, 2). Anything else is damage, not a symbol.
@@ -51,12 +63,13 @@ Status ParseDimList(std::string_view text, size_t* pos, std::vector<Dim>* dims, 
         bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                   std::string_view("_ +-*/%(),.").find(c) != std::string_view::npos;
         if (!ok) {
-          *error_offset = static_cast<size_t>(item.data() - text.data()) + k;
-          return Status::Errorf("'{}' is neither a size nor a symbolic expression", item);
+          *error_offset = at + k;
+          return Status::Errorf("'{}' is neither a {} nor a symbolic expression", item, what);
         }
       }
       dims->push_back(Dim::Symbol(std::string(item)));
     }
+    starts->push_back(at);
     return Status::Ok();
   };
   for (; i < text.size(); ++i) {
@@ -149,9 +162,10 @@ Result<TensorMeta> TensorMeta::ParseAnnotation(std::string_view text, size_t* er
   }
   meta.dtype = *dtype;
   size_t pos = bracket;
-  AIRSCOPE_RETURN_IF_ERROR(ParseDimList(text, &pos, &meta.sizes, err));
+  std::vector<size_t> starts;  // where each size, then each stride, begins
+  AIRSCOPE_RETURN_IF_ERROR(ParseDimList(text, &pos, &meta.sizes, &starts, "size", err));
   if (pos < text.size() && text[pos] == '[') {
-    AIRSCOPE_RETURN_IF_ERROR(ParseDimList(text, &pos, &meta.strides, err));
+    AIRSCOPE_RETURN_IF_ERROR(ParseDimList(text, &pos, &meta.strides, &starts, "stride", err));
     if (meta.strides.size() != meta.sizes.size()) {
       *err = bracket;
       return Status::Errorf("{} strides for {} sizes", meta.strides.size(), meta.sizes.size());
@@ -167,7 +181,53 @@ Result<TensorMeta> TensorMeta::ParseAnnotation(std::string_view text, size_t* er
     }
   }
   meta.device = std::string(device);
+  size_t bad = 0;
+  if (Status sized = CheckTensorSize(meta, &bad); !sized.ok()) {
+    *err = bad < starts.size() ? starts[bad] : bracket;
+    return sized;
+  }
   return meta;
+}
+
+Status CheckTensorSize(const TensorMeta& meta, size_t* bad_dim) {
+  size_t scratch = 0;
+  size_t* bad = bad_dim ? bad_dim : &scratch;
+  for (size_t i = 0; i < meta.strides.size(); ++i) {
+    const Dim& d = meta.strides[i];
+    if (d.is_static() && d.value() < 0) {
+      *bad = meta.sizes.size() + i;
+      return Status::Errorf("negative stride {}", d.value());
+    }
+  }
+  int64_t elements = 1;
+  for (size_t i = 0; i < meta.sizes.size(); ++i) {
+    const Dim& d = meta.sizes[i];
+    if (!d.is_static()) continue;  // a symbol's range is its guards' business
+    *bad = i;
+    if (d.value() < 0) return Status::Errorf("negative size {}", d.value());
+    if (__builtin_mul_overflow(elements, d.value(), &elements)) {
+      return Status::Errorf("{} has more elements than int64 counts (at size {} of dim {})", meta.ShapeString(),
+                            d.value(), i);
+    }
+  }
+  // The byte count wraps first for a wide dtype: f64[2^61, 2] counts, and is 2^65 bytes.
+  int64_t bytes = 0;
+  if (meta.dtype != DType::kUnknown && __builtin_mul_overflow(elements, ItemSize(meta.dtype), &bytes)) {
+    *bad = meta.sizes.empty() ? 0 : meta.sizes.size() - 1;
+    return Status::Errorf("{} is more bytes than int64 counts ({} elements of {} bytes)", meta.ShapeString(), elements,
+                          ItemSize(meta.dtype));
+  }
+  return Status::Ok();
+}
+
+Result<int64_t> ParseSizeNumber(std::string_view text, std::string_view what) {
+  int64_t value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec == std::errc::result_out_of_range) {
+    return Status::Errorf("{} {} does not fit int64 (at most {})", what, text, std::numeric_limits<int64_t>::max());
+  }
+  if (ec != std::errc() || ptr != text.data() + text.size()) return Status::Errorf("'{}' is not a {}", text, what);
+  return value;
 }
 
 std::string NodeMeta::ShapeString() const {

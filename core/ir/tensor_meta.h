@@ -51,11 +51,28 @@ struct TensorMeta {
   std::string ToAnnotation() const;
   // Short form without strides/device, for listings: `f32[2, 2]`.
   std::string ShapeString() const;
-  // Parses either annotation form (no surrounding quotes). Errors say which
-  // column (0-based offset into `text`) is wrong via *error_offset.
+  // Parses either annotation form (no surrounding quotes) and applies
+  // CheckTensorSize. Errors say which column (0-based offset into `text`) is
+  // wrong via *error_offset.
   static Result<TensorMeta> ParseAnnotation(std::string_view text, size_t* error_offset = nullptr);
   bool operator==(const TensorMeta& other) const = default;
 };
+
+// The one size check: what every reader (readable code, JSON, pbtxt, logs)
+// and every command that takes a shape (`call`, `load --shapes`, `set input`)
+// applies before a tensor enters a graph or a call. A size or stride is >= 0
+// (a parser refuses a number past int64 before it makes a Dim: use
+// ParseSizeNumber), and the element count and byte count of the static sizes
+// fit int64; a tensor past that is no tensor any device holds, and its
+// figures (bytes, FLOPs, buffers) would wrap. On failure *bad_dim is the index
+// of the size (or, for a stride, sizes.size() + its index) that is negative or
+// made a count overflow.
+Status CheckTensorSize(const TensorMeta& meta, size_t* bad_dim = nullptr);
+
+// A size or stride as the shape parsers read it: an int64, or an error
+// saying it does not fit ("size 9223372036854775808 is past int64's
+// 9223372036854775807"). `text` is all digits (after an optional '-').
+Result<int64_t> ParseSizeNumber(std::string_view text, std::string_view what = "size");
 
 enum class ValueKind : uint8_t {
   kTensor,  // tensors[0]

@@ -36,8 +36,8 @@ struct TemplateKwarg {
 // quoted and a caret under the column.
 class TemplateParser {
  public:
-  TemplateParser(std::string_view text, const SourceOrigin& origin)
-      : scan_(text, origin), literals_(scan_, ArgDialect::kPython, nullptr) {}
+  TemplateParser(std::string_view text, const SourceOrigin& origin, const TemplateCheck& check)
+      : scan_(text, origin), literals_(scan_, ArgDialect::kPython, nullptr), check_(check) {}
 
   Result<TemplateExpr> ParseAll() {
     TemplateExpr expr;
@@ -86,6 +86,13 @@ class TemplateParser {
     size_t index = 0;
     auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
     if (ec != std::errc() || index > 64) return Fail(start, "argument index out of range");
+    if (check_.arity && index >= *check_.arity) {
+      return Fail(start, fmt::format("${} is past the arguments of {}: its schema takes {} positional ({}), so the "
+                                     "template could never apply",
+                                     index, check_.target, *check_.arity,
+                                     *check_.arity == 0 ? "none" : fmt::format("$0 to ${}", *check_.arity - 1)));
+    }
+    if (check_.max_arg && (!*check_.max_arg || **check_.max_arg < index)) *check_.max_arg = index;
     out->kind = TemplateExpr::Kind::kArg;
     out->arg_index = index;
     return true;
@@ -177,6 +184,7 @@ class TemplateParser {
 
   Scanner scan_;
   ArgParser literals_;  // reads at scan_'s cursor
+  const TemplateCheck& check_;
 };
 
 // Whether every $N in `expr` is below `arity` (checked before any node is made).
@@ -219,8 +227,9 @@ Argument Expand(const TemplateExpr& expr, Graph& graph, Node* node, const OpRegi
 
 }  // namespace
 
-Result<DecompositionFn> ParseDecompositionTemplate(std::string_view text, const SourceOrigin& origin) {
-  TemplateParser parser(text, origin);
+Result<DecompositionFn> ParseDecompositionTemplate(std::string_view text, const SourceOrigin& origin,
+                                                   const TemplateCheck& check) {
+  TemplateParser parser(text, origin, check);
   AIRSCOPE_ASSIGN_OR_RETURN(TemplateExpr parsed, parser.ParseAll());
   auto expr = std::make_shared<const TemplateExpr>(std::move(parsed));
   return DecompositionFn([expr](Graph& graph, Node* node, const OpRegistry& registry) -> Result<bool> {

@@ -11,6 +11,7 @@
 // Nesting is bounded (kMaxTemplateDepth) so expansion may recurse safely.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include "core/pass/decomposition.h"
@@ -20,11 +21,23 @@ namespace airscope {
 
 inline constexpr int kMaxTemplateDepth = 64;
 
+// What a template is checked against when it is parsed.
+struct TemplateCheck {
+  // The decomposed op's positional arguments, from its schema (nullopt: no
+  // schema known). A $N at or past it is refused with a caret at the $N: it
+  // could never be applied.
+  std::optional<size_t> arity;
+  std::string_view target;  // for the message
+  // Out: the largest N of the template's $N (nullopt: it uses none).
+  std::optional<size_t>* max_arg = nullptr;
+};
+
 // Parses `text` into a rewrite that, for a node, inserts the calls before it
 // (on its stream, with inferred meta), replaces its uses by the template's
 // value and erases it. A $N beyond the node's positional arguments makes the
 // rewrite decline (returns false, graph unchanged).
 Result<DecompositionFn> ParseDecompositionTemplate(std::string_view text,
-                                                   const SourceOrigin& origin = {.filename = {}, .line = 0});
+                                                   const SourceOrigin& origin = {.filename = {}, .line = 0},
+                                                   const TemplateCheck& check = {});
 
 }  // namespace airscope

@@ -15,6 +15,7 @@
 
 #include "core/ir/graph.h"
 #include "core/ops/op_registry.h"
+#include "core/ops/op_schema.h"
 #include "core/scanner.h"
 #include "core/status.h"
 
@@ -38,9 +39,13 @@ class DecompositionTable {
 
   void Add(Decomposition entry);  // replaces an entry for the same target
   // Parses a template (core/pass/decomp_template.h); its errors name the
-  // column, counted as `origin` says.
+  // column, counted as `origin` says. With `schemas`, a $N past the
+  // positional arguments of the target's schema is refused there. *unchecked
+  // (when given) is set when the template uses $1 or beyond and no schema of
+  // the target is known, so nothing could check it.
   Status AddTemplate(std::string_view target, std::string_view template_text,
-                     const SourceOrigin& origin = {.filename = {}, .line = 0});
+                     const SourceOrigin& origin = {.filename = {}, .line = 0}, const OpSchemaTable* schemas = nullptr,
+                     bool* unchecked = nullptr);
   const Decomposition* Find(std::string_view target) const;  // with or without torch.ops.
   std::vector<const Decomposition*> All() const;             // sorted by target
   uint64_t version() const { return version_; }              // bumped by every Add

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "core/file_util.h"
+#include "core/inflight_temps.h"
 
 namespace airscope {
 namespace {
@@ -195,6 +196,44 @@ TEST_F(FileWriteTest, AFullDeviceIsAnError) {
   Status written = WriteFile("/dev/full", "x");
   ASSERT_FALSE(written.ok());
   EXPECT_NE(written.message().find("No space left on device"), std::string::npos) << written.message();
+}
+
+// What a SIGTERM, SIGHUP or SIGQUIT handler removes (tests/signals/temp_cleanup.sh
+// sends the real signals to the binary): the temps in flight, a staging folder
+// with everything in it, and nothing once they are forgotten.
+TEST_F(FileWriteTest, TempsInFlightAreRemovedOnRequestAndForgottenOnceDone) {
+  EXPECT_EQ(InFlightTempCount(), 0);
+  std::string file = Path(".airscope-XXXXXX");
+  InFlightTemp file_temp;
+  Result<int> fd = CreateTempFile(file, file_temp);
+  ASSERT_TRUE(fd.ok()) << fd.status().message();
+  ::close(*fd);
+  std::string dir = Path(".airscope-report-XXXXXX");
+  InFlightTemp dir_temp;
+  ASSERT_TRUE(CreateTempDir(dir, dir_temp).ok());
+  ASSERT_TRUE(WriteFile(dir + "/data/deep/page.js", "x").ok());
+  ASSERT_TRUE(WriteFile(dir + "/index.html", "x").ok());
+  EXPECT_EQ(InFlightTempCount(), 2);
+  std::string kept = Path("kept.txt");
+  std::ofstream(kept) << "not in flight";
+  RemoveInFlightTemps();
+  EXPECT_FALSE(fs::exists(file));
+  EXPECT_FALSE(fs::exists(dir));
+  EXPECT_EQ(Slurp(kept), "not in flight");
+  file_temp.Forget();
+  dir_temp.Forget();
+  EXPECT_EQ(InFlightTempCount(), 0);
+  // Once forgotten (renamed into place), a temp is no longer removed.
+  std::string done = Path(".airscope-XXXXXX");
+  {
+    InFlightTemp temp;
+    Result<int> made = CreateTempFile(done, temp);
+    ASSERT_TRUE(made.ok());
+    ::close(*made);
+  }
+  EXPECT_EQ(InFlightTempCount(), 0);
+  RemoveInFlightTemps();
+  EXPECT_TRUE(fs::exists(done));
 }
 
 }  // namespace

@@ -211,8 +211,10 @@ TEST(ReadableErrors, DamagedTensorAnnotations) {
                        annotation);
   };
   EXPECT_EQ(ErrorOf(with("f32[-2, 4]")), "r.py:2:31: bad tensor annotation: negative size -2");
+  // At the size that takes the element count past int64.
   EXPECT_EQ(ErrorOf(with("f32[3037000500, 3037000500]")),
-            "r.py:2:30: bad tensor annotation: f32[3037000500, 3037000500] has more elements than int64 counts");
+            "r.py:2:43: bad tensor annotation: f32[3037000500, 3037000500] has more elements than int64 counts (at "
+            "size 3037000500 of dim 1)");
   EXPECT_EQ(ErrorOf(with("f32[256,:=x]")),
             "r.py:2:35: bad tensor annotation: ':=x' is neither a size nor a symbolic expression");
   // Symbolic sizes and annotations that are not tensors still load.

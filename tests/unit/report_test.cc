@@ -5,11 +5,13 @@
 // real reports in headless Chromium.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "core/child_process.h"
 #include "core/file_util.h"
@@ -245,28 +247,136 @@ TEST(WriteReport, WritesEveryPageWithTheChangesOfEachStage) {
       << svg.substr(0, 80);
 }
 
-TEST(WriteReport, ReplacesAnEarlierReportButNeverAFolderOfTheUsers) {
+// Nothing of a staging folder (`.airscope-report-XXXXXX`) or a temp file left in `dir`.
+void ExpectNoLeftovers(const fs::path& dir) {
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    EXPECT_EQ(entry.path().filename().string().find(".airscope-"), std::string::npos) << entry.path();
+  }
+}
+
+std::vector<std::string> ManifestFiles(const fs::path& report) {
+  nlohmann::json manifest = nlohmann::json::parse(Slurp(report / "airscope-report.json"));
+  return manifest.at("files").get<std::vector<std::string>>();
+}
+
+TEST(WriteReport, ReplacesOnlyWhatAnEarlierReportListed) {
   TempDir dir;
   fs::path out = dir.path() / "report";
   ASSERT_TRUE(WriteReport(SmallReport(), out.string()).ok());
-  ASSERT_TRUE(WriteFile((out / "stale.html").string(), "old").ok());
-  ASSERT_TRUE(WriteReport(SmallReport(), out.string()).ok());  // an earlier report: replaced whole
-  EXPECT_FALSE(fs::exists(out / "stale.html"));
+  std::vector<std::string> files = ManifestFiles(out);
+  EXPECT_NE(std::find(files.begin(), files.end(), "index.html"), files.end());
+  EXPECT_NE(std::find(files.begin(), files.end(), "data/svg-0-1.js"), files.end());
+  // A page an earlier report listed and this one does not write is deleted with it.
+  nlohmann::json manifest = nlohmann::json::parse(Slurp(out / "airscope-report.json"));
+  manifest["files"].push_back("stage-0-9.html");
+  ASSERT_TRUE(WriteFile((out / "airscope-report.json").string(), manifest.dump()).ok());
+  ASSERT_TRUE(WriteFile((out / "stage-0-9.html").string(), "old page").ok());
+  ASSERT_TRUE(WriteReport(SmallReport(), out.string()).ok());
+  EXPECT_FALSE(fs::exists(out / "stage-0-9.html"));
   EXPECT_TRUE(fs::exists(out / "index.html"));
+  ExpectNoLeftovers(dir.path());
 
+  // A file the user added inside the report: refused, named, never deleted.
+  ASSERT_TRUE(WriteFile((out / "notes.txt").string(), "keep me").ok());
+  ASSERT_TRUE(WriteFile((out / "index.html").string(), "the earlier index").ok());
+  Result<ReportSummary> refused = WriteReport(SmallReport(), out.string());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("holds an earlier report and files it did not write (notes.txt)"),
+            std::string::npos)
+      << refused.status().message();
+  EXPECT_EQ(Slurp(out / "notes.txt"), "keep me");
+  EXPECT_EQ(Slurp(out / "index.html"), "the earlier index");
+  ExpectNoLeftovers(dir.path());
+  // --force: the report's files replaced, the user's kept and left out of the manifest.
+  ReportOptions force;
+  force.force = true;
+  ASSERT_TRUE(WriteReport(SmallReport(), out.string(), force).ok());
+  EXPECT_EQ(Slurp(out / "notes.txt"), "keep me");
+  EXPECT_NE(Slurp(out / "index.html"), "the earlier index");
+  files = ManifestFiles(out);
+  EXPECT_EQ(std::find(files.begin(), files.end(), "notes.txt"), files.end());
+  ExpectNoLeftovers(dir.path());
+  ExpectNoLeftovers(out);
+}
+
+TEST(WriteReport, NeverTouchesWhatNoReportOfItsOwnWrote) {
+  TempDir dir;
+  // A folder of the user's, with a file that only happens to be named like the manifest.
   fs::path mine = dir.path() / "mine";
   ASSERT_TRUE(WriteFile((mine / "notes.txt").string(), "keep me").ok());
+  ASSERT_TRUE(WriteFile((mine / "airscope-report.json").string(), "{\"mine\": true}").ok());
   Result<ReportSummary> refused = WriteReport(SmallReport(), mine.string());
   ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.status().message().find("not empty and holds no earlier report"), std::string::npos);
+  EXPECT_NE(refused.status().message().find("holds files no airscope report listed as its own "
+                                            "(airscope-report.json, notes.txt)"),
+            std::string::npos)
+      << refused.status().message();
   EXPECT_EQ(Slurp(mine / "notes.txt"), "keep me");
-  EXPECT_FALSE(fs::exists(mine / "index.html"));
-  for (const auto& entry : fs::directory_iterator(dir.path())) {  // no staging folder left behind
-    EXPECT_EQ(entry.path().filename().string().find(".partial-"), std::string::npos) << entry.path();
-  }
+  EXPECT_EQ(Slurp(mine / "airscope-report.json"), "{\"mine\": true}");
+  // A report of the version that listed no files is not trusted either.
+  fs::path v1 = dir.path() / "v1";
+  ASSERT_TRUE(WriteFile((v1 / "airscope-report.json").string(), R"({"format": "airscope-report", "version": 1})").ok());
+  ASSERT_TRUE(WriteFile((v1 / "index.html").string(), "old").ok());
+  EXPECT_FALSE(WriteReport(SmallReport(), v1.string()).ok());
+  EXPECT_EQ(Slurp(v1 / "index.html"), "old");
+  // A folder that happens to sit at the old staging name is not ours to delete.
+  fs::path out = dir.path() / "report";
+  fs::path partial = dir.path() / fmt::format("report.partial-{}", ::getpid());
+  ASSERT_TRUE(WriteFile((partial / "precious").string(), "mine").ok());
+  ASSERT_TRUE(WriteReport(SmallReport(), out.string()).ok());
+  EXPECT_EQ(Slurp(partial / "precious"), "mine");
+  // Not a directory at all.
   fs::path file = dir.path() / "a_file";
   ASSERT_TRUE(WriteFile(file.string(), "x").ok());
   EXPECT_FALSE(WriteReport(SmallReport(), file.string()).ok());
+  EXPECT_EQ(Slurp(file), "x");
+  ExpectNoLeftovers(dir.path());
+}
+
+TEST(WriteReport, FollowsASymlinkedDirAndKeepsTheLink) {
+  TempDir dir;
+  fs::path real = dir.path() / "real";
+  fs::path link = dir.path() / "link";
+  fs::create_directories(real);
+  fs::create_directory_symlink("real", link);
+  ASSERT_TRUE(WriteReport(SmallReport(), link.string()).ok());
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(link)));
+  EXPECT_TRUE(fs::exists(real / "index.html"));
+  ASSERT_TRUE(WriteReport(SmallReport(), link.string()).ok());  // over the earlier report, through the link
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(link)));
+  EXPECT_TRUE(fs::exists(real / "index.html"));
+  // A dangling link: the report goes where it points.
+  fs::path dangling = dir.path() / "dangling";
+  fs::create_directory_symlink("later", dangling);
+  ASSERT_TRUE(WriteReport(SmallReport(), dangling.string()).ok());
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dangling)));
+  EXPECT_TRUE(fs::exists(dir.path() / "later" / "index.html"));
+  ExpectNoLeftovers(dir.path());
+}
+
+TEST(WriteReport, RefusesTheWorkingDirectoryAndItsAncestors) {
+  TempDir dir;
+  fs::path inner = dir.path() / "session";
+  fs::create_directories(inner);
+  ASSERT_TRUE(WriteFile((inner / "model.py").string(), "mine").ok());
+  fs::path was = fs::current_path();
+  fs::current_path(inner);
+  for (const std::string& target : std::vector<std::string>{".", "..", inner.string(), "/", "./"}) {
+    Result<ReportSummary> refused = WriteReport(SmallReport(), target, [] {
+      ReportOptions force;
+      force.force = true;  // not even with --force
+      return force;
+    }());
+    EXPECT_FALSE(refused.ok()) << target;
+    if (!refused.ok()) {
+      EXPECT_NE(refused.status().message().find("is the working directory or holds it"), std::string::npos)
+          << refused.status().message();
+    }
+  }
+  fs::current_path(was);
+  EXPECT_EQ(Slurp(inner / "model.py"), "mine");
+  EXPECT_FALSE(fs::exists(inner / "index.html"));
+  ExpectNoLeftovers(dir.path());
 }
 
 TEST(Transcript, RecordsCommandsBlocksAndErrorsButNotCapturedWork) {

@@ -20,6 +20,7 @@
 #include "formats/chrome_trace.h"
 #include "viz/report/report_assets.h"
 #include "viz/report/report_html.h"
+#include "viz/report/report_publish.h"
 #include "viz/report/side_by_side.h"
 #include "viz/report/timeline_svg.h"
 
@@ -28,8 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-
-constexpr std::string_view kMarker = "airscope-report.json";
 
 // The files of the site, by path relative to DIR, before they are written.
 class Site {
@@ -575,53 +574,6 @@ void AddIndex(const ReportData& data, const std::vector<GraphPlan>& plans, Site&
   site.AddPage("index.html", "index", std::move(ctx));
 }
 
-bool IsEmptyDir(const fs::path& dir) {
-  std::error_code ec;
-  return fs::is_directory(dir, ec) && fs::directory_iterator(dir, ec) == fs::directory_iterator();
-}
-
-// Writes the site into a new sibling of `dir`, then moves it into place.
-Status Publish(const Site& site, const std::string& dir) {
-  fs::path target = fs::absolute(fs::path(dir)).lexically_normal();
-  if (target.filename().empty()) target = target.parent_path();
-  std::error_code ec;
-  if (fs::exists(target, ec)) {
-    if (!fs::is_directory(target, ec)) return Status::Errorf("report: {} exists and is not a directory", dir);
-    if (!IsEmptyDir(target) && !fs::exists(target / kMarker, ec)) {
-      return Status::Errorf(
-          "report: {} is not empty and holds no earlier report ({} missing); "
-          "give a new or empty directory",
-          dir, kMarker);
-    }
-  }
-  fs::path staging = target;
-  staging += fmt::format(".partial-{}", ::getpid());
-  fs::remove_all(staging, ec);
-  auto abandon = [&](Status status) {
-    std::error_code ignored;
-    fs::remove_all(staging, ignored);
-    return status;
-  };
-  for (const auto& [path, contents] : site.files()) {
-    if (Status written = WriteFile((staging / path).string(), contents); !written.ok()) return abandon(written);
-  }
-  fs::path old = target;
-  old += fmt::format(".old-{}", ::getpid());
-  bool had_old = fs::exists(target, ec);
-  if (had_old) {
-    fs::rename(target, old, ec);
-    if (ec) return abandon(Status::Errorf("report: cannot move the earlier {} aside: {}", dir, ec.message()));
-  }
-  fs::rename(staging, target, ec);
-  if (ec) {
-    Status failed = Status::Errorf("report: cannot move the new report into {}: {}", dir, ec.message());
-    if (had_old) fs::rename(old, target, ec);
-    return abandon(failed);
-  }
-  if (had_old) fs::remove_all(old, ec);
-  return Status::Ok();
-}
-
 }  // namespace
 
 Result<ReportSummary> WriteReport(const ReportData& data, const std::string& dir, const ReportOptions& options) {
@@ -643,11 +595,10 @@ Result<ReportSummary> WriteReport(const ReportData& data, const std::string& dir
   for (const EmbeddedFile& file : ReportAssets()) {
     if (file.name.starts_with("assets/")) site.Add(std::string(file.name), std::string(file.data));
   }
-  site.Add(
-      std::string(kMarker),
-      json{{"format", "airscope-report"}, {"version", 1}, {"airscope", data.version}, {"pages", site.pages()}}.dump(2) +
-          "\n");
-  AIRSCOPE_RETURN_IF_ERROR(Publish(site, dir));
+  // Version 2 lists its files: a later report replaces those and nothing else (report_publish.h).
+  json manifest{{"format", "airscope-report"}, {"version", 2}, {"airscope", data.version}, {"pages", site.pages()}};
+  AIRSCOPE_RETURN_IF_ERROR(
+      PublishReport(site.files(), manifest, dir, options.force, &summary.notes).WithPrefix("report"));
   summary.index = (fs::path(dir) / "index.html").string();
   summary.pages = site.pages();
   summary.bytes = site.bytes();

@@ -22,10 +22,14 @@
 //   assets/               the stylesheet and the page script (pan, zoom,
 //                         search by node name, change highlighting)
 //
-// Contract: DIR is written whole or not at all. The site is built in a new
-// sibling folder and moved into place at the end; an existing DIR is
-// replaced only if it is empty or an earlier airscope report (it holds
-// airscope-report.json), so a typo never overwrites a folder of the user's.
+//   airscope-report.json  the manifest: every file above, by path
+//
+// Contract (viz/report/report_publish.h): a report replaces only the files an
+// earlier airscope report listed in its manifest. Into a new or empty DIR or
+// over an earlier report, DIR is written whole or not at all (built in a
+// fresh staging folder beside it and swapped in at the end); a DIR holding
+// anything else is refused, naming those files, unless `force`. A symlinked
+// DIR is followed; the working directory and its ancestors are refused.
 // Layouts run in child processes, `render_jobs` at a time; Ctrl-C stops them
 // (core/interrupt.h) and leaves DIR as it was.
 #pragma once
@@ -58,6 +62,8 @@ struct ReportOptions {
   // A diff's earlier drawing is drawn at once up to this many nodes, else on demand.
   size_t max_eager_before_nodes = 300;
   int timeline_width = 1400;
+  // Write into a DIR that holds files no earlier report listed (keeping them).
+  bool force = false;
 };
 
 struct ReportSummary {
