@@ -175,7 +175,8 @@ void RegisterPassCommands(CommandTable& table) {
              "airscope_plugin_api_version and airscope_plugin_init, see core/pass/plugin_api.h and\n"
              "plugins/seed_multistream) and registers the passes it provides as user passes. A file that is\n"
              "not a plugin, a plugin for another API version or one whose init fails is refused with the\n"
-             "reason, and nothing of it is kept. Plugins stay loaded for the rest of the process.",
+             "reason, and nothing of it is kept; so is anything but a regular file (a FIFO, a device), unopened.\n"
+             "Plugins stay loaded for the rest of the process.",
              Plugin, [](const std::vector<std::string>& before) {
                if (before.empty()) return CompletionRule{CompletionKind::kFixed, {"load"}};
                return CompletionRule{before.size() == 1 ? CompletionKind::kFile : CompletionKind::kNone, {}};
