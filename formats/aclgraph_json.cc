@@ -1,6 +1,7 @@
 #include "formats/aclgraph_json.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -396,12 +397,16 @@ Result<AclGraphDump> ParseAclGraphJson(std::string_view content, std::string_vie
       source_min = first ? raw[i].launch.ts_us : std::min(source_min, raw[i].launch.ts_us);
       first = false;
     }
+    // The target's stream id, when its name is stream<id> with an id that
+    // fits int64 (std::stoll threw on "stream18446744073709551616": found by
+    // fuzz_driver); else the moved tasks keep theirs.
     int64_t target_id = -1;
-    if (target.starts_with("stream")) {
-      std::string digits = target.substr(6);
-      if (!digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-        target_id = std::stoll(digits);
-      }
+    if (target.starts_with("stream") && target.size() > 6) {
+      const char* begin = target.data() + 6;
+      const char* end = target.data() + target.size();
+      int64_t id = 0;
+      auto [at, error] = std::from_chars(begin, end, id);
+      if (error == std::errc() && at == end && id >= 0) target_id = id;
     }
     for (size_t i : src->second) {
       raw[i].launch.ts_us += target_end - source_min;

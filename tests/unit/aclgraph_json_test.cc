@@ -402,6 +402,22 @@ TEST(AclGraphJson, AbsurdTimesAreRefusedAtTheirEvent) {
   EXPECT_TRUE(ParseAclGraphJson(dump("15.2", "0"), "ok.json").ok());
 }
 
+// Found by fuzz_driver: a STREAM_ACTIVE merge into a stream whose number does
+// not fit int64 threw std::out_of_range from std::stoll and ended airscope.
+// The merge happens; the moved tasks keep their own Stream Id.
+TEST(AclGraphJson, AStreamNumberPastInt64IsNoCrash) {
+  std::string text = R"([
+{"name":"k","tid":"stream9","ts":0,"dur":9.5,"ph":"X","args":{"Stream Id":9,"Task Id":0,"Task Type":"KERNEL_AICORE"}},
+{"name":"STREAM_ACTIVE","tid":"stream18446744073709551616","ts":0,"dur":9.5,"ph":"X","args":{"Stream Id":3,"Task Id":0,"Task Type":"STREAM_ACTIVE","Active Stream Id":9}}
+])";
+  Result<AclGraphDump> read = ParseAclGraphJson(text, "big.json");
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_EQ(read->merged, (std::vector<std::string>{"stream9 -> stream18446744073709551616"}));
+  ASSERT_EQ(read->tasks.tasks.size(), 2u);
+  for (const DeviceTask& t : read->tasks.tasks) EXPECT_EQ(t.stream, "stream18446744073709551616");
+  EXPECT_EQ(read->tasks.tasks[1].launch->stream_id, 9);
+}
+
 TEST(AclGraphJson, BadDumpsSayWhereAndWhat) {
   Result<AclGraphDump> r = ParseAclGraphJson("[\n{\"name\": 1,\n", "bad.json");
   ASSERT_FALSE(r.ok());
