@@ -38,34 +38,54 @@ Status WaitForWriter(int fd, const std::string& path, int wait_ms) {
 
 }  // namespace
 
-Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes, int fifo_wait_ms) {
+InputFile& InputFile::operator=(InputFile&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = std::exchange(other.fd_, -1);
+    st_ = other.st_;
+  }
+  return *this;
+}
+
+InputFile::~InputFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Result<InputFile> InputFile::Open(const std::string& path, int fifo_wait_ms) {
   // O_NONBLOCK: opening a FIFO that has no writer would wait for one
   // forever. A FIFO is given a few seconds for its first bytes instead
   // (WaitForWriter); then reads block again, so it is read to its end.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return Status::Errorf("{}: cannot open: {}", path, std::strerror(errno));
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    return Status::Errorf("{}: not a regular file", path);
-  }
-  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {  // /dev/zero would be read up to the size limit
-    ::close(fd);
+  InputFile file(fd, st);
+  if (::fstat(fd, &file.st_) != 0 || S_ISDIR(file.st_.st_mode)) return Status::Errorf("{}: not a regular file", path);
+  if (S_ISCHR(file.st_.st_mode) || S_ISBLK(file.st_.st_mode)) {  // /dev/zero would be read up to the size limit
     return Status::Errorf("{}: a device, not a file (airscope reads regular files, pipes and FIFOs)", path);
   }
-  if (S_ISFIFO(st.st_mode)) {
-    if (Status waited = WaitForWriter(fd, path, fifo_wait_ms); !waited.ok()) {
-      ::close(fd);
-      return waited;
-    }
-  }
+  if (S_ISFIFO(file.st_.st_mode)) AIRSCOPE_RETURN_IF_ERROR(WaitForWriter(fd, path, fifo_wait_ms));
   if (int flags = ::fcntl(fd, F_GETFL); flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
-    int err = errno;
-    ::close(fd);
-    return Status::Errorf("{}: cannot read: {}", path, std::strerror(err));
+    return Status::Errorf("{}: cannot read: {}", path, std::strerror(errno));
   }
+  return file;
+}
+
+std::string NonRegularFileKind(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return "";
+  if (S_ISFIFO(st.st_mode)) return "a FIFO";
+  if (S_ISCHR(st.st_mode)) return "a character device";
+  if (S_ISBLK(st.st_mode)) return "a block device";
+  if (S_ISSOCK(st.st_mode)) return "a socket";
+  if (S_ISDIR(st.st_mode)) return "a directory";
+  return "not a regular file";
+}
+
+Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes, int fifo_wait_ms) {
+  AIRSCOPE_ASSIGN_OR_RETURN(InputFile file, InputFile::Open(path, fifo_wait_ms));
+  int fd = file.fd();
+  const struct stat& st = file.stat();
   if (static_cast<uint64_t>(st.st_size) > max_bytes) {
-    ::close(fd);
     return Status::Errorf("{}: {} bytes is over the size limit of {} bytes", path, st.st_size, max_bytes);
   }
   // A big regular file is mapped: reading it would have the kernel clear
@@ -73,7 +93,6 @@ Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes, int f
   FileText text;
   if (S_ISREG(st.st_mode) && static_cast<size_t>(st.st_size) >= LargeBuffer::kHugeFrom) {
     Result<MappedFile> mapped = MappedFile::Map(fd, static_cast<size_t>(st.st_size), path);
-    ::close(fd);
     if (!mapped.ok()) return mapped.status();
     text.mapped_ = std::move(mapped).value();
     return text;
@@ -92,18 +111,15 @@ Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes, int f
     if (n < 0) {
       if (errno == EINTR && !InterruptRequested()) continue;
       int err = errno;
-      ::close(fd);
       if (err == EINTR) return InterruptedStatus();
       return Status::Errorf("{}: read failed: {}", path, std::strerror(err));
     }
     if (n == 0) break;
     text.size_ += static_cast<size_t>(n);
     if (text.size_ > max_bytes) {
-      ::close(fd);
       return Status::Errorf("{}: over the size limit of {} bytes", path, max_bytes);
     }
   }
-  ::close(fd);
   return text;
 }
 

@@ -6,12 +6,54 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+
+#include <sys/stat.h>
 
 #include "core/large_buffer.h"
 #include "core/mapped_file.h"
 #include "core/status.h"
 
 namespace airscope {
+
+// How long a FIFO is given for its first bytes before a read gives up: it
+// may have no writer yet, and opening it for reading would wait for one.
+inline constexpr int kFifoWaitMs = 5000;
+
+// A file opened for reading by the one rule every reader in airscope
+// follows (ReadFileText, ReadFileLines, and through them every loader):
+// - a regular file, a pipe (/dev/stdin of `cat log | airscope`) or a
+//   socket opens at once;
+// - a FIFO gets fifo_wait_ms for its first bytes (or its writer's end of
+//   file): one without a writer would block the open, then the read, forever;
+// - a directory is refused ("not a regular file"), and so is a device:
+//   /dev/zero would be read up to the size limit, a tty would wait for typing.
+// The descriptor is blocking once open, and closed with the object.
+class InputFile {
+ public:
+  static Result<InputFile> Open(const std::string& path, int fifo_wait_ms = kFifoWaitMs);
+  InputFile(InputFile&& other) noexcept : fd_(std::exchange(other.fd_, -1)), st_(other.st_) {}
+  InputFile& operator=(InputFile&& other) noexcept;
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+  ~InputFile();
+
+  int fd() const { return fd_; }
+  const struct stat& stat() const { return st_; }
+  // The descriptor, now the caller's to close.
+  int Release() { return std::exchange(fd_, -1); }
+
+ private:
+  InputFile(int fd, const struct stat& st) : fd_(fd), st_(st) {}
+  int fd_ = -1;
+  struct stat st_ {};
+};
+
+// "" when `path` is a regular file (symlinks followed) or cannot be looked
+// at (its reader then says why); else what it is: "a FIFO", "a character
+// device", "a block device", "a socket", "a directory". For readers that
+// take only regular files (the files of a TORCH_COMPILE_DEBUG tree).
+std::string NonRegularFileKind(const std::string& path);
 
 // A whole file's bytes: a big regular file mapped (MappedFile: no clearing
 // pass and no copy), anything else read straight into a LargeBuffer. What
@@ -36,11 +78,11 @@ class FileText {
   size_t size_ = 0;
 };
 
-// Refuses files larger than max_bytes with a message naming the limit, and
-// devices (/dev/zero would be read up to the limit). Reads pipes and FIFOs
-// (no size known up front) to their end too; a FIFO gets fifo_wait_ms for
-// its first bytes, since it may have no writer (opening it would block).
-Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes = uint64_t{4} << 30, int fifo_wait_ms = 5000);
+// Opens `path` as InputFile does (devices refused, a FIFO's wait bounded)
+// and refuses files larger than max_bytes with a message naming the limit.
+// Reads pipes and FIFOs (no size known up front) to their end too.
+Result<FileText> ReadFileText(const std::string& path, uint64_t max_bytes = uint64_t{4} << 30,
+                              int fifo_wait_ms = kFifoWaitMs);
 // The same, as a std::string (one more copy; for small files and callers that keep the text).
 Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes = uint64_t{4} << 30);
 

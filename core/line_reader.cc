@@ -1,17 +1,24 @@
 #include "core/line_reader.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <vector>
 
+#include "core/file_util.h"
 #include "core/interrupt.h"
 
 namespace airscope {
 
-Status ReadFileLines(const std::string& path, uint64_t max_bytes,
-                     const std::function<void(std::string_view)>& on_line) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) return Status::Errorf("{}: cannot open", path);
+Status ReadFileLines(const std::string& path, uint64_t max_bytes, const std::function<void(std::string_view)>& on_line,
+                     int fifo_wait_ms) {
+  // Opened as every reader opens (core/file_util.h): a FIFO's wait is
+  // bounded, a device is refused (/dev/zero was read up to max_bytes).
+  AIRSCOPE_ASSIGN_OR_RETURN(InputFile input, InputFile::Open(path, fifo_wait_ms));
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(::fdopen(input.fd(), "rb"), &std::fclose);
+  if (!file) return Status::Errorf("{}: cannot read: {}", path, std::strerror(errno));
+  input.Release();  // the FILE closes it now
   // A line that spans chunks is gathered here; it is the only copy made.
   std::string pending;
   std::vector<char> chunk(1 << 20);

@@ -9,15 +9,19 @@
 #include <string>
 #include <string_view>
 
+#include "core/file_util.h"
 #include "core/status.h"
 
 namespace airscope {
 
 // Calls `on_line` with each line of `path` without its '\n' (a final line
-// without one included). Errors: the file cannot be opened or read, it is
+// without one included). The file is opened as every reader opens
+// (InputFile, core/file_util.h: devices refused, a FIFO given fifo_wait_ms
+// for its first bytes). Errors: the file cannot be opened or read, it is
 // larger than `max_bytes` (checked as it is read, so a growing file is
 // caught too), or Ctrl-C was pressed (InterruptedStatus()).
-Status ReadFileLines(const std::string& path, uint64_t max_bytes, const std::function<void(std::string_view)>& on_line);
+Status ReadFileLines(const std::string& path, uint64_t max_bytes, const std::function<void(std::string_view)>& on_line,
+                     int fifo_wait_ms = kFifoWaitMs);
 
 // The same over text already in memory: each line without its '\n', a final
 // line without one included, no empty line after a final '\n'.

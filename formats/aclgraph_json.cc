@@ -1,7 +1,9 @@
 #include "formats/aclgraph_json.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include <fmt/format.h>
@@ -179,7 +181,93 @@ struct RawTask {
   size_t index;  // in the file
 };
 
-Result<int64_t> IntField(const Json& args, const char* key, int64_t absent, size_t index, std::string_view file) {
+// Where each event starts in the text, for errors that name its line and
+// column: the elements of the top-level array, or of the (last, as nlohmann
+// keeps the last) "traceEvents" member of a top-level object. The text has
+// already parsed, so the scan only needs to skip strings and nesting.
+class EventOffsets {
+ public:
+  explicit EventOffsets(std::string_view text) : text_(text) {
+    size_t at = SkipSpace(0);
+    if (at < text_.size() && text_[at] == '{') at = LastMember(at, "traceEvents");
+    if (at < text_.size() && text_[at] == '[') offsets_ = Elements(at);
+  }
+  // "FILE:LINE:COL: event N" (or "FILE: event N" should the scan disagree with the parser).
+  std::string Where(std::string_view file, size_t index) const {
+    if (index >= offsets_.size()) return fmt::format("{}: event {}", file, index);
+    TextPosition pos = PositionOfOffset(text_, offsets_[index]);
+    return fmt::format("{}:{}:{}: event {}", file, pos.line, pos.column, index);
+  }
+
+ private:
+  size_t SkipSpace(size_t at) const {
+    while (at < text_.size() && (text_[at] == ' ' || text_[at] == '\t' || text_[at] == '\r' || text_[at] == '\n')) {
+      ++at;
+    }
+    return at;
+  }
+  // Past the value that starts at `at`.
+  size_t SkipValue(size_t at) const {
+    int depth = 0;
+    bool in_string = false;
+    for (; at < text_.size(); ++at) {
+      char c = text_[at];
+      if (in_string) {
+        if (c == '\\') {
+          ++at;
+        } else if (c == '"') {
+          in_string = false;
+          if (depth == 0) return at + 1;
+        }
+        continue;
+      }
+      if (c == '"') {
+        in_string = true;
+      } else if (c == '[' || c == '{') {
+        ++depth;
+      } else if (c == ']' || c == '}') {
+        if (depth == 0) return at;  // the end of the enclosing container: a scalar ended
+        if (--depth == 0) return at + 1;
+      } else if (depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\r' || c == '\n')) {
+        return at;
+      }
+    }
+    return at;
+  }
+  // The offset of the value of the last member `key` of the object at `open`, or npos.
+  size_t LastMember(size_t open, std::string_view key) const {
+    size_t found = std::string_view::npos;
+    size_t at = SkipSpace(open + 1);
+    while (at < text_.size() && text_[at] == '"') {
+      size_t key_end = SkipValue(at);
+      bool match = text_.substr(at + 1, key_end - at - 2) == key;
+      at = SkipSpace(key_end);
+      if (at >= text_.size() || text_[at] != ':') break;
+      at = SkipSpace(at + 1);
+      if (match) found = at;
+      at = SkipSpace(SkipValue(at));
+      if (at >= text_.size() || text_[at] != ',') break;
+      at = SkipSpace(at + 1);
+    }
+    return found;
+  }
+  std::vector<size_t> Elements(size_t open) const {
+    std::vector<size_t> out;
+    size_t at = SkipSpace(open + 1);
+    while (at < text_.size() && text_[at] != ']') {
+      out.push_back(at);
+      at = SkipSpace(SkipValue(at));
+      if (at >= text_.size() || text_[at] != ',') break;
+      at = SkipSpace(at + 1);
+    }
+    return out;
+  }
+
+  std::string_view text_;
+  std::vector<size_t> offsets_;
+};
+
+Result<int64_t> IntField(const Json& args, const char* key, int64_t absent, const std::string& where) {
   auto it = args.find(key);
   if (it == args.end()) return absent;
   if (it->is_number_integer()) return it->get<int64_t>();
@@ -187,7 +275,27 @@ Result<int64_t> IntField(const Json& args, const char* key, int64_t absent, size
     double v = it->get<double>();
     if (std::floor(v) == v && std::abs(v) < 9e18) return static_cast<int64_t>(v);
   }
-  return Status::Errorf("{}: event {}: args \"{}\" is not an integer", file, index, key);
+  return Status::Errorf("{}: args \"{}\" is not an integer", where, key);
+}
+
+// A task's ts or dur in microseconds: a finite number from 0 to kMaxDumpTimeUs.
+// The runtime's layout puts ts at 0 and advances it by at most 15 per task
+// (stream.hpp:37-65), so a real dump stays far below the limit; times past it
+// (or negative) are no dump's, and as nanoseconds they would overflow the
+// timeline's int64 clock.
+constexpr double kMaxDumpTimeUs = 1e12;
+Result<double> TimeField(const nlohmann::json& e, const char* key, const std::string& where) {
+  if (!e.contains(key)) return 0.0;
+  const nlohmann::json& v = e[key];
+  if (!v.is_number()) return Status::Errorf("{}: \"{}\" is not a number", where, key);
+  double us = v.get<double>();
+  if (!std::isfinite(us) || us < 0 || us > kMaxDumpTimeUs) {
+    return Status::Errorf(
+        "{}: \"{}\" is {}: a capture dump's times are microseconds from 0 to {:g} (the runtime lays tasks out "
+        "10 apart from 0)",
+        where, key, v.dump(), kMaxDumpTimeUs);
+  }
+  return us;
 }
 
 }  // namespace
@@ -203,13 +311,15 @@ Result<AclGraphDump> ParseAclGraphJson(std::string_view content, std::string_vie
   if (!events->is_array()) return Status::Errorf("{}: expected a JSON array of trace events", filename);
   // deadlock_check.py _build_stream_tasks: "X" events with a tid and args.
   std::vector<RawTask> raw;
+  EventOffsets offsets(content);
   for (size_t i = 0; i < events->size(); ++i) {
     const nlohmann::json& e = (*events)[i];
     // (Fields are type-checked before they are read: nlohmann's value()
     // throws on a type it did not expect.)
     if (!e.is_object() || !e.contains("ph") || e["ph"] != "X" || !e.contains("tid") || !e.contains("args")) continue;
+    const std::string where = offsets.Where(filename, i);
     const nlohmann::json& args = e["args"];
-    if (!args.is_object()) return Status::Errorf("{}: event {}: \"args\" is not an object", filename, i);
+    if (!args.is_object()) return Status::Errorf("{}: \"args\" is not an object", where);
     RawTask t;
     t.index = i;
     const nlohmann::json& tid = e["tid"];
@@ -218,22 +328,18 @@ Result<AclGraphDump> ParseAclGraphJson(std::string_view content, std::string_vie
     } else if (tid.is_number_integer()) {
       t.tid = std::to_string(tid.get<int64_t>());
     } else {
-      return Status::Errorf("{}: event {}: \"tid\" is neither a string nor an integer", filename, i);
+      return Status::Errorf("{}: \"tid\" is neither a string nor an integer", where);
     }
     if (!e.contains("name") || !e["name"].is_string()) {
-      return Status::Errorf("{}: event {}: \"name\" is missing or not a string", filename, i);
+      return Status::Errorf("{}: \"name\" is missing or not a string", where);
     }
     t.name = e["name"].get<std::string>();
     DeviceTask::LaunchRecord& l = t.launch;
-    for (const char* key : {"ts", "dur"}) {
-      if (e.contains(key) && !e[key].is_number())
-        return Status::Errorf("{}: event {}: \"{}\" is not a number", filename, i, key);
-    }
-    l.ts_us = e.value("ts", 0.0);
-    l.dur_us = e.value("dur", 0.0);
+    AIRSCOPE_ASSIGN_OR_RETURN(l.ts_us, TimeField(e, "ts", where));
+    AIRSCOPE_ASSIGN_OR_RETURN(l.dur_us, TimeField(e, "dur", where));
     if (e.contains("pid")) l.pid = e["pid"].is_string() ? e["pid"].get<std::string>() : e["pid"].dump();
     if (args.contains("Task Type") && !args["Task Type"].is_string()) {
-      return Status::Errorf("{}: event {}: \"Task Type\" is not a string", filename, i);
+      return Status::Errorf("{}: \"Task Type\" is not a string", where);
     }
     l.task_type = args.value("Task Type", "");
     struct Field {
@@ -246,12 +352,11 @@ Result<AclGraphDump> ParseAclGraphJson(std::string_view content, std::string_vie
           Field{"Numblocks", &l.num_blocks, -1}, Field{"Task Ration", &l.task_ration, -1},
           Field{"Schem Mode", &l.schem_mode, -1}, Field{"Active Stream Id", &l.active_stream_id, -1},
           Field{"Kernel Args Size", &l.kernel_args_size, -1}}) {
-      AIRSCOPE_ASSIGN_OR_RETURN(int64_t v, IntField(args, f.key, f.absent, i, filename));
+      AIRSCOPE_ASSIGN_OR_RETURN(int64_t v, IntField(args, f.key, f.absent, where));
       *f.into = v;
     }
     if (args.contains("ExtendInfo")) {
-      if (!args["ExtendInfo"].is_string())
-        return Status::Errorf("{}: event {}: \"ExtendInfo\" is not a string", filename, i);
+      if (!args["ExtendInfo"].is_string()) return Status::Errorf("{}: \"ExtendInfo\" is not a string", where);
       l.extend_info = args["ExtendInfo"].get<std::string>();
     }
     if (args.contains("Kernel Args") && args["Kernel Args"].is_string())
@@ -292,15 +397,25 @@ Result<AclGraphDump> ParseAclGraphJson(std::string_view content, std::string_vie
       source_min = first ? raw[i].launch.ts_us : std::min(source_min, raw[i].launch.ts_us);
       first = false;
     }
+    // The target's stream id, when its name is stream<id> with an id that
+    // fits int64 (std::stoll threw on "stream18446744073709551616": found by
+    // fuzz_driver); else the moved tasks keep theirs.
     int64_t target_id = -1;
-    if (target.starts_with("stream")) {
-      std::string digits = target.substr(6);
-      if (!digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-        target_id = std::stoll(digits);
-      }
+    if (target.starts_with("stream") && target.size() > 6) {
+      const char* begin = target.data() + 6;
+      const char* end = target.data() + target.size();
+      int64_t id = 0;
+      auto [at, error] = std::from_chars(begin, end, id);
+      if (error == std::errc() && at == end && id >= 0) target_id = id;
     }
     for (size_t i : src->second) {
       raw[i].launch.ts_us += target_end - source_min;
+      // Each merge can push a stream as far again as the one it joins: a
+      // chain of them must not leave the range a time is read in.
+      if (raw[i].launch.ts_us + raw[i].launch.dur_us > kMaxDumpTimeUs) {
+        return Status::Errorf("{}: merging {} into {} (STREAM_ACTIVE) puts its tasks past {:g} us", filename, source,
+                              target, kMaxDumpTimeUs);
+      }
       raw[i].tid = target;
       if (target_id >= 0 && raw[i].launch.stream_id >= 0) raw[i].launch.stream_id = target_id;
       into.push_back(i);
@@ -393,7 +508,15 @@ Trace AclGraphTrace(const TaskGraph& dump, std::string title) {
     t.tracks.push_back(s);
   }
   std::vector<int32_t> slice_of(dump.tasks.size(), -1);
-  auto ns = [](double us) { return static_cast<int64_t>(std::llround(us * 1000.0)); };
+  // Saturating: a dump the reader accepted stays far inside int64 ns, but
+  // this is also called on tasks built elsewhere.
+  auto ns = [](double us) -> int64_t {
+    double v = us * 1000.0;
+    if (std::isnan(v)) return 0;
+    if (v <= -9.2e18) return std::numeric_limits<int64_t>::min();
+    if (v >= 9.2e18) return std::numeric_limits<int64_t>::max();
+    return static_cast<int64_t>(std::llround(v));
+  };
   for (const DeviceTask& task : dump.tasks) {
     auto [it, fresh] = track.try_emplace(task.stream, static_cast<uint32_t>(t.tracks.size()));
     if (fresh) t.tracks.push_back(task.stream);

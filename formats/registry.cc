@@ -40,7 +40,7 @@ bool SniffDebugTree(const InputPeek& peek) {
 bool SniffTraceLogDir(const InputPeek& peek) { return peek.directory; }
 
 bool SniffTraceLog(const InputPeek& peek) {
-  if (!peek.regular_file) return false;
+  if (!peek.has_head) return false;
   // A few lines, not just the first: a log whose first record is damaged
   // (cut, or a stray line before it) is still a log.
   constexpr size_t kLinesLooked = 16;
@@ -54,7 +54,7 @@ bool SniffTraceLog(const InputPeek& peek) {
 }
 
 bool SniffTorchLogs(const InputPeek& peek) {
-  if (!peek.regular_file || peek.head.find('\0') != std::string_view::npos) return false;
+  if (!peek.has_head || peek.head.find('\0') != std::string_view::npos) return false;
   // A file that starts as a graph does is a graph, unless its `[` is a log
   // prefix. (Not the refused GE builder code: a log may print that code.)
   for (const InputFormat& row : InputFormats()) {
@@ -64,7 +64,7 @@ bool SniffTorchLogs(const InputPeek& peek) {
   return LooksLikeTorchLogs(peek.head);
 }
 
-bool SniffCaptureDump(const InputPeek& peek) { return peek.regular_file && LooksLikeAclGraphDump(peek.head); }
+bool SniffCaptureDump(const InputPeek& peek) { return peek.has_head && LooksLikeAclGraphDump(peek.head); }
 
 // A `[` or `{` is not enough: the first line must parse as JSON so far
 // (json_sniff.h), so a shell prompt pasted above a log is not taken for JSON.
@@ -218,9 +218,11 @@ const InputFormat* SniffInput(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return nullptr;
   peek.directory = S_ISDIR(st.st_mode);
-  peek.regular_file = S_ISREG(st.st_mode);
+  // Only a regular file is read ahead: a pipe's or FIFO's bytes would be
+  // gone for its loader (IsReadOnce, SniffInputBytes).
+  peek.has_head = S_ISREG(st.st_mode);
   std::string head;
-  if (peek.regular_file) {
+  if (peek.has_head) {
     std::FILE* file = std::fopen(path.c_str(), "rb");
     if (file == nullptr) return nullptr;
     head.resize(kInputPeekBytes);
@@ -229,6 +231,20 @@ const InputFormat* SniffInput(const std::string& path) {
     peek.head = head;
     peek.first_line = FirstMeaningfulLine(head);
   }
+  for (const InputFormat& row : InputFormats()) {
+    if (row.sniff(peek)) return &row;
+  }
+  return nullptr;
+}
+
+bool IsReadOnce(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+const InputFormat* SniffInputBytes(std::string_view content, std::string_view path) {
+  InputPeek peek = PeekText(path, content.substr(0, kInputPeekBytes));
+  peek.has_head = true;
   for (const InputFormat& row : InputFormats()) {
     if (row.sniff(peek)) return &row;
   }

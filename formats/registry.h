@@ -42,9 +42,11 @@ enum class InputKind : uint8_t {
 struct InputPeek {
   std::string_view path;
   bool directory = false;
-  // Only a regular file is read ahead: opening a FIFO could wait for a
-  // writer, and reading it would take the bytes the loader needs.
-  bool regular_file = false;
+  // Whether `head` holds the input's first bytes: a regular file's, read
+  // ahead, or a pipe's or FIFO's, read whole once (SniffInputBytes). Logs
+  // and capture dumps are told only from such bytes, not from a graph
+  // printed inside a log (SniffGraphText).
+  bool has_head = false;
   std::string_view head;        // the first kInputPeekBytes of a regular file; of text in memory, all of it
   std::string_view first_line;  // the first line neither blank nor a `#` comment, leading spaces removed
 };
@@ -81,6 +83,18 @@ std::vector<std::string> InputFormatNames();
 // reads the whole file and asks SniffGraphText, whose error says what the file
 // is not (a path that cannot be read is the reader's error to give).
 const InputFormat* SniffInput(const std::string& path);
+
+// Whether `path` can be read only once: it exists and is neither a regular
+// file nor a directory (a pipe such as /dev/stdin of `cat log | airscope -c
+// 'load /dev/stdin'`, a FIFO, a socket). SniffInput cannot look at such an
+// input without taking the bytes its loader needs: the caller reads it whole
+// (ReadFileText, within the size limit) and asks SniffInputBytes.
+bool IsReadOnce(const std::string& path);
+
+// The row that takes `content`, the whole of an input read once: every row
+// SniffInput tries on a regular file's head (logs and capture dumps too),
+// tried on these bytes. Null as for SniffInput.
+const InputFormat* SniffInputBytes(std::string_view content, std::string_view path);
 
 // The graph row that takes `content` (a whole file or a graph printed inside a
 // log); an error (path:line:col) says what was seen and lists every format.

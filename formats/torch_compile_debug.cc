@@ -1,9 +1,9 @@
 #include "formats/torch_compile_debug.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -181,8 +181,24 @@ class TreeReader {
 
   void Problem(const fs::path& p, std::string message) { tree_.problems.push_back({p.string(), std::move(message)}); }
 
+  // Whether `p` is a regular file, the only kind a tree's reader opens; a
+  // problem names anything else. torch and TorchAir write nothing else into
+  // these directories, so a FIFO or a device here is a mistake or a trap:
+  // the wait `load` gives a FIFO it was named (core/file_util.h) would make
+  // a tree of ten FIFOs hang ten times as long for files nobody meant to be
+  // read, and a device would be read up to the size limit. Loading such a
+  // file by itself still reads it as a FIFO.
+  bool RegularFile(const fs::path& p) {
+    std::string kind = NonRegularFileKind(p.string());
+    if (kind.empty()) return true;
+    Problem(p, fmt::format("{}, not a regular file: not read (torch writes only regular files here{})", kind,
+                           kind == "a FIFO" ? "; `load` of the FIFO itself reads it" : ""));
+    return false;
+  }
+
   // The text of a file, or nullopt with a problem naming it.
   std::optional<std::string> Text(const fs::path& p) {
+    if (!RegularFile(p)) return std::nullopt;
     Result<std::string> text = ReadFile(p.string(), max_bytes_);
     if (!text.ok()) {
       Problem(p, text.status().message());
@@ -367,6 +383,7 @@ class TreeReader {
       } else if (IsDir(p)) {
         Phase(prefix, model, p);
       } else if (ParseCaptureName(name, &capture)) {
+        if (!RegularFile(p)) continue;  // no capture record: nothing of the runtime's is there
         capture.prefix = prefix;
         capture.model = model;
         capture.path = p.string();
@@ -393,7 +410,7 @@ class TreeReader {
       if (used.count(name)) continue;
       fs::path p = dir / name;
       if (name == "debug.log") {
-        tree_.logs.push_back({run.prefix, DebugTreeLog::Kind::kTorchAir, p.string(), -1});
+        if (RegularFile(p)) tree_.logs.push_back({run.prefix, DebugTreeLog::Kind::kTorchAir, p.string(), -1});
       } else if (int64_t k = ModelNumber(name); k >= 0 && IsDir(p)) {
         models.emplace_back(k, name);
       } else {
@@ -457,7 +474,9 @@ class TreeReader {
       } else if (name == "torchdynamo" && IsDir(p)) {
         for (const std::string& file : Entries(p, &tree_)) {
           if (file == "debug.log") {
-            tree_.logs.push_back({run.prefix, DebugTreeLog::Kind::kTorchDynamo, (p / file).string(), -1});
+            if (RegularFile(p / file)) {
+              tree_.logs.push_back({run.prefix, DebugTreeLog::Kind::kTorchDynamo, (p / file).string(), -1});
+            }
           } else {
             tree_.unknown.push_back((p / file).string());
           }
@@ -475,14 +494,15 @@ class TreeReader {
     std::vector<DebugTreeLog> logs;
     for (const std::string& name : Entries(dir, &tree_)) {
       fs::path p = dir / name;
-      std::FILE* file = std::fopen(p.string().c_str(), "rb");
-      if (!file) {
-        Problem(p, "cannot open");
+      if (!RegularFile(p)) continue;
+      Result<InputFile> file = InputFile::Open(p.string());
+      if (!file.ok()) {
+        Problem(p, file.status().message());
         continue;
       }
       std::string head(4096, '\0');
-      head.resize(std::fread(head.data(), 1, head.size(), file));
-      std::fclose(file);
+      ssize_t got = ::read(file->fd(), head.data(), head.size());
+      head.resize(got > 0 ? static_cast<size_t>(got) : 0);
       std::string_view first(head);
       first = first.substr(0, std::min(first.find('\n'), first.size()));
       if (!LooksLikeTraceLog(first)) {

@@ -8,10 +8,15 @@
 
 namespace airscope {
 
-Status LoadAclGraphDump(CommandContext& ctx, const std::string& path, const std::string& name) {
+Status LoadAclGraphDump(CommandContext& ctx, const std::string& path, const std::string& name,
+                        std::optional<std::string_view> bytes) {
   Session& session = ctx.session;
-  AIRSCOPE_ASSIGN_OR_RETURN(std::string text, ReadFile(path, session.settings().GetUnsigned("max-file-size")));
-  AIRSCOPE_ASSIGN_OR_RETURN(AclGraphDump dump, ParseAclGraphJson(text, ctx.args[0].text));
+  std::string text;
+  if (!bytes) {
+    AIRSCOPE_ASSIGN_OR_RETURN(text, ReadFile(path, session.settings().GetUnsigned("max-file-size")));
+    bytes = text;
+  }
+  AIRSCOPE_ASSIGN_OR_RETURN(AclGraphDump dump, ParseAclGraphJson(*bytes, ctx.args[0].text));
   // The name holds the dump: an empty graph (there is no FX graph in it) and
   // the dump's tasks beside the device.
   LoadedGraph holder;

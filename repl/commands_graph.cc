@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/file_util.h"
 #include "core/suggest.h"
 #include "repl/aclgraph_dump.h"
 #include "repl/cache_state.h"
@@ -79,9 +80,20 @@ Status Load(CommandContext& ctx) {
   const std::optional<std::string> as = args.size() == 3 ? std::optional(args[2].text) : std::nullopt;
   const std::string* shapes_text = ctx.flags.Value("--shapes");
   std::string path = ctx.interpreter.ResolvePath(args[0].text);
+  uint64_t max_bytes = ctx.session.settings().GetUnsigned("max-file-size");
   // The registry says what the path is (formats/registry.h); null: graph
   // text not recognised from its first bytes, which LoadGraphFile reads whole.
-  const InputFormat* format = SniffInput(path);
+  // A pipe or FIFO (`cat log | airscope -c 'load /dev/stdin'`) can be read
+  // only once: it is read whole now and its bytes are sniffed and loaded.
+  std::optional<FileText> once;
+  const InputFormat* format = nullptr;
+  if (IsReadOnce(path)) {
+    AIRSCOPE_ASSIGN_OR_RETURN(once, ReadFileText(path, max_bytes));
+    format = SniffInputBytes(once->view(), path);
+  } else {
+    format = SniffInput(path);
+  }
+  std::optional<std::string_view> bytes = once ? std::optional(once->view()) : std::nullopt;
   InputKind kind = format ? format->kind : InputKind::kGraph;
   // --shapes names one graph's inputs; the registry's row says why it does
   // not apply to anything else.
@@ -95,8 +107,8 @@ Status Load(CommandContext& ctx) {
     }
     if (kind == InputKind::kDebugTree) return LoadDebugTree(ctx, path, prefix);
     if (kind == InputKind::kTraceLogDir) return LoadTraceLogDir(ctx, path, prefix);
-    if (kind == InputKind::kTraceLog) return LoadTraceLog(ctx, path, prefix);
-    return LoadTorchLogs(ctx, path, prefix);
+    if (kind == InputKind::kTraceLog) return LoadTraceLog(ctx, path, prefix, bytes);
+    return LoadTorchLogs(ctx, path, prefix, bytes);
   }
   // Graph names are words of the command language, not Python identifiers:
   // `03_custom_pre` (airscope's own stage dumps) and `lambda` are fine.
@@ -108,7 +120,7 @@ Status Load(CommandContext& ctx) {
   if (kind == InputKind::kCaptureDump) {
     std::string name = as ? *as : DefaultGraphName(path);
     if (!usable(name)) return Status::Errorf("'{}' is not a usable graph name (letters, digits, _ and -)", name);
-    return LoadAclGraphDump(ctx, path, name);
+    return LoadAclGraphDump(ctx, path, name, bytes);
   }
   std::vector<InputShape> shapes;
   if (shapes_text) {
@@ -118,8 +130,8 @@ Status Load(CommandContext& ctx) {
   }
   Session& session = ctx.session;
   std::string name = as ? *as : DefaultGraphName(path);
-  Result<LoadedGraph> loaded =
-      LoadGraphFile(path, session.settings().GetUnsigned("max-file-size"), session.registry(), name);
+  Result<LoadedGraph> loaded = bytes ? LoadGraphText(*bytes, path, session.registry(), {}, name)
+                                     : LoadGraphFile(path, max_bytes, session.registry(), name);
   if (!loaded.ok()) return loaded.status();  // the file's error first: it is the likelier mistake
   if (!usable(name)) return Status::Errorf("'{}' is not a usable graph name (letters, digits, _ and -)", name);
   if (!shapes.empty()) {
@@ -287,8 +299,11 @@ void RegisterGraphCommands(CommandTable& table) {
            "  torchdynamo/debug.log, the tlparse/ TORCH_TRACE log of the run's pid). Capture dumps and output code\n"
            "  are listed. A damaged or partial tree loads what it can: a warning names each file that did not\n"
            "  (lost NNN dumps, empty or cut files, JSON that does not parse). compare replays its recorded stages.\n"
+           "  Only regular files are read there: a FIFO or device in a tree is a warning, never opened.\n"
            "A capture dump (NPUGraph.debug_dump's JSON, or what timeline --aclgraph-json writes) becomes a name\n"
-           "whose tasks check, timeline and runstats read (help timeline).",
+           "whose tasks check, timeline and runstats read (help timeline); times outside 0..1e12 us are refused.\n"
+           "A pipe or FIFO (load /dev/stdin) is read once, whole, and recognised from its bytes like a file; a\n"
+           "FIFO gets 5 s for its first bytes. Devices are refused.",
        Load,
        [](const std::vector<std::string>& before) {
          if (before.empty()) return CompletionRule{CompletionKind::kFile, {}};

@@ -184,9 +184,12 @@ std::vector<std::pair<std::string, LoadedGraph>> TorchLogsGraphs(CommandContext&
   return graphs;
 }
 
-Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::string& as) {
+Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::string& as,
+                     std::optional<std::string_view> bytes) {
   Session& session = ctx.session;
-  AIRSCOPE_ASSIGN_OR_RETURN(TorchLogs parsed, LoadTorchLogsFile(path, session.settings().GetUnsigned("max-file-size")));
+  Result<TorchLogs> read = bytes ? Result<TorchLogs>(ParseTorchLogs(*bytes, path))
+                                 : LoadTorchLogsFile(path, session.settings().GetUnsigned("max-file-size"));
+  AIRSCOPE_ASSIGN_OR_RETURN(TorchLogs parsed, std::move(read));
   auto log = std::make_shared<const TorchLogs>(std::move(parsed));
   const std::string& shown = ctx.args[0].text;
   // Every graph is parsed before anything is registered: a load is all or nothing for the session.

@@ -175,7 +175,8 @@ void RegisterPassCommands(CommandTable& table) {
              "airscope_plugin_api_version and airscope_plugin_init, see core/pass/plugin_api.h and\n"
              "plugins/seed_multistream) and registers the passes it provides as user passes. A file that is\n"
              "not a plugin, a plugin for another API version or one whose init fails is refused with the\n"
-             "reason, and nothing of it is kept. Plugins stay loaded for the rest of the process.\n"
+             "reason, and nothing of it is kept; so is anything but a regular file (a FIFO, a device), unopened.\n"
+             "Plugins stay loaded for the rest of the process.\n"
              "An installed airscope carries the headers and a CMake package: find_package(airscope), then\n"
              "airscope_add_plugin(NAME SOURCES...) builds one out of tree (the example's source is installed in\n"
              "share/doc/airscope/examples/seed_multistream; `man airscope`, FILES).",

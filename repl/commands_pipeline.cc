@@ -409,6 +409,13 @@ class GraphOverride {
 Status Bisect(CommandContext& ctx) {
   if (ctx.args.size() != 1) return UsageError("bisect \"COMMAND\"");
   const std::string& condition = ctx.args[0].text;
+  if (ctx.interpreter.bisecting()) {
+    ctx.interpreter.RefuseNestedBisect();
+    return Status::Error(
+        "bisect inside a bisect's condition (a script that sources itself?): refused, since every level would "
+        "run its condition at each stage it checks");
+  }
+  Interpreter::BisectScope scope(ctx.interpreter);
   AIRSCOPE_ASSIGN_OR_RETURN(PipelineRun * run, Pipeline(ctx));
   // A copy shares the snapshots; running it to the end leaves the user's cursor alone.
   PipelineRun probe = *run;
@@ -429,6 +436,9 @@ Status Bisect(CommandContext& ctx) {
     CommandOutput captured;
     Status status = ctx.interpreter.ExecuteCaptured(condition, &captured);
     if (InterruptRequested()) return InterruptedStatus();  // Ctrl-C is no verdict on the stage
+    if (ctx.interpreter.nested_bisect_refused()) {         // nor is a bisect refused inside it
+      return Status::Errorf("bisect: the condition \"{}\" runs bisect itself (refused there): no verdict", condition);
+    }
     ++checks;
     ctx.out.Styled(Style::kDim, "  {}: {}", StageLabel(probe, stage), status.ok() ? "good" : "bad");
     if (!status.ok()) last_error = status.message();
@@ -561,6 +571,8 @@ void RegisterPipelineCommands(CommandTable& table) {
              "it is) and binary-searches its stages for the first one at which COMMAND fails, running COMMAND\n"
              "with that stage as the current graph. Like LLVM's opt-bisect-limit, it assumes the condition,\n"
              "once false, stays false. Prints \"first bad pass: NAME (stage N); last good: NAME\".\n"
+             "COMMAND may not run bisect itself (a script that sources itself would multiply the checks at\n"
+             "every level): such a bisect is refused and the outer one gives no verdict.\n"
              "Example: bisect \"expect node mm stream stream_1\"",
              Bisect, nullptr});
 }

@@ -335,9 +335,12 @@ std::vector<std::pair<std::string, LoadedGraph>> TraceLogGraphs(CommandContext& 
   return graphs;
 }
 
-Status LoadTraceLog(CommandContext& ctx, const std::string& path, const std::string& as) {
+Status LoadTraceLog(CommandContext& ctx, const std::string& path, const std::string& as,
+                    std::optional<std::string_view> bytes) {
   Session& session = ctx.session;
-  AIRSCOPE_ASSIGN_OR_RETURN(TraceLog parsed, LoadTraceLogFile(path, session.settings().GetUnsigned("max-file-size")));
+  Result<TraceLog> read = bytes ? Result<TraceLog>(ParseTraceLog(*bytes, path))
+                                : LoadTraceLogFile(path, session.settings().GetUnsigned("max-file-size"));
+  AIRSCOPE_ASSIGN_OR_RETURN(TraceLog parsed, std::move(read));
   auto log = std::make_shared<const TraceLog>(std::move(parsed));
   const std::string& shown = ctx.args[0].text;
   std::vector<std::string> warnings;

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
@@ -101,6 +102,30 @@ class Interpreter {
   const CommandTable& table() const { return table_; }
   Session& session() { return session_; }
 
+  // `bisect` runs its condition at several stages. A condition that runs
+  // bisect again (a script that sources itself: `bisect "source SELF"`)
+  // would multiply the checks at every level of the source nesting (it ran
+  // for hours), so a bisect inside a bisect's condition is refused, and the
+  // outer bisect, seeing that, gives no verdict. The scope marks a bisect
+  // running; nested_bisect_refused() says whether one was refused inside it.
+  class BisectScope {
+   public:
+    explicit BisectScope(Interpreter& interpreter)
+        : interpreter_(interpreter), outer_(std::exchange(interpreter.bisecting_, true)) {
+      interpreter_.nested_bisect_refused_ = false;
+    }
+    ~BisectScope() { interpreter_.bisecting_ = outer_; }
+    BisectScope(const BisectScope&) = delete;
+    BisectScope& operator=(const BisectScope&) = delete;
+
+   private:
+    Interpreter& interpreter_;
+    bool outer_;
+  };
+  bool bisecting() const { return bisecting_; }
+  void RefuseNestedBisect() { nested_bisect_refused_ = true; }
+  bool nested_bisect_refused() const { return nested_bisect_refused_; }
+
  private:
   Status RunLines(const std::vector<std::string>& lines, std::string_view origin);
   // Whether `line` runs the expect command (any prefix that finds it).
@@ -124,6 +149,8 @@ class Interpreter {
   size_t reported_failures_ = 0;
   ExpectTally expect_tally_;
   int capturing_ = 0;  // ExecuteCaptured calls in progress
+  bool bisecting_ = false;
+  bool nested_bisect_refused_ = false;
 };
 
 }  // namespace airscope

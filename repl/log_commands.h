@@ -9,7 +9,9 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,14 +23,17 @@
 
 namespace airscope {
 
-// `load FILE.log [as NAME]`: a TORCH_TRACE log.
-Status LoadTraceLog(CommandContext& ctx, const std::string& path, const std::string& as);
+// `load FILE.log [as NAME]`: a TORCH_TRACE log. `bytes`: the log, already
+// read whole (a pipe, which can be read only once); else `path` is read.
+Status LoadTraceLog(CommandContext& ctx, const std::string& path, const std::string& as,
+                    std::optional<std::string_view> bytes = std::nullopt);
 // `load DIR [as NAME]`: the `dedicated_log_torch_trace_rank_N*.log` files of
 // a distributed run; graphs are `rankN:ID:STAGE`, and where ranks diverge
 // (compile ids one rank has and another lacks, guards that differ) is shown.
 Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::string& as);
-// `load FILE [as NAME]`: TORCH_LOGS text (torch and TorchAir lines).
-Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::string& as);
+// `load FILE [as NAME]`: TORCH_LOGS text (torch and TorchAir lines); `bytes` as for LoadTraceLog.
+Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::string& as,
+                     std::optional<std::string_view> bytes = std::nullopt);
 
 // Every graph of a log parsed, named `prefix` + its name in the log, before
 // anything is registered; what does not parse is a warning naming the log's

@@ -87,6 +87,12 @@ Result<LoadedPlugin> PluginSet::Load(const std::string& path, PassRegistry& regi
   if (::access(file.c_str(), R_OK) != 0) {
     return Status::Errorf("cannot load plugin {}: {}: {}", path, file, std::strerror(errno));
   }
+  // dlopen opens what it is given and reads it: a FIFO without a writer
+  // blocked `plugin load` forever, a device would be read as long as it
+  // gives bytes. A plugin is a shared object on disk: a regular file.
+  if (std::string kind = NonRegularFileKind(file); !kind.empty()) {
+    return Status::Errorf("cannot load plugin {}: {} is {}, not a shared object file", path, file, kind);
+  }
   AIRSCOPE_RETURN_IF_ERROR(CheckElfFits(file));
   dlerror();
   void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);

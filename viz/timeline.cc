@@ -66,8 +66,12 @@ std::string RenderTimeline(const Trace& trace, int width) {
   out += fmt::format("{:<{}} {}\n", "", label_w, labels);
   out += fmt::format("{:<{}} {}\n", "", label_w, ticks);
 
+  // A column from 0 to width whatever the time: a slice before 0 (a file's
+  // negative time) or past the trace's end (an end_ns that does not cover
+  // it) is drawn at the edge, never indexed outside the row.
   auto col = [&](int64_t ns) {
-    return static_cast<int>(std::min<int64_t>(width, static_cast<int64_t>(static_cast<__int128>(ns) * width / span)));
+    int64_t clamped = std::clamp<int64_t>(ns, 0, span);
+    return static_cast<int>(static_cast<__int128>(clamped) * width / span);
   };
   for (size_t t = 0; t < trace.tracks.size(); ++t) {
     std::string row(static_cast<size_t>(width), ' ');
@@ -76,7 +80,7 @@ std::string RenderTimeline(const Trace& trace, int width) {
       for (const Slice& s : trace.slices) {
         if (s.track != t || Rank(s.category) != pass) continue;
         int c0 = std::min(col(s.start_ns), width - 1);
-        int c1 = std::max(c0 + 1, col(s.end_ns()));
+        int c1 = std::max(c0 + 1, col(s.end_ns()));  // c0 < c1 <= width
         if (s.dur_ns == 0) {
           // A point (record, error): only into an empty cell, unless it is an error.
           if (rank[c0] < 0 || s.category == SliceCategory::kError) {

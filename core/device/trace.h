@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,7 +37,14 @@ struct Slice {
   int64_t dur_ns = 0;
   int32_t iteration = 0;
   int64_t task = -1;  // the DeviceTask id, -1 for none
-  int64_t end_ns() const { return start_ns + dur_ns; }
+  // Saturating: a trace read from a file may hold times near the ends of int64.
+  int64_t end_ns() const {
+    int64_t end = 0;
+    if (__builtin_add_overflow(start_ns, dur_ns, &end)) {
+      return dur_ns > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+    }
+    return end;
+  }
 };
 
 enum class FlowKind : uint8_t { kLaunch, kEvent };

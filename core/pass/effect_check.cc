@@ -5,6 +5,7 @@
 #include <functional>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <optional>
 #include <unordered_map>
 
@@ -148,9 +149,31 @@ struct Storage {
 };
 
 struct WriteLog {
+  static constexpr uint32_t kNoPieces = ~uint32_t{0};
   const Node* first_writer = nullptr;
   const Node* last_writer = nullptr;
   const Node* last_source = nullptr;  // the node a copy_ into it last copied from
+  uint32_t pieces = kNoPieces;        // index in the executor's PendingPieces, while an empty buffer fills
+};
+
+// An `empty` buffer being written slice by slice (TorchAir's
+// optimize_cat_with_out_tensor: one out= write per piece of a cat). Its
+// value is [kPieces ...] until the pieces cover it, then [kCat ...]; each
+// write spelling every piece so far made a k-way cat cost k^2/2 pieces of
+// memory and time (16,000 pieces: 2.5 GB, 13 s). The pieces are kept here
+// instead, one map insert per write, and spelled as the value only when
+// something reads it (Executor::Root) or when they cover the buffer.
+struct PendingPieces {
+  ValueId empty = 0;  // the buffer's [kOp, aten.empty, ...] value
+  int64_t dim = 0;
+  int64_t total = 0;    // the buffer's size along dim
+  int64_t covered = 0;  // the pieces' summed extent (they never overlap)
+  struct Span {
+    int64_t end;
+    ValueId value;
+  };
+  std::map<int64_t, Span> by_start;  // non-empty, non-overlapping
+  bool spelled = false;              // the storage's root is the current [kPieces ...] value
 };
 
 std::string Describe(const Node* node) {
@@ -270,7 +293,48 @@ class Executor {
   ValueId ValueOf(const Node* node) {
     const Ref* ref = RefOf(node);
     if (!ref) return Intern({kAttr, table_.Symbol(node->name())});  // not executed (lint forbids this)
-    return Read(storages_[ref->storage].root, ref->path);
+    // A piece of a filling buffer read back is that piece (as Read of the
+    // spelled [kPieces ...] value would find), without spelling the buffer.
+    if (std::optional<ValueId> piece = PendingPiece(storages_[ref->storage], ref->path)) return *piece;
+    return Read(Root(ref->storage), ref->path);
+  }
+
+  // The storage's whole value, its pending pieces spelled first.
+  ValueId Root(uint32_t index) {
+    Storage& storage = storages_[index];
+    PendingPieces* pending = PendingOf(storage);
+    if (pending && !pending->spelled) {
+      std::vector<uint32_t> w = {kPieces, pending->empty};
+      PushInt(w, pending->dim);
+      PushInt(w, pending->total);
+      w.push_back(static_cast<uint32_t>(pending->by_start.size()));
+      for (const auto& [start, span] : pending->by_start) {
+        PushInt(w, start);
+        PushInt(w, span.end);
+        w.push_back(span.value);
+      }
+      storage.root = Intern(w);
+      pending->spelled = true;
+    }
+    return storage.root;
+  }
+
+  PendingPieces* PendingOf(const Storage& storage) {
+    if (storage.writes == Storage::kNoWrites) return nullptr;
+    uint32_t at = write_logs_[storage.writes].pieces;
+    return at == WriteLog::kNoPieces ? nullptr : &pending_[at];
+  }
+
+  std::optional<ValueId> PendingPiece(const Storage& storage, ValueId path) {
+    PendingPieces* pending = PendingOf(storage);
+    if (!pending || path == identity_path_) return std::nullopt;
+    std::span<const uint32_t> p = table_.Words(path);
+    if (p[1] != identity_path_) return std::nullopt;
+    std::optional<SliceBounds> s = SliceOf(p[2], p[3]);
+    if (!s || s->dim != pending->dim) return std::nullopt;
+    auto it = pending->by_start.find(s->start);
+    if (it == pending->by_start.end() || it->second.end != s->end) return std::nullopt;
+    return it->second.value;
   }
 
   // ---- views and writes
@@ -339,11 +403,26 @@ class Executor {
     return out;
   }
 
+  // The piece a slice reads back: a binary search (the pieces are in start
+  // order), since a k-way cat's k slices are read back one by one.
   std::optional<ValueId> PieceAt(std::span<const uint32_t> r, uint32_t op, ValueId params) {
     std::optional<SliceBounds> s = SliceOf(op, params);
     if (!s || s->dim != DimOf(r)) return std::nullopt;
-    for (const Piece& piece : PiecesOf(r)) {
-      if (piece.start == s->start && piece.end == s->end) return piece.value;
+    size_t at = PiecesAt(r);
+    size_t lo = 0, hi = r[at];  // the first piece starting at or after s->start is in [lo, hi]
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (ReadInt(r, at + 1 + mid * 5) < s->start) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    // Zero-length pieces may share a start: look at each piece from there that starts at s->start.
+    for (size_t i = lo; i < r[at]; ++i) {
+      size_t p = at + 1 + i * 5;
+      if (ReadInt(r, p) != s->start) break;
+      if (ReadInt(r, p + 2) == s->end) return r[p + 4];
     }
     return std::nullopt;
   }
@@ -461,14 +540,64 @@ class Executor {
   void WriteInto(const Node* target, ValueId value, const Node* writer, const Node* source = nullptr) {
     const Ref* ref = target ? RefOf(target) : nullptr;
     if (!ref) return;
-    Storage& storage = storages_[ref->storage];
-    storage.root = Write(storage.root, ref->path, value, storage.creator);
-    if (storage.writes == Storage::kNoWrites) {
-      storage.writes = static_cast<uint32_t>(write_logs_.size());
+    uint32_t index = ref->storage;
+    if (storages_[index].writes == Storage::kNoWrites) {
+      storages_[index].writes = static_cast<uint32_t>(write_logs_.size());
       write_logs_.push_back({writer, nullptr, nullptr});
     }
-    write_logs_[storage.writes].last_writer = writer;
-    write_logs_[storage.writes].last_source = source;
+    if (!WritePending(index, ref->path, value)) {
+      ValueId root = Root(index);
+      write_logs_[storages_[index].writes].pieces = WriteLog::kNoPieces;  // spelled; what follows is no piece
+      Storage& storage = storages_[index];
+      storage.root = Write(root, ref->path, value, storage.creator);
+    }
+    write_logs_[storages_[index].writes].last_writer = writer;
+    write_logs_[storages_[index].writes].last_source = source;
+  }
+
+  // A write of a non-empty dim-d slice with int bounds into an `empty`
+  // buffer, or into one such writes are filling along d: kept as a piece
+  // (PendingPieces), the buffer's value becoming the cat once they cover it.
+  // False for any other write (and one that overlaps a piece or leaves the
+  // buffer), which Write spells as before.
+  bool WritePending(uint32_t index, ValueId path, ValueId src) {
+    if (path == identity_path_) return false;
+    std::span<const uint32_t> p = table_.Words(path);
+    if (p[1] != identity_path_) return false;
+    std::optional<SliceBounds> s = SliceOf(p[2], p[3]);
+    if (!s || s->start == s->end) return false;  // zero-length pieces: Write's (rare) business
+    Storage& storage = storages_[index];
+    PendingPieces* pending = PendingOf(storage);
+    if (!pending) {
+      std::span<const uint32_t> r = table_.Words(storage.root);
+      if (r[0] != kOp || r[1] != empty_) return false;
+      const TensorMeta* meta = TensorOf(storage.creator);
+      if (!meta || s->dim >= static_cast<int64_t>(meta->sizes.size()) || !meta->sizes[s->dim].is_static() ||
+          s->end > meta->sizes[s->dim].value()) {
+        return false;
+      }
+      write_logs_[storage.writes].pieces = static_cast<uint32_t>(pending_.size());
+      pending = &pending_.emplace_back();
+      pending->empty = storage.root;
+      pending->dim = s->dim;
+      pending->total = meta->sizes[s->dim].value();
+    } else if (s->dim != pending->dim || s->end > pending->total) {
+      return false;
+    }
+    auto next = pending->by_start.upper_bound(s->start);
+    if (next != pending->by_start.end() && next->first < s->end) return false;  // overlaps the next piece
+    if (next != pending->by_start.begin() && std::prev(next)->second.end > s->start) return false;  // or the one before
+    pending->by_start.emplace(s->start, PendingPieces::Span{s->end, src});
+    pending->covered += s->end - s->start;
+    pending->spelled = false;
+    if (pending->covered == pending->total) {  // non-overlapping inside [0, total): they cover it exactly
+      std::vector<Piece> pieces;
+      pieces.reserve(pending->by_start.size());
+      for (const auto& [start, span] : pending->by_start) pieces.push_back({start, span.end, span.value});
+      storage.root = MakeCat(pending->dim, pieces);
+      write_logs_[storage.writes].pieces = WriteLog::kNoPieces;
+    }
+    return true;
   }
 
   // ---- calls
@@ -767,7 +896,8 @@ class Executor {
       summary.outputs.push_back(std::move(out));
     }
     (void)graph;
-    for (const Storage& storage : storages_) {
+    for (uint32_t index = 0; index < storages_.size(); ++index) {
+      const Storage& storage = storages_[index];
       const WriteLog* log = LogOf(storage);
       if (!storage.input() || !log) continue;
       std::string last = Describe(log->last_writer);
@@ -778,9 +908,10 @@ class Executor {
         last += fmt::format(" (copying {}, written in place by {})", Describe(log->last_source),
                             Describe(source_log->last_writer));
       }
-      bool keeps_entry_value = storage.root == Intern({kInput, table_.Symbol(storage.input()->name())});
+      ValueId root = Root(index);
+      bool keeps_entry_value = root == Intern({kInput, table_.Symbol(storage.input()->name())});
       summary.written.push_back(
-          {storage.input()->name(), storage.root, Describe(log->first_writer), last, keeps_entry_value});
+          {storage.input()->name(), root, Describe(log->first_writer), last, keeps_entry_value});
     }
   }
 
@@ -792,6 +923,7 @@ class Executor {
   uint32_t slice_ = table_.Symbol("aten.slice");
   std::vector<Storage> storages_;
   std::vector<WriteLog> write_logs_;
+  std::deque<PendingPieces> pending_;  // a deque: PendingOf hands out pointers
   static constexpr uint32_t kUnbound = ~uint32_t{0};
   const Graph* graph_ = nullptr;
   std::vector<Ref> refs_;  // by node position; kUnbound storage before the node ran

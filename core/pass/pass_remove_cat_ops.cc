@@ -184,13 +184,14 @@ Result<bool> RewriteCat(Graph& graph, Node* cat, const std::string& stream, cons
     out_op->set_meta(*input->meta());  // new_node.meta.update(input_node.meta)
     replacements.emplace_back(input, out_op);
   }
-  for (auto& [old_node, new_node] : replacements) graph.ReplaceAllUsesWith(old_node, new_node);
+  // The cat goes first: redirecting each input's uses while the cat still
+  // held its k-item list rewrote that list k times (k^2 for a 16,000-way
+  // cat). TorchAir redirects the inputs first; the graph comes out the same.
   graph.ReplaceAllUsesWith(cat, buffer);
-  std::vector<Node*> dead;
-  for (auto& [old_node, new_node] : replacements) dead.push_back(old_node);
-  dead.push_back(cat);
-  for (auto it = dead.rbegin(); it != dead.rend(); ++it) {
-    if (!(*it)->erased() && (*it)->users().empty()) AIRSCOPE_RETURN_IF_ERROR(graph.Erase(*it));
+  AIRSCOPE_RETURN_IF_ERROR(graph.Erase(cat));
+  for (auto& [old_node, new_node] : replacements) graph.ReplaceAllUsesWith(old_node, new_node);
+  for (auto it = replacements.rbegin(); it != replacements.rend(); ++it) {
+    if (!it->first->erased() && it->first->users().empty()) AIRSCOPE_RETURN_IF_ERROR(graph.Erase(it->first));
   }
   return true;
 }

@@ -30,6 +30,9 @@ class ValueTable {
     return {words_.data() + starts_[id], starts_[id + 1] - starts_[id]};
   }
   size_t size() const { return starts_.size() - 1; }
+  // The words of every value together: the table's memory (what a test
+  // bounds to see a summary's space grow linearly with the graph).
+  size_t words() const { return words_.size(); }
   // Makes room for about `values` more values of `words` words in all.
   void Reserve(size_t values, size_t words);
 

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/check/hazards.h"
@@ -366,6 +367,57 @@ TEST(AclGraphJson, FieldsOfOtherTypesAreNoCrash) {
   EXPECT_FALSE(VectorCoreDemand(read->tasks.tasks[0], 48).candidate);
 }
 
+// Times no capture dump has (issue 29 item 1: "ts": -5 or 1e17 loaded, then
+// `timeline` crashed) are refused at load, at the event's line and column;
+// in a {"traceEvents": [...]} object too.
+TEST(AclGraphJson, AbsurdTimesAreRefusedAtTheirEvent) {
+  auto dump = [](std::string_view ts, std::string_view dur) {
+    return fmt::format(R"([
+{{"name":"a","tid":"stream0","ts":0,"dur":9.5,"ph":"X","args":{{"Task Id":0,"Task Type":"KERNEL_AICORE"}}}},
+  {{"name":"b","tid":"stream0","ts":{},"dur":{},"ph":"X","args":{{"Task Id":1,"Task Type":"KERNEL_AICORE"}}}}
+])",
+                       ts, dur);
+  };
+  Result<AclGraphDump> r = ParseAclGraphJson(dump("-5", "9.5"), "neg.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "neg.json:3:3: event 1: \"ts\" is -5: a capture dump's times are microseconds from 0 to 1e+12 (the "
+            "runtime lays tasks out 10 apart from 0)");
+  r = ParseAclGraphJson(dump("1e17", "9.5"), "huge.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message().rfind("huge.json:3:3: event 1: \"ts\" is 1e+17:", 0), 0u) << r.status().message();
+  r = ParseAclGraphJson(dump("10", "-0.5"), "dur.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message().rfind("dur.json:3:3: event 1: \"dur\" is -0.5:", 0), 0u) << r.status().message();
+  r = ParseAclGraphJson(dump("10", "1e300"), "dur.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message().rfind("dur.json:3:3: event 1: \"dur\" is 1e+300:", 0), 0u) << r.status().message();
+  // The object form: the events are "traceEvents"'s, after a string holding brackets.
+  std::string object = R"({"note": "[{,]}",
+ "traceEvents": [ {"name":"a","tid":"s","ts":1e16,"ph":"X","args":{"Task Type":"KERNEL_AICORE"}}]})";
+  r = ParseAclGraphJson(object, "obj.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message().rfind("obj.json:2:19: event 0: \"ts\" is 1e+16:", 0), 0u) << r.status().message();
+  // In range, fractional and 0 load as before.
+  EXPECT_TRUE(ParseAclGraphJson(dump("15.2", "0"), "ok.json").ok());
+}
+
+// Found by fuzz_driver: a STREAM_ACTIVE merge into a stream whose number does
+// not fit int64 threw std::out_of_range from std::stoll and ended airscope.
+// The merge happens; the moved tasks keep their own Stream Id.
+TEST(AclGraphJson, AStreamNumberPastInt64IsNoCrash) {
+  std::string text = R"([
+{"name":"k","tid":"stream9","ts":0,"dur":9.5,"ph":"X","args":{"Stream Id":9,"Task Id":0,"Task Type":"KERNEL_AICORE"}},
+{"name":"STREAM_ACTIVE","tid":"stream18446744073709551616","ts":0,"dur":9.5,"ph":"X","args":{"Stream Id":3,"Task Id":0,"Task Type":"STREAM_ACTIVE","Active Stream Id":9}}
+])";
+  Result<AclGraphDump> read = ParseAclGraphJson(text, "big.json");
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_EQ(read->merged, (std::vector<std::string>{"stream9 -> stream18446744073709551616"}));
+  ASSERT_EQ(read->tasks.tasks.size(), 2u);
+  for (const DeviceTask& t : read->tasks.tasks) EXPECT_EQ(t.stream, "stream18446744073709551616");
+  EXPECT_EQ(read->tasks.tasks[1].launch->stream_id, 9);
+}
+
 TEST(AclGraphJson, BadDumpsSayWhereAndWhat) {
   Result<AclGraphDump> r = ParseAclGraphJson("[\n{\"name\": 1,\n", "bad.json");
   ASSERT_FALSE(r.ok());
@@ -373,7 +425,7 @@ TEST(AclGraphJson, BadDumpsSayWhereAndWhat) {
   r = ParseAclGraphJson(R"([{"name":"x","tid":"stream1","ph":"X","args":{"Task Type":"KERNEL_AICORE","Task Id":"3"}}])",
                         "bad.json");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message(), "bad.json: event 0: args \"Task Id\" is not an integer");
+  EXPECT_EQ(r.status().message(), "bad.json:1:2: event 0: args \"Task Id\" is not an integer");
   r = ParseAclGraphJson(R"([{"name":"x","ph":"i"}])", "empty.json");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(), "empty.json: no \"X\" task events with \"tid\" and \"args\"");

@@ -279,6 +279,44 @@ TEST(EffectCheckTest, CatEqualsOutBufferRewrite) {
             "'relu' (aten.relu.out); before, 'cat' (aten.cat.default)");
 }
 
+// A k-way cat and TorchAir's rewrite of it (an empty buffer, k slices, k
+// out= writes) are one value, whatever order the pieces are written in and
+// with a piece read back before the others are written; and the summaries
+// take space linear in k (issue 29 item 2: every write spelled the buffer's
+// pieces so far, k^2/2 of them, 2.5 GB at k = 16,000).
+TEST(EffectCheckTest, AWideOutBufferRewriteIsTheCatInLinearSpace) {
+  constexpr size_t k = 2000;
+  std::string before_body, items, after_body;
+  for (size_t i = 0; i < k; ++i) {
+    // add(x, i + 1): never the no-op add of 0, which is x itself.
+    before_body += fmt::format("        add_{0}: \"f32[2, 4]\" = torch.ops.aten.add.Tensor(x, {1})\n", i, i + 1);
+    items += fmt::format("{}add_{}", i ? ", " : "", i);
+  }
+  before_body += fmt::format("        cat: \"f32[{}, 4]\" = torch.ops.aten.cat.default([{}])\n", 2 * k, items);
+  before_body += "        neg: \"f32[2, 4]\" = torch.ops.aten.neg.default(add_0)\n        return (cat, neg)\n";
+  after_body = fmt::format(
+      "        empty: \"f32[{}, 4]\" = torch.ops.aten.empty.memory_format([{}, 4], dtype = torch.float32, "
+      "device = device(type='cpu'), pin_memory = False)\n",
+      2 * k, 2 * k);
+  for (size_t n = 0; n < k; ++n) {
+    size_t i = n == 0 ? 0 : k - n;  // piece 0 first (read back below), then from the last piece down
+    after_body += fmt::format(
+        "        slice_{0}: \"f32[2, 4]\" = torch.ops.aten.slice.Tensor(empty, 0, {1}, {2})\n"
+        "        add_{0}: \"f32[2, 4]\" = torch.ops.aten.add.out(x, {3}, out = slice_{0})\n",
+        i, 2 * i, 2 * i + 2, i + 1);
+    if (n == 0) after_body += "        neg: \"f32[2, 4]\" = torch.ops.aten.neg.default(add_0)\n";
+  }
+  after_body += "        return (empty, neg)\n";
+  const char* params = "x: \"f32[2, 4]\"";
+  auto before = Parse(before_body, params);
+  auto after = Parse(after_body, params);
+  auto b = SummarizeEffects(*before, OpRegistry::Builtin());
+  auto a = SummarizeEffects(*after, OpRegistry::Builtin(), b->table);
+  EXPECT_TRUE(CheckEffects(*b, *a, EffectPolicy::kPreserveValues).ok())
+      << CheckEffects(*b, *a, EffectPolicy::kPreserveValues).message();
+  EXPECT_LT(b->table->words(), 64 * k);
+}
+
 TEST(EffectCheckTest, StreamOpsHaveNoValueEffect) {
   auto before = Parse(
       "        relu: \"f32[4]\" = torch.ops.aten.relu.default(arg0_1)\n"

@@ -11,8 +11,12 @@
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
+
+#include "core/line_reader.h"
+#include "fifo_test_util.h"
 
 namespace airscope {
 namespace {
@@ -92,6 +96,52 @@ TEST_F(FileUtilTest, AFifoWithoutWriterAndADeviceAreRefusedPromptly) {
   text = ReadFileText("/dev/zero");
   ASSERT_FALSE(text.ok());
   EXPECT_EQ(text.status().message(), "/dev/zero: a device, not a file (airscope reads regular files, pipes and FIFOs)");
+}
+
+// Every reader opens as ReadFileText does (issue 29 item 2): the line reader
+// of logs (TORCH_LOGS, TORCH_TRACE, and the logs inside a TORCH_COMPILE_DEBUG
+// tree) blocked for ever in fopen on a FIFO without a writer, and read
+// /dev/zero up to the size limit.
+TEST_F(FileUtilTest, TheLineReaderOpensAsEveryReaderDoes) {
+  std::string path = (dir_ / "lonely_log").string();
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  size_t lines = 0;
+  auto count = [&lines](std::string_view) { ++lines; };
+  {
+    testing_fifo::FifoUnblocker unblock({path}, 2000);  // only for the old code's blocked fopen
+    Status status = ReadFileLines(path, 1 << 20, count, 50);
+    EXPECT_EQ(status.message(), path + ": a FIFO with no writer: nothing arrived in 50 ms (start the writer first)");
+  }
+  Status device = ReadFileLines("/dev/zero", 1 << 20, count);
+  EXPECT_EQ(device.message(), "/dev/zero: a device, not a file (airscope reads regular files, pipes and FIFOs)");
+  EXPECT_EQ(lines, 0u);
+  // A FIFO with a writer is read to its end, line by line.
+  std::thread writer([&] {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) return;
+    std::fputs("one\ntwo\nthree", f);
+    std::fclose(f);
+  });
+  std::vector<std::string> got;
+  Status read = ReadFileLines(path, 1 << 20, [&got](std::string_view line) { got.emplace_back(line); });
+  writer.join();
+  EXPECT_TRUE(read.ok()) << read.message();
+  EXPECT_EQ(got, (std::vector<std::string>{"one", "two", "three"}));
+}
+
+// What a tree reader asks before it opens anything (it opens only regular files).
+TEST_F(FileUtilTest, NonRegularFileKindNamesWhatAPathIs) {
+  std::string fifo = (dir_ / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string file = (dir_ / "file").string();
+  ASSERT_TRUE(WriteFile(file, "x").ok());
+  std::string link = (dir_ / "zero").string();
+  ASSERT_EQ(::symlink("/dev/zero", link.c_str()), 0);
+  EXPECT_EQ(NonRegularFileKind(fifo), "a FIFO");
+  EXPECT_EQ(NonRegularFileKind(link), "a character device");  // symlinks are followed
+  EXPECT_EQ(NonRegularFileKind(dir_.string()), "a directory");
+  EXPECT_EQ(NonRegularFileKind(file), "");
+  EXPECT_EQ(NonRegularFileKind((dir_ / "missing").string()), "");
 }
 
 TEST_F(FileUtilTest, SaysWhyItCannotRead) {

@@ -2,6 +2,8 @@
 // airscript seed pass does; broken plugins are refused with clear messages
 // and register nothing.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -9,6 +11,7 @@
 #include <string>
 
 #include "core/pass/pass_manager.h"
+#include "fifo_test_util.h"
 #include "pass_test_util.h"
 #include "repl/command_table.h"
 #include "repl/completion.h"
@@ -99,6 +102,23 @@ TEST(PluginTest, BrokenPluginsAreRefusedWithTheReason) {
   // A text file is not a shared object: dlopen's reason is passed on.
   std::string text = LoadError(std::string(AIRSCOPE_TEST_DATA) + "/seed_multistream.graph.txt");
   EXPECT_NE(text.find("cannot load plugin"), std::string::npos) << text;
+}
+
+// A plugin is a regular file (issue 29 item 2): dlopen of a FIFO blocked
+// `plugin load` for ever; a device would be read as long as it gives bytes.
+// Neither is opened.
+TEST(PluginTest, AFifoOrADeviceIsNoPlugin) {
+  std::string fifo = (std::filesystem::temp_directory_path() / fmt::format("airscope_plugin_{}", ::getpid())).string();
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  {
+    testing_fifo::FifoUnblocker unblock({fifo}, 1000);  // ends the old code's blocked open
+    EXPECT_EQ(LoadError(fifo), fmt::format("cannot load plugin {0}: {0} is a FIFO, not a shared object file", fifo));
+    EXPECT_EQ(unblock.opened(), 0);
+  }
+  std::filesystem::remove(fifo);
+  EXPECT_EQ(LoadError("/dev/zero"),
+            "cannot load plugin /dev/zero: /dev/zero is a character device, not a shared object file");
 }
 
 class Sink : public OutputSink {

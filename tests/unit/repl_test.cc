@@ -3,9 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <thread>
 
+#include <fmt/format.h>
+
+#include "core/interrupt.h"
 #include "repl/command_table.h"
 #include "repl/completion.h"
 #include "repl/graph_loader.h"
@@ -232,6 +238,32 @@ TEST(InterpreterTest, AFailureInsideACaptureDoesNotSilenceItsLine) {
   ASSERT_EQ(shell.sink.errors.size(), 1u);
   EXPECT_EQ(shell.sink.errors[0],
             self + ":1: expect failed: command \"source self.airscript\": expected an error, actual it succeeded");
+}
+
+// `bisect "source SELF"` (issue 29 item 2) ran its condition at several
+// stages at each of the 16 levels source allows: hours. A bisect inside a
+// bisect's condition is refused, and the outer one gives no verdict.
+TEST(InterpreterTest, ABisectInsideABisectsConditionIsRefused) {
+  Shell shell;
+  std::string self = testing::TempDir() + "/bisect_self.airscript";
+  std::ofstream(self) << "load " << kData << "/mlp.readable.py\nbisect \"source " << self << "\"\n";
+  // Only for the old code, which would run for hours: stop it as Ctrl-C would.
+  std::atomic<bool> done{false};
+  std::thread watchdog([&done] {
+    for (int i = 0; i < 6000 && !done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!done) RequestInterrupt();
+  });
+  Status status = shell.interpreter.RunScript(self);
+  done = true;
+  watchdog.join();
+  ClearInterrupt();
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(
+      status.message(),
+      fmt::format("{0}:2: bisect: the condition \"source {0}\" runs bisect itself (refused there): no verdict", self));
+  // Outside a bisect's condition, bisect runs as ever.
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("load " + kData + "/mlp.readable.py").ok());
+  EXPECT_TRUE(shell.interpreter.ExecuteLine("bisect \"expect graphs 1\"").ok());
 }
 
 TEST(InterpreterTest, StructuredExpectFormsReadTheSession) {

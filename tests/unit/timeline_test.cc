@@ -44,6 +44,28 @@ TEST(Timeline, RendersTheFixedTraceExactly) {
   EXPECT_EQ(RenderTimeline(SmallTrace(), 40), expected);
 }
 
+// Whatever times reach the renderer (issue 29 item 1: a capture dump's
+// "ts": -5 threw std::out_of_range from basic_string::replace, a huge ts
+// overran the row), every slice lands inside its row: before 0 at the left
+// edge, past the trace's end at the right one.
+TEST(Timeline, TimesOutsideTheTraceStayInsideTheRow) {
+  Trace t;
+  t.title = "hostile";
+  t.device = "test";
+  t.tracks = {"host", "stream0", "stream1"};
+  t.slices = {
+      {1, SliceCategory::kKernel, "neg", -5000, 9500, 0, 0},
+      {1, SliceCategory::kKernel, "far", int64_t{1} << 62, 9500, 0, 1},
+      {1, SliceCategory::kEvent, "point", -(int64_t{1} << 62), 0, 0, 2},
+      {1, SliceCategory::kWait, "backwards", 3000, -7000, 0, 3},
+      {2, SliceCategory::kKernel, "huge", 0, int64_t{1} << 61, 0, 4},
+  };
+  t.end_ns = 20000;  // short of where "far" and "huge" end
+  std::string out = RenderTimeline(t, 20);
+  EXPECT_NE(out.find("\nstream0 |neg#               #\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\nstream1 |huge################\n"), std::string::npos) << out;
+}
+
 TEST(RunStats, BusyOverlapAndGaps) {
   RunStats s = ComputeRunStats(SmallTrace());
   ASSERT_EQ(s.streams.size(), 2u);

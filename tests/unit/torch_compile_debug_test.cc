@@ -3,12 +3,17 @@
 // and what a damaged or partial tree reports, file by file.
 #include "formats/torch_compile_debug.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
+
+#include "fifo_test_util.h"
 
 namespace airscope {
 namespace {
@@ -176,6 +181,47 @@ TEST_F(DebugTreeTest, SeveralRunsGetRankOrRunPrefixesAndTheTraceLogOfTheirPid) {
   ASSERT_EQ(one.logs.size(), 1u);
   EXPECT_EQ(one.logs[0].prefix, "");
   EXPECT_TRUE(Read("a/run_1-pid_10-rank_0").logs.empty());
+}
+
+// A tree's reader opens only regular files (issue 29 item 2): a FIFO
+// (debug.log, a tlparse log, a stage file, a capture dump) blocked `load`
+// for ever or took the top-level FIFO wait each, ten of them 50 s, and a
+// device was read up to the size limit. Each is a problem naming it, found
+// without opening it: no reader ever has one of the ten FIFOs open.
+TEST_F(DebugTreeTest, FifosAndDevicesInATreeAreNamedNotOpened) {
+  std::string run = "t/run_1-pid_7/";
+  std::string m = run + "torchair/model__0/";
+  Write(m + "forward/000_aot_forward_graph.txt", kReadable);
+  std::vector<std::string> fifos = {
+      run + "torchair/debug.log",
+      run + "torchdynamo/debug.log",
+      m + "dynamo_out_graph.txt",
+      m + "forward/001_aot_forward_graph_after_optimize_noop_ops.txt",
+      m + "graph_1_id_1_rank_0_pid_7_ts_20250101000000000000.json",
+      run + "torchinductor/model__0_inference_0.0/fx_graph_readable.py",
+      "t/dynamo_original_graph_1_rank_0_pid_7.py",
+      "t/tlparse/dedicated_log_torch_trace_a.log",
+      "t/tlparse/dedicated_log_torch_trace_b.log",
+      "t/tlparse/dedicated_log_torch_trace_c.log",
+  };
+  std::vector<std::string> paths;
+  for (const std::string& rel : fifos) {
+    fs::create_directories((root_ / rel).parent_path());
+    ASSERT_EQ(::mkfifo((root_ / rel).c_str(), 0600), 0) << rel;
+    paths.push_back((root_ / rel).string());
+  }
+  std::string device = m + "forward/002_aot_forward_graph_after_view_to_reshape.txt";
+  ASSERT_EQ(::symlink("/dev/zero", (root_ / device).c_str()), 0);
+  testing_fifo::FifoUnblocker unblock(paths, 1000);  // ends the old code's blocked opens
+  DebugTree tree = Read("t");
+  EXPECT_EQ(Names(tree), (std::vector<std::string>{"model__0:forward:graph"}));
+  for (const std::string& rel : fifos) {
+    EXPECT_TRUE(HasProblem(tree, rel, "a FIFO, not a regular file: not read")) << rel;
+  }
+  EXPECT_TRUE(HasProblem(tree, device, "a character device, not a regular file: not read"));
+  EXPECT_TRUE(tree.logs.empty());
+  EXPECT_TRUE(tree.captures.empty());
+  EXPECT_EQ(unblock.opened(), 0);
 }
 
 TEST_F(DebugTreeTest, InductorsFoldersGiveTheirReadableGraphsAndListTheRest) {
