@@ -910,8 +910,7 @@ class Executor {
       }
       ValueId root = Root(index);
       bool keeps_entry_value = root == Intern({kInput, table_.Symbol(storage.input()->name())});
-      summary.written.push_back(
-          {storage.input()->name(), root, Describe(log->first_writer), last, keeps_entry_value});
+      summary.written.push_back({storage.input()->name(), root, Describe(log->first_writer), last, keeps_entry_value});
     }
   }
 
