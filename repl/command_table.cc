@@ -81,6 +81,7 @@ CommandTable BuildCommandTable() {
   RegisterOpCommands(table);
   RegisterModuleCommands(table);
   RegisterPipelineCommands(table);
+  RegisterPlanCommands(table);
   RegisterReportCommands(table);
   RegisterTraceCommands(table);
   RegisterCompareCommand(table);

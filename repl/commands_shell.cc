@@ -18,11 +18,22 @@ namespace {
 Status Help(CommandContext& ctx) {
   const CommandTable& table = ctx.interpreter.table();
   if (ctx.args.empty()) {
+    // The syntax column is as wide as the syntaxes up to kWidest; a longer
+    // one (a command with many flags) has a line of its own, its summary
+    // under it in the summary column, so one command cannot widen them all.
+    constexpr size_t kWidest = 66;
     size_t width = 0;
-    for (const CommandSpec& spec : table.commands()) width = std::max(width, spec.syntax.size());
+    for (const CommandSpec& spec : table.commands()) {
+      if (spec.syntax.size() <= kWidest) width = std::max(width, spec.syntax.size());
+    }
     ctx.out.Styled(Style::kHeading, "commands (any unique prefix works; help COMMAND for details):");
     for (const CommandSpec& spec : table.commands()) {
-      ctx.out.Print("  {:<{}}  {}", spec.syntax, width, spec.summary);
+      if (spec.syntax.size() > width) {
+        ctx.out.Print("  {}", spec.syntax);
+        ctx.out.Print("  {:<{}}  {}", "", width, spec.summary);
+      } else {
+        ctx.out.Print("  {:<{}}  {}", spec.syntax, width, spec.summary);
+      }
     }
     std::vector<std::string> aliases;
     for (const CommandAlias& alias : table.aliases())
