@@ -17,6 +17,7 @@
 #include "core/scanner.h"
 #include "repl/cache_state.h"
 #include "repl/compile.h"
+#include "repl/gears_ge_options.h"
 #include "repl/interpreter.h"
 #include "repl/runtime_call.h"
 
@@ -264,7 +265,9 @@ Status MarkDynamic(CommandContext& ctx) {
 // (not a list), 8,4 and [8,4] a list, (8,4) a tuple.
 Status Gears(CommandContext& ctx) {
   const auto& args = ctx.args;
-  constexpr std::string_view kUsage = "gears INPUT DIM G1,G2,... [DIM G1,G2,... ...]";
+  // Not an input name: a Python identifier has no '-'.
+  if (!args.empty() && args[0].text == "ge-options") return GearsGeOptions(ctx, std::span(args).subspan(1));
+  constexpr std::string_view kUsage = "gears INPUT DIM G1,G2,... [DIM G1,G2,... ...] | gears ge-options [ENTRY]";
   if (args.size() < 3 || args.size() % 2 != 1) return UsageError(kUsage);
   AIRSCOPE_ASSIGN_OR_RETURN(size_t input, InputIndex(ctx.session, args[0]));
   AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, ctx.session.Current());
@@ -539,8 +542,10 @@ void RegisterCacheCommands(CommandTable& table) {
              "marked dim is specialized at compile and Dynamo refuses the frame (ConstraintViolationError; see\n"
              "help gears); on a dim that has gears, the gears decide.",
              MarkDynamic, nullptr});
-  table.Add({"gears", "gears INPUT DIM G1,G2,...", "TorchAir dim gears: a dynamic dim limited to listed sizes",
-             "gears INPUT DIM G1,G2,... [DIM G1,G2,... ...]\n\n"
+  table.Add({"gears", "gears INPUT DIM G1,G2,... | gears ge-options [ENTRY]",
+             "TorchAir dim gears: a dynamic dim limited to listed sizes",
+             "gears INPUT DIM G1,G2,... [DIM G1,G2,... ...]\n"
+             "gears ge-options [ENTRY]\n\n"
              "torchair.inference.set_dim_gears(INPUT, {DIM: [G1, G2, ...], ...}) (inference/_gear_utils.py:13-40),\n"
              "checked as TorchAir checks it, with its AssertionError texts: DIM an int in [0, ndim-1], the gears a\n"
              "list or tuple of 2 to 100 ints, none 0. Words read as Python literals: 0.3 is a float, 8 a lone int\n"
@@ -562,7 +567,25 @@ void RegisterCacheCommands(CommandTable& table) {
              "airscope simplifies: the printed form of the Or guards follows sympy's printer as read from\n"
              "torch's source, not a printout; a failed set_dim_gears changes nothing (TorchAir has already\n"
              "marked the dims checked before the failing one dynamic). All gear sizes hit the one entry; in\n"
-             "reduce-overhead mode each size gets its own captured graph, as each is its own AclGraph key.",
+             "reduce-overhead mode each size gets its own captured graph, as each is its own AclGraph key.\n\n"
+             "`gears ge-options [ENTRY]` (the newest entry by default) prints the GE options TorchAir's GE backend\n"
+             "(max-autotune mode, which airscope does not run) would build from the entry's gears:\n"
+             "generate_dynamic_dims_option (_gear_utils.py:83-124, called at fx2ge_converter.py:1750-1751) under\n"
+             "`set config.inference_config.dynamic_gears_merge_policy zip|product` (default zip). Its inputs are\n"
+             "the entry's compiled FX inputs, the SymInts Dynamo lifts included (shape []), named arg0_1, arg1_1, ...\n"
+             "as AOT numbers them (airscope renumbers when its aot stage named the graph so; otherwise the graph's\n"
+             "own names, a lifted symbol by its name); a tensor's shape has -1 for a dim that is still a symbol\n"
+             "(a gear dim) and the size for a specialized one (_ge_concrete_graph/utils.py:306-319, torch < 2.12).\n"
+             "  ge.inputShape       NAME:D,D;... over the inputs sorted by name (as Python sorts str)\n"
+             "  ge.dynamicDims      the gear lists of the -1 gear dims (inputs by name, dims ascending, as given):\n"
+             "                      zip pairs them (all must have one length), product combines them; the\n"
+             "                      distinct combinations in CPython's set order (list(set(...)))\n"
+             "  ge.dynamicNodeType  1\n"
+             "and TorchAir's AssertionError where it raises one: \"when dynamic_gears_merge_policy is zip, input\n"
+             "gears len must same.\", \"The total number of gears set cannot exceed 100, and the current number of\n"
+             "gears is: N\", \"At least one dimension should have levels.\" (gears only on specialized dims). No\n"
+             "input with gears: no options. The merge policy matters only there: in reduce-overhead mode TorchAir\n"
+             "warns that it may not take effect (compiler_config.py:68, 99-109), a warning airscope does not print.",
              Gears, nullptr});
   table.Add({"cache", "cache [ENTRY]", "the current frame's cache entries: compile id, guards, hits, captured graphs",
              "Lists the cache entries of the current graph's frame in creation order, with compile id, number\n"
