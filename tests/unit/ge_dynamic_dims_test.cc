@@ -13,9 +13,9 @@ namespace {
 
 // _GeInputInfo(shape=SHAPE, dim_gears={DIM: [G, ...], ...}).
 GeInputInfo Info(std::string name, std::vector<int64_t> shape,
-                 std::vector<std::pair<int64_t, std::vector<int64_t>>> gears) {
+                 const std::vector<std::pair<int64_t, std::vector<int64_t>>>& gears) {
   GeInputInfo info{std::move(name), std::move(shape), {}};
-  for (auto& [dim, list] : gears) {
+  for (const auto& [dim, list] : gears) {
     DimGearsItem item;
     item.dim = ParsePyScalar(std::to_string(dim));
     for (int64_t g : list) item.gears.items.push_back(ParsePyScalar(std::to_string(g)));
