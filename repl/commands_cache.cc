@@ -47,7 +47,8 @@ Result<std::unique_ptr<Graph>> CompileCallThroughPipeline(const Graph& graph, co
 
 namespace {
 
-constexpr const char* kCallUsage = "call NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad] [param] [in BUFFER] ... [keep]";
+constexpr const char* kCallUsage =
+    "call NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad] [param] [in BUFFER] | NAME=INT|FLOAT|BOOL ... [keep]";
 
 Result<int64_t> ParseInt(const Word& word, std::string_view what) {
   std::optional<int64_t> value = WordAsInt(word);
@@ -114,6 +115,10 @@ Result<size_t> InputDim(Session& session, size_t input, const Word& word) {
 std::string EntryShapes(const CacheEntry& entry) {
   std::vector<std::string> parts;
   for (const TensorGuard& t : entry.guards.tensors()) {
+    if (t.scalar) {  // a constant by its value, a SymInt by its symbol
+      parts.push_back(fmt::format("{}={}", t.name, t.scalar->symbolic ? t.scalar->symbol : t.scalar->value.repr));
+      continue;
+    }
     TensorMeta meta = t.ToMeta();
     std::string part = fmt::format("{}={}", t.name, meta.ShapeString());
     if (!meta.strides.empty()) part += fmt::format("@{}", FormatDims(meta.strides));
@@ -125,13 +130,12 @@ std::string EntryShapes(const CacheEntry& entry) {
 }
 
 void PrintGuardTree(const CacheEntry& entry, CommandOutput& out) {
-  std::vector<std::string> tensor_lines = entry.guards.TensorLines();
   out.Print("TREE_GUARD_MANAGER:");
   out.Print("+- RootGuardManager");
-  for (size_t i = 0; i < tensor_lines.size(); ++i) {
+  for (size_t i = 0; i < entry.guards.tensors().size(); ++i) {
     const std::string& name = entry.guards.tensors()[i].name;
     out.Print("| +- GuardManager: source=L['{}'], accessed_by=DictGetItemGuardAccessor({})", name, name);
-    out.Print("| | +- TENSOR_MATCH: {}", tensor_lines[i]);
+    for (const auto& [kind, text] : entry.guards.InputGuards(i)) out.Print("| | +- {}: {}", kind, text);
   }
   for (const std::string& line : entry.guards.ShapeEnvLines()) out.Print("| +- SHAPE_ENV: {}", line);
 }
@@ -141,7 +145,9 @@ void PrintCompiled(const Frame& frame, const CacheEntry& entry, size_t index, co
   for (const std::string& note : outcome.dynamic_notes) out.Styled(Style::kDim, "  {}", note);
   out.Styled(Style::kAccent, "[{}] compiled entry {}: {} ({} guards)", entry.compile_id, index, EntryShapes(entry),
              entry.guards.count());
-  for (const std::string& line : entry.guards.TensorLines()) out.Print("  {}", line);
+  for (size_t i = 0; i < entry.guards.tensors().size(); ++i) {
+    for (const auto& [kind, text] : entry.guards.InputGuards(i)) out.Print("  {}", text);
+  }
   for (const std::string& line : entry.guards.ShapeEnvLines()) out.Print("  {}", line);
 }
 
@@ -373,6 +379,10 @@ Status Why(CommandContext& ctx) {
     // Dims may be symbolic without a note: marked dynamic, or dim gears.
     std::vector<std::string> symbolic;
     for (const TensorGuard& t : frame.entries()[miss.entry]->guards.tensors()) {
+      if (t.scalar) {
+        if (t.scalar->symbolic) symbolic.push_back(fmt::format("{}={}", t.name, t.scalar->symbol));
+        continue;
+      }
       TensorMeta meta = t.ToMeta();
       bool dynamic = std::any_of(meta.sizes.begin(), meta.sizes.end(), [](const Dim& d) { return !d.is_static(); });
       if (dynamic) symbolic.push_back(fmt::format("{}={}", t.name, meta.ShapeString()));
@@ -488,6 +498,26 @@ void RegisterCacheCommands(CommandTable& table) {
        "(Dynamo would trace its code again); airscope, holding only the graph, says so and cannot check.\n"
        "The spellings airscope and torch print work too: x=f32[8, 64], x = f32[8,64], x=torch.float32[8,64],\n"
        "x=f32[8, 64][64, 1]npu:0, requires_grad. Each input must have the rank the graph was traced at.\n"
+       "\n"
+       "A graph input that is a Python scalar takes NAME=VALUE: an int (s=4), a float (eps=1e-05) or a bool\n"
+       "(flag=True); a placeholder the graph annotates Sym(...) takes only an int. Dynamo's rules for them\n"
+       "(torch/_dynamo/variables/builder.py wrap_literal, wrap_symint, wrap_symfloat; guards.py CONSTANT_MATCH):\n"
+       "  int    the first compile specializes it: the value is traced into the ops (the placeholder leaves the\n"
+       "         compiled graph) and guarded `___check_type_id(L['s'], <id(int)>)` and `L['s'] == 4`; a call\n"
+       "         with another value recompiles, and that compile (automatic dynamic) makes it a SymInt of its\n"
+       "         own, sN (no duck sizing, no range guard, 0 and 1 not specialized), guarded by its type alone,\n"
+       "         so every later int hits. `set dynamic true`: a SymInt from the first compile; `set dynamic\n"
+       "         false`: a constant for every value (one entry each).\n"
+       "  bool   always a constant, guarded by identity `___check_obj_id(L['flag'], <id(True)>)`.\n"
+       "  float  a constant guarded `L['eps'] == 1e-05` under dynamic=None (first value) or dynamic=False.\n"
+       "         Where Dynamo would make it a SymFloat (a changed value under automatic dynamic, or\n"
+       "         dynamic=True) it passes a 0-dim float64 CPU tensor and item()s it: airscope does not model\n"
+       "         that and refuses the call, compiling nothing.\n"
+       "`<id(int)>` stands for the address CPython gives the object, which no log can predict. In\n"
+       "reduce-overhead mode a SymInt input is in the graph key by its value (get_unupdated_sym_input_index,\n"
+       "ag:281-348: a SymInt placeholder with a user is (index, True)), so each value is a capture of its own\n"
+       "under one FX graph; a constant is not an input at all. Not modelled: ints from globals, nn.Module\n"
+       "attributes or defaults (Dynamo specializes those for good), str and None inputs, unbacked SymInts.\n"
        "Tab completes an input's name with its traced spec, then its flags, then buffer names after `in`.\n"
        "\n"
        "In reduce-overhead mode the entry then runs as TorchAir's AclGraph runs the module it generates for a\n"
