@@ -518,6 +518,8 @@ void RegisterCacheCommands(CommandTable& table) {
        "ag:281-348: a SymInt placeholder with a user is (index, True)), so each value is a capture of its own\n"
        "under one FX graph; a constant is not an input at all. Not modelled: ints from globals, nn.Module\n"
        "attributes or defaults (Dynamo specializes those for good), str and None inputs, unbacked SymInts.\n"
+       "Simplified: a scalar no op of the graph uses is guarded all the same (Dynamo wraps literals lazily\n"
+       "and guards only those the trace reads).\n"
        "Tab completes an input's name with its traced spec, then its flags, then buffer names after `in`.\n"
        "\n"
        "In reduce-overhead mode the entry then runs as TorchAir's AclGraph runs the module it generates for a\n"
