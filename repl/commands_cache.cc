@@ -17,6 +17,7 @@
 #include "core/scanner.h"
 #include "repl/cache_state.h"
 #include "repl/compile.h"
+#include "repl/gears_ge_options.h"
 #include "repl/interpreter.h"
 #include "repl/runtime_call.h"
 
@@ -46,7 +47,8 @@ Result<std::unique_ptr<Graph>> CompileCallThroughPipeline(const Graph& graph, co
 
 namespace {
 
-constexpr const char* kCallUsage = "call NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad] [param] [in BUFFER] ... [keep]";
+constexpr const char* kCallUsage =
+    "call NAME=DTYPE[SIZES][@[STRIDES]][:DEVICE] [grad] [param] [in BUFFER] | NAME=INT|FLOAT|BOOL ... [keep]";
 
 Result<int64_t> ParseInt(const Word& word, std::string_view what) {
   std::optional<int64_t> value = WordAsInt(word);
@@ -113,6 +115,10 @@ Result<size_t> InputDim(Session& session, size_t input, const Word& word) {
 std::string EntryShapes(const CacheEntry& entry) {
   std::vector<std::string> parts;
   for (const TensorGuard& t : entry.guards.tensors()) {
+    if (t.scalar) {  // a constant by its value, a SymInt by its symbol
+      parts.push_back(fmt::format("{}={}", t.name, t.scalar->symbolic ? t.scalar->symbol : t.scalar->value.repr));
+      continue;
+    }
     TensorMeta meta = t.ToMeta();
     std::string part = fmt::format("{}={}", t.name, meta.ShapeString());
     if (!meta.strides.empty()) part += fmt::format("@{}", FormatDims(meta.strides));
@@ -124,13 +130,12 @@ std::string EntryShapes(const CacheEntry& entry) {
 }
 
 void PrintGuardTree(const CacheEntry& entry, CommandOutput& out) {
-  std::vector<std::string> tensor_lines = entry.guards.TensorLines();
   out.Print("TREE_GUARD_MANAGER:");
   out.Print("+- RootGuardManager");
-  for (size_t i = 0; i < tensor_lines.size(); ++i) {
+  for (size_t i = 0; i < entry.guards.tensors().size(); ++i) {
     const std::string& name = entry.guards.tensors()[i].name;
     out.Print("| +- GuardManager: source=L['{}'], accessed_by=DictGetItemGuardAccessor({})", name, name);
-    out.Print("| | +- TENSOR_MATCH: {}", tensor_lines[i]);
+    for (const auto& [kind, text] : entry.guards.InputGuards(i)) out.Print("| | +- {}: {}", kind, text);
   }
   for (const std::string& line : entry.guards.ShapeEnvLines()) out.Print("| +- SHAPE_ENV: {}", line);
 }
@@ -140,7 +145,9 @@ void PrintCompiled(const Frame& frame, const CacheEntry& entry, size_t index, co
   for (const std::string& note : outcome.dynamic_notes) out.Styled(Style::kDim, "  {}", note);
   out.Styled(Style::kAccent, "[{}] compiled entry {}: {} ({} guards)", entry.compile_id, index, EntryShapes(entry),
              entry.guards.count());
-  for (const std::string& line : entry.guards.TensorLines()) out.Print("  {}", line);
+  for (size_t i = 0; i < entry.guards.tensors().size(); ++i) {
+    for (const auto& [kind, text] : entry.guards.InputGuards(i)) out.Print("  {}", text);
+  }
   for (const std::string& line : entry.guards.ShapeEnvLines()) out.Print("  {}", line);
 }
 
@@ -264,7 +271,9 @@ Status MarkDynamic(CommandContext& ctx) {
 // (not a list), 8,4 and [8,4] a list, (8,4) a tuple.
 Status Gears(CommandContext& ctx) {
   const auto& args = ctx.args;
-  constexpr std::string_view kUsage = "gears INPUT DIM G1,G2,... [DIM G1,G2,... ...]";
+  // Not an input name: a Python identifier has no '-'.
+  if (!args.empty() && args[0].text == "ge-options") return GearsGeOptions(ctx, std::span(args).subspan(1));
+  constexpr std::string_view kUsage = "gears INPUT DIM G1,G2,... [DIM G1,G2,... ...] | gears ge-options [ENTRY]";
   if (args.size() < 3 || args.size() % 2 != 1) return UsageError(kUsage);
   AIRSCOPE_ASSIGN_OR_RETURN(size_t input, InputIndex(ctx.session, args[0]));
   AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, ctx.session.Current());
@@ -370,6 +379,10 @@ Status Why(CommandContext& ctx) {
     // Dims may be symbolic without a note: marked dynamic, or dim gears.
     std::vector<std::string> symbolic;
     for (const TensorGuard& t : frame.entries()[miss.entry]->guards.tensors()) {
+      if (t.scalar) {
+        if (t.scalar->symbolic) symbolic.push_back(fmt::format("{}={}", t.name, t.scalar->symbol));
+        continue;
+      }
       TensorMeta meta = t.ToMeta();
       bool dynamic = std::any_of(meta.sizes.begin(), meta.sizes.end(), [](const Dim& d) { return !d.is_static(); });
       if (dynamic) symbolic.push_back(fmt::format("{}={}", t.name, meta.ShapeString()));
@@ -485,6 +498,28 @@ void RegisterCacheCommands(CommandTable& table) {
        "(Dynamo would trace its code again); airscope, holding only the graph, says so and cannot check.\n"
        "The spellings airscope and torch print work too: x=f32[8, 64], x = f32[8,64], x=torch.float32[8,64],\n"
        "x=f32[8, 64][64, 1]npu:0, requires_grad. Each input must have the rank the graph was traced at.\n"
+       "\n"
+       "A graph input that is a Python scalar takes NAME=VALUE: an int (s=4), a float (eps=1e-05) or a bool\n"
+       "(flag=True); a placeholder the graph annotates Sym(...) takes only an int. Dynamo's rules for them\n"
+       "(torch/_dynamo/variables/builder.py wrap_literal, wrap_symint, wrap_symfloat; guards.py CONSTANT_MATCH):\n"
+       "  int    the first compile specializes it: the value is traced into the ops (the placeholder leaves the\n"
+       "         compiled graph) and guarded `___check_type_id(L['s'], <id(int)>)` and `L['s'] == 4`; a call\n"
+       "         with another value recompiles, and that compile (automatic dynamic) makes it a SymInt of its\n"
+       "         own, sN (no duck sizing, no range guard, 0 and 1 not specialized), guarded by its type alone,\n"
+       "         so every later int hits. `set dynamic true`: a SymInt from the first compile; `set dynamic\n"
+       "         false`: a constant for every value (one entry each).\n"
+       "  bool   always a constant, guarded by identity `___check_obj_id(L['flag'], <id(True)>)`.\n"
+       "  float  a constant guarded `L['eps'] == 1e-05` under dynamic=None (first value) or dynamic=False.\n"
+       "         Where Dynamo would make it a SymFloat (a changed value under automatic dynamic, or\n"
+       "         dynamic=True) it passes a 0-dim float64 CPU tensor and item()s it: airscope does not model\n"
+       "         that and refuses the call, compiling nothing.\n"
+       "`<id(int)>` stands for the address CPython gives the object, which no log can predict. In\n"
+       "reduce-overhead mode a SymInt input is in the graph key by its value (get_unupdated_sym_input_index,\n"
+       "ag:281-348: a SymInt placeholder with a user is (index, True)), so each value is a capture of its own\n"
+       "under one FX graph; a constant is not an input at all. Not modelled: ints from globals, nn.Module\n"
+       "attributes or defaults (Dynamo specializes those for good), str and None inputs, unbacked SymInts.\n"
+       "Simplified: a scalar no op of the graph uses is guarded all the same (Dynamo wraps literals lazily\n"
+       "and guards only those the trace reads).\n"
        "Tab completes an input's name with its traced spec, then its flags, then buffer names after `in`.\n"
        "\n"
        "In reduce-overhead mode the entry then runs as TorchAir's AclGraph runs the module it generates for a\n"
@@ -539,8 +574,10 @@ void RegisterCacheCommands(CommandTable& table) {
              "marked dim is specialized at compile and Dynamo refuses the frame (ConstraintViolationError; see\n"
              "help gears); on a dim that has gears, the gears decide.",
              MarkDynamic, nullptr});
-  table.Add({"gears", "gears INPUT DIM G1,G2,...", "TorchAir dim gears: a dynamic dim limited to listed sizes",
-             "gears INPUT DIM G1,G2,... [DIM G1,G2,... ...]\n\n"
+  table.Add({"gears", "gears INPUT DIM G1,G2,... | gears ge-options [ENTRY]",
+             "TorchAir dim gears: a dynamic dim limited to listed sizes",
+             "gears INPUT DIM G1,G2,... [DIM G1,G2,... ...]\n"
+             "gears ge-options [ENTRY]\n\n"
              "torchair.inference.set_dim_gears(INPUT, {DIM: [G1, G2, ...], ...}) (inference/_gear_utils.py:13-40),\n"
              "checked as TorchAir checks it, with its AssertionError texts: DIM an int in [0, ndim-1], the gears a\n"
              "list or tuple of 2 to 100 ints, none 0. Words read as Python literals: 0.3 is a float, 8 a lone int\n"
@@ -562,7 +599,25 @@ void RegisterCacheCommands(CommandTable& table) {
              "airscope simplifies: the printed form of the Or guards follows sympy's printer as read from\n"
              "torch's source, not a printout; a failed set_dim_gears changes nothing (TorchAir has already\n"
              "marked the dims checked before the failing one dynamic). All gear sizes hit the one entry; in\n"
-             "reduce-overhead mode each size gets its own captured graph, as each is its own AclGraph key.",
+             "reduce-overhead mode each size gets its own captured graph, as each is its own AclGraph key.\n\n"
+             "`gears ge-options [ENTRY]` (the newest entry by default) prints the GE options TorchAir's GE backend\n"
+             "(max-autotune mode, which airscope does not run) would build from the entry's gears:\n"
+             "generate_dynamic_dims_option (_gear_utils.py:83-124, called at fx2ge_converter.py:1750-1751) under\n"
+             "`set config.inference_config.dynamic_gears_merge_policy zip|product` (default zip). Its inputs are\n"
+             "the entry's compiled FX inputs, the SymInts Dynamo lifts included (shape []), named arg0_1, arg1_1, ...\n"
+             "as AOT numbers them (airscope renumbers when its aot stage named the graph so; otherwise the graph's\n"
+             "own names, a lifted symbol by its name); a tensor's shape has -1 for a dim that is still a symbol\n"
+             "(a gear dim) and the size for a specialized one (_ge_concrete_graph/utils.py:306-319, torch < 2.12).\n"
+             "  ge.inputShape       NAME:D,D;... over the inputs sorted by name (as Python sorts str)\n"
+             "  ge.dynamicDims      the gear lists of the -1 gear dims (inputs by name, dims ascending, as given):\n"
+             "                      zip pairs them (all must have one length), product combines them; the\n"
+             "                      distinct combinations in CPython's set order (list(set(...)))\n"
+             "  ge.dynamicNodeType  1\n"
+             "and TorchAir's AssertionError where it raises one: \"when dynamic_gears_merge_policy is zip, input\n"
+             "gears len must same.\", \"The total number of gears set cannot exceed 100, and the current number of\n"
+             "gears is: N\", \"At least one dimension should have levels.\" (gears only on specialized dims). No\n"
+             "input with gears: no options. The merge policy matters only there: in reduce-overhead mode TorchAir\n"
+             "warns that it may not take effect (compiler_config.py:68, 99-109), a warning airscope does not print.",
              Gears, nullptr});
   table.Add({"cache", "cache [ENTRY]", "the current frame's cache entries: compile id, guards, hits, captured graphs",
              "Lists the cache entries of the current graph's frame in creation order, with compile id, number\n"

@@ -176,16 +176,27 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
   // first; core/aot/aot.h), then the call's inputs.
   std::shared_ptr<const Graph> compiled = entry.artifact->Clone();
   std::vector<Node*> placeholders = compiled->Placeholders();
+  // The call's inputs that are inputs of the compiled graph: a Python scalar
+  // compiled as a constant is not (core/dynamo/scalar_inputs.h); a SymInt is,
+  // with no buffer, its value bound to its symbol.
+  std::vector<const CallInput*> graph_inputs;
+  std::map<std::string, int64_t> scalar_values;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::optional<ScalarGuard>& scalar = entry.guards.tensors()[i].scalar;
+    if (scalar && !scalar->symbolic) continue;
+    if (scalar) scalar_values[scalar->symbol] = inputs[i].scalar->value;
+    graph_inputs.push_back(&inputs[i]);
+  }
   std::vector<std::string> lifted;
-  if (placeholders.size() != inputs.size()) {
+  if (placeholders.size() != graph_inputs.size()) {
     Result<Session::Entry*> current = session.Current();
     if (!current.ok()) return fail(current.status());
     lifted = LiftedParameters(*(*current)->loaded.graph);
-    if (placeholders.size() != lifted.size() + inputs.size()) {
+    if (placeholders.size() != lifted.size() + graph_inputs.size()) {
       return fail(
           Status::Errorf("the compiled graph takes {} inputs, the call gives {} and the graph has {} "
                          "parameter(s): airscope cannot tell which input is which",
-                         placeholders.size(), inputs.size(), lifted.size()));
+                         placeholders.size(), graph_inputs.size(), lifted.size()));
     }
   }
   std::vector<uint32_t> storages;
@@ -234,7 +245,14 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
     parameters.push_back(true);
     passed[key] = name;
   }
-  for (const CallInput& in : inputs) {
+  for (const CallInput* input : graph_inputs) {
+    const CallInput& in = *input;
+    if (in.scalar) {  // a SymInt: no memory
+      storages.push_back(0);
+      metas.emplace_back();
+      parameters.push_back(false);
+      continue;
+    }
     BufferChoice choice = ChooseBuffer(dev.buffers, &state, in, call);
     if (choice.fresh) {
       Result<uint32_t> made =
@@ -256,15 +274,15 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
       if (in.lifted) continue;
       if (in.placeholder < lifted.size()) {
         in.caller_name = lifted[in.placeholder];
-      } else if (in.placeholder - lifted.size() < inputs.size()) {
-        in.caller_name = inputs[in.placeholder - lifted.size()].name;
+      } else if (in.placeholder - lifted.size() < graph_inputs.size()) {
+        in.caller_name = graph_inputs[in.placeholder - lifted.size()]->name;
       }
     }
     runtime.graph = std::make_unique<AclGraph>(fmt::format("graph_{}", runtime.fx_graph), compiled, std::move(info),
                                                ConfigOf(session.settings()));
   }
   AclGraph& graph = *runtime.graph;
-  Result<std::vector<CallArg>> args = BindCallArgs(graph.info(), metas, storages, dev.buffers);
+  Result<std::vector<CallArg>> args = BindCallArgs(graph.info(), metas, storages, dev.buffers, scalar_values);
   if (!args.ok()) return fail(args.status());
   CallEnv env{dev.sim, dev.buffers, session.registry(), call, keep, &dev.output_warning_shown};
   Result<CallReport> report = graph.Call(*args, env);

@@ -90,6 +90,14 @@ Settings::Settings() {
            "graph captured per graph key, help call)",
            {"default", "reduce-overhead"},
            SettingSpec::Kind::kChoice});
+  // InferenceConfig.dynamic_gears_merge_policy (configs/inference_config.py:13): how `gears ge-options`
+  // combines the gear lists (generate_dynamic_dims_option, _gear_utils.py:106-114).
+  Declare({"config.inference_config.dynamic_gears_merge_policy",
+           "zip",
+           "how TorchAir's GE backend combines dim gears into ge.dynamicDims: zip (the i-th gear of every "
+           "gear dim together) or product (every combination); help gears, `gears ge-options`",
+           {"zip", "product"},
+           SettingSpec::Kind::kChoice});
   // The capture (commands_device.cc, core/device/capture_rules.h).
   Declare({"capture_error_mode",
            "global",

@@ -71,6 +71,18 @@ Result<CallInput> ParseOne(const SpecToken& token) {
   }
   scan.Seek(eq + 1);
   size_t dtype_start = scan.SkipSpaces();
+  // NAME=VALUE: no brackets, so no tensor spec; a Python int, float or bool.
+  if (token.text.find('[', eq) == std::string_view::npos) {
+    std::string_view value = scan.Rest();
+    PyScalar scalar = ParsePyScalar(value);
+    if (value.empty() || scalar.type == PyScalar::Type::kStr) {
+      return scan.Error(dtype_start, fmt::format("'{}' is neither a tensor spec (DTYPE[SIZES], e.g. f32[2,2]) nor a "
+                                                 "Python int, float or bool (4, 0.5, True)",
+                                                 value));
+    }
+    input.scalar = std::move(scalar);
+    return input;
+  }
   // f32 as annotations write it, or torch.float32 / float32 as torch prints dtypes.
   std::string_view dtype_text = scan.While([](char c) { return IsWordChar(c) || c == '.'; });
   if (dtype_text.empty()) return scan.Error(dtype_start, "expected a dtype (f32, f16, bf16, i64, b8, ...)");
@@ -140,7 +152,10 @@ Result<CallInput> ParseOne(const SpecToken& token) {
 
 }  // namespace
 
-std::string CallInput::ShapeString() const { return fmt::format("{}[{}]", ShortName(dtype), fmt::join(sizes, ", ")); }
+std::string CallInput::ShapeString() const {
+  if (scalar) return scalar->repr;
+  return fmt::format("{}[{}]", ShortName(dtype), fmt::join(sizes, ", "));
+}
 
 TensorMeta CallInput::ToMeta() const {
   TensorMeta m;
@@ -228,6 +243,10 @@ Result<CallSpec> ParseCall(std::span<const SpecToken> words) {
                                                      token.text == "in" ? "in buf1" : "param"));
       }
       CallInput& last = inputs.back();
+      if (last.scalar) {
+        return ColumnError(token.column,
+                           fmt::format("'{}' is for a tensor input; '{}' is a Python scalar", token.text, last.name));
+      }
       if (token.text == "param") {
         last.parameter = true;
         continue;
@@ -252,6 +271,10 @@ Result<CallSpec> ParseCall(std::span<const SpecToken> words) {
     if (token.text == "grad" || token.text == "requires_grad" || token.text == "requires_grad=True") {
       if (inputs.empty()) {
         return ColumnError(token.column, fmt::format("'{}' must follow an input spec (x=f32[2] grad)", token.text));
+      }
+      if (inputs.back().scalar) {
+        return ColumnError(token.column, fmt::format("'{}' is for a tensor input; '{}' is a Python scalar", token.text,
+                                                     inputs.back().name));
       }
       inputs.back().requires_grad = true;
       inputs.back().ComputeHeader();
@@ -312,7 +335,21 @@ Result<std::vector<CallInput>> BindCallInputs(const Graph& graph, std::vector<Ca
     // The graph was traced at one rank; another rank is another graph (Dynamo
     // would trace anew), which a loaded graph cannot stand for.
     const TensorMeta* traced = placeholders[i]->tensor();
-    if (traced && traced->dtype != DType::kUnknown && traced->sizes.size() != input.sizes.size()) {
+    const NodeMeta* meta = placeholders[i]->meta();
+    if (input.scalar && traced && traced->dtype != DType::kUnknown) {
+      return ColumnError(input.column, fmt::format("input '{}' is a tensor in the graph ({}), not a Python scalar",
+                                                   input.name, traced->ShapeString()));
+    }
+    if (input.scalar && input.scalar->type != PyScalar::Type::kInt && meta && meta->kind == ValueKind::kSymInt) {
+      return ColumnError(input.column, fmt::format("input '{}' is a SymInt in the graph ({}); a {} would be traced as "
+                                                   "another graph",
+                                                   input.name, meta->annotation, input.scalar->TypeRepr()));
+    }
+    if (!input.scalar && meta && meta->kind == ValueKind::kSymInt) {
+      return ColumnError(input.column, fmt::format("input '{}' is a SymInt in the graph ({}): pass a Python int ({}=4)",
+                                                   input.name, meta->annotation, input.name));
+    }
+    if (!input.scalar && traced && traced->dtype != DType::kUnknown && traced->sizes.size() != input.sizes.size()) {
       return ColumnError(input.column,
                          fmt::format("input '{}' is {} in the graph (rank {}); a rank-{} tensor would be "
                                      "traced as another graph",

@@ -16,17 +16,22 @@
 // fx2acl_converter.py:417-424), `in BUFFER` names the device buffer the
 // tensor lives in, and `keep` (anywhere in a call, ParseCall) keeps the
 // call's outputs. Guards ignore all three.
+// A graph input that is a Python scalar takes NAME=VALUE instead: an int
+// (`scale=4`), a float (`eps=1e-05`) or a bool (`flag=True`), read as Python
+// reads the literal; how Dynamo guards and passes it is compile_cache.h's.
 // Errors name the column of the offending token ("column 9: unknown dtype 'f33'").
 // Binding a spec to a graph checks that every placeholder is given exactly
 // once, and at the rank the graph was traced at.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/dynamo/dim_gears.h"  // PyScalar
 #include "core/ir/dtype.h"
 #include "core/ir/graph.h"
 #include "core/ir/tensor_meta.h"
@@ -46,11 +51,14 @@ struct CallInput {
   bool requires_grad = false;
   size_t column = 0;  // where the spec of this input starts, for errors
   uint64_t header = 0;
+  // NAME=VALUE: the Python int, float or bool passed (no dtype, sizes or
+  // header then; guards compare it as Dynamo does, guards.h).
+  std::optional<PyScalar> scalar;
   bool parameter = false;  // `param`
   std::string buffer;      // `in BUFFER`; "" when not given
   size_t buffer_column = 0;
 
-  // `f32[2, 2]` (the short form of the sizes).
+  // `f32[2, 2]` (the short form of the sizes); a scalar: its repr, `4`.
   std::string ShapeString() const;
   // The tensor this call passes, at its own sizes and strides (no symbols).
   TensorMeta ToMeta() const;

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/dynamo/scalar_inputs.h"
+
 namespace airscope {
 
 Frame::Frame(std::string function, std::string file, int frame_id)
@@ -43,6 +45,46 @@ std::string ConstraintText(const std::string& source, bool ranged, int64_t min, 
 
 }  // namespace
 
+// How Dynamo wraps a Python scalar argument (torch/_dynamo/variables/
+// builder.py): wrap_literal sends an int of a local to wrap_symint
+// (specialize_int is False and is_int_specialization_case holds only for
+// globals, nn.Module attributes and defaults), a float to wrap_symfloat
+// (specialize_float False), a bool to a constant. wrap_symint returns a
+// constant guarded by CONSTANT_MATCH under assume_static_by_default unless
+// automatic dynamic saw the value change (process_automatic_dynamic; with
+// automatic_dynamic_shapes off the frame state is overwritten instead, pgo.py
+// update_automatic_dynamic), and otherwise a SymInt of its own
+// (DimDynamic.DYNAMIC, create_unspecified_symint_and_symbol: no duck sizing,
+// no range, 0 and 1 not specialized). wrap_symfloat's non-constant path
+// passes the float as a 0-dim float64 tensor that the graph item()s into a
+// SymFloat: not modelled, refused.
+Result<ScalarGuard> Frame::ScalarGuardFor(const CallInput& in, const FrameOptions& options,
+                                          const std::function<std::string()>& fresh_symbol,
+                                          std::vector<std::string>* notes) const {
+  ScalarGuard g;
+  g.type = in.scalar->type;
+  g.value = *in.scalar;
+  auto seen = seen_scalars_.find(in.name);
+  bool changed = options.automatic_dynamic && seen != seen_scalars_.end() && !seen->second;
+  std::string source = fmt::format("L['{}']", in.name);
+  if (g.type == PyScalar::Type::kInt && (changed || !options.assume_static_by_default)) {
+    g.symbolic = true;
+    g.symbol = fresh_symbol();
+    if (notes) {
+      notes->push_back(fmt::format("{}: {} compiled as the SymInt {} (wrap_symint)",
+                                   changed ? "automatic dynamic" : "dynamic=True",
+                                   changed ? source + " changed between calls;" : source, g.symbol));
+    }
+  } else if (g.type == PyScalar::Type::kFloat && (changed || !options.assume_static_by_default)) {
+    return Status::Errorf(
+        "{} = {}: Dynamo would pass this float as a 0-dim float64 tensor and item() it into a SymFloat "
+        "(wrap_symfloat, {}), which airscope does not model; a float compiles only as a constant (the "
+        "first value under dynamic=None, every value under dynamic=False). Nothing was compiled or cached.",
+        source, in.scalar->repr, changed ? "the value changed since the last compile" : "dynamic=True");
+  }
+  return g;
+}
+
 Result<Frame::BuiltGuards> Frame::BuildGuards(const std::vector<CallInput>& inputs, const FrameOptions& options,
                                               std::vector<std::string>* notes) const {
   for (const auto& [key, marking] : markings_) {
@@ -71,6 +113,12 @@ Result<Frame::BuiltGuards> Frame::BuildGuards(const std::vector<CallInput>& inpu
   for (const CallInput& in : inputs) {
     TensorGuard t;
     t.name = in.name;
+    if (in.scalar) {
+      AIRSCOPE_ASSIGN_OR_RETURN(ScalarGuard scalar, ScalarGuardFor(in, options, fresh_symbol, notes));
+      t.scalar = std::move(scalar);
+      built.tensors.push_back(std::move(t));
+      continue;
+    }
     t.dtype = in.dtype;
     t.device = in.device;
     t.requires_grad = in.requires_grad;
@@ -204,6 +252,7 @@ std::vector<std::string> GuardFailures(const Entries& entries, const std::vector
 // dim whose size changed since an earlier call becomes dynamic.
 void SeeSizes(SeenSizes& seen, const std::vector<CallInput>& inputs, bool automatic_dynamic) {
   for (const CallInput& in : inputs) {
+    if (in.scalar) continue;
     auto [it, fresh] = seen.try_emplace(in.name);
     if (fresh || it->second.size() != in.sizes.size()) {
       it->second.assign(in.sizes.begin(), in.sizes.end());
@@ -212,6 +261,24 @@ void SeeSizes(SeenSizes& seen, const std::vector<CallInput>& inputs, bool automa
     if (!automatic_dynamic) continue;
     for (size_t d = 0; d < in.sizes.size(); ++d) {
       if (it->second[d] && *it->second[d] != in.sizes[d]) it->second[d].reset();
+    }
+  }
+}
+
+// The scalar half of SeeSizes: a value that differs from the one seen at an
+// earlier compile becomes nullopt (FrameStateSizeEntry.make_scalar merged
+// with the old entry is auto_dynamic); without automatic dynamic the entry
+// is overwritten.
+void SeeScalars(std::map<std::string, std::optional<PyScalar>>& seen, const std::vector<CallInput>& inputs,
+                bool automatic_dynamic) {
+  for (const CallInput& in : inputs) {
+    if (!in.scalar) continue;
+    auto [it, fresh] = seen.try_emplace(in.name, *in.scalar);
+    if (fresh || !it->second) continue;
+    if (!automatic_dynamic) {
+      it->second = *in.scalar;
+    } else if (!(*it->second == *in.scalar)) {
+      it->second.reset();
     }
   }
 }
@@ -247,10 +314,13 @@ Result<CallOutcome> Frame::Call(const Graph& graph, const std::vector<CallInput>
 
   // A compile that fails leaves the sizes seen as they were.
   SeenSizes seen_before = seen_sizes_;
+  auto seen_scalars_before = seen_scalars_;
   SeeSizes(seen_sizes_, inputs, options.automatic_dynamic);
+  SeeScalars(seen_scalars_, inputs, options.automatic_dynamic);
   Result<std::unique_ptr<CacheEntry>> entry = Compile(graph, inputs, options, compile, outcome.dynamic_notes);
   if (!entry.ok()) {
     seen_sizes_ = std::move(seen_before);
+    seen_scalars_ = std::move(seen_scalars_before);
     return entry.status();
   }
   ++calls_;
@@ -269,11 +339,28 @@ Result<std::unique_ptr<CacheEntry>> Frame::Compile(const Graph& graph, const std
                                                    const FrameOptions& options, const CompileFn& compile,
                                                    std::vector<std::string>& notes) {
   AIRSCOPE_ASSIGN_OR_RETURN(BuiltGuards guards, BuildGuards(inputs, options, &notes));
+  // Scalars as Dynamo traces them (scalar_inputs.h): a constant leaves the
+  // graph's inputs, a SymInt stays as one (its meta, not a TensorMeta).
+  std::vector<ScalarBinding> bindings(guards.tensors.size());
   std::vector<TensorMeta> metas;
-  for (const TensorGuard& t : guards.tensors) metas.push_back(t.ToMeta());
   std::vector<TensorMeta> hints;
-  for (const CallInput& in : inputs) hints.push_back(in.ToMeta());
-  AIRSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> artifact, compile(graph, metas, hints));
+  bool any_scalar = false;
+  for (size_t i = 0; i < guards.tensors.size(); ++i) {
+    const TensorGuard& t = guards.tensors[i];
+    if (t.scalar) {
+      any_scalar = true;
+      if (!t.scalar->symbolic) {
+        bindings[i].constant = t.scalar->value;
+        continue;
+      }
+      bindings[i].symbol = t.scalar->symbol;
+    }
+    metas.push_back(t.ToMeta());
+    hints.push_back(inputs[i].ToMeta());
+  }
+  std::unique_ptr<Graph> bound;
+  if (any_scalar) bound = BindScalarInputs(graph, bindings);
+  AIRSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> artifact, compile(bound ? *bound : graph, metas, hints));
   // Dynamo produces the guards after the backend compiled: a dim marked
   // dynamic that the backend specialized fails the frame there.
   if (!guards.constraint_violation.empty()) return Status::Error(guards.constraint_violation);

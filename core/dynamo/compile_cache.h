@@ -121,6 +121,9 @@ class Frame {
     // (produce_guards); empty when no constraint is violated.
     std::string constraint_violation;
   };
+  Result<ScalarGuard> ScalarGuardFor(const CallInput& in, const FrameOptions& options,
+                                     const std::function<std::string()>& fresh_symbol,
+                                     std::vector<std::string>* notes) const;
   Result<BuiltGuards> BuildGuards(const std::vector<CallInput>& inputs, const FrameOptions& options,
                                   std::vector<std::string>* notes) const;
   // Guards for `inputs`, the backend's artifact, and the entry's compile id
@@ -138,6 +141,8 @@ class Frame {
   std::map<std::string, DimGears> dim_gears_;                   // set_dim_gears, by input
   // Automatic dynamic: sizes seen per input at compiles; nullopt once a dim changed.
   std::map<std::string, std::vector<std::optional<int64_t>>> seen_sizes_;
+  // ... and Python scalars' values; nullopt once one changed.
+  std::map<std::string, std::optional<PyScalar>> seen_scalars_;
   uint64_t calls_ = 0;
   uint64_t eager_calls_ = 0;
   bool limit_hit_ = false;

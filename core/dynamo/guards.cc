@@ -44,6 +44,27 @@ bool PassesShapeGuard(const DimGuard& dim, size_t k, int64_t v) {
   return v <= dim.gears[k - 1] || v >= dim.gears[k];
 }
 
+std::string TypeIdGuard(const std::string& source, PyScalar::Type type) {
+  std::string_view name = type == PyScalar::Type::kBool ? "bool" : type == PyScalar::Type::kFloat ? "float" : "int";
+  return fmt::format("___check_type_id({}, <id({})>)", source, name);
+}
+
+// Whether call input `in` passes scalar guard `g`, and the first failing
+// guard's text when not.
+std::optional<std::string> ScalarFailure(const ScalarGuard& g, const std::string& name, const CallInput& in) {
+  std::string source = fmt::format("L['{}']", name);
+  if (g.type == PyScalar::Type::kBool) {
+    // ID_MATCH: True and False are singletons.
+    if (!in.scalar || in.scalar->type != PyScalar::Type::kBool || in.scalar->value != g.value.value) {
+      return fmt::format("___check_obj_id({}, <id({})>)", source, g.value.repr);
+    }
+    return std::nullopt;
+  }
+  if (!in.scalar || in.scalar->type != g.type) return TypeIdGuard(source, g.type);
+  if (!g.symbolic && !(*in.scalar == g.value)) return fmt::format("{} == {}", source, g.value.repr);
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string_view DimKindName(DimKind kind) {
@@ -90,6 +111,7 @@ std::string SizeSource(std::string_view input, size_t dim) { return fmt::format(
 
 TensorMeta TensorGuard::ToMeta() const {
   TensorMeta meta;
+  if (scalar) return meta;  // not a tensor
   meta.dtype = dtype;
   meta.device = device;
   bool dynamic = false;
@@ -121,6 +143,10 @@ void GuardSet::Compile() {
   for (size_t i = 0; i < tensors_.size(); ++i) {
     const TensorGuard& t = tensors_[i];
     auto in = static_cast<uint16_t>(i);
+    if (t.scalar) {
+      checks_.push_back({Op::kScalar, in, 0, 0, 0, 0, 0});
+      continue;
+    }
     checks_.push_back({Op::kHeader, in, 0, 0, 0,
                        static_cast<int64_t>(PackHeader(t.dtype, DeviceCode(t.device), t.requires_grad, t.sizes.size())),
                        0});
@@ -154,7 +180,10 @@ bool GuardSet::Check(std::span<const CallInput> inputs) const {
     const CallInput& in = inputs[c.input];
     switch (c.op) {
       case Op::kHeader:
-        if (in.header != static_cast<uint64_t>(c.a)) return false;
+        if (in.scalar || in.header != static_cast<uint64_t>(c.a)) return false;
+        break;
+      case Op::kScalar:
+        if (ScalarFailure(*tensors_[c.input].scalar, tensors_[c.input].name, in)) return false;
         break;
       case Op::kSize:
         if (in.sizes[c.dim] != c.a) return false;
@@ -189,7 +218,14 @@ std::optional<std::string> GuardSet::FirstFailure(std::span<const CallInput> inp
   for (size_t i = 0; i < tensors_.size(); ++i) {
     const TensorGuard& t = tensors_[i];
     const CallInput& in = inputs[i];
+    if (t.scalar) {
+      if (std::optional<std::string> failed = ScalarFailure(*t.scalar, t.name, in)) return failed;
+      continue;
+    }
     std::string prefix = fmt::format("tensor '{}'", t.name);
+    if (in.scalar) {
+      return fmt::format("{} is not a torch.Tensor", prefix);
+    }
     if (DispatchKeySetFor(t.device) != DispatchKeySetFor(in.device)) {
       return fmt::format("{} dispatch key set mismatch. expected {}, actual {}", prefix, DispatchKeySetFor(t.device),
                          DispatchKeySetFor(in.device));
@@ -223,6 +259,7 @@ std::optional<std::string> GuardSet::FirstFailure(std::span<const CallInput> inp
   }
   std::map<std::string, std::pair<size_t, size_t>> first_use;
   for (size_t i = 0; i < tensors_.size(); ++i) {
+    if (tensors_[i].scalar) continue;
     for (size_t d = 0; d < tensors_[i].sizes.size(); ++d) {
       const DimGuard& dim = tensors_[i].sizes[d];
       int64_t v = inputs[i].sizes[d];
@@ -249,9 +286,37 @@ std::optional<std::string> GuardSet::FirstFailure(std::span<const CallInput> inp
   return std::nullopt;
 }
 
+std::vector<std::pair<std::string, std::string>> GuardSet::InputGuards(size_t i) const {
+  const TensorGuard& t = tensors_[i];
+  if (!t.scalar) return {{"TENSOR_MATCH", TensorLines()[i]}};
+  std::string source = fmt::format("L['{}']", t.name);
+  const ScalarGuard& g = *t.scalar;
+  if (g.type == PyScalar::Type::kBool) {
+    return {{"ID_MATCH", fmt::format("___check_obj_id({}, <id({})>)", source, g.value.repr)}};
+  }
+  std::vector<std::pair<std::string, std::string>> guards = {{"TYPE_MATCH", TypeIdGuard(source, g.type)}};
+  if (!g.symbolic) guards.emplace_back("EQUALS_MATCH", fmt::format("{} == {}", source, g.value.repr));
+  return guards;
+}
+
+size_t GuardSet::count() const {
+  size_t n = ShapeEnvLines().size();
+  for (const TensorGuard& t : tensors_) {
+    n += !t.scalar ? 1 : t.scalar->type == PyScalar::Type::kBool || t.scalar->symbolic ? 1 : 2;
+  }
+  return n;
+}
+
 std::vector<std::string> GuardSet::TensorLines() const {
   std::vector<std::string> lines;
-  for (const TensorGuard& t : tensors_) {
+  for (size_t i = 0; i < tensors_.size(); ++i) {
+    const TensorGuard& t = tensors_[i];
+    if (t.scalar) {
+      std::vector<std::string> parts;
+      for (const auto& [kind, text] : InputGuards(i)) parts.push_back(text);
+      lines.push_back(fmt::format("{}", fmt::join(parts, " and ")));
+      continue;
+    }
     std::vector<std::string> sizes, strides;
     for (const DimGuard& d : t.sizes) sizes.push_back(DimText(d));
     for (const auto& s : t.strides) strides.push_back(s ? fmt::format("{}", *s) : "None");
@@ -267,6 +332,7 @@ std::vector<std::string> GuardSet::ShapeEnvLines() const {
   std::vector<std::string> lines;
   std::map<std::string, std::string> first_source;
   for (const TensorGuard& t : tensors_) {
+    if (t.scalar) continue;  // a SymInt is an unspecified symbol: no range guards
     for (size_t d = 0; d < t.sizes.size(); ++d) {
       const DimGuard& dim = t.sizes[d];
       std::string source = SizeSource(t.name, d);

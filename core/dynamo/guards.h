@@ -20,9 +20,11 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/dynamo/call_spec.h"
+#include "core/dynamo/dim_gears.h"
 #include "core/ir/tensor_meta.h"
 
 namespace airscope {
@@ -43,8 +45,24 @@ struct DimGuard {
   bool specialized = false;
 };
 
+// A Python scalar input (torch/_dynamo/variables/builder.py,
+// VariableBuilder.wrap_literal and wrap_symint; guards.py CONSTANT_MATCH):
+// a constant int or float is guarded by its type and value (TYPE_MATCH
+// `___check_type_id(L['s'], <id(int)>)` and EQUALS_MATCH `L['s'] == 4`), a
+// bool by identity (ID_MATCH `___check_obj_id(L['flag'], <id(True)>)`), a
+// SymInt by its type alone (an unspecified symbol: no range, 0 and 1 not
+// specialized). `<id(int)>` stands for the address CPython gives the object,
+// which no log can predict.
+struct ScalarGuard {
+  PyScalar::Type type = PyScalar::Type::kInt;
+  bool symbolic = false;  // a SymInt: any int passes
+  PyScalar value;         // the constant (and the value it was compiled at)
+  std::string symbol;     // symbolic: s0, s1, ...
+};
+
 struct TensorGuard {
   std::string name;
+  std::optional<ScalarGuard> scalar;  // a Python scalar input: the rest is unused
   DType dtype = DType::kUnknown;
   std::string device;
   bool requires_grad = false;
@@ -66,15 +84,18 @@ class GuardSet {
   std::optional<std::string> FirstFailure(std::span<const CallInput> inputs) const;
 
   // The guard lines, as Dynamo's TREE_GUARD_MANAGER lists them (without the tree).
-  std::vector<std::string> TensorLines() const;    // TENSOR_MATCH: check_tensor(...)
+  std::vector<std::string> TensorLines() const;  // TENSOR_MATCH: check_tensor(...); a scalar's joined
+  // The guards of input `i` under its GuardManager: {"TENSOR_MATCH", "check_tensor(...)"}, or a scalar's
+  // {"TYPE_MATCH", ...}, {"EQUALS_MATCH", ...} / {"ID_MATCH", ...}.
+  std::vector<std::pair<std::string, std::string>> InputGuards(size_t i) const;
   std::vector<std::string> ShapeEnvLines() const;  // SHAPE_ENV: 2 <= L['x'].size()[0]
   // Dynamo's guard_count analogue: tensor checks + shape env guards.
-  size_t count() const { return tensors_.size() + ShapeEnvLines().size(); }
+  size_t count() const;
   size_t check_count() const { return checks_.size(); }
   const std::vector<TensorGuard>& tensors() const { return tensors_; }
 
  private:
-  enum class Op : uint8_t { kHeader, kSize, kStride, kRange, kGears, kEqual };
+  enum class Op : uint8_t { kHeader, kSize, kStride, kRange, kGears, kEqual, kScalar };
   struct FlatCheck {
     Op op;
     uint16_t input;

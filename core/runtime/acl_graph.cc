@@ -627,9 +627,11 @@ std::vector<std::string> AclGraph::BakedAddressWarnings(const DeviceBuffers& buf
 }
 
 Result<std::vector<CallArg>> BindCallArgs(const FxGraphInfo& info, const std::vector<TensorMeta>& placeholder_metas,
-                                          const std::vector<uint32_t>& storages, const DeviceBuffers& buffers) {
+                                          const std::vector<uint32_t>& storages, const DeviceBuffers& buffers,
+                                          const std::map<std::string, int64_t>& scalar_values) {
   std::vector<CallArg> args(info.inputs.size());
-  std::map<std::string, int64_t> symbols;
+  // A SymInt the call passes as a Python int has its own value.
+  std::map<std::string, int64_t> symbols = scalar_values;
   for (size_t i = 0; i < info.inputs.size(); ++i) {
     const RuntimeInput& in = info.inputs[i];
     if (in.kind != RuntimeInput::Kind::kTensor) continue;

@@ -221,8 +221,10 @@ class AclGraph {
 // The arguments of a call in AclGraph's order: `placeholder_metas[i]` the
 // concrete meta of placeholder i of the compiled graph, `storages[i]` the
 // storage the caller passes it in; lifted symbols take their value from
-// the first tensor dim that has them. Errors name the input.
+// the first tensor dim that has them, a SymInt the call passes as a Python
+// int its value in `scalar_values` (by symbol). Errors name the input.
 Result<std::vector<CallArg>> BindCallArgs(const FxGraphInfo& info, const std::vector<TensorMeta>& placeholder_metas,
-                                          const std::vector<uint32_t>& storages, const DeviceBuffers& buffers);
+                                          const std::vector<uint32_t>& storages, const DeviceBuffers& buffers,
+                                          const std::map<std::string, int64_t>& scalar_values = {});
 
 }  // namespace airscope

@@ -4,30 +4,6 @@
 
 namespace airscope {
 
-int64_t PythonIntHash(int64_t value) {
-  // Python/pyhash.c: _PyHASH_MODULUS = 2**61 - 1 on 64-bit builds; -1 is reserved.
-  constexpr int64_t kModulus = (int64_t{1} << 61) - 1;
-  int64_t h = value >= 0 ? value % kModulus : -((-value) % kModulus);
-  return h == -1 ? -2 : h;
-}
-
-int64_t PythonTupleHash(std::span<const int64_t> items) {
-  // CPython's tuplehash (Objects/tupleobject.c, 3.8+), 64-bit constants.
-  constexpr uint64_t kPrime1 = 11400714785074694791ULL;
-  constexpr uint64_t kPrime2 = 14029467366897019727ULL;
-  constexpr uint64_t kPrime5 = 2870177450012600261ULL;
-  uint64_t acc = kPrime5;
-  for (int64_t item : items) {
-    uint64_t lane = static_cast<uint64_t>(PythonIntHash(item));
-    acc += lane * kPrime2;
-    acc = (acc << 31) | (acc >> 33);
-    acc *= kPrime1;
-  }
-  acc += static_cast<uint64_t>(items.size()) ^ (kPrime5 ^ 3527539ULL);
-  if (acc == static_cast<uint64_t>(-1)) return 1546275796;
-  return static_cast<int64_t>(acc);
-}
-
 std::string GraphKey(const FxGraphInfo& info, std::span<const CallArg> args, bool frozen_parameter) {
   const std::vector<UnupdatedInput>& index = info.unupdated_sym_input_index;
   std::string key;

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/python_hash.h"  // PythonTupleHash
 #include "core/runtime/fx_graph_info.h"
 
 namespace airscope {
@@ -34,9 +35,5 @@ struct CallArg {
 };
 
 std::string GraphKey(const FxGraphInfo& info, std::span<const CallArg> args, bool frozen_parameter);
-
-// hash(n) for a Python int, and hash(tuple(items)) of Python ints.
-int64_t PythonIntHash(int64_t value);
-int64_t PythonTupleHash(std::span<const int64_t> items);
 
 }  // namespace airscope
