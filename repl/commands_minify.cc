@@ -39,7 +39,8 @@ Status WriteOutputs(CommandContext& ctx, const MinifyResult& r, const std::strin
   // Built first, written after: a graph the writer cannot print leaves no half set of files.
   std::vector<std::pair<std::string, std::string>> files = {
       {"min.readable.py", PrintReadable(*r.minimal)},
-      {"min.airscript", MinAirscriptText(r.graph_name, line, settings, r.failure)},
+      {"min.airscript", MinAirscriptText(r.graph_name, line, settings,
+                                         r.dropped_passes.empty() ? std::vector<std::string>{} : r.passes, r.failure)},
       {"repro.py", ReproPyText(*r.minimal, r.graph_name, line, settings, r.failure)},
   };
   std::vector<std::string> written;
@@ -98,6 +99,10 @@ Status MinifyCommand(CommandContext& ctx) {
                   fmt::join(r.dropped_settings, ", "));
   }
   if (!r.needed_settings.empty()) ctx.out.Print("  settings needed: {}", fmt::join(r.needed_settings, ", "));
+  if (!r.dropped_passes.empty()) {
+    ctx.out.Print("  passes not needed: {}; the pipeline the failure needs: {}", fmt::join(r.dropped_passes, ", "),
+                  fmt::join(r.passes, ","));
+  }
   LoadedGraph loaded;
   loaded.graph = r.minimal;
   loaded.path = fmt::format("minify of '{}'", r.graph_name);
@@ -132,7 +137,11 @@ void RegisterMinifyCommand(CommandTable& table) {
              "config.* switches among them): each one that differs from airscope's default is reset to it, one\n"
              "at a time, and stays reset when LINE still fails the same way; min.airscript and repro.py carry\n"
              "only the ones the failure needs (the session's own settings are not changed). Not shrunk\n"
-             "(airscope does not do this yet): the pipeline's pass list, call specs and input shapes.\n"
+             "(airscope does not do this yet): call specs and input shapes. Last, when LINE steps the current\n"
+             "graph's pipeline (run, step, ...), its pass list: each pass whose removal leaves the same\n"
+             "failure is dropped, one at a time; min.airscript then sets the shorter list (`pipeline set`).\n"
+             "`capture`, `call` and the device commands compile with the default list, not the pipeline's:\n"
+             "for them the pass list is not shrunk.\n"
              "\n"
              "Each try runs LINE with the copy as the current graph's loaded graph, a fresh pipeline (the\n"
              "current one's pass list, breakpoints and skips, its cursor at stage 0) and compile cache, and\n"

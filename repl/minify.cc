@@ -1,6 +1,9 @@
 #include "repl/minify.h"
 
 #include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
 #include <utility>
 
 #include <fmt/format.h>
@@ -29,8 +32,10 @@ class CandidateTrial {
 
   // The outer error: no verdict (Ctrl-C, a nested bisect/minify, LINE broke
   // the session's shape); the inner status is LINE's own result.
-  // With `settings`, LINE runs under them instead of the session's.
-  Result<ConditionVerdict> Run(std::shared_ptr<const Graph> candidate, const Settings* settings = nullptr) {
+  // With `settings`, LINE runs under them instead of the session's; with
+  // `passes`, the current graph's pipeline has that pass list.
+  Result<ConditionVerdict> Run(std::shared_ptr<const Graph> candidate, const Settings* settings = nullptr,
+                               const std::vector<std::string>* passes = nullptr) {
     AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, Entry());
     if (settings) session_.settings() = *settings;
     std::shared_ptr<const Graph> loaded = std::exchange(entry->loaded.graph, std::move(candidate));
@@ -39,15 +44,24 @@ class CandidateTrial {
     entry->cache = nullptr;
     // A fresh pipeline, but with the user's pass list, breakpoints and skips
     // (`pipeline remove P`, `skip P`): the failure may depend on them.
-    if (pipeline) {
-      auto fresh = std::make_unique<PipelineRun>(entry->loaded.graph, pipeline->passes(), pipeline->options());
-      for (const std::string& pass : pipeline->breakpoints()) (void)fresh->SetBreakpoint(pass, true);
-      for (const std::string& pass : pipeline->skips()) (void)fresh->SetSkip(pass, true);
+    if (pipeline || passes) {
+      auto fresh = std::make_unique<PipelineRun>(entry->loaded.graph,
+                                                 passes     ? *passes
+                                                 : pipeline ? pipeline->passes()
+                                                            : DefaultPipeline(),
+                                                 pipeline ? pipeline->options() : PipelineOptions{});
+      if (pipeline) {
+        for (const std::string& pass : pipeline->breakpoints()) (void)fresh->SetBreakpoint(pass, true);
+        for (const std::string& pass : pipeline->skips()) (void)fresh->SetSkip(pass, true);
+      }
       entry->pipeline = std::move(fresh);
     }
     Result<ConditionVerdict> verdict = RunCondition(interpreter_, line_, "minify");
-    // Put everything back, whatever LINE did: graphs it loaded go, the
-    // current graph is ours again, and settings and device are as before.
+    // Whether LINE stepped the current graph's pipeline (else its pass list cannot matter).
+    Result<Session::Entry*> after = Entry();
+    stepped_pipeline_ = after.ok() && (*after)->pipeline && (*after)->pipeline->cursor() > 0;
+    // Put everything back, whatever LINE did: the current graph is ours
+    // again, and settings and device are as before.
     bool loaded_more = session_.graphs().size() != graph_count_;
     (void)session_.Use(entry_name_);
     session_.settings() = settings_;
@@ -64,6 +78,13 @@ class CandidateTrial {
           line_, entry_name_);
     }
     return verdict;
+  }
+
+  bool stepped_pipeline() const { return stepped_pipeline_; }
+  // The pass list the current graph's pipeline has (the default when it has none yet).
+  std::vector<std::string> passes() {
+    const Session::Entry* entry = session_.Find(entry_name_);
+    return entry && entry->pipeline ? entry->pipeline->passes() : DefaultPipeline();
   }
 
  private:
@@ -84,6 +105,7 @@ class CandidateTrial {
   const Settings settings_;
   const DeviceState device_;
   const size_t graph_count_;
+  bool stepped_pipeline_ = false;
 };
 
 IsNodeName NamesOf(const Graph& a, const Graph& b) {
@@ -192,6 +214,42 @@ Result<MinifyResult> Minify(Interpreter& interpreter, const MinifyOptions& optio
         result.dropped_settings.push_back(fmt::format("{} {}", spec.name, value));
       } else {
         result.needed_settings.push_back(fmt::format("{} {}", spec.name, value));
+      }
+    }
+  }
+  // Then the pass list, when LINE steps the pipeline: each pass whose removal
+  // leaves the same failure is dropped, one at a time, in pipeline order.
+  result.passes = trial.passes();
+  bool steps_pipeline = false;
+  if (result.stopped.ok()) {
+    Result<ConditionVerdict> probe = trial.Run(result.minimal, &result.settings);
+    if (probe.ok()) {
+      ++result.tries;
+      steps_pipeline = trial.stepped_pipeline();
+    } else {
+      result.stopped = probe.status();
+    }
+  }
+  if (result.stopped.ok() && steps_pipeline) {
+    for (size_t i = 0; i < result.passes.size() && result.passes.size() > 1;) {
+      if (options.max_seconds > 0 && elapsed() >= options.max_seconds) {
+        result.stopped = Status::Errorf("the time limit (--max-time {}) was reached", options.max_seconds);
+        break;
+      }
+      std::vector<std::string> candidate = result.passes;
+      candidate.erase(candidate.begin() + static_cast<std::ptrdiff_t>(i));
+      Result<ConditionVerdict> verdict = trial.Run(result.minimal, &result.settings, &candidate);
+      if (!verdict.ok()) {
+        result.stopped = verdict.status();
+        break;
+      }
+      ++result.tries;
+      if (matcher.Matches(verdict->status, NamesOf(original, *result.minimal))) {
+        result.dropped_passes.push_back(result.passes[i]);
+        result.passes = std::move(candidate);
+        result.failure = verdict->status.message();
+      } else {
+        ++i;
       }
     }
   }

@@ -14,7 +14,8 @@
 // twice on the loaded graph: it must fail, and fail the same way again (else
 // it is flaky and minify says so). After the nodes, the settings that differ
 // from airscope's defaults are reset one at a time, kept reset when LINE still
-// fails the same way. Ctrl-C or the time limit stop the search
+// fails the same way; then, when LINE steps the current graph's pipeline,
+// each pass of its list is dropped alike. Ctrl-C or the time limit stop the search
 // with the smallest failing graph found so far. No printing: progress goes
 // to a callback, the caller prints the result.
 #pragma once
@@ -23,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/ir/graph.h"
 #include "core/status.h"
@@ -58,6 +60,9 @@ struct MinifyResult {
   // not need back at airscope's default ("NAME VALUE" of each, as it was).
   Settings settings;
   std::vector<std::string> dropped_settings, needed_settings;
+  // The current graph's pass list with every pass the failure does not need
+  // dropped (only when LINE steps the pipeline; else the list as it was).
+  std::vector<std::string> passes, dropped_passes;
 };
 
 Result<MinifyResult> Minify(Interpreter& interpreter, const MinifyOptions& options);
