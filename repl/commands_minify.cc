@@ -45,7 +45,7 @@ Status WriteOutputs(CommandContext& ctx, const MinifyResult& r, const std::strin
   };
   std::vector<std::string> written;
   for (const auto& [name, text] : files) {
-    std::string path = dir + "/" + name;
+    std::string path = fmt::format("{}/{}", dir, name);
     AIRSCOPE_RETURN_IF_ERROR(WriteFile(path, text));
     written.push_back(path);
   }
