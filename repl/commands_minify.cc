@@ -18,12 +18,14 @@
 #include "repl/minify.h"
 #include "repl/minify_output.h"
 #include "repl/progress_line.h"
+#include "repl/session.h"
+#include "repl/tokenizer.h"
 
 namespace airscope {
 namespace {
 
-// --same-error, the default, is left out of the syntax line (help says it).
-constexpr const char* kMinifyUsage = "minify \"LINE\" [--match REGEX] [--out DIR] [--max-time S]";
+// LINE is one word: quote it when it has spaces (`minify "expect nodes 3"`).
+constexpr const char* kMinifyUsage = "minify LINE [--same-error|--match RE] [--out DIR] [--max-time S]";
 
 Result<double> ParseSeconds(const std::string& text) {
   char* end = nullptr;
@@ -34,12 +36,33 @@ Result<double> ParseSeconds(const std::string& text) {
   return value;
 }
 
+// The lines of the session's transcript that defined what a LINE may use
+// (user passes and their registration, op schemas, decompositions, module
+// declarations), in the order they ran; failed and listing lines are left out.
+std::vector<std::string> DefinitionLines(CommandContext& ctx) {
+  std::vector<std::string> lines;
+  for (const Session::TranscriptEntry& entry : ctx.session.transcript()) {
+    if (!entry.error.empty()) continue;
+    Result<std::vector<Word>> words = Tokenize(entry.text.substr(0, entry.text.find('\n')));
+    if (!words.ok() || words->size() < 2) continue;
+    Result<const CommandSpec*> spec = ctx.interpreter.table().Lookup((*words)[0].text);
+    if (!spec.ok()) continue;
+    const std::string& command = (*spec)->name;
+    const std::string& what = (*words)[1].text;
+    bool defines = (command == "pass" && (what == "define" || what == "add" || what == "remove")) ||
+                   (command == "op" && (what == "define" || what == "inplaceable")) ||
+                   (command == "decomp" && what == "add") || command == "module";
+    if (defines) lines.push_back(entry.text);
+  }
+  return lines;
+}
+
 Status WriteOutputs(CommandContext& ctx, const MinifyResult& r, const std::string& line, const std::string& dir) {
   const Settings& settings = r.settings;  // only the settings the failure needs
   // Built first, written after: a graph the writer cannot print leaves no half set of files.
   std::vector<std::pair<std::string, std::string>> files = {
       {"min.readable.py", PrintReadable(*r.minimal)},
-      {"min.airscript", MinAirscriptText(r.graph_name, line, settings,
+      {"min.airscript", MinAirscriptText(r.graph_name, line, settings, DefinitionLines(ctx),
                                          r.dropped_passes.empty() ? std::vector<std::string>{} : r.passes, r.failure)},
       {"repro.py", ReproPyText(*r.minimal, r.graph_name, line, settings, r.failure)},
   };
@@ -121,13 +144,13 @@ void RegisterMinifyCommand(CommandTable& table) {
   table.Add({"minify",
              kMinifyUsage,
              "shrink the current graph to the fewest nodes on which LINE still fails the same way",
-             "Runs LINE (any command line; `source FILE` too) against smaller and smaller copies of the current\n"
-             "graph, in-process, and keeps a copy only when LINE still fails with the same failure: by default\n"
-             "the same error message once node names (of the graph or the copy) become <node> and numbers of\n"
-             "fewer than 6 digits become N (6 digits and more are kept: ACL's error codes, 107027, 507903);\n"
-             "--same-error says so explicitly. --match REGEX instead keeps a copy whose error REGEX\n"
-             "(ECMAScript) finds. Passing, or failing any other way, never counts. LINE must fail now, and\n"
-             "fail the same way on a retry (else: flaky). A node name in a target is normalised too.\n"
+             "Runs LINE (any command line, quoted; `source FILE` too) against smaller and smaller copies of\n"
+             "the current graph, in-process, and keeps a copy only when LINE still fails with the same\n"
+             "failure: by default the same error message once node names (of the graph or the copy, in a\n"
+             "target too) become <node> and numbers of fewer than 6 digits become N (6 digits and more are\n"
+             "kept: ACL's error codes, 107027, 507903); --same-error says so explicitly. --match RE instead\n"
+             "keeps a copy whose error the regular expression RE (ECMAScript) finds. Passing, or failing any\n"
+             "other way, never counts. LINE must fail now, and fail the same way on a retry (else: flaky).\n"
              "\n"
              "What is shrunk: first the nodes of the loaded graph (stage 0, not the pipeline's cursor), by\n"
              "delta debugging (ddmin: halves first, then smaller chunks, until no single node can go). A\n"
@@ -136,36 +159,40 @@ void RegisterMinifyCommand(CommandTable& table) {
              "dropped; the output returns every kept node nothing kept reads. Then the settings (`set`, the\n"
              "config.* switches among them): each one that differs from airscope's default is reset to it, one\n"
              "at a time, and stays reset when LINE still fails the same way; min.airscript and repro.py carry\n"
-             "only the ones the failure needs (the session's own settings are not changed). Not shrunk\n"
-             "(airscope does not do this yet): call specs and input shapes. Last, when LINE steps the current\n"
-             "graph's pipeline (run, step, ...), its pass list: each pass whose removal leaves the same\n"
-             "failure is dropped, one at a time; min.airscript then sets the shorter list (`pipeline set`).\n"
-             "`capture`, `call` and the device commands compile with the default list, not the pipeline's:\n"
-             "for them the pass list is not shrunk.\n"
+             "only the ones the failure needs (the session's own settings are not changed). Last, when LINE\n"
+             "steps the current graph's pipeline (run, step, ...), its pass list: each pass whose removal\n"
+             "leaves the same failure is dropped, one at a time; min.airscript then sets the shorter list\n"
+             "(`pipeline set`). `capture`, `call` and the device commands compile with the default list, not\n"
+             "the pipeline's: for them the pass list is not shrunk. Not shrunk at all (airscope does not do\n"
+             "this yet): call specs and input shapes.\n"
              "\n"
              "Each try runs LINE with the copy as the current graph's loaded graph, a fresh pipeline (the\n"
              "current one's pass list, breakpoints and skips, its cursor at stage 0) and compile cache, and\n"
              "the settings and device as they were before minify; all of it is put back after the try, so\n"
-             "LINE changes nothing (a LINE that loads a graph is refused: load first).\n"
+             "LINE changes nothing. A LINE that loads a graph is refused (load first, then minify); the\n"
+             "graph that LINE loaded stays loaded.\n"
              "The result becomes the current graph NAME_min. Ctrl-C, or --max-time S seconds, stops the search\n"
              "and keeps (and writes) the smallest failing graph found so far. On a terminal a progress line\n"
              "shows the nodes left, the tries and the time. The result is deterministic.\n"
              "\n"
              "--out DIR writes (atomically, creating DIR):\n"
              "  min.readable.py  the minimal graph as print_readable prints it; `load` reads it back\n"
-             "  min.airscript    loads it, sets every setting that differs from airscope's defaults, runs\n"
-             "                   LINE: `airscope DIR/min.airscript` fails there (exit 1) the same way. Pass\n"
-             "                   definitions, plugins, op definitions and device parameters are not written.\n"
+             "  min.airscript    loads it, repeats the session's definitions as they ran (pass define/add/\n"
+             "                   remove, op define/inplaceable, decomp add, module), sets the settings (and\n"
+             "                   pass list) the failure needs, runs LINE: `airscope DIR/min.airscript` fails\n"
+             "                   there (exit 1) the same way. Plugins and device parameters are not written:\n"
+             "                   a failure that needs them needs them added.\n"
              "  repro.py         for the real NPU: the graph built with torch.fx, compiled with\n"
              "                   torchair.get_npu_backend(compiler_config=config) under the session's config.*\n"
              "                   values, mode and dynamic, called once with random inputs of the graph's shapes\n"
              "                   (symbolic sizes given as 2). call_module nodes and targets that are not Python\n"
-             "                   names raise NotImplementedError there. Nothing runs at import.\n"
+             "                   names raise NotImplementedError there. Nothing runs at import. The failure\n"
+             "                   is airscope's simulation's; repro.py is how to ask the real stack.\n"
              "Example: minify \"capture\" --out min",
              MinifyCommand,
              nullptr,
              {{"--same-error", "", {}},
-              {"--match", "REGEX", {}},
+              {"--match", "RE", {}},
               {"--out", "DIR", CompletionRule{CompletionKind::kFile, {}}},
               {"--max-time", "S", {}}}});
 }

@@ -97,11 +97,14 @@ std::string PythonValue(const std::string& value) {
 }  // namespace
 
 std::string MinAirscriptText(const std::string& graph_name, const std::string& line, const Settings& settings,
-                             const std::vector<std::string>& passes, const std::string& failure) {
+                             const std::vector<std::string>& definitions, const std::vector<std::string>& passes,
+                             const std::string& failure) {
   std::string out = "# Written by airscope minify: the smallest graph found on which the last line fails\n";
   out += "# the same way. Run it with `airscope min.airscript`: it stops at that line (exit 1) with:\n";
   out += Commented(failure);
   out += fmt::format("load min.readable.py as {}\n", graph_name);
+  if (!definitions.empty()) out += "# The session's definitions, as it ran them:\n";
+  for (const std::string& definition : definitions) out += definition + "\n";
   for (const auto& [name, value] : ChangedSettings(settings)) out += fmt::format("set {} {}\n", name, value);
   if (!passes.empty()) out += fmt::format("pipeline set {}\n", fmt::join(passes, ","));
   out += line + "\n";

@@ -21,9 +21,12 @@
 
 namespace airscope {
 
+// `definitions`: command lines (blocks with their lines) that define what
+// LINE may use (user passes, op schemas, ...), run after the load;
 // `passes`: the pipeline's pass list to set (`pipeline set`), or empty to leave the default.
 std::string MinAirscriptText(const std::string& graph_name, const std::string& line, const Settings& settings,
-                             const std::vector<std::string>& passes, const std::string& failure);
+                             const std::vector<std::string>& definitions, const std::vector<std::string>& passes,
+                             const std::string& failure);
 std::string ReproPyText(const Graph& graph, const std::string& graph_name, const std::string& line,
                         const Settings& settings, const std::string& failure);
 
