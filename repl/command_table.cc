@@ -68,6 +68,9 @@ std::string_view InteractiveKeysHelp() {
          "running command, undoing it (a run stops between passes); Ctrl-D leaves, or abandons a pass define block.";
 }
 
+// commands_minify.cc (declared here, not in command_table.h: see commands_minify.cc).
+void RegisterMinifyCommand(CommandTable& table);
+
 CommandTable BuildCommandTable() {
   CommandTable table;
   RegisterGraphCommands(table);
@@ -86,6 +89,7 @@ CommandTable BuildCommandTable() {
   RegisterTraceCommands(table);
   RegisterCompareCommand(table);
   RegisterRuntimeCommands(table);
+  RegisterMinifyCommand(table);
   // gdb's one-letter habits. `run` continues from the cursor, so it is both c and r.
   table.AddAlias("n", "next");
   table.AddAlias("s", "step");

@@ -12,6 +12,7 @@
 #include "core/pass/graph_diff.h"
 #include "core/scanner.h"
 #include "repl/command_table.h"
+#include "repl/condition.h"
 #include "repl/dump_instrumentation.h"
 #include "repl/graph_text.h"
 #include "repl/interpreter.h"
@@ -433,12 +434,8 @@ Status Bisect(CommandContext& ctx) {
   auto good = [&](size_t stage) -> Result<bool> {
     AIRSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> graph, probe.GraphAt(stage));
     GraphOverride scope(ctx.session, graph.get());
-    CommandOutput captured;
-    Status status = ctx.interpreter.ExecuteCaptured(condition, &captured);
-    if (InterruptRequested()) return InterruptedStatus();  // Ctrl-C is no verdict on the stage
-    if (ctx.interpreter.nested_bisect_refused()) {         // nor is a bisect refused inside it
-      return Status::Errorf("bisect: the condition \"{}\" runs bisect itself (refused there): no verdict", condition);
-    }
+    AIRSCOPE_ASSIGN_OR_RETURN(ConditionVerdict verdict, RunCondition(ctx.interpreter, condition, "bisect"));
+    const Status& status = verdict.status;
     ++checks;
     ctx.out.Styled(Style::kDim, "  {}: {}", StageLabel(probe, stage), status.ok() ? "good" : "bad");
     if (!status.ok()) last_error = status.message();

@@ -60,6 +60,9 @@ const std::vector<Writer>& Writers() {
       {"timeline --json", {"timeline --json {}"}},
       {"timeline --aclgraph-json", {"timeline --aclgraph-json {}"}},
       {"> (a command's output)", {"stats > {}"}},
+      {"minify --out",
+       {"load " AIRSCOPE_TEST_DATA "/host_sync.readable.py as sync", "minify capture --out {dir}"},
+       {"use seed"}},
       {"automatic dumps (dump.dir)",
        {"set dump.formats json", "set dump.when all", "set dump.dir {dir}", "reset", "step"},
        {"set dump.when off", "reset"}},
@@ -122,6 +125,7 @@ class WriteContractTest : public ::testing::Test {
   }
   // The file `writer` writes in `dir` (the automatic dumps choose its name).
   fs::path Target(const Writer& writer, const fs::path& dir, std::string_view name) const {
+    if (writer.name.starts_with("minify")) return dir / "min.readable.py";  // the first of its three files
     return writer.name.starts_with("automatic") ? dir / kAutomaticDump : dir / name;
   }
 

@@ -1,0 +1,200 @@
+// `minify "LINE"`: the smallest graph on which LINE still fails the same way
+// (repl/minify.h does the work), kept in the session as NAME_min and, with
+// --out DIR, written as a reloadable graph, a script that reproduces the
+// failure and a repro.py for the real NPU (repl/minify_output.h).
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/file_util.h"
+#include "core/fx/readable.h"
+#include "repl/command_table.h"
+#include "repl/interpreter.h"
+#include "repl/minify.h"
+#include "repl/minify_output.h"
+#include "repl/progress_line.h"
+#include "repl/session.h"
+#include "repl/tokenizer.h"
+
+namespace airscope {
+namespace {
+
+// LINE is one word: quote it when it has spaces (`minify "expect nodes 3"`).
+constexpr const char* kMinifyUsage = "minify LINE [--same-error|--match RE] [--out DIR] [--max-time S]";
+
+Result<double> ParseSeconds(const std::string& text) {
+  char* end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) || value <= 0) {
+    return Status::Errorf("--max-time: '{}' is not a number of seconds > 0", text);
+  }
+  return value;
+}
+
+// The lines of the session's transcript that defined what a LINE may use
+// (user passes and their registration, op schemas, decompositions, module
+// declarations), in the order they ran; failed and listing lines are left out.
+std::vector<std::string> DefinitionLines(CommandContext& ctx) {
+  std::vector<std::string> lines;
+  for (const Session::TranscriptEntry& entry : ctx.session.transcript()) {
+    if (!entry.error.empty()) continue;
+    Result<std::vector<Word>> words = Tokenize(entry.text.substr(0, entry.text.find('\n')));
+    if (!words.ok() || words->size() < 2) continue;
+    Result<const CommandSpec*> spec = ctx.interpreter.table().Lookup((*words)[0].text);
+    if (!spec.ok()) continue;
+    const std::string& command = (*spec)->name;
+    const std::string& what = (*words)[1].text;
+    bool defines = (command == "pass" && (what == "define" || what == "add" || what == "remove")) ||
+                   (command == "op" && (what == "define" || what == "inplaceable")) ||
+                   (command == "decomp" && what == "add") || command == "module";
+    if (defines) lines.push_back(entry.text);
+  }
+  return lines;
+}
+
+Status WriteOutputs(CommandContext& ctx, const MinifyResult& r, const std::string& line, const std::string& dir) {
+  const Settings& settings = r.settings;  // only the settings the failure needs
+  // Built first, written after: a graph the writer cannot print leaves no half set of files.
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"min.readable.py", PrintReadable(*r.minimal)},
+      {"min.airscript", MinAirscriptText(r.graph_name, line, settings, DefinitionLines(ctx),
+                                         r.dropped_passes.empty() ? std::vector<std::string>{} : r.passes, r.failure)},
+      {"repro.py", ReproPyText(*r.minimal, r.graph_name, line, settings, r.failure)},
+  };
+  std::vector<std::string> written;
+  for (const auto& [name, text] : files) {
+    std::string path = fmt::format("{}/{}", dir, name);
+    AIRSCOPE_RETURN_IF_ERROR(WriteFile(path, text));
+    written.push_back(path);
+  }
+  ctx.out.Print("  wrote {}", fmt::join(written, ", "));
+  return Status::Ok();
+}
+
+Status MinifyCommand(CommandContext& ctx) {
+  if (ctx.args.size() != 1) return UsageError(kMinifyUsage);
+  if (ctx.interpreter.bisecting()) {
+    ctx.interpreter.RefuseNestedBisect();
+    return Status::Error(
+        "minify inside a bisect's or minify's condition (a script that sources itself?): refused, since every "
+        "level would run its condition on every graph it tries");
+  }
+  MinifyOptions options;
+  options.line = ctx.args[0].text;
+  const std::string* match = ctx.flags.Value("--match");
+  if (match && ctx.flags.Has("--same-error"))
+    return Status::Error("minify: --same-error and --match exclude each other");
+  if (match) options.match = *match;
+  if (const std::string* seconds = ctx.flags.Value("--max-time")) {
+    AIRSCOPE_ASSIGN_OR_RETURN(options.max_seconds, ParseSeconds(*seconds));
+  }
+  std::optional<std::string> out_dir;
+  if (const std::string* dir = ctx.flags.Value("--out")) out_dir = Interpreter::ExpandHome(*dir);
+  ProgressLine progress;
+  options.progress = [&progress](const MinifyProgress& p) {
+    progress.Update(fmt::format("minify: {} node(s) left, {} tries, {:.1f} s", p.nodes, p.tries, p.seconds));
+  };
+  Result<MinifyResult> minified = [&] {
+    Interpreter::BisectScope scope(ctx.interpreter);
+    return Minify(ctx.interpreter, options);
+  }();
+  if (!minified.ok()) return minified.status();
+  const MinifyResult& r = *minified;
+
+  ctx.out.Styled(Style::kAccent, "minify: '{}' from {} to {} compute node(s) ({} nodes in all) in {} tries",
+                 r.graph_name, r.original_nodes, r.minimal_nodes, r.minimal->size(), r.tries);
+  ctx.out.Print("  kept: {}", r.matched);
+  ctx.out.Print("  failure: {}", r.failure);
+  if (!r.stopped.ok()) {
+    ctx.out.Styled(Style::kBad,
+                   "  stopped early ({}): this is the smallest failing graph found so far, not a minimal one",
+                   r.stopped.message());
+  } else if (r.minimal_nodes == r.original_nodes && r.minimal->size() == r.original->size()) {
+    ctx.out.Print("  no node could be removed: every one is needed for the failure");
+  }
+  if (!r.dropped_settings.empty()) {
+    ctx.out.Print("  settings not needed (back at airscope's default for the result): {}",
+                  fmt::join(r.dropped_settings, ", "));
+  }
+  if (!r.needed_settings.empty()) ctx.out.Print("  settings needed: {}", fmt::join(r.needed_settings, ", "));
+  if (!r.dropped_passes.empty()) {
+    ctx.out.Print("  passes not needed: {}; the pipeline the failure needs: {}", fmt::join(r.dropped_passes, ", "),
+                  fmt::join(r.passes, ","));
+  }
+  LoadedGraph loaded;
+  loaded.graph = r.minimal;
+  loaded.path = fmt::format("minify of '{}'", r.graph_name);
+  if (const Session::Entry* entry = ctx.session.Find(r.graph_name)) loaded.modules = entry->loaded.modules;
+  if (out_dir) AIRSCOPE_RETURN_IF_ERROR(WriteOutputs(ctx, r, options.line, *out_dir));
+  std::string name = r.graph_name + "_min";
+  bool replaced = false;
+  ctx.session.AddGraph(name, std::move(loaded), &replaced);
+  ctx.out.Print("  the minimal graph is now the current graph, '{}' (use {} to go back)", name, r.graph_name);
+  return Status::Ok();
+}
+
+}  // namespace
+
+void RegisterMinifyCommand(CommandTable& table) {
+  table.Add({"minify",
+             kMinifyUsage,
+             "shrink the current graph to the fewest nodes on which LINE still fails the same way",
+             "Runs LINE (any command line, quoted; `source FILE` too) against smaller and smaller copies of\n"
+             "the current graph, in-process, and keeps a copy only when LINE still fails with the same\n"
+             "failure: by default the same error message once node names (of the graph or the copy, in a\n"
+             "target too) become <node> and numbers of fewer than 6 digits become N (6 digits and more are\n"
+             "kept: ACL's error codes, 107027, 507903); --same-error says so explicitly. --match RE instead\n"
+             "keeps a copy whose error the regular expression RE (ECMAScript) finds. Passing, or failing any\n"
+             "other way, never counts. LINE must fail now, and fail the same way on a retry (else: flaky).\n"
+             "\n"
+             "What is shrunk: first the nodes of the loaded graph (stage 0, not the pipeline's cursor), by\n"
+             "delta debugging (ddmin: halves first, then smaller chunks, until no single node can go). A\n"
+             "removed node that a kept node reads becomes an input (a placeholder) of the same name, shape and\n"
+             "dtype; a kept getitem of a removed node becomes that input itself; inputs nothing reads are\n"
+             "dropped; the output returns every kept node nothing kept reads. Then the settings (`set`, the\n"
+             "config.* switches among them): each one that differs from airscope's default is reset to it, one\n"
+             "at a time, and stays reset when LINE still fails the same way; min.airscript and repro.py carry\n"
+             "only the ones the failure needs (the session's own settings are not changed). Last, when LINE\n"
+             "steps the current graph's pipeline (run, step, ...), its pass list: each pass whose removal\n"
+             "leaves the same failure is dropped, one at a time; min.airscript then sets the shorter list\n"
+             "(`pipeline set`). `capture`, `call` and the device commands compile with the default list, not\n"
+             "the pipeline's: for them the pass list is not shrunk. Not shrunk at all (airscope does not do\n"
+             "this yet): call specs and input shapes.\n"
+             "\n"
+             "Each try runs LINE with the copy as the current graph's loaded graph, a fresh pipeline (the\n"
+             "current one's pass list, breakpoints and skips, its cursor at stage 0) and compile cache, and\n"
+             "the settings and device as they were before minify; all of it is put back after the try, so\n"
+             "LINE changes nothing. A LINE that loads a graph is refused (load first, then minify); the\n"
+             "graph that LINE loaded stays loaded.\n"
+             "The result becomes the current graph NAME_min. Ctrl-C, or --max-time S seconds, stops the search\n"
+             "and keeps (and writes) the smallest failing graph found so far. On a terminal a progress line\n"
+             "shows the nodes left, the tries and the time. The result is deterministic.\n"
+             "\n"
+             "--out DIR writes (atomically, creating DIR):\n"
+             "  min.readable.py  the minimal graph as print_readable prints it; `load` reads it back\n"
+             "  min.airscript    loads it, repeats the session's definitions as they ran (pass define/add/\n"
+             "                   remove, op define/inplaceable, decomp add, module), sets the settings (and\n"
+             "                   pass list) the failure needs, runs LINE: `airscope DIR/min.airscript` fails\n"
+             "                   there (exit 1) the same way. Plugins and device parameters are not written:\n"
+             "                   a failure that needs them needs them added.\n"
+             "  repro.py         for the real NPU: the graph built with torch.fx, compiled with\n"
+             "                   torchair.get_npu_backend(compiler_config=config) under the session's config.*\n"
+             "                   values, mode and dynamic, called once with random inputs of the graph's shapes\n"
+             "                   (symbolic sizes given as 2). call_module nodes and targets that are not Python\n"
+             "                   names raise NotImplementedError there. Nothing runs at import. The failure\n"
+             "                   is airscope's simulation's; repro.py is how to ask the real stack.\n"
+             "Example: minify \"capture\" --out min",
+             MinifyCommand,
+             nullptr,
+             {{"--same-error", "", {}},
+              {"--match", "RE", {}},
+              {"--out", "DIR", CompletionRule{CompletionKind::kFile, {}}},
+              {"--max-time", "S", {}}}});
+}
+
+}  // namespace airscope

@@ -1,0 +1,70 @@
+// Minify: the smallest graph on which a command line still fails the same
+// way, by delta debugging (core/ddmin.h) over the current graph's nodes
+// (core/analysis/graph_shrink.h cuts them).
+//
+// Contract: every try runs LINE in-process, captured (repl/condition.h), with
+// a candidate graph in place of the current entry's loaded graph, a fresh
+// pipeline (the current one's pass list, breakpoints and skips) and compile
+// cache, and the session's settings and device as they
+// were before minify began; after the try all of that is put back. A LINE
+// that loads a graph is refused (the session has no way to unload it, and
+// minify shrinks the current graph, not one LINE loads). A try is
+// kept only when LINE fails with the same failure (repl/failure_match.h);
+// passing, or failing differently, never counts. Before shrinking, LINE runs
+// twice on the loaded graph: it must fail, and fail the same way again (else
+// it is flaky and minify says so). After the nodes, the settings that differ
+// from airscope's defaults are reset one at a time, kept reset when LINE still
+// fails the same way; then, when LINE steps the current graph's pipeline,
+// each pass of its list is dropped alike. Ctrl-C or the time limit stop the search
+// with the smallest failing graph found so far. No printing: progress goes
+// to a callback, the caller prints the result.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/ir/graph.h"
+#include "core/status.h"
+#include "repl/interpreter.h"
+#include "repl/settings.h"
+
+namespace airscope {
+
+struct MinifyProgress {
+  size_t nodes = 0;  // compute nodes of the smallest failing graph so far
+  size_t tries = 0;
+  double seconds = 0;
+};
+
+struct MinifyOptions {
+  std::string line;
+  std::optional<std::string> match;  // --match REGEX; else the same failure
+  double max_seconds = 0;            // 0: no limit
+  std::function<void(const MinifyProgress&)> progress;
+};
+
+struct MinifyResult {
+  std::string graph_name;  // the entry minified
+  std::shared_ptr<const Graph> original;
+  std::shared_ptr<const Graph> minimal;          // the smallest failing graph found
+  std::string failure;                           // LINE's error on `minimal`
+  std::string matched;                           // FailureMatcher::Describe()
+  size_t original_nodes = 0, minimal_nodes = 0;  // compute nodes
+  size_t tries = 0;
+  double seconds = 0;
+  Status stopped;  // OK: no single node can be removed; else why it stopped early
+  // The settings LINE needs: the session's, with every one the failure does
+  // not need back at airscope's default ("NAME VALUE" of each, as it was).
+  Settings settings;
+  std::vector<std::string> dropped_settings, needed_settings;
+  // The current graph's pass list with every pass the failure does not need
+  // dropped (only when LINE steps the pipeline; else the list as it was).
+  std::vector<std::string> passes, dropped_passes;
+};
+
+Result<MinifyResult> Minify(Interpreter& interpreter, const MinifyOptions& options);
+
+}  // namespace airscope
