@@ -68,9 +68,6 @@ std::string_view InteractiveKeysHelp() {
          "running command, undoing it (a run stops between passes); Ctrl-D leaves, or abandons a pass define block.";
 }
 
-// commands_minify.cc (declared here, not in command_table.h: see commands_minify.cc).
-void RegisterMinifyCommand(CommandTable& table);
-
 CommandTable BuildCommandTable() {
   CommandTable table;
   RegisterGraphCommands(table);
