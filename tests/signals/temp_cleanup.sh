@@ -36,6 +36,24 @@ awk 'BEGIN {
 }' > big.graph.txt
 printf 'graph():\n    %%x : [num_users=1] = placeholder[target=x]\n    %%y : [num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%%x,), kwargs = {})\n    return y\n' > small.graph.txt
 
+# wait_end PID: waits for PID to end and sets $status to its exit status. bash
+# can report a SIGSTOP this script sent earlier (status 128 + SIGSTOP) as the
+# job's status when it sees the stop late, on a loaded machine or under
+# AddressSanitizer; the job is still known then, so it is continued and
+# waited for again.
+wait_end() {
+  local pid=$1 stopped tries=0
+  stopped=$((128 + $(kill -l STOP)))
+  wait -f "$pid"
+  status=$?
+  while [ "$status" -eq "$stopped" ] && [ "$tries" -lt 10 ]; do
+    kill -CONT "$pid" 2> /dev/null
+    wait -f "$pid"
+    status=$?
+    tries=$((tries + 1))
+  done
+}
+
 # run_caught SIGNAL PATTERN COMMANDS: runs airscope -c COMMANDS, signals it while a
 # path matching PATTERN (relative to the working directory) exists; returns 0
 # with $status set once caught, 1 when the write ended before it was seen.
@@ -54,13 +72,12 @@ run_caught() {
     fi
   done
   if [ -z "$seen" ]; then
-    wait -f "$pid"
+    wait_end "$pid"
     return 1
   fi
   kill "-$sig" "$pid"
   kill -CONT "$pid"
-  wait -f "$pid"
-  status=$?
+  wait_end "$pid"
   return 0
 }
 
