@@ -194,7 +194,8 @@ Result<MinifyResult> Minify(Interpreter& interpreter, const MinifyOptions& optio
     // back to the default, and stays there when LINE still fails the same way.
     const Settings defaults;
     for (const SettingSpec& spec : defaults.specs()) {
-      const std::string& value = result.settings.Get(spec.name);
+      // A copy: result.settings is replaced below, and the remark names the old value.
+      const std::string value = result.settings.Get(spec.name);
       if (value == defaults.Get(spec.name)) continue;
       if (options.max_seconds > 0 && elapsed() >= options.max_seconds) {
         result.stopped = Status::Errorf("the time limit (--max-time {}) was reached", options.max_seconds);
