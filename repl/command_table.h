@@ -98,7 +98,7 @@ void RegisterDecompCommands(CommandTable& table);
 void RegisterOpCommands(CommandTable& table);  // op define/inplaceable/list (commands_op.cc)
 void RegisterModuleCommands(CommandTable& table);
 void RegisterPipelineCommands(CommandTable& table);
-void RegisterPlanCommands(CommandTable& table);  // plan formula (commands_plan.cc)
+void RegisterPlanCommands(CommandTable& table);   // plan formula (commands_plan.cc)
 void RegisterMinifyCommand(CommandTable& table);  // minify (commands_minify.cc)
 void RegisterReportCommands(CommandTable& table);
 void RegisterTraceCommands(CommandTable& table);    // compiles, recompiles, guards (commands_trace.cc)
