@@ -15,6 +15,8 @@ const std::vector<CommandLineOption>& CommandLineOptions() {
       {OptionId::kCommands, "-c", "", "TEXT", OptionArgument::kText, "run the commands in TEXT (separated by ';')"},
       {OptionId::kReport, "--report", "", "DIR", OptionArgument::kDirectory,
        "when the session ends, write it as HTML pages into DIR (as `report DIR` does)"},
+      {OptionId::kForce, "--force", "", "", OptionArgument::kNone,
+       "with --report: write into a DIR that holds other files, keeping them (as `report DIR --force` does)"},
       {OptionId::kVersion, "--version", "", "", OptionArgument::kNone, "print airscope's version and exit"},
       {OptionId::kHelp, "--help", "-h", "", OptionArgument::kNone, "print this help and exit"},
   };
@@ -23,7 +25,7 @@ const std::vector<CommandLineOption>& CommandLineOptions() {
 
 const std::vector<std::string_view>& CommandLineSynopsis() {
   static const std::vector<std::string_view> kSynopsis = {
-      "airscope [--report DIR] [FILE.airscript | -x FILE.airscript | -c 'COMMAND; COMMAND']",
+      "airscope [--report DIR [--force]] [FILE.airscript | -x FILE.airscript | -c 'COMMAND; COMMAND']",
       "airscope --help | --version",
   };
   return kSynopsis;
@@ -108,6 +110,7 @@ Result<CommandLine> ParseCommandLine(int argc, const char* const* argv) {
       case OptionId::kHelp: line.action = CommandLine::Action::kHelp; return line;
       case OptionId::kVersion: line.action = CommandLine::Action::kVersion; return line;
       case OptionId::kReport: line.report_dir = std::string(argument); break;
+      case OptionId::kForce: line.report_force = true; break;
       case OptionId::kCommands:
         AIRSCOPE_RETURN_IF_ERROR(take_source());
         line.commands = std::string(argument);
@@ -121,6 +124,7 @@ Result<CommandLine> ParseCommandLine(int argc, const char* const* argv) {
       case OptionId::kScript: break;  // no flag: a bare word, above
     }
   }
+  if (line.report_force && line.report_dir.empty()) return Status::Error("--force goes with --report DIR");
   return line;
 }
 

@@ -23,7 +23,7 @@ enum class OptionArgument : uint8_t {
   kText,       // -c TEXT: shell commands, nothing to complete
 };
 
-enum class OptionId : uint8_t { kScript, kScriptThenShell, kCommands, kReport, kVersion, kHelp };
+enum class OptionId : uint8_t { kScript, kScriptThenShell, kCommands, kReport, kForce, kVersion, kHelp };
 
 struct CommandLineOption {
   OptionId id;
@@ -71,6 +71,7 @@ struct CommandLine {
   bool have_commands = false;     // -c given (its TEXT may be empty)
   std::string commands;           // -c TEXT
   std::string report_dir;         // --report DIR; "" for none
+  bool report_force = false;      // --force: --report into a DIR that holds other files
 };
 
 // Reads argv[1..argc-1]. --help and --version win where they stand (the words

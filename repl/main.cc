@@ -245,7 +245,8 @@ int Main(int argc, char** argv) {
   auto finish = [&](int code) {
     if (!report_dir.empty() && !InterruptRequested()) {
       CommandOutput out;
-      Status written = WriteSessionReport(interpreter, Interpreter::ExpandHome(report_dir), AIRSCOPE_VERSION, out);
+      Status written = WriteSessionReport(interpreter, Interpreter::ExpandHome(report_dir), AIRSCOPE_VERSION, out,
+                                          line.report_force);
       Status shown = sink.Output(out);
       if (!written.ok() || !shown.ok()) {
         // The writer's own errors already start with "report: "; the collector's do not.

@@ -35,7 +35,7 @@ expect() {  # expect WANT WORD...
 
 registered=$(bash -c 'source "$0" && complete -p airscope' "$file" 2>&1)
 [[ $registered == "complete -F _airscope airscope" ]] || { echo "FAIL: complete -p airscope: $registered" >&2; exit 1; }
-expect "--help --report --version -c -h -x" -
+expect "--force --help --report --version -c -h -x" -
 expect "--report" --r
 expect "other.airscript run.airscript sub dir" ""
 expect "run.airscript" r

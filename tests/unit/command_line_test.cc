@@ -32,7 +32,13 @@ TEST(CommandLineTest, ReadsEveryOption) {
   ASSERT_TRUE(script.ok()) << script.status().message();
   EXPECT_EQ(script->script, "run.airscript");
   EXPECT_EQ(script->report_dir, "out");
+  EXPECT_FALSE(script->report_force);
   EXPECT_FALSE(script->stay_interactive);
+
+  // --force is --report's, as `report DIR --force` (the refusal names it).
+  Result<CommandLine> forced = Parse({"--report", "out", "--force", "run.airscript"});
+  ASSERT_TRUE(forced.ok()) << forced.status().message();
+  EXPECT_TRUE(forced->report_force);
 
   Result<CommandLine> then_shell = Parse({"-x", "setup.airscript"});
   ASSERT_TRUE(then_shell.ok()) << then_shell.status().message();
@@ -80,6 +86,7 @@ TEST(CommandLineTest, BadUsageSaysWhatIsWrong) {
            {{"-x"}, "-x needs FILE.airscript"},
            {{"a.airscript", "--report"}, "--report needs DIR"},
            {{"-q"}, "unknown option -q"},
+           {{"--force", "a.airscript"}, "--force goes with --report DIR"},
            {{"-"}, "unknown option -"},
            {{"a.airscript", "b.airscript"}, "give one of a script, -x or -c"},
            {{"-c", "quit", "a.airscript"}, "give one of a script, -x or -c"},
@@ -94,17 +101,20 @@ TEST(CommandLineTest, BadUsageSaysWhatIsWrong) {
 
 TEST(CommandLineTest, UsageListsEveryOptionOfTheTableAndTheExitStatuses) {
   std::string usage = UsageText();
-  EXPECT_EQ(usage.rfind("usage: airscope [--report DIR] [FILE.airscript | -x FILE.airscript | -c 'COMMAND; COMMAND']\n"
-                        "       airscope --help | --version\n",
-                        0),
-            0u)
+  EXPECT_EQ(
+      usage.rfind(
+          "usage: airscope [--report DIR [--force]] [FILE.airscript | -x FILE.airscript | -c 'COMMAND; COMMAND']\n"
+          "       airscope --help | --version\n",
+          0),
+      0u)
       << usage;
   for (const CommandLineOption& option : CommandLineOptions()) {
     EXPECT_NE(usage.find(option.help), std::string::npos) << option.flag;
     if (!option.flag.empty()) {
       EXPECT_NE(usage.find(std::string(option.flag)), std::string::npos) << option.flag;
-      // What the table says the option takes is what the parser asks for.
-      Result<CommandLine> without_argument = Parse({std::string(option.flag)});
+      // What the table says the option takes is what the parser asks for
+      // (after --report DIR, which --force needs beside it).
+      Result<CommandLine> without_argument = Parse({"--report", "d", std::string(option.flag)});
       EXPECT_EQ(without_argument.ok(), option.argument == OptionArgument::kNone) << option.flag;
     }
   }
