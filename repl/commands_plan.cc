@@ -77,9 +77,9 @@ Status PlanFormula(CommandContext& ctx) {
   const CommandFlags& flags = ctx.flags;
   AclGraphSizeInputs in;
   if (const Word* v = flags.Word("--version")) {
-    if (!ParseAclGraphSizeFormula(v->text, &in.version)) {
-      return ColumnErrorf(v->column, "--version is 2025-06 or 2026-06, not '{}'", v->text);
-    }
+    std::optional<AclGraphSizeFormula> version = ParseAclGraphSizeFormula(v->text);
+    if (!version) return ColumnErrorf(v->column, "--version is 2025-06 or 2026-06, not '{}'", v->text);
+    in.version = *version;
   }
   const bool v2025 = in.version == AclGraphSizeFormula::k2025_06;
   // Each version reads only some of the settings: one it does not read is refused, not ignored.

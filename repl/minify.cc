@@ -165,10 +165,15 @@ Result<MinifyResult> Minify(Interpreter& interpreter, const MinifyOptions& optio
   std::vector<size_t> items(shrinkable.size());
   for (size_t i = 0; i < items.size(); ++i) items[i] = i;
   size_t tries = 0;
-  auto test = [&](const std::vector<size_t>& subset) -> Result<bool> {
+  // --max-time: checked before every try of every step (nodes, settings, passes).
+  auto time_limit = [&]() -> Status {
     if (options.max_seconds > 0 && elapsed() >= options.max_seconds) {
       return Status::Errorf("the time limit (--max-time {}) was reached", options.max_seconds);
     }
+    return Status::Ok();
+  };
+  auto test = [&](const std::vector<size_t>& subset) -> Result<bool> {
+    AIRSCOPE_RETURN_IF_ERROR(time_limit());
     std::vector<uint32_t> keep;
     keep.reserve(subset.size());
     for (size_t i : subset) keep.push_back(original.PositionOf(shrinkable[i]));
@@ -197,8 +202,8 @@ Result<MinifyResult> Minify(Interpreter& interpreter, const MinifyOptions& optio
       // A copy: result.settings is replaced below, and the remark names the old value.
       const std::string value = result.settings.Get(spec.name);
       if (value == defaults.Get(spec.name)) continue;
-      if (options.max_seconds > 0 && elapsed() >= options.max_seconds) {
-        result.stopped = Status::Errorf("the time limit (--max-time {}) was reached", options.max_seconds);
+      if (Status limit = time_limit(); !limit.ok()) {
+        result.stopped = limit;
         break;
       }
       Settings candidate = result.settings;
@@ -233,8 +238,8 @@ Result<MinifyResult> Minify(Interpreter& interpreter, const MinifyOptions& optio
   }
   if (result.stopped.ok() && steps_pipeline) {
     for (size_t i = 0; i < result.passes.size() && result.passes.size() > 1;) {
-      if (options.max_seconds > 0 && elapsed() >= options.max_seconds) {
-        result.stopped = Status::Errorf("the time limit (--max-time {}) was reached", options.max_seconds);
+      if (Status limit = time_limit(); !limit.ok()) {
+        result.stopped = limit;
         break;
       }
       std::vector<std::string> candidate = result.passes;

@@ -43,15 +43,11 @@ const char* AclGraphSizeFormulaName(AclGraphSizeFormula version) {
   return version == AclGraphSizeFormula::k2025_06 ? "2025-06" : "2026-06";
 }
 
-bool ParseAclGraphSizeFormula(const std::string& text, AclGraphSizeFormula* version) {
-  if (text == "2025-06") {
-    *version = AclGraphSizeFormula::k2025_06;
-  } else if (text == "2026-06") {
-    *version = AclGraphSizeFormula::k2026_06;
-  } else {
-    return false;
+std::optional<AclGraphSizeFormula> ParseAclGraphSizeFormula(std::string_view text) {
+  for (AclGraphSizeFormula version : {AclGraphSizeFormula::k2025_06, AclGraphSizeFormula::k2026_06}) {
+    if (text == AclGraphSizeFormulaName(version)) return version;
   }
-  return true;
+  return std::nullopt;
 }
 
 Result<AclGraphSizeResult> ApplyAclGraphSizeFormula(const AclGraphSizeInputs& in) {

@@ -22,7 +22,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
@@ -31,9 +33,9 @@ namespace airscope {
 
 enum class AclGraphSizeFormula { k2025_06, k2026_06 };
 
-// "2025-06" / "2026-06", and back (nullopt-like: false on anything else).
+// "2025-06" / "2026-06", and back (nullopt for any other text).
 const char* AclGraphSizeFormulaName(AclGraphSizeFormula version);
-bool ParseAclGraphSizeFormula(const std::string& text, AclGraphSizeFormula* version);
+std::optional<AclGraphSizeFormula> ParseAclGraphSizeFormula(std::string_view text);
 
 struct AclGraphSizeInputs {
   AclGraphSizeFormula version = AclGraphSizeFormula::k2026_06;
