@@ -5,8 +5,8 @@
 # was, and airscope dies of the signal (exit status 128 + its number).
 #
 # The write is caught in the act: the script polls for the temp, stops
-# airscope (SIGSTOP) once it sees it, checks the temp is still there (else the
-# write had just finished: it tries again), sends the signal, and lets
+# airscope (SIGSTOP) once it sees it, waits until it has stopped, checks the
+# temp is still there (else the write had just finished: it tries again), sends the signal, and lets
 # airscope go on (SIGCONT), so the signal lands mid-write every time.
 #
 # usage: temp_cleanup.sh AIRSCOPE WORKDIR
@@ -54,6 +54,25 @@ wait_end() {
   done
 }
 
+# stopped PID: waits until every thread of PID is stopped. kill -STOP only
+# queues the signal; on another core airscope runs on until the kernel delivers
+# it, long enough to finish the write (rename the temp over the file) after the
+# temp was seen. Fails when PID has gone.
+stopped() {
+  local pid=$1 task state t tries
+  for ((tries = 0; tries < 100000; tries++)); do
+    state=T
+    for task in /proc/"$pid"/task/*/stat; do
+      # The third field; the second, (comm), has no spaces for airscope.
+      read -r _ _ t _ < "$task" 2> /dev/null || return 1
+      [ "$t" = T ] || state=$t
+    done
+    [ "$state" = T ] && return 0
+    [ "$state" = Z ] && return 1
+  done
+  return 1
+}
+
 # run_caught SIGNAL PATTERN COMMANDS: runs airscope -c COMMANDS, signals it while a
 # path matching PATTERN (relative to the working directory) exists; returns 0
 # with $status set once caught, 1 when the write ended before it was seen.
@@ -64,7 +83,7 @@ run_caught() {
   while kill -0 "$pid" 2> /dev/null; do
     if compgen -G "$pattern" > /dev/null; then
       kill -STOP "$pid"
-      if compgen -G "$pattern" > /dev/null; then
+      if stopped "$pid" && compgen -G "$pattern" > /dev/null; then
         seen=yes
         break
       fi
