@@ -2,9 +2,12 @@
 // airscript seed pass does; broken plugins are refused with clear messages
 // and register nothing.
 #include <gtest/gtest.h>
+#include <elf.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -91,8 +94,22 @@ TEST(PluginTest, BrokenPluginsAreRefusedWithTheReason) {
     std::ifstream in(AIRSCOPE_NO_ENTRY_PLUGIN, std::ios::binary);
     whole.assign(std::istreambuf_iterator<char>(in), {});
   }
-  ASSERT_GT(whole.size(), 4096u);
-  for (size_t keep : {size_t{1000}, whole.size() / 2}) {
+  // Where the loadable part ends depends on the linker (ld.bfd pads segments
+  // to pages, lld packs them and leaves only symbols and section headers
+  // after them, which dlopen does not need): cut inside the program header
+  // table, and one byte short of the last loadable segment's end.
+  Elf64_Ehdr header;
+  ASSERT_GT(whole.size(), sizeof(header));
+  std::memcpy(&header, whole.data(), sizeof(header));
+  size_t loadable_end = 0;
+  for (uint16_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    ASSERT_LE(header.e_phoff + (i + 1u) * sizeof(segment), whole.size());
+    std::memcpy(&segment, whole.data() + header.e_phoff + size_t{i} * header.e_phentsize, sizeof(segment));
+    if (segment.p_type == PT_LOAD) loadable_end = std::max<size_t>(loadable_end, segment.p_offset + segment.p_filesz);
+  }
+  ASSERT_GT(loadable_end, header.e_phoff + 8);
+  for (size_t keep : {size_t{header.e_phoff + 8}, loadable_end - 1}) {
     std::string cut = (std::filesystem::temp_directory_path() / fmt::format("airscope_cut_{}.so", keep)).string();
     std::ofstream(cut, std::ios::binary) << whole.substr(0, keep);
     std::string error = LoadError(cut);
