@@ -87,6 +87,7 @@ CommandTable BuildCommandTable() {
   RegisterCompareCommand(table);
   RegisterRuntimeCommands(table);
   RegisterMinifyCommand(table);
+  RegisterSplitCommand(table);
   // gdb's one-letter habits. `run` continues from the cursor, so it is both c and r.
   table.AddAlias("n", "next");
   table.AddAlias("s", "step");
