@@ -120,7 +120,13 @@ int main(int argc, char** argv) {
                       {x}, buffers);
     bool warned = false;
     auto call = [&] {
-      CallEnv env{rdev, buffers, OpRegistry::Builtin(), buffers.NextCall(), false, &warned};
+      CallEnv env{rdev,
+                  buffers,
+                  OpRegistry::Builtin(),
+                  buffers.NextCall(),
+                  false,
+                  &warned,
+                  StreamCoreLimits{rdev.spec().aicore_num, rdev.spec().vectorcore_num}};
       Result<CallReport> r = graph.Call(args, env);
       if (!r.ok()) std::abort();
       buffers.EndCall(rdev.allocator(), env.call);

@@ -101,6 +101,7 @@ void RegisterPipelineCommands(CommandTable& table);
 void RegisterPlanCommands(CommandTable& table);   // plan formula (commands_plan.cc)
 void RegisterMinifyCommand(CommandTable& table);  // minify (commands_minify.cc)
 void RegisterSplitCommand(CommandTable& table);   // split (commands_split.cc)
+void RegisterStreamCommand(CommandTable& table);  // stream limit (commands_stream.cc)
 void RegisterReportCommands(CommandTable& table);
 void RegisterTraceCommands(CommandTable& table);    // compiles, recompiles, guards (commands_trace.cc)
 void RegisterCompareCommand(CommandTable& table);   // compare (commands_compare.cc)

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "core/device/simulator.h"
+#include "core/runtime/acl_graph.h"
 #include "core/runtime/device_buffers.h"
 #include "core/lower/task_graph.h"
 
@@ -31,6 +33,12 @@ struct DeviceState {
     Trace trace;                 // the timeline the file draws
   };
   std::map<std::string, LoadedCapture> loaded_captures;
+  // torch.npu.set_stream_limit on the stream calls run on (`stream limit`);
+  // unset, the stream reads as the device's core counts (StreamLimits()).
+  std::optional<StreamCoreLimits> stream_limits;
+  StreamCoreLimits StreamLimits() const {
+    return stream_limits.value_or(StreamCoreLimits{sim.spec().aicore_num, sim.spec().vectorcore_num});
+  }
 };
 
 }  // namespace airscope

@@ -284,7 +284,7 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
   AclGraph& graph = *runtime.graph;
   Result<std::vector<CallArg>> args = BindCallArgs(graph.info(), metas, storages, dev.buffers, scalar_values);
   if (!args.ok()) return fail(args.status());
-  CallEnv env{dev.sim, dev.buffers, session.registry(), call, keep, &dev.output_warning_shown};
+  CallEnv env{dev.sim, dev.buffers, session.registry(), call, keep, &dev.output_warning_shown, dev.StreamLimits()};
   Result<CallReport> report = graph.Call(*args, env);
   if (!report.ok()) return fail(report.status());
   for (const auto& [input, buffer] : passed) state.last_buffer[input] = buffer;

@@ -70,14 +70,24 @@ std::string AclGraph::Describe(const GraphMeta& meta) const {
   return fmt::format("AclGraph {} ({})", meta.graph, meta.device_name);
 }
 
-std::string AclGraph::NeedRecapture(GraphMeta& meta, const std::vector<CallArg>& args) {
+std::string AclGraph::NeedRecapture(GraphMeta& meta, const std::vector<CallArg>& args, const CallEnv& env,
+                                    bool* core_limits) {
   // is_need_to_recapture (ag:1365-1385): mutated inputs first.
+  *core_limits = false;
   for (const auto& [idx, ptr] : meta.captured_mutated_inputs) {
     if (ptr != args[idx].data_ptr) {
       ++counter_mutated_;
       return fmt::format("mutated input {} moved from {} to {}", info_.inputs[idx].Label(), FormatAddress(ptr),
                          FormatAddress(args[idx].data_ptr));
     }
+  }
+  // Then the calling stream's core limits against the capture's (ag:1375-1385).
+  if (env.stream_limits != meta.captured_limits) {
+    ++counter_core_;
+    *core_limits = true;
+    return fmt::format(
+        "the calling stream's core limits are (cube {}, vector {}), the capture's were (cube {}, vector {})",
+        env.stream_limits.cube, env.stream_limits.vector, meta.captured_limits.cube, meta.captured_limits.vector);
   }
   return "";
 }
@@ -165,11 +175,12 @@ Result<CallReport> AclGraph::Call(const std::vector<CallArg>& args, CallEnv& env
   if (std::find(stats_.keys.begin(), stats_.keys.end(), key) == stats_.keys.end()) stats_.keys.push_back(key);
   int found = FindMeta(key);
   std::string cause;
+  bool core_limits = false;
   std::optional<uint32_t> saved;
   if (found >= 0) {
     GraphMeta& meta = metas_[static_cast<size_t>(found)];
     report.lines.push_back(TorchAirLine("INFO", 974, torchair_text::FindCaptured(meta.graph, name_, key)));
-    cause = NeedRecapture(meta, args);
+    cause = NeedRecapture(meta, args, env, &core_limits);
     if (cause.empty()) {
       report.lines.push_back(TorchAirLine("DEBUG", 982, torchair_text::NoNeedsRecapture(name_, key)));
       ++meta.hits;
@@ -208,7 +219,7 @@ Result<CallReport> AclGraph::Call(const std::vector<CallArg>& args, CallEnv& env
       TorchAirLine("DEBUG", 1018, torchair_text::Counters(name_, counter_captured_, counter_mutated_, counter_core_)));
   report.action = saved ? CallReport::Action::kRecapture : CallReport::Action::kCapture;
   if (saved) {
-    ++stats_.recaptures_mutated;
+    ++(core_limits ? stats_.recaptures_core_limit : stats_.recaptures_mutated);
     report.lines.push_back(Note(fmt::format("the old AclGraph {} is reset (acl_graph.py:1021-1022)", *saved)));
     (void)env.device.Release(*saved);
   }
@@ -226,6 +237,7 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
   GraphMeta meta;
   meta.key = key;
   meta.captured_at_call = env.call;
+  meta.captured_limits = env.stream_limits;  // _save_stream_core_limits (ag:1133), before the capture
   if (existing >= 0) {
     // graphs_meta[key] = GraphMeta(...) (ag:1089): the old one's retained tensors go.
     GraphMeta& old = metas_[static_cast<size_t>(existing)];

@@ -41,9 +41,15 @@
 // still holds, or a captured graph reads or writes an address whose tensor
 // was freed.
 //
-// Not modelled: a change of the stream's core limits between calls
-// (TorchAir's second recapture cause; airscope's calls run on a stream
-// whose limits never change, so that counter stays 0), the task updates of
+// Stream core limits (torch.npu.set_stream_limit on the calling stream, the
+// session's `stream limit`): a capture saves the calling stream's limits
+// (_save_stream_core_limits, ag:1058-1068, before the capture at ag:1137)
+// and is_need_to_recapture recaptures a key whose saved limits differ from
+// the calling stream's now (ag:1375-1385, counter
+// recapture_due_to_global_limit_core_change_), after the mutated-input
+// check. The capture stream inherits them (_set_stream_limit, ag:1156-1172);
+// the simulated captured kernels are not held to them.
+// Not modelled: the task updates of
 // FIA-style ops on a side stream after a replay (ag:526-577: counted as
 // TorchAir's "updated node num", not run), the foreach copy's INFO timing
 // line, the memory-state DEBUG/INFO lines, custom pools
@@ -97,10 +103,19 @@ struct BakedAddress {
 std::string_view BakedRoleName(BakedAddress::Role role);
 
 // One captured graph: TorchAir's GraphMeta (au:85-104) and what airscope counts.
+// A stream's core limits as torch_npu.npu.get_stream_limit reads them
+// (cube_core_num, vector_core_num).
+struct StreamCoreLimits {
+  int64_t cube = 0;
+  int64_t vector = 0;
+  bool operator==(const StreamCoreLimits&) const = default;
+};
+
 struct GraphMeta {
   std::string key;
-  uint32_t graph = 0;       // the simulated captured graph: TorchAir's AclGraph{id}
-  std::string device_name;  // its name on the device: "graph_1 {[4]}"
+  StreamCoreLimits captured_limits;  // captured_cube_core_num / captured_vector_core_num (ag:1058-1068)
+  uint32_t graph = 0;                // the simulated captured graph: TorchAir's AclGraph{id}
+  std::string device_name;           // its name on the device: "graph_1 {[4]}"
   int64_t captured_at_call = 0;
   int capture = 1;                                                // 1: the key's first capture; 2, 3, ...: recaptures
   std::map<size_t, uint64_t> captured_parameter;                  // ag:1104-1105
@@ -123,7 +138,7 @@ struct AclGraphStats {
   uint64_t calls = 0;
   uint64_t captures = 0;               // first captures and recaptures
   uint64_t recaptures_mutated = 0;     // recapture_due_to_mutated_input_change_
-  uint64_t recaptures_core_limit = 0;  // recapture_due_to_global_limit_core_change_ (never, see above)
+  uint64_t recaptures_core_limit = 0;  // recapture_due_to_global_limit_core_change_
   uint64_t replays = 0;
   uint64_t hits = 0;              // a key found, no recapture
   uint64_t eager_runs = 0;        // after the fallback
@@ -153,6 +168,7 @@ struct CallEnv {
   // Set once per session: TorchAir's output warning is a Python warning
   // filtered after its first showing (ag:1472-1473).
   bool* output_warning_shown = nullptr;
+  StreamCoreLimits stream_limits;  // the calling stream's core limits at this call
 };
 
 class AclGraph {
@@ -186,7 +202,9 @@ class AclGraph {
 
  private:
   int FindMeta(const std::string& key) const;
-  std::string NeedRecapture(GraphMeta& meta, const std::vector<CallArg>& args);
+  // Why the key's graph must be captured again, "" when it need not; sets
+  // *core_limits when the cause is the stream's core limits.
+  std::string NeedRecapture(GraphMeta& meta, const std::vector<CallArg>& args, const CallEnv& env, bool* core_limits);
   Status CaptureForKey(const std::string& key, const std::vector<CallArg>& args, CallEnv& env, CallReport& report);
   // The graph at a call's sizes, lowered: its tasks and its outputs' metas.
   struct Lowered {

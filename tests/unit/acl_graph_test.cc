@@ -227,7 +227,7 @@ class AclGraphTest : public ::testing::Test {
     }
     Result<std::vector<CallArg>> args = BindCallArgs(graph_->info(), metas, storages, buffers_);
     if (!args.ok()) return args.status();
-    CallEnv env{device_, buffers_, OpRegistry::Builtin(), buffers_.NextCall(), keep, &warned_};
+    CallEnv env{device_, buffers_, OpRegistry::Builtin(), buffers_.NextCall(), keep, &warned_, limits_};
     Result<CallReport> report = graph_->Call(*args, env);
     if (report.ok()) buffers_.EndCall(device_.allocator(), env.call);
     return report;
@@ -244,6 +244,7 @@ class AclGraphTest : public ::testing::Test {
   DeviceBuffers buffers_;
   AclGraphConfig config_;
   bool warned_ = false;
+  StreamCoreLimits limits_{24, 48};  // the calling stream's core limits
   std::unique_ptr<AclGraph> graph_;
 };
 
@@ -308,6 +309,26 @@ TEST_F(AclGraphTest, AMovedMutatedInputRecaptures) {
   EXPECT_EQ(graph_->graphs_meta().size(), 1u);
   EXPECT_EQ(device_.captured().size(), 1u);  // the old graph was reset
   EXPECT_EQ(graph_->graphs_meta()[0].capture, 2);
+}
+
+// torch.npu.set_stream_limit between calls (ag:1375-1385): the key's saved
+// limits differ from the calling stream's, so the graph is captured again.
+TEST_F(AclGraphTest, ChangedStreamCoreLimitsRecapture) {
+  Make(Parse("arg0_1: \"f32[4]\"",
+             "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n        return (add,)\n"));
+  limits_ = {2, 3};
+  ASSERT_TRUE(Call({{4}}, {"a"}).ok());
+  EXPECT_EQ(graph_->graphs_meta()[0].captured_limits, (StreamCoreLimits{2, 3}));
+  EXPECT_EQ(Call({{4}}, {"a"})->action, CallReport::Action::kReplay);
+  limits_ = {4, 5};
+  Result<CallReport> changed = Call({{4}}, {"a"});
+  ASSERT_TRUE(changed.ok());
+  EXPECT_EQ(changed->action, CallReport::Action::kRecapture);
+  EXPECT_TRUE(Says(*changed, "count of recaptures caused by global limit changed is 1"));
+  EXPECT_EQ(graph_->stats().recaptures_core_limit, 1u);
+  EXPECT_EQ(graph_->stats().recaptures_mutated, 0u);
+  EXPECT_EQ(graph_->graphs_meta()[0].captured_limits, (StreamCoreLimits{4, 5}));
+  EXPECT_EQ(Call({{4}}, {"a"})->action, CallReport::Action::kReplay);
 }
 
 TEST_F(AclGraphTest, TheLimitFallsBackToEagerAndReleasesEveryCapture) {
