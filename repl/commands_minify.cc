@@ -2,6 +2,7 @@
 // (repl/minify.h does the work), kept in the session as NAME_min and, with
 // --out DIR, written as a reloadable graph, a script that reproduces the
 // failure and a repro.py for the real NPU (repl/minify_output.h).
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
@@ -17,6 +18,7 @@
 #include "repl/interpreter.h"
 #include "repl/minify.h"
 #include "repl/minify_output.h"
+#include "repl/minify_sizes.h"
 #include "repl/progress_line.h"
 #include "repl/session.h"
 #include "repl/tokenizer.h"
@@ -38,7 +40,8 @@ Result<double> ParseSeconds(const std::string& text) {
 
 // The lines of the session's transcript that defined what a LINE may use
 // (user passes and their registration, op schemas, decompositions, module
-// declarations), in the order they ran; failed and listing lines are left out.
+// declarations, the device's preset and parameters), in the order they ran;
+// failed and listing lines are left out.
 std::vector<std::string> DefinitionLines(CommandContext& ctx) {
   std::vector<std::string> lines;
   for (const Session::TranscriptEntry& entry : ctx.session.transcript()) {
@@ -51,8 +54,10 @@ std::vector<std::string> DefinitionLines(CommandContext& ctx) {
     const std::string& what = (*words)[1].text;
     bool defines = (command == "pass" && (what == "define" || what == "add" || what == "remove")) ||
                    (command == "op" && (what == "define" || what == "inplaceable")) ||
-                   (command == "decomp" && what == "add") || command == "module";
-    if (defines) lines.push_back(entry.text);
+                   (command == "decomp" && what == "add") || command == "module" ||
+                   command == "device";  // `device PRESET`, `device set PARAM VALUE`
+    // `-c 'a; b'` keeps the space after the ';': min.airscript's lines start at their command.
+    if (defines) lines.push_back(entry.text.substr(std::min(entry.text.find_first_not_of(" \t"), entry.text.size())));
   }
   return lines;
 }
@@ -60,12 +65,22 @@ std::vector<std::string> DefinitionLines(CommandContext& ctx) {
 Status WriteOutputs(CommandContext& ctx, const MinifyResult& r, const std::string& line, const std::string& dir) {
   const Settings& settings = r.settings;  // only the settings the failure needs
   // Built first, written after: a graph the writer cannot print leaves no half set of files.
-  std::vector<std::pair<std::string, std::string>> files = {
-      {"min.readable.py", PrintReadable(*r.minimal)},
-      {"min.airscript", MinAirscriptText(r.graph_name, line, settings, DefinitionLines(ctx),
-                                         r.dropped_passes.empty() ? std::vector<std::string>{} : r.passes, r.failure)},
-      {"repro.py", ReproPyText(*r.minimal, r.graph_name, line, settings, r.failure)},
-  };
+  std::vector<std::pair<std::string, std::string>> files = {{"min.readable.py", PrintReadable(*r.minimal)}};
+  // The script LINE sources, with the calls minify shrank: written beside
+  // min.airscript as min.NAME, which LINE then sources instead.
+  std::string min_line = line;
+  std::vector<CallSpec> calls;
+  if (!r.script_path.empty()) {
+    size_t slash = r.script_path.rfind('/');
+    std::string script = "min." + (slash == std::string::npos ? r.script_path : r.script_path.substr(slash + 1));
+    files.emplace_back(script, fmt::format("{}\n", fmt::join(r.script_lines, "\n")));
+    min_line = "source " + script;
+    for (const ScriptCall& call : ScriptCalls(r.script_lines, ctx.interpreter.table())) calls.push_back(call.spec);
+  }
+  files.emplace_back("min.airscript",
+                     MinAirscriptText(r.graph_name, min_line, settings, DefinitionLines(ctx),
+                                      r.dropped_passes.empty() ? std::vector<std::string>{} : r.passes, r.failure));
+  files.emplace_back("repro.py", ReproPyText(*r.minimal, r.graph_name, line, settings, r.failure, calls));
   std::vector<std::string> written;
   for (const auto& [name, text] : files) {
     std::string path = fmt::format("{}/{}", dir, name);
@@ -126,6 +141,9 @@ Status MinifyCommand(CommandContext& ctx) {
     ctx.out.Print("  passes not needed: {}; the pipeline the failure needs: {}", fmt::join(r.dropped_passes, ", "),
                   fmt::join(r.passes, ","));
   }
+  if (!r.dropped_calls.empty()) ctx.out.Print("  calls not needed: {}", fmt::join(r.dropped_calls, "; "));
+  for (const std::string& call : r.shrunk_calls) ctx.out.Print("  call shrunk: {}", call);
+  if (!r.shrunk_inputs.empty()) ctx.out.Print("  input sizes shrunk: {}", fmt::join(r.shrunk_inputs, ", "));
   LoadedGraph loaded;
   loaded.graph = r.minimal;
   loaded.path = fmt::format("minify of '{}'", r.graph_name);
@@ -163,8 +181,18 @@ void RegisterMinifyCommand(CommandTable& table) {
              "steps the current graph's pipeline (run, step, ...), its pass list: each pass whose removal\n"
              "leaves the same failure is dropped, one at a time; min.airscript then sets the shorter list\n"
              "(`pipeline set`). `capture`, `call` and the device commands compile with the default list, not\n"
-             "the pipeline's: for them the pass list is not shrunk. Not shrunk at all (airscope does not do\n"
-             "this yet): call specs and input shapes.\n"
+             "the pipeline's: for them the pass list is not shrunk.\n"
+             "Then the calls, when LINE is `source FILE`: FILE's `call` lines are LINE's calls (calls the session\n"
+             "made before minify are not replayed: each try starts with an empty compile cache, so put the calls\n"
+             "a failure needs in the script). First the fewest calls that still fail the same way (none at all\n"
+             "is tried first, then ddmin; a dropped call runs as a blank line), then in each kept call each size\n"
+             "of each input, searched down: 1 first, then by halving between 1 and the size (as if failing grew\n"
+             "with the size: about log2(size) tries a dim); an input with strides that are not contiguous keeps\n"
+             "its sizes. FILE is never written: each try runs its changed lines in its place. Last, the graph's\n"
+             "input sizes (each static dim of each input alike, in rounds while one shrinks, at most 4): a smaller\n"
+             "size is a candidate only when the op registry infers every shape of the graph again at it (a size\n"
+             "baked into a view, an op that refuses it: no candidate, the size stays). Sizes that must be equal\n"
+             "in two inputs (mm's inner dim) are tried one at a time, so they stay.\n"
              "\n"
              "Each try runs LINE with the copy as the current graph's loaded graph, a fresh pipeline (the\n"
              "current one's pass list, breakpoints and skips, its cursor at stage 0) and compile cache, and\n"
@@ -180,13 +208,17 @@ void RegisterMinifyCommand(CommandTable& table) {
              "  min.airscript    loads it, repeats the session's definitions as they ran (pass define/add/\n"
              "                   remove, op define/inplaceable, decomp add, module), sets the settings (and\n"
              "                   pass list) the failure needs, runs LINE: `airscope DIR/min.airscript` fails\n"
-             "                   there (exit 1) the same way. Plugins and device parameters are not written:\n"
-             "                   a failure that needs them needs them added.\n"
+             "                   there (exit 1) the same way. `device` lines are repeated too. Plugins are not\n"
+             "                   written: a failure that needs them needs them added.\n"
+             "  min.FILE         when minify shrank FILE's calls (LINE `source FILE`): FILE without the calls\n"
+             "                   dropped, the others at their smaller sizes; min.airscript sources it instead\n"
+             "                   (paths in it are as in FILE).\n"
              "  repro.py         for the real NPU: the graph built with torch.fx, compiled with\n"
              "                   torchair.get_npu_backend(compiler_config=config) under the session's config.*\n"
              "                   values, mode and dynamic, called once with random inputs of the graph's shapes\n"
-             "                   (symbolic sizes given as 2). call_module nodes and targets that are not Python\n"
-             "                   names raise NotImplementedError there. Nothing runs at import. The failure\n"
+             "                   (symbolic sizes given as 2), or once per call of min.FILE at its shapes.\n"
+             "                   call_module nodes and targets that are not Python names raise\n"
+             "                   NotImplementedError there. Nothing runs at import. The failure\n"
              "                   is airscope's simulation's; repro.py is how to ask the real stack.\n"
              "Example: minify \"capture\" --out min",
              MinifyCommand,
