@@ -47,6 +47,15 @@ class CandidateTrial {
     std::shared_ptr<CacheState> cache = std::move(entry->cache);
     std::unique_ptr<PipelineRun> pipeline = std::move(entry->pipeline);
     entry->cache = nullptr;
+    // The logs the graph was loaded with are what it is, not the calls' state:
+    // a try keeps them (compare, compiles and guards read them).
+    if (cache && (cache->trace || cache->logs || cache->bundle)) {
+      auto logs = std::make_shared<CacheState>();
+      logs->trace = cache->trace;
+      logs->logs = cache->logs;
+      logs->bundle = cache->bundle;
+      entry->cache = std::move(logs);
+    }
     // A fresh pipeline, but with the user's pass list, breakpoints and skips
     // (`pipeline remove P`, `skip P`): the failure may depend on them.
     if (pipeline || passes) {
@@ -325,6 +334,20 @@ Result<MinifyResult> Minify(Interpreter& interpreter, const MinifyOptions& optio
     return Status::Errorf("minify: \"{}\" is flaky on '{}': it failed with \"{}\", then on a retry {}", options.line,
                           result.graph_name, first.message(),
                           again.ok() ? std::string("passed") : fmt::format("failed with \"{}\"", again.message()));
+  }
+  // And on an identical copy in its place: a LINE that fails otherwise reads
+  // something else than the graph minify hands it (compare reads the recorded
+  // stages, which exist for the whole recorded graph only), and shrinking the
+  // copy would tell nothing about that failure.
+  std::shared_ptr<const Graph> copy = original.Clone();
+  AIRSCOPE_ASSIGN_OR_RETURN(ConditionVerdict copy_try, trial.Run(copy));
+  if (!matcher.Matches(copy_try.status, original_names)) {
+    return Status::Errorf(
+        "minify: \"{}\" fails on '{}' but {} on an identical copy of it put in its place, as minify's tries are: "
+        "it does not depend on the graph alone, so there is nothing minify could shrink",
+        options.line, result.graph_name,
+        copy_try.status.ok() ? std::string("passes")
+                             : fmt::format("fails differently (\"{}\")", copy_try.status.message()));
   }
   result.matched = matcher.Describe();
   result.failure = first.message();

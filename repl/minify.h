@@ -5,7 +5,7 @@
 // Contract: every try runs LINE in-process, captured (repl/condition.h), with
 // a candidate graph in place of the current entry's loaded graph, a fresh
 // pipeline (the current one's pass list, breakpoints and skips) and compile
-// cache, and the session's
+// cache (keeping only the logs the graph was loaded with), and the session's
 // settings and device as they were before minify began; after the try all of that is put back. A LINE
 // that loads a graph is refused (the session has no way to unload it, and
 // minify shrinks the current graph, not one LINE loads). A try is
@@ -23,7 +23,9 @@
 // file is never written, the tries run its changed lines in its place
 // (Interpreter::set_script_override). Last, the graph's input sizes alike
 // (in rounds while one shrinks), each candidate re-inferred by the op
-// registry (a size it cannot infer is not a candidate). Ctrl-C or the time limit stop the search
+// registry (a size it cannot infer is not a candidate). Before any of it,
+// LINE must fail the same way on an identical copy of the graph put in its
+// place (else it does not read the graph minify shrinks: compare). Ctrl-C or the time limit stop the search
 // with the smallest failing graph found so far. No printing: progress goes
 // to a callback, the caller prints the result.
 #pragma once

@@ -156,7 +156,8 @@ TEST(MinifyTest, CtrlCKeepsAndWritesTheSmallestFailingGraphSoFar) {
   int calls = 0;
   shell.table.Add({"always_fails", "always_fails", "test", "test",
                    [&calls](CommandContext&) -> Status {
-                     if (++calls == 6) RequestInterrupt();  // the 2 checks on the original, then 3 tries, then Ctrl-C
+                     // The 3 checks (twice on the original, once on a copy), then 3 tries, then Ctrl-C.
+                     if (++calls == 7) RequestInterrupt();
                      return Status::Error("boom");
                    },
                    nullptr});
