@@ -14,6 +14,7 @@
 
 #include "core/file_util.h"
 #include "core/fx/readable.h"
+#include "repl/cache_state.h"
 #include "repl/command_table.h"
 #include "repl/interpreter.h"
 #include "repl/minify.h"
@@ -114,6 +115,12 @@ Status MinifyCommand(CommandContext& ctx) {
   options.progress = [&progress](const MinifyProgress& p) {
     progress.Update(fmt::format("minify: {} node(s) left, {} tries, {:.1f} s", p.nodes, p.tries, p.seconds));
   };
+  // Each try starts with an empty compile cache: calls the session made are
+  // not replayed, so a LINE that needs them must make them (a script).
+  uint64_t session_calls = 0;
+  if (const Session::Entry* entry = ctx.session.current(); entry && entry->cache && entry->cache->frame) {
+    session_calls = entry->cache->frame->calls();
+  }
   Result<MinifyResult> minified = [&] {
     Interpreter::BisectScope scope(ctx.interpreter);
     return Minify(ctx.interpreter, options);
@@ -124,6 +131,12 @@ Status MinifyCommand(CommandContext& ctx) {
   ctx.out.Styled(Style::kAccent, "minify: '{}' from {} to {} compute node(s) ({} nodes in all) in {} tries",
                  r.graph_name, r.original_nodes, r.minimal_nodes, r.minimal->size(), r.tries);
   ctx.out.Print("  kept: {}", r.matched);
+  if (session_calls > 0) {
+    ctx.out.Styled(Style::kDim,
+                   "  note: the session's {} call(s) of '{}' were not replayed in the tries (each starts with an "
+                   "empty compile cache); a failure that needs them needs them in a script LINE sources",
+                   session_calls, r.graph_name);
+  }
   ctx.out.Print("  failure: {}", r.failure);
   if (!r.stopped.ok()) {
     ctx.out.Styled(Style::kBad,

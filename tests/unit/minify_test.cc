@@ -149,6 +149,17 @@ TEST(MinifyTest, TheSessionIsAsBeforeAfterEveryTry) {
   EXPECT_EQ(shell.session.graphs().size(), 2u);  // s and s_min
 }
 
+// Calls the session made are not replayed in the tries: minify says so.
+TEST(MinifyTest, CallsTheSessionMadeAreNotedAsNotReplayed) {
+  Shell shell;
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("load " AIRSCOPE_TEST_DATA "/host_sync.readable.py as s").ok());
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("call arg0_1=f32[4,4] arg1_1=f32[4]:cpu").ok()) << shell.sink.text;
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("minify capture").ok());
+  EXPECT_NE(shell.sink.text.find("note: the session's 1 call(s) of 's' were not replayed in the tries"),
+            std::string::npos)
+      << shell.sink.text;
+}
+
 // Ctrl-C during a try is no verdict: the search stops, and the smallest
 // failing graph found so far is kept and written.
 TEST(MinifyTest, CtrlCKeepsAndWritesTheSmallestFailingGraphSoFar) {
