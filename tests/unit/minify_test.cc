@@ -149,6 +149,23 @@ TEST(MinifyTest, TheSessionIsAsBeforeAfterEveryTry) {
   EXPECT_EQ(shell.session.graphs().size(), 2u);  // s and s_min
 }
 
+// minify's tries run a script's changed lines in its place: `source` of that
+// path runs them (errors named by the file's path and their line), and no
+// other path is affected; without the override the file is read again.
+TEST(MinifyTest, AScriptOverrideRunsTheGivenLinesInTheFilesPlace) {
+  Shell shell;
+  std::string path = WriteTemp("override.airscript", "echo from the file\n");
+  shell.interpreter.set_script_override(Interpreter::ScriptOverride{path, {"echo from the override", "nosuch"}});
+  Status status = shell.interpreter.ExecuteLine("source " + path);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find(path + ":2: "), std::string::npos) << status.message();
+  EXPECT_NE(shell.sink.text.find("from the override"), std::string::npos) << shell.sink.text;
+  EXPECT_EQ(shell.sink.text.find("from the file"), std::string::npos) << shell.sink.text;
+  shell.interpreter.set_script_override(std::nullopt);
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("source " + path).ok());
+  EXPECT_NE(shell.sink.text.find("from the file"), std::string::npos) << shell.sink.text;
+}
+
 // Calls the session made are not replayed in the tries: minify says so.
 TEST(MinifyTest, CallsTheSessionMadeAreNotedAsNotReplayed) {
   Shell shell;
