@@ -40,6 +40,28 @@ Result<const RecordedRun*> FindRun(const LogBundle& bundle, const Session& sessi
                         fmt::join(names, ", "));
 }
 
+// The recorded stages are TorchAir's output for the whole recorded input.
+// When the current graph is one of the run's but no longer the graph the
+// recording holds (minify tries a cut copy in its place), comparing would set
+// a cut graph against an uncut record: refused, since what TorchAir would
+// have made of a part of its input is not in the recording.
+Status CheckCurrentIsRecorded(const Session& session, const RecordedRun& run) {
+  const Session::Entry* entry = session.current();
+  if (!entry) return Status::Ok();
+  auto check = [&](const RecordedStage& stage) -> Status {
+    if (stage.graph_name != entry->name || entry->loaded.graph == stage.graph) return Status::Ok();
+    return Status::Errorf(
+        "compare: '{}' is not the graph the recording holds (a copy in its place, as minify tries): run {}'s "
+        "recorded stages are TorchAir's output for the whole recorded input, and what TorchAir would make of "
+        "another graph is not recorded, so it is not compared with them",
+        entry->name, run.name);
+  };
+  AIRSCOPE_RETURN_IF_ERROR(check(run.input));
+  if (run.dynamo) AIRSCOPE_RETURN_IF_ERROR(check(*run.dynamo));
+  for (const RecordedStage& stage : run.stages) AIRSCOPE_RETURN_IF_ERROR(check(stage));
+  return Status::Ok();
+}
+
 std::string Changed(const CompareRow& row) {
   if (row.verdict == CompareRow::Verdict::kNotModelled || row.verdict == CompareRow::Verdict::kOutOfOrder) return "";
   if (!row.actual) return "";
@@ -112,6 +134,10 @@ Status Compare(CommandContext& ctx) {
     ctx.out.Styled(Style::kHeading, "compare all: {} recorded run(s) of {} ({})", bundle->recorded.size(), bundle->path,
                    isolated ? "isolated" : "chained");
     for (const RecordedRun& run : bundle->recorded) {
+      if (Status recorded = CheckCurrentIsRecorded(ctx.session, run); !recorded.ok()) {
+        ctx.out.Styled(Style::kBad, "  {}: {}", run.name, recorded.message());
+        continue;
+      }
       Result<CompareReport> report = CompareRecorded(run, ctx.session.passes(), context, isolated);
       if (!report.ok()) {
         ctx.out.Styled(Style::kBad, "  {}: {}", run.name, report.status().message());
@@ -122,6 +148,7 @@ Status Compare(CommandContext& ctx) {
     return Status::Ok();
   }
   AIRSCOPE_ASSIGN_OR_RETURN(const RecordedRun* run, FindRun(*bundle, ctx.session, which));
+  AIRSCOPE_RETURN_IF_ERROR(CheckCurrentIsRecorded(ctx.session, *run));
   AIRSCOPE_ASSIGN_OR_RETURN(CompareReport report, CompareRecorded(*run, ctx.session.passes(), context, isolated));
   PrintReport(ctx, report);
   return Status::Ok();

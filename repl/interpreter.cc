@@ -203,15 +203,25 @@ Status Interpreter::ExecuteCaptured(std::string_view line, CommandOutput* out) {
   return status;
 }
 
+Result<std::vector<std::string>> Interpreter::ReadScriptLines(const std::string& path) const {
+  AIRSCOPE_ASSIGN_OR_RETURN(std::string text, ReadFile(path, session_.settings().GetUnsigned("max-file-size")));
+  AIRSCOPE_ASSIGN_OR_RETURN(std::string_view script, ScriptText(text, path));
+  return SplitLines(script);
+}
+
 Status Interpreter::RunScript(const std::string& path) {
   if (static_cast<int>(script_dirs_.size()) >= kMaxSourceDepth) {
     return Status::Errorf("{}: scripts nested deeper than {} (a source loop?)", path, kMaxSourceDepth);
   }
-  AIRSCOPE_ASSIGN_OR_RETURN(std::string text, ReadFile(path, session_.settings().GetUnsigned("max-file-size")));
-  AIRSCOPE_ASSIGN_OR_RETURN(std::string_view script, ScriptText(text, path));
+  std::vector<std::string> lines;
+  if (script_override_ && script_override_->path == path) {
+    lines = script_override_->lines;
+  } else {
+    AIRSCOPE_ASSIGN_OR_RETURN(lines, ReadScriptLines(path));
+  }
   size_t slash = path.rfind('/');
   script_dirs_.push_back(slash == std::string::npos ? "." : path.substr(0, slash));
-  Status status = RunLines(SplitLines(script), path);
+  Status status = RunLines(lines, path);
   script_dirs_.pop_back();
   return status;
 }

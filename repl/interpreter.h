@@ -76,6 +76,17 @@ class Interpreter {
   Status RunScript(const std::string& path);
   // Runs `-c` text: commands separated by ';' (outside quotes) or newlines.
   Status RunCommandText(std::string_view text);
+  // A script file's lines as RunScript runs them (a byte order mark dropped,
+  // CRLF read as LF, a lone CR refused).
+  Result<std::vector<std::string>> ReadScriptLines(const std::string& path) const;
+  // While set, RunScript(path) runs `lines` instead of reading `path` (the
+  // path as `source` resolves it). minify tries a script with fewer or
+  // smaller `call` lines this way, in-process, without writing the file.
+  struct ScriptOverride {
+    std::string path;
+    std::vector<std::string> lines;
+  };
+  void set_script_override(std::optional<ScriptOverride> script) { script_override_ = std::move(script); }
 
   // A command that needs the following lines (e.g. `pass define NAME`) calls
   // this: every next line, up to a line that reads `terminator` alone, is
@@ -151,6 +162,7 @@ class Interpreter {
   int capturing_ = 0;  // ExecuteCaptured calls in progress
   bool bisecting_ = false;
   bool nested_bisect_refused_ = false;
+  std::optional<ScriptOverride> script_override_;
 };
 
 }  // namespace airscope

@@ -112,7 +112,7 @@ std::string MinAirscriptText(const std::string& graph_name, const std::string& l
 }
 
 std::string ReproPyText(const Graph& graph, const std::string& graph_name, const std::string& line,
-                        const Settings& settings, const std::string& failure) {
+                        const Settings& settings, const std::string& failure, const std::vector<CallSpec>& calls) {
   std::string out;
   out += fmt::format("# repro.py: written by airscope minify from graph '{}', where `{}` failed with:\n", graph_name,
                      line);
@@ -178,18 +178,38 @@ std::string ReproPyText(const Graph& graph, const std::string& graph_name, const
     }
   }
   out += "    return torch.fx.GraphModule(root, _airscope_graph)\n\n\n";
-  out += "def example_inputs():\n    return [\n";
-  for (const Node* node : graph.Placeholders()) {
-    if (const TensorMeta* t = node->tensor()) {
-      out += fmt::format("        {},\n", TensorExpr(*t));
-    } else if (node->meta() && node->meta()->kind == ValueKind::kSymInt) {
-      out += fmt::format("        2,  # {}: {} given as 2\n", node->name(), node->meta()->annotation);
-    } else {
-      out += fmt::format("        _unsupported({}),\n",
-                         PythonStringRepr("input " + node->name() + " has no shape airscope knows"));
+  auto graph_input = [](const Node* node, std::string_view indent) {
+    if (const TensorMeta* t = node->tensor()) return fmt::format("{}{},\n", indent, TensorExpr(*t));
+    if (node->meta() && node->meta()->kind == ValueKind::kSymInt) {
+      return fmt::format("{}2,  # {}: {} given as 2\n", indent, node->name(), node->meta()->annotation);
     }
-  }
+    return fmt::format("{}_unsupported({}),\n", indent,
+                       PythonStringRepr("input " + node->name() + " has no shape airscope knows"));
+  };
+  out += "def example_inputs():\n    return [\n";
+  for (const Node* node : graph.Placeholders()) out += graph_input(node, "        ");
   out += "    ]\n\n\n";
+  if (!calls.empty()) {
+    // The calls of the script LINE sources, each input at the call's own
+    // shape (one the call does not name: the graph's).
+    out += "def calls():\n    return [\n";
+    for (const CallSpec& call : calls) {
+      out += "        [\n";
+      for (const Node* node : graph.Placeholders()) {
+        auto given = std::find_if(call.inputs.begin(), call.inputs.end(),
+                                  [&](const CallInput& in) { return in.name == node->name(); });
+        if (given == call.inputs.end()) {
+          out += graph_input(node, "            ");
+        } else if (given->scalar) {
+          out += fmt::format("            {},\n", given->scalar->repr);
+        } else {
+          out += fmt::format("            {},\n", TensorExpr(given->ToMeta()));
+        }
+      }
+      out += "        ],\n";
+    }
+    out += "    ]\n\n\n";
+  }
   out += "def main():\n";
   out += "    import torch_npu  # noqa: F401  (the NPU device)\n";
   out += "    import torchair\n";
@@ -207,7 +227,8 @@ std::string ReproPyText(const Graph& graph, const std::string& graph_name, const
   std::string dynamic_arg = dynamic == "true" ? "True" : dynamic == "false" ? "False" : "None";
   out += "    backend = torchair.get_npu_backend(compiler_config=config)\n";
   out += fmt::format("    model = torch.compile(build_graph_module(), backend=backend, dynamic={})\n", dynamic_arg);
-  out += "    model(*example_inputs())\n\n\n";
+  out +=
+      calls.empty() ? "    model(*example_inputs())\n\n\n" : "    for inputs in calls():\n        model(*inputs)\n\n\n";
   out += "if __name__ == \"__main__\":\n    main()\n";
   return out;
 }

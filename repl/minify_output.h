@@ -9,13 +9,15 @@
 //   repro.py         for the real NPU: the graph built with torch.fx in code,
 //                    compiled with torchair.get_npu_backend(compiler_config=...)
 //                    under the session's config.* values, mode and dynamic,
-//                    called with inputs of the graph's shapes; nothing runs at
+//                    called with inputs of the graph's shapes (or once per
+//                    call of the script LINE sources, at its shapes); nothing runs at
 //                    import beyond definitions (all under __main__).
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "core/dynamo/call_spec.h"
 #include "core/ir/graph.h"
 #include "repl/settings.h"
 
@@ -27,7 +29,9 @@ namespace airscope {
 std::string MinAirscriptText(const std::string& graph_name, const std::string& line, const Settings& settings,
                              const std::vector<std::string>& definitions, const std::vector<std::string>& passes,
                              const std::string& failure);
+// `calls`: the calls LINE's script makes (minify shrank them); repro.py makes
+// them in order. Empty: one call with inputs of the graph's shapes.
 std::string ReproPyText(const Graph& graph, const std::string& graph_name, const std::string& line,
-                        const Settings& settings, const std::string& failure);
+                        const Settings& settings, const std::string& failure, const std::vector<CallSpec>& calls = {});
 
 }  // namespace airscope

@@ -149,6 +149,34 @@ TEST(MinifyTest, TheSessionIsAsBeforeAfterEveryTry) {
   EXPECT_EQ(shell.session.graphs().size(), 2u);  // s and s_min
 }
 
+// minify's tries run a script's changed lines in its place: `source` of that
+// path runs them (errors named by the file's path and their line), and no
+// other path is affected; without the override the file is read again.
+TEST(MinifyTest, AScriptOverrideRunsTheGivenLinesInTheFilesPlace) {
+  Shell shell;
+  std::string path = WriteTemp("override.airscript", "echo from the file\n");
+  shell.interpreter.set_script_override(Interpreter::ScriptOverride{path, {"echo from the override", "nosuch"}});
+  Status status = shell.interpreter.ExecuteLine("source " + path);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find(path + ":2: "), std::string::npos) << status.message();
+  EXPECT_NE(shell.sink.text.find("from the override"), std::string::npos) << shell.sink.text;
+  EXPECT_EQ(shell.sink.text.find("from the file"), std::string::npos) << shell.sink.text;
+  shell.interpreter.set_script_override(std::nullopt);
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("source " + path).ok());
+  EXPECT_NE(shell.sink.text.find("from the file"), std::string::npos) << shell.sink.text;
+}
+
+// Calls the session made are not replayed in the tries: minify says so.
+TEST(MinifyTest, CallsTheSessionMadeAreNotedAsNotReplayed) {
+  Shell shell;
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("load " AIRSCOPE_TEST_DATA "/host_sync.readable.py as s").ok());
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("call arg0_1=f32[4,4] arg1_1=f32[4]:cpu").ok()) << shell.sink.text;
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("minify capture").ok());
+  EXPECT_NE(shell.sink.text.find("note: the session's 1 call(s) of 's' were not replayed in the tries"),
+            std::string::npos)
+      << shell.sink.text;
+}
+
 // Ctrl-C during a try is no verdict: the search stops, and the smallest
 // failing graph found so far is kept and written.
 TEST(MinifyTest, CtrlCKeepsAndWritesTheSmallestFailingGraphSoFar) {
@@ -156,7 +184,8 @@ TEST(MinifyTest, CtrlCKeepsAndWritesTheSmallestFailingGraphSoFar) {
   int calls = 0;
   shell.table.Add({"always_fails", "always_fails", "test", "test",
                    [&calls](CommandContext&) -> Status {
-                     if (++calls == 6) RequestInterrupt();  // the 2 checks on the original, then 3 tries, then Ctrl-C
+                     // The 3 checks (twice on the original, once on a copy), then 3 tries, then Ctrl-C.
+                     if (++calls == 7) RequestInterrupt();
                      return Status::Error("boom");
                    },
                    nullptr});
