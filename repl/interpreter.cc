@@ -34,7 +34,7 @@ bool FileExists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-std::vector<std::string> SplitLines(std::string_view text) {
+std::vector<std::string> SplitScriptLines(std::string_view text) {
   std::vector<std::string> lines;
   size_t start = 0;
   while (start <= text.size()) {
@@ -211,7 +211,7 @@ Status Interpreter::RunScript(const std::string& path) {
   AIRSCOPE_ASSIGN_OR_RETURN(std::string_view script, ScriptText(text, path));
   size_t slash = path.rfind('/');
   script_dirs_.push_back(slash == std::string::npos ? "." : path.substr(0, slash));
-  Status status = RunLines(SplitLines(script), path);
+  Status status = RunLines(SplitScriptLines(script), path);
   script_dirs_.pop_back();
   return status;
 }
