@@ -35,14 +35,14 @@ constexpr size_t kLinearProbes = 9;  // setobject.c LINEAR_PROBES
 constexpr int kPerturbShift = 5;     // PERTURB_SHIFT
 constexpr size_t kMinSize = 8;       // PySet_MINSIZE
 
-struct Slot {
+struct SetEntry {
   size_t item = 0;  // index into the input
   uint64_t hash = 0;
 };
-using Table = std::vector<std::optional<Slot>>;
+using Table = std::vector<std::optional<SetEntry>>;
 
 // set_insert_clean: into a table without dummies, the key known absent.
-void InsertClean(Table& table, Slot slot) {
+void InsertClean(Table& table, SetEntry slot) {
   size_t mask = table.size() - 1;
   uint64_t perturb = slot.hash;
   size_t i = static_cast<size_t>(slot.hash) & mask;
@@ -70,7 +70,7 @@ std::vector<std::vector<int64_t>> PythonSetOrder(const std::vector<std::vector<i
   Table table(kMinSize);
   size_t fill = 0;
   for (size_t k = 0; k < items.size(); ++k) {
-    Slot slot{k, static_cast<uint64_t>(PythonTupleHash(items[k]))};
+    SetEntry slot{k, static_cast<uint64_t>(PythonTupleHash(items[k]))};
     // set_add_entry: probe runs of LINEAR_PROBES + 1 slots, then jump.
     size_t mask = table.size() - 1;
     uint64_t perturb = slot.hash;
@@ -79,7 +79,7 @@ std::vector<std::vector<int64_t>> PythonSetOrder(const std::vector<std::vector<i
     while (!added && !found) {
       size_t probes = i + kLinearProbes <= mask ? kLinearProbes : 0;
       for (size_t j = 0; j <= probes; ++j) {
-        std::optional<Slot>& entry = table[i + j];
+        std::optional<SetEntry>& entry = table[i + j];
         if (!entry) {
           entry = slot;
           added = true;
@@ -103,12 +103,12 @@ std::vector<std::vector<int64_t>> PythonSetOrder(const std::vector<std::vector<i
     while (size <= min_used) size <<= 1;
     Table old = std::move(table);
     table.assign(size, std::nullopt);
-    for (const std::optional<Slot>& entry : old) {
+    for (const std::optional<SetEntry>& entry : old) {
       if (entry) InsertClean(table, *entry);
     }
   }
   std::vector<std::vector<int64_t>> ordered;
-  for (const std::optional<Slot>& entry : table) {
+  for (const std::optional<SetEntry>& entry : table) {
     if (entry) ordered.push_back(items[entry->item]);
   }
   return ordered;

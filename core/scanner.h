@@ -49,6 +49,7 @@
 #include <fmt/format.h>
 
 #include "core/status.h"
+#include "core/text.h"
 
 namespace airscope {
 
@@ -59,10 +60,7 @@ inline bool IsIdentStart(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || static_cast<unsigned char>(c) >= 0x80;
 }
 inline bool IsIdentChar(char c) { return IsIdentStart(c) || (c >= '0' && c <= '9'); }
-inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-// ASCII letters, digits and '_' (a word of the rewrite language, a protobuf
-// field name, a call spec's input name).
-inline bool IsWordChar(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) || c == '_'; }
+// IsDigit and IsWordChar: core/text.h.
 
 // Where a scanned text comes from: what its errors name.
 struct SourceOrigin {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/fx/python_repr.h"
+#include "core/text.h"
 #include "formats/ge_const.h"
 #include "formats/ge_expansions.h"
 #include "formats/ge_op_types.h"
@@ -426,12 +427,6 @@ class Builder {
   std::vector<const Node*> data_inputs_;  // of the node being built
 };
 
-void Line(std::string& out, int indent, std::string_view text) {
-  out.append(static_cast<size_t>(indent), ' ');
-  out += text;
-  out += '\n';
-}
-
 }  // namespace
 
 std::string TorchAirMetaString(const TensorMeta& meta) {
@@ -444,57 +439,59 @@ std::string TorchAirMetaString(const TensorMeta& meta) {
 }
 
 void AppendDescText(std::string& out, const GeDesc& desc, int indent) {
-  if (!desc.name.empty()) Line(out, indent, fmt::format("name: \"{}\"", ProtoCEscape(desc.name)));
-  if (desc.dtype != DType::kUnknown) Line(out, indent, fmt::format("dtype: {}", GeName(desc.dtype)));
+  if (!desc.name.empty()) AppendIndentedLine(out, indent, fmt::format("name: \"{}\"", ProtoCEscape(desc.name)));
+  if (desc.dtype != DType::kUnknown) AppendIndentedLine(out, indent, fmt::format("dtype: {}", GeName(desc.dtype)));
   if (desc.has_shape) {
-    Line(out, indent, "shape {");
-    for (int64_t d : desc.dims) Line(out, indent + 2, fmt::format("dim: {}", d));
-    Line(out, indent, "}");
+    AppendIndentedLine(out, indent, "shape {");
+    for (int64_t d : desc.dims) AppendIndentedLine(out, indent + 2, fmt::format("dim: {}", d));
+    AppendIndentedLine(out, indent, "}");
   }
-  if (!desc.layout.empty()) Line(out, indent, fmt::format("layout: \"{}\"", ProtoCEscape(desc.layout)));
+  if (!desc.layout.empty()) AppendIndentedLine(out, indent, fmt::format("layout: \"{}\"", ProtoCEscape(desc.layout)));
   if (desc.unfed_optional) {
-    Line(out, indent, "attr {");
-    Line(out, indent + 2, "key: \"_is_unfed_optional\"");
-    Line(out, indent + 2, "value {");
-    Line(out, indent + 4, "i: 1");
-    Line(out, indent + 2, "}");
-    Line(out, indent, "}");
+    AppendIndentedLine(out, indent, "attr {");
+    AppendIndentedLine(out, indent + 2, "key: \"_is_unfed_optional\"");
+    AppendIndentedLine(out, indent + 2, "value {");
+    AppendIndentedLine(out, indent + 4, "i: 1");
+    AppendIndentedLine(out, indent + 2, "}");
+    AppendIndentedLine(out, indent, "}");
   }
   if (!desc.meta.empty()) {
-    Line(out, indent, "attr {");
-    Line(out, indent + 2, "key: \"_meta\"");
-    Line(out, indent + 2, "value {");
-    Line(out, indent + 4, fmt::format("s: \"{}\"", ProtoCEscape(desc.meta)));
-    Line(out, indent + 2, "}");
-    Line(out, indent, "}");
+    AppendIndentedLine(out, indent, "attr {");
+    AppendIndentedLine(out, indent + 2, "key: \"_meta\"");
+    AppendIndentedLine(out, indent + 2, "value {");
+    AppendIndentedLine(out, indent + 4, fmt::format("s: \"{}\"", ProtoCEscape(desc.meta)));
+    AppendIndentedLine(out, indent + 2, "}");
+    AppendIndentedLine(out, indent, "}");
   }
   if (!desc.device_type.empty()) {
-    Line(out, indent, fmt::format("device_type: \"{}\"", ProtoCEscape(desc.device_type)));
+    AppendIndentedLine(out, indent, fmt::format("device_type: \"{}\"", ProtoCEscape(desc.device_type)));
   }
 }
 
 void AppendAttrValueText(std::string& out, const GeAttr& attr, int indent) {
   switch (attr.kind) {
-    case GeAttr::Kind::kS: Line(out, indent, fmt::format("s: \"{}\"", ProtoCEscape(attr.s))); break;
-    case GeAttr::Kind::kI: Line(out, indent, fmt::format("i: {}", attr.i)); break;
-    case GeAttr::Kind::kB: Line(out, indent, attr.b ? "b: true" : "b: false"); break;
-    case GeAttr::Kind::kF: Line(out, indent, fmt::format("f: {}", attr.f)); break;
+    case GeAttr::Kind::kS: AppendIndentedLine(out, indent, fmt::format("s: \"{}\"", ProtoCEscape(attr.s))); break;
+    case GeAttr::Kind::kI: AppendIndentedLine(out, indent, fmt::format("i: {}", attr.i)); break;
+    case GeAttr::Kind::kB: AppendIndentedLine(out, indent, attr.b ? "b: true" : "b: false"); break;
+    case GeAttr::Kind::kF: AppendIndentedLine(out, indent, fmt::format("f: {}", attr.f)); break;
     case GeAttr::Kind::kT:
-      Line(out, indent, "t {");
-      Line(out, indent + 2, "desc {");
+      AppendIndentedLine(out, indent, "t {");
+      AppendIndentedLine(out, indent + 2, "desc {");
       AppendDescText(out, attr.tensor_desc, indent + 4);
-      Line(out, indent + 2, "}");
-      Line(out, indent + 2, fmt::format("data: \"{}\"", ProtoCEscape(attr.s)));
-      Line(out, indent, "}");
+      AppendIndentedLine(out, indent + 2, "}");
+      AppendIndentedLine(out, indent + 2, fmt::format("data: \"{}\"", ProtoCEscape(attr.s)));
+      AppendIndentedLine(out, indent, "}");
       break;
     case GeAttr::Kind::kListS:
     case GeAttr::Kind::kListI:
     case GeAttr::Kind::kList:
-      Line(out, indent, "list {");
-      for (const std::string& s : attr.list_s) Line(out, indent + 2, fmt::format("s: \"{}\"", ProtoCEscape(s)));
-      for (int64_t i : attr.list_i) Line(out, indent + 2, fmt::format("i: {}", i));
-      if (!attr.list_val_type.empty()) Line(out, indent + 2, fmt::format("val_type: {}", attr.list_val_type));
-      Line(out, indent, "}");
+      AppendIndentedLine(out, indent, "list {");
+      for (const std::string& s : attr.list_s)
+        AppendIndentedLine(out, indent + 2, fmt::format("s: \"{}\"", ProtoCEscape(s)));
+      for (int64_t i : attr.list_i) AppendIndentedLine(out, indent + 2, fmt::format("i: {}", i));
+      if (!attr.list_val_type.empty())
+        AppendIndentedLine(out, indent + 2, fmt::format("val_type: {}", attr.list_val_type));
+      AppendIndentedLine(out, indent, "}");
       break;
   }
 }

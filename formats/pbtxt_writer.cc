@@ -1,4 +1,5 @@
 #include "formats/pbtxt_writer.h"
+#include "core/text.h"
 
 #include <fmt/format.h>
 
@@ -8,20 +9,19 @@ namespace airscope {
 namespace {
 
 // IndentedBuffer.writeline with 4 spaces per level.
-void Line(std::string& out, int level, std::string_view text) {
-  out.append(static_cast<size_t>(level) * 4, ' ');
-  out += text;
-  out += '\n';
+// A line `level` blocks deep: pbtxt indents each block by four spaces.
+void LineAtLevel(std::string& out, int level, std::string_view text) {
+  AppendIndentedLine(out, static_cast<size_t>(level) * 4, text);
 }
 
 // _GraphPbtxt.attr(k, bytes): `s: ` + repr(bytes)[1:].
-void Attr(std::string& out, std::string_view key, std::string_view value_text) {
-  Line(out, 1, "attr {");
-  Line(out, 2, fmt::format("key: \"{}\"", key));
-  Line(out, 2, "value {");
-  Line(out, 3, "s: " + PythonBytesRepr(value_text));
-  Line(out, 2, "}");
-  Line(out, 1, "}");
+void AttrBlock(std::string& out, std::string_view key, std::string_view value_text) {
+  LineAtLevel(out, 1, "attr {");
+  LineAtLevel(out, 2, fmt::format("key: \"{}\"", key));
+  LineAtLevel(out, 2, "value {");
+  LineAtLevel(out, 3, "s: " + PythonBytesRepr(value_text));
+  LineAtLevel(out, 2, "}");
+  LineAtLevel(out, 1, "}");
 }
 
 }  // namespace
@@ -30,27 +30,27 @@ Result<std::string> GraphToPbtxt(const Graph& graph, const GeOpsOptions& options
   AIRSCOPE_ASSIGN_OR_RETURN(auto ops, BuildGeOps(graph, options));
   std::string out;
   for (const GeOp& op : ops) {
-    Line(out, 0, "node {");
-    Line(out, 1, fmt::format("name: \"{}\"", op.name));
-    Line(out, 1, fmt::format("op: \"{}\"", op.type));
-    for (const std::string& input : op.inputs) Line(out, 1, fmt::format("input: \"{}\"", input));
+    LineAtLevel(out, 0, "node {");
+    LineAtLevel(out, 1, fmt::format("name: \"{}\"", op.name));
+    LineAtLevel(out, 1, fmt::format("op: \"{}\"", op.type));
+    for (const std::string& input : op.inputs) LineAtLevel(out, 1, fmt::format("input: \"{}\"", input));
     std::string text;
     for (const GeAttr& attr : op.attrs) {
       text.clear();
       AppendAttrValueText(text, attr, 0);
-      Attr(out, attr.key, text);
+      AttrBlock(out, attr.key, text);
     }
     for (const GeDesc& desc : op.input_desc) {
       text.clear();
       AppendDescText(text, desc, 0);
-      Attr(out, "[i]" + desc.name, text);
+      AttrBlock(out, "[i]" + desc.name, text);
     }
     for (const GeDesc& desc : op.output_desc) {
       text.clear();
       AppendDescText(text, desc, 0);
-      Attr(out, "[o]" + desc.name, text);
+      AttrBlock(out, "[o]" + desc.name, text);
     }
-    Line(out, 0, "}");
+    LineAtLevel(out, 0, "}");
   }
   return out;
 }

@@ -1,4 +1,5 @@
 #include "formats/rank_divergence.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,11 +12,8 @@
 namespace airscope {
 namespace {
 
-std::string_view TrimSpaces(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
+// A log line's blanks: spaces and tabs, and at its end a CR (a log written on Windows).
+std::string_view TrimSpaces(std::string_view s) { return TrimRight(TrimLeft(s, " \t"), " \t\r"); }
 
 // "Guard latency = 15.88 us" (guards.py CheckFunctionManager.__init__'s
 // payload_fn); the number, or nullopt for any other line.

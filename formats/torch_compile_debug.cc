@@ -15,43 +15,26 @@
 #include "core/file_util.h"
 #include "core/fx/json_text.h"
 #include "core/line_reader.h"
+#include "core/text.h"
 #include "formats/torch_trace.h"
 
 namespace airscope {
 namespace fs = std::filesystem;
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool EndsWith(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
-
-size_t Digits(std::string_view s, size_t pos) {
-  size_t n = 0;
-  while (pos + n < s.size() && IsDigit(s[pos + n])) ++n;
-  return n;
-}
-
-int64_t ToInt(std::string_view digits) {
-  int64_t v = 0;
-  for (char c : digits.substr(0, 18)) v = v * 10 + (c - '0');
-  return v;
-}
-
 // The number right after `marker` in `name` ("-pid_" in "run_..-pid_42"), or -1.
 int64_t NumberAfter(std::string_view name, std::string_view marker) {
   size_t at = name.rfind(marker);
   if (at == std::string_view::npos) return -1;
-  size_t d = Digits(name, at + marker.size());
-  return d == 0 ? -1 : ToInt(name.substr(at + marker.size(), d));
+  size_t d = CountDigitsAt(name, at + marker.size());
+  return d == 0 ? -1 : DigitsValue(name.substr(at + marker.size(), d));
 }
 
 // `model__12` -> 12, else -1.
 int64_t ModelNumber(std::string_view name) {
-  if (!StartsWith(name, "model__")) return -1;
-  size_t d = Digits(name, 7);
-  return d == 0 || d != name.size() - 7 ? -1 : ToInt(name.substr(7));
+  if (!name.starts_with("model__")) return -1;
+  size_t d = CountDigitsAt(name, 7);
+  return d == 0 || d != name.size() - 7 ? -1 : DigitsValue(name.substr(7));
 }
 
 // The tree's depth is fixed by its layout (root, run, torchair, model, phase),
@@ -69,8 +52,8 @@ uint64_t FileSize(const fs::path& p) {
 
 // print_readable's code starts with its class; a UTF-8 BOM may come first.
 bool IsReadableCode(std::string_view text) {
-  if (StartsWith(text, "\xEF\xBB\xBF")) text.remove_prefix(3);
-  return StartsWith(FirstMeaningfulLine(text), "class ");
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  return FirstMeaningfulLine(text).starts_with("class ");
 }
 
 // GeGraph.python_code (ge/_ge_graph.py:779-785): the builder script of a GE graph.
@@ -112,10 +95,10 @@ struct GraphDumpName {
 };
 bool ParseGraphDumpName(std::string_view name, GraphDumpName* out) {
   for (std::string_view kind : {"dynamo_original_", "dynamo_optimized_"}) {
-    if (!StartsWith(name, kind)) continue;
+    if (!name.starts_with(kind)) continue;
     std::string_view rest = name.substr(kind.size());
-    if (!StartsWith(rest, "graph_")) return false;
-    size_t d = Digits(rest, 6);
+    if (!rest.starts_with("graph_")) return false;
+    size_t d = CountDigitsAt(rest, 6);
     if (d == 0) return false;
     size_t dot = name.rfind('.');
     if (dot == std::string_view::npos) return false;
@@ -124,7 +107,7 @@ bool ParseGraphDumpName(std::string_view name, GraphDumpName* out) {
     out->kind = std::string(kind.substr(0, kind.size() - 1));
     out->graph = std::string(rest.substr(0, 6 + d));
     std::string_view tail = rest.substr(6 + d);
-    if (!StartsWith(tail, "_rank_")) return false;
+    if (!tail.starts_with("_rank_")) return false;
     out->rank = static_cast<int>(NumberAfter(tail, "_rank_"));
     out->pid = NumberAfter(tail, "_pid_");
     out->ext = std::string(ext);
@@ -135,7 +118,7 @@ bool ParseGraphDumpName(std::string_view name, GraphDumpName* out) {
 
 // `<fx graph>_id_<id>_rank_<dev>_pid_<pid>_ts_<ts>.json` (acl_graph.py:1266).
 bool ParseCaptureName(std::string_view name, DebugTreeCapture* out) {
-  if (!EndsWith(name, ".json")) return false;
+  if (!name.ends_with(".json")) return false;
   std::string_view stem = name.substr(0, name.size() - 5);
   size_t id = stem.rfind("_id_");
   size_t rank = stem.rfind("_rank_");
@@ -150,7 +133,8 @@ bool ParseCaptureName(std::string_view name, DebugTreeCapture* out) {
   out->rank = static_cast<int>(NumberAfter(stem.substr(0, pid), "_rank_"));
   out->pid = NumberAfter(stem.substr(0, ts), "_pid_");
   out->timestamp = std::string(stem.substr(ts + 4));
-  return !out->aclgraph_id.empty() && Digits(out->timestamp, 0) == out->timestamp.size() && !out->timestamp.empty();
+  return !out->aclgraph_id.empty() && CountDigitsAt(out->timestamp, 0) == out->timestamp.size() &&
+         !out->timestamp.empty();
 }
 
 // `NNN_aot_<phase>_<name>.<ext>` (graph_transform_observer.py:59-88).
@@ -161,14 +145,14 @@ struct StageName {
   std::string ext;
 };
 bool ParseStageName(std::string_view file, std::string_view phase, StageName* out) {
-  if (Digits(file, 0) != 3 || file.substr(3, 5) != "_aot_") return false;
+  if (CountDigitsAt(file, 0) != 3 || file.substr(3, 5) != "_aot_") return false;
   size_t dot = file.rfind('.');
   if (dot == std::string_view::npos || dot < 9) return false;
   std::string_view ext = file.substr(dot + 1);
   std::string_view body = file.substr(8, dot - 8);  // <phase>_<name>
   std::string prefix = fmt::format("{}_", phase);
-  if (!StartsWith(body, prefix) || body.size() == prefix.size()) return false;
-  out->count = static_cast<int>(ToInt(file.substr(0, 3)));
+  if (!body.starts_with(prefix) || body.size() == prefix.size()) return false;
+  out->count = static_cast<int>(DigitsValue(file.substr(0, 3)));
   out->phase = std::string(phase);
   out->name = std::string(body.substr(prefix.size()));
   out->ext = std::string(ext);
@@ -272,7 +256,8 @@ class TreeReader {
       if (!ParseGraphDumpName(name, &dump)) continue;
       ranks.insert(dump.rank);
       dumps.push_back(
-          {{ToInt(std::string_view(dump.graph).substr(6)), dump.rank, dump.kind == "dynamo_original" ? 0 : 1}, name});
+          {{DigitsValue(std::string_view(dump.graph).substr(6)), dump.rank, dump.kind == "dynamo_original" ? 0 : 1},
+           name});
     }
     std::stable_sort(dumps.begin(), dumps.end());
     for (const auto& [key, name] : dumps) {
@@ -300,7 +285,7 @@ class TreeReader {
              model, phase);
       } else if (ParseStageName(name, phase, &stage)) {
         stages.push_back({stage, p});
-      } else if (Digits(name, 0) == 3 && name.substr(3, 5) == "_aot_") {
+      } else if (CountDigitsAt(name, 0) == 3 && name.substr(3, 5) == "_aot_") {
         Problem(p, fmt::format("a stage dump of another phase than its directory '{}': not loaded", phase));
       } else {
         tree_.unknown.push_back(p.string());
@@ -428,7 +413,7 @@ class TreeReader {
     for (const std::string& name : Entries(dir, &tree_)) {
       fs::path p = dir / name;
       if (!IsDir(p)) {
-        if (EndsWith(name, "_debug.log")) {
+        if (name.ends_with("_debug.log")) {
           File(prefix, p, "AOTAutograd's debug log (torch/_inductor/debug.py enable_aot_logging): not read");
         } else {
           tree_.unknown.push_back(p.string());
@@ -514,8 +499,8 @@ class TreeReader {
       size_t a = first.find(' ');
       size_t b = a == std::string_view::npos ? a : first.find(' ', a + 1);
       if (b != std::string_view::npos) {
-        size_t d = Digits(first, b + 1);
-        if (d > 0) pid = ToInt(first.substr(b + 1, d));
+        size_t d = CountDigitsAt(first, b + 1);
+        if (d > 0) pid = DigitsValue(first.substr(b + 1, d));
       }
       logs.push_back({"", DebugTreeLog::Kind::kTrace, p.string(), pid});
     }
@@ -563,13 +548,13 @@ bool HasGraphDumpFile(const std::vector<std::string>& names) {
 }  // namespace
 
 std::string DebugStageKind(std::string_view stage) {
-  if (StartsWith(stage, "graph_") && stage.size() > 6) return std::string(stage.substr(6));
+  if (stage.starts_with("graph_") && stage.size() > 6) return std::string(stage.substr(6));
   return std::string(stage);
 }
 
 std::string DebugStagePass(std::string_view stage) {
   constexpr std::string_view kAfter = "graph_after_";
-  return StartsWith(stage, kAfter) ? std::string(stage.substr(kAfter.size())) : std::string();
+  return stage.starts_with(kAfter) ? std::string(stage.substr(kAfter.size())) : std::string();
 }
 
 std::string DebugTreeLayout(const std::string& dir) {
@@ -586,7 +571,7 @@ std::string DebugTreeLayout(const std::string& dir) {
     return std::find(names.begin(), names.end(), name) != names.end() && IsDir(root / std::string(name));
   };
   for (const std::string& n : names) {
-    if (StartsWith(n, "run_") && IsDir(root / n)) return "torch_compile_debug";
+    if (n.starts_with("run_") && IsDir(root / n)) return "torch_compile_debug";
   }
   if (has_dir("tlparse")) return "torch_compile_debug";
   if (has_dir("torchair") || has_dir("npugraph_ex") || has_dir("torchinductor") || has_dir("torchdynamo")) return "run";
@@ -629,7 +614,7 @@ Result<DebugTree> ReadDebugTree(const std::string& dir, uint64_t max_bytes) {
     std::vector<fs::path> runs;
     std::vector<std::string> rest;
     for (const std::string& n : names) {
-      if (StartsWith(n, "run_") && IsDir(root / n)) {
+      if (n.starts_with("run_") && IsDir(root / n)) {
         runs.push_back(root / n);
       } else if (n != "tlparse") {
         rest.push_back(n);

@@ -8,33 +8,16 @@
 #include <fmt/format.h>
 
 #include "core/line_reader.h"
+#include "core/text.h"
 
 namespace airscope {
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsSpace(char c) { return c == ' ' || c == '\t'; }
-bool IsWordChar(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) || c == '_'; }
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool EndsWith(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
-std::string_view TrimLeft(std::string_view s) {
-  while (!s.empty() && IsSpace(s.front())) s.remove_prefix(1);
-  return s;
-}
-std::string_view TrimRight(std::string_view s) {
-  while (!s.empty() && (IsSpace(s.back()) || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-std::string_view Trim(std::string_view s) { return TrimRight(TrimLeft(s)); }
-
-// Digits at `pos`; returns how many (0 when none).
-size_t Digits(std::string_view s, size_t pos) {
-  size_t n = 0;
-  while (pos + n < s.size() && IsDigit(s[pos + n])) ++n;
-  return n;
-}
+// A log line's blanks: spaces and tabs, and at its end a CR (a log written on Windows).
+constexpr std::string_view kLeftBlanks = " \t";
+constexpr std::string_view kRightBlanks = " \t\r";
+std::string_view TrimBlanks(std::string_view s) { return TrimRight(TrimLeft(s, kLeftBlanks), kRightBlanks); }
 
 // A colored log (torch prints graphs colored when stdout is a terminal,
 // torch/fx/_utils.py lazy_format_graph_code: `colored` unless not isatty)
@@ -54,38 +37,47 @@ std::string StripAnsi(std::string_view s) {
   return out;
 }
 
-// "After removing noop ops" -> "after_removing_noop_ops".
-std::string Slug(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    char l = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-    if (IsWordChar(l)) {
-      out += l;
-    } else if (!out.empty() && out.back() != '_') {
-      out += '_';
-    }
-  }
-  while (!out.empty() && out.back() == '_') out.pop_back();
-  return out;
-}
+}  // namespace
 
-enum class Layout : uint8_t { kNone, kGlog, kBracket, kBare, kTorchAir, kTorchAirCpp };
+// The two enums TorchLogsReader::State keeps per message are outside the anonymous namespace:
+// State is declared in the header, and GCC rejects (-Wsubobject-linkage) its members using a type
+// of internal linkage once this file is not the main file of its unit (a unity build).
+namespace torch_logs_detail {
+enum class LogLayout : uint8_t { kNone, kGlog, kBracket, kBare, kTorchAir, kTorchAirCpp };
+// What kind of message a first line starts.
+enum class MessageKind : uint8_t {
+  kOther,          // read from its first line (or not at all)
+  kGraph,          // TRACED GRAPH
+  kGraphSizes,     // TRACED GRAPH TENSOR SIZES
+  kGuards,         // GUARDS:
+  kGuardLines,     // a guards-artifact message that is not GUARDS: (flat guards, one record each)
+  kRecompile,      // Recompiling function ...
+  kGraphBreak,     // Graph break ...
+  kCacheLimit,     // torch._dynamo hit config....
+  kTorchAirGraph,  // ... graph is graph():
+  kTorchAirMemory  // ... memory state is {   (its lines follow without a prefix up to "}.")
+};
+}  // namespace torch_logs_detail
+using torch_logs_detail::LogLayout;
+using torch_logs_detail::MessageKind;
 
-std::string_view LayoutName(Layout layout) {
+namespace {
+
+std::string_view LayoutName(LogLayout layout) {
   switch (layout) {
-    case Layout::kGlog: return "glog";
-    case Layout::kBracket: return "bracket";
-    case Layout::kBare: return "bare";
-    case Layout::kTorchAir: return "torchair";
-    case Layout::kTorchAirCpp: return "torchair-c++";
-    case Layout::kNone: break;
+    case LogLayout::kGlog: return "glog";
+    case LogLayout::kBracket: return "bracket";
+    case LogLayout::kBare: return "bare";
+    case LogLayout::kTorchAir: return "torchair";
+    case LogLayout::kTorchAirCpp: return "torchair-c++";
+    case LogLayout::kNone: break;
   }
   return "none";
 }
 
 // What precedes a message's text on its line.
 struct Head {
-  Layout layout = Layout::kNone;
+  LogLayout layout = LogLayout::kNone;
   int rank = -1;
   int64_t pid = -1;
   std::string_view prefix;    // the bytes before the text, trailing spaces dropped: a record's identity
@@ -141,19 +133,13 @@ double StampSeconds(std::string_view stamp) {
 // `[rankN]:` (repeated: some launchers add their own).
 size_t SkipRankPrefixes(std::string_view line, int* rank) {
   size_t pos = 0;
-  while (StartsWith(line.substr(pos), "[rank")) {
-    size_t d = Digits(line, pos + 5);
+  while (line.substr(pos).starts_with("[rank")) {
+    size_t d = CountDigitsAt(line, pos + 5);
     if (d == 0 || d > 6 || line.substr(pos + 5 + d, 2) != "]:") break;
     *rank = std::stoi(std::string(line.substr(pos + 5, d)));
     pos += 5 + d + 2;
   }
   return pos;
-}
-
-int64_t ToInt(std::string_view digits) {
-  int64_t v = 0;
-  for (char c : digits.substr(0, 18)) v = v * 10 + (c - '0');
-  return v;
 }
 
 // ` [0/0]` and ` [__artifact]` after a prefix; advances `pos`.
@@ -178,7 +164,7 @@ void ReadIdAndArtifact(std::string_view line, size_t& pos, Head* h) {
 }
 
 void SetText(std::string_view line, size_t pos, Head* h) {
-  h->prefix = TrimRight(line.substr(0, pos));
+  h->prefix = TrimRight(line.substr(0, pos), kRightBlanks);
   if (pos < line.size() && line[pos] == ' ') ++pos;
   h->text = line.substr(std::min(pos, line.size()));
 }
@@ -187,24 +173,24 @@ void SetText(std::string_view line, size_t pos, Head* h) {
 bool ParseGlog(std::string_view line, size_t start, Head* h) {
   std::string_view s = line.substr(start);
   if (s.size() < 20 || std::string_view("VIWECF").find(s[0]) == std::string_view::npos) return false;
-  if (Digits(s, 1) != 4 || s[5] != ' ') return false;
+  if (CountDigitsAt(s, 1) != 4 || s[5] != ' ') return false;
   size_t pos = 6;
   size_t time = pos;
   while (pos < s.size() && (IsDigit(s[pos]) || s[pos] == ':' || s[pos] == '.')) ++pos;
   if (pos - time < 8 || pos >= s.size() || s[pos] != ' ') return false;
-  size_t pid_digits = Digits(s, pos + 1);
+  size_t pid_digits = CountDigitsAt(s, pos + 1);
   if (pid_digits == 0 || pos + 1 + pid_digits >= s.size() || s[pos + 1 + pid_digits] != ' ') return false;
-  int64_t pid = ToInt(s.substr(pos + 1, pid_digits));
+  int64_t pid = DigitsValue(s.substr(pos + 1, pid_digits));
   size_t where = pos + 2 + pid_digits;
   size_t close = s.find(']', where);
   if (close == std::string_view::npos || close == where) return false;
   // path:LINE right before the bracket.
   size_t colon = s.rfind(':', close);
-  if (colon == std::string_view::npos || colon < where || Digits(s, colon + 1) != close - colon - 1 ||
+  if (colon == std::string_view::npos || colon < where || CountDigitsAt(s, colon + 1) != close - colon - 1 ||
       close == colon + 1) {
     return false;
   }
-  h->layout = Layout::kGlog;
+  h->layout = LogLayout::kGlog;
   h->pid = pid;
   h->stamp = s.substr(1, pos - 1);
   h->where = s.substr(where, close - where);
@@ -217,8 +203,8 @@ bool ParseGlog(std::string_view line, size_t start, Head* h) {
 // `[2025-02-06 16:46:56,300] [0/0] torch._dynamo.output_graph.__graph_code: [DEBUG]`.
 bool ParseBracket(std::string_view line, size_t start, Head* h) {
   std::string_view s = line.substr(start);
-  if (s.size() < 26 || s[0] != '[' || Digits(s, 1) != 4 || s[5] != '-' || Digits(s, 6) != 2 || s[8] != '-' ||
-      Digits(s, 9) != 2 || s[11] != ' ') {
+  if (s.size() < 26 || s[0] != '[' || CountDigitsAt(s, 1) != 4 || s[5] != '-' || CountDigitsAt(s, 6) != 2 ||
+      s[8] != '-' || CountDigitsAt(s, 9) != 2 || s[11] != ' ') {
     return false;
   }
   size_t close = s.find(']', 12);
@@ -238,7 +224,7 @@ bool ParseBracket(std::string_view line, size_t start, Head* h) {
   for (char c : line.substr(level + 3, level_end - level - 3)) {
     if (c < 'A' || c > 'Z') return false;
   }
-  h->layout = Layout::kBracket;
+  h->layout = LogLayout::kBracket;
   h->id = probe.id;
   h->stamp = s.substr(1, close - 1);
   h->where = name;
@@ -265,7 +251,7 @@ bool ParseBare(std::string_view line, size_t start, Head* h) {
     return close + 1;
   };
   auto is_artifact = [](std::string_view inner) {
-    return inner.size() > 2 && StartsWith(inner, "__") && std::all_of(inner.begin(), inner.end(), IsWordChar);
+    return inner.size() > 2 && inner.starts_with("__") && std::all_of(inner.begin(), inner.end(), IsWordChar);
   };
   size_t p = pos;
   std::string_view inner;
@@ -291,13 +277,13 @@ bool ParseBare(std::string_view line, size_t start, Head* h) {
   if (h->artifact.empty() && pos == start) {
     std::string_view rest = line.substr(std::min(p + 1, line.size()));
     for (std::string_view verb : {"Building ", "Linking ", "Generating ", "Re-running ", "Installing ", "Running "}) {
-      if (StartsWith(rest, verb)) {
+      if (rest.starts_with(verb)) {
         h->id = {};
         return false;
       }
     }
   }
-  h->layout = Layout::kBare;
+  h->layout = LogLayout::kBare;
   SetText(line, p, h);
   return true;
 }
@@ -312,15 +298,15 @@ bool ParseTorchAir(std::string_view line, Head* h) {
     if (c < 'A' || c > 'Z') return false;
   }
   size_t p = close + 11;
-  size_t pid_digits = Digits(line, p);
+  size_t pid_digits = CountDigitsAt(line, p);
   if (pid_digits == 0 || p + pid_digits >= line.size() || line[p + pid_digits] != ',') return false;
-  int64_t pid = ToInt(line.substr(p, pid_digits));
+  int64_t pid = DigitsValue(line.substr(p, pid_digits));
   size_t exe_end = line.find("):", p + pid_digits);
   if (exe_end == std::string_view::npos) return false;
   p = exe_end + 2;
   // Date: YYYY-MM-DD, then ' ' (Python) or '-' (C++), then the time.
-  if (Digits(line, p) != 4 || line.substr(p + 4, 1) != "-" || Digits(line, p + 5) != 2 ||
-      line.substr(p + 7, 1) != "-" || Digits(line, p + 8) != 2 || p + 10 >= line.size()) {
+  if (CountDigitsAt(line, p) != 4 || line.substr(p + 4, 1) != "-" || CountDigitsAt(line, p + 5) != 2 ||
+      line.substr(p + 7, 1) != "-" || CountDigitsAt(line, p + 8) != 2 || p + 10 >= line.size()) {
     return false;
   }
   bool cpp = line[p + 10] == '-';
@@ -329,14 +315,14 @@ bool ParseTorchAir(std::string_view line, Head* h) {
   size_t time = p;
   while (p < line.size() && (IsDigit(line[p]) || line[p] == ':' || line[p] == '.')) ++p;
   if (p - time < 5) return false;
-  h->layout = cpp ? Layout::kTorchAirCpp : Layout::kTorchAir;
+  h->layout = cpp ? LogLayout::kTorchAirCpp : LogLayout::kTorchAir;
   h->pid = pid;
   if (line.substr(p, 2) == " [") {
     size_t end = line.find(']', p + 2);
     if (end != std::string_view::npos) {
       h->where = line.substr(p + 2, end - p - 2);
       p = end + 1;
-      p += Digits(line, p);  // the thread id, glued to the bracket
+      p += CountDigitsAt(line, p);  // the thread id, glued to the bracket
     }
   }
   SetText(line, p, h);
@@ -366,59 +352,46 @@ bool ParseHead(std::string_view line, Head* h) {
   return false;
 }
 
-// What kind of message a first line starts.
-enum class Kind : uint8_t {
-  kOther,          // read from its first line (or not at all)
-  kGraph,          // TRACED GRAPH
-  kGraphSizes,     // TRACED GRAPH TENSOR SIZES
-  kGuards,         // GUARDS:
-  kGuardLines,     // a guards-artifact message that is not GUARDS: (flat guards, one record each)
-  kRecompile,      // Recompiling function ...
-  kGraphBreak,     // Graph break ...
-  kCacheLimit,     // torch._dynamo hit config....
-  kTorchAirGraph,  // ... graph is graph():
-  kTorchAirMemory  // ... memory state is {   (its lines follow without a prefix up to "}.")
-};
-
 // TorchAir prints an FX graph after `graph: ` (nfc:644), `graph is ` (gto:39,
 // 44; nfc:346) or `graph is: ` (rse:34,199); the graph's lines follow.
 size_t TorchAirGraphStart(std::string_view text) {
   size_t at = text.find("graph():");
   while (at != std::string_view::npos) {
     std::string_view before = text.substr(0, at);
-    if (EndsWith(before, "graph is ") || EndsWith(before, "graph is: ") || EndsWith(before, "graph: ")) return at;
+    if (before.ends_with("graph is ") || before.ends_with("graph is: ") || before.ends_with("graph: ")) return at;
     at = text.find("graph():", at + 1);
   }
   return std::string_view::npos;
 }
 
-Kind TorchKind(std::string_view text, std::string_view artifact) {
-  std::string_view t = TrimLeft(text);
+MessageKind TorchKind(std::string_view text, std::string_view artifact) {
+  std::string_view t = TrimLeft(text, kLeftBlanks);
   // Most lines start none of these messages: one look at the first byte.
   if (t.empty() || std::string_view("TGR(t").find(t[0]) == std::string_view::npos) {
-    return artifact == "guards" || artifact == "verbose_guards" ? Kind::kGuardLines : Kind::kOther;
+    return artifact == "guards" || artifact == "verbose_guards" ? MessageKind::kGuardLines : MessageKind::kOther;
   }
-  if (StartsWith(t, "TRACED GRAPH TENSOR SIZES")) return Kind::kGraphSizes;
-  if (StartsWith(t, "TRACED GRAPH")) return Kind::kGraph;
-  if (artifact == "graph" && StartsWith(t, "Tabulate module missing")) return Kind::kGraph;
-  if (TrimRight(t) == "GUARDS:") return Kind::kGuards;
-  if (artifact == "guards" || artifact == "verbose_guards") return Kind::kGuardLines;
-  if (StartsWith(t, "Recompiling function ") || StartsWith(t, "('Recompiling function ")) return Kind::kRecompile;
-  if (StartsWith(t, "Graph break")) return Kind::kGraphBreak;
-  if (StartsWith(t, "torch._dynamo hit config.")) return Kind::kCacheLimit;
-  return Kind::kOther;
+  if (t.starts_with("TRACED GRAPH TENSOR SIZES")) return MessageKind::kGraphSizes;
+  if (t.starts_with("TRACED GRAPH")) return MessageKind::kGraph;
+  if (artifact == "graph" && t.starts_with("Tabulate module missing")) return MessageKind::kGraph;
+  if (TrimRight(t, kRightBlanks) == "GUARDS:") return MessageKind::kGuards;
+  if (artifact == "guards" || artifact == "verbose_guards") return MessageKind::kGuardLines;
+  if (t.starts_with("Recompiling function ") || t.starts_with("('Recompiling function "))
+    return MessageKind::kRecompile;
+  if (t.starts_with("Graph break")) return MessageKind::kGraphBreak;
+  if (t.starts_with("torch._dynamo hit config.")) return MessageKind::kCacheLimit;
+  return MessageKind::kOther;
 }
 
 // A plain line (no prefix at all) that starts a message: TORCH_LOGS_FORMAT=""
 // output, or what docs and issues paste after stripping prefixes.
-Kind BareStart(std::string_view line) {
-  if (line.empty() || IsSpace(line[0])) return Kind::kOther;
-  Kind kind = TorchKind(line, "");
-  return kind == Kind::kGuardLines ? Kind::kOther : kind;
+MessageKind BareStart(std::string_view line) {
+  if (line.empty() || IsSpace(line[0])) return MessageKind::kOther;
+  MessageKind kind = TorchKind(line, "");
+  return kind == MessageKind::kGuardLines ? MessageKind::kOther : kind;
 }
 
 bool IsMemoryStateOpen(std::string_view text) {
-  return text.find("memory state is {") != std::string_view::npos && !EndsWith(TrimRight(text), "}.");
+  return text.find("memory state is {") != std::string_view::npos && !TrimRight(text, kRightBlanks).ends_with("}.");
 }
 
 // Artifacts whose messages airscope interprets (the rest are counted).
@@ -443,14 +416,14 @@ bool IsReadArtifact(std::string_view a) {
 
 // `- 0/0: tensor ...` -> what follows "- ".
 std::string_view AfterDash(std::string_view s) {
-  s = TrimLeft(s);
-  return StartsWith(s, "- ") ? s.substr(2) : std::string_view();
+  s = TrimLeft(s, kLeftBlanks);
+  return s.starts_with("- ") ? s.substr(2) : std::string_view();
 }
 
 // `Recompiling function f in /data/b.py:3` -> ("f", "/data/b.py:3").
 void SplitFunctionIn(std::string_view s, std::string* function, std::string* location) {
-  s = Trim(s);
-  if (StartsWith(s, "Recompiling function ")) s.remove_prefix(21);
+  s = TrimBlanks(s);
+  if (s.starts_with("Recompiling function ")) s.remove_prefix(21);
   size_t in = s.find(" in ");
   if (in == std::string_view::npos) {
     *function = std::string(s);
@@ -475,22 +448,22 @@ std::string PythonString(std::string_view s, size_t& pos) {
 
 // `File "/path/x.py", line 7, in fn` -> "/path/x.py:7".
 std::string FileLineLocation(std::string_view s) {
-  s = Trim(s);
-  if (!StartsWith(s, "File \"")) return {};
+  s = TrimBlanks(s);
+  if (!s.starts_with("File \"")) return {};
   size_t end = s.find('"', 6);
   if (end == std::string_view::npos) return {};
   std::string file(s.substr(6, end - 6));
   size_t line = s.find(", line ", end);
   if (line == std::string_view::npos) return file;
-  size_t d = Digits(s, line + 7);
+  size_t d = CountDigitsAt(s, line + 7);
   return fmt::format("{}:{}", file, s.substr(line + 7, d));
 }
 
 }  // namespace
 
 std::string FakeTensorAnnotation(std::string_view repr) {
-  repr = Trim(repr);
-  if (!StartsWith(repr, "FakeTensor(")) return "";
+  repr = TrimBlanks(repr);
+  if (!repr.starts_with("FakeTensor(")) return "";
   size_t size = repr.find("size=(");
   if (size == std::string_view::npos) return "";
   size_t close = repr.find(')', size + 6);
@@ -527,29 +500,29 @@ bool ParseTraceId(std::string_view text, TraceIdParts* parts) {
   size_t pos = 0;
   bool ca = !s.empty() && s[0] == '!';
   if (ca) pos = 1;
-  size_t a = Digits(s, pos);
+  size_t a = CountDigitsAt(s, pos);
   if (a == 0 || a > 9) return false;
   pos += a;
   if (ca) {
     if (pos < s.size() && s[pos] == '/') {
-      size_t b = Digits(s, pos + 1);
+      size_t b = CountDigitsAt(s, pos + 1);
       if (b == 0 || b > 9 || pos + 1 + b >= s.size() || s[pos + 1 + b] != '/') return false;
-      size_t c = Digits(s, pos + 2 + b);
+      size_t c = CountDigitsAt(s, pos + 2 + b);
       if (c == 0 || c > 9) return false;
       pos += 2 + b + c;
     }
   } else {
     if (pos >= s.size() || s[pos] != '/') return false;
-    size_t b = Digits(s, pos + 1);
+    size_t b = CountDigitsAt(s, pos + 1);
     if (b == 0 || b > 9) return false;
     pos += 1 + b;
   }
   size_t base_end = pos;
   int attempt = 0;
   if (pos < s.size() && s[pos] == '_') {
-    size_t d = Digits(s, pos + 1);
+    size_t d = CountDigitsAt(s, pos + 1);
     if (d == 0 || d > 6) return false;
-    attempt = static_cast<int>(ToInt(s.substr(pos + 1, d)));
+    attempt = static_cast<int>(DigitsValue(s.substr(pos + 1, d)));
     pos += 1 + d;
   }
   if (pos != s.size()) return false;
@@ -558,6 +531,11 @@ bool ParseTraceId(std::string_view text, TraceIdParts* parts) {
     parts->attempt = attempt;
   }
   return true;
+}
+
+std::string TraceIdBase(std::string_view id) {
+  TraceIdParts parts;
+  return ParseTraceId(id, &parts) ? parts.base : std::string(id);
 }
 
 std::string TorchLogs::Qualified(int rank, std::string_view id) const {
@@ -588,17 +566,17 @@ bool LooksLikeTorchLogs(std::string_view head) {
   for (size_t n = 0; n < 4000 && pos < head.size(); ++n) {
     size_t end = head.find('\n', pos);
     if (end == std::string_view::npos) end = head.size();
-    std::string_view line = TrimRight(head.substr(pos, end - pos));
+    std::string_view line = TrimRight(head.substr(pos, end - pos), kRightBlanks);
     pos = end + 1;
     Head h;
     if (ParseHead(line, &h)) {
       // A glog line with a bare JSON object is a TORCH_TRACE record.
-      if (h.layout == Layout::kGlog && h.id.empty() && h.artifact.empty() && StartsWith(h.text, "{")) continue;
+      if (h.layout == LogLayout::kGlog && h.id.empty() && h.artifact.empty() && h.text.starts_with("{")) continue;
       return true;
     }
-    if (BareStart(line) != Kind::kOther) return true;
-    std::string_view t = Trim(line);
-    if (StartsWith(t, "create_symbol ") || t.find(" [guard added] ") != std::string_view::npos) return true;
+    if (BareStart(line) != MessageKind::kOther) return true;
+    std::string_view t = TrimBlanks(line);
+    if (t.starts_with("create_symbol ") || t.find(" [guard added] ") != std::string_view::npos) return true;
   }
   return false;
 }
@@ -608,14 +586,14 @@ struct TorchLogsReader::State {
 
   struct Message {
     bool open = false;
-    Layout layout = Layout::kNone;
+    LogLayout layout = LogLayout::kNone;
     int rank = -1;
     int64_t pid = -1;
     std::string prefix;
     std::string id;
     std::string artifact;
     size_t line = 0;
-    Kind kind = Kind::kOther;
+    MessageKind kind = MessageKind::kOther;
     bool prefixed_continuation = false;  // a second line came with the prefix: no unprefixed ones then
     bool class_seen = false;             // graphs: the `class ...:` line has come
     bool closed_body = false;            // TorchAir memory state: the closing `}.` came
@@ -626,7 +604,7 @@ struct TorchLogsReader::State {
   // One open message per stream (process and rank), so interleaved ranks
   // and processes do not cut each other's messages.
   struct Stream {
-    Layout layout;
+    LogLayout layout;
     int rank;
     int64_t pid;
     Message message;
@@ -640,11 +618,11 @@ struct TorchLogsReader::State {
   int last_rank = -1;
   std::map<int64_t, std::pair<std::string, int>> last_id_by_pid;
   std::set<int> ranks;
-  std::set<Layout> layouts_seen;
+  std::set<LogLayout> layouts_seen;
 
-  std::map<std::tuple<Layout, int, int64_t>, Stream*> stream_index;
+  std::map<std::tuple<LogLayout, int, int64_t>, Stream*> stream_index;
 
-  Stream& StreamFor(Layout layout, int rank, int64_t pid) {
+  Stream& StreamFor(LogLayout layout, int rank, int64_t pid) {
     auto key = std::make_tuple(layout, rank, pid);
     auto it = stream_index.find(key);
     if (it != stream_index.end()) return *it->second;
@@ -679,8 +657,8 @@ struct TorchLogsReader::State {
     log.problems.push_back({at, std::move(message)});
   }
 
-  Layout noted_layout = Layout::kNone;
-  void NoteLayout(Layout layout) {
+  LogLayout noted_layout = LogLayout::kNone;
+  void NoteLayout(LogLayout layout) {
     if (layout == noted_layout) return;
     noted_layout = layout;
     if (layouts_seen.insert(layout).second) log.layouts.emplace_back(LayoutName(layout));
@@ -753,18 +731,19 @@ struct TorchLogsReader::State {
 
   // ---- Messages ------------------------------------------------------------
 
-  static bool Buffered(Kind kind) { return kind != Kind::kOther; }
+  static bool Buffered(MessageKind kind) { return kind != MessageKind::kOther; }
 
   void Append(Message& m, std::string_view text, size_t at, size_t column) {
     if (!Buffered(m.kind)) return;
-    if (m.kind == Kind::kGraph && !m.class_seen && text.find("class ") != std::string_view::npos) m.class_seen = true;
+    if (m.kind == MessageKind::kGraph && !m.class_seen && text.find("class ") != std::string_view::npos)
+      m.class_seen = true;
     m.texts.emplace_back(text);
     m.lines.push_back(static_cast<uint32_t>(at));
     m.columns.push_back(static_cast<int32_t>(column));
   }
 
-  void Open(Message& m, Layout layout, int rank, int64_t pid, std::string_view prefix, std::string_view id,
-            std::string_view artifact, Kind kind, std::string_view text, size_t at, size_t column) {
+  void Open(Message& m, LogLayout layout, int rank, int64_t pid, std::string_view prefix, std::string_view id,
+            std::string_view artifact, MessageKind kind, std::string_view text, size_t at, size_t column) {
     // Field by field, so the strings keep their buffers from line to line.
     m.open = true;
     m.layout = layout;
@@ -789,32 +768,32 @@ struct TorchLogsReader::State {
   // only lines of the shape that message's text has.
   bool ContinuesUnprefixed(Message& m, std::string_view line) {
     if (!m.open || m.prefixed_continuation) return false;
-    if (m.layout == Layout::kGlog) return false;
-    bool blank = Trim(line).empty();
+    if (m.layout == LogLayout::kGlog) return false;
+    bool blank = TrimBlanks(line).empty();
     bool indented = !line.empty() && IsSpace(line[0]);
-    std::string_view t = Trim(line);
+    std::string_view t = TrimBlanks(line);
     switch (m.kind) {
-      case Kind::kGraph:
-        if (!m.class_seen) return blank || StartsWith(t, "=====") || t.find("class ") != std::string_view::npos;
+      case MessageKind::kGraph:
+        if (!m.class_seen) return blank || t.starts_with("=====") || t.find("class ") != std::string_view::npos;
         return blank || indented;
-      case Kind::kGraphSizes:
-        return blank || indented || StartsWith(t, "=====") || t.find(": (") != std::string_view::npos;
-      case Kind::kGuards:
-      case Kind::kGuardLines:
-        return blank || indented || StartsWith(t, "TREE_GUARD_MANAGER") || StartsWith(t, "+-") || StartsWith(t, "|");
-      case Kind::kRecompile: return indented && !blank;
-      case Kind::kGraphBreak: return !blank && BareStart(line) == Kind::kOther;
-      case Kind::kCacheLimit:
-        return (indented && !blank) || StartsWith(t, "To log all recompilation") ||
-               StartsWith(t, "To diagnose recompilation");
-      case Kind::kTorchAirGraph: return !blank && (indented || StartsWith(t, "%") || StartsWith(t, "return "));
-      case Kind::kTorchAirMemory:
+      case MessageKind::kGraphSizes:
+        return blank || indented || t.starts_with("=====") || t.find(": (") != std::string_view::npos;
+      case MessageKind::kGuards:
+      case MessageKind::kGuardLines:
+        return blank || indented || t.starts_with("TREE_GUARD_MANAGER") || t.starts_with("+-") || t.starts_with("|");
+      case MessageKind::kRecompile: return indented && !blank;
+      case MessageKind::kGraphBreak: return !blank && BareStart(line) == MessageKind::kOther;
+      case MessageKind::kCacheLimit:
+        return (indented && !blank) || t.starts_with("To log all recompilation") ||
+               t.starts_with("To diagnose recompilation");
+      case MessageKind::kTorchAirGraph: return !blank && (indented || t.starts_with("%") || t.starts_with("return "));
+      case MessageKind::kTorchAirMemory:
         if (m.closed_body) return false;
-        if (EndsWith(t, "}.")) m.closed_body = true;
+        if (t.ends_with("}.")) m.closed_body = true;
         return true;
-      case Kind::kOther:
+      case MessageKind::kOther:
         // A torch 2.0 message's later lines (stacks, reprs) are indented.
-        return m.layout == Layout::kBracket && indented && !blank;
+        return m.layout == LogLayout::kBracket && indented && !blank;
     }
     return false;
   }
@@ -823,16 +802,16 @@ struct TorchLogsReader::State {
     if (!m.open) return;
     m.open = false;
     switch (m.kind) {
-      case Kind::kGraph: ReadGraph(m); break;
-      case Kind::kGraphSizes: ReadGraphSizes(m); break;
-      case Kind::kGuards:
-      case Kind::kGuardLines: ReadGuards(m); break;
-      case Kind::kRecompile: ReadRecompile(m); break;
-      case Kind::kGraphBreak: ReadGraphBreak(m); break;
-      case Kind::kCacheLimit: ReadCacheLimit(m); break;
-      case Kind::kTorchAirGraph: ReadTorchAirGraph(m); break;
-      case Kind::kTorchAirMemory:
-      case Kind::kOther: break;
+      case MessageKind::kGraph: ReadGraph(m); break;
+      case MessageKind::kGraphSizes: ReadGraphSizes(m); break;
+      case MessageKind::kGuards:
+      case MessageKind::kGuardLines: ReadGuards(m); break;
+      case MessageKind::kRecompile: ReadRecompile(m); break;
+      case MessageKind::kGraphBreak: ReadGraphBreak(m); break;
+      case MessageKind::kCacheLimit: ReadCacheLimit(m); break;
+      case MessageKind::kTorchAirGraph: ReadTorchAirGraph(m); break;
+      case MessageKind::kTorchAirMemory:
+      case MessageKind::kOther: break;
     }
     m.texts.clear();
     m.lines.clear();
@@ -862,10 +841,10 @@ struct TorchLogsReader::State {
       std::string before = Slug(title.substr(0, fn));
       return before.empty() ? "dynamo" : "dynamo_" + before;
     }
-    if (StartsWith(title, "Forward graph")) return "aot_forward";
-    if (StartsWith(title, "Backward graph")) return "aot_backward";
-    if (StartsWith(title, "Joint graph")) return "aot_joint";
-    if (StartsWith(title, "Compiled autograd graph")) return "compiled_autograd";
+    if (title.starts_with("Forward graph")) return "aot_forward";
+    if (title.starts_with("Backward graph")) return "aot_backward";
+    if (title.starts_with("Joint graph")) return "aot_joint";
+    if (title.starts_with("Compiled autograd graph")) return "compiled_autograd";
     if (title == "AFTER POST GRAD") return "inductor_post_grad";
     if (title == "BEFORE PRE GRAD") return "inductor_pre_grad";
     if (!title.empty()) return Slug(title);
@@ -878,16 +857,16 @@ struct TorchLogsReader::State {
     // TRACED GRAPH, ` ===== NAME =====`, ` FILE class X(torch.nn.Module):`,
     // then the code (torch/fx/_utils.py, _format_graph_code).
     size_t i = 0;
-    while (i < m.texts.size() && !StartsWith(TrimLeft(m.texts[i]), "TRACED GRAPH")) ++i;
+    while (i < m.texts.size() && !TrimLeft(m.texts[i], kLeftBlanks).starts_with("TRACED GRAPH")) ++i;
     if (i == m.texts.size()) return;
     ++i;
     std::string title;
-    while (i < m.texts.size() && Trim(m.texts[i]).empty()) ++i;
-    if (i < m.texts.size() && StartsWith(Trim(m.texts[i]), "=====")) {
-      std::string_view t = Trim(m.texts[i]);
+    while (i < m.texts.size() && TrimBlanks(m.texts[i]).empty()) ++i;
+    if (i < m.texts.size() && TrimBlanks(m.texts[i]).starts_with("=====")) {
+      std::string_view t = TrimBlanks(m.texts[i]);
       while (!t.empty() && t.front() == '=') t.remove_prefix(1);
       while (!t.empty() && t.back() == '=') t.remove_suffix(1);
-      title = std::string(Trim(t));
+      title = std::string(TrimBlanks(t));
       ++i;
     }
     size_t class_line = i;
@@ -918,7 +897,7 @@ struct TorchLogsReader::State {
     g.line = m.line;
     // Trailing blank lines are the message's end, not the code's.
     size_t end = m.texts.size();
-    while (end > class_line + 1 && Trim(m.texts[end - 1]).empty()) --end;
+    while (end > class_line + 1 && TrimBlanks(m.texts[end - 1]).empty()) --end;
     for (size_t k = class_line; k < end; ++k) {
       std::string_view t = m.texts[k];
       size_t column = m.columns[k];
@@ -927,7 +906,7 @@ struct TorchLogsReader::State {
         column += at;
         t = t.substr(at);
       }
-      g.text += StripAnsi(TrimRight(t));
+      g.text += StripAnsi(TrimRight(t, kRightBlanks));
       g.text += '\n';
       g.source_lines.push_back(m.lines[k]);
       g.source_columns.push_back(static_cast<int32_t>(column));
@@ -941,12 +920,12 @@ struct TorchLogsReader::State {
     s.rank = m.rank;
     s.line = m.line;
     for (size_t k = 1; k < m.texts.size(); ++k) {
-      std::string_view t = Trim(m.texts[k]);
+      std::string_view t = TrimBlanks(m.texts[k]);
       if (t.empty()) continue;
-      if (StartsWith(t, "=====")) {
+      if (t.starts_with("=====")) {
         while (!t.empty() && t.front() == '=') t.remove_prefix(1);
         while (!t.empty() && t.back() == '=') t.remove_suffix(1);
-        s.title = std::string(Trim(t));
+        s.title = std::string(TrimBlanks(t));
         continue;
       }
       s.sizes.emplace_back(t);
@@ -974,7 +953,7 @@ struct TorchLogsReader::State {
   void ReadGuards(Message& m) {
     auto key = std::make_pair(m.rank, m.id);
     TorchLogsGuards* set = nullptr;
-    if (m.kind == Kind::kGuards) {
+    if (m.kind == MessageKind::kGuards) {
       open_guards[key] = log.guards.size();
       log.guards.push_back({m.id, m.rank, m.line, false, 0, {}});
       set = &log.guards.back();
@@ -987,15 +966,15 @@ struct TorchLogsReader::State {
       set = &log.guards[it->second];
     }
     for (size_t k = 0; k < m.texts.size(); ++k) {
-      std::string_view t = TrimRight(m.texts[k]);
+      std::string_view t = TrimRight(m.texts[k], kRightBlanks);
       set->text += t;
       set->text += '\n';
-      std::string_view trimmed = TrimLeft(t);
-      if (StartsWith(trimmed, "TREE_GUARD_MANAGER")) set->tree = true;
+      std::string_view trimmed = TrimLeft(t, kLeftBlanks);
+      if (trimmed.starts_with("TREE_GUARD_MANAGER")) set->tree = true;
       if (!set->tree && !trimmed.empty() && trimmed != "GUARDS:") ++set->count;
     }
     // Blank lines at the end are the message's end.
-    while (EndsWith(set->text, "\n\n")) set->text.pop_back();
+    while ((set->text).ends_with("\n\n")) set->text.pop_back();
     if (set->tree) set->count = CountTreeLeaves(set->text);
   }
 
@@ -1005,8 +984,8 @@ struct TorchLogsReader::State {
     r.rank = m.rank;
     r.line = m.line;
     r.verbose = m.artifact == "recompiles_verbose";
-    std::string_view first = Trim(m.texts[0]);
-    if (StartsWith(first, "('")) {
+    std::string_view first = TrimBlanks(m.texts[0]);
+    if (first.starts_with("('")) {
       // convert_frame.py, 2023: a logged tuple ('Recompiling function F in L', "triggered by ...: R").
       size_t pos = 1;
       SplitFunctionIn(PythonString(first, pos), &r.function, &r.location);
@@ -1015,15 +994,15 @@ struct TorchLogsReader::State {
       if (!detail.empty()) {
         r.details.push_back(detail);
         constexpr std::string_view kOne = "triggered by the following guard failure: ";
-        if (StartsWith(detail, kOne)) r.failures.push_back(detail.substr(kOne.size()));
+        if (detail.starts_with(kOne)) r.failures.push_back(detail.substr(kOne.size()));
       }
     } else {
       SplitFunctionIn(first, &r.function, &r.location);
       for (size_t k = 1; k < m.texts.size(); ++k) {
-        std::string_view t = Trim(m.texts[k]);
+        std::string_view t = TrimBlanks(m.texts[k]);
         if (t.empty()) continue;
         r.details.emplace_back(t);
-        if (StartsWith(t, "guard ") && EndsWith(t, "failures:")) r.verbose = true;
+        if (t.starts_with("guard ") && t.ends_with("failures:")) r.verbose = true;
         std::string_view failure = AfterDash(t);
         if (!failure.empty()) r.failures.emplace_back(failure);
       }
@@ -1040,36 +1019,36 @@ struct TorchLogsReader::State {
     b.id = m.id;
     b.rank = m.rank;
     b.line = m.line;
-    std::string_view first = Trim(m.texts[0]);
+    std::string_view first = TrimBlanks(m.texts[0]);
     constexpr std::string_view kInUserCode = "Graph break in user code at ";
     constexpr std::string_view kFromUserCode = " from user code at";
-    if (StartsWith(first, kInUserCode)) {
+    if (first.starts_with(kInUserCode)) {
       b.location = std::string(first.substr(kInUserCode.size()));
     } else {
       // "Graph break: REASON from user code at: ..." / "Graph break: from user code at:" / "Graph break: skip: ...".
       std::string_view rest = first.substr(std::min(first.size(), std::string_view("Graph break").size()));
-      if (StartsWith(rest, ":")) rest.remove_prefix(1);
-      rest = Trim(rest);
+      if (rest.starts_with(":")) rest.remove_prefix(1);
+      rest = TrimBlanks(rest);
       size_t from = rest.find(kFromUserCode);
-      std::string_view reason = from == std::string_view::npos ? rest : Trim(rest.substr(0, from));
+      std::string_view reason = from == std::string_view::npos ? rest : TrimBlanks(rest.substr(0, from));
       while (!reason.empty() && reason.back() == ':') reason.remove_suffix(1);
-      if (!reason.empty() && !StartsWith(rest, "from user code")) b.reason = std::string(Trim(reason));
+      if (!reason.empty() && !rest.starts_with("from user code")) b.reason = std::string(TrimBlanks(reason));
       if (from != std::string_view::npos) {
         std::string loc = FileLineLocation(rest.substr(rest.find(':', from) + 1));
         if (!loc.empty()) b.location = loc;
       }
     }
     for (size_t k = 1; k < m.texts.size(); ++k) {
-      std::string_view t = Trim(m.texts[k]);
+      std::string_view t = TrimBlanks(m.texts[k]);
       if (b.location.empty()) {
         std::string loc = FileLineLocation(t);
         if (!loc.empty()) b.location = loc;
       }
       for (std::string_view key : {"Graph Break Reason: ", "Reason: "}) {
-        if (b.reason.empty() && StartsWith(t, key)) b.reason = std::string(t.substr(key.size()));
+        if (b.reason.empty() && t.starts_with(key)) b.reason = std::string(t.substr(key.size()));
       }
       constexpr std::string_view kUnsupported = "torch._dynamo.exc.Unsupported: ";
-      if (StartsWith(t, kUnsupported) && (b.reason.empty() || b.reason == "skip")) {
+      if (t.starts_with(kUnsupported) && (b.reason.empty() || b.reason == "skip")) {
         b.reason = std::string(t.substr(kUnsupported.size()));
       }
     }
@@ -1081,13 +1060,13 @@ struct TorchLogsReader::State {
     c.id = m.id;
     c.rank = m.rank;
     c.line = m.line;
-    std::string_view first = Trim(m.texts[0]);
+    std::string_view first = TrimBlanks(m.texts[0]);
     c.limit = std::string(first.substr(std::string_view("torch._dynamo hit config.").size()));
     for (size_t k = 1; k < m.texts.size(); ++k) {
-      std::string_view t = Trim(m.texts[k]);
-      if (StartsWith(t, "function: ")) c.function = std::string(t.substr(10));
-      if (StartsWith(t, "last reason: ")) c.last_reason = std::string(t.substr(13));
-      if (StartsWith(t, "reasons: ")) c.last_reason = std::string(t.substr(9));
+      std::string_view t = TrimBlanks(m.texts[k]);
+      if (t.starts_with("function: ")) c.function = std::string(t.substr(10));
+      if (t.starts_with("last reason: ")) c.last_reason = std::string(t.substr(13));
+      if (t.starts_with("reasons: ")) c.last_reason = std::string(t.substr(9));
     }
     log.cache_limits.push_back(std::move(c));
   }
@@ -1102,16 +1081,16 @@ struct TorchLogsReader::State {
 
   static std::string TorchAirGraphKind(std::string_view before, std::string* title) {
     // before: "before sym input optimization, graph is ", "  graph: ", "[forward] before [x] execution, graph is "
-    std::string_view s = Trim(before);
+    std::string_view s = TrimBlanks(before);
     for (std::string_view tail : {"graph is:", "graph is", "graph:"}) {
-      if (EndsWith(s, tail)) {
+      if (s.ends_with(tail)) {
         s.remove_suffix(tail.size());
         break;
       }
     }
-    s = Trim(s);
+    s = TrimBlanks(s);
     while (!s.empty() && (s.back() == ',' || s.back() == ':')) s.remove_suffix(1);
-    s = Trim(s);
+    s = TrimBlanks(s);
     *title = s.empty() ? "graph" : std::string(s);
     if (s.empty()) return "torchair_graph";
     // GraphTransformObserver.apply_gm_pass (gto:39,44): "[phase] before|after [pass] execution".
@@ -1174,7 +1153,7 @@ struct TorchLogsReader::State {
         pending_inputs.erase(it);
       }
     }
-    std::string_view rest = Trim(first.substr(at + 8));
+    std::string_view rest = TrimBlanks(first.substr(at + 8));
     g.text = "graph():\n";
     g.source_lines.push_back(m.lines[0]);
     g.source_columns.push_back(m.columns[0] + static_cast<int32_t>(at));
@@ -1192,7 +1171,7 @@ struct TorchLogsReader::State {
     // a page that lost the indentation gets it back.
     bool reindented = false;
     for (size_t k = 1; k < m.texts.size(); ++k) {
-      std::string line = StripAnsi(TrimRight(m.texts[k]));
+      std::string line = StripAnsi(TrimRight(m.texts[k], kRightBlanks));
       int32_t column = m.columns[k];
       if (!line.empty() && !IsSpace(line[0])) {
         line.insert(0, "    ");
@@ -1214,15 +1193,15 @@ struct TorchLogsReader::State {
 
   // Lines read at once: compiles' functions, dynamic shapes, TorchAir's runtime.
   void ReadOneLine(const Head& h, size_t at) {
-    std::string_view t = Trim(h.text);
-    if (h.layout == Layout::kTorchAir || h.layout == Layout::kTorchAirCpp) {
+    std::string_view t = TrimBlanks(h.text);
+    if (h.layout == LogLayout::kTorchAir || h.layout == LogLayout::kTorchAirCpp) {
       ReadTorchAirEvent(t, at, h.pid);
       return;
     }
     ReadTorchLine(t, h.rank, h.id, at);
     // Dynamo's "Step N: ..." progress lines (convert_frame.py, output_graph.py;
     // compile_fx.py's Step 3), with their time.
-    if (t.size() > 8 && StartsWith(t, "Step ") && IsDigit(t[5]) && t.substr(6, 2) == ": " && !h.id.empty()) {
+    if (t.size() > 8 && t.starts_with("Step ") && IsDigit(t[5]) && t.substr(6, 2) == ": " && !h.id.empty()) {
       if (log.steps.size() < 1000000) {
         log.steps.push_back({std::string(h.id), h.rank, at, std::string(t.substr(0, 200)), StampSeconds(h.stamp)});
       }
@@ -1231,10 +1210,10 @@ struct TorchLogsReader::State {
 
   void ReadTorchLine(std::string_view t, int rank, std::string_view id, size_t at) {
     // symbolic_shapes.py of 2023 put the ShapeEnv's number first: "0: create_symbol ...".
-    size_t d = Digits(t, 0);
+    size_t d = CountDigitsAt(t, 0);
     if (d > 0 && t.substr(d, 2) == ": ") t.remove_prefix(d + 2);
     for (std::string_view start : {"torchdynamo start compiling ", "Step 1: torchdynamo start tracing "}) {
-      if (!StartsWith(t, start)) continue;
+      if (!t.starts_with(start)) continue;
       // "FN FILE:LINE[, stack ...]"
       std::string_view rest = t.substr(start.size());
       size_t space = rest.find(' ');
@@ -1244,10 +1223,10 @@ struct TorchLogsReader::State {
       loc = loc.substr(0, std::min(loc.find(", stack"), loc.size()));
       if (TorchLogsCompile* c = CompileOf(rank, id)) {
         if (c->function.empty()) c->function = std::string(fn);
-        if (c->location.empty()) c->location = std::string(Trim(loc));
+        if (c->location.empty()) c->location = std::string(TrimBlanks(loc));
       }
     }
-    if (StartsWith(t, "create_symbol ")) {
+    if (t.starts_with("create_symbol ")) {
       // create_symbol s0 = 3 for L['x'].size()[0] [2, int_oo] at playground.py:5 in fn (...)
       TorchLogsSymbol s;
       s.id = std::string(id);
@@ -1265,7 +1244,7 @@ struct TorchLogsReader::State {
         size_t end = std::min(rest.find(" at "), rest.size());
         std::string_view source = rest.substr(0, end);
         size_t range = source.rfind(" [");
-        if (range != std::string_view::npos && EndsWith(source, "]")) {
+        if (range != std::string_view::npos && source.ends_with("]")) {
           s.range = std::string(source.substr(range + 1));
           source = source.substr(0, range);
         }
@@ -1277,7 +1256,7 @@ struct TorchLogsReader::State {
     size_t added = t.find(" [guard added]");
     if (added != std::string_view::npos) {
       for (std::string_view start : {"eval ", "evaluate_expr ", "runtime_assert "}) {
-        if (!StartsWith(t, start)) continue;
+        if (!t.starts_with(start)) continue;
         log.shape_guards.push_back(
             {std::string(id), rank, at, std::string(t.substr(start.size(), added - start.size()))});
         return;
@@ -1294,10 +1273,10 @@ struct TorchLogsReader::State {
       pending_inputs[pid].clear();
       return;
     }
-    if (StartsWith(t, "input ") && Digits(t, 6) > 0 && t.substr(6 + Digits(t, 6), 2) == ": ") {
+    if (t.starts_with("input ") && CountDigitsAt(t, 6) > 0 && t.substr(6 + CountDigitsAt(t, 6), 2) == ": ") {
       auto it = pending_inputs.find(pid);
       if (it != pending_inputs.end() && it->second.size() < 100000) {
-        it->second.emplace_back(t.substr(8 + Digits(t, 6)));
+        it->second.emplace_back(t.substr(8 + CountDigitsAt(t, 6)));
       }
       return;
     }
@@ -1329,7 +1308,7 @@ struct TorchLogsReader::State {
         {"Success to optimize AclGraph{id: ", "super_kernel", "", "", "", ""},
     };
     for (const Pattern& p : kPatterns) {
-      if (!StartsWith(t, p.start)) continue;
+      if (!t.starts_with(p.start)) continue;
       TorchAirEvent e;
       e.kind = std::string(p.kind);
       e.text = std::string(t);
@@ -1365,7 +1344,7 @@ struct TorchLogsReader::State {
       if (saved != std::string_view::npos) {
         TorchAirEvent e;
         e.kind = "debug_saved";
-        e.key = std::string(Trim(t.substr(saved + 28)));
+        e.key = std::string(TrimBlanks(t.substr(saved + 28)));
         e.text = std::string(t);
         e.line = at;
         log.events.push_back(std::move(e));
@@ -1387,17 +1366,18 @@ struct TorchLogsReader::State {
     while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     Head h;
     if (ParseHead(line, &h)) {
-      bool torchair = h.layout == Layout::kTorchAir || h.layout == Layout::kTorchAirCpp;
+      bool torchair = h.layout == LogLayout::kTorchAir || h.layout == LogLayout::kTorchAirCpp;
       (torchair ? log.torchair_lines : log.torch_lines) += 1;
       NoteLayout(h.layout);
       NoteId(h, at);
       if (!h.artifact.empty()) CountArtifact(h.artifact);
       size_t column = static_cast<size_t>(h.text.data() - line.data());
-      Stream& s = StreamFor(h.layout, torchair ? -1 : h.rank, h.layout == Layout::kGlog || torchair ? h.pid : -1);
+      Stream& s = StreamFor(h.layout, torchair ? -1 : h.rank, h.layout == LogLayout::kGlog || torchair ? h.pid : -1);
       Message& m = s.message;
-      Kind kind = torchair ? Kind::kOther : TorchKind(h.text, h.artifact);
-      bool starts_new = kind == Kind::kGraph || kind == Kind::kGuards || kind == Kind::kRecompile ||
-                        kind == Kind::kGraphSizes || kind == Kind::kCacheLimit;
+      MessageKind kind = torchair ? MessageKind::kOther : TorchKind(h.text, h.artifact);
+      bool starts_new = kind == MessageKind::kGraph || kind == MessageKind::kGuards ||
+                        kind == MessageKind::kRecompile || kind == MessageKind::kGraphSizes ||
+                        kind == MessageKind::kCacheLimit;
       // The same prefix continues the record (every line of a message repeats it),
       // unless the line plainly starts another message.
       if (m.open && !torchair && m.prefix == h.prefix && !starts_new) {
@@ -1408,14 +1388,14 @@ struct TorchLogsReader::State {
       }
       Close(m);
       if (torchair) {
-        kind = TorchAirGraphStart(h.text) != std::string_view::npos ? Kind::kTorchAirGraph
-               : IsMemoryStateOpen(h.text)                          ? Kind::kTorchAirMemory
-                                                                    : Kind::kOther;
+        kind = TorchAirGraphStart(h.text) != std::string_view::npos ? MessageKind::kTorchAirGraph
+               : IsMemoryStateOpen(h.text)                          ? MessageKind::kTorchAirMemory
+                                                                    : MessageKind::kOther;
       }
-      if (kind == Kind::kOther) ReadOneLine(h, at);
+      if (kind == MessageKind::kOther) ReadOneLine(h, at);
       Open(m, h.layout, torchair ? -1 : h.rank, h.pid, h.prefix, h.id, h.artifact, kind, h.text, at, column);
       last = &s;
-      if (kind == Kind::kTorchAirMemory) ReadOneLine(h, at);
+      if (kind == MessageKind::kTorchAirMemory) ReadOneLine(h, at);
       return;
     }
     // A line without a prefix: the rest of a message that prints its lines bare,
@@ -1425,22 +1405,22 @@ struct TorchLogsReader::State {
         Append(last->message, line, at, 0);
         return;
       }
-      if (last->message.layout != Layout::kGlog && !last->message.prefixed_continuation) Close(last->message);
+      if (last->message.layout != LogLayout::kGlog && !last->message.prefixed_continuation) Close(last->message);
     }
-    Kind kind = BareStart(line);
-    if (kind != Kind::kOther) {
+    MessageKind kind = BareStart(line);
+    if (kind != MessageKind::kOther) {
       ++log.torch_lines;
-      NoteLayout(Layout::kBare);
-      Stream& s = StreamFor(Layout::kNone, -1, -1);
+      NoteLayout(LogLayout::kBare);
+      Stream& s = StreamFor(LogLayout::kNone, -1, -1);
       Close(s.message);
-      Open(s.message, Layout::kBare, -1, -1, "", "", "", kind, line, at, 0);
+      Open(s.message, LogLayout::kBare, -1, -1, "", "", "", kind, line, at, 0);
       last = &s;
       return;
     }
-    std::string_view t = Trim(line);
-    if (StartsWith(t, "create_symbol ") || t.find(" [guard added]") != std::string_view::npos) {
+    std::string_view t = TrimBlanks(line);
+    if (t.starts_with("create_symbol ") || t.find(" [guard added]") != std::string_view::npos) {
       ++log.torch_lines;
-      NoteLayout(Layout::kBare);
+      NoteLayout(LogLayout::kBare);
       ReadTorchLine(t, -1, "", at);
       return;
     }

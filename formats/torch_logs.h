@@ -54,6 +54,8 @@ struct TraceIdParts {
 // True for `F/C`, `!CA`, `!CA/F/C`, each optionally `_N` (torch/_guards.py,
 // COMPILE_ID_PATTERN / CA_COMPILE_ID_PATTERN and TraceId.__str__).
 bool ParseTraceId(std::string_view text, TraceIdParts* parts = nullptr);
+// The base of a compile id ("0/1_2" -> "0/1"); the text itself when it is not one.
+std::string TraceIdBase(std::string_view id);
 
 struct TorchLogsGraph {
   std::string name;  // `ID:KIND` (`rankN:` in front when the log has several ranks), unique in the log

@@ -8,6 +8,7 @@
 
 #include "core/fx/json_text.h"
 #include "core/line_reader.h"
+#include "core/text.h"
 #include "formats/md5.h"
 
 namespace airscope {
@@ -21,8 +22,6 @@ nlohmann::json ParseBoundedJson(std::string_view text) {
   if (!CheckJsonDepth(text, kMaxRecordDepth).ok()) return nlohmann::json(nlohmann::json::value_t::discarded);
   return nlohmann::json::parse(text, nullptr, false);
 }
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // The JSON part of a glog-prefixed record, or npos: `[VIWEF]MMDD hh:mm:ss.uuuuuu TID FILE:LINE] {...}`.
 size_t JsonStart(std::string_view line) {

@@ -16,7 +16,7 @@
 namespace airscope {
 namespace {
 
-constexpr const char* kSyntax = "compare [RUN|all] [--isolated]";
+constexpr const char* kCompareSyntax = "compare [RUN|all] [--isolated]";
 
 // The run named `which` (a run's name, or any graph of it), or the run the
 // current graph belongs to.
@@ -77,7 +77,7 @@ Style VerdictStyle(CompareRow::Verdict v) {
   }
 }
 
-std::string Summary(const CompareReport& report) {
+std::string CompareSummary(const CompareReport& report) {
   size_t compared = report.matched + report.differed;
   if (compared == 0) return "no recorded stage could be compared";
   if (!report.first_divergence) {
@@ -103,7 +103,7 @@ void PrintReport(CommandContext& ctx, const CompareReport& report) {
     for (const std::string& note : row.notes) ctx.out.Styled(Style::kDim, "      note: {}", note);
   }
   for (const std::string& note : report.notes) ctx.out.Styled(Style::kDim, "  note: {}", note);
-  ctx.out.Styled(report.first_divergence ? Style::kBad : Style::kGood, "result: {}", Summary(report));
+  ctx.out.Styled(report.first_divergence ? Style::kBad : Style::kGood, "result: {}", CompareSummary(report));
   if (!report.first_divergence) return;
   const CompareRow& first = report.rows[*report.first_divergence];
   Result<std::string> expected = GraphText(*first.expected, "fx");
@@ -115,7 +115,7 @@ void PrintReport(CommandContext& ctx, const CompareReport& report) {
 }
 
 Status Compare(CommandContext& ctx) {
-  if (ctx.args.size() > 1) return UsageError(kSyntax);
+  if (ctx.args.size() > 1) return UsageError(kCompareSyntax);
   const bool isolated = ctx.flags.Has("--isolated");
   const Word* which = ctx.args.empty() ? nullptr : &ctx.args[0];
   const CacheState* state = FindCacheState(ctx.session);
@@ -143,7 +143,8 @@ Status Compare(CommandContext& ctx) {
         ctx.out.Styled(Style::kBad, "  {}: {}", run.name, report.status().message());
         continue;
       }
-      ctx.out.Styled(report->first_divergence ? Style::kBad : Style::kGood, "  {:<36} {}", run.name, Summary(*report));
+      ctx.out.Styled(report->first_divergence ? Style::kBad : Style::kGood, "  {:<36} {}", run.name,
+                     CompareSummary(*report));
     }
     return Status::Ok();
   }
@@ -158,7 +159,7 @@ Status Compare(CommandContext& ctx) {
 
 void RegisterCompareCommand(CommandTable& table) {
   table.Add({"compare",
-             kSyntax,
+             kCompareSyntax,
              "airscope's pipeline against the stages a real TorchAir run recorded, stage by stage",
              "Runs airscope's pipeline on the input a real TorchAir run recorded and compares, after each pass the\n"
              "run recorded, airscope's graph with the recorded one, up to node names (what `expect graph matches`\n"

@@ -11,16 +11,13 @@
 #include <fmt/format.h>
 
 #include "repl/cache_state.h"
+#include "core/text.h"
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
 #include "repl/recorded_runs.h"
 
 namespace airscope {
 namespace {
-
-std::string Plural(size_t n, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
-}
 
 std::string_view LogKindName(DebugTreeLog::Kind kind) {
   switch (kind) {

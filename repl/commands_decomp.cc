@@ -9,7 +9,7 @@
 namespace airscope {
 namespace {
 
-constexpr std::string_view kSyntax = "decomp list|add [TARGET \"TEMPLATE\"]";
+constexpr std::string_view kDecompSyntax = "decomp list|add [TARGET \"TEMPLATE\"]";
 
 Status DecompList(CommandContext& ctx) {
   std::vector<const Decomposition*> entries = ctx.session.decompositions().All();
@@ -49,7 +49,7 @@ Status DecompAdd(CommandContext& ctx) {
 }
 
 Status Decomp(CommandContext& ctx) {
-  if (ctx.args.empty()) return Status::Errorf("usage: {}", kSyntax);
+  if (ctx.args.empty()) return Status::Errorf("usage: {}", kDecompSyntax);
   const std::string& form = ctx.args[0].text;
   if (form == "list") {
     if (ctx.args.size() != 1) return Status::Error("usage: decomp list");
@@ -62,8 +62,8 @@ Status Decomp(CommandContext& ctx) {
 }  // namespace
 
 void RegisterDecompCommands(CommandTable& table) {
-  table.Add({"decomp", std::string(kSyntax), "list the decomposition table or add a template entry",
-             std::string(kSyntax) +
+  table.Add({"decomp", std::string(kDecompSyntax), "list the decomposition table or add a template entry",
+             std::string(kDecompSyntax) +
                  "\n\n"
                  "The `decompose` pass rewrites every call whose target has an entry in this table.\n"
                  "  decomp list      every entry: target, builtin or user, what it becomes\n"

@@ -18,7 +18,7 @@
 namespace airscope {
 namespace {
 
-constexpr std::string_view kSyntax =
+constexpr std::string_view kExpectSyntax =
     "expect nodes N [PATTERN] | graphs N | graph NAME | lint | node NAME [FIELD VALUE] | no node NAME |\n"
     "       graph matches PATH |\n"
     "       stage PASS changed|unchanged|skipped|failed | stage PASS nodes N | remark PASS contains|lacks \"TEXT\" |\n"
@@ -27,8 +27,6 @@ constexpr std::string_view kSyntax =
     "       output \"COMMAND\" contains|lacks \"TEXT\" | error \"COMMAND\" [contains \"TEXT\"]";
 
 constexpr auto Mismatch = ExpectMismatch;
-constexpr auto ParseCount = ParseExpectCount;
-
 std::string WithoutSpaces(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -41,7 +39,7 @@ Result<const Graph*> CurrentGraph(CommandContext& ctx) { return ctx.session.Curr
 
 Status ExpectNodes(CommandContext& ctx, const std::vector<Word>& args) {
   if (args.empty() || args.size() > 2) return Status::Error("usage: expect nodes N [PATTERN]");
-  AIRSCOPE_ASSIGN_OR_RETURN(size_t want, ParseCount(args[0]));
+  AIRSCOPE_ASSIGN_OR_RETURN(size_t want, ParseExpectCount(args[0]));
   AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, CurrentGraph(ctx));
   size_t count = 0;
   for (const Node* node : *graph) count += args.size() == 1 || NodeMatches(*node, args[1].text);
@@ -52,7 +50,7 @@ Status ExpectNodes(CommandContext& ctx, const std::vector<Word>& args) {
 
 Status ExpectGraphs(CommandContext& ctx, const std::vector<Word>& args) {
   if (args.size() != 1) return Status::Error("usage: expect graphs N");
-  AIRSCOPE_ASSIGN_OR_RETURN(size_t want, ParseCount(args[0]));
+  AIRSCOPE_ASSIGN_OR_RETURN(size_t want, ParseExpectCount(args[0]));
   size_t count = ctx.session.graphs().size();
   if (count == want) return Status::Ok();
   return Mismatch("graph count", fmt::format("{}", want), fmt::format("{}", count));
@@ -165,7 +163,7 @@ Status ExpectCache(CommandContext& ctx, std::string_view form, const std::vector
         *state->last_call == CallOutcome::Kind::kEager ? "a miss that ran eager" : (hit ? "a hit" : "a miss"));
   }
   if (args.size() != 1) return Status::Errorf("usage: expect {} N", form);
-  AIRSCOPE_ASSIGN_OR_RETURN(size_t want, ParseCount(args[0]));
+  AIRSCOPE_ASSIGN_OR_RETURN(size_t want, ParseExpectCount(args[0]));
   size_t count = 0;
   if (form == "compiles" && state && state->trace) {
     count = state->trace->compiles.size();
@@ -211,7 +209,7 @@ Status ExpectGraphMatches(CommandContext& ctx, const std::vector<Word>& args) {
 
 Status Expect(CommandContext& ctx) {
   const auto& args = ctx.args;
-  if (args.empty()) return Status::Errorf("usage: {}", kSyntax);
+  if (args.empty()) return Status::Errorf("usage: {}", kExpectSyntax);
   std::vector<Word> rest(args.begin() + 1, args.end());
   const std::string& form = args[0].text;
   if (form == "nodes") return ExpectNodes(ctx, rest);
@@ -241,7 +239,7 @@ Status Expect(CommandContext& ctx) {
 
 void RegisterExpectCommand(CommandTable& table) {
   table.Add({"expect", "expect CONDITION", "assert something about the session (makes a script a test)",
-             std::string(kSyntax) +
+             std::string(kExpectSyntax) +
                  "\n\n"
                  "  expect nodes 6                     the current graph has 6 nodes\n"
                  "  expect nodes 2 aten.addmm          2 nodes match the pattern (as in find)\n"

@@ -6,14 +6,13 @@
 #include <fmt/format.h>
 
 #include "core/scanner.h"
+#include "core/text.h"
 #include "repl/compile_index.h"
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
 
 namespace airscope {
 namespace {
-
-std::string Count(int64_t value) { return value < 0 ? "-" : fmt::format("{}", value); }
 
 void Section(CommandContext& ctx, std::string_view title, const std::vector<std::string>& lines) {
   if (lines.empty()) return;
@@ -49,8 +48,8 @@ void PrintDetail(CommandContext& ctx, const IndexCompile& c) {
   for (const std::string& r : c.recompile_reasons) ctx.out.Print("  recompiled because: {}", r);
   if (!c.cache.empty()) ctx.out.Print("  cache artifacts: {}", fmt::join(c.cache, ", "));
   if (c.ops >= 0 || c.nodes >= 0 || c.cache_size >= 0) {
-    ctx.out.Print("  sizes: ops {}, nodes {}, inputs {}; cache_size {}", Count(c.ops), Count(c.nodes), Count(c.inputs),
-                  Count(c.cache_size));
+    ctx.out.Print("  sizes: ops {}, nodes {}, inputs {}; cache_size {}", CountOrDash(c.ops), CountOrDash(c.nodes),
+                  CountOrDash(c.inputs), CountOrDash(c.cache_size));
   }
   if (!c.phases.empty() || !c.metric_times.empty()) {
     ctx.out.Print("  compile time per phase:");
@@ -109,7 +108,7 @@ Status ShowIndexCompiles(CommandContext& ctx, const LogBundle& bundle) {
       if (torchair.ends_with(":")) torchair.pop_back();
       break;
     }
-    ctx.out.Print("  {:<{}} {:<8} {:>6} {:>6}  {:<28}  {}", c.id, width, c.status, Count(c.guard_count),
+    ctx.out.Print("  {:<{}} {:<8} {:>6} {:>6}  {:<28}  {}", c.id, width, c.status, CountOrDash(c.guard_count),
                   c.graphs.size(), torchair, c.function.empty() ? "?" : c.function);
     std::string time = PhaseSummary(c);
     if (time != "-") ctx.out.Styled(Style::kDim, "  {:<{}} time: {}", "", width, time);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/scanner.h"
+#include "core/text.h"
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
 #include "repl/recorded_runs.h"
@@ -36,15 +37,6 @@ std::string AtLogLocation(const std::string& message, const std::string& shown, 
   return fmt::format("{}:{}:{}{}", shown, g.source_lines[line - 1], std::max<int64_t>(at, 1), message.substr(q));
 }
 
-std::string Plural(size_t n, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
-}
-
-std::string BaseOf(std::string_view id) {
-  TraceIdParts parts;
-  return ParseTraceId(id, &parts) ? parts.base : std::string(id);
-}
-
 // What the log holds for one compile (`base` empty: the items without an id).
 struct Holdings {
   std::vector<const TorchLogsGraph*> graphs;
@@ -66,7 +58,7 @@ struct Holdings {
 std::map<std::pair<int, std::string>, Holdings> AllHoldings(const TorchLogs& log) {
   std::map<std::pair<int, std::string>, Holdings> all;
   auto key = [](int rank, const std::string& id) {
-    return id.empty() ? std::make_pair(-1, std::string()) : std::make_pair(rank, BaseOf(id));
+    return id.empty() ? std::make_pair(-1, std::string()) : std::make_pair(rank, TraceIdBase(id));
   };
   for (const auto& x : log.graphs) all[key(x.rank, x.id)].graphs.push_back(&x);
   for (const auto& x : log.guards) all[key(x.rank, x.id)].guards.push_back(&x);
@@ -79,7 +71,7 @@ std::map<std::pair<int, std::string>, Holdings> AllHoldings(const TorchLogs& log
   return all;
 }
 
-std::string Summary(const Holdings& h) {
+std::string HoldingsSummary(const Holdings& h) {
   std::vector<std::string> parts;
   if (!h.graphs.empty()) {
     std::vector<std::string> kinds;
@@ -286,12 +278,13 @@ Status ShowLogCompiles(CommandContext& ctx, const TorchLogs& log, const Word* wh
     std::string function = c.function.empty() ? "?" : fmt::format("{} {}", c.function, c.location);
     std::string attempts = c.attempts > 1 ? fmt::format(" ({} attempts)", c.attempts) : "";
     std::string id = log.Qualified(c.rank, c.id);
-    ctx.out.Print("  {:<{}}  {:<36}  {}{}", id, width, function, Summary(all[{c.rank, c.id}]), attempts);
+    ctx.out.Print("  {:<{}}  {:<36}  {}{}", id, width, function, HoldingsSummary(all[{c.rank, c.id}]), attempts);
     if (auto it = times.find(id); it != times.end())
       ctx.out.Styled(Style::kDim, "  {:<{}}  time: {}", "", width, it->second);
   }
   Holdings loose = all[{-1, ""}];
-  if (!loose.empty()) ctx.out.Print("  {:<{}}  {:<36}  {}", "-", width, "(no compile id printed)", Summary(loose));
+  if (!loose.empty())
+    ctx.out.Print("  {:<{}}  {:<36}  {}", "-", width, "(no compile id printed)", HoldingsSummary(loose));
   if (!log.events.empty()) {
     ctx.out.Styled(Style::kHeading, "TorchAir AclGraph runtime, per fx graph:");
     std::vector<std::string> order;

@@ -13,7 +13,7 @@
 namespace airscope {
 namespace {
 
-constexpr std::string_view kSyntax = "module [TARGET TYPE(ARGS...)]";
+constexpr std::string_view kModuleSyntax = "module [TARGET TYPE(ARGS...)]";
 
 Status ModuleList(CommandContext& ctx, const Session::Entry& entry) {
   std::set<std::string> targets;
@@ -39,7 +39,7 @@ Status ModuleList(CommandContext& ctx, const Session::Entry& entry) {
 Status Module(CommandContext& ctx) {
   AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, ctx.session.Current());
   if (ctx.args.empty()) return ModuleList(ctx, *entry);
-  if (ctx.args.size() < 2) return Status::Errorf("usage: {}", kSyntax);
+  if (ctx.args.size() < 2) return Status::Errorf("usage: {}", kModuleSyntax);
   const std::string& target = ctx.args[0].text;
   bool called = false;
   for (const Node* node : *entry->loaded.graph)
@@ -75,8 +75,8 @@ Status Module(CommandContext& ctx) {
 
 void RegisterModuleCommands(CommandTable& table) {
   table.Add(
-      {"module", std::string(kSyntax), "declare the torch.nn type of a call_module target (aot lowers it)",
-       std::string(kSyntax) +
+      {"module", std::string(kModuleSyntax), "declare the torch.nn type of a call_module target (aot lowers it)",
+       std::string(kModuleSyntax) +
            "\n\n"
            "Dynamo's graph calls submodules without saying what they are (`self.L__self___fc(x)`,\n"
            "`call_module[target=L__self___fc]`): TORCH_LOGS graph_code and TORCH_TRACE's\n"

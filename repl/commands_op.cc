@@ -13,7 +13,7 @@
 namespace airscope {
 namespace {
 
-constexpr std::string_view kSyntax = "op define|inplaceable|list ...";
+constexpr std::string_view kOpSyntax = "op define|inplaceable|list ...";
 
 Status OpDefine(CommandContext& ctx) {
   if (ctx.args.size() != 2) return Status::Error("usage: op define \"SCHEMA\"");
@@ -110,7 +110,7 @@ Status Op(CommandContext& ctx) {
 }  // namespace
 
 void RegisterOpCommands(CommandTable& table) {
-  table.Add({"op", std::string(kSyntax), "custom op schemas and TorchAir's inplaceable (multi-inplace) ops",
+  table.Add({"op", std::string(kOpSyntax), "custom op schemas and TorchAir's inplaceable (multi-inplace) ops",
              "op define \"SCHEMA\" | op inplaceable FUNCTIONAL INPLACE I,J,... | op list\n\n"
              "  op define \"custom::sin(Tensor x, Tensor(a!) result) -> None\"\n"
              "      as torch.library.Library('custom', 'FRAGMENT').define(...): the op's signature in torch's\n"

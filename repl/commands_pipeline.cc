@@ -54,7 +54,7 @@ void PrintStage(CommandContext& ctx, const PipelineRun& run, size_t k) {
 }
 
 // Prints what a run did and where it stopped; a failed pass fails the command.
-Status Report(CommandContext& ctx, PipelineRun& run, const RunReport& report, const Runner& runner) {
+Status PrintRunReport(CommandContext& ctx, PipelineRun& run, const RunReport& report, const Runner& runner) {
   for (size_t k = report.first_stage; k <= report.last_stage; ++k) PrintStage(ctx, run, k);
   const DumpInstrumentation& dumps = runner.dumps();
   if (!dumps.written().empty()) {
@@ -197,7 +197,7 @@ Status PipelineCommand(CommandContext& ctx) {
   return Status::Ok();
 }
 
-Result<size_t> ParseCount(const Word& word) {
+Result<size_t> ParsePassCount(const Word& word) {
   std::optional<int64_t> value = WordAsInt(word);
   if (!value || *value < 1) {
     return ColumnErrorf(word.column, "expected a number of passes (1 or more), got '{}'", word.text);
@@ -210,14 +210,14 @@ Status StepN(CommandContext& ctx, size_t n) {
   if (SayIfAtEnd(ctx, *run)) return Status::Ok();
   Runner runner(ctx.session);
   RunReport report = run->Step(n, runner.env());
-  return Report(ctx, *run, report, runner);
+  return PrintRunReport(ctx, *run, report, runner);
 }
 
 Status Step(CommandContext& ctx) {
   if (ctx.args.size() > 1) return UsageError("step [N]");
   size_t n = 1;
   if (ctx.args.size() == 1) {
-    AIRSCOPE_ASSIGN_OR_RETURN(size_t parsed, ParseCount(ctx.args[0]));
+    AIRSCOPE_ASSIGN_OR_RETURN(size_t parsed, ParsePassCount(ctx.args[0]));
     n = parsed;
   }
   return StepN(ctx, n);
@@ -240,7 +240,7 @@ Status Run(CommandContext& ctx) {
   std::string until;
   if (args.size() == 2) target = until = ctx.session.CanonicalPassName(args[1].text);
   AIRSCOPE_ASSIGN_OR_RETURN(RunReport report, run->RunUntil(target, runner.env()));
-  return Report(ctx, *run, report, runner);
+  return PrintRunReport(ctx, *run, report, runner);
 }
 
 // break / skip share their shape: list, set, or clear with `off`.

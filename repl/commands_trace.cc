@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "core/scanner.h"
+#include "core/text.h"
 #include "formats/rank_divergence.h"
 #include "repl/cache_state.h"
 #include "repl/compile_index.h"
@@ -28,8 +29,6 @@ Status GuardsCheck(CommandContext& ctx, const Frame& frame, std::span<const Word
 Status GuardsDiff(CommandContext& ctx, const Frame& frame, const Word& a, const Word& b);
 
 namespace {
-
-std::string Count(int64_t value) { return value < 0 ? "-" : fmt::format("{}", value); }
 
 const TraceLog* CurrentTrace(const Session& session) {
   const CacheState* state = FindCacheState(session);
@@ -94,8 +93,9 @@ Status CompilesCommand(CommandContext& ctx) {
     std::string repeats = c.starts > 1 ? fmt::format(" ({} runs)", c.starts) : "";
     std::string attempts = c.attempts > 1 ? fmt::format(" ({} attempts)", c.attempts) : "";
     ctx.out.Print("  {:<{}} {:<8} {:>4} {:>5} {:>6} {:>6} {:>6}  {} {}{}{}", c.id, width, c.status,
-                  Count(c.graph_op_count), Count(c.graph_node_count), Count(c.graph_input_count), Count(c.cache_size),
-                  Count(c.guard_count), c.function.empty() ? "?" : c.function, c.filename, repeats, attempts);
+                  CountOrDash(c.graph_op_count), CountOrDash(c.graph_node_count), CountOrDash(c.graph_input_count),
+                  CountOrDash(c.cache_size), CountOrDash(c.guard_count), c.function.empty() ? "?" : c.function,
+                  c.filename, repeats, attempts);
     if (!c.reason.empty()) ctx.out.Styled(Style::kBad, "         {}: {}", c.status, c.reason);
     if (auto it = times.find(c.id); it != times.end())
       ctx.out.Styled(Style::kDim, "  {:<{}} time: {}", "", width, it->second);

@@ -12,11 +12,6 @@
 namespace airscope {
 namespace {
 
-std::string BaseOf(std::string_view id) {
-  TraceIdParts parts;
-  return ParseTraceId(id, &parts) ? parts.base : std::string(id);
-}
-
 std::string Ordinal(size_t n) {
   std::string_view suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th"
                             : n % 10 == 1                    ? "st"
@@ -109,7 +104,7 @@ class IndexBuilder {
       int n = ++seen[name];
       if (n > 1) name += fmt::format("#{}", n);
       if (g.compile_id.empty()) continue;
-      IndexCompile& c = Compile(t.prefix + BaseOf(g.compile_id), source);
+      IndexCompile& c = Compile(t.prefix + TraceIdBase(g.compile_id), source);
       AddGraph(c, name, g.stage);
       if (g.stage == "dynamo_output_graph") dynamo_graph_[c.id] = name;
     }
@@ -144,7 +139,7 @@ class IndexBuilder {
           .other.push_back(fmt::format("guard added: {} (line {})", g.expr, g.line));
     }
     for (const TracePhase& p : log.phases) {
-      std::string id = t.prefix + BaseOf(p.compile_id);
+      std::string id = t.prefix + TraceIdBase(p.compile_id);
       if (!by_id_.count(id)) continue;  // a phase of a compile the log has no other record of
       Compile(id, source).phases.push_back({p.name, p.seconds, p.depth});
     }
@@ -153,7 +148,7 @@ class IndexBuilder {
   void AddText(const LogBundle::Text& t) {
     const TorchLogs& log = *t.log;
     std::string source = fmt::format("TORCH_LOGS {}", ShortPath(log.path));
-    auto id_of = [&](int rank, const std::string& id) { return t.prefix + log.Qualified(rank, BaseOf(id)); };
+    auto id_of = [&](int rank, const std::string& id) { return t.prefix + log.Qualified(rank, TraceIdBase(id)); };
     for (const TorchLogsCompile& tc : log.compiles) {
       IndexCompile& c = Compile(id_of(tc.rank, tc.id), source);
       if (c.function.empty() && !tc.function.empty()) c.function = fmt::format("{} {}", tc.function, tc.location);
@@ -297,7 +292,7 @@ class IndexBuilder {
     const TorchLogs& log = *t.log;
     std::map<std::pair<std::string, char>, const TorchLogsStep*> open;
     for (const TorchLogsStep& s : log.steps) {
-      std::string id = t.prefix + log.Qualified(s.rank, BaseOf(s.id));
+      std::string id = t.prefix + log.Qualified(s.rank, TraceIdBase(s.id));
       char step = s.text.size() > 5 ? s.text[5] : '?';
       bool done = s.text.find(": done ") != std::string::npos || s.text.find(" done ") != std::string::npos;
       auto key = std::make_pair(id, step);

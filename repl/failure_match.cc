@@ -1,4 +1,5 @@
 #include "repl/failure_match.h"
+#include "core/text.h"
 
 #include <fmt/format.h>
 
@@ -6,8 +7,6 @@ namespace airscope {
 namespace {
 
 bool IsWordStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsWordChar(char c) { return IsWordStart(c) || IsDigit(c); }
 
 // Digit runs this long or longer are kept: ACL's error codes have six digits.
 constexpr size_t kCodeDigits = 6;

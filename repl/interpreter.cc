@@ -34,7 +34,7 @@ bool FileExists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-std::vector<std::string> SplitLines(std::string_view text) {
+std::vector<std::string> SplitScriptLines(std::string_view text) {
   std::vector<std::string> lines;
   size_t start = 0;
   while (start <= text.size()) {
@@ -206,7 +206,7 @@ Status Interpreter::ExecuteCaptured(std::string_view line, CommandOutput* out) {
 Result<std::vector<std::string>> Interpreter::ReadScriptLines(const std::string& path) const {
   AIRSCOPE_ASSIGN_OR_RETURN(std::string text, ReadFile(path, session_.settings().GetUnsigned("max-file-size")));
   AIRSCOPE_ASSIGN_OR_RETURN(std::string_view script, ScriptText(text, path));
-  return SplitLines(script);
+  return SplitScriptLines(script);
 }
 
 Status Interpreter::RunScript(const std::string& path) {

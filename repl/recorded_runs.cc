@@ -6,13 +6,12 @@
 #include <fmt/format.h>
 
 #include "core/ops/op_registry.h"
+#include "core/text.h"
 
 namespace airscope {
 namespace {
 
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
-std::shared_ptr<const Graph> Find(const LoadedGraphs& loaded, const std::string& name) {
+std::shared_ptr<const Graph> FindLoaded(const LoadedGraphs& loaded, const std::string& name) {
   auto it = loaded.find(name);
   return it == loaded.end() ? nullptr : it->second;
 }
@@ -38,7 +37,7 @@ std::vector<RecordedRun> RecordedRunsOfTree(const DebugTree& tree, const std::st
   for (const DebugTreeGraph& g : tree.graphs) {
     if (g.source != DebugGraphSource::kTorchAirStage) continue;
     std::string key = g.prefix + g.model + "/" + g.phase;
-    std::shared_ptr<const Graph> graph = Find(loaded, name_prefix + g.name);
+    std::shared_ptr<const Graph> graph = FindLoaded(loaded, name_prefix + g.name);
     if (!graph) {  // not loaded: its warning named the file
       if (auto it = run_of.find(key); it != run_of.end()) runs[it->second].unloaded.push_back(FileName(g.path));
       continue;
@@ -52,13 +51,13 @@ std::vector<RecordedRun> RecordedRunsOfTree(const DebugTree& tree, const std::st
       run.every_pass_dumped = true;
       run.training = training.count(g.prefix + g.model) > 0;
       if (auto it = dynamo_of.find(g.prefix + g.model); it != dynamo_of.end()) {
-        if (std::shared_ptr<const Graph> d = Find(loaded, name_prefix + it->second->name)) {
+        if (std::shared_ptr<const Graph> d = FindLoaded(loaded, name_prefix + it->second->name)) {
           run.dynamo = RecordedStage{name_prefix + it->second->name, "", false, FileName(it->second->path), d};
         }
       }
       // K of model__K counts Dynamo graphs from 0, as replace_stream_event_pass's
       // GraphCounter does (graph_transform_observer.py DebugContext; replace_stream_event.py:12-23).
-      if (StartsWith(g.model, "model__")) {
+      if (g.model.starts_with("model__")) {
         try {
           run.dynamo_graph_counter = std::stoll(g.model.substr(7));
         } catch (...) {}
@@ -86,8 +85,8 @@ std::vector<RecordedRun> RecordedRunsOfTree(const DebugTree& tree, const std::st
     std::string base = g.name.substr(0, g.name.rfind(':'));
     auto it = original.find(base);
     if (it == original.end()) continue;
-    std::shared_ptr<const Graph> in = Find(loaded, name_prefix + it->second->name);
-    std::shared_ptr<const Graph> out = Find(loaded, name_prefix + g.name);
+    std::shared_ptr<const Graph> in = FindLoaded(loaded, name_prefix + it->second->name);
+    std::shared_ptr<const Graph> out = FindLoaded(loaded, name_prefix + g.name);
     if (!in || !out) continue;
     RecordedRun run;
     run.name = name_prefix + base;
@@ -108,10 +107,10 @@ std::vector<RecordedRun> RecordedRunsOfTree(const DebugTree& tree, const std::st
 
 std::string LogKindPass(std::string_view kind, bool* user_pass) {
   *user_pass = false;
-  if (!StartsWith(kind, "torchair_")) return "";
+  if (!kind.starts_with("torchair_")) return "";
   kind.remove_prefix(9);
   for (std::string_view phase : {"backward_", "joint_", "inference_"}) {
-    if (StartsWith(kind, phase)) kind.remove_prefix(phase.size());
+    if (kind.starts_with(phase)) kind.remove_prefix(phase.size());
   }
   if (kind == "after_post_grad_custom_pre_pass" || kind == "after_post_grad_custom_post_pass") {
     *user_pass = true;
@@ -133,7 +132,7 @@ std::vector<RecordedRun> RecordedRunsOfLog(const TorchLogs& log, const std::vect
   for (size_t i = 0; i < log.graphs.size() && i < names.size(); ++i) {
     const TorchLogsGraph& g = log.graphs[i];
     if (g.artifact != "torchair") continue;
-    std::shared_ptr<const Graph> graph = names[i].empty() ? nullptr : Find(loaded, names[i]);
+    std::shared_ptr<const Graph> graph = names[i].empty() ? nullptr : FindLoaded(loaded, names[i]);
     std::string label = fmt::format("log line {}: {}", g.line, g.title);
     bool starts = g.kind == "torchair_graph" || ((g.kind == "torchair_before_post_grad_custom_pre_pass" ||
                                                   g.kind == "torchair_backward_before_post_grad_custom_pre_pass") &&

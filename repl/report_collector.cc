@@ -1,4 +1,5 @@
 #include "repl/report_collector.h"
+#include "core/text.h"
 
 #include <map>
 #include <set>
@@ -36,8 +37,6 @@ class CurrentGraphRestorer {
   std::string name_;
 };
 
-std::string Count(int64_t value) { return value < 0 ? "-" : fmt::format("{}", value); }
-
 // The guards and problems of one TORCH_TRACE log (`prefix` before its compile ids).
 void AddTrace(ReportLog& out, const std::string& prefix, const TraceLog& log) {
   for (const auto& [id, text] : log.cpp_guards) out.guards.emplace_back(prefix + id, text);
@@ -71,10 +70,10 @@ ReportLog LogOf(const LogBundle& bundle, Session& session) {
     r.id = c.id;
     r.status = c.status;
     r.function = c.function.empty() ? "?" : c.function;
-    r.sizes = c.ops < 0 && c.nodes < 0 && c.inputs < 0
-                  ? "-"
-                  : fmt::format("ops {}, nodes {}, inputs {}", Count(c.ops), Count(c.nodes), Count(c.inputs));
-    r.guards = Count(c.guard_count);
+    r.sizes = c.ops < 0 && c.nodes < 0 && c.inputs < 0 ? "-"
+                                                       : fmt::format("ops {}, nodes {}, inputs {}", CountOrDash(c.ops),
+                                                                     CountOrDash(c.nodes), CountOrDash(c.inputs));
+    r.guards = CountOrDash(c.guard_count);
     std::vector<std::string> cache;
     if (c.cache_size >= 0) cache.push_back(fmt::format("cache_size {}", c.cache_size));
     for (const std::string& a : c.cache) cache.push_back(a);

@@ -75,7 +75,7 @@ struct HelpLine {
   size_t width() const { return indent + text.size(); }
 };
 
-std::vector<HelpLine> SplitLines(std::string_view text) {
+std::vector<HelpLine> SplitHelpLines(std::string_view text) {
   std::vector<HelpLine> lines;
   size_t start = 0;
   while (start <= text.size()) {
@@ -278,7 +278,7 @@ std::string RoffHelp(std::string_view text, RoffPlace place) {
     new_paragraph = false;
     mode = next;
   };
-  std::vector<HelpLine> lines = SplitLines(text);
+  std::vector<HelpLine> lines = SplitHelpLines(text);
   // A row of a table at the margin ("key  text" with its next line under the text) is laid out too.
   auto laid_out_at = [&lines](size_t i) {
     if (IsBullet(lines[i])) return false;

@@ -18,10 +18,6 @@ bool IsViewOp(const Node& node, const OpRegistry& registry) {
 
 namespace {
 
-Node* NodeArg(const Node& node, size_t i) {
-  return i < node.args().size() && node.args()[i].is_node() ? node.args()[i].as_node() : nullptr;
-}
-
 // What Compute asks of a node's op, looked up once per distinct target:
 // targets are interned per graph, so the string's address is the key and
 // the registry's string hash runs once per op, not once per node.
@@ -65,12 +61,12 @@ StorageMap StorageMap::Compute(const Graph& graph, const OpRegistry& registry) {
     if (node->op() == OpKind::kPlaceholder || node->op() == OpKind::kGetAttr) {
       if (tensor) storage = map.Fresh();
     } else if (node->op() == OpKind::kCallFunction) {
-      Node* arg0 = NodeArg(*node, 0);
+      Node* arg0 = PositionalNodeArg(*node, 0);
       const Argument* out = node->kwarg("out");
       if (ops.IsGetItem(*node) && arg0 != nullptr) {
-        if (arg0->op() == OpKind::kCallFunction && ops.IsView(*arg0) && NodeArg(*arg0, 0) != nullptr) {
-          map.view_of_[node] = NodeArg(*arg0, 0);  // split/unbind: the item views the base
-          storage = map.Of(NodeArg(*arg0, 0));
+        if (arg0->op() == OpKind::kCallFunction && ops.IsView(*arg0) && PositionalNodeArg(*arg0, 0) != nullptr) {
+          map.view_of_[node] = PositionalNodeArg(*arg0, 0);  // split/unbind: the item views the base
+          storage = map.Of(PositionalNodeArg(*arg0, 0));
         } else if (tensor && node->args().size() > 1 && node->args()[1].kind() == Argument::Kind::kInt) {
           auto [it, fresh] = tuple_items.try_emplace({arg0, node->args()[1].as_int()}, -1);
           if (fresh) it->second = map.Fresh();

@@ -166,4 +166,23 @@ Result<size_t> EliminateDeadCode(Graph& graph, const OpRegistry& registry) {
   return erased;
 }
 
+const TensorMeta* TensorArgOf(const Argument& arg) { return arg.is_node() ? TensorOf(arg.as_node()) : nullptr; }
+
+Node* PositionalNodeArg(const Node& node, size_t i) {
+  return i < node.args().size() && node.args()[i].is_node() ? node.args()[i].as_node() : nullptr;
+}
+
+std::map<std::string, Node*> SymIntPlaceholders(const Graph& graph) {
+  std::map<std::string, Node*> out;
+  for (Node* node : graph.Placeholders()) {
+    const NodeMeta* meta = node->meta();
+    if (!meta || meta->kind != ValueKind::kSymInt) continue;
+    std::string_view text = meta->annotation;
+    if (text.size() > 5 && text.starts_with("Sym(") && text.ends_with(")")) {
+      out[std::string(text.substr(4, text.size() - 5))] = node;
+    }
+  }
+  return out;
+}
+
 }  // namespace airscope

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -74,6 +75,15 @@ FlatNodeMap<size_t> Positions(const Graph& graph);
 
 // The tensor a node makes, or nullptr when it is unknown or not one tensor.
 const TensorMeta* TensorOf(const Node* node);
+// TensorOf the node an argument refers to; nullptr when it refers to none.
+const TensorMeta* TensorArgOf(const Argument& arg);
+// The node at args()[i], or nullptr when there is none or it is not a node
+// (positional only: op_helpers.h's FindNodeArg also looks at keywords).
+Node* PositionalNodeArg(const Node& node, size_t i);
+// The graph's SymInt placeholders (annotated `Sym(s0)`) by symbol, as
+// TorchAir's _build_sym_inputs_from_placeholders (cat:17-28) builds its dict:
+// a later placeholder of the same symbol replaces an earlier one.
+std::map<std::string, Node*> SymIntPlaceholders(const Graph& graph);
 // Strides stated and equal to the contiguous ones, or unstated on a value
 // made by a computing op (which allocates a fresh, contiguous result).
 bool KnownContiguous(const Node* node);

@@ -1,4 +1,5 @@
 #include "core/dynamo/dim_gears.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -9,12 +10,6 @@
 
 namespace airscope {
 namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  return s;
-}
 
 // Python's repr of a float: the shortest text that reads back, with ".0"
 // when it would look like an int.
@@ -51,7 +46,7 @@ bool PyScalar::operator==(const PyScalar& other) const {
 }
 
 PyScalar ParsePyScalar(std::string_view word) {
-  word = Trim(word);
+  word = Trim(word, " ");
   PyScalar s;
   if (word == "True" || word == "False") {
     s.type = PyScalar::Type::kBool;
@@ -98,7 +93,7 @@ std::string GearsValue::Repr() const {
 bool GearsValue::operator==(const GearsValue& other) const { return kind == other.kind && items == other.items; }
 
 Result<GearsValue> ParseGearsValue(std::string_view word) {
-  word = Trim(word);
+  word = Trim(word, " ");
   GearsValue value;
   std::string_view body = word;
   if (word.size() >= 2 && word.front() == '[' && word.back() == ']') {
@@ -119,7 +114,7 @@ Result<GearsValue> ParseGearsValue(std::string_view word) {
   while (pos <= body.size()) {
     size_t comma = body.find(',', pos);
     if (comma == std::string_view::npos) comma = body.size();
-    std::string_view piece = Trim(body.substr(pos, comma - pos));
+    std::string_view piece = Trim(body.substr(pos, comma - pos), " ");
     if (piece.empty()) {
       // Python allows one trailing comma: [8, 4,] and (8,).
       if (comma == body.size() && !value.items.empty()) break;

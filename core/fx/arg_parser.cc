@@ -1,5 +1,6 @@
 // See arg_parser.h for the grammar and the error contract.
 #include "core/fx/arg_parser.h"
+#include "core/text.h"
 
 #include <charconv>
 #include <utility>
@@ -18,11 +19,6 @@ char CloserFor(char open) {
     case '[': return ']';
     default: return '}';
   }
-}
-
-std::string_view TrimRight(std::string_view s) {
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  return s;
 }
 
 bool IsIdentifier(std::string_view s) {
@@ -149,7 +145,7 @@ bool ArgParser::Value(size_t* pos, std::string_view kwarg, int depth, Argument* 
     *pos = start;  // e.g. `(1) * 2`: not a literal after all; keep it verbatim below
   }
   if (!SkipBalanced(pos)) return false;
-  std::string_view text = TrimRight(line_.substr(start, *pos - start));
+  std::string_view text = TrimRight(line_.substr(start, *pos - start), " ");
   return Atom(text, start, kwarg, out);
 }
 

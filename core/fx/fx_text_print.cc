@@ -10,8 +10,6 @@
 namespace airscope {
 namespace {
 
-void Put(fmt::memory_buffer& out, std::string_view text) { out.append(text.data(), text.data() + text.size()); }
-
 void PutCount(fmt::memory_buffer& out, size_t value) {
   char buf[24];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
@@ -21,29 +19,29 @@ void PutCount(fmt::memory_buffer& out, size_t value) {
 
 // Python's str() of a value: like repr() except a top-level str prints bare.
 void AppendPythonStr(fmt::memory_buffer& out, const Argument& arg) {
-  if (arg.kind() == Argument::Kind::kString) return Put(out, arg.as_string());
+  if (arg.kind() == Argument::Kind::kString) return AppendText(out, arg.as_string());
   AppendPythonArg(out, arg);
 }
 
 void AppendNode(fmt::memory_buffer& out, const Graph& graph, const Node& node) {
   if (node.op() == OpKind::kOutput) {
-    Put(out, "return ");
+    AppendText(out, "return ");
     if (!node.args().empty()) AppendPythonStr(out, node.args()[0]);
     return;
   }
   out.push_back('%');
-  Put(out, node.name());
-  Put(out, graph.style().legacy_users ? " : [#users=" : " : [num_users=");
+  AppendText(out, node.name());
+  AppendText(out, graph.style().legacy_users ? " : [#users=" : " : [num_users=");
   PutCount(out, node.users().size());
-  Put(out, "] = ");
-  Put(out, OpKindName(node.op()));
-  Put(out, "[target=");
-  Put(out, node.target());
+  AppendText(out, "] = ");
+  AppendText(out, OpKindName(node.op()));
+  AppendText(out, "[target=");
+  AppendText(out, node.target());
   out.push_back(']');
   switch (node.op()) {
     case OpKind::kPlaceholder:
       if (!node.args().empty()) {
-        Put(out, "(default=");
+        AppendText(out, "(default=");
         AppendPythonStr(out, node.args()[0]);
         out.push_back(')');
       }
@@ -52,22 +50,22 @@ void AppendNode(fmt::memory_buffer& out, const Graph& graph, const Node& node) {
     default: break;
   }
   // _format_arg of the args tuple: `(%x,)` for one element.
-  Put(out, "(args = (");
+  AppendText(out, "(args = (");
   const auto& args = node.args();
   for (size_t i = 0; i < args.size(); ++i) {
-    if (i) Put(out, ", ");
+    if (i) AppendText(out, ", ");
     AppendFxArg(out, args[i]);
   }
   if (args.size() == 1) out.push_back(',');
-  Put(out, "), kwargs = {");
+  AppendText(out, "), kwargs = {");
   const auto& kwargs = node.kwargs();
   for (size_t i = 0; i < kwargs.size(); ++i) {
-    if (i) Put(out, ", ");
-    Put(out, kwargs[i].name);
-    Put(out, ": ");
+    if (i) AppendText(out, ", ");
+    AppendText(out, kwargs[i].name);
+    AppendText(out, ": ");
     AppendFxArg(out, kwargs[i].value);
   }
-  Put(out, "})");
+  AppendText(out, "})");
 }
 
 }  // namespace
@@ -75,9 +73,9 @@ void AppendNode(fmt::memory_buffer& out, const Graph& graph, const Node& node) {
 std::string PrintFxText(const Graph& graph) {
   fmt::memory_buffer out;
   out.reserve(16 + graph.size() * 128);
-  Put(out, "graph():");
+  AppendText(out, "graph():");
   for (const Node* node : graph) {
-    Put(out, "\n    ");
+    AppendText(out, "\n    ");
     AppendNode(out, graph, *node);
   }
   return std::string(out.data(), out.size());

@@ -11,8 +11,6 @@
 namespace airscope {
 namespace {
 
-void Put(fmt::memory_buffer& out, std::string_view text) { out.append(text.data(), text.data() + text.size()); }
-
 void AppendInt(fmt::memory_buffer& out, int64_t value) {
   char buf[24];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
@@ -30,10 +28,10 @@ void AppendStringRepr(fmt::memory_buffer& out, std::string_view value) {
   for (char ch : value) {
     unsigned char c = static_cast<unsigned char>(ch);
     switch (c) {
-      case '\\': Put(out, "\\\\"); break;
-      case '\n': Put(out, "\\n"); break;
-      case '\r': Put(out, "\\r"); break;
-      case '\t': Put(out, "\\t"); break;
+      case '\\': AppendText(out, "\\\\"); break;
+      case '\n': AppendText(out, "\\n"); break;
+      case '\r': AppendText(out, "\\r"); break;
+      case '\t': AppendText(out, "\\t"); break;
       default:
         if (c == static_cast<unsigned char>(quote)) {
           out.push_back('\\');
@@ -55,7 +53,7 @@ void AppendSequence(fmt::memory_buffer& out, const Argument& arg, ItemFn&& item)
   auto items = arg.items();
   out.push_back(tuple ? '(' : '[');
   for (size_t i = 0; i < items.size(); ++i) {
-    if (i) Put(out, ", ");
+    if (i) AppendText(out, ", ");
     item(out, items[i]);
   }
   if (tuple && items.size() == 1) out.push_back(',');
@@ -65,8 +63,8 @@ void AppendSequence(fmt::memory_buffer& out, const Argument& arg, ItemFn&& item)
 }  // namespace
 
 void AppendPythonFloatRepr(fmt::memory_buffer& out, double value) {
-  if (std::isnan(value)) return Put(out, "nan");
-  if (std::isinf(value)) return Put(out, value < 0 ? "-inf" : "inf");
+  if (std::isnan(value)) return AppendText(out, "nan");
+  if (std::isinf(value)) return AppendText(out, value < 0 ? "-inf" : "inf");
   // Shortest round-trip digits in scientific form, then laid out the way
   // Python's repr does: fixed notation for exponents in [-4, 16).
   char sci[64];
@@ -86,7 +84,7 @@ void AppendPythonFloatRepr(fmt::memory_buffer& out, double value) {
   if (negative) out.push_back('-');
   if (exponent >= -4 && exponent < 16) {
     if (exponent < 0) {
-      Put(out, "0.");
+      AppendText(out, "0.");
       for (int i = 0; i < -exponent - 1; ++i) out.push_back('0');
       out.append(digits, digits + n);
     } else {
@@ -112,27 +110,27 @@ void AppendPythonFloatRepr(fmt::memory_buffer& out, double value) {
 void AppendFxArg(fmt::memory_buffer& out, const Argument& arg) {
   using K = Argument::Kind;
   switch (arg.kind()) {
-    case K::kNone: return Put(out, "None");
-    case K::kBool: return Put(out, arg.as_bool() ? "True" : "False");
+    case K::kNone: return AppendText(out, "None");
+    case K::kBool: return AppendText(out, arg.as_bool() ? "True" : "False");
     case K::kInt: return AppendInt(out, arg.as_int());
     case K::kFloat: return AppendPythonFloatRepr(out, arg.as_float());
     case K::kString:
-    case K::kRaw: return Put(out, arg.as_string());  // _format_arg prints str bare
-    case K::kNode: out.push_back('%'); return Put(out, arg.as_node()->name());
+    case K::kRaw: return AppendText(out, arg.as_string());  // _format_arg prints str bare
+    case K::kNode: out.push_back('%'); return AppendText(out, arg.as_node()->name());
     case K::kList:
     case K::kTuple: return AppendSequence(out, arg, AppendFxArg);
-    case K::kDType: return Put(out, TorchName(arg.as_dtype()));
+    case K::kDType: return AppendText(out, TorchName(arg.as_dtype()));
     case K::kDevice: {
       const Device& d = arg.as_device();
-      Put(out, d.type);
+      AppendText(out, d.type);
       if (d.index >= 0) {
         out.push_back(':');
         AppendInt(out, d.index);
       }
       return;
     }
-    case K::kMemoryFormat: return Put(out, TorchName(arg.as_memory_format()));
-    case K::kLayout: return Put(out, TorchName(arg.as_layout()));
+    case K::kMemoryFormat: return AppendText(out, TorchName(arg.as_memory_format()));
+    case K::kLayout: return AppendText(out, TorchName(arg.as_layout()));
   }
 }
 
@@ -140,10 +138,10 @@ void AppendPythonArg(fmt::memory_buffer& out, const Argument& arg) {
   using K = Argument::Kind;
   switch (arg.kind()) {
     case K::kString: return AppendStringRepr(out, arg.as_string());
-    case K::kNode: return Put(out, arg.as_node()->name());
+    case K::kNode: return AppendText(out, arg.as_node()->name());
     case K::kList:
     case K::kTuple: return AppendSequence(out, arg, AppendPythonArg);
-    case K::kDevice: return Put(out, arg.as_device().Repr());
+    case K::kDevice: return AppendText(out, arg.as_device().Repr());
     default: return AppendFxArg(out, arg);  // the same spelling in both
   }
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -20,6 +21,11 @@ std::string PythonStringRepr(const std::string& value);
 std::string FormatFxArg(const Argument& arg);
 // One argument as FX's Python codegen prints it in readable code.
 std::string FormatPythonArg(const Argument& arg);
+
+// `text`, appended: the printers' one way to add literal text to a buffer.
+inline void AppendText(fmt::memory_buffer& out, std::string_view text) {
+  out.append(text.data(), text.data() + text.size());
+}
 
 // Appending forms of the above, for printers that build one large buffer
 // (formatting a million nodes through temporary strings is measurably slower).

@@ -19,14 +19,10 @@
 #include "core/fx/source_text.h"
 #include "core/interrupt.h"
 #include "core/scanner.h"
+#include "core/text.h"
 
 namespace airscope {
 namespace {
-
-std::string_view TrimRight(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 // NodeMeta for an annotation string (without its quotes). A tensor annotation
 // is kept as a TensorMeta only when it prints back identically, so every
@@ -71,7 +67,7 @@ class ReadableParser {
       std::string_view line = text_.substr(pos, end - pos);
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       pos = end + 1;
-      line = TrimRight(line);
+      line = TrimRight(line, " \t");
       size_t indent = line.find_first_not_of(' ');
       // Blank, or only spaces and tabs (a tab-only tail used to leave an
       // indent past the trimmed line's end: found by fuzz_readable).
@@ -322,7 +318,7 @@ class ReadableParser {
       } else if (c == ')' || c == ']' || c == '}') {
         --depth;
       } else if (c == ';' && depth == 0) {
-        return TrimRight(line.substr(0, i)).size();
+        return TrimRight(line.substr(0, i), " \t").size();
       }
     }
     return line.size();

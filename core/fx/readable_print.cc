@@ -7,8 +7,6 @@
 namespace airscope {
 namespace {
 
-void Put(fmt::memory_buffer& out, std::string_view text) { out.append(text.data(), text.data() + text.size()); }
-
 // The annotation torch would print for the node's value, or "" for none
 // (tuple-valued nodes print without one).
 std::string AnnotationOf(const Node& node) {
@@ -24,11 +22,11 @@ std::string AnnotationOf(const Node& node) {
 }
 
 void PutAnnotated(fmt::memory_buffer& out, const Node& node, std::string_view shown_name = {}) {
-  Put(out, shown_name.empty() ? std::string_view(node.name()) : shown_name);
+  AppendText(out, shown_name.empty() ? std::string_view(node.name()) : shown_name);
   std::string annotation = AnnotationOf(node);
   if (!annotation.empty()) {
-    Put(out, ": \"");
-    Put(out, annotation);
+    AppendText(out, ": \"");
+    AppendText(out, annotation);
     out.push_back('"');
   }
 }
@@ -37,14 +35,14 @@ void PutCallArgs(fmt::memory_buffer& out, const Node& node, size_t first) {
   out.push_back('(');
   bool comma = false;
   for (size_t i = first; i < node.args().size(); ++i) {
-    if (comma) Put(out, ", ");
+    if (comma) AppendText(out, ", ");
     AppendPythonArg(out, node.args()[i]);
     comma = true;
   }
   for (const Kwarg& kw : node.kwargs()) {
-    if (comma) Put(out, ", ");
-    Put(out, kw.name);
-    Put(out, " = ");
+    if (comma) AppendText(out, ", ");
+    AppendText(out, kw.name);
+    AppendText(out, " = ");
     AppendPythonArg(out, kw.value);
     comma = true;
   }
@@ -58,8 +56,8 @@ void PutStackTrace(fmt::memory_buffer& out, const Node& node) {
   std::string_view trace = node.meta()->stack_trace;
   while (!trace.empty()) {
     size_t nl = trace.find('\n');
-    Put(out, "        ");
-    Put(out, trace.substr(0, nl));
+    AppendText(out, "        ");
+    AppendText(out, trace.substr(0, nl));
     out.push_back('\n');
     trace = nl == std::string_view::npos ? std::string_view() : trace.substr(nl + 1);
   }
@@ -84,7 +82,7 @@ bool PutInplaceOperator(fmt::memory_buffer& out, const Node& node) {
     AppendPythonArg(out, operand);
     out.push_back('[');
     AppendPythonArg(out, node.args()[1]);
-    Put(out, "] = ");
+    AppendText(out, "] = ");
     AppendPythonArg(out, node.args()[2]);
   } else {
     std::string_view symbol;
@@ -94,13 +92,13 @@ bool PutInplaceOperator(fmt::memory_buffer& out, const Node& node) {
     if (symbol.empty() || node.args().size() != 2) return false;
     AppendPythonArg(out, operand);
     out.push_back(' ');
-    Put(out, symbol);
+    AppendText(out, symbol);
     out.push_back(' ');
     AppendPythonArg(out, node.args()[1]);
   }
-  Put(out, ";  ");
+  AppendText(out, ";  ");
   PutAnnotated(out, node);
-  Put(out, " = ");
+  AppendText(out, " = ");
   AppendPythonArg(out, operand);
   return true;
 }
@@ -110,61 +108,61 @@ bool PutInplaceOperator(fmt::memory_buffer& out, const Node& node) {
 std::string PrintReadable(const Graph& graph) {
   fmt::memory_buffer out;
   out.reserve(128 + graph.size() * 112);
-  Put(out, "class ");
-  Put(out, graph.style().module_class);
-  Put(out, "(torch.nn.Module):\n    def forward(self");
+  AppendText(out, "class ");
+  AppendText(out, graph.style().module_class);
+  AppendText(out, "(torch.nn.Module):\n    def forward(self");
   for (const Node* node : graph) {
     if (node->op() != OpKind::kPlaceholder) continue;
-    Put(out, ", ");
+    AppendText(out, ", ");
     // The signature names the placeholder's target; a node renamed from it
     // gets `name = target` in the body (Dynamo's `l_x_ = L_x_`).
     PutAnnotated(out, *node, node->target());
     if (!node->args().empty()) {
-      Put(out, " = ");
+      AppendText(out, " = ");
       AppendPythonArg(out, node->args()[0]);
     }
   }
-  Put(out, "):\n");
+  AppendText(out, "):\n");
   for (const Node* node : graph) {
     if (node->op() != OpKind::kPlaceholder || node->name() == node->target()) continue;
-    Put(out, "        ");
-    Put(out, node->name());
-    Put(out, " = ");
-    Put(out, node->target());
+    AppendText(out, "        ");
+    AppendText(out, node->name());
+    AppendText(out, " = ");
+    AppendText(out, node->target());
     out.push_back('\n');
   }
   for (const Node* node : graph) {
     if (node->op() == OpKind::kPlaceholder) continue;
     PutStackTrace(out, *node);
-    Put(out, "        ");
+    AppendText(out, "        ");
     switch (node->op()) {
       case OpKind::kOutput:
-        Put(out, "return ");
+        AppendText(out, "return ");
         if (!node->args().empty()) AppendPythonArg(out, node->args()[0]);
         break;
       case OpKind::kGetAttr:
         PutAnnotated(out, *node);
-        Put(out, " = self.");
-        Put(out, node->target());
+        AppendText(out, " = self.");
+        AppendText(out, node->target());
         break;
       case OpKind::kCallModule:
         PutAnnotated(out, *node);
-        Put(out, " = self.");
-        Put(out, node->target());
+        AppendText(out, " = self.");
+        AppendText(out, node->target());
         PutCallArgs(out, *node, 0);
         break;
       case OpKind::kCallMethod:
         PutAnnotated(out, *node);
-        Put(out, " = ");
+        AppendText(out, " = ");
         if (!node->args().empty()) AppendPythonArg(out, node->args()[0]);
         out.push_back('.');
-        Put(out, node->target());
+        AppendText(out, node->target());
         PutCallArgs(out, *node, 1);
         break;
       default:
         if (PutInplaceOperator(out, *node)) break;
         PutAnnotated(out, *node);
-        Put(out, " = ");
+        AppendText(out, " = ");
         if (graph.style().subscript_getitem && node->target() == "operator.getitem" && node->args().size() == 2 &&
             node->kwargs().empty()) {
           AppendPythonArg(out, node->args()[0]);
@@ -173,13 +171,13 @@ std::string PrintReadable(const Graph& graph) {
           out.push_back(']');
           break;
         }
-        Put(out, node->target());
+        AppendText(out, node->target());
         PutCallArgs(out, *node, 0);
         break;
     }
     out.push_back('\n');
   }
-  Put(out, graph.style().submodules);
+  AppendText(out, graph.style().submodules);
   return std::string(out.data(), out.size());
 }
 

@@ -163,4 +163,20 @@ bool Argument::SameAs(const Argument& other) const {
   return false;
 }
 
+bool SameArgs(std::span<const Argument> a, std::span<const Argument> b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].SameAs(b[i])) return false;
+  }
+  return true;
+}
+
+bool SameKwargs(std::span<const Kwarg> a, std::span<const Kwarg> b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].name != b[i].name || !a[i].value.SameAs(b[i].value)) return false;
+  }
+  return true;
+}
+
 }  // namespace airscope

@@ -151,4 +151,9 @@ struct Kwarg {
   Argument value;
 };
 
+// Element-wise Argument::SameAs (same length, same values in order); for
+// kwargs the names match too, in the same order.
+bool SameArgs(std::span<const Argument> a, std::span<const Argument> b);
+bool SameKwargs(std::span<const Kwarg> a, std::span<const Kwarg> b);
+
 }  // namespace airscope

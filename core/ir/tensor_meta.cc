@@ -1,4 +1,5 @@
 #include "core/ir/tensor_meta.h"
+#include "core/text.h"
 
 #include <charconv>
 #include <limits>
@@ -18,12 +19,6 @@ std::string JoinDims(const std::vector<Dim>& dims) {
   return out;
 }
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  return s;
-}
-
 bool AllDigits(std::string_view s) {
   if (s.starts_with('-')) s.remove_prefix(1);
   return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
@@ -37,7 +32,7 @@ Status ParseDimList(std::string_view text, size_t* pos, std::vector<Dim>* dims, 
   size_t item_start = i;
   int depth = 0;
   auto add_item = [&](size_t end) -> Status {
-    std::string_view item = Trim(text.substr(item_start, end - item_start));
+    std::string_view item = Trim(text.substr(item_start, end - item_start), " ");
     size_t at = static_cast<size_t>(item.data() - text.data());
     if (item.empty()) {
       *error_offset = item_start;
@@ -77,7 +72,7 @@ Status ParseDimList(std::string_view text, size_t* pos, std::vector<Dim>* dims, 
     if (c == '(') ++depth;
     if (c == ')') --depth;
     if (depth == 0 && (c == ',' || c == ']')) {
-      bool empty_list = c == ']' && dims->empty() && Trim(text.substr(item_start, i - item_start)).empty();
+      bool empty_list = c == ']' && dims->empty() && Trim(text.substr(item_start, i - item_start), " ").empty();
       if (!empty_list) AIRSCOPE_RETURN_IF_ERROR(add_item(i));
       item_start = i + 1;
       if (c == ']') {

@@ -113,6 +113,11 @@ const Argument* FindArg(const Node& node, size_t index, std::string_view name) {
   return node.kwarg(name);
 }
 
+Node* FindNodeArg(const Node& node, size_t index, std::string_view name) {
+  const Argument* arg = FindArg(node, index, name);
+  return arg && arg->is_node() ? arg->as_node() : nullptr;
+}
+
 Result<const TensorMeta*> TensorArg(const Node& node, size_t index, std::string_view name) {
   const Argument* arg = FindArg(node, index, name);
   if (!arg) return OpError(node, "missing argument '{}'", name);
@@ -352,6 +357,11 @@ TensorMeta Like(const TensorMeta& like, std::vector<Dim> sizes, DType dtype) {
   out.sizes = std::move(sizes);
   out.device = like.device;
   return out;
+}
+
+Result<NodeMeta> InferLikeSelf(const Node& node) {
+  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
+  return TensorResult(Like(*self, self->sizes));
 }
 
 TensorMeta NoneElement() { return TensorMeta{}; }

@@ -34,6 +34,8 @@ Status OpError(const Node& node, fmt::format_string<Args...> format, Args&&... a
 
 // ---- arguments: by position, else by keyword; nullptr when absent.
 const Argument* FindArg(const Node& node, size_t index, std::string_view name);
+// The node FindArg finds, or nullptr when there is none or it is not a node.
+Node* FindNodeArg(const Node& node, size_t index, std::string_view name);
 
 // The tensor an argument refers to. Errors: not a node, or the node has no
 // tensor meta ("mm: input 'x' has no shape").
@@ -91,6 +93,9 @@ TensorMeta Like(const TensorMeta& like, std::vector<Dim> sizes, DType dtype);
 TensorMeta NoneElement();
 NodeMeta TensorResult(TensorMeta tensor);
 NodeMeta TupleResult(std::vector<TensorMeta> tensors);
+// The shape function of ops whose result is a new tensor of self's sizes,
+// dtype and device (clone, fill, zero, index_put, ...); strides unstated.
+Result<NodeMeta> InferLikeSelf(const Node& node);
 
 // ---- cost
 // Sum of NumBytes over all tensor inputs (tuples: all known elements; SymInt

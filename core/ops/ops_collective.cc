@@ -14,11 +14,6 @@
 namespace airscope {
 namespace {
 
-Result<NodeMeta> InferLikeFirst(const Node& node) {
-  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
-  return TensorResult(Like(*self, self->sizes));
-}
-
 // npu_define.allgather(Tensor[] tensor_list, Tensor input, str tag, int[]
 // ranks, int group_size) -> Tensor[]: allgather_meta returns tensor_list.
 Result<NodeMeta> InferAllgather(const Node& node) {
@@ -84,10 +79,10 @@ CostFn UnknownCost() {
 
 void RegisterCollectiveOps(OpRegistry& r) {
   AddOp(r, "_c10d_functional.all_to_all_single.default", OpCategory::kOther, InferAllToAllSingle, UnknownCost());
-  AddOp(r, "_c10d_functional.wait_tensor.default", OpCategory::kOther, InferLikeFirst, UnknownCost());
+  AddOp(r, "_c10d_functional.wait_tensor.default", OpCategory::kOther, InferLikeSelf, UnknownCost());
   AddOp(r, "npu_define.allgather.default", OpCategory::kOther, InferAllgather, UnknownCost());
   AddOp(r, "npu_define.allgather_in_tensor.default", OpCategory::kOther, InferAllgatherInTensor, UnknownCost());
-  AddOp(r, "npu_define.broadcast.default", OpCategory::kOther, InferLikeFirst, UnknownCost());
+  AddOp(r, "npu_define.broadcast.default", OpCategory::kOther, InferLikeSelf, UnknownCost());
   AddOp(r, "npu_define.all_to_all_single_npu.default", OpCategory::kOther, InferAllToAllSingleNpu, UnknownCost());
 }
 

@@ -67,16 +67,11 @@ Result<NodeMeta> InferIndexTensor(const Node& node) {
   return TensorResult(Like(*self, std::move(out)));
 }
 
-// index_put / zero / fill: a tensor like self (meta_index_put, zero, fill).
-Result<NodeMeta> InferLikeSelf(const Node& node) {
-  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
-  return TensorResult(Like(*self, self->sizes));
-}
-
 }  // namespace
 
 void RegisterIndexingOps(OpRegistry& r) {
   AddOp(r, "aten.index.Tensor", OpCategory::kOther, InferIndexTensor, CopyCost());
+  // index_put / zero / fill: a tensor like self (meta_index_put, zero, fill).
   AddOp(r, "aten.index_put.default", OpCategory::kOther, InferLikeSelf, CopyCost());
   AddOp(r, "aten.index_put_.default", OpCategory::kOther, InferLikeSelf, CopyCost(), /*inplace=*/true);
   AddOp(r, "aten.zero.default", OpCategory::kCreation, InferLikeSelf, CopyCost());

@@ -123,11 +123,6 @@ Result<NodeMeta> InferScalarTensor(const Node& node) {
   return TensorResult(Created(node, {}, dtype.value_or(DType::kFloat32)));
 }
 
-Result<NodeMeta> InferClone(const Node& node) {
-  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
-  return TensorResult(Like(*self, self->sizes));
-}
-
 // _to_copy(self, *, dtype=None, layout, device=None, ...).
 Result<NodeMeta> InferToCopy(const Node& node) { return InferLike(node); }
 
@@ -347,8 +342,8 @@ void RegisterMiscOps(OpRegistry& r) {
   AddOp(r, "aten.arange.start_step", C, ArangeInfer(true, true), CopyCost());
 
   constexpr auto K = OpCategory::kCopy;
-  AddOp(r, "aten.clone.default", K, InferClone, CopyCost());
-  AddOp(r, "aten.lift_fresh_copy.default", K, InferClone, CopyCost());
+  AddOp(r, "aten.clone.default", K, InferLikeSelf, CopyCost());
+  AddOp(r, "aten.lift_fresh_copy.default", K, InferLikeSelf, CopyCost());
   AddOp(r, "aten._to_copy.default", K, InferToCopy, CopyCost());
   AddOp(r, "aten.copy_.default", K, InferCopyInplace, CopyCost(), /*inplace=*/true);
   // The functional form of copy_ (what functionalization leaves): x with src's values, x's meta.
@@ -357,7 +352,7 @@ void RegisterMiscOps(OpRegistry& r) {
   // it (the functional form of a write through a view): self's shape and dtype.
   for (const char* name : {"aten.slice_scatter.default", "aten.select_scatter.default", "aten.diagonal_scatter.default",
                            "aten.as_strided_scatter.default"}) {
-    AddOp(r, name, K, InferClone, CopyCost());
+    AddOp(r, name, K, InferLikeSelf, CopyCost());
   }
   AddOp(r, "aten.cat.default", K, InferCat, CopyCost());
   AddOp(r, "aten.stack.default", K, InferStack, CopyCost());

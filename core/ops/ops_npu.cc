@@ -13,7 +13,8 @@
 namespace airscope {
 namespace {
 
-Result<NodeMeta> InferLikeSelf(const Node& node) {
+// self's meta as it is, strides included (InferLikeSelf states none).
+Result<NodeMeta> InferSelfUnchanged(const Node& node) {
   AIRSCOPE_ASSIGN_OR_RETURN(const TensorMeta* self, TensorArg(node, 0, "self"));
   return TensorResult(*self);
 }
@@ -241,11 +242,11 @@ CostFn TransposeBatchMatmulCost() {
 void RegisterNpuOps(OpRegistry& r) {
   for (const char* name :
        {"npu.scatter_update.default", "npu.npu_scatter_nd_update.default", "npu.npu_quant_scatter.default"}) {
-    AddOp(r, name, OpCategory::kOther, InferLikeSelf, CopyCost());
+    AddOp(r, name, OpCategory::kOther, InferSelfUnchanged, CopyCost());
   }
   for (const char* name :
        {"npu.scatter_update_.default", "npu.npu_scatter_nd_update_.default", "npu.npu_quant_scatter_.default"}) {
-    AddOp(r, name, OpCategory::kOther, InferLikeSelf, CopyCost(), /*inplace=*/true);
+    AddOp(r, name, OpCategory::kOther, InferSelfUnchanged, CopyCost(), /*inplace=*/true);
   }
   AddOp(r, "npu.npu_add_rms_norm.default", OpCategory::kNormalization, InferAddRmsNorm, CopyCost());
   AddOp(r, "npu.npu_add_rms_norm_cast.default", OpCategory::kNormalization, InferAddRmsNormCast, CopyCost());

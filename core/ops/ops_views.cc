@@ -148,11 +148,6 @@ Result<NodeMeta> InferView(const Node& node) {
   return TensorResult(Like(in, std::move(resolved)));
 }
 
-Result<NodeMeta> InferSame(const Node& node) {
-  AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
-  return TensorResult(Like(*self, self->sizes));
-}
-
 Result<NodeMeta> InferT(const Node& node) {
   AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
   std::vector<Dim> sizes = self->sizes;
@@ -439,7 +434,7 @@ void RegisterViewOps(OpRegistry& r) {
   AddOp(r, "aten._reshape_alias.default", V, InferGivenSize, ZeroCost());
   AddOp(r, "aten.as_strided.default", V, InferGivenSize, ZeroCost());
   for (const char* name : {"aten.detach.default", "aten.alias.default", "aten.lift_fresh.default"}) {
-    AddOp(r, name, V, InferSame, ZeroCost());
+    AddOp(r, name, V, InferLikeSelf, ZeroCost());
   }
   AddOp(r, "aten.t.default", V, InferT, ZeroCost());
   AddOp(r, "aten.transpose.int", V, InferTranspose, ZeroCost());

@@ -36,11 +36,6 @@ class Emitter {
 
 Argument Ref(Node* node) { return Argument::NodeRef(node); }
 
-Node* NodeArg(const Node& node, size_t index, std::string_view name) {
-  const Argument* arg = FindArg(node, index, name);
-  return arg && arg->is_node() ? arg->as_node() : nullptr;
-}
-
 // A Python number argument (int or float); `fallback` when absent; nullopt
 // when it is something else (a SymFloat node, ...).
 std::optional<double> NumberArg(const Node& node, size_t index, std::string_view name, double fallback) {
@@ -65,9 +60,9 @@ Argument IntList(const std::vector<int64_t>& values) {
 
 // addmm(self, mat1, mat2, *, beta=1, alpha=1) = beta * self + alpha * (mat1 @ mat2).
 Result<bool> DecomposeAddmm(Graph& graph, Node* node, const OpRegistry& registry) {
-  Node* self = NodeArg(*node, 0, "self");
-  Node* mat1 = NodeArg(*node, 1, "mat1");
-  Node* mat2 = NodeArg(*node, 2, "mat2");
+  Node* self = FindNodeArg(*node, 0, "self");
+  Node* mat1 = FindNodeArg(*node, 1, "mat1");
+  Node* mat2 = FindNodeArg(*node, 2, "mat2");
   auto beta = NumberArg(*node, 99, "beta", 1);
   auto alpha = NumberArg(*node, 99, "alpha", 1);
   if (!self || !mat1 || !mat2 || !beta || !alpha) return false;
@@ -84,7 +79,7 @@ Result<bool> DecomposeAddmm(Graph& graph, Node* node, const OpRegistry& registry
 //   none: x * 0.5 * (1 + erf(x / sqrt(2)))
 //   tanh: x * 0.5 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))
 Result<bool> DecomposeGelu(Graph& graph, Node* node, const OpRegistry& registry) {
-  Node* x = NodeArg(*node, 0, "self");
+  Node* x = FindNodeArg(*node, 0, "self");
   if (!x) return false;
   std::string approximate = "none";
   if (const Argument* a = FindArg(*node, 1, "approximate"); a && !a->is_none()) {
@@ -113,7 +108,7 @@ Result<bool> DecomposeGelu(Graph& graph, Node* node, const OpRegistry& registry)
 // and _log_softmax = (x - amax) - log(sum(exp(x - amax))), both reducing
 // along `dim` with keepdim. half_to_float (an upcast) is declined.
 Result<bool> DecomposeSoftmax(Graph& graph, Node* node, const OpRegistry& registry, bool log) {
-  Node* x = NodeArg(*node, 0, "self");
+  Node* x = FindNodeArg(*node, 0, "self");
   const Argument* dim = FindArg(*node, 1, "dim");
   const Argument* half = FindArg(*node, 2, "half_to_float");
   if (!x || !dim || dim->kind() != Argument::Kind::kInt) return false;
@@ -135,7 +130,7 @@ Result<bool> DecomposeSoftmax(Graph& graph, Node* node, const OpRegistry& regist
 // [* weight] [+ bias]. Its users must be getitem(node, 0|1|2); each is
 // rewired to the matching value and erased.
 Result<bool> DecomposeLayerNorm(Graph& graph, Node* node, const OpRegistry& registry) {
-  Node* x = NodeArg(*node, 0, "input");
+  Node* x = FindNodeArg(*node, 0, "input");
   const Argument* shape = FindArg(*node, 1, "normalized_shape");
   const TensorMeta* input = TensorOf(x);
   auto eps = NumberArg(*node, 4, "eps", 1e-5);
@@ -179,7 +174,7 @@ Result<bool> DecomposeLayerNorm(Graph& graph, Node* node, const OpRegistry& regi
 
 // silu(x) = x * sigmoid(x).
 Result<bool> DecomposeSilu(Graph& graph, Node* node, const OpRegistry& registry) {
-  Node* x = NodeArg(*node, 0, "self");
+  Node* x = FindNodeArg(*node, 0, "self");
   if (!x) return false;
   Emitter emit(graph, node, registry);
   Node* gate = emit.Call("aten.sigmoid.default", {Ref(x)});
@@ -188,7 +183,7 @@ Result<bool> DecomposeSilu(Graph& graph, Node* node, const OpRegistry& registry)
 
 // hardtanh(x, min_val=-1, max_val=1) = clamp(x, min_val, max_val).
 Result<bool> DecomposeHardtanh(Graph& graph, Node* node, const OpRegistry& registry) {
-  Node* x = NodeArg(*node, 0, "self");
+  Node* x = FindNodeArg(*node, 0, "self");
   auto low = NumberArg(*node, 1, "min_val", -1);
   auto high = NumberArg(*node, 2, "max_val", 1);
   if (!x || !low || !high) return false;
@@ -203,7 +198,7 @@ Result<bool> DecomposeHardtanh(Graph& graph, Node* node, const OpRegistry& regis
 // t(x) = transpose(x, 0, 1) for a 2-D x (t of fewer dims is the identity:
 // left to remove_noop).
 Result<bool> DecomposeT(Graph& graph, Node* node, const OpRegistry& registry) {
-  Node* x = NodeArg(*node, 0, "self");
+  Node* x = FindNodeArg(*node, 0, "self");
   const TensorMeta* input = TensorOf(x);
   if (!x || !input || input->sizes.size() != 2) return false;
   Emitter emit(graph, node, registry);
@@ -213,7 +208,7 @@ Result<bool> DecomposeT(Graph& graph, Node* node, const OpRegistry& registry) {
 // mean.dim(x, dim, keepdim=False, *, dtype=None) = sum.dim_IntList(x, dim, keepdim) / N,
 // N the product of the reduced sizes (static sizes needed).
 Result<bool> DecomposeMeanDim(Graph& graph, Node* node, const OpRegistry& registry) {
-  Node* x = NodeArg(*node, 0, "self");
+  Node* x = FindNodeArg(*node, 0, "self");
   const TensorMeta* input = TensorOf(x);
   if (!x || !input) return false;
   auto dims = IntListArg(*node, 1, "dim", std::vector<int64_t>{});

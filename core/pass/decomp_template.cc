@@ -201,22 +201,23 @@ bool ArgsInRange(const TemplateExpr& expr, size_t arity) {
 
 // Emits the calls of `expr` before `node` (post-order, so every call follows
 // its operands) and returns the value. Depth is bounded by the parser.
-Argument Expand(const TemplateExpr& expr, Graph& graph, Node* node, const OpRegistry& registry) {
+Argument ExpandTemplate(const TemplateExpr& expr, Graph& graph, Node* node, const OpRegistry& registry) {
   switch (expr.kind) {
     case TemplateExpr::Kind::kArg: return node->args()[expr.arg_index];
     case TemplateExpr::Kind::kLiteral: return expr.literal;
     case TemplateExpr::Kind::kList:
     case TemplateExpr::Kind::kTuple: {
       std::vector<Argument> items;
-      for (const TemplateExpr& item : expr.items) items.push_back(Expand(item, graph, node, registry));
+      for (const TemplateExpr& item : expr.items) items.push_back(ExpandTemplate(item, graph, node, registry));
       return expr.kind == TemplateExpr::Kind::kList ? Argument::List(std::move(items))
                                                     : Argument::Tuple(std::move(items));
     }
     case TemplateExpr::Kind::kCall: {
       std::vector<Argument> args;
-      for (const TemplateExpr& item : expr.items) args.push_back(Expand(item, graph, node, registry));
+      for (const TemplateExpr& item : expr.items) args.push_back(ExpandTemplate(item, graph, node, registry));
       std::vector<Kwarg> kwargs;
-      for (const TemplateKwarg& kw : expr.kwargs) kwargs.push_back({kw.name, Expand(kw.value, graph, node, registry)});
+      for (const TemplateKwarg& kw : expr.kwargs)
+        kwargs.push_back({kw.name, ExpandTemplate(kw.value, graph, node, registry)});
       Node* call =
           InsertCall(graph, node, CallSpec(expr.target, std::move(args), std::move(kwargs)), node->stream(), registry);
       return Argument::NodeRef(call);
@@ -234,7 +235,7 @@ Result<DecompositionFn> ParseDecompositionTemplate(std::string_view text, const 
   auto expr = std::make_shared<const TemplateExpr>(std::move(parsed));
   return DecompositionFn([expr](Graph& graph, Node* node, const OpRegistry& registry) -> Result<bool> {
     if (!ArgsInRange(*expr, node->args().size())) return false;
-    Argument value = Expand(*expr, graph, node, registry);
+    Argument value = ExpandTemplate(*expr, graph, node, registry);
     if (!value.is_node()) return false;  // a literal cannot stand for a tensor-valued node
     if (value.as_node() == node) return false;
     graph.ReplaceAllUsesWith(node, value.as_node());

@@ -133,7 +133,7 @@ OpName SplitName(std::string_view target) {
   return out;
 }
 
-struct Ref {
+struct StorageRef {
   uint32_t storage = 0;
   ValueId path = 0;
 };
@@ -199,7 +199,7 @@ class Executor {
 
   void Run(const Graph& graph, EffectSummary& summary) {
     graph_ = &graph;
-    refs_.assign(graph.size(), Ref{kUnbound, 0});
+    refs_.assign(graph.size(), StorageRef{kUnbound, 0});
     storages_.reserve(graph.size());
     reads_ = FlatIndex(graph.size() / 2);
     table_.Reserve(graph.size(), graph.size() * 8);
@@ -217,14 +217,14 @@ class Executor {
   ValueId Intern(std::initializer_list<uint32_t> words) { return table_.Intern({words.begin(), words.size()}); }
   ValueId Intern(const std::vector<uint32_t>& words) { return table_.Intern(words); }
 
-  Ref NewStorage(ValueId root, const Node* creator) {
+  StorageRef NewStorage(ValueId root, const Node* creator) {
     storages_.push_back({root, Storage::kNoWrites, creator});
     return {static_cast<uint32_t>(storages_.size() - 1), identity_path_};
   }
   static uint64_t Key(const void* pointer) { return reinterpret_cast<uintptr_t>(pointer); }
-  void Bind(const Node* node, Ref ref) { refs_[graph_->PositionOf(node)] = ref; }
-  const Ref* RefOf(const Node* node) const {
-    const Ref& ref = refs_[graph_->PositionOf(node)];
+  void Bind(const Node* node, StorageRef ref) { refs_[graph_->PositionOf(node)] = ref; }
+  const StorageRef* RefOf(const Node* node) const {
+    const StorageRef& ref = refs_[graph_->PositionOf(node)];
     return ref.storage == kUnbound ? nullptr : &ref;
   }
 
@@ -291,7 +291,7 @@ class Executor {
   }
 
   ValueId ValueOf(const Node* node) {
-    const Ref* ref = RefOf(node);
+    const StorageRef* ref = RefOf(node);
     if (!ref) return Intern({kAttr, table_.Symbol(node->name())});  // not executed (lint forbids this)
     // A piece of a filling buffer read back is that piece (as Read of the
     // spelled [kPieces ...] value would find), without spelling the buffer.
@@ -538,7 +538,7 @@ class Executor {
   }
 
   void WriteInto(const Node* target, ValueId value, const Node* writer, const Node* source = nullptr) {
-    const Ref* ref = target ? RefOf(target) : nullptr;
+    const StorageRef* ref = target ? RefOf(target) : nullptr;
     if (!ref) return;
     uint32_t index = ref->storage;
     if (storages_[index].writes == Storage::kNoWrites) {
@@ -719,9 +719,9 @@ class Executor {
   }
 
   void ViewOf(const Node* node, const Node* base, uint32_t op, ValueId params) {
-    const Ref* ref = RefOf(base);
+    const StorageRef* ref = RefOf(base);
     if (!ref) return Bind(node, NewStorage(Intern({kOp, op, 1, params, 0}), node));
-    Ref view = *ref;
+    StorageRef view = *ref;
     view.path = Step(ref->path, op, params);
     Bind(node, view);
   }
@@ -817,7 +817,7 @@ class Executor {
         const Argument* src = FindArg(*node, 1, "src");
         if (!self || !src) break;
         ValueId path = Step(identity_path_, info.op, ViewParams(node, info.op, 2));
-        Ref fresh = NewStorage(0, node);
+        StorageRef fresh = NewStorage(0, node);
         storages_[fresh.storage].root = Write(ValueOf(self), path, Value(*src), self);
         return Bind(node, fresh);
       }
@@ -902,7 +902,7 @@ class Executor {
       if (!storage.input() || !log) continue;
       std::string last = Describe(log->last_writer);
       // A copy_ of a value some op wrote in place: that op is the likelier culprit.
-      const Ref* source = log->last_source ? RefOf(log->last_source) : nullptr;
+      const StorageRef* source = log->last_source ? RefOf(log->last_source) : nullptr;
       const WriteLog* source_log = source ? LogOf(storages_[source->storage]) : nullptr;
       if (source_log) {
         last += fmt::format(" (copying {}, written in place by {})", Describe(log->last_source),
@@ -925,7 +925,7 @@ class Executor {
   std::deque<PendingPieces> pending_;  // a deque: PendingOf hands out pointers
   static constexpr uint32_t kUnbound = ~uint32_t{0};
   const Graph* graph_ = nullptr;
-  std::vector<Ref> refs_;  // by node position; kUnbound storage before the node ran
+  std::vector<StorageRef> refs_;  // by node position; kUnbound storage before the node ran
   FlatIndex reads_;
   std::vector<std::vector<uint32_t>> free_;  // for Scratch
   FlatIndex target_index_;                   // interned target string -> index in targets_

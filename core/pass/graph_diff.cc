@@ -6,22 +6,6 @@
 namespace airscope {
 namespace {
 
-bool SameArgs(const std::vector<Argument>& x, const std::vector<Argument>& y) {
-  if (x.size() != y.size()) return false;
-  for (size_t i = 0; i < x.size(); ++i) {
-    if (!x[i].SameAs(y[i])) return false;
-  }
-  return true;
-}
-
-bool SameKwargs(const std::vector<Kwarg>& x, const std::vector<Kwarg>& y) {
-  if (x.size() != y.size()) return false;
-  for (size_t i = 0; i < x.size(); ++i) {
-    if (x[i].name != y[i].name || !x[i].value.SameAs(y[i].value)) return false;
-  }
-  return true;
-}
-
 bool SameMeta(const NodeMeta* x, const NodeMeta* y) {
   if (!x || !y) return x == y;
   return *x == *y;

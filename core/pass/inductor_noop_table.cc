@@ -15,12 +15,8 @@ namespace {
 
 constexpr int64_t kMaxInt64 = std::numeric_limits<int64_t>::max();  // torch's 2**63 - 1
 
-const Node* NodeArg(const Node& node, size_t index, std::string_view name) {
-  const Argument* arg = FindArg(node, index, name);
-  return arg && arg->is_node() ? arg->as_node() : nullptr;
-}
-const Node* Arg0(const Node& node) { return NodeArg(node, 0, "self"); }
-const Node* Arg1(const Node& node) { return NodeArg(node, 1, "src"); }
+const Node* Arg0(const Node& node) { return FindNodeArg(node, 0, "self"); }
+const Node* Arg1(const Node& node) { return FindNodeArg(node, 1, "src"); }
 const Node* FirstCatInput(const Node& node) {  // cat's lambda args: args[0][0]
   const Argument* tensors = FindArg(node, 0, "tensors");
   if (!tensors || !tensors->is_sequence() || tensors->items().empty()) return nullptr;
@@ -145,7 +141,7 @@ bool ViewDtypeNoop(const Node& node) { return ConvertElementTypeNoop(node); }
 
 bool TrueNoop(const Node&) { return true; }
 
-const std::map<std::string, NoopRule, std::less<>>& Table() {
+const std::map<std::string, NoopRule, std::less<>>& NoopRules() {
   static const auto* table = new std::map<std::string, NoopRule, std::less<>>{
       {"aten.slice.Tensor", {Arg0, SliceNoop}},
       {"aten.slice_scatter.default", {Arg1, SliceScatterNoop}},
@@ -171,8 +167,8 @@ const std::map<std::string, NoopRule, std::less<>>& Table() {
 }  // namespace
 
 const NoopRule* FindNoopRule(std::string_view target) {
-  auto it = Table().find(StripTorchOps(target));
-  return it == Table().end() ? nullptr : &it->second;
+  auto it = NoopRules().find(StripTorchOps(target));
+  return it == NoopRules().end() ? nullptr : &it->second;
 }
 
 namespace {

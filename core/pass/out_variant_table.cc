@@ -8,7 +8,7 @@ namespace airscope {
 namespace {
 
 // op overload -> its `.out` overload with the same non-out arguments.
-const std::map<std::string, std::string, std::less<>>& Table() {
+const std::map<std::string, std::string, std::less<>>& OutVariants() {
   static const auto* table = new std::map<std::string, std::string, std::less<>>{
       // unary pointwise: op(Tensor self) / op.out(Tensor self, *, Tensor(a!) out)
       {"aten.abs.default", "aten.abs.out"},
@@ -55,8 +55,8 @@ const std::map<std::string, std::string, std::less<>>& Table() {
 }  // namespace
 
 std::string OutVariant(std::string_view target) {
-  auto it = Table().find(StripTorchOps(target));
-  return it == Table().end() ? std::string() : it->second;
+  auto it = OutVariants().find(StripTorchOps(target));
+  return it == OutVariants().end() ? std::string() : it->second;
 }
 
 }  // namespace airscope

@@ -19,7 +19,7 @@
 namespace airscope {
 namespace {
 
-constexpr std::string_view kFused = "airscope.fused_pointwise.default";
+constexpr std::string_view kFusedPointwise = "airscope.fused_pointwise.default";
 
 bool Fusable(const Node* node, const OpRegistry& registry) {
   if (node->op() != OpKind::kCallFunction) return false;
@@ -65,7 +65,7 @@ Result<size_t> FuseRound(Graph& graph, const OpRegistry& registry, size_t* fused
     std::vector<Argument> ops;
     for (const Node* member : chain) {
       // A fused node joining a longer chain contributes the ops it fused.
-      const Argument* fused_ops = IsTarget(*member, kFused) ? member->kwarg("ops") : nullptr;
+      const Argument* fused_ops = IsTarget(*member, kFusedPointwise) ? member->kwarg("ops") : nullptr;
       if (fused_ops && fused_ops->is_sequence()) {
         for (const Argument& op : fused_ops->items()) ops.push_back(op);
       } else {
@@ -84,7 +84,8 @@ Result<size_t> FuseRound(Graph& graph, const OpRegistry& registry, size_t* fused
     kwargs.push_back({"ops", Argument::List(std::move(ops))});
     kwargs.push_back({"dtype", Argument::OfDType(TensorOf(last)->dtype)});
     if (auto flops = FlopsPerElement(chain, registry)) kwargs.push_back({"flops_per_element", Argument::Float(*flops)});
-    Node* fused = graph.InsertBefore(last, CallSpec(kFused, std::move(inputs), std::move(kwargs), "fused_pointwise"));
+    Node* fused =
+        graph.InsertBefore(last, CallSpec(kFusedPointwise, std::move(inputs), std::move(kwargs), "fused_pointwise"));
     graph.SetStream(fused, last->stream());
     fused->set_meta(*last->meta());  // the chain's value, whatever inference would say
     graph.ReplaceAllUsesWith(last, fused);

@@ -38,22 +38,6 @@ std::string_view ViewInverse(const Node& node) {
   return {};
 }
 
-bool SameArgs(std::span<const Argument> a, std::span<const Argument> b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!a[i].SameAs(b[i])) return false;
-  }
-  return true;
-}
-
-bool SameKwargs(const std::vector<Kwarg>& a, const std::vector<Kwarg>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].name != b[i].name || !a[i].value.SameAs(b[i].value)) return false;
-  }
-  return true;
-}
-
 bool SameLayout(const Node* a, const Node* b) {
   const TensorMeta* x = TensorOf(a);
   const TensorMeta* y = TensorOf(b);

@@ -25,10 +25,6 @@ namespace {
 
 bool IsInput(const Node& node) { return node.op() == OpKind::kPlaceholder || node.op() == OpKind::kGetAttr; }
 
-Node* NodeArg(const Node& node, size_t i) {
-  return i < node.args().size() && node.args()[i].is_node() ? node.args()[i].as_node() : nullptr;
-}
-
 // au META_ONLY_OPS (gp uses them in is_meta_only_user).
 bool IsMetaOnlyOp(const Node& node) {
   return IsTarget(node, "aten.sym_size.int") || IsTarget(node, "aten.sym_stride.int") ||
@@ -49,12 +45,12 @@ class InputReinplacer {
     std::vector<Node*> nodes = graph.Nodes();
     for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
       Node* node = *it;
-      Node* dst = NodeArg(*node, 0);
-      Node* src = NodeArg(*node, 1);
+      Node* dst = PositionalNodeArg(*node, 0);
+      Node* src = PositionalNodeArg(*node, 1);
       if (!IsTarget(*node, "aten.copy_.default") || dst == nullptr || src == nullptr || !IsInput(*dst)) continue;
-      if (IsTarget(*src, "operator.getitem") && NodeArg(*src, 0) &&
-          FindInplaceableNpuOp(*NodeArg(*src, 0), &inplaceable_)) {
-        src = NodeArg(*src, 0);
+      if (IsTarget(*src, "operator.getitem") && PositionalNodeArg(*src, 0) &&
+          FindInplaceableNpuOp(*PositionalNodeArg(*src, 0), &inplaceable_)) {
+        src = PositionalNodeArg(*src, 0);
       }
       copy_by_args_[{dst, src}] = node;
       copy_nodes_[dst] = node;
@@ -118,7 +114,7 @@ class InputReinplacer {
         if (loc <= at) continue;
         if (copy != nullptr && Order(copy) <= loc) continue;
         if (IsMetaOnlyUser(*user)) continue;
-        if (IsTarget(*user, "aten.copy_.default") && NodeArg(*user, 0) == mutated) continue;
+        if (IsTarget(*user, "aten.copy_.default") && PositionalNodeArg(*user, 0) == mutated) continue;
         return true;
       }
     }
@@ -157,7 +153,7 @@ class InputReinplacer {
       // gp:448-466.
       std::vector<Node*> mutated;
       for (size_t idx : multi->mutated_args) {
-        Node* arg = NodeArg(*node, idx);
+        Node* arg = PositionalNodeArg(*node, idx);
         if (arg == nullptr || !copy_by_args_.count({arg, node})) return;  // every one needs its copy_
         mutated.push_back(arg);
       }
@@ -174,7 +170,7 @@ class InputReinplacer {
       ++reinplaced_;
     } else if (targets_.count(node) && !IsInput(*node)) {
       // gp:467-480.
-      Node* mutated = NodeArg(*node, 0);
+      Node* mutated = PositionalNodeArg(*node, 0);
       // One whose in-place form the registry lacks stays: airscope cannot run it.
       InplaceLookup inplace = MaybeInplaceOp(*node, registry_);
       if (mutated == nullptr || !inplace.registered) return;

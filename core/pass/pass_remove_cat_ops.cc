@@ -82,18 +82,6 @@ Result<std::optional<Argument>> SizeArg(const Dim& dim, const std::map<std::stri
   return std::optional<Argument>(Argument::NodeRef(it->second));
 }
 
-// SymInt placeholders by symbol (_build_sym_inputs_from_placeholders, cat:17-28).
-std::map<std::string, Node*> SymInputs(const Graph& graph) {
-  std::map<std::string, Node*> sym_inputs;
-  for (Node* p : graph.Placeholders()) {
-    const NodeMeta* meta = p->meta();
-    if (!meta || meta->kind != ValueKind::kSymInt) continue;
-    std::string_view text = meta->annotation;
-    if (text.starts_with("Sym(") && text.ends_with(")")) sym_inputs[std::string(text.substr(4, text.size() - 5))] = p;
-  }
-  return sym_inputs;
-}
-
 bool HasSymbol(const TensorMeta& t) {
   return std::any_of(t.sizes.begin(), t.sizes.end(), [](const Dim& d) { return !d.is_static(); });
 }
@@ -115,7 +103,8 @@ Result<bool> RewriteCat(Graph& graph, Node* cat, const std::string& stream, cons
     remarks.push_back(fmt::format("{}: skipped, its value is not one tensor", cat->name()));
     return false;
   }
-  const std::map<std::string, Node*> sym_inputs = HasSymbol(*out) ? SymInputs(graph) : std::map<std::string, Node*>{};
+  const std::map<std::string, Node*> sym_inputs =
+      HasSymbol(*out) ? SymIntPlaceholders(graph) : std::map<std::string, Node*>{};
   FlatNodeMap<size_t> order = Positions(graph);
   Node* first = *std::min_element(tensors.begin(), tensors.end(),
                                   [&](const Node* a, const Node* b) { return order.At(a) < order.At(b); });

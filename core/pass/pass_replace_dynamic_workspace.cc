@@ -63,23 +63,9 @@ Result<Argument> ShapeDim(const Dim& dim, const std::map<std::string, Node*>& sy
       dim.symbol());
 }
 
-// The SymInt placeholders (annotated `Sym(s0)`), by symbol.
-std::map<std::string, Node*> SymInputs(const Graph& graph) {
-  std::map<std::string, Node*> out;
-  for (Node* node : graph.Placeholders()) {
-    const NodeMeta* meta = node->meta();
-    if (!meta || meta->kind != ValueKind::kSymInt) continue;
-    std::string_view text = meta->annotation;
-    if (text.size() > 5 && text.substr(0, 4) == "Sym(" && text.back() == ')') {
-      out.emplace(std::string(text.substr(4, text.size() - 5)), node);
-    }
-  }
-  return out;
-}
-
 Result<bool> ReplaceDynamicWorkspaceOps(Graph& graph, PassContext& context) {
   const OpRegistry& registry = RegistryOf(context);
-  std::map<std::string, Node*> sym_inputs = SymInputs(graph);
+  std::map<std::string, Node*> sym_inputs = SymIntPlaceholders(graph);
   bool changed = false;
   for (Node* node : graph.Nodes()) {
     const StaticWorkspaceReplace* row = RowOf(*node);

@@ -13,7 +13,7 @@ namespace {
 
 // _build_search_pattern (add_rms_norm_cast.py:53-140): MultiOutputPattern of
 // y = getitem(norm, 0) (_users=2), x = getitem(norm, 2), and the cast.
-std::vector<PatternPtr> SearchPattern(bool aten_copy, bool view, bool with_epsilon) {
+std::vector<PatternPtr> CastSearchPatterns(bool aten_copy, bool view, bool with_epsilon) {
   PatternPtr norm = AddRmsNormPattern(with_epsilon, /*users=*/2);
   PatternPtr y = GetitemPattern(norm, 0, /*users=*/2);
   PatternPtr x = GetitemPattern(norm, 2);
@@ -57,7 +57,7 @@ PatternEntry CastEntry(bool aten_copy, bool view, bool with_epsilon) {
                           with_epsilon ? (view ? "_epsilon_and_view" : "_epsilon") : (view ? "_view" : ""),
                           aten_copy ? "aten._to_copy" : "npu._npu_dtype_cast");
   e.fused_op = "npu_add_rms_norm_cast";
-  e.outputs = SearchPattern(aten_copy, view, with_epsilon);
+  e.outputs = CastSearchPatterns(aten_copy, view, with_epsilon);
   if (view) e.extra_check = ViewLastDimCheck;
   // replace_fn* (add_rms_norm_cast.py:153-188): y_cast, y, _, xOut = npu_add_rms_norm_cast(x1, x2, gamma[, epsilon]);
   // with the view, y_cast.view(-1, y.size(-1)); returns (y, xOut, y_cast).

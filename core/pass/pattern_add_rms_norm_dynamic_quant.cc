@@ -12,7 +12,7 @@
 namespace airscope {
 namespace {
 
-constexpr std::string_view kFused = "npu.npu_add_rms_norm_dynamic_quant.default";
+constexpr std::string_view kFusedDynamicQuant = "npu.npu_add_rms_norm_dynamic_quant.default";
 
 Argument OutputMask() { return Argument::List({Argument::Bool(true), Argument::Bool(false)}); }
 
@@ -48,7 +48,8 @@ PatternEntry TracedEntry(bool with_xout, bool with_epsilon) {
     if (!smooth.is_none()) kwargs.push_back({"smooth_scale1", smooth});
     AddEpsilonKwarg(match, kwargs);
     kwargs.push_back({"output_mask", OutputMask()});
-    Node* fused = b.Call(kFused, {Bound(match, "x1"), Bound(match, "x2"), Bound(match, "gamma")}, std::move(kwargs));
+    Node* fused =
+        b.Call(kFusedDynamicQuant, {Bound(match, "x1"), Bound(match, "x2"), Bound(match, "gamma")}, std::move(kwargs));
     Node* y_out = b.Getitem(fused, 0);
     Node* x_out = with_xout ? b.Getitem(fused, 2) : nullptr;
     Node* scale = b.Getitem(fused, 3);
@@ -61,7 +62,7 @@ PatternEntry TracedEntry(bool with_xout, bool with_epsilon) {
 // ---- pattern 2 (_register_addrmsnormdynamicquant_pattern2, add_rms_norm_dynamic_quant.py:240-291)
 
 // _build_search_pattern (add_rms_norm_dynamic_quant.py:165-237).
-std::vector<PatternPtr> FlattenPattern(bool with_epsilon) {
+std::vector<PatternPtr> FlattenViewPatterns(bool with_epsilon) {
   PatternPtr norm = AddRmsNormPattern(with_epsilon, /*users=*/2);
   PatternPtr flat = Pattern::Call("aten.view.default", {GetitemPattern(norm, 0), Pattern::Ignored()});
   PatternPtr quant = Pattern::Call("npu.npu_dynamic_quant.default", {flat}, /*users=*/2);
@@ -69,8 +70,6 @@ std::vector<PatternPtr> FlattenPattern(bool with_epsilon) {
                                         {GetitemPattern(quant, 1), Pattern::List({Pattern::Int(-1), Pattern::Int(1)})});
   return {GetitemPattern(quant, 0), scale_view, GetitemPattern(norm, 2)};
 }
-
-const TensorMeta* TensorArgOf(const Argument& a) { return a.is_node() ? TensorOf(a.as_node()) : nullptr; }
 
 // _check_view_shape (add_rms_norm_dynamic_quant.py:15-67): the view of y is
 // y.flatten(0, 1): rank(x1) - 1 sizes, the first y.shape[0] * y.shape[1]
@@ -129,7 +128,7 @@ PatternEntry FlattenEntry(bool with_epsilon) {
   e.family = "AddRmsNormDynamicQuant2";
   e.variant = with_epsilon ? "search_fn_with_epsilon" : "search_fn";
   e.fused_op = "npu_add_rms_norm_dynamic_quant";
-  e.outputs = FlattenPattern(with_epsilon);
+  e.outputs = FlattenViewPatterns(with_epsilon);
   e.extra_check = FlattenViewCheck;
   // replace_fn* (add_rms_norm_dynamic_quant.py:249-268): yOut, _, xOut, scale1Out, _ =
   // npu_add_rms_norm_dynamic_quant(x1, x2, gamma[, epsilon=epsilon], output_mask=[True, False]);
@@ -155,7 +154,8 @@ PatternEntry FlattenEntry(bool with_epsilon) {
     std::vector<Kwarg> kwargs;
     AddEpsilonKwarg(match, kwargs);
     kwargs.push_back({"output_mask", OutputMask()});
-    Node* fused = b.Call(kFused, {Bound(match, "x1"), Bound(match, "x2"), Bound(match, "gamma")}, std::move(kwargs));
+    Node* fused =
+        b.Call(kFusedDynamicQuant, {Bound(match, "x1"), Bound(match, "x2"), Bound(match, "gamma")}, std::move(kwargs));
     Node* y_out = b.Getitem(fused, 0);
     Node* x_out = b.Getitem(fused, 2);
     Node* scale = b.Getitem(fused, 3);

@@ -22,14 +22,12 @@ PatternPtr QuantizeOf(PatternPtr y) {
 // search_fn (add_rms_norm_quant.py:92-95, 125-128), as gen_pattern and check_fn trace it:
 //   y, _, x_out = npu_add_rms_norm(x1, x2, gamma[, epsilon]); y_out = npu_quantize(y, ...); return y_out, x_out
 // no_xout (_build_search_pattern, add_rms_norm_quant.py:172-203): npu_add_rms_norm with _users=1, y_out alone.
-std::vector<PatternPtr> SearchPattern(bool with_xout, bool with_epsilon) {
+std::vector<PatternPtr> QuantSearchPatterns(bool with_xout, bool with_epsilon) {
   PatternPtr norm = AddRmsNormPattern(with_epsilon, with_xout ? 2 : 1);
   PatternPtr y_out = QuantizeOf(GetitemPattern(norm, 0));
   if (with_xout) return {y_out, GetitemPattern(norm, 2)};
   return {y_out};
 }
-
-const TensorMeta* TensorArgOf(const Argument& a) { return a.is_node() ? TensorOf(a.as_node()) : nullptr; }
 
 // _pattern_extra_check (add_rms_norm_quant.py:15-63).
 bool QuantExtraCheck(const PatternMatch& match, std::vector<std::string>& notes) {
@@ -86,7 +84,7 @@ PatternEntry QuantEntry(std::string variant, bool with_xout, bool with_epsilon, 
   e.family = "AddRmsNormQuant";
   e.variant = std::move(variant);
   e.fused_op = "npu_add_rms_norm_quant";
-  e.outputs = SearchPattern(with_xout, with_epsilon);
+  e.outputs = QuantSearchPatterns(with_xout, with_epsilon);
   e.extra_check = [traced](const PatternMatch& match, std::vector<std::string>& notes) {
     if (traced && !TracedEpsilonRematches(match, notes)) return false;
     return QuantExtraCheck(match, notes);

@@ -18,7 +18,7 @@
 namespace airscope {
 namespace {
 
-std::shared_ptr<const Graph> Parse(const std::string& params, const std::string& body) {
+std::shared_ptr<const Graph> ParseRuntimeForward(const std::string& params, const std::string& body) {
   return testing_util::ParseForward(params, body, "runtime.py");
 }
 
@@ -61,8 +61,9 @@ TEST(PythonHashTest, TuplesOfIntsHashAsCPython) {
 // ---- The graph key (ag:230-278) from unupdated_sym_input_index (ag:281-348).
 
 TEST(GraphKeyTest, StaticGraphHasOneKeyForEveryCall) {
-  auto g = Parse("arg0_1: \"f32[4, 4]\", arg1_1: \"f32[4, 4]\"",
-                 "        add: \"f32[4, 4]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)\n        return (add,)\n");
+  auto g = ParseRuntimeForward(
+      "arg0_1: \"f32[4, 4]\", arg1_1: \"f32[4, 4]\"",
+      "        add: \"f32[4, 4]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)\n        return (add,)\n");
   FxGraphInfo info = Analyze(*g);
   EXPECT_TRUE(info.unupdated_sym_input_index.empty());
   EXPECT_TRUE(info.is_static());
@@ -74,8 +75,9 @@ TEST(GraphKeyTest, StaticGraphHasOneKeyForEveryCall) {
 
 TEST(GraphKeyTest, SymIntInputsMakeAnAllSymbolKey) {
   // AOT's graph of a dynamic input: the SymInt first, then the tensor (`arg0_1: "Sym(s0)"`).
-  auto g = Parse("arg0_1: \"Sym(s0)\", arg1_1: \"f32[s0, 3]\"",
-                 "        mul: \"f32[s0, 3]\" = torch.ops.aten.mul.Tensor(arg1_1, 2)\n        return (mul,)\n");
+  auto g = ParseRuntimeForward(
+      "arg0_1: \"Sym(s0)\", arg1_1: \"f32[s0, 3]\"",
+      "        mul: \"f32[s0, 3]\" = torch.ops.aten.mul.Tensor(arg1_1, 2)\n        return (mul,)\n");
   FxGraphInfo info = Analyze(*g);
   // arg0_1 has no user: skipped; arg1_1's dim s0 is arg0_1's symbol -> (0, True).
   ASSERT_EQ(info.unupdated_sym_input_index.size(), 1u);
@@ -89,8 +91,9 @@ TEST(GraphKeyTest, SymIntInputsMakeAnAllSymbolKey) {
 TEST(GraphKeyTest, DynamoLiftsTheSymbolsOfTensorShapes) {
   // airscope's entries keep symbols in the tensor shapes only: the SymInt
   // Dynamo would pass comes first, once per symbol (duck sizing shares s0).
-  auto g = Parse("arg0_1: \"f32[s0, 3]\", arg1_1: \"f32[s0, 3]\"",
-                 "        add: \"f32[s0, 3]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)\n        return (add,)\n");
+  auto g = ParseRuntimeForward(
+      "arg0_1: \"f32[s0, 3]\", arg1_1: \"f32[s0, 3]\"",
+      "        add: \"f32[s0, 3]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)\n        return (add,)\n");
   FxGraphInfo info = Analyze(*g);
   ASSERT_EQ(info.inputs.size(), 3u);
   EXPECT_TRUE(info.inputs[0].lifted);
@@ -117,8 +120,9 @@ TEST(GraphKeyTest, DynamoLiftsTheSymbolsOfTensorShapes) {
 
 TEST(GraphKeyTest, ASymbolNoSymIntStandsForMakesAMixedKey) {
   // s1 is an input; 2*s0 is not one, so arg1_1 enters as (1, False): its whole shape.
-  auto g = Parse("arg0_1: \"Sym(s1)\", arg1_1: \"f32[2*s0, 3]\"",
-                 "        mul: \"f32[2*s0, 3]\" = torch.ops.aten.mul.Tensor(arg1_1, arg0_1)\n        return (mul,)\n");
+  auto g = ParseRuntimeForward(
+      "arg0_1: \"Sym(s1)\", arg1_1: \"f32[2*s0, 3]\"",
+      "        mul: \"f32[2*s0, 3]\" = torch.ops.aten.mul.Tensor(arg1_1, arg0_1)\n        return (mul,)\n");
   FxGraphInfo info = Analyze(*g);
   ASSERT_EQ(info.unupdated_sym_input_index.size(), 2u);
   EXPECT_EQ(info.unupdated_sym_input_index[0], (UnupdatedInput{0, true}));
@@ -130,23 +134,24 @@ TEST(GraphKeyTest, ASymbolNoSymIntStandsForMakesAMixedKey) {
 TEST(GraphKeyTest, AnInputUsedOnlyAsAnUpdatedParamStaysOutOfTheKey) {
   // actual_seq_lengths of npu_fused_infer_attention_score.out is updated on each
   // replay (_REPLACE_FUNC_MAP, ag:100-109), not captured per value.
-  auto g =
-      Parse("arg0_1: \"Sym(s0)\", arg1_1: \"f16[1, 8, 16, 64]\"",
-            "        out: \"f16[1, 8, 16, 64]\" = torch.ops.npu.npu_fused_infer_attention_score.out(arg1_1, arg1_1, "
-            "arg1_1, actual_seq_lengths = [arg0_1])\n        return (out,)\n");
+  auto g = ParseRuntimeForward(
+      "arg0_1: \"Sym(s0)\", arg1_1: \"f16[1, 8, 16, 64]\"",
+      "        out: \"f16[1, 8, 16, 64]\" = torch.ops.npu.npu_fused_infer_attention_score.out(arg1_1, arg1_1, "
+      "arg1_1, actual_seq_lengths = [arg0_1])\n        return (out,)\n");
   FxGraphInfo info = Analyze(*g);
   EXPECT_TRUE(info.unupdated_sym_input_index.empty());
   ASSERT_EQ(info.updated_nodes.size(), 1u);  // TorchAir's "updated node num"
   // The same input used by an ordinary op is part of the key again.
-  auto h =
-      Parse("arg0_1: \"Sym(s0)\", arg1_1: \"f16[1, 8, 16, 64]\"",
-            "        mul: \"f16[1, 8, 16, 64]\" = torch.ops.aten.mul.Tensor(arg1_1, arg0_1)\n        return (mul,)\n");
+  auto h = ParseRuntimeForward(
+      "arg0_1: \"Sym(s0)\", arg1_1: \"f16[1, 8, 16, 64]\"",
+      "        mul: \"f16[1, 8, 16, 64]\" = torch.ops.aten.mul.Tensor(arg1_1, arg0_1)\n        return (mul,)\n");
   EXPECT_EQ(Analyze(*h).unupdated_sym_input_index.size(), 1u);
 }
 
 TEST(GraphKeyTest, ParameterAddressesJoinTheKeyUnlessFrozen) {
-  auto g = Parse("arg0_1: \"f32[4]\", arg1_1: \"f32[8, 4]\"",
-                 "        add: \"f32[8, 4]\" = torch.ops.aten.add.Tensor(arg1_1, arg0_1)\n        return (add,)\n");
+  auto g = ParseRuntimeForward(
+      "arg0_1: \"f32[4]\", arg1_1: \"f32[8, 4]\"",
+      "        add: \"f32[8, 4]\" = torch.ops.aten.add.Tensor(arg1_1, arg0_1)\n        return (add,)\n");
   FxGraphInfo info = Analyze(*g, {true, false});
   EXPECT_TRUE(info.inputs[0].parameter);
   EXPECT_FALSE(info.inputs[1].parameter);
@@ -165,11 +170,11 @@ TEST(GraphKeyTest, ParameterAddressesJoinTheKeyUnlessFrozen) {
 
 TEST(FxGraphInfoTest, MutatedInputsAsFindMutatedUserInputsFindsThem) {
   // The copy_ epilogue and an in-place op on a placeholder (name ends in "_"), gu:100-116.
-  auto g = Parse("arg0_1: \"f32[4]\", arg1_1: \"f32[4]\", arg2_1: \"f32[4]\"",
-                 "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n"
-                 "        mul_: \"f32[4]\" = torch.ops.aten.mul_.Tensor(arg2_1, 2)\n"
-                 "        copy_: \"f32[4]\" = torch.ops.aten.copy_.default(arg0_1, add)\n"
-                 "        return (add, arg1_1)\n");
+  auto g = ParseRuntimeForward("arg0_1: \"f32[4]\", arg1_1: \"f32[4]\", arg2_1: \"f32[4]\"",
+                               "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n"
+                               "        mul_: \"f32[4]\" = torch.ops.aten.mul_.Tensor(arg2_1, 2)\n"
+                               "        copy_: \"f32[4]\" = torch.ops.aten.copy_.default(arg0_1, add)\n"
+                               "        return (add, arg1_1)\n");
   FxGraphInfo info = Analyze(*g);
   EXPECT_EQ(info.mutated_user_inputs, (std::vector<std::string>{"arg2_1", "arg0_1"}));
   EXPECT_TRUE(info.inputs[0].mutated);
@@ -181,10 +186,10 @@ TEST(FxGraphInfoTest, MutatedInputsAsFindMutatedUserInputsFindsThem) {
 }
 
 TEST(FxGraphInfoTest, MultiInplaceNpuOpsMutateTheirRegisteredArgs) {
-  auto g = Parse("arg0_1: \"f32[4]\", arg1_1: \"f32[4]\", arg2_1: \"f32[4]\"",
-                 "        r = torch.ops.npu.npu_add_rms_norm_v2.default(arg0_1, arg1_1, arg2_1)\n"
-                 "        getitem: \"f32[4]\" = operator.getitem(r, 0)\n"
-                 "        return (getitem,)\n");
+  auto g = ParseRuntimeForward("arg0_1: \"f32[4]\", arg1_1: \"f32[4]\", arg2_1: \"f32[4]\"",
+                               "        r = torch.ops.npu.npu_add_rms_norm_v2.default(arg0_1, arg1_1, arg2_1)\n"
+                               "        getitem: \"f32[4]\" = operator.getitem(r, 0)\n"
+                               "        return (getitem,)\n");
   FxGraphInfo info = Analyze(*g);
   EXPECT_EQ(info.mutated_user_inputs, (std::vector<std::string>{"arg0_1", "arg1_1"}));
   EXPECT_EQ(info.outputs[0].base, "r");  // a getitem of a multi-output op lives in the op's memory
@@ -252,8 +257,9 @@ const char* kAddBody =
     "        add: \"f32[s0, 64]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)\n        return (add,)\n";
 
 TEST_F(AclGraphTest, AStaticGraphIsCapturedOnceAndReplayedEveryCall) {
-  Make(Parse("arg0_1: \"f32[4, 64]\", arg1_1: \"f32[4, 64]\"",
-             "        add: \"f32[4, 64]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)\n        return (add,)\n"));
+  Make(ParseRuntimeForward(
+      "arg0_1: \"f32[4, 64]\", arg1_1: \"f32[4, 64]\"",
+      "        add: \"f32[4, 64]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)\n        return (add,)\n"));
   Result<CallReport> first = Call({{4, 64}, {4, 64}}, {"x", "y"});
   ASSERT_TRUE(first.ok()) << first.status().message();
   EXPECT_EQ(first->action, CallReport::Action::kCapture);
@@ -278,8 +284,9 @@ TEST_F(AclGraphTest, AStaticGraphIsCapturedOnceAndReplayedEveryCall) {
 
 TEST_F(AclGraphTest, WithoutCloneInputOnlyMovedInputsAreCopied) {
   config_.clone_input = false;
-  Make(Parse("arg0_1: \"f32[4, 64]\", arg1_1: \"f32[4, 64]\"",
-             "        add: \"f32[4, 64]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)\n        return (add,)\n"));
+  Make(ParseRuntimeForward(
+      "arg0_1: \"f32[4, 64]\", arg1_1: \"f32[4, 64]\"",
+      "        add: \"f32[4, 64]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)\n        return (add,)\n"));
   ASSERT_TRUE(Call({{4, 64}, {4, 64}}, {"x", "y"}).ok());
   EXPECT_EQ(Call({{4, 64}, {4, 64}}, {"x", "y"})->input_copies, 0u);
   EXPECT_EQ(Call({{4, 64}, {4, 64}}, {"x2", "y"})->input_copies, 1u);  // ag:1326-1335
@@ -290,10 +297,10 @@ TEST_F(AclGraphTest, WithoutCloneInputOnlyMovedInputsAreCopied) {
 }
 
 TEST_F(AclGraphTest, AMovedMutatedInputRecaptures) {
-  Make(Parse("arg0_1: \"f32[4]\"",
-             "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n"
-             "        copy_: \"f32[4]\" = torch.ops.aten.copy_.default(arg0_1, add)\n"
-             "        return (add,)\n"));
+  Make(ParseRuntimeForward("arg0_1: \"f32[4]\"",
+                           "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n"
+                           "        copy_: \"f32[4]\" = torch.ops.aten.copy_.default(arg0_1, add)\n"
+                           "        return (add,)\n"));
   ASSERT_TRUE(Call({{4}}, {"a"}).ok());
   Result<CallReport> same = Call({{4}}, {"a"});
   EXPECT_EQ(same->action, CallReport::Action::kReplay);
@@ -333,7 +340,7 @@ TEST_F(AclGraphTest, ChangedStreamCoreLimitsRecapture) {
 
 TEST_F(AclGraphTest, TheLimitFallsBackToEagerAndReleasesEveryCapture) {
   config_.static_capture_size_limit = 2;
-  Make(Parse("arg0_1: \"f32[s0, 64]\", arg1_1: \"f32[s0, 64]\"", kAddBody));
+  Make(ParseRuntimeForward("arg0_1: \"f32[s0, 64]\", arg1_1: \"f32[s0, 64]\"", kAddBody));
   EXPECT_EQ(Call({{4, 64}, {4, 64}}, {"x4", "y4"})->key, "[4]");
   EXPECT_EQ(Call({{8, 64}, {8, 64}}, {"x8", "y8"})->key, "[8]");
   EXPECT_EQ(Call({{4, 64}, {4, 64}}, {"x4", "y4"})->action, CallReport::Action::kReplay);
@@ -365,7 +372,7 @@ bool WritesOverOutput(const DeviceBuffers& buffers, const GraphMeta& a, const Gr
 }
 
 TEST_F(AclGraphTest, KeysShareTheMempoolUnlessReuseIsDisabled) {
-  Make(Parse("arg0_1: \"f32[s0, 64]\", arg1_1: \"f32[s0, 64]\"", kAddBody));
+  Make(ParseRuntimeForward("arg0_1: \"f32[s0, 64]\", arg1_1: \"f32[s0, 64]\"", kAddBody));
   ASSERT_TRUE(Call({{4, 64}, {4, 64}}, {"x4", "y4"}).ok());
   ASSERT_TRUE(Call({{8, 64}, {8, 64}}, {"x8", "y8"}).ok());
   const auto& metas = graph_->graphs_meta();
@@ -377,7 +384,7 @@ TEST_F(AclGraphTest, KeysShareTheMempoolUnlessReuseIsDisabled) {
   int64_t shared = device_.allocator().Stats(graph_->pool()).peak_allocated;
 
   config_.disable_mempool_reuse_in_same_fx = true;
-  Make(Parse("arg0_1: \"f32[s0, 64]\", arg1_1: \"f32[s0, 64]\"", kAddBody));
+  Make(ParseRuntimeForward("arg0_1: \"f32[s0, 64]\", arg1_1: \"f32[s0, 64]\"", kAddBody));
   ASSERT_TRUE(Call({{4, 64}, {4, 64}}, {"x4", "y4"}).ok());
   ASSERT_TRUE(Call({{8, 64}, {8, 64}}, {"x8", "y8"}).ok());
   const auto& apart = graph_->graphs_meta();
@@ -387,8 +394,9 @@ TEST_F(AclGraphTest, KeysShareTheMempoolUnlessReuseIsDisabled) {
 }
 
 TEST_F(AclGraphTest, OneKeyReturnsTheSameOutputsAndAKeptOneIsOverwritten) {
-  Make(Parse("arg0_1: \"f32[4, 64]\", arg1_1: \"f32[4, 64]\"",
-             "        add: \"f32[4, 64]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)\n        return (add,)\n"));
+  Make(ParseRuntimeForward(
+      "arg0_1: \"f32[4, 64]\", arg1_1: \"f32[4, 64]\"",
+      "        add: \"f32[4, 64]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)\n        return (add,)\n"));
   Result<CallReport> kept = Call({{4, 64}, {4, 64}}, {"x", "y"}, /*keep=*/true);
   ASSERT_TRUE(kept.ok());
   ASSERT_EQ(kept->outputs, (std::vector<std::string>{"out1.0"}));
@@ -409,7 +417,7 @@ TEST_F(AclGraphTest, OneKeyReturnsTheSameOutputsAndAKeptOneIsOverwritten) {
 }
 
 TEST_F(AclGraphTest, SeveralKeysReconstructOutputsWithTheOneTimeWarning) {
-  Make(Parse("arg0_1: \"f32[s0, 64]\", arg1_1: \"f32[s0, 64]\"", kAddBody));
+  Make(ParseRuntimeForward("arg0_1: \"f32[s0, 64]\", arg1_1: \"f32[s0, 64]\"", kAddBody));
   ASSERT_TRUE(Call({{4, 64}, {4, 64}}, {"x4", "y4"}).ok());
   Result<CallReport> second = Call({{8, 64}, {8, 64}}, {"x8", "y8"});
   ASSERT_TRUE(second.ok());
@@ -421,8 +429,9 @@ TEST_F(AclGraphTest, SeveralKeysReconstructOutputsWithTheOneTimeWarning) {
 
 TEST_F(AclGraphTest, FrozenParameterReadsAMovedParameterWhereItWas) {
   config_.frozen_parameter = true;
-  Make(Parse("arg0_1: \"f32[64]\", arg1_1: \"f32[4, 64]\"",
-             "        add: \"f32[4, 64]\" = torch.ops.aten.add.Tensor(arg1_1, arg0_1)\n        return (add,)\n"),
+  Make(ParseRuntimeForward(
+           "arg0_1: \"f32[64]\", arg1_1: \"f32[4, 64]\"",
+           "        add: \"f32[4, 64]\" = torch.ops.aten.add.Tensor(arg1_1, arg0_1)\n        return (add,)\n"),
        {true, false});
   EXPECT_EQ(Call({{64}, {4, 64}}, {"w", "x"})->key, "no_updated_input");
   Result<CallReport> moved = Call({{64}, {4, 64}}, {"w2", "x"});
@@ -444,10 +453,10 @@ TEST_F(AclGraphTest, FrozenParameterReadsAMovedParameterWhereItWas) {
 
 TEST_F(AclGraphTest, AFailedCaptureLeavesEverythingAsItWas) {
   // A .item() synchronizes the host: the capture is refused.
-  Make(Parse("arg0_1: \"f32[4]\"",
-             "        _local_scalar_dense = torch.ops.aten._local_scalar_dense.default(arg0_1)\n"
-             "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n"
-             "        return (add,)\n"));
+  Make(ParseRuntimeForward("arg0_1: \"f32[4]\"",
+                           "        _local_scalar_dense = torch.ops.aten._local_scalar_dense.default(arg0_1)\n"
+                           "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n"
+                           "        return (add,)\n"));
   Buffer("a", 16);
   CachingAllocator::Layout before = device_.allocator().PoolLayout(kDefaultPool);
   size_t handles = buffers_.handles().size();

@@ -18,7 +18,7 @@
 namespace airscope {
 namespace {
 
-DeviceTask Task(TaskKind kind, std::string node, std::string stream, std::string event = "") {
+DeviceTask JsonTask(TaskKind kind, std::string node, std::string stream, std::string event = "") {
   DeviceTask t;
   t.kind = kind;
   t.node = std::move(node);
@@ -46,21 +46,21 @@ TaskGraph Captured(int64_t vector_limit_1, int64_t vector_limit_2) {
     }
     g.tasks.push_back(std::move(t));
   };
-  push(Task(TaskKind::kEventRecord, "tagged_event_record_default", "capture", "graph_1_arg0_1"));
-  push(Task(TaskKind::kEventWait, "tagged_event_wait_default", "1", "graph_1_arg0_1"));
-  DeviceTask dispatch = Task(TaskKind::kKernel, "npu_moe_distribute_dispatch", "1");
+  push(JsonTask(TaskKind::kEventRecord, "tagged_event_record_default", "capture", "graph_1_arg0_1"));
+  push(JsonTask(TaskKind::kEventWait, "tagged_event_wait_default", "1", "graph_1_arg0_1"));
+  DeviceTask dispatch = JsonTask(TaskKind::kKernel, "npu_moe_distribute_dispatch", "1");
   dispatch.vectorcore_limit = vector_limit_1;
   push(dispatch);
-  push(Task(TaskKind::kEventRecord, "tagged_event_record_default_1", "1", "graph_1_scope_exit"));
-  push(Task(TaskKind::kEventWait, "tagged_event_wait_default_1", "2", "graph_1_arg0_1"));
-  DeviceTask combine = Task(TaskKind::kKernel, "npu_moe_distribute_combine", "2");
+  push(JsonTask(TaskKind::kEventRecord, "tagged_event_record_default_1", "1", "graph_1_scope_exit"));
+  push(JsonTask(TaskKind::kEventWait, "tagged_event_wait_default_1", "2", "graph_1_arg0_1"));
+  DeviceTask combine = JsonTask(TaskKind::kKernel, "npu_moe_distribute_combine", "2");
   combine.vectorcore_limit = vector_limit_2;
   push(combine);
-  push(Task(TaskKind::kKernel, "mm", "capture"));
-  push(Task(TaskKind::kMemcpy, "copy_", "capture"));
-  push(Task(TaskKind::kEventRecord, "tagged_event_record_default_2", "2", "graph_1_scope_exit_2"));
-  push(Task(TaskKind::kEventWait, "tagged_event_wait_default_2", "capture", "graph_1_scope_exit"));
-  push(Task(TaskKind::kEventWait, "tagged_event_wait_default_3", "capture", "graph_1_scope_exit_2"));
+  push(JsonTask(TaskKind::kKernel, "mm", "capture"));
+  push(JsonTask(TaskKind::kMemcpy, "copy_", "capture"));
+  push(JsonTask(TaskKind::kEventRecord, "tagged_event_record_default_2", "2", "graph_1_scope_exit_2"));
+  push(JsonTask(TaskKind::kEventWait, "tagged_event_wait_default_2", "capture", "graph_1_scope_exit"));
+  push(JsonTask(TaskKind::kEventWait, "tagged_event_wait_default_3", "capture", "graph_1_scope_exit_2"));
   return g;
 }
 

@@ -19,7 +19,7 @@ namespace {
 
 using testing_util::Describe;
 
-std::unique_ptr<Graph> Parse(const std::string& body, const std::string& signature) {
+std::unique_ptr<Graph> ParseForwardBody(const std::string& body, const std::string& signature) {
   return testing_util::ParseForward(signature, body);
 }
 
@@ -50,7 +50,7 @@ bool AnyRemarkContains(const AotRun& run, const std::string& text) {
 
 // artifacts.log: `mul = l_x_ * l_y_` -> aten.mul.Tensor(arg0_1, arg1_1).
 TEST(AotTest, OperatorBecomesAtenWithArgInputs) {
-  auto g = Parse(
+  auto g = ParseForwardBody(
       "        l_x_ = L_x_\n        l_y_ = L_y_\n"
       "        mul: \"f32[5, 5]\" = l_x_ * l_y_;  l_x_ = l_y_ = None\n        return (mul,)\n",
       "L_x_: \"f32[5, 5]\", L_y_: \"f32[5, 5]\"");
@@ -63,7 +63,7 @@ TEST(AotTest, OperatorBecomesAtenWithArgInputs) {
 // links.log: the get_attr parameter is lifted to arg0_1, before the user inputs;
 // torch.sin -> aten.sin.default, `+` -> aten.add.Tensor.
 TEST(AotTest, GetAttrParameterIsLiftedFirst) {
-  auto g = Parse(
+  auto g = ParseForwardBody(
       "        l_x_ = L_x_\n        g_global_state_tensor_ = G_global_state_tensor_\n"
       "        l__self___param: \"f32[2]\" = self.L__self___param\n"
       "        y: \"f32[2]\" = torch.sin(l__self___param);  l__self___param = None\n"
@@ -81,8 +81,8 @@ TEST(AotTest, GetAttrParameterIsLiftedFirst) {
 
 // comp_metrics.log: `l_x_.cos()` (call_method) -> aten.cos.default.
 TEST(AotTest, TensorMethodBecomesAten) {
-  auto g = Parse("        l_x_ = L_x_\n        cos = l_x_.cos();  l_x_ = None\n        return (cos,)\n",
-                 "L_x_: \"f32[4, 4]\"");
+  auto g = ParseForwardBody("        l_x_ = L_x_\n        cos = l_x_.cos();  l_x_ = None\n        return (cos,)\n",
+                            "L_x_: \"f32[4, 4]\"");
   RunAot(*g);
   EXPECT_EQ(Describe(*g), (std::vector<std::string>{"arg0_1 = placeholder()", "cos = aten.cos.default(arg0_1)",
                                                     "output = output((cos,))"}));
@@ -92,7 +92,7 @@ TEST(AotTest, TensorMethodBecomesAten) {
 // rule, unlike the Inductor graph in that log); training dropout on a fused
 // device -> native_dropout[0]; torch.ops.test.baz -> test.baz.default.
 TEST(AotTest, GeluDropoutAndCustomOpPacket) {
-  auto g = Parse(
+  auto g = ParseForwardBody(
       "        l_x_ = L_x_\n"
       "        out: \"f32[2, 8]\" = torch._C._nn.gelu(l_x_);  l_x_ = None\n"
       "        input_1: \"f32[2, 8]\" = torch.nn.functional.dropout(out, 0.1, True, False);  out = None\n"
@@ -116,7 +116,7 @@ TEST(AotTest, GeluDropoutAndCustomOpPacket) {
 
 // at::native::dropout returns the input itself when not training.
 TEST(AotTest, EvalDropoutIsTheInput) {
-  auto g = Parse(
+  auto g = ParseForwardBody(
       "        l_x_ = L_x_\n"
       "        d: \"f32[4]\" = torch.nn.functional.dropout(l_x_, 0.5, False, False);  l_x_ = None\n"
       "        r: \"f32[4]\" = torch.relu(d);  d = None\n        return (r,)\n",
@@ -129,7 +129,7 @@ TEST(AotTest, EvalDropoutIsTheInput) {
 // ---- CompositeImplicitAutograd: at::native::linear / _flatten_nd_linear
 
 TEST(AotTest, Linear2dIsTAndAddmm) {
-  auto g = Parse(
+  auto g = ParseForwardBody(
       "        l_x_ = L_x_\n        l_w_ = L_w_\n        l_b_ = L_b_\n"
       "        y: \"f32[2, 8]\" = torch._C._nn.linear(l_x_, l_w_, l_b_);  l_x_ = l_w_ = l_b_ = None\n"
       "        return (y,)\n",
@@ -142,7 +142,7 @@ TEST(AotTest, Linear2dIsTAndAddmm) {
 }
 
 TEST(AotTest, Linear3dFlattensAroundAddmm) {
-  auto g = Parse(
+  auto g = ParseForwardBody(
       "        l_x_ = L_x_\n        l_w_ = L_w_\n        l_b_ = L_b_\n"
       "        y: \"f32[2, 3, 8]\" = torch.nn.functional.linear(l_x_, l_w_, l_b_)\n        return (y,)\n",
       "L_x_: \"f32[2, 3, 4][12, 4, 1]\", L_w_: \"f32[8, 4]\", L_b_: \"f32[8]\"");
@@ -157,7 +157,7 @@ TEST(AotTest, Linear3dFlattensAroundAddmm) {
 }
 
 TEST(AotTest, SoftmaxLayerNormAndMatmul) {
-  auto g = Parse(
+  auto g = ParseForwardBody(
       "        l_x_ = L_x_\n        l_w_ = L_w_\n"
       "        s: \"f32[4, 4]\" = torch.softmax(l_x_, -1)\n"
       "        n: \"f32[4, 4]\" = torch.nn.functional.layer_norm(s, (4,), None, None, 1e-05)\n"
@@ -175,7 +175,7 @@ TEST(AotTest, SoftmaxLayerNormAndMatmul) {
 // ---- opaque calls
 
 TEST(AotTest, UnknownFunctionAndModuleStayOpaqueWithARemark) {
-  auto g = Parse(
+  auto g = ParseForwardBody(
       "        l_x_ = L_x_\n"
       "        a: \"f32[4]\" = torch.special_thing(l_x_)\n"
       "        b: \"f32[4]\" = self.L__self___fc1(a)\n        return (b,)\n",
@@ -196,7 +196,7 @@ const char* kInplaceAten =
     "        mul: \"f32[4, 4]\" = torch.ops.aten.mul.Tensor(add_, 2);  add_ = None\n        return (mul,)\n";
 
 TEST(AotTest, InputMutationIsACopyEpilogueWhenKept) {
-  auto g = Parse(kInplaceAten, "arg0_1: \"f32[4, 4]\"");
+  auto g = ParseForwardBody(kInplaceAten, "arg0_1: \"f32[4, 4]\"");
   EXPECT_TRUE(RunAot(*g).changed);
   EXPECT_EQ(Describe(*g),
             (std::vector<std::string>{"arg0_1 = placeholder()", "add = aten.add.Tensor(arg0_1, 1)",
@@ -207,16 +207,16 @@ TEST(AotTest, InputMutationIsACopyEpilogueWhenKept) {
 
 // fn_input_mutations_to_outputs: `return *mutated_inputs_to_return, *outs`.
 TEST(AotTest, InputMutationIsALeadingOutputWhenNotKept) {
-  auto g = Parse(kInplaceAten, "arg0_1: \"f32[4, 4]\"");
+  auto g = ParseForwardBody(kInplaceAten, "arg0_1: \"f32[4, 4]\"");
   RunAot(*g, /*keep_input_mutations=*/false);
   EXPECT_EQ(Describe(*g), (std::vector<std::string>{"arg0_1 = placeholder()", "add = aten.add.Tensor(arg0_1, 1)",
                                                     "mul = aten.mul.Tensor(add, 2)", "output = output((add, mul))"}));
 }
 
 TEST(AotTest, DynamoInplaceMethodIsFunctionalized) {
-  auto g =
-      Parse("        l_x_ = L_x_\n        a = l_x_.add_(1)\n        m: \"f32[4]\" = l_x_ * 2\n        return (m,)\n",
-            "L_x_: \"f32[4]\"");
+  auto g = ParseForwardBody(
+      "        l_x_ = L_x_\n        a = l_x_.add_(1)\n        m: \"f32[4]\" = l_x_ * 2\n        return (m,)\n",
+      "L_x_: \"f32[4]\"");
   RunAot(*g);
   EXPECT_EQ(Describe(*g),
             (std::vector<std::string>{"arg0_1 = placeholder()", "add = aten.add.Tensor(arg0_1, 1)",
@@ -229,7 +229,7 @@ TEST(AotTest, DynamoInplaceMethodIsFunctionalized) {
 TEST(AotTest, AppliesUserDecompositionsOnly) {
   DecompositionTable table = DecompositionTable::Builtin();
   ASSERT_TRUE(table.AddTemplate("aten.silu.default", "aten.mul.Tensor($0, aten.sigmoid.default($0))").ok());
-  auto g = Parse(
+  auto g = ParseForwardBody(
       "        l_x_ = L_x_\n        s: \"f32[4]\" = torch.nn.functional.silu(l_x_)\n"
       "        g: \"f32[4]\" = torch._C._nn.gelu(s)\n        return (g,)\n",
       "L_x_: \"f32[4]\"");
@@ -240,8 +240,8 @@ TEST(AotTest, AppliesUserDecompositionsOnly) {
 }
 
 TEST(AotTest, AtenGraphIsOnlyFunctionalized) {
-  auto g = Parse("        sin: \"f32[4]\" = torch.ops.aten.sin.default(arg0_1)\n        return (sin,)\n",
-                 "arg0_1: \"f32[4]\"");
+  auto g = ParseForwardBody("        sin: \"f32[4]\" = torch.ops.aten.sin.default(arg0_1)\n        return (sin,)\n",
+                            "arg0_1: \"f32[4]\"");
   EXPECT_FALSE(IsTorchLevelGraph(*g));
   EXPECT_FALSE(RunAot(*g).changed);
 }

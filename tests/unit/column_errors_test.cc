@@ -20,11 +20,7 @@ namespace {
 
 using Shell = testing_shell::TestShell;
 
-std::string WriteTemp(const std::string& name, const std::string& content) {
-  std::string path = testing::TempDir() + "/" + name;
-  std::ofstream(path) << content;
-  return path;
-}
+using testing_shell::WriteTemp;
 
 // `line` quoted as core/scanner.h quotes it, with a caret under `column`.
 std::string Quote(std::string_view line, size_t column) {

@@ -11,14 +11,14 @@
 namespace airscope {
 namespace {
 
-Result<CommandLine> Parse(const std::vector<std::string>& words) {
+Result<CommandLine> ParseArgs(const std::vector<std::string>& words) {
   std::vector<const char*> argv = {"airscope"};
   for (const std::string& word : words) argv.push_back(word.c_str());
   return ParseCommandLine(static_cast<int>(argv.size()), argv.data());
 }
 
 TEST(CommandLineTest, NoArgumentsIsTheShell) {
-  Result<CommandLine> line = Parse({});
+  Result<CommandLine> line = ParseArgs({});
   ASSERT_TRUE(line.ok()) << line.status().message();
   EXPECT_EQ(line->action, CommandLine::Action::kRun);
   EXPECT_EQ(line->script, "");
@@ -28,7 +28,7 @@ TEST(CommandLineTest, NoArgumentsIsTheShell) {
 }
 
 TEST(CommandLineTest, ReadsEveryOption) {
-  Result<CommandLine> script = Parse({"--report", "out", "run.airscript"});
+  Result<CommandLine> script = ParseArgs({"--report", "out", "run.airscript"});
   ASSERT_TRUE(script.ok()) << script.status().message();
   EXPECT_EQ(script->script, "run.airscript");
   EXPECT_EQ(script->report_dir, "out");
@@ -36,42 +36,42 @@ TEST(CommandLineTest, ReadsEveryOption) {
   EXPECT_FALSE(script->stay_interactive);
 
   // --force is --report's, as `report DIR --force` (the refusal names it).
-  Result<CommandLine> forced = Parse({"--report", "out", "--force", "run.airscript"});
+  Result<CommandLine> forced = ParseArgs({"--report", "out", "--force", "run.airscript"});
   ASSERT_TRUE(forced.ok()) << forced.status().message();
   EXPECT_TRUE(forced->report_force);
 
-  Result<CommandLine> then_shell = Parse({"-x", "setup.airscript"});
+  Result<CommandLine> then_shell = ParseArgs({"-x", "setup.airscript"});
   ASSERT_TRUE(then_shell.ok()) << then_shell.status().message();
   EXPECT_EQ(then_shell->script, "setup.airscript");
   EXPECT_TRUE(then_shell->stay_interactive);
 
-  Result<CommandLine> commands = Parse({"-c", "echo a; echo b", "--report", "r"});
+  Result<CommandLine> commands = ParseArgs({"-c", "echo a; echo b", "--report", "r"});
   ASSERT_TRUE(commands.ok()) << commands.status().message();
   EXPECT_TRUE(commands->have_commands);
   EXPECT_EQ(commands->commands, "echo a; echo b");
   EXPECT_EQ(commands->report_dir, "r");
   EXPECT_EQ(commands->script, "");
 
-  Result<CommandLine> empty_commands = Parse({"-c", ""});  // runs nothing, still not the shell
+  Result<CommandLine> empty_commands = ParseArgs({"-c", ""});  // runs nothing, still not the shell
   ASSERT_TRUE(empty_commands.ok());
   EXPECT_TRUE(empty_commands->have_commands);
 
   for (const char* help : {"--help", "-h"}) {
-    Result<CommandLine> line = Parse({help});
+    Result<CommandLine> line = ParseArgs({help});
     ASSERT_TRUE(line.ok()) << help;
     EXPECT_EQ(line->action, CommandLine::Action::kHelp) << help;
   }
-  Result<CommandLine> version = Parse({"--version"});
+  Result<CommandLine> version = ParseArgs({"--version"});
   ASSERT_TRUE(version.ok());
   EXPECT_EQ(version->action, CommandLine::Action::kVersion);
 }
 
 TEST(CommandLineTest, HelpAndVersionWinWhereTheyStand) {
   // Words after them are not read, even wrong ones; words before them are.
-  Result<CommandLine> after = Parse({"--version", "--bogus"});
+  Result<CommandLine> after = ParseArgs({"--version", "--bogus"});
   ASSERT_TRUE(after.ok());
   EXPECT_EQ(after->action, CommandLine::Action::kVersion);
-  Result<CommandLine> before = Parse({"--bogus", "--help"});
+  Result<CommandLine> before = ParseArgs({"--bogus", "--help"});
   ASSERT_FALSE(before.ok());
   EXPECT_EQ(before.status().message(), "unknown option --bogus");
 }
@@ -93,7 +93,7 @@ TEST(CommandLineTest, BadUsageSaysWhatIsWrong) {
            {{"a.airscript", "-x", "b.airscript"}, "give one of a script, -x or -c"},
            {{"-x", "a.airscript", "-c", "quit"}, "give one of a script, -x or -c"},
        }) {
-    Result<CommandLine> line = Parse(c.words);
+    Result<CommandLine> line = ParseArgs(c.words);
     ASSERT_FALSE(line.ok()) << c.message;
     EXPECT_EQ(line.status().message(), c.message);
   }
@@ -114,7 +114,7 @@ TEST(CommandLineTest, UsageListsEveryOptionOfTheTableAndTheExitStatuses) {
       EXPECT_NE(usage.find(std::string(option.flag)), std::string::npos) << option.flag;
       // What the table says the option takes is what the parser asks for
       // (after --report DIR, which --force needs beside it).
-      Result<CommandLine> without_argument = Parse({"--report", "d", std::string(option.flag)});
+      Result<CommandLine> without_argument = ParseArgs({"--report", "d", std::string(option.flag)});
       EXPECT_EQ(without_argument.ok(), option.argument == OptionArgument::kNone) << option.flag;
     }
   }

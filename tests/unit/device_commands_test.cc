@@ -6,11 +6,12 @@
 #include <string>
 
 #include "shell_test_util.h"
+#include "tests/unit/test_data.h"
 
 namespace airscope {
 namespace {
 
-const std::string kData = AIRSCOPE_TEST_DATA;
+using testing_util::kData;
 
 std::string Exec(testing_shell::TestShell& shell, const std::string& line) {
   shell.sink.text.clear();

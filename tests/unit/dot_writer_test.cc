@@ -11,18 +11,12 @@
 
 #include "bench/chain_graphs.h"
 #include "core/file_util.h"
+#include "tests/unit/graph_test_util.h"
 
 namespace airscope {
 namespace {
 
-NodeSpec Spec(OpKind op, std::string target, std::vector<Argument> args, std::string name) {
-  NodeSpec spec;
-  spec.op = op;
-  spec.target = std::move(target);
-  spec.args = std::move(args);
-  spec.name = std::move(name);
-  return spec;
-}
+using testing_util::Spec;
 
 NodeMeta Tensor(std::vector<Dim> sizes) {
   NodeMeta meta;

@@ -13,7 +13,7 @@
 namespace airscope {
 namespace {
 
-std::unique_ptr<Graph> Parse(const std::string& body, const std::string& params) {
+std::unique_ptr<Graph> ParseEffectsForward(const std::string& body, const std::string& params) {
   return testing_util::ParseForward(params, body, "effects.py");
 }
 
@@ -56,8 +56,8 @@ const char* kBooThroughAView =
 TEST(EffectCheckTest, AnOpWhoseSchemaWritesAnArgumentWritesIt) {
   OpSchemaTable schemas;
   ASSERT_TRUE(schemas.Define("custom::boo(Tensor(a!) x) -> None").ok());
-  auto with_copy = Parse(kBooThroughAView, kX);
-  auto without_copy = Parse(
+  auto with_copy = ParseEffectsForward(kBooThroughAView, kX);
+  auto without_copy = ParseEffectsForward(
       "        as_strided: \"f32[4]\" = torch.ops.aten.as_strided.default(arg0_1, [4], [1], 0)\n"
       "        boo = torch.ops.custom.boo.default(as_strided)\n"
       "        return ()\n",
@@ -88,8 +88,8 @@ const char* kEpilogue =
     "        return (mul,)\n";
 
 TEST(EffectCheckTest, InPlaceWriteIntoACopiedValueChangesTheInputsFinalValue) {
-  auto before = Parse(kEpilogue, kX);
-  auto after = Parse(
+  auto before = ParseEffectsForward(kEpilogue, kX);
+  auto after = ParseEffectsForward(
       "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n"
       "        mul: \"f32[4]\" = torch.ops.aten.mul_.Tensor(add, 2)\n"
       "        copy_: \"f32[4]\" = torch.ops.aten.copy_.default(arg0_1, add)\n"
@@ -105,11 +105,11 @@ TEST(EffectCheckTest, InPlaceWriteIntoACopiedValueChangesTheInputsFinalValue) {
 }
 
 TEST(EffectCheckTest, NewWriteIntoAGraphInputIsNamed) {
-  auto before = Parse(
+  auto before = ParseEffectsForward(
       "        mul: \"f32[4]\" = torch.ops.aten.mul.Tensor(arg0_1, 2)\n"
       "        return (mul,)\n",
       kX);
-  auto after = Parse(
+  auto after = ParseEffectsForward(
       "        mul: \"f32[4]\" = torch.ops.aten.mul_.Tensor(arg0_1, 2)\n"
       "        return (mul,)\n",
       kX);
@@ -127,23 +127,23 @@ TEST(EffectCheckTest, NewWriteIntoAGraphInputIsNamed) {
 // (kPreserveValues). The policies about the act of writing still see it go.
 // A copy of another value into x counts under every policy.
 TEST(EffectCheckTest, ASelfCopyIsNotAnObservableWrite) {
-  auto self_copy = Parse(
+  auto self_copy = ParseEffectsForward(
       "        copy_: \"f32[4]\" = torch.ops.aten.copy_.default(arg0_1, arg0_1)\n"
       "        return ()\n",
       kX);
-  auto nothing = Parse("        return ()\n", kX);
+  auto nothing = ParseEffectsForward("        return ()\n", kX);
   EXPECT_TRUE(Compare(*self_copy, *nothing).ok()) << Compare(*self_copy, *nothing).message();
   EXPECT_TRUE(Compare(*nothing, *self_copy).ok());
   EXPECT_EQ(Compare(*self_copy, *nothing, EffectPolicy::kPreserveWrites)
                 .message()
                 .rfind("graph input 'arg0_1' is no longer written; before, 'copy_' (aten.copy_.default)", 0),
             0u);
-  auto real_copy = Parse(
+  auto real_copy = ParseEffectsForward(
       "        mul: \"f32[4]\" = torch.ops.aten.mul.Tensor(arg0_1, 2)\n"
       "        copy_: \"f32[4]\" = torch.ops.aten.copy_.default(arg0_1, mul)\n"
       "        return ()\n",
       kX);
-  auto mul_only = Parse(
+  auto mul_only = ParseEffectsForward(
       "        mul: \"f32[4]\" = torch.ops.aten.mul.Tensor(arg0_1, 2)\n"
       "        return ()\n",
       kX);
@@ -153,12 +153,12 @@ TEST(EffectCheckTest, ASelfCopyIsNotAnObservableWrite) {
 
 TEST(EffectCheckTest, ReinplacingTheEpilogueKeepsEffects) {
   // _reinplace_input_mutated_ops: add becomes add_ on the input, the copy_ goes.
-  auto before = Parse(
+  auto before = ParseEffectsForward(
       "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n"
       "        copy_: \"f32[4]\" = torch.ops.aten.copy_.default(arg0_1, add)\n"
       "        return (add,)\n",
       kX);
-  auto after = Parse(
+  auto after = ParseEffectsForward(
       "        add: \"f32[4]\" = torch.ops.aten.add_.Tensor(arg0_1, 1)\n"
       "        return (add,)\n",
       kX);
@@ -166,20 +166,20 @@ TEST(EffectCheckTest, ReinplacingTheEpilogueKeepsEffects) {
 }
 
 TEST(EffectCheckTest, InPlaceOnIntermediateAndCloneRemovalKeepValues) {
-  auto before = Parse(
+  auto before = ParseEffectsForward(
       "        relu: \"f32[4]\" = torch.ops.aten.relu.default(arg0_1)\n"
       "        clone: \"f32[4]\" = torch.ops.aten.clone.default(relu)\n"
       "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(clone, 1)\n"
       "        return (add,)\n",
       kX);
-  auto after = Parse(
+  auto after = ParseEffectsForward(
       "        relu: \"f32[4]\" = torch.ops.aten.relu.default(arg0_1)\n"
       "        add: \"f32[4]\" = torch.ops.aten.add_.Tensor(relu, 1)\n"
       "        return (add,)\n",
       kX);
   EXPECT_TRUE(Compare(*before, *after).ok()) << Compare(*before, *after).message();
   // A different constant is a different value, and the output is named.
-  auto other = Parse(
+  auto other = ParseEffectsForward(
       "        relu: \"f32[4]\" = torch.ops.aten.relu.default(arg0_1)\n"
       "        add: \"f32[4]\" = torch.ops.aten.add_.Tensor(relu, 2)\n"
       "        return (add,)\n",
@@ -193,19 +193,19 @@ TEST(EffectCheckTest, InPlaceOnIntermediateAndCloneRemovalKeepValues) {
 
 TEST(EffectCheckTest, ViewsAndReshapesOfTheSameShapeAreOneValue) {
   const char* params = "x: \"f32[2, 6]\"";
-  auto before = Parse(
+  auto before = ParseEffectsForward(
       "        view: \"f32[3, 4]\" = torch.ops.aten.view.default(x, [3, 4])\n"
       "        noop: \"f32[3, 4]\" = torch.ops.aten.view.default(view, [3, 4])\n"
       "        mul: \"f32[3, 4]\" = torch.ops.aten.mul.Tensor(noop, 2)\n"
       "        return (mul,)\n",
       params);
-  auto after = Parse(
+  auto after = ParseEffectsForward(
       "        view: \"f32[3, 4]\" = torch.ops.aten.reshape.default(x, [-1, 4])\n"
       "        mul: \"f32[3, 4]\" = torch.ops.aten.mul.Tensor(view, 2)\n"
       "        return (mul,)\n",
       params);
   EXPECT_TRUE(Compare(*before, *after).ok()) << Compare(*before, *after).message();
-  auto transposed = Parse(
+  auto transposed = ParseEffectsForward(
       "        view: \"f32[4, 3]\" = torch.ops.aten.reshape.default(x, [4, 3])\n"
       "        mul: \"f32[4, 3]\" = torch.ops.aten.mul.Tensor(view, 2)\n"
       "        return (mul,)\n",
@@ -216,14 +216,14 @@ TEST(EffectCheckTest, ViewsAndReshapesOfTheSameShapeAreOneValue) {
 TEST(EffectCheckTest, ScatterEqualsViewPlusCopy) {
   // TorchAir's reinplace Step 3a (graph_pass.py): slice_scatter -> slice + copy_.
   const char* params = "x: \"f32[4, 4]\", y: \"f32[2, 4]\"";
-  auto before = Parse(
+  auto before = ParseEffectsForward(
       "        relu: \"f32[4, 4]\" = torch.ops.aten.relu.default(x)\n"
       "        neg: \"f32[2, 4]\" = torch.ops.aten.neg.default(y)\n"
       "        slice_scatter: \"f32[4, 4]\" = torch.ops.aten.slice_scatter.default(relu, neg, 0, 0, 2)\n"
       "        mul: \"f32[4, 4]\" = torch.ops.aten.mul.Tensor(slice_scatter, 2)\n"
       "        return (mul,)\n",
       params);
-  auto after = Parse(
+  auto after = ParseEffectsForward(
       "        relu: \"f32[4, 4]\" = torch.ops.aten.relu.default(x)\n"
       "        neg: \"f32[2, 4]\" = torch.ops.aten.neg.default(y)\n"
       "        slice_1: \"f32[2, 4]\" = torch.ops.aten.slice.Tensor(relu, 0, 0, 2)\n"
@@ -233,7 +233,7 @@ TEST(EffectCheckTest, ScatterEqualsViewPlusCopy) {
       params);
   EXPECT_TRUE(Compare(*before, *after).ok()) << Compare(*before, *after).message();
   // Writing another slice is another value.
-  auto wrong = Parse(
+  auto wrong = ParseEffectsForward(
       "        relu: \"f32[4, 4]\" = torch.ops.aten.relu.default(x)\n"
       "        neg: \"f32[2, 4]\" = torch.ops.aten.neg.default(y)\n"
       "        slice_1: \"f32[2, 4]\" = torch.ops.aten.slice.Tensor(relu, 0, 2, 4)\n"
@@ -247,14 +247,14 @@ TEST(EffectCheckTest, ScatterEqualsViewPlusCopy) {
 TEST(EffectCheckTest, CatEqualsOutBufferRewrite) {
   // optimize_cat_with_out_tensor (TORCHAIR.md §5): empty + slice + <op>.out(out=slice).
   const char* params = "x: \"f32[2, 4]\", y: \"f32[3, 4]\"";
-  auto before = Parse(
+  auto before = ParseEffectsForward(
       "        relu: \"f32[2, 4]\" = torch.ops.aten.relu.default(x)\n"
       "        mul: \"f32[3, 4]\" = torch.ops.aten.mul.Tensor(y, 2)\n"
       "        cat: \"f32[5, 4]\" = torch.ops.aten.cat.default([relu, mul])\n"
       "        neg: \"f32[2, 4]\" = torch.ops.aten.neg.default(relu)\n"
       "        return (cat, neg)\n",
       params);
-  auto after = Parse(
+  auto after = ParseEffectsForward(
       "        empty: \"f32[5, 4]\" = torch.ops.aten.empty.memory_format([5, 4], dtype = torch.float32, "
       "device = device(type='cpu'), pin_memory = False)\n"
       "        slice_1: \"f32[2, 4]\" = torch.ops.aten.slice.Tensor(empty, 0, 0, 2)\n"
@@ -266,7 +266,7 @@ TEST(EffectCheckTest, CatEqualsOutBufferRewrite) {
       params);
   EXPECT_TRUE(Compare(*before, *after).ok()) << Compare(*before, *after).message();
   // A buffer only partly written is not the cat.
-  auto partial = Parse(
+  auto partial = ParseEffectsForward(
       "        empty: \"f32[5, 4]\" = torch.ops.aten.empty.memory_format([5, 4], dtype = torch.float32, "
       "device = device(type='cpu'), pin_memory = False)\n"
       "        slice_1: \"f32[2, 4]\" = torch.ops.aten.slice.Tensor(empty, 0, 0, 2)\n"
@@ -308,8 +308,8 @@ TEST(EffectCheckTest, AWideOutBufferRewriteIsTheCatInLinearSpace) {
   }
   after_body += "        return (empty, neg)\n";
   const char* params = "x: \"f32[2, 4]\"";
-  auto before = Parse(before_body, params);
-  auto after = Parse(after_body, params);
+  auto before = ParseEffectsForward(before_body, params);
+  auto after = ParseEffectsForward(after_body, params);
   auto b = SummarizeEffects(*before, OpRegistry::Builtin());
   auto a = SummarizeEffects(*after, OpRegistry::Builtin(), b->table);
   EXPECT_TRUE(CheckEffects(*b, *a, EffectPolicy::kPreserveValues).ok())
@@ -318,11 +318,11 @@ TEST(EffectCheckTest, AWideOutBufferRewriteIsTheCatInLinearSpace) {
 }
 
 TEST(EffectCheckTest, StreamOpsHaveNoValueEffect) {
-  auto before = Parse(
+  auto before = ParseEffectsForward(
       "        relu: \"f32[4]\" = torch.ops.aten.relu.default(arg0_1)\n"
       "        return (relu,)\n",
       kX);
-  auto after = Parse(
+  auto after = ParseEffectsForward(
       "        scope_enter = torch.ops.air.scope_enter.default(['_user_stream_label'], ['s1'])\n"
       "        relu: \"f32[4]\" = torch.ops.aten.relu.default(arg0_1)\n"
       "        record = torch.ops.air.record.default()\n"
@@ -334,11 +334,11 @@ TEST(EffectCheckTest, StreamOpsHaveNoValueEffect) {
 }
 
 TEST(EffectCheckTest, AliasingPolicyWatchesOutputAliases) {
-  auto before = Parse(
+  auto before = ParseEffectsForward(
       "        clone: \"f32[4]\" = torch.ops.aten.clone.default(arg0_1)\n"
       "        return (clone,)\n",
       kX);
-  auto after = Parse("        return (arg0_1,)\n", kX);
+  auto after = ParseEffectsForward("        return (arg0_1,)\n", kX);
   EXPECT_TRUE(Compare(*before, *after).ok());  // the same value
   EXPECT_EQ(Compare(*before, *after, EffectPolicy::kPreserveAliasing).message(),
             "output 0 ('arg0_1') now aliases graph input 'arg0_1'; before, no graph input");
@@ -358,7 +358,7 @@ PassInfo MulToInplace(EffectPolicy policy) {
 }
 
 TEST(EffectCheckTest, ManagerRollsBackAndNamesThePass) {
-  auto graph = Parse(kEpilogue, kX);
+  auto graph = ParseEffectsForward(kEpilogue, kX);
   auto original = graph->Clone();
   PassManager manager;
   PassContext context;
@@ -387,7 +387,7 @@ TEST(EffectCheckTest, AlongsideRunsOnceForATouchedLintedGraph) {
   PassContext context;
   std::vector<std::string> seen;
   auto alongside = [&](const Graph& graph) { seen.push_back(graph.Find("mul")->target()); };
-  auto graph = Parse(kEpilogue, kX);
+  auto graph = ParseEffectsForward(kEpilogue, kX);
   EXPECT_FALSE(manager.Run(MulToInplace(EffectPolicy::kPreserveValues), *graph, context, nullptr, {}, alongside).ok());
   EXPECT_EQ(seen, std::vector<std::string>{"torch.ops.aten.mul_.Tensor"});  // seen before the rollback
   EXPECT_EQ(graph->Find("mul")->target(), "torch.ops.aten.mul.Tensor");
@@ -413,13 +413,13 @@ TEST(EffectCheckTest, AlongsideRunsOnceForATouchedLintedGraph) {
 
 TEST(EffectCheckTest, SettingOffAndLaxPoliciesLetThePassThrough) {
   for (EffectPolicy policy : {EffectPolicy::kPreserveAliasing, EffectPolicy::kUnchecked}) {
-    auto graph = Parse(kEpilogue, kX);
+    auto graph = ParseEffectsForward(kEpilogue, kX);
     PassManager manager;
     PassContext context;
     Result<PassOutcome> outcome = manager.Run(MulToInplace(policy), *graph, context);
     ASSERT_TRUE(outcome.ok()) << outcome.status().message();
   }
-  auto graph = Parse(kEpilogue, kX);
+  auto graph = ParseEffectsForward(kEpilogue, kX);
   PassManager manager;
   PassContext context;
   context.check_effects = false;
@@ -430,7 +430,7 @@ TEST(EffectCheckTest, SettingOffAndLaxPoliciesLetThePassThrough) {
 }
 
 TEST(EffectCheckTest, PipelineRollsBackTheBadPassAfterAGoodOne) {
-  std::shared_ptr<const Graph> input = Parse(
+  std::shared_ptr<const Graph> input = ParseEffectsForward(
       "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n"
       "        clone: \"f32[4]\" = torch.ops.aten.clone.default(add)\n"
       "        mul: \"f32[4]\" = torch.ops.aten.mul.Tensor(clone, 2)\n"
@@ -467,7 +467,7 @@ TEST(EffectCheckTest, PipelineRollsBackTheBadPassAfterAGoodOne) {
   EXPECT_EQ(run.Current().Find("mul")->target(), "torch.ops.aten.mul.Tensor");
   // The bad pass after one that leaves the graph alone: the check compares
   // with the summary PipelineRun made in the background meanwhile.
-  PipelineRun from_input(Parse(kEpilogue, kX), {"untouched", "reinplace_inplaceable_ops_pass"});
+  PipelineRun from_input(ParseEffectsForward(kEpilogue, kX), {"untouched", "reinplace_inplaceable_ops_pass"});
   PassInfo untouched;
   untouched.name = "untouched";
   untouched.kind = PassKind::kUser;

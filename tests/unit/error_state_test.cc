@@ -34,11 +34,12 @@
 #include "repl/session.h"
 #include "repl/tokenizer.h"
 #include "shell_test_util.h"
+#include "tests/unit/test_data.h"
 
 namespace airscope {
 namespace {
 
-const std::string kData = AIRSCOPE_TEST_DATA;
+using testing_util::kData;
 
 using Shell = testing_shell::TestShell;
 

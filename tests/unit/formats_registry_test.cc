@@ -14,13 +14,14 @@
 #include <set>
 
 #include "core/file_util.h"
+#include "tests/unit/test_data.h"
 
 namespace airscope {
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kData = AIRSCOPE_TEST_DATA;
+using testing_util::kData;
 
 // The row a path goes to: SniffInput's answer, or for graph text not known
 // from its first bytes, SniffGraphText's on the whole file (as `load` does).

@@ -20,7 +20,7 @@ constexpr std::string_view kSmall =
 
 // The error's headline ("t.txt:LINE:COL: message"); the quoted line and
 // caret under it are checked in FxTextErrors.QuotesTheLineWithACaret.
-std::string ErrorOf(std::string_view text) {
+std::string FxTextError(std::string_view text) {
   auto g = ParseFxText(text, "t.txt");
   if (g.ok()) return "<parsed>";
   return std::string(ErrorHeadline(g.status().message()));
@@ -117,9 +117,9 @@ TEST(FxText, BlankLinesAndCrlfAreTolerated) {
 }
 
 TEST(FxTextErrors, EmptyAndMissingHeader) {
-  EXPECT_EQ(ErrorOf(""), "t.txt:1:1: empty file");
-  EXPECT_EQ(ErrorOf("\n  \n"), "t.txt:1:1: empty file");
-  EXPECT_EQ(ErrorOf("    %x : [num_users=0] = placeholder[target=x]\n"),
+  EXPECT_EQ(FxTextError(""), "t.txt:1:1: empty file");
+  EXPECT_EQ(FxTextError("\n  \n"), "t.txt:1:1: empty file");
+  EXPECT_EQ(FxTextError("    %x : [num_users=0] = placeholder[target=x]\n"),
             "t.txt:1:1: expected the 'graph():' header line");
 }
 
@@ -127,13 +127,13 @@ TEST(FxTextErrors, Truncated) {
   std::string text(kSmall);
   // Cut in the middle of the mm line.
   std::string cut = text.substr(0, text.find("kwargs"));
-  EXPECT_EQ(ErrorOf(cut), "t.txt:3:90: expected ', kwargs = {' after the args tuple");
+  EXPECT_EQ(FxTextError(cut), "t.txt:3:90: expected ', kwargs = {' after the args tuple");
   // Cut at a line boundary: no return line.
   std::string no_return = text.substr(0, text.find("    return"));
-  EXPECT_EQ(ErrorOf(no_return), "t.txt:4:1: expected a 'return' line before the end of the file (truncated?)");
+  EXPECT_EQ(FxTextError(no_return), "t.txt:4:1: expected a 'return' line before the end of the file (truncated?)");
   // Cut inside the args tuple.
   std::string in_args = text.substr(0, text.find("%x), kwargs") + 2);
-  EXPECT_EQ(ErrorOf(in_args), "t.txt:3:82: unclosed '(' (expected ')' before the end of the line)");
+  EXPECT_EQ(FxTextError(in_args), "t.txt:3:82: unclosed '(' (expected ')' before the end of the line)");
 }
 
 TEST(FxTextErrors, QuotesTheLineWithACaret) {
@@ -156,12 +156,12 @@ TEST(FxTextErrors, GarbageBytes) {
   std::string nul = "graph():\n    %x : [num_users=0] = place";
   nul.push_back('\0');
   nul += "holder[target=x]\n    return None";
-  EXPECT_EQ(ErrorOf(nul), "t.txt:2:31: NUL byte: this is not a text file");
+  EXPECT_EQ(FxTextError(nul), "t.txt:2:31: NUL byte: this is not a text file");
   std::string bad_utf8 = "graph():\n    %x\xff\xfe : [num_users=0]";
-  EXPECT_EQ(ErrorOf(bad_utf8), "t.txt:2:7: invalid UTF-8 byte 0xff: this is not a text file");
+  EXPECT_EQ(FxTextError(bad_utf8), "t.txt:2:7: invalid UTF-8 byte 0xff: this is not a text file");
   std::string random;
   for (int i = 0; i < 4096; ++i) random.push_back(static_cast<char>((i * 7919 + 13) % 256));
-  std::string message = ErrorOf(random);
+  std::string message = FxTextError(random);
   EXPECT_NE(message, "<parsed>");
   EXPECT_EQ(message.rfind("t.txt:", 0), 0u) << message;
 }
@@ -172,8 +172,8 @@ TEST(FxTextErrors, UseBeforeDefinition) {
       "    %y : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%x,), kwargs = {})\n"
       "    %x : [num_users=1] = placeholder[target=x]\n"
       "    return y";
-  EXPECT_EQ(ErrorOf(text), "t.txt:2:84: name 'x' used before definition");
-  EXPECT_EQ(ErrorOf("graph():\n    return nope"), "t.txt:2:12: name 'nope' used before definition");
+  EXPECT_EQ(FxTextError(text), "t.txt:2:84: name 'x' used before definition");
+  EXPECT_EQ(FxTextError("graph():\n    return nope"), "t.txt:2:12: name 'nope' used before definition");
 }
 
 TEST(FxTextErrors, DuplicateName) {
@@ -182,7 +182,7 @@ TEST(FxTextErrors, DuplicateName) {
       "    %x : [num_users=0] = placeholder[target=x]\n"
       "    %x : [num_users=0] = placeholder[target=x]\n"
       "    return None";
-  EXPECT_EQ(ErrorOf(text), "t.txt:3:6: duplicate node name 'x'");
+  EXPECT_EQ(FxTextError(text), "t.txt:3:6: duplicate node name 'x'");
 }
 
 TEST(FxTextErrors, WrongUsersCount) {
@@ -191,27 +191,27 @@ TEST(FxTextErrors, WrongUsersCount) {
       "    %x : [num_users=3] = placeholder[target=x]\n"
       "    %mm : [num_users=1] = call_function[target=torch.ops.aten.mm.default](args = (%x, %x), kwargs = {})\n"
       "    return (mm,)";
-  EXPECT_EQ(ErrorOf(text), "t.txt:2:21: node 'x' is annotated with 3 users but 1 node(s) use it");
+  EXPECT_EQ(FxTextError(text), "t.txt:2:21: node 'x' is annotated with 3 users but 1 node(s) use it");
 }
 
 // A count no graph can reach is refused where it is written (the per-node
 // record keeps 32 bits of it).
 TEST(FxTextErrors, UsersCountBeyondAnyGraph) {
-  EXPECT_EQ(ErrorOf("graph():\n    %x : [num_users=4294967296] = placeholder[target=x]\n    return None"),
+  EXPECT_EQ(FxTextError("graph():\n    %x : [num_users=4294967296] = placeholder[target=x]\n    return None"),
             "t.txt:2:21: 4294967296 users is more than a graph can have");
 }
 
 TEST(FxTextErrors, UnknownOpcodeAndSyntax) {
-  EXPECT_EQ(ErrorOf("graph():\n    %x : [num_users=0] = call_something[target=x]\n    return None"),
+  EXPECT_EQ(FxTextError("graph():\n    %x : [num_users=0] = call_something[target=x]\n    return None"),
             "t.txt:2:26: unknown op kind 'call_something' (expected placeholder, get_attr, call_function, "
             "call_method or call_module)");
-  EXPECT_EQ(ErrorOf("graph():\n    %x : [num_users=0] placeholder[target=x]\n    return None"),
+  EXPECT_EQ(FxTextError("graph():\n    %x : [num_users=0] placeholder[target=x]\n    return None"),
             "t.txt:2:23: expected '=' after the users annotation");
-  EXPECT_EQ(ErrorOf("graph():\n    %x [num_users=0] = placeholder[target=x]\n    return None"),
+  EXPECT_EQ(FxTextError("graph():\n    %x [num_users=0] = placeholder[target=x]\n    return None"),
             "t.txt:2:7: expected ' : ' after the node name");
-  EXPECT_EQ(ErrorOf("graph():\n    x : [num_users=0] = placeholder[target=x]\n    return None"),
+  EXPECT_EQ(FxTextError("graph():\n    x : [num_users=0] = placeholder[target=x]\n    return None"),
             "t.txt:2:5: expected '%name : ...' or 'return ...'");
-  EXPECT_EQ(ErrorOf("graph():\n    return None\n    %x : [num_users=0] = placeholder[target=x]"),
+  EXPECT_EQ(FxTextError("graph():\n    return None\n    %x : [num_users=0] = placeholder[target=x]"),
             "t.txt:3:5: unexpected text after the 'return' line");
 }
 
@@ -221,13 +221,13 @@ TEST(FxTextErrors, UnclosedBracket) {
       "    %x : [num_users=1] = placeholder[target=x]\n"
       "    %v : [num_users=1] = call_function[target=torch.ops.aten.view.default](args = (%x, [1, 2), kwargs = {})\n"
       "    return v";
-  EXPECT_EQ(ErrorOf(text), "t.txt:3:93: mismatched ')': expected ']' to close '[' at column 88");
+  EXPECT_EQ(FxTextError(text), "t.txt:3:93: mismatched ')': expected ']' to close '[' at column 88");
   std::string open_end =
       "graph():\n"
       "    %x : [num_users=1] = placeholder[target=x]\n"
       "    %v : [num_users=1] = call_function[target=f](args = (%x, [1, 2, kwargs = {})\n"
       "    return v";
-  EXPECT_EQ(ErrorOf(open_end), "t.txt:3:80: mismatched ')': expected ']' to close '[' at column 62");
+  EXPECT_EQ(FxTextError(open_end), "t.txt:3:80: mismatched ')': expected ']' to close '[' at column 62");
 }
 
 TEST(FxTextErrors, DeepNestingIsAnErrorNotACrash) {
@@ -235,11 +235,11 @@ TEST(FxTextErrors, DeepNestingIsAnErrorNotACrash) {
   deep += std::string(10000, ']');
   std::string text = "graph():\n    %x : [num_users=0] = call_function[target=f](args = (" + deep +
                      ",), kwargs = {})\n    return None";
-  std::string message = ErrorOf(text);
+  std::string message = FxTextError(text);
   // The list starting at column 58 is depth 1; the 513th opener is too deep.
   EXPECT_EQ(message, "t.txt:2:570: nesting deeper than 512 levels");
   // The same depth in the return value.
-  EXPECT_EQ(ErrorOf("graph():\n    return " + deep), "t.txt:2:524: nesting deeper than 512 levels");
+  EXPECT_EQ(FxTextError("graph():\n    return " + deep), "t.txt:2:524: nesting deeper than 512 levels");
 }
 
 TEST(FxText, LargeChainHasNoStackOverflow) {

@@ -26,7 +26,7 @@ GeInputInfo Info(std::string name, std::vector<int64_t> shape,
 
 // The error text of a result that must have failed.
 template <typename T>
-std::string ErrorOf(const Result<T>& result) {
+std::string ErrorMessage(const Result<T>& result) {
   return result.ok() ? "<ok>" : result.status().message();
 }
 
@@ -60,7 +60,7 @@ TEST(GeDynamicDims, ConfigZip) {  // test_config_zip
 TEST(GeDynamicDims, ConfigZipListLensSame) {  // test_config_zip_list_lens_same
   auto result =
       GenerateDynamicDimsOption({Info("arg1", {-1, 8}, {{0, {8, 4}}}), Info("arg2", {-1, 8}, {{0, {8, 4, 3}}})}, "zip");
-  EXPECT_EQ(ErrorOf(result), "AssertionError: when dynamic_gears_merge_policy is zip, input gears len must same.");
+  EXPECT_EQ(ErrorMessage(result), "AssertionError: when dynamic_gears_merge_policy is zip, input gears len must same.");
 }
 
 TEST(GeDynamicDims, ConfigRepeat) {  // test_config_repeat
@@ -79,7 +79,7 @@ TEST(GeDynamicDims, GearsNumNotOver100) {  // test_gears_num_not_over_100
                                            Info("arg2", {-1, 8}, {{0, {10, 11, 12, 13, 14, 15, 16, 17, 18, 19}}}),
                                            Info("arg3", {-1, 8}, {{0, {20, 21, 22, 23, 24, 25, 26, 27, 28, 29}}})},
                                           "product");
-  EXPECT_EQ(ErrorOf(result),
+  EXPECT_EQ(ErrorMessage(result),
             "AssertionError: The total number of gears set cannot exceed 100, and the current number of gears is: 900");
 }
 
@@ -96,9 +96,9 @@ TEST(GeDynamicDims, OtherRules) {
   ASSERT_TRUE(none.ok()) << none.status().message();
   EXPECT_TRUE(none->empty());
   // Gears on a dim that is not -1 (specialized) give no list.
-  EXPECT_EQ(ErrorOf(GenerateDynamicDimsOption({Info("arg0_1", {4, 8}, {{0, {4, 8}}})}, "zip")),
+  EXPECT_EQ(ErrorMessage(GenerateDynamicDimsOption({Info("arg0_1", {4, 8}, {{0, {4, 8}}})}, "zip")),
             "AssertionError: At least one dimension should have levels.");
-  EXPECT_EQ(ErrorOf(GenerateDynamicDimsOption({Info("arg0_1", {-1}, {{0, {4, 8}}})}, "ziplist")),
+  EXPECT_EQ(ErrorMessage(GenerateDynamicDimsOption({Info("arg0_1", {-1}, {{0, {4, 8}}})}, "ziplist")),
             "AssertionError: dynamic_gears_merge_policy only support zip and product.");
   // Python sorts str: "arg10_1" < "arg2_1"; a SymInt input has the shape [].
   auto sorted = GenerateDynamicDimsOption(

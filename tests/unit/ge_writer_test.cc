@@ -1,26 +1,16 @@
 // GE txt (ge.proto.ModelDef text): exact layout, stream ids, control inputs.
 #include "formats/ge_writer.h"
 #include "tests/unit/status_test_util.h"
+#include "tests/unit/graph_test_util.h"
 
 #include <gtest/gtest.h>
 
 namespace airscope {
 namespace {
 
-NodeSpec Spec(OpKind op, std::string target, std::vector<Argument> args, std::string name) {
-  NodeSpec spec;
-  spec.op = op;
-  spec.target = std::move(target);
-  spec.args = std::move(args);
-  spec.name = std::move(name);
-  return spec;
-}
+using testing_util::Spec;
 
-NodeMeta F32(std::vector<Dim> sizes) {
-  NodeMeta meta;
-  meta.tensors.push_back(TensorMeta{DType::kFloat32, std::move(sizes), {}, ""});
-  return meta;
-}
+using testing_util::F32;
 
 TEST(GeWriter, ExactLayoutForOneNeg) {
   Graph g;

@@ -1,4 +1,5 @@
 #include "core/fx/graph_json.h"
+#include "tests/unit/graph_test_util.h"
 
 #include <cmath>
 #include <limits>
@@ -11,16 +12,7 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-NodeSpec Spec(OpKind op, std::string target, std::vector<Argument> args, std::string name,
-              std::vector<Kwarg> kwargs = {}) {
-  NodeSpec spec;
-  spec.op = op;
-  spec.target = std::move(target);
-  spec.args = std::move(args);
-  spec.kwargs = std::move(kwargs);
-  spec.name = std::move(name);
-  return spec;
-}
+using testing_util::Spec;
 
 NodeMeta TensorMetaOf(DType dtype, std::vector<Dim> sizes, std::vector<Dim> strides = {}, std::string device = "") {
   NodeMeta meta;
@@ -110,7 +102,7 @@ std::unique_ptr<Graph> MustParse(const std::string& text) {
   return parsed.ok() ? std::move(parsed).value() : nullptr;
 }
 
-std::string ErrorOf(const std::string& text) {
+std::string JsonLoadError(const std::string& text) {
   auto parsed = ParseGraphJson(text, "t.json");
   EXPECT_FALSE(parsed.ok()) << text;
   return parsed.ok() ? "" : parsed.status().message();
@@ -234,12 +226,13 @@ TEST(GraphJsonTest, MinimalDocumentUsesDefaults) {
 }
 
 TEST(GraphJsonTest, VersionAndFormatAreChecked) {
-  EXPECT_EQ(ErrorOf(R"({"format": "airscope-graph", "version": 2, "nodes": []})"),
+  EXPECT_EQ(JsonLoadError(R"({"format": "airscope-graph", "version": 2, "nodes": []})"),
             "t.json: unsupported airscope-graph version 2 (this airscope reads 1)");
-  EXPECT_NE(ErrorOf(R"({"format": "other", "version": 1, "nodes": []})").find("\"format\" must be \"airscope-graph\""),
-            std::string::npos);
-  EXPECT_NE(ErrorOf(R"({"version": 1, "nodes": []})").find("not an airscope graph"), std::string::npos);
-  EXPECT_NE(ErrorOf("[1, 2]").find("t.json: expected a JSON object"), std::string::npos);
+  EXPECT_NE(
+      JsonLoadError(R"({"format": "other", "version": 1, "nodes": []})").find("\"format\" must be \"airscope-graph\""),
+      std::string::npos);
+  EXPECT_NE(JsonLoadError(R"({"version": 1, "nodes": []})").find("not an airscope graph"), std::string::npos);
+  EXPECT_NE(JsonLoadError("[1, 2]").find("t.json: expected a JSON object"), std::string::npos);
 }
 
 TEST(GraphJsonTest, SyntaxErrorsNameLineAndColumn) {
@@ -254,60 +247,63 @@ TEST(GraphJsonTest, SyntaxErrorsNameLineAndColumn) {
       last_nl = i + 1;
     }
   }
-  std::string error = ErrorOf(truncated);
+  std::string error = JsonLoadError(truncated);
   EXPECT_TRUE(error.starts_with(fmt::format("t.json:{}:{}: ", lines, truncated.size() - last_nl + 1))) << error;
   EXPECT_NE(error.find("unexpected end of input"), std::string::npos) << error;
 
-  error = ErrorOf("{\n  \"format\": \"airscope-graph\",\n  \"version\": 1 x\n}");
+  error = JsonLoadError("{\n  \"format\": \"airscope-graph\",\n  \"version\": 1 x\n}");
   EXPECT_TRUE(error.starts_with("t.json:3:16: ")) << error;
-  EXPECT_EQ(ErrorOf("").rfind("t.json:1:1: ", 0), 0u);
+  EXPECT_EQ(JsonLoadError("").rfind("t.json:1:1: ", 0), 0u);
 }
 
 TEST(GraphJsonTest, SchemaErrorsNameTheNode) {
   const std::string head = R"({"format": "airscope-graph", "version": 1, "nodes": [
       {"name": "x", "op": "placeholder", "target": "x"},)";
-  EXPECT_EQ(ErrorOf(head + R"({"name": "y", "op": "call_function", "target": "f", "args": [[{"node": "z"}]]}]})"),
+  EXPECT_EQ(JsonLoadError(head + R"({"name": "y", "op": "call_function", "target": "f", "args": [[{"node": "z"}]]}]})"),
             "t.json: nodes[1] ('y'): args[0][0]: refers to undefined node 'z'");
-  EXPECT_EQ(ErrorOf(head + R"({"name": "y", "op": "call_function", "target": "f", "args": [{"node": "w"}]},
+  EXPECT_EQ(JsonLoadError(head + R"({"name": "y", "op": "call_function", "target": "f", "args": [{"node": "w"}]},
                               {"name": "w", "op": "call_function", "target": "f"}]})"),
             "t.json: nodes[1] ('y'): args[0]: refers to node 'w' defined later (nodes[2]); "
             "nodes must come after their inputs");
-  EXPECT_NE(
-      ErrorOf(head + R"({"name": "y", "op": "call_fn", "target": "f"}]})").find("nodes[1] ('y'): unknown op kind"),
-      std::string::npos);
-  EXPECT_NE(ErrorOf(head + R"({"name": "y", "op": "call_function", "target": "f", "args": [{"dtype": "torch.f33"}]}]})")
-                .find("nodes[1] ('y'): args[0]: unknown dtype \"torch.f33\""),
+  EXPECT_NE(JsonLoadError(head + R"({"name": "y", "op": "call_fn", "target": "f"}]})")
+                .find("nodes[1] ('y'): unknown op kind"),
             std::string::npos);
   EXPECT_NE(
-      ErrorOf(head + R"({"name": "y", "op": "call_function", "target": 3}]})").find("\"target\" must be a string"),
+      JsonLoadError(head + R"({"name": "y", "op": "call_function", "target": "f", "args": [{"dtype": "torch.f33"}]}]})")
+          .find("nodes[1] ('y'): args[0]: unknown dtype \"torch.f33\""),
       std::string::npos);
-  EXPECT_NE(ErrorOf(head + R"({"name": "x", "op": "call_function", "target": "f"}]})").find("duplicate node name 'x'"),
+  EXPECT_NE(JsonLoadError(head + R"({"name": "y", "op": "call_function", "target": 3}]})")
+                .find("\"target\" must be a string"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(head + R"({"name": "y", "op": "call_function", "target": "f", "args": [{"float": "big"}]}]})")
+  EXPECT_NE(
+      JsonLoadError(head + R"({"name": "x", "op": "call_function", "target": "f"}]})").find("duplicate node name 'x'"),
+      std::string::npos);
+  EXPECT_NE(JsonLoadError(head + R"({"name": "y", "op": "call_function", "target": "f", "args": [{"float": "big"}]}]})")
                 .find("\"float\" must be"),
             std::string::npos);
-  EXPECT_NE(
-      ErrorOf(head + R"({"name": "y", "op": "call_function", "target": "f", "args": [{"node": "x", "raw": "x"}]}]})")
-          .find("exactly one key"),
-      std::string::npos);
-  EXPECT_NE(ErrorOf(head + R"({"name": "y", "op": "call_function", "target": "f",
+  EXPECT_NE(JsonLoadError(
+                head + R"({"name": "y", "op": "call_function", "target": "f", "args": [{"node": "x", "raw": "x"}]}]})")
+                .find("exactly one key"),
+            std::string::npos);
+  EXPECT_NE(JsonLoadError(head + R"({"name": "y", "op": "call_function", "target": "f",
                               "meta": {"kind": "tensor", "source": "annotated", "tensors": [{"dtype": "f32", "sizes": [1.5]}]}}]})")
                 .find("nodes[1] ('y'): meta.tensors[0].sizes[0]: a dim must be"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(head + R"({"name": "y", "op": "call_function", "target": "f", "colour": 1}]})")
+  EXPECT_NE(JsonLoadError(head + R"({"name": "y", "op": "call_function", "target": "f", "colour": 1}]})")
                 .find("unknown key \"colour\""),
             std::string::npos);
-  EXPECT_NE(ErrorOf(head + R"(7]})").find("t.json: nodes[1]: a node must be an object"), std::string::npos);
-  EXPECT_NE(ErrorOf(head + R"({"name": "y", "op": "call_function", "target": "f", "args": [18446744073709551615]}]})")
-                .find("does not fit in int64"),
-            std::string::npos);
+  EXPECT_NE(JsonLoadError(head + R"(7]})").find("t.json: nodes[1]: a node must be an object"), std::string::npos);
+  EXPECT_NE(
+      JsonLoadError(head + R"({"name": "y", "op": "call_function", "target": "f", "args": [18446744073709551615]}]})")
+          .find("does not fit in int64"),
+      std::string::npos);
 }
 
 TEST(GraphJsonTest, DeepNestingIsRefusedBeforeParsing) {
   std::string deep = R"({"format": "airscope-graph", "version": 1, "nodes": [{"name": "y", "op": "call_function",
  "target": "f", "args": )";
   deep += std::string(1000, '[') + std::string(1000, ']') + "}]}";
-  std::string error = ErrorOf(deep);
+  std::string error = JsonLoadError(deep);
   EXPECT_TRUE(error.starts_with("t.json:2:")) << error;
   EXPECT_NE(error.find("nesting deeper than 256"), std::string::npos) << error;
   // Brackets inside strings do not count.
@@ -329,14 +325,14 @@ TEST(GraphJsonTest, TargetsAreNamesAndAGraphHasAnOutput) {
       {{"name": "output", "op": "output", "target": "output", "args": [{{"node": "y"}}]}}]}})",
                        op, target);
   };
-  EXPECT_EQ(ErrorOf(with("call_function", "my weird op!")),
+  EXPECT_EQ(JsonLoadError(with("call_function", "my weird op!")),
             "t.json: nodes[1] ('y'): target \"my weird op!\" is not a Python callable (dotted Python names, as in "
             "torch.ops.aten.add.Tensor)");
-  EXPECT_NE(ErrorOf(with("call_method", "a..b")).find("is not a Python callable"), std::string::npos);
-  EXPECT_NE(ErrorOf(with("call_module", "layers.0.(x)")).find("is not an attribute path"), std::string::npos);
+  EXPECT_NE(JsonLoadError(with("call_method", "a..b")).find("is not a Python callable"), std::string::npos);
+  EXPECT_NE(JsonLoadError(with("call_module", "layers.0.(x)")).find("is not an attribute path"), std::string::npos);
   EXPECT_TRUE(MustParse(with("call_module", "layers.0.linear")));
   EXPECT_TRUE(MustParse(with("call_function", "torch.ops.\u56fe.mul.Tensor")));  // Python 3 names may be Unicode
-  EXPECT_EQ(ErrorOf(R"({"format": "airscope-graph", "version": 1, "nodes": [
+  EXPECT_EQ(JsonLoadError(R"({"format": "airscope-graph", "version": 1, "nodes": [
       {"name": "x", "op": "placeholder", "target": "x"}]})"),
             "t.json: no node with op \"output\": every FX graph ends with one");
 }
@@ -348,10 +344,10 @@ TEST(GraphJsonTest, GarbageNeverCrashes) {
     state = state * 1103515245u + 12345u;
     garbage.push_back(static_cast<char>(state >> 16));
   }
-  EXPECT_FALSE(ErrorOf(garbage).empty());
-  EXPECT_FALSE(ErrorOf(std::string("\0\0\0", 3)).empty());
-  EXPECT_NE(ErrorOf("{\"format\": \"airscope-graph\xff\"}").find("t.json:1:"), std::string::npos);
-  EXPECT_FALSE(ErrorOf("{\"format\": 1e999}").empty());
+  EXPECT_FALSE(JsonLoadError(garbage).empty());
+  EXPECT_FALSE(JsonLoadError(std::string("\0\0\0", 3)).empty());
+  EXPECT_NE(JsonLoadError("{\"format\": \"airscope-graph\xff\"}").find("t.json:1:"), std::string::npos);
+  EXPECT_FALSE(JsonLoadError("{\"format\": 1e999}").empty());
 
   // Every prefix of a valid document is either an error or (the whole text) a graph.
   std::string text = PrintGraphJson(*KitchenSink());

@@ -9,17 +9,17 @@ namespace airscope {
 namespace {
 
 // `body` starts with the forward's parameters: "x):\n        ...".
-std::unique_ptr<Graph> Parse(std::string_view body) {
+std::unique_ptr<Graph> ParseForwardTail(std::string_view body) {
   return testing_util::ParseModule("    def forward(self, " + std::string(body));
 }
 
 TEST(GraphMatchTest, NamesAndAnnotationsDoNotMatter) {
-  auto a = Parse(
+  auto a = ParseForwardTail(
       "arg0_1: \"f32[4, 4]\"):\n"
       "        add: \"f32[4, 4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n"
       "        copy_ = torch.ops.aten.copy_.default(arg0_1, add)\n"
       "        return (add,)\n");
-  auto b = Parse(
+  auto b = ParseForwardTail(
       "x):\n"
       "        y = aten.add.Tensor(x, 1)\n"
       "        z = torch.ops.aten.copy_.default(x, y)\n"
@@ -29,11 +29,11 @@ TEST(GraphMatchTest, NamesAndAnnotationsDoNotMatter) {
 }
 
 TEST(GraphMatchTest, ReferencesMustPointAtTheSamePosition) {
-  auto a = Parse(
+  auto a = ParseForwardTail(
       "x, y):\n"
       "        add = torch.ops.aten.add.Tensor(x, y)\n"
       "        return (add,)\n");
-  auto b = Parse(
+  auto b = ParseForwardTail(
       "x, y):\n"
       "        add = torch.ops.aten.add.Tensor(y, x)\n"
       "        return (add,)\n");
@@ -45,11 +45,13 @@ TEST(GraphMatchTest, ReferencesMustPointAtTheSamePosition) {
 }
 
 TEST(GraphMatchTest, TargetsKwargsAndLengthAreCompared) {
-  auto a = Parse("x):\n        s = torch.ops.aten.sum.dim_IntList(x, [0], keepdim = True)\n        return (s,)\n");
-  auto other_target = Parse("x):\n        s = torch.ops.aten.mean.dim(x, [0], keepdim = True)\n        return (s,)\n");
-  auto other_kwarg =
-      Parse("x):\n        s = torch.ops.aten.sum.dim_IntList(x, [0], keepdim = False)\n        return (s,)\n");
-  auto longer = Parse(
+  auto a = ParseForwardTail(
+      "x):\n        s = torch.ops.aten.sum.dim_IntList(x, [0], keepdim = True)\n        return (s,)\n");
+  auto other_target =
+      ParseForwardTail("x):\n        s = torch.ops.aten.mean.dim(x, [0], keepdim = True)\n        return (s,)\n");
+  auto other_kwarg = ParseForwardTail(
+      "x):\n        s = torch.ops.aten.sum.dim_IntList(x, [0], keepdim = False)\n        return (s,)\n");
+  auto longer = ParseForwardTail(
       "x):\n        s = torch.ops.aten.sum.dim_IntList(x, [0], keepdim = True)\n"
       "        t = torch.ops.aten.neg.default(s)\n        return (s,)\n");
   std::string why;

@@ -10,7 +10,7 @@
 namespace airscope {
 namespace {
 
-std::unique_ptr<Graph> Parse(const std::string& text) {
+std::unique_ptr<Graph> ParseReadableText(const std::string& text) {
   auto g = ParseReadable(text, "test.py");
   EXPECT_TRUE(g.ok()) << g.status().message();
   return g.ok() ? std::move(*g) : nullptr;
@@ -35,13 +35,13 @@ const std::string kGraph =
     "        return (sum_1, add)\n";
 
 TEST(GraphShrinkTest, ShrinkableNodesAreAllButInputsAndOutput) {
-  auto g = Parse(kGraph);
+  auto g = ParseReadableText(kGraph);
   EXPECT_EQ(ShrinkableNodes(*g).size(), 6u);
   EXPECT_EQ(ComputeNodeCount(*g), 6u);
 }
 
 TEST(GraphShrinkTest, ACutValueBecomesAnInputOfTheSameShape) {
-  auto g = Parse(kGraph);
+  auto g = ParseReadableText(kGraph);
   auto kept = KeepOnly(*g, Positions(*g, {"sum_1"}));
   ASSERT_TRUE(kept->Lint().ok()) << kept->Lint().message();
   EXPECT_EQ(PrintReadable(*kept),
@@ -52,7 +52,7 @@ TEST(GraphShrinkTest, ACutValueBecomesAnInputOfTheSameShape) {
 }
 
 TEST(GraphShrinkTest, AGetitemOfACutProducerIsTheInputItself) {
-  auto g = Parse(kGraph);
+  auto g = ParseReadableText(kGraph);
   auto kept = KeepOnly(*g, Positions(*g, {"getitem", "mul"}));
   ASSERT_TRUE(kept->Lint().ok()) << kept->Lint().message();
   ASSERT_NE(kept->Find("getitem"), nullptr);
@@ -63,7 +63,7 @@ TEST(GraphShrinkTest, AGetitemOfACutProducerIsTheInputItself) {
 }
 
 TEST(GraphShrinkTest, OutputReturnsWhatNothingKeptReads) {
-  auto g = Parse(kGraph);
+  auto g = ParseReadableText(kGraph);
   auto kept = KeepOnly(*g, Positions(*g, {"relu", "add"}));
   ASSERT_TRUE(kept->Lint().ok()) << kept->Lint().message();
   const Node* out = kept->output();

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/fx/readable.h"
 #include "core/ir/graph.h"
@@ -30,6 +31,25 @@ inline std::unique_ptr<Graph> ParseModule(std::string_view text, std::string_vie
 inline std::unique_ptr<Graph> ParseForward(std::string_view params, std::string_view body,
                                            std::string_view file = "test.py") {
   return ParseModule(fmt::format("    def forward(self, {}):\n{}", params, body), file);
+}
+
+// A node's spec for Graph::Append and friends (kwargs last: most nodes have none).
+inline NodeSpec Spec(OpKind op, std::string target, std::vector<Argument> args, std::string name,
+                     std::vector<Kwarg> kwargs = {}) {
+  NodeSpec spec;
+  spec.op = op;
+  spec.target = std::move(target);
+  spec.args = std::move(args);
+  spec.kwargs = std::move(kwargs);
+  spec.name = std::move(name);
+  return spec;
+}
+
+// The meta of one float32 tensor of `sizes` (strides unstated).
+inline NodeMeta F32(std::vector<Dim> sizes) {
+  NodeMeta meta;
+  meta.tensors.push_back(TensorMeta{DType::kFloat32, std::move(sizes), {}, ""});
+  return meta;
 }
 
 }  // namespace airscope::testing_util

@@ -129,7 +129,7 @@ TEST(RoffTest, BulletsAreIndentedParagraphs) {
 }
 
 // The words of `lines` (one roff line each, without its .nf/.fi), in order.
-std::vector<std::string> Words(const std::vector<std::string>& lines) {
+std::vector<std::string> SplitWords(const std::vector<std::string>& lines) {
   std::vector<std::string> words;
   for (const std::string& line : lines) {
     std::istringstream in(line);
@@ -163,7 +163,7 @@ TEST(RoffTest, RowsWrappedByHandAreWrappedAgainInTheirColumn) {
       EXPECT_EQ(out[i].find_first_not_of(' '), 13u) << out[i];  // the text column
     }
   }
-  EXPECT_EQ(Words(out), Words(Lines(row)));  // nothing lost, nothing reordered
+  EXPECT_EQ(SplitWords(out), SplitWords(Lines(row)));  // nothing lost, nothing reordered
 }
 
 TEST(RoffTest, CodeLinesAreNeverBroken) {

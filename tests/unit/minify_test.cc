@@ -49,11 +49,7 @@ TEST(FailureMatchTest, MatchUsesTheRegexAndRefusesABadOne) {
   EXPECT_NE(bad.status().message().find("--match: '(unclosed' is not a regular expression"), std::string::npos);
 }
 
-std::string WriteTemp(const std::string& name, const std::string& content) {
-  std::string path = testing::TempDir() + "/" + name;
-  std::ofstream(path) << content;
-  return path;
-}
+using testing_shell::WriteTemp;
 
 std::string ReadAll(const std::string& path) {
   std::ifstream in(path);

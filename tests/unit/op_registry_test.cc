@@ -22,9 +22,8 @@ using testing::Ints;
 using testing::N;
 using testing::Nodes;
 using testing::None;
+using testing::R;
 using testing::Shape;
-
-const OpRegistry& R() { return OpRegistry::Builtin(); }
 
 // ---------------------------------------------------------------- registry
 

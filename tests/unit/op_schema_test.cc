@@ -109,7 +109,7 @@ TEST(OpSchemaTest, ReadsTorchsSyntaxForAliasesDefaultsAndReturns) {
 }
 
 // The message of ParseOpSchema(text)'s error, which must be refused.
-std::string ErrorOf(std::string_view text) {
+std::string SchemaError(std::string_view text) {
   Result<OpSchema> schema = ParseOpSchema(text);
   return schema.ok() ? "(accepted)" : schema.status().message();
 }
@@ -140,7 +140,7 @@ TEST(OpSchemaTest, ErrorsPointAtTheSpot) {
            {"custom::sin(Tensor x) -> (Tensor,)", 34, "expected a return type (Tensor, None, ...)"},
            {"custom::sin(Tensor x) -> Tensor x y", 35, "unexpected text after the returns"},
        }) {
-    EXPECT_EQ(ErrorOf(c.text), Pointed(c.text, c.column, c.message)) << c.text;
+    EXPECT_EQ(SchemaError(c.text), Pointed(c.text, c.column, c.message)) << c.text;
   }
 }
 

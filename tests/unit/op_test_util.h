@@ -9,6 +9,7 @@
 
 #include "core/ir/graph.h"
 #include "core/ops/op_registry.h"
+#include "core/ops/shape_inference.h"
 
 namespace airscope::testing {
 
@@ -118,6 +119,19 @@ inline std::optional<OpCost> Cost(const Node* node) {
   const OpInfo* info = OpRegistry::Builtin().Find(node->target());
   if (!info || !info->cost) return std::nullopt;
   return info->cost(*node);
+}
+
+// The builtin op registry (short, as the other builders here are).
+inline const OpRegistry& R() { return OpRegistry::Builtin(); }
+
+// Shapes of every node of `graph`, through the builtin registry.
+inline void Infer(Graph& graph) { InferShapes(graph, OpRegistry::Builtin()); }
+
+// How many call_function nodes of `graph` call `target` (written without torch.ops.).
+inline size_t CountCalls(const Graph& graph, std::string_view target) {
+  size_t n = 0;
+  for (const Node* node : graph) n += node->op() == OpKind::kCallFunction && StripTorchOps(node->target()) == target;
+  return n;
 }
 
 }  // namespace airscope::testing

@@ -15,6 +15,7 @@
 #include "core/pass/decomposition.h"
 #include "core/pass/builtin_passes.h"
 #include "core/pass/pass_manager.h"
+#include "tests/unit/op_test_util.h"
 
 namespace airscope {
 namespace {
@@ -42,11 +43,7 @@ std::vector<std::string> Samples() {
   return stems;
 }
 
-size_t Count(const Graph& graph, std::string_view target) {
-  size_t n = 0;
-  for (const Node* node : graph) n += node->op() == OpKind::kCallFunction && StripTorchOps(node->target()) == target;
-  return n;
-}
+using testing::CountCalls;
 
 struct Env {
   DecompositionTable table = DecompositionTable::Builtin();
@@ -115,11 +112,11 @@ TEST(PassSamplesTest, DecomposeOnMlpRemovesAddmmGeluAndLayerNormKeepingOutputSha
   EXPECT_TRUE(outcome->changed);
   for (const char* gone : {"aten.addmm.default", "aten.gelu.default", "aten.native_layer_norm.default",
                            "operator.getitem", "aten.t.default", "aten.mean.dim"}) {
-    EXPECT_EQ(Count(*graph, gone), 0u) << gone;
+    EXPECT_EQ(CountCalls(*graph, gone), 0u) << gone;
   }
-  EXPECT_EQ(Count(*graph, "aten.mm.default"), 2u);
-  EXPECT_EQ(Count(*graph, "aten.erf.default"), 1u);
-  EXPECT_EQ(Count(*graph, "aten.rsqrt.default"), 1u);
+  EXPECT_EQ(CountCalls(*graph, "aten.mm.default"), 2u);
+  EXPECT_EQ(CountCalls(*graph, "aten.erf.default"), 1u);
+  EXPECT_EQ(CountCalls(*graph, "aten.rsqrt.default"), 1u);
   EXPECT_EQ(OutputShapes(*graph), before);
   for (const Node* node : *graph) {
     if (node->op() == OpKind::kCallFunction) {
@@ -132,20 +129,20 @@ TEST(PassSamplesTest, FunctionalizeThenReinplaceRoundTripsMobilenet) {
   Env env;
   auto graph = LoadSample("mobilenet_v2");
   ASSERT_TRUE(graph);
-  ASSERT_EQ(Count(*graph, "aten.hardtanh_.default"), 35u);
+  ASSERT_EQ(CountCalls(*graph, "aten.hardtanh_.default"), 35u);
   size_t nodes = graph->size();
   auto functional = env.Run("functionalize", *graph);
   ASSERT_TRUE(functional.ok()) << functional.status().message();
   EXPECT_TRUE(functional->changed);
-  EXPECT_EQ(Count(*graph, "aten.hardtanh_.default"), 0u);
-  EXPECT_EQ(Count(*graph, "aten.hardtanh.default"), 35u);
-  EXPECT_EQ(Count(*graph, "aten.copy_.default"), 0u);  // all 35 mutate intermediates
+  EXPECT_EQ(CountCalls(*graph, "aten.hardtanh_.default"), 0u);
+  EXPECT_EQ(CountCalls(*graph, "aten.hardtanh.default"), 35u);
+  EXPECT_EQ(CountCalls(*graph, "aten.copy_.default"), 0u);  // all 35 mutate intermediates
   EXPECT_EQ(graph->size(), nodes);
   auto inplace = env.Run("reinplace", *graph);
   ASSERT_TRUE(inplace.ok()) << inplace.status().message();
   EXPECT_TRUE(inplace->changed);
-  EXPECT_EQ(Count(*graph, "aten.hardtanh_.default"), 35u);
-  EXPECT_EQ(Count(*graph, "aten.hardtanh.default"), 0u);
+  EXPECT_EQ(CountCalls(*graph, "aten.hardtanh_.default"), 35u);
+  EXPECT_EQ(CountCalls(*graph, "aten.hardtanh.default"), 0u);
   EXPECT_EQ(graph->size(), nodes);
   // The names came back with the targets: every hardtanh_ is where it was.
   auto original = LoadSample("mobilenet_v2");
@@ -161,11 +158,11 @@ TEST(PassSamplesTest, ConstantFoldAndCseOnGptBlock) {
   Env env;
   auto graph = LoadSample("gpt_block2");
   ASSERT_TRUE(graph);
-  ASSERT_EQ(Count(*graph, "aten.ones.default"), 2u);
+  ASSERT_EQ(CountCalls(*graph, "aten.ones.default"), 2u);
   auto folded = env.Run("constant_fold", *graph);
   ASSERT_TRUE(folded.ok());
-  EXPECT_EQ(Count(*graph, "aten.ones.default"), 0u);
-  EXPECT_EQ(Count(*graph, "aten.tril.default"), 0u);
+  EXPECT_EQ(CountCalls(*graph, "aten.ones.default"), 0u);
+  EXPECT_EQ(CountCalls(*graph, "aten.tril.default"), 0u);
   const Node* constant = graph->Find("_folded_constant_0");
   ASSERT_NE(constant, nullptr);
   EXPECT_EQ(constant->meta()->ShapeString(), "b8[16, 16]");

@@ -15,7 +15,7 @@
 namespace airscope {
 namespace {
 
-std::unique_ptr<Graph> Parse(const std::string& body) { return testing_util::ParseModule(body); }
+std::unique_ptr<Graph> ParseModuleBody(const std::string& body) { return testing_util::ParseModule(body); }
 
 using P = Pattern;
 
@@ -36,7 +36,7 @@ PatternPtr Item(PatternPtr of, int64_t i, int users = 1) { return P::Call("opera
 
 // _TargetExpr._match_users: a call that is not an output must have exactly _users users.
 TEST(PatternMatchTest, UsersCountedExceptOnOutputs) {
-  auto g = Parse(kNormQuant);
+  auto g = ParseModuleBody(kNormQuant);
   PatternPtr y = Item(Norm(2), 0);
   EXPECT_TRUE(MatchPattern(y, g->Find("getitem")));                  // the root is an output: its users are not counted
   EXPECT_FALSE(MatchPattern(Item(Norm(3), 0), g->Find("getitem")));  // norm has 2 users, not 3
@@ -49,14 +49,14 @@ TEST(PatternMatchTest, UsersCountedExceptOnOutputs) {
 
 // _TargetArgsExpr._match: node kwargs the pattern does not name are not compared.
 TEST(PatternMatchTest, KwargsThePatternLacksAreNotCompared) {
-  auto g = Parse(kNormQuant);
+  auto g = ParseModuleBody(kNormQuant);
   PatternPtr quant = P::Call("npu.npu_dynamic_quant.default", {Item(Norm(2), 0)}, 2);
   EXPECT_TRUE(MatchPattern(Item(quant, 0), g->Find("getitem_3")));
 }
 
 // normalize_function: a node with fewer kwargs than the pattern binds the schema defaults.
 TEST(PatternMatchTest, MissingKwargNormalizedToSchemaDefault) {
-  auto g = Parse(
+  auto g = ParseModuleBody(
       "    def forward(self, x: \"f16[2, 8]\"):\n"
       "        npu_dynamic_quant = torch.ops.npu.npu_dynamic_quant.default(x)\n"
       "        getitem: \"i8[2, 8]\" = npu_dynamic_quant[0]\n"
@@ -74,7 +74,7 @@ TEST(PatternMatchTest, MissingKwargNormalizedToSchemaDefault) {
 
 // pytree flattening: a list pattern compares leaf by leaf; constants by Python ==.
 TEST(PatternMatchTest, ListLeavesAndConstants) {
-  auto g = Parse(
+  auto g = ParseModuleBody(
       "    def forward(self, x: \"f16[2, 4, 8]\"):\n"
       "        view: \"f16[8, 8]\" = torch.ops.aten.view.default(x, [-1, 8])\n"
       "        view_1: \"f16[8, 8]\" = torch.ops.aten.view.default(x, [8, 8])\n"
@@ -96,7 +96,7 @@ TEST(PatternMatchTest, ListLeavesAndConstants) {
 
 // Ignored matches anything and binds nothing; KeywordArg binds, and one name bound to two values fails.
 TEST(PatternMatchTest, IgnoredBindsNothingKeywordMustAgree) {
-  auto g = Parse(
+  auto g = ParseModuleBody(
       "    def forward(self, a: \"f32[2]\", b: \"f32[2]\"):\n"
       "        add: \"f32[2]\" = torch.ops.aten.add.Tensor(a, b)\n"
       "        add_1: \"f32[2]\" = torch.ops.aten.add.Tensor(a, a)\n"
@@ -113,7 +113,7 @@ TEST(PatternMatchTest, IgnoredBindsNothingKeywordMustAgree) {
 // MultiOutputPattern: the other outputs are found among the users of matched
 // nodes, the first candidate that matches (getitem_2, after getitem fails on its index).
 TEST(PatternMatchTest, MultiOutputFindsOtherOutputsFromAnchors) {
-  auto g = Parse(kNormQuant);
+  auto g = ParseModuleBody(kNormQuant);
   PatternPtr norm = Norm(2);
   PatternPtr quant = P::Call("npu.npu_dynamic_quant.default", {Item(norm, 0)}, {{"smooth_scales", P::Keyword("s")}}, 2);
   std::vector<PatternPtr> outs = {Item(quant, 0), Item(norm, 2), Item(quant, 1)};
@@ -138,7 +138,7 @@ TEST(PatternMatchTest, MultiOutputFindsOtherOutputsFromAnchors) {
 // replace_with_graph: the replacement goes before the earliest output, each
 // output's uses move to its replacement, then unused matched nodes go.
 TEST(PatternReplaceTest, InsertsBeforeEarliestOutputAndErasesDeadMatch) {
-  auto g = Parse(kNormQuant);
+  auto g = ParseModuleBody(kNormQuant);
   PatternPtr norm = Norm(2);
   PatternPtr quant = P::Call("npu.npu_dynamic_quant.default", {Item(norm, 0)}, {{"smooth_scales", P::Keyword("s")}}, 2);
   std::vector<PatternPtr> outs = {Item(quant, 0), Item(norm, 2), Item(quant, 1)};
@@ -163,7 +163,7 @@ TEST(PatternReplaceTest, InsertsBeforeEarliestOutputAndErasesDeadMatch) {
   EXPECT_EQ(targets, (std::vector<std::string>{"npu.npu_add_rms_norm_dynamic_quant.default", "operator.getitem",
                                                "operator.getitem", "operator.getitem"}));
   // A builder that gives up leaves the graph as it was.
-  auto g2 = Parse(kNormQuant);
+  auto g2 = ParseModuleBody(kNormQuant);
   auto m2 = MatchMultiOutput(outs, g2->Find("getitem_3"));
   ASSERT_TRUE(m2);
   size_t before = g2->size();

@@ -16,24 +16,14 @@
 #include "formats/ge_op_types.h"
 #include "formats/pbtxt_reader.h"
 #include "formats/proto_text.h"
+#include "tests/unit/graph_test_util.h"
 
 namespace airscope {
 namespace {
 
-NodeSpec Spec(OpKind op, std::string target, std::vector<Argument> args, std::string name) {
-  NodeSpec spec;
-  spec.op = op;
-  spec.target = std::move(target);
-  spec.args = std::move(args);
-  spec.name = std::move(name);
-  return spec;
-}
+using testing_util::Spec;
 
-NodeMeta F32(std::vector<Dim> sizes) {
-  NodeMeta meta;
-  meta.tensors.push_back(TensorMeta{DType::kFloat32, std::move(sizes), {}, ""});
-  return meta;
-}
+using testing_util::F32;
 
 // The graph behind tests/data/torchair_style_add.pbtxt: arg0_1 + arg1_1, both f32[2, 2].
 std::unique_ptr<Graph> SampleAdd() {
@@ -326,15 +316,16 @@ TEST(Pbtxt, ReaderSortsNodesGivenOutOfOrder) {
   EXPECT_EQ((*g)->Find("n")->target(), "torch.ops.aten.neg.default");
 }
 
-std::string ErrorOf(std::string_view text) {
+std::string PbtxtError(std::string_view text) {
   auto g = ParsePbtxt(text, "bad.pbtxt");
   EXPECT_FALSE(g.ok());
   return g.ok() ? std::string() : std::string(ErrorHeadline(g.status().message()));
 }
 
 TEST(Pbtxt, ReaderErrorsNameLineAndColumn) {
-  EXPECT_EQ(ErrorOf("node {\n  name: \"a\"\n  op: \"Data\"\n"), "bad.pbtxt:4:1: unexpected end of input: expected '}'");
-  EXPECT_EQ(ErrorOf("node {\n  name: \"a\n}\n"), "bad.pbtxt:2:9: unterminated string");
+  EXPECT_EQ(PbtxtError("node {\n  name: \"a\"\n  op: \"Data\"\n"),
+            "bad.pbtxt:4:1: unexpected end of input: expected '}'");
+  EXPECT_EQ(PbtxtError("node {\n  name: \"a\n}\n"), "bad.pbtxt:2:9: unterminated string");
   // Under the headline: the line, and a caret under the column.
   auto unterminated = ParsePbtxt("node {\n  name: \"a\n}\n", "bad.pbtxt");
   ASSERT_FALSE(unterminated.ok());
@@ -342,23 +333,23 @@ TEST(Pbtxt, ReaderErrorsNameLineAndColumn) {
             "bad.pbtxt:2:9: unterminated string\n"
             "      name: \"a\n"
             "            ^");
-  EXPECT_EQ(ErrorOf("node { name: \"a\" op: \"Neg\" input: \"zz:0\" }"),
+  EXPECT_EQ(PbtxtError("node { name: \"a\" op: \"Neg\" input: \"zz:0\" }"),
             "bad.pbtxt:1:35: node 'a': input refers to no node named 'zz'");
   EXPECT_EQ(
-      ErrorOf("node { name: \"a\" op: \"Neg\" input: \"b:0\" }\nnode { name: \"b\" op: \"Neg\" input: \"a:0\" }\n"),
+      PbtxtError("node { name: \"a\" op: \"Neg\" input: \"b:0\" }\nnode { name: \"b\" op: \"Neg\" input: \"a:0\" }\n"),
       "bad.pbtxt:1:1: the graph has a cycle: 'a' <- 'b' <- 'a'");
-  EXPECT_EQ(ErrorOf("node { op: \"Neg\" }"), "bad.pbtxt:1:1: node has no `name`");
-  EXPECT_EQ(ErrorOf("node { name: \"a\" op: \"Data\" }\nnode { name: \"a\" op: \"Data\" }"),
+  EXPECT_EQ(PbtxtError("node { op: \"Neg\" }"), "bad.pbtxt:1:1: node has no `name`");
+  EXPECT_EQ(PbtxtError("node { name: \"a\" op: \"Data\" }\nnode { name: \"a\" op: \"Data\" }"),
             "bad.pbtxt:2:1: duplicate node name 'a'");
-  EXPECT_EQ(ErrorOf("node { name: \"a\" op: \"Data\" attr { key: \"[o]y\" value { s: 'name: \"y' } } }"),
+  EXPECT_EQ(PbtxtError("node { name: \"a\" op: \"Data\" attr { key: \"[o]y\" value { s: 'name: \"y' } } }"),
             "bad.pbtxt:1:59: attr '[o]y': unterminated string (at offset 6 of its text)");
   std::string deep;
   for (int i = 0; i < 100000; ++i) deep += "a { ";
-  EXPECT_NE(ErrorOf("node { " + deep).find("nesting deeper than 64 levels"), std::string::npos);
-  EXPECT_NE(ErrorOf("").find("bad.pbtxt"), std::string::npos);
+  EXPECT_NE(PbtxtError("node { " + deep).find("nesting deeper than 64 levels"), std::string::npos);
+  EXPECT_NE(PbtxtError("").find("bad.pbtxt"), std::string::npos);
   // Cut at a node boundary before NetOutput: it used to load, lose every op
   // to dead code removal and capture 0 tasks.
-  EXPECT_EQ(ErrorOf("node { name: \"x\" op: \"Data\" }\nnode { name: \"n\" op: \"Neg\" input: \"x\" }\n"),
+  EXPECT_EQ(PbtxtError("node { name: \"x\" op: \"Data\" }\nnode { name: \"n\" op: \"Neg\" input: \"x\" }\n"),
             "bad.pbtxt:3:1: no NetOutput node: the graph has no outputs (is the file cut short?)");
 }
 

@@ -14,13 +14,14 @@
 #include "repl/interpreter.h"
 #include "repl/session.h"
 #include "shell_test_util.h"
+#include "tests/unit/test_data.h"
 
 namespace airscope {
 namespace {
 
 using testing_passes::Info;
 
-const std::string kData = AIRSCOPE_TEST_DATA;
+using testing_util::kData;
 
 // Output (add, sub) becomes (add, add) and sub goes.
 Result<bool> DropSub(Graph& graph, PassContext&) {
@@ -44,8 +45,8 @@ Result<bool> RenameThenFail(Graph& graph, PassContext&) {
   return Status::Error("cannot handle node 'add'");
 }
 
-struct Shell : testing_shell::TestShell {
-  Shell() {
+struct PipelineShell : testing_shell::TestShell {
+  PipelineShell() {
     EXPECT_TRUE(session.passes().Register(Info("abs_on_stream", AbsOnStream)).ok());
     EXPECT_TRUE(session.passes().Register(Info("drop_sub", DropSub)).ok());
     EXPECT_TRUE(session.passes().Register(Info("nothing", testing_passes::Nothing)).ok());
@@ -65,7 +66,7 @@ struct Shell : testing_shell::TestShell {
 };
 
 TEST(PipelineCommandsTest, UnknownPassesAreRefusedAndFailingPassesChangeNothing) {
-  Shell shell;
+  PipelineShell shell;
   ASSERT_TRUE(shell.interpreter.ExecuteLine("load " + kData + "/seed_multistream.graph.txt as seed").ok());
   EXPECT_EQ(shell.Run("pipeline insert nosuch before decompose"), "ERROR: pass 'nosuch' is not registered\n");
   // A user pass that cannot do its job fails custom_pre; the stage is not taken.
@@ -82,7 +83,7 @@ TEST(PipelineCommandsTest, UnknownPassesAreRefusedAndFailingPassesChangeNothing)
 }
 
 TEST(PipelineCommandsTest, StepShowDiffBackAndTheCurrentGraphRule) {
-  Shell shell;
+  PipelineShell shell;
   shell.Load();
   EXPECT_EQ(shell.Run("step 2"),
             "stage  1  abs_on_stream            changed    6 -> 6 nodes\n"
@@ -127,7 +128,7 @@ TEST(PipelineCommandsTest, StepShowDiffBackAndTheCurrentGraphRule) {
 }
 
 TEST(PipelineCommandsTest, FailingStepLeavesEverything) {
-  Shell shell;
+  PipelineShell shell;
   shell.Load();
   shell.Run("pipeline insert fail_half_way after nothing");
   shell.Run("step 2");
@@ -141,7 +142,7 @@ TEST(PipelineCommandsTest, FailingStepLeavesEverything) {
 }
 
 TEST(PipelineCommandsTest, RunUntilBreakAndStages) {
-  Shell shell;
+  PipelineShell shell;
   shell.Load();
   EXPECT_EQ(shell.Run("break drop_sub"), "breakpoint before 'drop_sub'\n");
   EXPECT_EQ(shell.Run("run"),
@@ -168,7 +169,7 @@ TEST(PipelineCommandsTest, RunUntilBreakAndStages) {
 }
 
 TEST(PipelineCommandsTest, BisectFindsTheFirstBadPassAndKeepsTheCursor) {
-  Shell shell;
+  PipelineShell shell;
   shell.Load();
   shell.Run("step");
   std::string out = shell.Run("bisect \"expect node sub\"");
@@ -184,7 +185,7 @@ TEST(PipelineCommandsTest, BisectFindsTheFirstBadPassAndKeepsTheCursor) {
 }
 
 TEST(PipelineCommandsTest, DumpStageAndAutomaticDumps) {
-  Shell shell;
+  PipelineShell shell;
   shell.Load();
   std::string dir = testing::TempDir() + "/airscope_dumps_" + std::to_string(::getpid());
   std::filesystem::remove_all(dir);

@@ -10,6 +10,14 @@
 namespace airscope {
 namespace {
 
+TEST(AppendText, AppendsTheBytesAsTheyAre) {
+  fmt::memory_buffer out;
+  AppendText(out, "a");
+  AppendText(out, "");
+  AppendText(out, std::string_view("b\0c", 3));
+  EXPECT_EQ(fmt::to_string(out), std::string("ab\0c", 4));
+}
+
 TEST(PythonFloatRepr, MatchesPythonRepr) {
   EXPECT_EQ(PythonFloatRepr(1e-05), "1e-05");
   EXPECT_EQ(PythonFloatRepr(0.1), "0.1");

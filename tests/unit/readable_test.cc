@@ -9,7 +9,7 @@
 namespace airscope {
 namespace {
 
-std::string ErrorOf(std::string_view text) {
+std::string ReadableError(std::string_view text) {
   auto g = ParseReadable(text, "r.py");
   if (g.ok()) return "<parsed>";
   return std::string(ErrorHeadline(g.status().message()));
@@ -181,26 +181,26 @@ TEST(ReadableErrors, QuoteTheLineWithACaret) {
 }
 
 TEST(ReadableErrors, LocatedMessages) {
-  EXPECT_EQ(ErrorOf(""), "r.py:1:1: empty file");
-  EXPECT_EQ(ErrorOf("def forward(self):\n"), "r.py:1:1: expected 'class GraphModule(torch.nn.Module):'");
-  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = f(z)\n"),
+  EXPECT_EQ(ReadableError(""), "r.py:1:1: empty file");
+  EXPECT_EQ(ReadableError("def forward(self):\n"), "r.py:1:1: expected 'class GraphModule(torch.nn.Module):'");
+  EXPECT_EQ(ReadableError("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = f(z)\n"),
             "r.py:3:15: name 'z' used before definition");
-  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        x = f(x)\n"
-                    "        return x\n"),
+  EXPECT_EQ(ReadableError("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        x = f(x)\n"
+                          "        return x\n"),
             "r.py:3:9: duplicate node name 'x'");
-  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = f(x, [1, 2)\n"),
+  EXPECT_EQ(ReadableError("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = f(x, [1, 2)\n"),
             "r.py:3:23: mismatched ')': expected ']' to close '[' at column 18");
-  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = f(x)\n"),
+  EXPECT_EQ(ReadableError("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = f(x)\n"),
             "r.py:4:1: expected a 'return' line before the end of the file (truncated?)");
-  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = 3\n"),
+  EXPECT_EQ(ReadableError("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = 3\n"),
             "r.py:3:13: expected a call or 'self.attribute' after '='");
-  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = f('abc)\n"),
+  EXPECT_EQ(ReadableError("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = f('abc)\n"),
             "r.py:3:15: unterminated string (expected a closing ')");
   std::string deep = "class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        return " +
                      std::string(10000, '(') + std::string(10000, ')') + "\n";
-  EXPECT_EQ(ErrorOf(deep), "r.py:3:528: nesting deeper than 512 levels");
+  EXPECT_EQ(ReadableError(deep), "r.py:3:528: nesting deeper than 512 levels");
   std::string garbage = "class GraphModule(torch.nn.Module):\n\x80\x81";
-  EXPECT_EQ(ErrorOf(garbage), "r.py:2:1: invalid UTF-8 byte 0x80: this is not a text file");
+  EXPECT_EQ(ReadableError(garbage), "r.py:2:1: invalid UTF-8 byte 0x80: this is not a text file");
 }
 
 // A tensor annotation that does not describe a tensor is refused where it
@@ -210,16 +210,16 @@ TEST(ReadableErrors, DamagedTensorAnnotations) {
     return fmt::format("class GraphModule(torch.nn.Module):\n    def forward(self, x: \"{}\"):\n        return (x,)\n",
                        annotation);
   };
-  EXPECT_EQ(ErrorOf(with("f32[-2, 4]")), "r.py:2:31: bad tensor annotation: negative size -2");
+  EXPECT_EQ(ReadableError(with("f32[-2, 4]")), "r.py:2:31: bad tensor annotation: negative size -2");
   // At the size that takes the element count past int64.
-  EXPECT_EQ(ErrorOf(with("f32[3037000500, 3037000500]")),
+  EXPECT_EQ(ReadableError(with("f32[3037000500, 3037000500]")),
             "r.py:2:43: bad tensor annotation: f32[3037000500, 3037000500] has more elements than int64 counts (at "
             "size 3037000500 of dim 1)");
-  EXPECT_EQ(ErrorOf(with("f32[256,:=x]")),
+  EXPECT_EQ(ReadableError(with("f32[256,:=x]")),
             "r.py:2:35: bad tensor annotation: ':=x' is neither a size nor a symbolic expression");
   // Symbolic sizes and annotations that are not tensors still load.
-  EXPECT_EQ(ErrorOf(with("f32[s0, Mod(s1, 2) + 1]")), "<parsed>");
-  EXPECT_EQ(ErrorOf(with("Sym(s0)")), "<parsed>");
+  EXPECT_EQ(ReadableError(with("f32[s0, Mod(s1, 2) + 1]")), "<parsed>");
+  EXPECT_EQ(ReadableError(with("Sym(s0)")), "<parsed>");
 }
 
 // An argument that is an expression over a node was kept as raw text and
@@ -236,16 +236,16 @@ TEST(ReadableErrors, ExpressionsOverNodesAreRefusedNotKeptAsText) {
   const std::string tail =
       "torch writes every value on a line of its own, so an argument is a name or a literal "
       "(as raw text its edge to 'mm' would be lost)";
-  EXPECT_EQ(ErrorOf(with("-mm")), "r.py:4:42: '-mm' is an expression over node 'mm': " + tail);
-  EXPECT_EQ(ErrorOf(with("mm[0]")), "r.py:4:41: 'mm[0]' is an expression over node 'mm': " + tail);
-  EXPECT_EQ(ErrorOf(with("mm + mm")), "r.py:4:41: 'mm + mm' is an expression over node 'mm': " + tail);
-  EXPECT_EQ(ErrorOf(with("mm.T")), "r.py:4:41: 'mm.T' is an expression over node 'mm': " + tail);
-  EXPECT_EQ(ErrorOf(with("f(mm)")), "r.py:4:43: 'f(mm)' is an expression over node 'mm': " + tail);
+  EXPECT_EQ(ReadableError(with("-mm")), "r.py:4:42: '-mm' is an expression over node 'mm': " + tail);
+  EXPECT_EQ(ReadableError(with("mm[0]")), "r.py:4:41: 'mm[0]' is an expression over node 'mm': " + tail);
+  EXPECT_EQ(ReadableError(with("mm + mm")), "r.py:4:41: 'mm + mm' is an expression over node 'mm': " + tail);
+  EXPECT_EQ(ReadableError(with("mm.T")), "r.py:4:41: 'mm.T' is an expression over node 'mm': " + tail);
+  EXPECT_EQ(ReadableError(with("f(mm)")), "r.py:4:43: 'f(mm)' is an expression over node 'mm': " + tail);
   // Raw text that uses no node still loads: slice(...) even beside a node named slice.
-  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
-                    "        slice = torch.ops.aten.slice.Tensor(x, 0, 0, 2)\n"
-                    "        y = torch.ops.aten.index.Tensor(slice, [slice(None, None, None), 'mm'])\n"
-                    "        return (y,)\n"),
+  EXPECT_EQ(ReadableError("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
+                          "        slice = torch.ops.aten.slice.Tensor(x, 0, 0, 2)\n"
+                          "        y = torch.ops.aten.index.Tensor(slice, [slice(None, None, None), 'mm'])\n"
+                          "        return (y,)\n"),
             "<parsed>");
 }
 
@@ -269,17 +269,17 @@ TEST(Readable, AnEmptyAnnotationIsNoAnnotation) {
 // which printed as `return text;with;...` and read back cut at the `;`. A
 // graph returns nodes, literals and tuples of them; anything else is refused.
 TEST(ReadableErrors, AReturnedValueThatIsNotNodesOrLiteralsIsRefused) {
-  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
-                    "        y = torch.ops.aten.relu.default(x)\n        return (y_:::;:::9)\n"),
+  EXPECT_EQ(ReadableError("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
+                          "        y = torch.ops.aten.relu.default(x)\n        return (y_:::;:::9)\n"),
             "r.py:4:16: the returned value is not nodes, literals or a tuple of them");
-  EXPECT_EQ(ErrorOf("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
-                    "        y = torch.ops.aten.relu.default(x)\n        return (y, None, 2, inf)\n"),
+  EXPECT_EQ(ReadableError("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n"
+                          "        y = torch.ops.aten.relu.default(x)\n        return (y, None, 2, inf)\n"),
             "<parsed>");
 }
 
 // Found by fuzz_readable: a line of spaces and a tab threw std::out_of_range.
 TEST(ReadableErrors, ALineOfSpacesAndATabIsBlank) {
-  EXPECT_EQ(ErrorOf("     \t\n b"), "r.py:2:2: expected 'class GraphModule(torch.nn.Module):'");
+  EXPECT_EQ(ReadableError("     \t\n b"), "r.py:2:2: expected 'class GraphModule(torch.nn.Module):'");
 }
 
 TEST(Readable, AParenthesizedNameIsTheNameNotATuple) {

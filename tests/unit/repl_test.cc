@@ -19,19 +19,16 @@
 #include "repl/session.h"
 #include "repl/tokenizer.h"
 #include "shell_test_util.h"
+#include "tests/unit/test_data.h"
 
 namespace airscope {
 namespace {
 
-const std::string kData = AIRSCOPE_TEST_DATA;
+using testing_util::kData;
 
 using Shell = testing_shell::TestShell;
 
-std::string WriteTemp(const std::string& name, const std::string& content) {
-  std::string path = testing::TempDir() + "/" + name;
-  std::ofstream(path) << content;
-  return path;
-}
+using testing_shell::WriteTemp;
 
 TEST(TokenizerTest, QuotesCommentsAndColumns) {
   auto words = Tokenize("expect output \"show --format fx\" contains 'a b'  # trailing");

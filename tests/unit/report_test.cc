@@ -35,7 +35,7 @@ size_t Count(const std::string& text, std::string_view what) {
   return n;
 }
 
-std::string Slurp(const fs::path& path) {
+std::string ReadText(const fs::path& path) {
   Result<std::string> text = ReadFile(path.string());
   return text.ok() ? *text : std::string();
 }
@@ -168,16 +168,16 @@ TEST(ChildProcesses, ResultsComeBackInOrderWhateverFinishesFirst) {
   }
 }
 
-std::shared_ptr<const Graph> Parse(std::string_view text) { return testing_util::ParseModule(text); }
+std::shared_ptr<const Graph> ParseReportGraph(std::string_view text) { return testing_util::ParseModule(text); }
 
 // A graph stepped through two passes: the first adds `neg`, the second changes nothing.
 ReportData SmallReport() {
-  std::shared_ptr<const Graph> input = Parse(
+  std::shared_ptr<const Graph> input = ParseReportGraph(
       "class GraphModule(torch.nn.Module):\n"
       "    def forward(self, x: \"f32[4]\"):\n"
       "        abs_1: \"f32[4]\" = torch.ops.aten.abs.default(x)\n"
       "        return (abs_1,)\n");
-  std::shared_ptr<const Graph> after = Parse(
+  std::shared_ptr<const Graph> after = ParseReportGraph(
       "class GraphModule(torch.nn.Module):\n"
       "    def forward(self, x: \"f32[4]\"):\n"
       "        abs_1: \"f32[4]\" = torch.ops.aten.abs.default(x)\n"
@@ -215,7 +215,7 @@ TEST(WriteReport, WritesEveryPageWithTheChangesOfEachStage) {
                            "assets/report.js", "assets/report.css", "airscope-report.json"}) {
     EXPECT_TRUE(fs::exists(out / file)) << file;
   }
-  std::string stage1 = Slurp(out / "stage-0-1.html");
+  std::string stage1 = ReadText(out / "stage-0-1.html");
   EXPECT_EQ(Count(stage1, "class=\"change added\""), 1u);
   EXPECT_NE(stage1.find("<li class=\"change added\">neg</li>"), std::string::npos);
   EXPECT_NE(stage1.find("<li class=\"change changed\">output"), std::string::npos);
@@ -226,23 +226,23 @@ TEST(WriteReport, WritesEveryPageWithTheChangesOfEachStage) {
   ReportOptions lazy_before;
   lazy_before.max_eager_before_nodes = 2;
   ASSERT_TRUE(WriteReport(SmallReport(), (dir.path() / "lazy").string(), lazy_before).ok());
-  EXPECT_NE(Slurp(dir.path() / "lazy" / "stage-0-1.html").find("data-lazy=\"1\""), std::string::npos);
-  std::string stage2 = Slurp(out / "stage-0-2.html");
+  EXPECT_NE(ReadText(dir.path() / "lazy" / "stage-0-1.html").find("data-lazy=\"1\""), std::string::npos);
+  std::string stage2 = ReadText(out / "stage-0-2.html");
   EXPECT_NE(stage2.find("it is the graph of stage 1"), std::string::npos);
-  std::string graph = Slurp(out / "graph-0.html");
+  std::string graph = ReadText(out / "graph-0.html");
   EXPECT_NE(graph.find("g&lt;1&gt;"), std::string::npos);
   EXPECT_NE(graph.find("Not run yet: not_run"), std::string::npos);
   EXPECT_NE(graph.find("\"pages\":{\"0-1\":\"compare-0-0-1.html\"}"), std::string::npos) << graph;
   EXPECT_EQ(Count(graph, "<tr class=\"call-"), 2u);
   EXPECT_NE(graph.find("<tr class=\"call-hit\"><td class=\"num\">2</td>"), std::string::npos);
-  std::string index = Slurp(out / "index.html");
+  std::string index = ReadText(out / "index.html");
   EXPECT_EQ(index.find("<img"), std::string::npos);  // a command's text and output are escaped
   EXPECT_NE(index.find("echo &lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
   EXPECT_NE(index.find("class=\"command failed\""), std::string::npos);
-  std::string device = Slurp(out / "device.html");
+  std::string device = ReadText(out / "device.html");
   EXPECT_EQ(Count(device, "class=\"stream-row\""), 2u);
   EXPECT_NE(device.find("race &lt;here&gt;"), std::string::npos);
-  std::string svg = Slurp(out / "data/svg-0-1.js");
+  std::string svg = ReadText(out / "data/svg-0-1.js");
   EXPECT_EQ(svg.rfind("(window.AIRSCOPE_SVG = window.AIRSCOPE_SVG || {})[\"0-1\"] = \"<svg", 0), 0u)
       << svg.substr(0, 80);
 }
@@ -255,7 +255,7 @@ void ExpectNoLeftovers(const fs::path& dir) {
 }
 
 std::vector<std::string> ManifestFiles(const fs::path& report) {
-  nlohmann::json manifest = nlohmann::json::parse(Slurp(report / "airscope-report.json"));
+  nlohmann::json manifest = nlohmann::json::parse(ReadText(report / "airscope-report.json"));
   return manifest.at("files").get<std::vector<std::string>>();
 }
 
@@ -267,7 +267,7 @@ TEST(WriteReport, ReplacesOnlyWhatAnEarlierReportListed) {
   EXPECT_NE(std::find(files.begin(), files.end(), "index.html"), files.end());
   EXPECT_NE(std::find(files.begin(), files.end(), "data/svg-0-1.js"), files.end());
   // A page an earlier report listed and this one does not write is deleted with it.
-  nlohmann::json manifest = nlohmann::json::parse(Slurp(out / "airscope-report.json"));
+  nlohmann::json manifest = nlohmann::json::parse(ReadText(out / "airscope-report.json"));
   manifest["files"].push_back("stage-0-9.html");
   ASSERT_TRUE(WriteFile((out / "airscope-report.json").string(), manifest.dump()).ok());
   ASSERT_TRUE(WriteFile((out / "stage-0-9.html").string(), "old page").ok());
@@ -284,15 +284,15 @@ TEST(WriteReport, ReplacesOnlyWhatAnEarlierReportListed) {
   EXPECT_NE(refused.status().message().find("holds an earlier report and files it did not write (notes.txt)"),
             std::string::npos)
       << refused.status().message();
-  EXPECT_EQ(Slurp(out / "notes.txt"), "keep me");
-  EXPECT_EQ(Slurp(out / "index.html"), "the earlier index");
+  EXPECT_EQ(ReadText(out / "notes.txt"), "keep me");
+  EXPECT_EQ(ReadText(out / "index.html"), "the earlier index");
   ExpectNoLeftovers(dir.path());
   // --force: the report's files replaced, the user's kept and left out of the manifest.
   ReportOptions force;
   force.force = true;
   ASSERT_TRUE(WriteReport(SmallReport(), out.string(), force).ok());
-  EXPECT_EQ(Slurp(out / "notes.txt"), "keep me");
-  EXPECT_NE(Slurp(out / "index.html"), "the earlier index");
+  EXPECT_EQ(ReadText(out / "notes.txt"), "keep me");
+  EXPECT_NE(ReadText(out / "index.html"), "the earlier index");
   files = ManifestFiles(out);
   EXPECT_EQ(std::find(files.begin(), files.end(), "notes.txt"), files.end());
   ExpectNoLeftovers(dir.path());
@@ -311,25 +311,25 @@ TEST(WriteReport, NeverTouchesWhatNoReportOfItsOwnWrote) {
                                             "(airscope-report.json, notes.txt)"),
             std::string::npos)
       << refused.status().message();
-  EXPECT_EQ(Slurp(mine / "notes.txt"), "keep me");
-  EXPECT_EQ(Slurp(mine / "airscope-report.json"), "{\"mine\": true}");
+  EXPECT_EQ(ReadText(mine / "notes.txt"), "keep me");
+  EXPECT_EQ(ReadText(mine / "airscope-report.json"), "{\"mine\": true}");
   // A report of the version that listed no files is not trusted either.
   fs::path v1 = dir.path() / "v1";
   ASSERT_TRUE(WriteFile((v1 / "airscope-report.json").string(), R"({"format": "airscope-report", "version": 1})").ok());
   ASSERT_TRUE(WriteFile((v1 / "index.html").string(), "old").ok());
   EXPECT_FALSE(WriteReport(SmallReport(), v1.string()).ok());
-  EXPECT_EQ(Slurp(v1 / "index.html"), "old");
+  EXPECT_EQ(ReadText(v1 / "index.html"), "old");
   // A folder that happens to sit at the old staging name is not ours to delete.
   fs::path out = dir.path() / "report";
   fs::path partial = dir.path() / fmt::format("report.partial-{}", ::getpid());
   ASSERT_TRUE(WriteFile((partial / "precious").string(), "mine").ok());
   ASSERT_TRUE(WriteReport(SmallReport(), out.string()).ok());
-  EXPECT_EQ(Slurp(partial / "precious"), "mine");
+  EXPECT_EQ(ReadText(partial / "precious"), "mine");
   // Not a directory at all.
   fs::path file = dir.path() / "a_file";
   ASSERT_TRUE(WriteFile(file.string(), "x").ok());
   EXPECT_FALSE(WriteReport(SmallReport(), file.string()).ok());
-  EXPECT_EQ(Slurp(file), "x");
+  EXPECT_EQ(ReadText(file), "x");
   ExpectNoLeftovers(dir.path());
 }
 
@@ -374,7 +374,7 @@ TEST(WriteReport, RefusesTheWorkingDirectoryAndItsAncestors) {
     }
   }
   fs::current_path(was);
-  EXPECT_EQ(Slurp(inner / "model.py"), "mine");
+  EXPECT_EQ(ReadText(inner / "model.py"), "mine");
   EXPECT_FALSE(fs::exists(inner / "index.html"));
   ExpectNoLeftovers(dir.path());
 }

@@ -17,8 +17,7 @@ using testing::I;
 using testing::Ints;
 using testing::N;
 using testing::None;
-
-const OpRegistry& R() { return OpRegistry::Builtin(); }
+using testing::R;
 
 // Remembers every call_function annotation, strips it, re-infers, and
 // checks each inferred tensor equals the annotation torch printed.

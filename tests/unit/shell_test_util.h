@@ -3,9 +3,12 @@
 // which errors were reported.
 #pragma once
 
+#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "repl/command_table.h"
 #include "repl/interpreter.h"
@@ -30,5 +33,12 @@ struct TestShell {
   RecordingSink sink;
   Interpreter interpreter{session, table, sink};
 };
+
+// Writes `content` to a file `name` in GoogleTest's temp folder; returns its path.
+inline std::string WriteTemp(const std::string& name, const std::string& content) {
+  std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << content;
+  return path;
+}
 
 }  // namespace airscope::testing_shell

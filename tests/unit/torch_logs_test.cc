@@ -45,6 +45,13 @@ TEST(TorchLogsTest, CompileIdsAreTorchsStringForms) {
   }
 }
 
+TEST(TorchLogsTest, TraceIdBaseDropsTheAttemptOrKeepsTheText) {
+  EXPECT_EQ(TraceIdBase("12/3_1"), "12/3");
+  EXPECT_EQ(TraceIdBase("!0/3/0_2"), "!0/3/0");
+  EXPECT_EQ(TraceIdBase("0/0"), "0/0");
+  EXPECT_EQ(TraceIdBase("not an id_1"), "not an id_1");  // not a compile id: as it is
+}
+
 // torch >= 2.2: every line of a message repeats the glog prefix.
 constexpr std::string_view kGlogGraph =
     "V0121 00:37:54.049000 2422825 site-packages/torch/_dynamo/output_graph.py:1983] [0/0] [__graph_code] TRACED "

@@ -20,7 +20,7 @@ namespace {
 
 using testing_util::Describe;
 
-std::unique_ptr<Graph> Parse(const std::string& body) { return testing_util::ParseModule(body); }
+std::unique_ptr<Graph> ParseModuleText(const std::string& body) { return testing_util::ParseModule(body); }
 
 struct PassRun {
   bool changed = false;
@@ -56,7 +56,7 @@ class NoopRuleTest : public ::testing::TestWithParam<NoopCase> {};
 
 TEST_P(NoopRuleTest, RemovedExactlyWhenInductorWould) {
   const NoopCase& c = GetParam();
-  std::unique_ptr<Graph> g = Parse(c.body);
+  std::unique_ptr<Graph> g = ParseModuleText(c.body);
   PassRun run = RunOn(OptimizeNoopOpsPass(), *g);
   EXPECT_EQ(run.changed, c.removed) << c.name;
   EXPECT_EQ(Has(*g, c.target), !c.removed) << c.name;
@@ -199,7 +199,7 @@ INSTANTIATE_TEST_SUITE_P(
 #undef FWD
 
 TEST(OptimizeNoopOpsTest, SwitchOffDoesNothingAndSaysSo) {
-  std::unique_ptr<Graph> g = Parse(
+  std::unique_ptr<Graph> g = ParseModuleText(
       "    def forward(self, x: \"f32[2, 2]\", y: \"f32[2, 2]\"):\n"
       "        n: \"f32[2, 2]\" = torch.ops.aten.clone.default(x)\n"
       "        add: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(n, y)\n        return (add,)\n");
@@ -215,7 +215,7 @@ TEST(OptimizeNoopOpsTest, SwitchOffDoesNothingAndSaysSo) {
 // ---- view_to_reshape
 
 TEST(ViewToReshapeTest, OnlyViewDefault) {
-  std::unique_ptr<Graph> g = Parse(
+  std::unique_ptr<Graph> g = ParseModuleText(
       "    def forward(self, x: \"f32[2, 3]\"):\n"
       "        view: \"f32[6]\" = torch.ops.aten.view.default(x, [6])\n"
       "        uv: \"f32[3, 2]\" = torch.ops.aten._unsafe_view.default(view, [3, 2])\n        return (uv,)\n");
@@ -228,7 +228,7 @@ TEST(ViewToReshapeTest, OnlyViewDefault) {
 
 TEST(RemoveCatOpsTest, RewritesCatOfOutCapableOps) {
   // tests/st/torchair_aclgraph_st.py test_cat_optimization_basic, static sizes.
-  std::unique_ptr<Graph> g = Parse(
+  std::unique_ptr<Graph> g = ParseModuleText(
       "    def forward(self, x: \"f32[8]\"):\n"
       "        exp: \"f32[8]\" = torch.ops.aten.exp.default(x)\n"
       "        exp_1: \"f32[8]\" = torch.ops.aten.exp.default(x)\n"
@@ -270,7 +270,7 @@ TEST(RemoveCatOpsTest, SkipsWhatTorchAirSkips) {
       "        cat_1: \"f32[16]\" = torch.ops.aten.cat.default([exp_1, exp])\n        return (cat, cat_1)\n",
   };
   for (const char* body : cases) {
-    std::unique_ptr<Graph> g = Parse(body);
+    std::unique_ptr<Graph> g = ParseModuleText(body);
     EXPECT_FALSE(RunOn(RemoveCatOpsPass(), *g).changed) << body;
     EXPECT_TRUE(Has(*g, "aten.cat.default")) << body;
   }
@@ -284,11 +284,11 @@ TEST(RemoveCatOpsTest, SwitchOffAndStreamScope) {
       "        exp_1: \"f32[8]\" = torch.ops.aten.exp.default(x)\n"
       "        cat: \"f32[16]\" = torch.ops.aten.cat.default([exp, exp_1])\n"
       "        scope_exit = torch.ops.air.scope_exit.default()\n        return (cat,)\n";
-  std::unique_ptr<Graph> off = Parse(body);
+  std::unique_ptr<Graph> off = ParseModuleText(body);
   PassContext context;
   context.config.remove_cat_ops = false;
   EXPECT_FALSE(RunOn(RemoveCatOpsPass(), *off, context).changed);
-  std::unique_ptr<Graph> g = Parse(body);
+  std::unique_ptr<Graph> g = ParseModuleText(body);
   EXPECT_TRUE(RunOn(RemoveCatOpsPass(), *g).changed);
   std::vector<std::string> d = Describe(*g);
   ASSERT_GE(d.size(), 5u);
@@ -308,7 +308,7 @@ const char* kScatterGraph =
     "        return (view_2,)\n";
 
 TEST(RecoverViewInplaceTest, ScatterBecomesInplaceAndCopyGoes) {
-  std::unique_ptr<Graph> g = Parse(kScatterGraph);
+  std::unique_ptr<Graph> g = ParseModuleText(kScatterGraph);
   EXPECT_TRUE(RunOn(RecoverViewInplacePatternPass(), *g).changed);
   EXPECT_FALSE(Has(*g, "npu.scatter_update.default"));
   EXPECT_FALSE(Has(*g, "aten.copy_.default"));
@@ -317,7 +317,7 @@ TEST(RecoverViewInplaceTest, ScatterBecomesInplaceAndCopyGoes) {
 }
 
 TEST(RecoverViewInplaceTest, OldCannSkipsWithRemark) {
-  std::unique_ptr<Graph> g = Parse(kScatterGraph);
+  std::unique_ptr<Graph> g = ParseModuleText(kScatterGraph);
   PassContext context;
   context.env.cann_version = "8.2.RC1";
   PassRun run = RunOn(RecoverViewInplacePatternPass(), *g, context);
@@ -338,25 +338,25 @@ std::string BmmGraph(int k) {
 }
 
 TEST(ApplyPatternPassesTest, BmmTransposeFusesWhenAligned) {
-  std::unique_ptr<Graph> g = Parse(BmmGraph(512));
+  std::unique_ptr<Graph> g = ParseModuleText(BmmGraph(512));
   EXPECT_TRUE(RunOn(ApplyPatternPassesPass(), *g).changed);
   EXPECT_FALSE(Has(*g, "aten.bmm.default"));
   EXPECT_TRUE(Has(*g, "npu.npu_transpose_batchmatmul.default"));
 }
 
 TEST(ApplyPatternPassesTest, MisalignedKOldTorchOrSwitchOffKeepBmm) {
-  std::unique_ptr<Graph> g = Parse(BmmGraph(511));
+  std::unique_ptr<Graph> g = ParseModuleText(BmmGraph(511));
   PassRun run = RunOn(ApplyPatternPassesPass(), *g);
   EXPECT_FALSE(run.changed);
   bool logged = false;
   for (const std::string& r : run.remarks) logged |= r.find("K or N alignment check failed") != std::string::npos;
   EXPECT_TRUE(logged);
 
-  std::unique_ptr<Graph> old = Parse(BmmGraph(512));
+  std::unique_ptr<Graph> old = ParseModuleText(BmmGraph(512));
   PassContext context;
   context.env.torch_version = "2.5.1";
   EXPECT_FALSE(RunOn(ApplyPatternPassesPass(), *old, context).changed);
-  std::unique_ptr<Graph> off = Parse(BmmGraph(512));
+  std::unique_ptr<Graph> off = ParseModuleText(BmmGraph(512));
   PassContext no_fusion;
   no_fusion.config.pattern_fusion_pass = false;
   EXPECT_FALSE(RunOn(ApplyPatternPassesPass(), *off, no_fusion).changed);
@@ -393,7 +393,7 @@ std::string DynQuantGraph(std::string_view extra_use = "", std::string_view scop
 }
 
 TEST(AddRmsNormPatternsTest, DynamicQuantFusesWithSmoothScales) {
-  std::unique_ptr<Graph> g = Parse(DynQuantGraph());
+  std::unique_ptr<Graph> g = ParseModuleText(DynQuantGraph());
   EXPECT_TRUE(RunOn(ApplyPatternPassesPass(), *g).changed);
   EXPECT_FALSE(Has(*g, "npu.npu_add_rms_norm.default"));
   EXPECT_FALSE(Has(*g, "npu.npu_dynamic_quant.default"));
@@ -415,10 +415,10 @@ TEST(AddRmsNormPatternsTest, DynamicQuantFusesWithSmoothScales) {
 TEST(AddRmsNormPatternsTest, DynamicQuantNearMisses) {
   // y has a second user: the traced pattern's getitem has _users=1.
   std::unique_ptr<Graph> extra =
-      Parse(DynQuantGraph("        relu: \"f16[2, 8]\" = torch.ops.aten.relu.default(getitem)\n"));
+      ParseModuleText(DynQuantGraph("        relu: \"f16[2, 8]\" = torch.ops.aten.relu.default(getitem)\n"));
   EXPECT_FALSE(RunOn(ApplyPatternPassesPass(), *extra).changed);
   // npu_dynamic_quant on a user stream, npu_add_rms_norm on the default one: _check_pattern_stream refuses.
-  std::unique_ptr<Graph> streams = Parse(DynQuantGraph("", "2"));
+  std::unique_ptr<Graph> streams = ParseModuleText(DynQuantGraph("", "2"));
   PassRun run = RunOn(ApplyPatternPassesPass(), *streams);
   EXPECT_FALSE(run.changed);
   EXPECT_TRUE(Remarked(run, "cross-stream operation detected"));
@@ -440,7 +440,7 @@ std::string FlattenQuantGraph(std::string_view view_size) {
 }
 
 TEST(AddRmsNormPatternsTest, DynamicQuant2NeedsFlattenOfFirstTwoDims) {
-  std::unique_ptr<Graph> g = Parse(FlattenQuantGraph("[8, 8]"));
+  std::unique_ptr<Graph> g = ParseModuleText(FlattenQuantGraph("[8, 8]"));
   EXPECT_TRUE(RunOn(ApplyPatternPassesPass(), *g).changed);
   EXPECT_TRUE(Has(*g, "npu.npu_add_rms_norm_dynamic_quant.default"));
   for (Node* n : *g) {
@@ -450,7 +450,7 @@ TEST(AddRmsNormPatternsTest, DynamicQuant2NeedsFlattenOfFirstTwoDims) {
     }
   }
   // view(y, [16, 4]): two sizes, but 16 != 2 * 4: _check_view_shape fails.
-  std::unique_ptr<Graph> bad = Parse(FlattenQuantGraph("[16, 4]"));
+  std::unique_ptr<Graph> bad = ParseModuleText(FlattenQuantGraph("[16, 4]"));
   PassRun run = RunOn(ApplyPatternPassesPass(), *bad);
   EXPECT_FALSE(run.changed);
   EXPECT_TRUE(Remarked(run, "End extra check for addrmsnormdynamicquant: False"));
@@ -471,7 +471,7 @@ std::string CastGraph(std::string_view cast, std::string_view view_size = "[-1, 
 TEST(AddRmsNormPatternsTest, CastFusesForToCopyAndNpuDtypeCast) {
   for (const char* cast : {"torch.ops.aten._to_copy.default(view, dtype = torch.float32)",
                            "torch.ops.npu._npu_dtype_cast.default(view, torch.float32)"}) {
-    std::unique_ptr<Graph> g = Parse(CastGraph(cast));
+    std::unique_ptr<Graph> g = ParseModuleText(CastGraph(cast));
     EXPECT_TRUE(RunOn(ApplyPatternPassesPass(), *g).changed) << cast;
     EXPECT_TRUE(Has(*g, "npu.npu_add_rms_norm_cast.default")) << cast;
     EXPECT_FALSE(Has(*g, "npu.npu_add_rms_norm.default")) << cast;
@@ -488,11 +488,12 @@ TEST(AddRmsNormPatternsTest, CastFusesForToCopyAndNpuDtypeCast) {
 
 TEST(AddRmsNormPatternsTest, CastNearMisses) {
   // A cast to float16: the pattern's dtype constant is torch.float32.
-  std::unique_ptr<Graph> f16 = Parse(CastGraph("torch.ops.aten._to_copy.default(view, dtype = torch.float16)"));
+  std::unique_ptr<Graph> f16 =
+      ParseModuleText(CastGraph("torch.ops.aten._to_copy.default(view, dtype = torch.float16)"));
   EXPECT_FALSE(RunOn(ApplyPatternPassesPass(), *f16).changed);
   // view(y, [-1, 4]): str(4) != str(x1.shape[-1]) = "8": _pattern_extra_check fails.
   std::unique_ptr<Graph> rows =
-      Parse(CastGraph("torch.ops.aten._to_copy.default(view, dtype = torch.float32)", "[-1, 4]"));
+      ParseModuleText(CastGraph("torch.ops.aten._to_copy.default(view, dtype = torch.float32)", "[-1, 4]"));
   EXPECT_FALSE(RunOn(ApplyPatternPassesPass(), *rows).changed);
   EXPECT_TRUE(Has(*rows, "npu.npu_add_rms_norm.default"));
 }
@@ -512,21 +513,21 @@ std::string QuantGraph(std::string_view zero_points_dtype, std::string_view epsi
 }
 
 TEST(AddRmsNormPatternsTest, QuantFusesAndChecksItsInputs) {
-  std::unique_ptr<Graph> g = Parse(QuantGraph("i32"));
+  std::unique_ptr<Graph> g = ParseModuleText(QuantGraph("i32"));
   EXPECT_TRUE(RunOn(ApplyPatternPassesPass(), *g).changed);
   EXPECT_TRUE(Has(*g, "npu.npu_add_rms_norm_quant.default"));
   EXPECT_FALSE(Has(*g, "npu.npu_quantize.default"));
   // int8 zero points: "Zero_points dtype mismatch" (add_rms_norm_quant.py:26-29).
-  std::unique_ptr<Graph> i8 = Parse(QuantGraph("i8"));
+  std::unique_ptr<Graph> i8 = ParseModuleText(QuantGraph("i8"));
   PassRun run = RunOn(ApplyPatternPassesPass(), *i8);
   EXPECT_FALSE(run.changed);
   EXPECT_TRUE(Remarked(run, "Zero_points dtype mismatch"));
   // y also used elsewhere: the traced pattern's getitem has _users=1.
-  std::unique_ptr<Graph> used =
-      Parse(QuantGraph("i32", ", 4e-06", "        add: \"f16[1, 2, 16]\" = torch.ops.aten.add.Tensor(getitem, 1)\n"));
+  std::unique_ptr<Graph> used = ParseModuleText(
+      QuantGraph("i32", ", 4e-06", "        add: \"f16[1, 2, 16]\" = torch.ops.aten.add.Tensor(getitem, 1)\n"));
   EXPECT_FALSE(RunOn(ApplyPatternPassesPass(), *used).changed);
   // epsilon written out at its default: check_fn's re-trace has no epsilon and does not match.
-  std::unique_ptr<Graph> eps = Parse(QuantGraph("i32", ", 1e-06"));
+  std::unique_ptr<Graph> eps = ParseModuleText(QuantGraph("i32", ", 1e-06"));
   PassRun eps_run = RunOn(ApplyPatternPassesPass(), *eps);
   EXPECT_FALSE(eps_run.changed);
   EXPECT_TRUE(Remarked(eps_run, "re-traced"));

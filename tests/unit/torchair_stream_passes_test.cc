@@ -14,13 +14,13 @@ namespace {
 
 using testing_util::Describe;
 
-struct PassRun {
+struct PassHarness {
   PassRegistry registry = PassRegistry::WithBuiltins();
   PassContext context;
   PassManager manager;
   std::unique_ptr<Graph> graph;
 
-  explicit PassRun(std::string_view code) {
+  explicit PassHarness(std::string_view code) {
     context.registry = &OpRegistry::Builtin();
     context.passes = &registry;
     Result<std::unique_ptr<Graph>> parsed = ParseReadable(code, "test.py");
@@ -51,7 +51,7 @@ constexpr std::string_view kCheck =
 // ---- _valid_graph (nfc:419-478)
 
 TEST(ValidGraphTest, OpenScopeEnterListsTheArgsOfEveryOpenEnter) {
-  PassRun r(R"(class GraphModule(torch.nn.Module):
+  PassHarness r(R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[3, 3]"):
         scope_enter = air.scope_enter.default(['_user_stream_label', '_user_stream_priority'], ['1', '3'])
         abs_1: "f32[3, 3]" = torch.ops.aten.abs.default(arg0_1)
@@ -66,7 +66,7 @@ TEST(ValidGraphTest, OpenScopeEnterListsTheArgsOfEveryOpenEnter) {
 }
 
 TEST(ValidGraphTest, SuperKernelScopesPairByNameInAnyOrder) {
-  PassRun r(R"(class GraphModule(torch.nn.Module):
+  PassHarness r(R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[3, 3]"):
         super_kernel_scope_begin = torch.ops.npu.super_kernel_scope_begin.default('a', '')
         super_kernel_scope_begin_1 = torch.ops.npu.super_kernel_scope_begin.default('b', '')
@@ -78,7 +78,7 @@ TEST(ValidGraphTest, SuperKernelScopesPairByNameInAnyOrder) {
 }
 
 TEST(ValidGraphTest, SuperKernelErrorsAreTorchAirs) {
-  PassRun unmatched(R"(class GraphModule(torch.nn.Module):
+  PassHarness unmatched(R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[3, 3]"):
         super_kernel_scope_begin = torch.ops.npu.super_kernel_scope_begin.default('a', '')
         super_kernel_scope_end = torch.ops.npu.super_kernel_scope_end.default('b', '')
@@ -89,7 +89,7 @@ TEST(ValidGraphTest, SuperKernelErrorsAreTorchAirs) {
             "torch.npu.super_kernel_scope_end operator 'super_kernel_scope_end' with scope_name='b'. Available "
             "unmatched scope_names are: ['a']. Please ensure that each super_kernel_scope_end has a corresponding "
             "super_kernel_scope_begin with the same scope_name parameter.");
-  PassRun open(R"(class GraphModule(torch.nn.Module):
+  PassHarness open(R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[3, 3]"):
         super_kernel_scope_begin = torch.ops.npu.super_kernel_scope_begin.default('a', '')
         return (arg0_1,)
@@ -100,7 +100,7 @@ TEST(ValidGraphTest, SuperKernelErrorsAreTorchAirs) {
                   "operator, there is no paired call to the torch.npu.super_kernel_scope_end operator. The "
                   "parameters for these torch.npu.super_kernel_scope_begin calls are:['a']. {}",
                   kCheck));
-  PassRun end_first(R"(class GraphModule(torch.nn.Module):
+  PassHarness end_first(R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[3, 3]"):
         super_kernel_scope_end = torch.ops.npu.super_kernel_scope_end.default('a', '')
         return (arg0_1,)
@@ -137,7 +137,7 @@ constexpr std::string_view kSetStreamGraph = R"(class GraphModule(torch.nn.Modul
 )";
 
 TEST(ReplaceStreamEventTest, SetStreamBecomesScopesAsInTorchAirsTest) {
-  PassRun r(kSetStreamGraph);
+  PassHarness r(kSetStreamGraph);
   EXPECT_TRUE(r.Ok("replace_stream_event_pass").changed);
   std::vector<std::string> got = Describe(*r.graph);
   ASSERT_EQ(got.size(), 20u);
@@ -154,7 +154,7 @@ TEST(ReplaceStreamEventTest, SetStreamBecomesScopesAsInTorchAirsTest) {
 }
 
 TEST(ReplaceStreamEventTest, GraphCounterPrefixesTheTags) {
-  PassRun r(kSetStreamGraph);
+  PassHarness r(kSetStreamGraph);
   r.context.dynamo_graph_counter = 3;
   r.Ok("replace_stream_event_pass");
   EXPECT_NE(Describe(*r.graph)[6].find("['graph_3_stream', '0', '1', '0', '20']"), std::string::npos);
@@ -162,7 +162,7 @@ TEST(ReplaceStreamEventTest, GraphCounterPrefixesTheTags) {
 
 TEST(ReplaceStreamEventTest, AStreamLeftSetIsTorchAirsRuntimeError) {
   // test_stream_event_replace_without_set_default.
-  PassRun r(R"(class GraphModule(torch.nn.Module):
+  PassHarness r(R"(class GraphModule(torch.nn.Module):
     def forward(self, L_t_: "f32[3, 3]"):
         l_t_ = L_t_
         stream = torch.npu.Stream()
@@ -181,7 +181,7 @@ TEST(ReplaceStreamEventTest, AStreamLeftSetIsTorchAirsRuntimeError) {
 }
 
 TEST(ReplaceStreamEventTest, SettingAStreamFromNowhereIsTorchAirsRuntimeError) {
-  PassRun r(R"(class GraphModule(torch.nn.Module):
+  PassHarness r(R"(class GraphModule(torch.nn.Module):
     def forward(self, L_s_):
         l_s_ = L_s_
         set_stream = torch.npu.set_stream(l_s_)
@@ -195,7 +195,7 @@ TEST(ReplaceStreamEventTest, SettingAStreamFromNowhereIsTorchAirsRuntimeError) {
 TEST(ReplaceStreamEventTest, EventsAndStreamMethodsBecomeTaggedOps) {
   // test_stream_event_replace_in_fx, test_event_wait_with_stream, test_stream_wait_event,
   // test_stream_wait_stream and record_event in one graph.
-  PassRun r(R"(class GraphModule(torch.nn.Module):
+  PassHarness r(R"(class GraphModule(torch.nn.Module):
     def forward(self, L_t_: "f32[3, 3]"):
         l_t_ = L_t_
         default_stream = torch.npu.current_stream()
@@ -246,7 +246,7 @@ TEST(ReplaceStreamEventTest, EventsAndStreamMethodsBecomeTaggedOps) {
 // ---- resolve_default_stream_markers (gp:1358-1447)
 
 TEST(ResolveDefaultStreamMarkersTest, OnlyTopLevelMarkersOfTheListedOpsBecomeCurrentStreamReads) {
-  PassRun r(R"(class GraphModule(torch.nn.Module):
+  PassHarness r(R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[3, 3]"):
         scope_enter = air.scope_enter.default(['_user_stream_label', '_user_stream_id'], ['s', 'DEFAULT_STREAM_ID_MARKER'])
         wait = air.tagged_event_wait_on_stream.default('graph_0_e', 'DEFAULT_STREAM_ID_MARKER', 'DEFAULT_DEVICE_INDEX_MARKER', 'DEFAULT_DEVICE_TYPE_MARKER', True)
@@ -276,7 +276,7 @@ TEST(ResolveDefaultStreamMarkersTest, OnlyTopLevelMarkersOfTheListedOpsBecomeCur
 }
 
 TEST(ResolveDefaultStreamMarkersTest, NoMarkerNoChange) {
-  PassRun r(R"(class GraphModule(torch.nn.Module):
+  PassHarness r(R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[3, 3]"):
         scope_enter = air.scope_enter.default(['_user_stream_label'], ['DEFAULT_STREAM_ID_MARKER'])
         scope_exit = air.scope_exit.default()
@@ -302,7 +302,7 @@ constexpr std::string_view kCoreLimitGraph = R"(class GraphModule(torch.nn.Modul
 )";
 
 TEST(ReplaceCoreLimitNodesTest, CoreLimitAndNestedStreamSwitch) {
-  PassRun r(kCoreLimitGraph);
+  PassHarness r(kCoreLimitGraph);
   PassOutcome outcome = r.Ok("replace_core_limit_nodes");
   EXPECT_TRUE(outcome.changed);
   EXPECT_TRUE(outcome.remarks.empty());
@@ -348,7 +348,7 @@ TEST(ReplaceCoreLimitNodesTest, CoreLimitAndNestedStreamSwitch) {
 }
 
 TEST(ReplaceCoreLimitNodesTest, StaticKernelWarningDependsOnCannVersion) {
-  PassRun r(kCoreLimitGraph);
+  PassHarness r(kCoreLimitGraph);
   r.context.config.aclnn_static_shape_kernel = true;
   r.context.env.cann_version = "8.5.0";
   EXPECT_EQ(r.Ok("replace_core_limit_nodes").remarks,
@@ -356,14 +356,14 @@ TEST(ReplaceCoreLimitNodesTest, StaticKernelWarningDependsOnCannVersion) {
                 "UserWarning: When both static shape kernel and core limit are enabled, only core limit will take "
                 "effect, static shape kernel will be disabled. CANN 9.0.0 or later supports enabling both features. "
                 "(assumed CANN 8.5.0)"});
-  PassRun newer(kCoreLimitGraph);
+  PassHarness newer(kCoreLimitGraph);
   newer.context.config.aclnn_static_shape_kernel = true;
   newer.context.env.cann_version = "9.0.0";
   EXPECT_TRUE(newer.Ok("replace_core_limit_nodes").remarks.empty());
 }
 
 TEST(ReplaceCoreLimitNodesTest, OtherScopesAndStreamSwitchesOutsideCoreLimitsStay) {
-  PassRun r(R"(class GraphModule(torch.nn.Module):
+  PassHarness r(R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[3, 3]"):
         scope_enter = air.scope_enter.default(['_user_stream_label', '_user_stream_priority'], ['1', '3'])
         abs_1: "f32[3, 3]" = torch.ops.aten.abs.default(arg0_1)
@@ -377,7 +377,7 @@ TEST(ReplaceCoreLimitNodesTest, OtherScopesAndStreamSwitchesOutsideCoreLimitsSta
 // ---- replace_dynamic_workspace_ops (ag:685-728)
 
 TEST(ReplaceDynamicWorkspaceOpsTest, FusedInferAttentionScoreGetsStaticWorkspaceAndOutputs) {
-  PassRun r(R"(class GraphModule(torch.nn.Module):
+  PassHarness r(R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f16[1, 8, 16, 64]", arg1_1: "f16[1, 8, 16, 64]", arg2_1: "f16[1, 8, 16, 64]"):
         npu_fused_infer_attention_score = torch.ops.npu.npu_fused_infer_attention_score.default(arg0_1, arg1_1, arg2_1, num_heads = 8, input_layout = 'BNSD', actual_seq_lengths = [16])
         getitem: "f16[1, 8, 16, 64]" = npu_fused_infer_attention_score[0]
@@ -411,7 +411,7 @@ TEST(ReplaceDynamicWorkspaceOpsTest, FusedInferAttentionScoreGetsStaticWorkspace
 }
 
 TEST(ReplaceDynamicWorkspaceOpsTest, WrongNumberOfOutputsIsTorchAirsRuntimeError) {
-  PassRun r(R"(class GraphModule(torch.nn.Module):
+  PassHarness r(R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f16[1, 8, 16, 64]"):
         npu_fused_infer_attention_score_v2: "f16[1, 8, 16, 64]" = torch.ops.npu.npu_fused_infer_attention_score_v2.default(arg0_1, arg0_1, arg0_1)
         return (npu_fused_infer_attention_score_v2,)

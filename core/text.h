@@ -1,0 +1,51 @@
+// Text: the small string helpers every layer shares, one copy each (they
+// were local copies in eight files; issue 26 item 7).
+//
+// ASCII and byte by byte on purpose: no locale (std::isdigit and std::tolower
+// depend on it, and a file must read the same everywhere), no UTF-8 decoding
+// (a byte >= 0x80 is never a digit, a space or a word character here).
+// Prefix and suffix tests are std::string_view's own starts_with/ends_with.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace airscope {
+
+inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+// ASCII letters, digits and '_' (a word of the rewrite language, a protobuf
+// field name, a call spec's input name, a slug).
+inline bool IsWordChar(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) || c == '_'; }
+
+// `s` without the leading / trailing / both characters that are in `chars`.
+// Callers name the set (" ", " \t", " \t\r"): the formats differ in what
+// counts as blank, and a shared default would quietly change one of them.
+std::string_view TrimLeft(std::string_view s, std::string_view chars);
+std::string_view TrimRight(std::string_view s, std::string_view chars);
+std::string_view Trim(std::string_view s, std::string_view chars);
+
+// How many decimal digits stand at s[pos...] (0 when none, or pos past the end).
+size_t CountDigitsAt(std::string_view s, size_t pos);
+
+// The value of a run of decimal digits (as CountDigitsAt measures it). Only
+// the first 18 digits count, so the value always fits (a longer run is a
+// malformed log, not a number to overflow on).
+int64_t DigitsValue(std::string_view digits);
+
+// A name usable as a file or key: ASCII letters lowered, each run of other
+// characters one '_', none at either end ("After removing noop ops" ->
+// "after_removing_noop_ops"; "" when nothing is left).
+std::string Slug(std::string_view s);
+
+// Appends `text` and a newline after `indent` spaces (the protobuf text writers' line).
+void AppendIndentedLine(std::string& out, size_t indent, std::string_view text);
+
+// A count as a table shows it: "-" for an unknown one (negative).
+std::string CountOrDash(int64_t value);
+
+// "1 graph", "2 graphs": `n` and the word for that count.
+std::string Plural(size_t n, std::string_view one, std::string_view many);
+
+}  // namespace airscope
