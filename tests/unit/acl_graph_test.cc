@@ -321,8 +321,8 @@ TEST_F(AclGraphTest, AMovedMutatedInputRecaptures) {
 // torch.npu.set_stream_limit between calls (ag:1375-1385): the key's saved
 // limits differ from the calling stream's, so the graph is captured again.
 TEST_F(AclGraphTest, ChangedStreamCoreLimitsRecapture) {
-  Make(Parse("arg0_1: \"f32[4]\"",
-             "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n        return (add,)\n"));
+  Make(ParseRuntimeForward("arg0_1: \"f32[4]\"",
+                           "        add: \"f32[4]\" = torch.ops.aten.add.Tensor(arg0_1, 1)\n        return (add,)\n"));
   limits_ = {2, 3};
   ASSERT_TRUE(Call({{4}}, {"a"}).ok());
   EXPECT_EQ(graph_->graphs_meta()[0].captured_limits, (StreamCoreLimits{2, 3}));
