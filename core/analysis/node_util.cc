@@ -10,7 +10,7 @@ namespace {
 constexpr std::string_view kTorchOps = "torch.ops.";
 
 // "aten.hardtanh_.default" -> {"aten", "hardtanh_", "default"}; false for other shapes.
-bool SplitOp(std::string_view target, std::string_view* ns, std::string_view* op, std::string_view* overload) {
+bool SplitTargetParts(std::string_view target, std::string_view* ns, std::string_view* op, std::string_view* overload) {
   size_t first = target.find('.');
   if (first == std::string_view::npos) return false;
   size_t second = target.find('.', first + 1);
@@ -26,7 +26,7 @@ bool SplitOp(std::string_view target, std::string_view* ns, std::string_view* op
 std::string TorchTarget(std::string_view target) {
   if (target.substr(0, kTorchOps.size()) == kTorchOps) return std::string(target);
   std::string_view ns, op, overload;
-  if (!SplitOp(target, &ns, &op, &overload)) return std::string(target);
+  if (!SplitTargetParts(target, &ns, &op, &overload)) return std::string(target);
   return fmt::format("{}{}", kTorchOps, target);
 }
 
@@ -85,14 +85,14 @@ void Retarget(Graph& graph, Node* node, std::string_view target, const OpRegistr
 
 std::string OutOfPlaceTarget(std::string_view inplace_target) {
   std::string_view ns, op, overload;
-  if (!SplitOp(StripTorchOps(inplace_target), &ns, &op, &overload)) return "";
+  if (!SplitTargetParts(StripTorchOps(inplace_target), &ns, &op, &overload)) return "";
   if (op.size() < 2 || op.back() != '_' || op[op.size() - 2] == '_') return "";
   return fmt::format("{}.{}.{}", ns, op.substr(0, op.size() - 1), overload);
 }
 
 std::string InplaceTarget(std::string_view target) {
   std::string_view ns, op, overload;
-  if (!SplitOp(StripTorchOps(target), &ns, &op, &overload)) return "";
+  if (!SplitTargetParts(StripTorchOps(target), &ns, &op, &overload)) return "";
   if (op.back() == '_' || op.front() == '_') return "";  // already in-place, or a private op
   return fmt::format("{}.{}_.{}", ns, op, overload);
 }
