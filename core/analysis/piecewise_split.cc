@@ -4,21 +4,20 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <map>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 
 #include "core/ops/op_registry.h"
+#include "core/text.h"
 
 namespace airscope {
 namespace {
 
 bool IsIdentifier(std::string_view s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  if (s.empty() || IsDigit(s[0])) return false;
+  return std::all_of(s.begin(), s.end(), IsWordChar);
 }
 
 // The symbols in a size expression as Dynamo's sympy printer writes it
@@ -28,9 +27,9 @@ void AddSymbols(std::string_view expr, std::vector<std::string>& out) {
   size_t i = 0;
   while (i < expr.size()) {
     char c = expr[i];
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+    if (IsWordChar(c) && !IsDigit(c)) {
       size_t start = i;
-      while (i < expr.size() && (std::isalnum(static_cast<unsigned char>(expr[i])) || expr[i] == '_')) ++i;
+      while (i < expr.size() && IsWordChar(expr[i])) ++i;
       size_t next = i;
       while (next < expr.size() && expr[next] == ' ') ++next;
       if (next >= expr.size() || expr[next] != '(') out.emplace_back(expr.substr(start, i - start));
