@@ -122,13 +122,16 @@ void AddTaggedEventEdges(Agraph_t* root, const Graph& graph, const std::unordere
 void MarkHazards(Agraph_t* root, const std::vector<HazardMark>& hazards) {
   constexpr std::string_view kRed = "#dc2626";
   std::vector<std::string> marked;  // node names, in order of first mention
-  std::unordered_set<std::string> seen;
+  std::unordered_map<std::string, std::vector<const HazardMark*>> of_node;
   std::vector<std::string> undrawn;  // graph label lines
   for (const HazardMark& m : hazards) {
     Agnode_t* first = m.first.empty() ? nullptr : agnode(root, gv::Str(m.first), 0);
     Agnode_t* second = m.second.empty() ? nullptr : agnode(root, gv::Str(m.second), 0);
     for (Agnode_t* n : {first, second}) {
-      if (n && seen.insert(agnameof(n)).second) marked.emplace_back(agnameof(n));
+      if (!n || (n == second && first == second)) continue;
+      std::vector<const HazardMark*>& list = of_node[agnameof(n)];
+      if (list.empty()) marked.emplace_back(agnameof(n));
+      list.push_back(&m);
     }
     if (first && second && first != second) {
       Agedge_t* e = agedge(root, first, second, nullptr, 1);
@@ -141,19 +144,15 @@ void MarkHazards(Agraph_t* root, const std::vector<HazardMark>& hazards) {
       gv::Set(e, "tooltip", LabelLine(m.message));
     }
     // What names no node of this drawing still shows, under it.
-    if ((m.first.empty() || !first) && (m.second.empty() || !second)) {
-      undrawn.push_back(LabelLine(m.kind + ": " + m.message));
-    }
+    if (!first && !second) undrawn.push_back(LabelLine(m.kind + ": " + m.message));
   }
   for (const std::string& name : marked) {
-    Agnode_t* n = agnode(root, gv::Str(name), 0);
-    std::vector<std::string> notes = MarkNotesFor(hazards, name);
     std::string xlabel, tooltip;
-    for (const std::string& note : notes) xlabel += (xlabel.empty() ? "" : "\\n") + LabelLine(note);
-    for (const HazardMark& m : hazards) {
-      if (m.first == name || m.second == name)
-        tooltip += (tooltip.empty() ? "" : "\\n") + LabelLine(m.kind + ": " + m.message);
+    for (const HazardMark* m : of_node.at(name)) {
+      xlabel += (xlabel.empty() ? "" : "\\n") + LabelLine(MarkNote(*m, name));
+      tooltip += (tooltip.empty() ? "" : "\\n") + LabelLine(m->kind + ": " + m->message);
     }
+    Agnode_t* n = agnode(root, gv::Str(name), 0);
     gv::Set(n, "color", std::string(kRed));
     gv::Set(n, "fontcolor", std::string(kRed));
     gv::Set(n, "penwidth", "2.5");
@@ -161,8 +160,13 @@ void MarkHazards(Agraph_t* root, const std::vector<HazardMark>& hazards) {
     gv::Set(n, "tooltip", tooltip);
   }
   if (!undrawn.empty()) {
+    // A few lines say there are more; check lists them all (a part of a big
+    // graph may leave thousands out).
+    constexpr size_t kMaxListed = 10;
     std::string label = "hazards (check) on nodes not drawn:";
-    for (const std::string& line : undrawn) label += "\\l" + line;
+    for (size_t i = 0; i < undrawn.size() && i < kMaxListed; ++i) label += "\\l" + undrawn[i];
+    if (undrawn.size() > kMaxListed)
+      label += fmt::format("\\l... and {} more (check lists them)", undrawn.size() - kMaxListed);
     gv::Set(root, "label", label + "\\l");
     gv::Set(root, "labelloc", "b");
     gv::Set(root, "labeljust", "l");

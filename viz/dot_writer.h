@@ -15,7 +15,7 @@
 // ("race with add") and a tooltip with `check`'s finding; the two nodes of a
 // hazard are joined by a red edge labelled with its kind that does not move
 // the layout (constraint=false). A hazard whose nodes are not in the drawing
-// is listed in the graph's label. Without hazards nothing of this is written:
+// is listed in the graph's label (the first ten of them). Without hazards nothing of this is written:
 // the drawing is byte for byte what it was. Output is deterministic.
 //
 // Graphs above `max_nodes_for_dot` nodes are laid out with `sfdp` instead of

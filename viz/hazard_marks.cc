@@ -26,18 +26,10 @@ std::vector<HazardMark> HazardMarks(const TaskGraph& tasks, const std::vector<Ha
   return marks;
 }
 
-std::vector<std::string> MarkNotesFor(const std::vector<HazardMark>& marks, const std::string& node) {
-  std::vector<std::string> notes;
-  for (const HazardMark& m : marks) {
-    if (m.first == node && !m.second.empty() && m.second != node) {
-      notes.push_back(fmt::format("{} with {}", m.kind, m.second));
-    } else if (m.second == node && !m.first.empty() && m.first != node) {
-      notes.push_back(fmt::format("{} with {}", m.kind, m.first));
-    } else if (m.first == node || m.second == node) {
-      notes.push_back(m.kind);
-    }
-  }
-  return notes;
+std::string MarkNote(const HazardMark& mark, const std::string& node) {
+  const std::string& other = mark.first == node ? mark.second : mark.first;
+  if (other.empty() || other == node) return mark.kind;
+  return fmt::format("{} with {}", mark.kind, other);
 }
 
 }  // namespace airscope

@@ -30,8 +30,8 @@ struct HazardMark {
 
 std::vector<HazardMark> HazardMarks(const TaskGraph& tasks, const std::vector<Hazard>& hazards);
 
-// The marks that name `node`, as "KIND with OTHER" ("race with add") or
-// "KIND" when the mark names one node: what a drawing writes beside it.
-std::vector<std::string> MarkNotesFor(const std::vector<HazardMark>& marks, const std::string& node);
+// What a drawing writes beside `node`, one of the nodes `mark` names: "KIND
+// with OTHER" ("race with add"), or "KIND" when the mark names no other node.
+std::string MarkNote(const HazardMark& mark, const std::string& node);
 
 }  // namespace airscope
