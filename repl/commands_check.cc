@@ -1,12 +1,12 @@
 // `check`: hazards between the streams of the current graph before any
 // hardware (core/check/hazards.h): on its captured graph, on the capture
 // dump it was loaded from, or else on its lowered graph (the pipeline run to
-// `lower`, as capture does).
+// `lower`, as capture does); repl/hazard_check.h finds them, for the
+// drawings too.
 #include <fmt/format.h>
 
-#include "core/check/hazards.h"
 #include "repl/command_table.h"
-#include "repl/device_tasks.h"
+#include "repl/hazard_check.h"
 #include "repl/interpreter.h"
 
 namespace airscope {
@@ -14,43 +14,10 @@ namespace {
 
 constexpr const char* kCheckUsage = "check [--stream S]";
 
-struct Checked {
-  TaskGraph tasks;
-  std::string capture_stream;
-  std::string source;
-  bool dump = false;
-};
-
-Result<Checked> TasksToCheck(CommandContext& ctx, const std::string* stream) {
-  AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, ctx.session.Current());
-  const std::string& name = entry->name;
-  DeviceState& dev = ctx.session.device();
-  if (const CapturedGraph* c = dev.sim.FindCaptured(name)) {
-    return Checked{c->tasks, stream ? *stream : c->capture_stream,
-                   fmt::format("captured graph {} (capture stream '{}')", c->id, c->capture_stream)};
-  }
-  if (auto it = dev.loaded_captures.find(name); it != dev.loaded_captures.end()) {
-    const DeviceState::LoadedCapture& l = it->second;
-    std::string cap = stream ? *stream : l.capture_stream;
-    return Checked{l.tasks, cap,
-                   fmt::format("the capture dump {} (capture stream '{}'; a dump names no buffers and was captured, "
-                               "so races and joins are not looked for)",
-                               l.path, cap),
-                   true};
-  }
-  TaskGraphOptions options;
-  options.allow_unrecorded_waits = true;
-  AIRSCOPE_ASSIGN_OR_RETURN(LoweredTasks l, LowerCurrentTasks(ctx.session, options));
-  return Checked{std::move(l.tasks), stream ? *stream : "", fmt::format("{}, not captured", l.source)};
-}
-
 Status Check(CommandContext& ctx) {
   if (!ctx.args.empty()) return UsageError(kCheckUsage);
-  const std::string* stream = ctx.flags.Value("--stream");
-  AIRSCOPE_ASSIGN_OR_RETURN(Checked checked, TasksToCheck(ctx, stream));
-  const DeviceSpec& spec = ctx.session.device().sim.spec();
-  std::vector<Hazard> hazards =
-      FindHazards(checked.tasks, {checked.capture_stream, spec.vectorcore_num, spec.name, !checked.dump});
+  AIRSCOPE_ASSIGN_OR_RETURN(CheckedGraph checked, CheckCurrentGraph(ctx.session, ctx.flags.Value("--stream")));
+  const std::vector<Hazard>& hazards = checked.hazards;
   const std::string name = ctx.session.current()->name;
   size_t streams = checked.tasks.streams.size();
   if (hazards.empty()) {
@@ -97,6 +64,11 @@ void RegisterCheckCommand(CommandTable& table) {
        "                      graph has neither: airscope takes such a kernel to hold, in Schem Mode 1, the\n"
        "                      vector cores of its stream's limit_core_num (set_stream_limit) or else all the\n"
        "                      device's. AI (cube) cores are not checked; the script does not either.\n"
+       "The drawing shows the same findings: dump dot|svg|png and show --format dot of the graph check\n"
+       "lowers (the last stage once the pipeline has run to its end, or a loaded graph already lowered) draw\n"
+       "each hazard's nodes with a red border and a note (\"race with add\"), a red edge between the two, and\n"
+       "`check`'s text as their tooltip; the report's stage and device pages mark and list them too. Earlier\n"
+       "stages are drawn without marks: their nodes are not the ones that race.\n"
        "--stream S names the capture stream (default: the captured graph's; for a dump, its first stream that\n"
        "does not begin with a wait).\n"
        "A capture dump names no buffers, and the capture that wrote it succeeded: on one, races and joins are\n"

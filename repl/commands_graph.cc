@@ -13,6 +13,7 @@
 #include "repl/command_table.h"
 #include "repl/graph_text.h"
 #include "repl/graph_views.h"
+#include "repl/hazard_check.h"
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
 #include "repl/stage_graph.h"
@@ -30,6 +31,22 @@ Result<std::shared_ptr<const Graph>> GraphFor(CommandContext& ctx, const std::st
   }
   AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, ctx.session.CurrentGraph());
   return std::shared_ptr<const Graph>(std::shared_ptr<const Graph>(), graph);  // not owned
+}
+
+// The drawing options of `graph` in `format`: `check`'s findings marked when
+// the format draws (dot, svg, png) and the graph is the one check lowers
+// (repl/hazard_check.h). A check that fails leaves the drawing unmarked and
+// says why in *note: the dump itself is not what failed.
+DotOptions DrawingOptions(CommandContext& ctx, const Graph& graph, std::string_view format, std::string* note) {
+  DotOptions dot;
+  if (format != "dot" && format != "svg" && format != "png") return dot;
+  Result<std::vector<HazardMark>> marks = HazardMarksForDrawing(ctx.session, graph);
+  if (marks.ok()) {
+    dot.hazards = std::move(*marks);
+  } else {
+    *note = fmt::format("hazards not marked: {}", marks.status().message());
+  }
+  return dot;
 }
 
 // What load and `set input` say of a graph they (re)made.
@@ -184,8 +201,11 @@ Status Show(CommandContext& ctx) {
   }
   const std::string* format = ctx.flags.Value("--format");
   AIRSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> graph, GraphFor(ctx, ctx.flags.Value("--stage")));
-  AIRSCOPE_ASSIGN_OR_RETURN(std::string text, GraphText(*graph, format ? *format : "fx"));
+  std::string note;
+  DotOptions dot = DrawingOptions(ctx, *graph, format ? *format : "fx", &note);
+  AIRSCOPE_ASSIGN_OR_RETURN(std::string text, GraphText(*graph, format ? *format : "fx", dot));
   ctx.out.AddBlock(text);
+  if (!note.empty()) ctx.out.Styled(Style::kDim, "  {}", note);
   return Status::Ok();
 }
 
@@ -234,11 +254,17 @@ Status Dump(CommandContext& ctx) {
   std::string syntax = fmt::format("dump {} PATH [--stage S]", fmt::join(GraphFormatNames(false), "|"));
   if (args.size() != 2) return UsageError(syntax);
   AIRSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> graph, GraphFor(ctx, ctx.flags.Value("--stage")));
+  std::string mark_note;
+  DotOptions dot = DrawingOptions(ctx, *graph, args[0].text, &mark_note);
   AIRSCOPE_ASSIGN_OR_RETURN(WrittenGraph written,
-                            WriteGraph(*graph, args[0].text, Interpreter::ExpandHome(args[1].text)));
+                            WriteGraph(*graph, args[0].text, Interpreter::ExpandHome(args[1].text), dot));
   if (!written.printed.empty()) ctx.out.AddBlock(written.printed, Style::kData);
   if (!written.summary.empty()) ctx.out.Print("{}", written.summary);
   if (!written.note.empty()) ctx.out.Styled(Style::kDim, "  {}", written.note);
+  if (!mark_note.empty()) ctx.out.Styled(Style::kDim, "  {}", mark_note);
+  if (!dot.hazards.empty() && written.printed.empty()) {
+    ctx.out.Styled(Style::kDim, "  marked {} hazard(s) check finds (help check)", dot.hazards.size());
+  }
   return Status::Ok();
 }
 
@@ -355,7 +381,11 @@ void RegisterGraphCommands(CommandTable& table) {
                    "into place,\n"
                    "so a failed dump leaves the old file and no partial one) and keeps its mode; a symlink is\n"
                    "followed; a device or FIFO is written in place; missing directories are created. Ctrl-C\n"
-                   "stops an svg/png layout. For a dump after every stage, set dump.dir, dump.formats and dump.when.",
+                   "stops an svg/png layout. For a dump after every stage, set dump.dir, dump.formats and dump.when.\n"
+                   "dot, svg and png mark the hazards `check` finds on the graph it checks (the last stage once the\n"
+                   "pipeline has run to its end, or a loaded graph already lowered): red borders and notes on both\n"
+                   "nodes of each, a red edge between them (help check). Each tagged_event_wait gets a dashed edge,\n"
+                   "labelled with the tag, from the tagged_event_record it waits for.",
                    fmt::join(GraphFormatNames(false), ", ")),
        Dump,
        [](const std::vector<std::string>& before) {

@@ -60,6 +60,14 @@ Result<Compiled> LoweredCurrentGraph(Session& session) {
   return fresh;
 }
 
+std::shared_ptr<const Graph> LoweredWithoutCompiling(const Session::Entry& entry) {
+  if (const PipelineRun* run = entry.pipeline.get()) {
+    if (run->at_end()) return run->CurrentShared();
+    if (run->cursor() > 0) return nullptr;
+  }
+  return IsLowered(*entry.loaded.graph) ? entry.loaded.graph : nullptr;
+}
+
 bool IsLowered(const Graph& graph) {
   for (const Node* node : graph) {
     if (!node->stream().empty()) return true;

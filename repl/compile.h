@@ -32,6 +32,11 @@ Result<Compiled> CompileThroughPipeline(std::shared_ptr<const Graph> graph, cons
 // stopped half way is an error saying how to finish it.
 Result<Compiled> LoweredCurrentGraph(Session& session);
 
+// The graph LoweredCurrentGraph would return for `entry` when it needs no
+// compile (the pipeline's last stage once it has run to its end; the loaded
+// graph when it is already lowered and no pass has run), else null.
+std::shared_ptr<const Graph> LoweredWithoutCompiling(const Session::Entry& entry);
+
 // A graph that already went through TorchAir's stream passes (a dump taken
 // after them, or one written by hand to show a device behaviour): it carries
 // tagged events from event_closure or nodes assigned to a user stream.

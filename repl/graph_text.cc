@@ -15,12 +15,12 @@ namespace airscope {
 
 const std::vector<GraphOutputFormat>& GraphOutputFormats() {
   static const std::vector<GraphOutputFormat> kFormats = {
-      {"fx", "fx", [](const Graph& g) -> Result<std::string> { return PrintFxText(g) + "\n"; }},
-      {"readable", "py", [](const Graph& g) -> Result<std::string> { return PrintReadable(g); }},
-      {"json", "json", [](const Graph& g) -> Result<std::string> { return PrintGraphJson(g); }},
-      {"dot", "dot", [](const Graph& g) { return GraphToDot(g); }},
-      {"pbtxt", "pbtxt", [](const Graph& g) { return GraphToPbtxt(g); }},
-      {"ge", "ge.txt", [](const Graph& g) { return GraphToGeText(g, g.name()); }},
+      {"fx", "fx", [](const Graph& g, const DotOptions&) -> Result<std::string> { return PrintFxText(g) + "\n"; }},
+      {"readable", "py", [](const Graph& g, const DotOptions&) -> Result<std::string> { return PrintReadable(g); }},
+      {"json", "json", [](const Graph& g, const DotOptions&) -> Result<std::string> { return PrintGraphJson(g); }},
+      {"dot", "dot", [](const Graph& g, const DotOptions& dot) { return GraphToDot(g, dot); }},
+      {"pbtxt", "pbtxt", [](const Graph& g, const DotOptions&) { return GraphToPbtxt(g); }},
+      {"ge", "ge.txt", [](const Graph& g, const DotOptions&) { return GraphToGeText(g, g.name()); }},
       {"svg", "svg", nullptr},
       {"png", "png", nullptr},
   };
@@ -42,16 +42,17 @@ std::vector<std::string> GraphFormatNames(bool text_only) {
   return names;
 }
 
-Result<std::string> GraphText(const Graph& graph, std::string_view format) {
+Result<std::string> GraphText(const Graph& graph, std::string_view format, const DotOptions& dot) {
   const GraphOutputFormat* spec = FindGraphFormat(format);
   if (!spec || !spec->text) {
     return Status::Errorf("unknown format '{}'{} (one of: {})", format, DidYouMean(format, GraphFormatNames(true)),
                           fmt::join(GraphFormatNames(true), ", "));
   }
-  return spec->text(graph);
+  return spec->text(graph, dot);
 }
 
-Result<WrittenGraph> WriteGraph(const Graph& graph, std::string_view format, const std::string& path) {
+Result<WrittenGraph> WriteGraph(const Graph& graph, std::string_view format, const std::string& path,
+                                const DotOptions& dot) {
   const GraphOutputFormat* spec = FindGraphFormat(format);
   if (!spec) {
     return Status::Errorf("unknown dump format '{}'{} (one of: {})", format,
@@ -66,13 +67,13 @@ Result<WrittenGraph> WriteGraph(const Graph& graph, std::string_view format, con
   }
   const bool to_stdout = path == "-";
   if (!spec->text) {
-    AIRSCOPE_ASSIGN_OR_RETURN(Rendered rendered, RenderGraphData(graph, format));
+    AIRSCOPE_ASSIGN_OR_RETURN(Rendered rendered, RenderGraphData(graph, format, dot));
     if (to_stdout) return WrittenGraph{"", rendered.info.note, std::move(rendered.data)};
     AIRSCOPE_RETURN_IF_ERROR(WriteFile(path, rendered.data));
     return WrittenGraph{fmt::format("wrote {} ({}, layout {})", path, format, rendered.info.engine), rendered.info.note,
                         ""};
   }
-  AIRSCOPE_ASSIGN_OR_RETURN(std::string text, spec->text(graph));
+  AIRSCOPE_ASSIGN_OR_RETURN(std::string text, spec->text(graph, dot));
   std::string note;
   if (format == "fx") {
     // torch's own format, printed as torch prints it, which cannot keep these.

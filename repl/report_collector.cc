@@ -7,7 +7,9 @@
 #include <fmt/format.h>
 
 #include "repl/cache_state.h"
+#include "repl/compile.h"
 #include "repl/compile_index.h"
+#include "repl/hazard_check.h"
 #include "repl/session.h"
 #include "viz/report/report_writer.h"
 
@@ -107,6 +109,37 @@ ReportLog LogOf(const LogBundle& bundle, Session& session) {
   return out;
 }
 
+// The name a trace gives a task's slices (core/device/sim_engine.cc TaskLabel).
+std::string SliceName(const DeviceTask& t) {
+  if (t.kind == TaskKind::kEventRecord) return "record " + t.event;
+  if (t.kind == TaskKind::kEventWait) return "wait " + t.event;
+  return t.node;
+}
+
+// `check`'s findings on the timeline of a run of the graph it checked: only
+// when every stream slice of the run is the task of that id in the checked
+// tasks (the graph may have been run, then changed and checked again).
+void MarkTrace(const Trace& trace, const CheckedGraph& checked, ReportDevice& device) {
+  const std::vector<DeviceTask>& tasks = checked.tasks.tasks;
+  for (const Slice& s : trace.slices) {
+    if (s.track == 0 || s.task < 0) continue;
+    if (s.task >= static_cast<int64_t>(tasks.size()) || s.name != SliceName(tasks[static_cast<size_t>(s.task)])) {
+      return;
+    }
+  }
+  for (const Hazard& h : checked.hazards) {
+    std::string kind(HazardKindName(h.kind));
+    auto node = [&](int64_t task) { return tasks[static_cast<size_t>(task)].node; };
+    if (h.first >= 0 && h.second >= 0) {
+      device.trace_marks.push_back({h.first, fmt::format("{} with {}", kind, node(h.second))});
+      device.trace_marks.push_back({h.second, fmt::format("{} with {}", kind, node(h.first))});
+      device.trace_links.push_back({h.first, h.second, fmt::format("{}: {}", kind, h.message)});
+    } else if (h.second >= 0 || h.first >= 0) {
+      device.trace_marks.push_back({h.second >= 0 ? h.second : h.first, kind});
+    }
+  }
+}
+
 ReportGraph GraphOf(Interpreter& interpreter, const Session::Entry& entry) {
   ReportGraph graph;
   graph.name = entry.name;
@@ -156,7 +189,8 @@ Result<ReportData> CollectReport(Interpreter& interpreter, const std::string& ve
   ReportData data;
   data.title = "airscope report";
   data.version = version;
-  std::map<const LogBundle*, size_t> logs;  // each load once, however many graphs it registered
+  std::map<const LogBundle*, size_t> logs;             // each load once, however many graphs it registered
+  std::map<std::string, CheckedGraph> checked_graphs;  // by graph name
   {
     CurrentGraphRestorer restore(session);
     for (size_t g = 0; g < session.graphs().size(); ++g) {
@@ -164,10 +198,18 @@ Result<ReportData> CollectReport(Interpreter& interpreter, const std::string& ve
       if (session.current() == &entry) data.current_graph = g;
       AIRSCOPE_RETURN_IF_ERROR(session.Use(entry.name));
       data.graphs.push_back(GraphOf(interpreter, entry));
-      // Hazards between the streams of the graph as captured (check on an
-      // uncaptured graph would compile it: the report only reads).
-      if (session.device().sim.FindCaptured(entry.name)) {
+      // Hazards between the graph's streams, where check needs no compile (a
+      // captured graph, or one whose lowered graph exists: the report only
+      // reads), marked on the drawings of the graph check lowers.
+      std::shared_ptr<const Graph> lowered = LoweredWithoutCompiling(entry);
+      if (session.device().sim.FindCaptured(entry.name) || lowered) {
         data.device.checks.emplace_back(entry.name, Captured(interpreter, "check"));
+        if (Result<CheckedGraph> checked = CheckCurrentGraph(session, nullptr); checked.ok()) {
+          ReportGraph& graph = data.graphs.back();
+          graph.checked = lowered;
+          graph.hazards = HazardMarks(checked->tasks, checked->hazards);
+          checked_graphs.emplace(entry.name, std::move(*checked));
+        }
       }
       if (const CacheState* state = entry.cache.get(); state && state->bundle) {
         auto [it, fresh] = logs.emplace(state->bundle.get(), data.logs.size());
@@ -187,6 +229,9 @@ Result<ReportData> CollectReport(Interpreter& interpreter, const std::string& ve
   if (device.sim.has_trace()) {
     data.device.trace = device.sim.last_trace();
     data.device.runstats_text = Captured(interpreter, "runstats");
+    if (auto it = checked_graphs.find(data.device.trace->graph); it != checked_graphs.end()) {
+      MarkTrace(*data.device.trace, it->second, data.device);
+    }
   }
   data.device.mem_text = Captured(interpreter, "mem");
   std::string captured;

@@ -27,14 +27,25 @@ std::string_view ShortTarget(std::string_view target) {
   return target;
 }
 
-// air.record / air.wait order streams through events rather than data.
-bool IsEventOp(const Node& node) {
+// The op `node` calls is `op` (any overload: "air.wait" matches air.wait.default).
+bool CallsOp(const Node& node, std::string_view op) {
   if (node.op() != OpKind::kCallFunction) return false;
   std::string_view target = ShortTarget(node.target());
-  for (std::string_view op : {std::string_view("air.record"), std::string_view("air.wait")}) {
-    if (target.starts_with(op) && (target.size() == op.size() || target[op.size()] == '.')) return true;
+  return target.starts_with(op) && (target.size() == op.size() || target[op.size()] == '.');
+}
+
+// Records and waits order streams through events rather than data.
+bool IsEventOp(const Node& node) {
+  for (std::string_view op : {"air.record", "air.wait", "air.tagged_event_record", "air.tagged_event_wait"}) {
+    if (CallsOp(node, op)) return true;
   }
   return false;
+}
+
+// A tagged event op's tag: args[0] as a string ("" when it has none).
+std::string TagOf(const Node& node) {
+  if (node.args().empty() || node.args()[0].kind() != Argument::Kind::kString) return "";
+  return node.args()[0].as_string();
 }
 
 std::string ShapeText(const Node& node) { return node.meta() ? node.meta()->ShapeString() : ""; }
@@ -84,9 +95,88 @@ void StyleNode(Agnode_t* n, const Node& node) {
   }
 }
 
+// A tagged wait waits for the latest record of its tag issued before it
+// (graph order is issue order): the edge a data edge does not give.
+void AddTaggedEventEdges(Agraph_t* root, const Graph& graph, const std::unordered_map<const Node*, Agnode_t*>& nodes) {
+  std::unordered_map<std::string, const Node*> latest;  // tag -> its latest record so far
+  for (const Node* node : graph) {
+    std::string tag = TagOf(*node);
+    if (tag.empty()) continue;
+    if (CallsOp(*node, "air.tagged_event_record")) {
+      latest[tag] = node;
+      continue;
+    }
+    if (!CallsOp(*node, "air.tagged_event_wait")) continue;
+    auto record = latest.find(tag);
+    if (record == latest.end()) continue;  // waits for nothing: `check` says so (unrecorded wait)
+    auto tail = nodes.find(record->second);
+    auto head = nodes.find(node);
+    if (tail == nodes.end() || head == nodes.end()) continue;
+    Agedge_t* e = agedge(root, tail->second, head->second, nullptr, 1);
+    gv::Set(e, "style", "dashed");
+    gv::Set(e, "label", LabelLine(tag));
+  }
+}
+
+// Red borders, notes and edges for `check`'s findings (dot_writer.h).
+void MarkHazards(Agraph_t* root, const std::vector<HazardMark>& hazards) {
+  constexpr std::string_view kRed = "#dc2626";
+  std::vector<std::string> marked;  // node names, in order of first mention
+  std::unordered_map<std::string, std::vector<const HazardMark*>> of_node;
+  std::vector<std::string> undrawn;  // graph label lines
+  for (const HazardMark& m : hazards) {
+    Agnode_t* first = m.first.empty() ? nullptr : agnode(root, gv::Str(m.first), 0);
+    Agnode_t* second = m.second.empty() ? nullptr : agnode(root, gv::Str(m.second), 0);
+    for (Agnode_t* n : {first, second}) {
+      if (!n || (n == second && first == second)) continue;
+      std::vector<const HazardMark*>& list = of_node[agnameof(n)];
+      if (list.empty()) marked.emplace_back(agnameof(n));
+      list.push_back(&m);
+    }
+    if (first && second && first != second) {
+      Agedge_t* e = agedge(root, first, second, nullptr, 1);
+      gv::Set(e, "color", std::string(kRed));
+      gv::Set(e, "fontcolor", std::string(kRed));
+      gv::Set(e, "penwidth", "2");
+      gv::Set(e, "dir", "none");
+      gv::Set(e, "constraint", "false");
+      gv::Set(e, "label", LabelLine(m.kind));
+      gv::Set(e, "tooltip", LabelLine(m.message));
+    }
+    // What names no node of this drawing still shows, under it.
+    if (!first && !second) undrawn.push_back(LabelLine(m.kind + ": " + m.message));
+  }
+  for (const std::string& name : marked) {
+    std::string xlabel, tooltip;
+    for (const HazardMark* m : of_node.at(name)) {
+      xlabel += (xlabel.empty() ? "" : "\\n") + LabelLine(MarkNote(*m, name));
+      tooltip += (tooltip.empty() ? "" : "\\n") + LabelLine(m->kind + ": " + m->message);
+    }
+    Agnode_t* n = agnode(root, gv::Str(name), 0);
+    gv::Set(n, "color", std::string(kRed));
+    gv::Set(n, "fontcolor", std::string(kRed));
+    gv::Set(n, "penwidth", "2.5");
+    gv::Set(n, "xlabel", xlabel);
+    gv::Set(n, "tooltip", tooltip);
+  }
+  if (!undrawn.empty()) {
+    // A few lines say there are more; check lists them all (a part of a big
+    // graph may leave thousands out).
+    constexpr size_t kMaxListed = 10;
+    std::string label = "hazards (check) on nodes not drawn:";
+    for (size_t i = 0; i < undrawn.size() && i < kMaxListed; ++i) label += "\\l" + undrawn[i];
+    if (undrawn.size() > kMaxListed)
+      label += fmt::format("\\l... and {} more (check lists them)", undrawn.size() - kMaxListed);
+    gv::Set(root, "label", label + "\\l");
+    gv::Set(root, "labelloc", "b");
+    gv::Set(root, "labeljust", "l");
+  }
+}
+
 // Builds the cgraph graph: attributes, stream clusters, nodes, edges (of
-// the nodes `only` names, when given).
-gv::GraphPtr BuildGraph(const Graph& graph, const std::unordered_set<std::string>* only = nullptr) {
+// the nodes `only` names, when given), then the hazards to mark.
+gv::GraphPtr BuildGraph(const Graph& graph, const std::vector<HazardMark>& hazards,
+                        const std::unordered_set<std::string>* only = nullptr) {
   gv::GraphPtr g = gv::OpenDirected(graph.name());
   Agraph_t* root = g.get();
   gv::SetDefault(root, AGRAPH, "rankdir", "TB");
@@ -126,6 +216,8 @@ gv::GraphPtr BuildGraph(const Graph& graph, const std::unordered_set<std::string
       if (IsEventOp(*input) || IsEventOp(*node)) gv::Set(e, "style", "dashed");
     }
   }
+  AddTaggedEventEdges(root, graph, nodes);
+  if (!hazards.empty()) MarkHazards(root, hazards);
   return g;
 }
 
@@ -140,7 +232,7 @@ std::string LastGraphvizError() {
 }  // namespace
 
 Result<std::string> GraphToDot(const Graph& graph, const DotOptions& options) {
-  gv::GraphPtr g = BuildGraph(graph);
+  gv::GraphPtr g = BuildGraph(graph, options.hazards);
   if (!g) return Status::Error("graphviz could not create a graph");
   return gv::Write(g.get());
 }
@@ -165,10 +257,10 @@ Result<RenderJob> RenderWork(const Graph& graph, std::string_view format, const 
   // reads freed memory once a context has been freed.
   job.work.what = "graphviz " + info.engine + " layout";
   job.work.work = [&graph, engine = info.engine, format = std::string(format), only = options.only_nodes,
-                   pack = options.pack_components]() -> Result<std::string> {
+                   pack = options.pack_components, hazards = options.hazards]() -> Result<std::string> {
     GVC_t* context = gvContext();
     if (!context) return Status::Error("graphviz: could not create a rendering context");
-    gv::GraphPtr g = BuildGraph(graph, only.get());
+    gv::GraphPtr g = BuildGraph(graph, hazards, only.get());
     if (!g) return Status::Error("graphviz could not create a graph");
     if (pack) {
       gv::Set(g.get(), "pack", "true");

@@ -40,8 +40,8 @@ struct PendingTrace {
   RunOptions options;
   std::shared_ptr<const Prepared> p;
   std::shared_ptr<const std::vector<std::string>> labels;
-  // Replay: the graph's name and its input copies.
-  std::string graph;
+  std::string graph;  // the graph's name
+  // Replay: its input copies.
   std::vector<GraphInput> inputs;
   // Eager: where the run failed (its status carries the full message), and
   // the default pool's allocated bytes when it began.
@@ -89,6 +89,7 @@ Trace BuildTrace(const PendingTrace& pt) {
   const int64_t n = pt.options.iterations;
   const int64_t kept = TracedIterations(n, p.tasks.size());
   Trace t = EmptyTrace(pt.title, pt.spec, p.streams);
+  t.graph = pt.graph;
   Engine e(p, pt.spec, &t);
   bool failed = false;
   int64_t simulated = kept;
@@ -189,6 +190,7 @@ Result<RunResult> SimDevice::Eager(const TaskGraph& graph, const std::string& na
   std::shared_ptr<PendingTrace> pending;
   if (options.trace != TraceLevel::kNone) {
     pending = NewPending(true, title, spec_, options, prepared, Labels(graph));
+    pending->graph = name;
     pending->base_allocated = base_allocated;
   }
   if (failure.iteration >= 0) {
@@ -318,6 +320,7 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   for (const std::string& s : g.streams) shown.push_back(StreamDisplayName(s));
   CaptureRecording rec{
       NewTrace(fmt::format("capture {} on {}", name, StreamDisplayName(cap)), shown), 0, allocator_, 0, {}};
+  rec.trace.graph = name;
   // The first refusal of capture_rules.h, where the capture meets it: at
   // begin (task -1), at a task, or at the end (task == tasks.size()).
   std::vector<CaptureViolation> refused =

@@ -62,7 +62,10 @@ struct Counter {
 };
 
 struct Trace {
-  std::string title;                // "replay mlp x10"
+  std::string title;  // "replay mlp x10"
+  // The graph that ran (the name eager, capture or replay was given), "" for
+  // a trace no run made: what ties its slices' task ids to that graph's tasks.
+  std::string graph;
   std::string device;               // the preset name
   std::vector<std::string> tracks;  // [0] = "host", then stream names ("default" for "")
   std::vector<Slice> slices;

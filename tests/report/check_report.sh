@@ -9,6 +9,8 @@
 #   - the stage of post_grad_custom_pre_pass lists the 4 nodes the seed's
 #     custom pass inserts, and its drawing marks those 4 nodes as added;
 #   - the device page's timeline has one row per stream of the trace;
+#   - the race `check` finds in the seed is marked: on the lower stage's
+#     drawing (both nodes), in its hazard list, and on the device timeline;
 #   - the compare form and the drawings' search and zoom tools are there.
 # Saves a screenshot of each kind of page in OUT/screenshots.
 #   check_report.sh AIRSCOPE SOURCE_DIR OUT
@@ -86,6 +88,19 @@ rows=$(grep -o 'class="stream-row"' "$device" | wc -l)
 streams=$(grep -o -E '[0-9]+ stream\(s\)\.' "$device" | head -1 | grep -o -E '^[0-9]+')
 [[ -n $streams && $rows -eq $streams && $rows -ge 2 ]] \
   || fail "device timeline: $rows stream rows for ${streams:-?} streams (the seed uses 2)"
+# The seed races abs_1 (stream_1) against add_ (default): `check` finds it, and
+# the lower stage's drawing, its hazard list and the device page show it.
+lower=$(grep -l '<h1>Stage [0-9]*: lower</h1>' "$out"/seed-stage-*.dom | head -1)
+if [[ -z $lower ]]; then
+  fail "no stage page for lower"
+else
+  hazards=$(grep -o -E '<g id="node[0-9]*" class="node[a-z ]* hazard"' "$lower" | wc -l)
+  [[ $hazards -eq 2 ]] || fail "lower: $hazards nodes marked as a hazard on the drawing, expected 2 (abs_1, add)"
+  grep -q 'href="#find=abs_1"' "$lower" || fail "lower: no hazard list linking abs_1"
+fi
+slices=$(grep -o 'class="slice k-kernel hazard"' "$device" | wc -l)
+((slices >= 2)) || fail "device timeline: $slices kernels marked as a hazard, expected abs_1 and add of each replay"
+grep -q -E 'href="stage-0-[0-9]+\.html#find=add"' "$device" || fail "device page: no hazard list linking add"
 grep -q 'id="compare-form"' "$out/seed-graph-0.html.dom" || fail "graph page: no compare form"
 grep -q '0/0' "$out/trace-log-0.html.dom" || fail "trace log page: compile 0/0 not listed"
 

@@ -16,6 +16,7 @@
 #include "core/child_process.h"
 #include "core/file_util.h"
 #include "core/fx/readable.h"
+#include "repl/report_collector.h"
 #include "shell_test_util.h"
 #include "viz/report/report_assets.h"
 #include "viz/report/report_html.h"
@@ -23,6 +24,7 @@
 #include "viz/report/side_by_side.h"
 #include "viz/report/timeline_svg.h"
 #include "tests/unit/graph_test_util.h"
+#include "tests/unit/test_data.h"
 
 namespace airscope {
 namespace {
@@ -125,12 +127,30 @@ TEST(TimelineSvg, OneRowPerStreamEventArrowsAndIdleGaps) {
   EXPECT_EQ(svg.find("replay <x>"), std::string::npos);
 }
 
+TEST(TimelineSvg, TheTasksCheckNamesAreOutlinedAndJoinedOnlyWhenMarked) {
+  TimelineSvgOptions marked;
+  marked.marks = {{0, "race with add"}, {3, "race with mm"}};  // mm and add: tasks 0 and 3
+  marked.links = {{0, 3, "race: buffer <x>"}};
+  std::string svg = TimelineSvg(TwoStreamTrace(), marked);
+  EXPECT_EQ(Count(svg, "class=\"slice k-kernel hazard\""), 2u) << svg;
+  EXPECT_EQ(Count(svg, "hazard\""), 2u) << svg;  // nothing else
+  EXPECT_NE(svg.find("; check: race with add"), std::string::npos) << svg;
+  EXPECT_EQ(Count(svg, "class=\"hazard-link\""), 1u) << svg;
+  EXPECT_NE(svg.find("race: buffer &lt;x&gt;"), std::string::npos) << svg;
+  // Without marks: the drawing it always was.
+  std::string plain = TimelineSvg(TwoStreamTrace());
+  EXPECT_EQ(plain.find("hazard"), std::string::npos) << plain;
+  EXPECT_EQ(plain, TimelineSvg(TwoStreamTrace(), TimelineSvgOptions{}));
+}
+
 TEST(TimelineSvg, SlicesThinnerThanHalfAPixelAreMerged) {
   Trace t;
   t.tracks = {"host", "default"};
   for (int i = 0; i < 10000; ++i) t.slices.push_back({1, SliceCategory::kKernel, "k", i * 100, 50, 0, i});
   t.end_ns = 1000000;
-  std::string svg = TimelineSvg(t, {.width = 1130});  // 1000 pixels of time: 100 ns/pixel
+  TimelineSvgOptions options;
+  options.width = 1130;  // 1000 pixels of time: 100 ns/pixel
+  std::string svg = TimelineSvg(t, options);
   size_t rects = Count(svg, "class=\"slice ");
   EXPECT_LT(rects, 2000u);
   EXPECT_GT(Count(svg, "class=\"slice k-many\""), 0u);
@@ -229,6 +249,9 @@ TEST(WriteReport, WritesEveryPageWithTheChangesOfEachStage) {
   EXPECT_NE(ReadText(dir.path() / "lazy" / "stage-0-1.html").find("data-lazy=\"1\""), std::string::npos);
   std::string stage2 = ReadText(out / "stage-0-2.html");
   EXPECT_NE(stage2.find("it is the graph of stage 1"), std::string::npos);
+  // The input and an unchanged stage draw their graph whole (a "drawing" key was once shadowed by the partial).
+  EXPECT_NE(stage2.find("<div class=\"drawing\" data-role=\"after\">"), std::string::npos) << stage2;
+  EXPECT_NE(ReadText(out / "stage-0-0.html").find("<script src=\"data/svg-0-0.js\">"), std::string::npos);
   std::string graph = ReadText(out / "graph-0.html");
   EXPECT_NE(graph.find("g&lt;1&gt;"), std::string::npos);
   EXPECT_NE(graph.find("Not run yet: not_run"), std::string::npos);
@@ -245,6 +268,79 @@ TEST(WriteReport, WritesEveryPageWithTheChangesOfEachStage) {
   std::string svg = ReadText(out / "data/svg-0-1.js");
   EXPECT_EQ(svg.rfind("(window.AIRSCOPE_SVG = window.AIRSCOPE_SVG || {})[\"0-1\"] = \"<svg", 0), 0u)
       << svg.substr(0, 80);
+}
+
+// SmallReport with `check` finding a race between abs_1 and neg in its last
+// graph, and the run's two kernels named by it.
+ReportData RacyReport() {
+  ReportData data = SmallReport();
+  ReportGraph& graph = data.graphs[0];
+  graph.checked = graph.stages.back().graph;
+  graph.hazards = {{"race", "abs_1", "neg", "buffer 'abs_1': <both write it>"}};
+  data.device.trace_marks = {{0, "race with add"}, {3, "race with mm"}};
+  data.device.trace_links = {{0, 3, "race: <both write it>"}};
+  return data;
+}
+
+TEST(WriteReport, TheStagePagesAndTheDevicePageMarkWhatCheckFinds) {
+  TempDir dir;
+  fs::path out = dir.path() / "report";
+  ASSERT_TRUE(WriteReport(RacyReport(), out.string()).ok());
+  // The drawing of the checked graph (stages 1 and 2 share it) marks both nodes and the edge.
+  std::string drawn = ReadText(out / "data/svg-0-1.js");
+  EXPECT_NE(drawn.find("race with neg"), std::string::npos);
+  EXPECT_NE(drawn.find("race with abs_1"), std::string::npos);
+  EXPECT_NE(drawn.find("#dc2626"), std::string::npos);
+  // The input is not the graph check checks: drawn unmarked.
+  EXPECT_EQ(ReadText(out / "data/svg-0-0.js").find("#dc2626"), std::string::npos);
+  for (const char* page : {"stage-0-1.html", "stage-0-2.html"}) {
+    std::string html = ReadText(out / page);
+    EXPECT_NE(html.find("Hazards between streams (check)"), std::string::npos) << page;
+    EXPECT_NE(html.find("<a class=\"find-node\" href=\"#find=abs_1\">abs_1</a>"), std::string::npos) << page;
+    EXPECT_NE(html.find("<a class=\"find-node\" href=\"#find=neg\">neg</a>"), std::string::npos) << page;
+    EXPECT_NE(html.find("&lt;both write it&gt;"), std::string::npos) << page;
+    EXPECT_NE(html.find("data-hazards=\"[&quot;abs_1&quot;,&quot;neg&quot;]\""), std::string::npos) << page;
+  }
+  EXPECT_EQ(ReadText(out / "stage-0-0.html").find("Hazards between"), std::string::npos);
+  // The device page: the list beside check's text, linked to the last stage's drawing, and the timeline's marks.
+  std::string device = ReadText(out / "device.html");
+  EXPECT_NE(device.find("<a class=\"find-node\" href=\"stage-0-2.html#find=abs_1\">abs_1</a>"), std::string::npos)
+      << device;
+  EXPECT_EQ(Count(device, "class=\"slice k-kernel hazard\""), 2u);
+  EXPECT_EQ(Count(device, "class=\"hazard-link\""), 1u);
+  // A report without findings has none of it.
+  ASSERT_TRUE(WriteReport(SmallReport(), (dir.path() / "clean").string()).ok());
+  for (const char* file : {"data/svg-0-1.js", "stage-0-2.html", "device.html"}) {
+    std::string text = ReadText(dir.path() / "clean" / file);
+    EXPECT_EQ(text.find("#dc2626"), std::string::npos) << file;
+    for (const char* mark : {"hazard-kind", " hazard\"", "hazard-link", "data-hazards", "find-node"}) {
+      EXPECT_EQ(text.find(mark), std::string::npos) << file << ": " << mark;
+    }
+  }
+}
+
+// The shell's side: the seed race found where check runs without compiling,
+// on the last stage's graph, and on the replay that ran its tasks.
+TEST(CollectReport, TakesCheckFindingsForTheCheckedGraphAndTheRunOfItsTasks) {
+  testing_shell::TestShell shell;
+  ASSERT_TRUE(shell.interpreter
+                  .RunCommandText("load " + testing_util::kData +
+                                  "/seed_multistream_lowered.json as seed\n"
+                                  "capture\nreplay 2")
+                  .ok())
+      << shell.sink.text;
+  Result<ReportData> data = CollectReport(shell.interpreter, "test");
+  ASSERT_TRUE(data.ok()) << data.status().message();
+  const ReportGraph& graph = data->graphs[0];
+  EXPECT_EQ(graph.checked, graph.loaded);  // lowered as loaded, never stepped
+  ASSERT_EQ(graph.hazards.size(), 1u);
+  EXPECT_EQ(graph.hazards[0].kind, "race");
+  EXPECT_EQ(graph.hazards[0].first, "abs_1");
+  EXPECT_EQ(graph.hazards[0].second, "add");
+  ASSERT_EQ(data->device.trace_links.size(), 1u);
+  EXPECT_EQ(data->device.trace_marks.size(), 2u);
+  ASSERT_EQ(data->device.checks.size(), 1u);
+  EXPECT_NE(data->device.checks[0].second.find("1 hazard(s)"), std::string::npos);
 }
 
 // Nothing of a staging folder (`.airscope-report-XXXXXX`) or a temp file left in `dir`.

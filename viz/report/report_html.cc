@@ -59,7 +59,9 @@ Result<std::string> RenderPage(std::string_view name, const nlohmann::json& cont
   mustache::mustache page{std::string(text)};
   if (!page.is_valid()) return Status::Errorf("report: template '{}': {}", name, page.error_message());
   mustache::data data = ToData(context);
-  for (const char* partial : {"header", "footer", "drawing"}) {
+  // A partial is a name in the page's data: a context key of the same name
+  // would be shadowed by it (a page's drawing is "graph_drawing" for that).
+  for (const char* partial : {"header", "footer", "drawing", "hazard_list"}) {
     std::string body(ReportAsset(TemplateName(partial)));
     data.set(partial, mustache::partial{[body] { return body; }});
   }

@@ -17,6 +17,8 @@
 
 #include "core/device/trace.h"
 #include "core/ir/graph.h"
+#include "viz/hazard_marks.h"
+#include "viz/report/timeline_svg.h"
 
 namespace airscope {
 
@@ -55,6 +57,12 @@ struct ReportGraph {
   std::string cache_text;
   std::string guards_text;
   std::string recompiles_text;
+  // What `check` finds, when it could run without compiling anything
+  // (repl/hazard_check.h): the pages that draw `checked` (the graph check
+  // lowers, one of `stages` or `loaded`; null when it is none of them) mark
+  // `hazards` and list them with their nodes linked.
+  std::shared_ptr<const Graph> checked;
+  std::vector<HazardMark> hazards;
 };
 
 // One compile of a loaded log, for the index: what the shell's one index
@@ -101,8 +109,14 @@ struct ReportDevice {
   std::string mem_text;        // what `mem` prints
   std::string captured_text;   // the captured graphs, one per line
   std::string runstats_text;   // what `runstats` prints for the trace
-  // What `check` finds in each captured graph of a loaded graph: (graph, text).
+  // What `check` prints for each loaded graph it could check without
+  // compiling (a captured graph, or one whose lowered graph exists): (graph,
+  // text). The graph's ReportGraph::hazards are listed beside it.
   std::vector<std::pair<std::string, std::string>> checks;
+  // The findings of `check` among the tasks of the last run (its trace's
+  // graph, when check read those very tasks): marked on the timeline.
+  std::vector<TimelineMark> trace_marks;
+  std::vector<TimelineLink> trace_links;
 };
 
 struct ReportData {

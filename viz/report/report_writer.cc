@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -75,6 +76,8 @@ struct Snapshot {
   std::string fx;          // its FX text
   std::string fx_file;     // "fx-G-S.txt"
   std::string whole;       // the key of its whole drawing ("" when too big to draw whole)
+  // `check`'s findings when this is the graph check lowers (ReportGraph::checked), else null.
+  const std::vector<HazardMark>* hazards = nullptr;
 };
 
 struct GraphPlan {
@@ -94,6 +97,7 @@ class Drawings {
     size_t nodes = 0;                                             // drawn
     std::string note;                                             // what part of the graph it shows, when not all of it
     std::string error;                                            // why there is none (after RenderAll)
+    std::vector<HazardMark> hazards;                              // marked on it (dot_writer.h)
   };
 
   std::string Add(std::string key, Drawing drawing) {
@@ -110,6 +114,7 @@ class Drawings {
       DotOptions dot = options.dot;
       dot.only_nodes = d.only;
       dot.pack_components = d.only != nullptr;  // a part is many small pieces
+      dot.hazards = d.hazards;
       Result<RenderJob> job = RenderWork(*d.graph, "svg", dot);
       if (!job.ok()) {
         d.error = job.status().message();
@@ -140,7 +145,17 @@ class Drawings {
   // The template's view of drawing `key` in `role` (after RenderAll).
   json Context(const std::string& key, std::string_view role, bool lazy) const {
     const Drawing& d = drawings_.at(key);
+    // The nodes the page script marks as hazards (over the change colours).
+    json hazard_nodes = json::array();
+    for (const HazardMark& m : d.hazards) {
+      for (const std::string& name : {m.first, m.second}) {
+        if (!name.empty() && std::find(hazard_nodes.begin(), hazard_nodes.end(), name) == hazard_nodes.end()) {
+          hazard_nodes.push_back(name);
+        }
+      }
+    }
     return {{"key", key},
+            {"hazard_nodes", hazard_nodes.empty() ? "" : hazard_nodes.dump()},
             {"script", fmt::format("data/svg-{}.js", key)},
             {"role", role},
             {"lazy", lazy},
@@ -222,8 +237,10 @@ GraphPlan PlanGraph(const ReportGraph& graph, size_t g, const ReportOptions& opt
     s.fx = PrintFxText(*s.graph);
     s.fx_file = fmt::format("fx-{}-{}.txt", g, k);
     site.Add(s.fx_file, s.fx);
+    if (graph.checked && s.graph == graph.checked.get()) s.hazards = &graph.hazards;
     if (s.graph->size() <= options.max_drawn_nodes) {
-      s.whole = drawings.Add(fmt::format("{}-{}", g, k), {s.graph, nullptr, s.graph->size(), "", ""});
+      s.whole = drawings.Add(fmt::format("{}-{}", g, k), {s.graph, nullptr, s.graph->size(), "", "",
+                                                          s.hazards ? *s.hazards : std::vector<HazardMark>{}});
     }
   }
   const size_t n = plan.snapshots.size();
@@ -273,7 +290,8 @@ std::string DrawingFor(const Snapshot& s, const std::vector<std::string>& marked
       "{} nodes are too many to draw whole: this shows {} of the {} marked nodes with their inputs and users "
       "({} nodes). `dump svg` draws the whole graph.",
       s.graph->size(), seeds, marked.size(), only->size());
-  return drawings.Add(key, {s.graph, only, only->size(), std::move(note), ""});
+  return drawings.Add(
+      key, {s.graph, only, only->size(), std::move(note), "", s.hazards ? *s.hazards : std::vector<HazardMark>{}});
 }
 
 std::vector<std::string> Concat(const std::vector<std::string>& a, const std::vector<std::string>& b) {
@@ -326,6 +344,22 @@ json ChangeContext(const Snapshot& before, const Snapshot& after, const std::str
   return ctx;
 }
 
+// `check`'s findings as a page lists them: each with its kind, its nodes
+// (linked to `page`#find=NODE, which finds the node in that page's drawing;
+// unlinked when `page` is null) and check's text.
+json HazardList(const std::vector<HazardMark>& hazards, const std::string* page) {
+  json list = json::array();
+  for (const HazardMark& m : hazards) {
+    json nodes = json::array();
+    for (const std::string& name : {m.first, m.second}) {
+      if (name.empty()) continue;
+      nodes.push_back({{"name", name}, {"href", page ? *page + "#find=" + name : ""}, {"linked", page != nullptr}});
+    }
+    list.push_back({{"kind", m.kind}, {"nodes", nodes}, {"message", m.message}});
+  }
+  return list;
+}
+
 void AddStagePages(const ReportData& data, size_t g, const GraphPlan& plan, const ReportOptions& options,
                    Drawings& drawings, Site& site) {
   const ReportGraph& graph = data.graphs[g];
@@ -349,9 +383,14 @@ void AddStagePages(const ReportData& data, size_t g, const GraphPlan& plan, cons
     if (now >= 0) {
       const Snapshot& after = plan.snapshots[static_cast<size_t>(now)];
       ctx["fx_file"] = after.fx_file;
+      if (after.hazards && !after.hazards->empty()) {
+        const std::string here;
+        ctx["hazards"] = HazardList(*after.hazards, &here);
+        ctx["has_hazards"] = true;
+      }
       if (!after.whole.empty()) {
         ctx["fx"] = after.fx;  // small enough to show inline too
-        ctx["drawing"] = DrawingRef(after.whole, "after", false);
+        ctx["graph_drawing"] = DrawingRef(after.whole, "after", false);
       } else {
         ctx["too_big"] =
             fmt::format("{} nodes are too many to draw whole; `dump svg` draws it (sfdp).", after.graph->size());
@@ -421,8 +460,13 @@ void AddGraphPage(const ReportData& data, size_t g, const GraphPlan& plan, Site&
     // Never stepped: show the loaded graph itself.
     const Snapshot& s = plan.snapshots.front();
     ctx["fx_file"] = s.fx_file;
+    if (s.hazards && !s.hazards->empty()) {
+      const std::string here;
+      ctx["hazards"] = HazardList(*s.hazards, &here);
+      ctx["has_hazards"] = true;
+    }
     if (!s.whole.empty()) {
-      ctx["drawing"] = DrawingRef(s.whole, "after", false);
+      ctx["graph_drawing"] = DrawingRef(s.whole, "after", false);
       ctx["fx"] = s.fx;
     } else {
       ctx["too_big"] = fmt::format("{} nodes are too many to draw whole; `dump svg` draws it (sfdp).", s.graph->size());
@@ -475,19 +519,47 @@ void AddLogPage(const ReportData& data, size_t k, Site& site) {
   site.AddPage(page, "log", std::move(ctx));
 }
 
-void AddDevicePage(const ReportData& data, const ReportOptions& options, Site& site) {
+// The page that draws graph `g`'s checked graph whole or in part (its last
+// stage showing it, or the graph page of a graph never stepped); "" for none.
+std::string CheckedPage(const ReportData& data, size_t g, const GraphPlan& plan) {
+  const ReportGraph& graph = data.graphs[g];
+  if (!graph.checked) return "";
+  if (graph.stages.empty()) return graph.loaded == graph.checked ? GraphPage(g) : "";
+  for (size_t i = graph.stages.size(); i-- > 0;) {
+    long k = plan.stage_snapshot[i];
+    if (k >= 0 && plan.snapshots[static_cast<size_t>(k)].graph == graph.checked.get()) {
+      return StagePage(g, graph.stages[i].number);
+    }
+  }
+  return "";
+}
+
+void AddDevicePage(const ReportData& data, const std::vector<GraphPlan>& plans, const ReportOptions& options,
+                   Site& site) {
   json ctx = PageContext(data, "device.html", "device");
   const ReportDevice& device = data.device;
   ctx["preset"] = device.preset;
   ctx["mem_text"] = device.mem_text;
   ctx["captured_text"] = device.captured_text;
   json checks = json::array();
-  for (const auto& [graph, text] : device.checks) checks.push_back({{"graph", graph}, {"text", text}});
+  for (const auto& [graph, text] : device.checks) {
+    json check = {{"graph", graph}, {"text", text}};
+    for (size_t g = 0; g < data.graphs.size(); ++g) {
+      if (data.graphs[g].name != graph || data.graphs[g].hazards.empty()) continue;
+      std::string page = CheckedPage(data, g, plans[g]);
+      check["hazards"] = HazardList(data.graphs[g].hazards, page.empty() ? nullptr : &page);
+      check["has_hazards"] = true;
+    }
+    checks.push_back(std::move(check));
+  }
   ctx["has_checks"] = !checks.empty();
   ctx["checks"] = checks;
   if (device.trace) {
     TimelineSvgOptions svg;
     svg.width = options.timeline_width;
+    svg.marks = device.trace_marks;
+    svg.links = device.trace_links;
+    ctx["trace_marked"] = !device.trace_marks.empty();
     ctx["has_trace"] = true;
     ctx["trace_title"] = device.trace->title;
     ctx["timeline_svg"] = TimelineSvg(*device.trace, svg);
@@ -587,7 +659,7 @@ Result<ReportSummary> WriteReport(const ReportData& data, const std::string& dir
     AddStagePages(data, g, plans[g], options, drawings, site);
   }
   for (size_t k = 0; k < data.logs.size(); ++k) AddLogPage(data, k, site);
-  AddDevicePage(data, options, site);
+  AddDevicePage(data, plans, options, site);
   AddIndex(data, plans, site);
   drawings.RenderAll(options, site, summary);
   if (InterruptRequested()) return InterruptedStatus();

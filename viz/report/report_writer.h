@@ -11,6 +11,11 @@
 //   log-K.html            a loaded log: compiles by id, guards, recompiles
 //   device.html           the last run's timeline and memory as SVG, `mem`,
 //                         `runstats`, and trace.json for Perfetto
+//
+//   `check`'s findings (ReportGraph::hazards) are marked on the drawings of
+//   the graph it checks (viz/dot_writer.h) and listed, nodes linked as
+//   PAGE#find=NODE, on its stage page and on device.html; the timeline
+//   outlines the tasks ReportDevice::trace_marks names.
 //   data/svg-KEY.js       the drawings (graphviz, as `dump svg`: dot, sfdp
 //                         above 2,000 nodes): each distinct graph drawn once
 //                         and shared by the pages showing it; a graph above

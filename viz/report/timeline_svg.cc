@@ -75,6 +75,20 @@ std::string TimelineSvg(const Trace& trace, const TimelineSvgOptions& options) {
     if (s.track < by_track.size()) by_track[s.track].push_back(i);
   }
   auto row_top = [](uint32_t track) { return kAxisHeight + static_cast<int>(track) * kRowHeight; };
+  // Marked tasks' notes, and each task's first slice on a stream row (for links).
+  std::map<int64_t, std::string> notes;
+  for (const TimelineMark& m : options.marks) {
+    std::string& note = notes[m.task];
+    note += (note.empty() ? "" : "; ") + m.note;
+  }
+  std::map<int64_t, uint32_t> first_slice;
+  if (!options.links.empty()) {
+    for (uint32_t i = 0; i < trace.slices.size(); ++i) {
+      const Slice& s = trace.slices[i];
+      if (s.track > 0 && s.task >= 0) first_slice.try_emplace(s.task, i);
+    }
+  }
+  auto marked = [&](const Slice& s) { return s.track > 0 && s.task >= 0 && notes.count(s.task) > 0; };
   for (uint32_t track = 0; track < trace.tracks.size(); ++track) {
     int top = row_top(track);
     const bool host = track == 0;
@@ -100,21 +114,24 @@ std::string TimelineSvg(const Trace& trace, const TimelineSvgOptions& options) {
       double x0 = scale.X(first.start_ns);
       double x1 = scale.X(first.end_ns());
       size_t merged = 1;
-      // Merge the run of slices that would each be thinner than kMinSliceWidth.
-      while (x1 - x0 < kMinSliceWidth && k + merged < slices.size()) {
+      // Merge the run of slices that would each be thinner than kMinSliceWidth
+      // (a marked one stands alone: its mark must show).
+      while (x1 - x0 < kMinSliceWidth && k + merged < slices.size() && !marked(first)) {
         const Slice& next = trace.slices[slices[k + merged]];
-        if (scale.X(next.end_ns()) - x0 > 2 * kMinSliceWidth) break;
+        if (scale.X(next.end_ns()) - x0 > 2 * kMinSliceWidth || marked(next)) break;
         x1 = scale.X(next.end_ns());
         ++merged;
       }
       double width = std::max(x1 - x0, kMinSliceWidth);
       if (merged == 1) {
+        const bool hazard = marked(first);
         svg += fmt::format(
-            "<rect class=\"slice {}\" x=\"{:.2f}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\"><title>{} ({}) at {}, "
-            "{}</title></rect>",
-            CategoryClass(first.category), x0, top + (kRowHeight - kSliceHeight) / 2, width, kSliceHeight,
-            HtmlEscape(first.name), SliceCategoryName(first.category), HtmlEscape(FormatNs(first.start_ns)),
-            HtmlEscape(FormatNs(first.dur_ns)));
+            "<rect class=\"slice {}{}\" x=\"{:.2f}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\"><title>{} ({}) at {}, "
+            "{}{}</title></rect>",
+            CategoryClass(first.category), hazard ? " hazard" : "", x0, top + (kRowHeight - kSliceHeight) / 2, width,
+            kSliceHeight, HtmlEscape(first.name), SliceCategoryName(first.category),
+            HtmlEscape(FormatNs(first.start_ns)), HtmlEscape(FormatNs(first.dur_ns)),
+            hazard ? HtmlEscape("; check: " + notes.at(first.task)) : "");
       } else {
         svg += fmt::format(
             "<rect class=\"slice k-many\" x=\"{:.2f}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\"><title>{} tasks from "
@@ -138,7 +155,24 @@ std::string TimelineSvg(const Trace& trace, const TimelineSvgOptions& options) {
         scale.X(from.end_ns()), row_top(from.track) + kRowHeight / 2, scale.X(to.start_ns),
         row_top(to.track) + kRowHeight / 2, HtmlEscape(from.name), HtmlEscape(to.name));
   }
-  svg += "</g></svg>";
+  svg += "</g>";
+  // Hazard links: what `check` found between two tasks that ran.
+  if (!options.links.empty()) {
+    svg += "<g class=\"hazards\">";
+    for (const TimelineLink& link : options.links) {
+      auto a = first_slice.find(link.first);
+      auto b = first_slice.find(link.second);
+      if (a == first_slice.end() || b == first_slice.end()) continue;
+      const Slice& from = trace.slices[a->second];
+      const Slice& to = trace.slices[b->second];
+      svg += fmt::format(
+          "<line class=\"hazard-link\" x1=\"{:.2f}\" y1=\"{}\" x2=\"{:.2f}\" y2=\"{}\"><title>{}</title></line>",
+          (scale.X(from.start_ns) + scale.X(from.end_ns())) / 2, row_top(from.track) + kRowHeight / 2,
+          (scale.X(to.start_ns) + scale.X(to.end_ns())) / 2, row_top(to.track) + kRowHeight / 2, HtmlEscape(link.note));
+    }
+    svg += "</g>";
+  }
+  svg += "</svg>";
   return svg;
 }
 

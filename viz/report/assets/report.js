@@ -1,8 +1,9 @@
 // airscope report: the page script of every page. Puts each drawing in its
 // place (drawings come from data/svg-*.js, loaded with <script>, which
 // file:// allows where fetch() is refused), lets the user pan, zoom and find
-// a node by name, marks the nodes a pass added, removed or changed, and
-// drives the compare form. Plain JavaScript, no network, no build step.
+// a node by name, marks the nodes a pass added, removed or changed and those
+// `check` names, finds the node a #find=NAME link names, and drives the
+// compare form. Plain JavaScript, no network, no build step.
 (function () {
   'use strict';
 
@@ -34,6 +35,28 @@
       var cls = kind[nodeName(g)];
       if (cls) g.classList.add(cls);
     });
+  }
+
+  // The nodes `check` names (data-hazards, a JSON list): marked over the change colours.
+  function markHazards(view) {
+    var list = view.getAttribute('data-hazards');
+    if (!list) return;
+    var names = {};
+    JSON.parse(list).forEach(function (name) { names[name] = true; });
+    view.querySelectorAll('g.node').forEach(function (g) {
+      if (names[nodeName(g)]) g.classList.add('hazard');
+    });
+  }
+
+  // #find=NAME (a hazard's node, linked from a list): found in the page's first drawing.
+  function findFromHash() {
+    var m = /^#find=(.+)$/.exec(window.location.hash);
+    if (!m) return;
+    var input = document.querySelector('.drawing .graph-tools input[type=search]');
+    if (!input) return;
+    input.value = decodeURIComponent(m[1]);
+    input.dispatchEvent(new Event('input'));
+    input.scrollIntoView({ block: 'center' });
   }
 
   function getViewBox(svg) {
@@ -130,6 +153,7 @@
     var svg = view.querySelector('svg');
     if (!svg) return;
     highlight(view, changeLists());
+    markHazards(view);
     var pz = panZoom(view, svg);
     drawing.querySelectorAll('.graph-tools button[data-act]').forEach(function (button) {
       var act = button.getAttribute('data-act');
@@ -198,5 +222,7 @@
       else mount(drawing);
     });
     compareForm();
+    findFromHash();
   });
+  window.addEventListener('hashchange', findFromHash);
 })();
