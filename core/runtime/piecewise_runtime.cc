@@ -298,26 +298,43 @@ Result<SizeCapture> PiecewiseRuntime::CaptureSize(int64_t size, SimDevice& devic
     return error;
   };
   bool logged = false;
+  struct LoweredPiece {
+    TaskGraph tasks;
+    std::vector<int64_t> output_task;  // per output, the task making its memory (-1: none)
+  };
+  std::map<size_t, LoweredPiece> lowered;  // by piece
   for (size_t i = 0; i < instances_.size(); ++i) {
     const Instance& in = instances_[i];
     const RuntimePiece& piece = pieces_[in.piece];
     if (piece.piece.is_split_op) continue;
-    Result<std::unique_ptr<Graph>> graph = AtSize(in.piece, size, registry);
-    if (!graph.ok()) return fail(graph.status().WithPrefix(fmt::format("{} at size {}", InstanceLabel(i), size)));
-    Result<TaskGraph> tasks = BuildTaskGraph(**graph, registry, {.accesses = false});
-    if (!tasks.ok()) return fail(tasks.status().WithPrefix(fmt::format("lower {} at size {}", InstanceLabel(i), size)));
-    std::map<std::string, uint32_t> task_of;
-    for (const DeviceTask& t : tasks->tasks) {
-      if (t.kind == TaskKind::kKernel || t.kind == TaskKind::kMemcpy) task_of.emplace(t.node, t.id);
+    // Every layer's instance of a piece lowers to the same tasks at a size:
+    // lowered once per piece.
+    auto made = lowered.find(in.piece);
+    if (made == lowered.end()) {
+      Result<std::unique_ptr<Graph>> graph = AtSize(in.piece, size, registry);
+      if (!graph.ok()) return fail(graph.status().WithPrefix(fmt::format("{} at size {}", InstanceLabel(i), size)));
+      Result<TaskGraph> tasks = BuildTaskGraph(**graph, registry, {.accesses = false});
+      if (!tasks.ok()) {
+        return fail(tasks.status().WithPrefix(fmt::format("lower {} at size {}", InstanceLabel(i), size)));
+      }
+      LoweredPiece piece_tasks;
+      std::map<std::string, uint32_t> task_of;
+      for (const DeviceTask& t : tasks->tasks) {
+        if (t.kind == TaskKind::kKernel || t.kind == TaskKind::kMemcpy) task_of.emplace(t.node, t.id);
+      }
+      for (const std::string& base : output_bases_[in.piece]) {
+        auto it = task_of.find(base);
+        piece_tasks.output_task.push_back(it == task_of.end() ? -1 : it->second);
+      }
+      piece_tasks.tasks = std::move(*tasks);
+      made = lowered.emplace(in.piece, std::move(piece_tasks)).first;
     }
+    const std::vector<int64_t>& output_task = made->second.output_task;
     CaptureOptions options;
     options.pool = pool;
     options.extra_streams = options_.comm.PerGraph(piece_groups_[in.piece]);
-    std::vector<int64_t> output_task;
-    for (const std::string& base : output_bases_[in.piece]) {
-      auto it = task_of.find(base);
-      output_task.push_back(it == task_of.end() ? -1 : it->second);
-      if (it != task_of.end()) options.outputs.push_back(it->second);
+    for (int64_t t : output_task) {
+      if (t >= 0) options.outputs.push_back(static_cast<uint32_t>(t));
     }
     if (!logged && lines) {
       lines->push_back(
@@ -325,7 +342,7 @@ Result<SizeCapture> PiecewiseRuntime::CaptureSize(int64_t size, SimDevice& devic
       logged = true;
     }
     std::string graph_name = fmt::format("{} {} [{}]", name_, InstanceLabel(i), size);
-    Result<uint32_t> id = device.Capture(*tasks, graph_name, {}, options);
+    Result<uint32_t> id = device.Capture(made->second.tasks, graph_name, {}, options);
     if (!id.ok()) {
       return fail(Status::Errorf(
           "capture of {} at size {} failed: ACL graph capture failed with a known stream-resource exhaustion "
