@@ -88,6 +88,7 @@ CommandTable BuildCommandTable() {
   RegisterRuntimeCommands(table);
   RegisterMinifyCommand(table);
   RegisterSplitCommand(table);
+  RegisterPiecewiseCommand(table);
   RegisterStreamCommand(table);
   // gdb's one-letter habits. `run` continues from the cursor, so it is both c and r.
   table.AddAlias("n", "next");

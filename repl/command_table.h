@@ -98,10 +98,11 @@ void RegisterDecompCommands(CommandTable& table);
 void RegisterOpCommands(CommandTable& table);  // op define/inplaceable/list (commands_op.cc)
 void RegisterModuleCommands(CommandTable& table);
 void RegisterPipelineCommands(CommandTable& table);
-void RegisterPlanCommands(CommandTable& table);   // plan formula (commands_plan.cc)
-void RegisterMinifyCommand(CommandTable& table);  // minify (commands_minify.cc)
-void RegisterSplitCommand(CommandTable& table);   // split (commands_split.cc)
-void RegisterStreamCommand(CommandTable& table);  // stream limit (commands_stream.cc)
+void RegisterPlanCommands(CommandTable& table);      // plan formula, plan capture (commands_plan.cc)
+void RegisterPiecewiseCommand(CommandTable& table);  // piecewise (commands_piecewise.cc)
+void RegisterMinifyCommand(CommandTable& table);     // minify (commands_minify.cc)
+void RegisterSplitCommand(CommandTable& table);      // split (commands_split.cc)
+void RegisterStreamCommand(CommandTable& table);     // stream limit (commands_stream.cc)
 void RegisterReportCommands(CommandTable& table);
 void RegisterTraceCommands(CommandTable& table);    // compiles, recompiles, guards (commands_trace.cc)
 void RegisterCompareCommand(CommandTable& table);   // compare (commands_compare.cc)

@@ -260,10 +260,19 @@ Status Mem(CommandContext& ctx) {
       if (c.pool == id) holders.push_back(fmt::format("{} ({})", c.id, c.name));
     }
     if (holders.size() == 1) held = "captured graph " + holders[0];
-    if (holders.size() > 1) held = fmt::format("captured graphs {}", fmt::join(holders, ", "));
+    if (holders.size() > 1 && holders.size() <= 4) held = fmt::format("captured graphs {}", fmt::join(holders, ", "));
+    if (holders.size() > 4) {  // a piecewise model's pool holds hundreds
+      held = fmt::format("{} captured graphs: {}, ... {} more", holders.size(),
+                         fmt::join(holders.begin(), holders.begin() + 3, ", "), holders.size() - 3);
+    }
     if (id == kDefaultPool && !ctx.session.device().buffers.handles().empty()) held += ", the caller's buffers";
     ctx.out.Print("  {:<20} {:>12} {:>12} {:>12} {:>9} {:>3}/{:<3}  {}", s.name, FormatBytes(s.reserved),
                   FormatBytes(s.allocated), FormatBytes(s.peak_allocated), s.segments, s.reused, s.allocations, held);
+  }
+  if (sim.streams_held() > 0 || !sim.captured().empty()) {
+    ctx.out.Print("  streams held by captured graphs{}: {}{}", sim.stream_holders().empty() ? "" : " and communication",
+                  sim.streams_held(),
+                  sim.spec().streams > 0 ? fmt::format(" of {} (device set streams)", sim.spec().streams) : "");
   }
   if (graphs) PrintGraphAddresses(ctx.session, ctx.out);
   return Status::Ok();

@@ -5,13 +5,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <charconv>
 #include <span>
 
 #include "core/plan/aclgraph_size_formula.h"
-#include "core/scanner.h"
 #include "repl/command_output.h"
 #include "repl/command_table.h"
+#include "repl/piecewise_setup.h"
+#include "repl/plan_capture.h"
 
 namespace airscope {
 namespace {
@@ -20,58 +20,6 @@ constexpr const char* kPlanUsage =
     "plan formula --layers N --sizes LIST [--version 2025-06|2026-06] [--dp N] [--tp N] [--ep N] [--etp N] "
     "[--hccl aiv|ffts] [--expert-parallel] [--moe] [--shared-expert-overlap] [--draft-layers N] [--pcp N] "
     "[--dcp N] [--full-and-piecewise] [--max-capture N]";
-
-// The most sizes a list may name: vLLM's own lists hold a few dozen to a few hundred.
-constexpr size_t kMaxSizes = 100000;
-
-Result<int64_t> FlagInt(const CommandFlags& flags, std::string_view name, int64_t fallback, int64_t least) {
-  const Word* w = flags.Word(name);
-  if (!w) return fallback;
-  std::optional<int64_t> v = WordAsInt(*w);
-  if (!v || *v < least || *v > (int64_t{1} << 40)) {
-    return ColumnErrorf(w->column, "{} takes a whole number >= {}, not '{}'", name, least, w->text);
-  }
-  return *v;
-}
-
-// "1,2,4,8:512:8": sizes and inclusive START:STOP[:STEP] ranges, in the order
-// written; a range from a larger START counts down ("512:8:8,4,2,1").
-Result<std::vector<int64_t>> ParseSizes(const Word& word) {
-  std::vector<int64_t> sizes;
-  std::string_view text = word.text;
-  size_t at = 0;
-  while (at <= text.size()) {
-    size_t comma = text.find(',', at);
-    if (comma == std::string_view::npos) comma = text.size();
-    std::string_view item = text.substr(at, comma - at);
-    size_t column = word.column + at;
-    int64_t parts[3] = {0, 0, 1};
-    int count = 0;
-    for (size_t p = 0; p <= item.size() && count < 4;) {
-      size_t colon = item.find(':', p);
-      if (colon == std::string_view::npos) colon = item.size();
-      std::string_view digits = item.substr(p, colon - p);
-      int64_t v = 0;
-      auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-      if (count == 3 || digits.empty() || error != std::errc() || end != digits.data() + digits.size() || v < 1 ||
-          v > (int64_t{1} << 40)) {
-        return ColumnErrorf(column + p, "--sizes: '{}' is not a size >= 1 or a range START:STOP[:STEP]", item);
-      }
-      parts[count++] = v;
-      p = colon + 1;
-    }
-    if (count == 1) {
-      sizes.push_back(parts[0]);
-    } else if (parts[0] <= parts[1]) {
-      for (int64_t s = parts[0]; s <= parts[1] && sizes.size() < kMaxSizes; s += parts[2]) sizes.push_back(s);
-    } else {
-      for (int64_t s = parts[0]; s >= parts[1] && sizes.size() < kMaxSizes; s -= parts[2]) sizes.push_back(s);
-    }
-    if (sizes.size() >= kMaxSizes) return ColumnErrorf(column, "--sizes: more than {} sizes", kMaxSizes);
-    at = comma + 1;
-  }
-  return sizes;
-}
 
 Status PlanFormula(CommandContext& ctx) {
   const CommandFlags& flags = ctx.flags;
@@ -97,7 +45,7 @@ Status PlanFormula(CommandContext& ctx) {
   const Word* sizes = flags.Word("--sizes");
   if (!layers || !sizes) return UsageError(kPlanUsage);
   AIRSCOPE_ASSIGN_OR_RETURN(in.num_hidden_layers, FlagInt(flags, "--layers", 0, 1));
-  AIRSCOPE_ASSIGN_OR_RETURN(in.sizes, ParseSizes(*sizes));
+  AIRSCOPE_ASSIGN_OR_RETURN(in.sizes, ParseSizeList(*sizes));
   AIRSCOPE_ASSIGN_OR_RETURN(in.data_parallel_size, FlagInt(flags, "--dp", 1, 1));
   AIRSCOPE_ASSIGN_OR_RETURN(in.tensor_parallel_size, FlagInt(flags, "--tp", 1, 1));
   AIRSCOPE_ASSIGN_OR_RETURN(in.expert_parallel_size, FlagInt(flags, "--ep", 1, 1));
@@ -107,8 +55,9 @@ Status PlanFormula(CommandContext& ctx) {
   AIRSCOPE_ASSIGN_OR_RETURN(in.decode_context_parallel_size, FlagInt(flags, "--dcp", 1, 1));
   AIRSCOPE_ASSIGN_OR_RETURN(in.max_capture_size, FlagInt(flags, "--max-capture", -1, 0));
   if (const Word* h = flags.Word("--hccl")) {
-    if (h->text != "aiv" && h->text != "ffts")
-      return ColumnErrorf(h->column, "--hccl is aiv or ffts, not '{}'", h->text);
+    if (h->text != "aiv" && h->text != "ffts") {
+      return ColumnErrorf(h->column, "the formula's --hccl is aiv or ffts (it has no aicpu branch), not '{}'", h->text);
+    }
     in.hccl_aiv = h->text == "aiv";
   }
   in.enable_expert_parallel = flags.Has("--expert-parallel");
@@ -133,7 +82,13 @@ Status PlanFormula(CommandContext& ctx) {
 }
 
 Status Plan(CommandContext& ctx) {
-  if (ctx.args.size() != 1 || ctx.args[0].text != "formula") return UsageError(kPlanUsage);
+  if (!ctx.args.empty() && ctx.args[0].text == "capture") return PlanCapture(ctx);
+  if (ctx.args.size() != 1 || ctx.args[0].text != "formula") {
+    return UsageError(fmt::format("{}\n       {}", kPlanUsage, PlanCaptureUsage()));
+  }
+  for (std::string_view name : {"--streams", "--hbm", "--batches", "--at", "--auto", "--ranks"}) {
+    if (const Word* w = ctx.flags.Word(name)) return ColumnErrorf(w->column, "plan formula does not read {}", name);
+  }
   return PlanFormula(ctx);
 }
 
@@ -145,8 +100,8 @@ FlagSpec Switch(std::string name) { return {std::move(name), "", {}}; }
 void RegisterPlanCommands(CommandTable& table) {
   table.Add(
       {"plan",
-       kPlanUsage,
-       "the capture sizes vllm-ascend's sizing formula keeps, with its arithmetic",
+       fmt::format("{} | {}", kPlanUsage, PlanCaptureUsage()),
+       "which capture sizes fit the device: simulated per size (plan capture), or vllm-ascend's formula",
        "plan formula: what vllm-ascend's update_aclgraph_sizes (vllm_ascend/utils.py) does to a PIECEWISE\n"
        "model's capture sizes: from the model's layers and parallel settings it computes how many sizes the\n"
        "device's streams allow (about 2,048 streams; MAX_CAPTURE_SIZE 1920 or 1800 of them for graphs), and\n"
@@ -167,13 +122,31 @@ void RegisterPlanCommands(CommandTable& table) {
        "source's comment examples use 1920).\n"
        "This is the formula's arithmetic, not a simulation: it says nothing about whether those graphs fit a\n"
        "device. vllm-ascend removed it on 2026-06-08 (#9962) after newer HDK/CANN stacks were found to\n"
-       "capture many more graphs. Not built yet: plan capture (counting streams, events and pool bytes of the\n"
-       "captured pieces on the simulated device).\n"
+       "capture many more graphs.\n"
+       "\n"
+       "plan capture: the simulation. GRAPH (the current one by default) is split as vLLM splits it (`split`;\n"
+       "--at names other split ops), each piece goes through the session's pipeline, and every piece between\n"
+       "split ops is captured at every size, largest first as vLLM captures them, into ONE graph pool (vLLM's\n"
+       "global pool, vllm_ascend/compilation/acl_graph.py), on a scratch copy of the device: the session's\n"
+       "device is not touched (`piecewise capture` captures on it). --streams and --hbm replace the device's\n"
+       "streams (device set streams) and memory for the plan. Per size: the graphs, the streams they hold, the\n"
+       "device's running total, their event records, how much the pool grew and its size after, and the host\n"
+       "time recording the tasks took; then the first size that does not fit, with the runtime's error (207008,\n"
+       "Stream resources are insufficient) or out of memory. --layers N repeats the graph's layers (found where\n"
+       "its split ops repeat) to N. Streams per graph: the streams its tasks run on, plus HCCL's per\n"
+       "communication group: ffts (the default, A2) 2 per graph and 40 once per group, aiv 1, aicpu --ranks - 1\n"
+       "(the worst case). Those numbers are what vllm-ascend's formula assumes (vllm_ascend/utils.py), not a\n"
+       "measurement; the real budget depends on the HDK/CANN stack. --dp/--tp/--ep/--etp N > 1 each make a\n"
+       "group every captured piece is assumed to use; without them, the groups the pieces' collectives name.\n"
+       "--sizes auto (vLLM's 512:8:8,4,2,1) or --auto over a LIST: the most sizes that fit, spread as the formula\n"
+       "spreads them, or, with --batches FILE (lines TOKENS [COUNT]), the set with the least padding (the\n"
+       "largest size always kept), then captured again to check. Last, what the formula (--version) keeps for\n"
+       "the same layers and settings, and where the two disagree.\n"
        "Example: plan formula --version 2025-06 --layers 94 --tp 8 --ep 8 --sizes 512:8:8,4,2,1 (vllm-ascend #1168's\n"
        "Qwen3-235B on 8 NPUs: 6 sizes, 512, 408, 304, 192, 88, 1)",
        Plan,
        [](const std::vector<std::string>& before) {
-         return before.empty() ? CompletionRule{CompletionKind::kFixed, {"formula"}} : CompletionRule{};
+         return before.empty() ? CompletionRule{CompletionKind::kFixed, {"capture", "formula"}} : CompletionRule{};
        },
        {IntFlag("--layers"),
         {"--sizes", "LIST", {}},
@@ -182,7 +155,7 @@ void RegisterPlanCommands(CommandTable& table) {
         IntFlag("--tp"),
         IntFlag("--ep"),
         IntFlag("--etp"),
-        {"--hccl", "aiv|ffts", {CompletionKind::kFixed, {"aiv", "ffts"}}},
+        {"--hccl", "ffts|aiv|aicpu", {CompletionKind::kFixed, {"aicpu", "aiv", "ffts"}}},
         Switch("--expert-parallel"),
         Switch("--moe"),
         Switch("--shared-expert-overlap"),
@@ -190,7 +163,13 @@ void RegisterPlanCommands(CommandTable& table) {
         IntFlag("--pcp"),
         IntFlag("--dcp"),
         Switch("--full-and-piecewise"),
-        IntFlag("--max-capture")}});
+        IntFlag("--max-capture"),
+        {"--at", "OP[,OP...]", {}},
+        {"--batches", "FILE", {CompletionKind::kFile, {}}},
+        IntFlag("--streams"),
+        {"--hbm", "BYTES", {}},
+        Switch("--auto"),
+        IntFlag("--ranks")}});
 }
 
 }  // namespace airscope

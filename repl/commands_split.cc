@@ -10,27 +10,13 @@
 #include "core/analysis/graph_shrink.h"
 #include "repl/command_output.h"
 #include "repl/command_table.h"
+#include "repl/piecewise_setup.h"
 #include "repl/session.h"
 
 namespace airscope {
 namespace {
 
 constexpr const char* kSplitUsage = "split [GRAPH] [at OP[,OP...]]";
-
-Result<std::vector<SplitOp>> ParseOps(const Word& word) {
-  std::vector<SplitOp> ops;
-  size_t at = 0;
-  std::string_view text = word.text;
-  while (at <= text.size()) {
-    size_t comma = text.find(',', at);
-    if (comma == std::string_view::npos) comma = text.size();
-    Result<SplitOp> op = ParseSplitOp(text.substr(at, comma - at));
-    if (!op.ok()) return ColumnErrorf(word.column + at, "{}", op.status().message());
-    ops.push_back(std::move(*op));
-    at = comma + 1;
-  }
-  return ops;
-}
 
 Status SplitCommand(CommandContext& ctx) {
   const std::vector<Word>& args = ctx.args;
@@ -40,7 +26,7 @@ Status SplitCommand(CommandContext& ctx) {
   std::vector<SplitOp> ops;
   if (i < args.size()) {
     if (args[i].text != "at" || i + 2 != args.size()) return UsageError(kSplitUsage);
-    AIRSCOPE_ASSIGN_OR_RETURN(ops, ParseOps(args[i + 1]));
+    AIRSCOPE_ASSIGN_OR_RETURN(ops, ParseSplitOps(args[i + 1]));
   } else {
     for (std::string_view written : DefaultSplitOps()) ops.push_back(*ParseSplitOp(written));
   }

@@ -9,6 +9,7 @@
 #include "core/device/simulator.h"
 #include "core/runtime/acl_graph.h"
 #include "core/runtime/device_buffers.h"
+#include "core/runtime/piecewise_runtime.h"
 #include "core/lower/task_graph.h"
 
 namespace airscope {
@@ -36,6 +37,10 @@ struct DeviceState {
   // torch.npu.set_stream_limit on the stream calls run on (`stream limit`);
   // unset, the stream reads as the device's core counts (StreamLimits()).
   std::optional<StreamCoreLimits> stream_limits;
+  // `piecewise capture`: vLLM's piecewise runtime on this device, and the
+  // one graph pool every piece and size shares (vLLM's global pool).
+  std::optional<PiecewiseRuntime> piecewise;
+  PoolId piecewise_pool = 0;
   StreamCoreLimits StreamLimits() const {
     return stream_limits.value_or(StreamCoreLimits{sim.spec().aicore_num, sim.spec().vectorcore_num});
   }

@@ -95,6 +95,9 @@ static DeviceSpec Ascend910B(DeviceSpec spec) {
   // here: device set aicore_num / vectorcore_num.
   spec.aicore_num = 24;
   spec.vectorcore_num = 48;
+  // The stream count vllm-ascend's capture-size formula plans with
+  // (vau26:635-638); the real budget depends on the HDK/CANN stack.
+  spec.streams = 2048;
   return spec;
 }
 
@@ -161,7 +164,8 @@ Result<DeviceSpec> DevicePreset(std::string_view name) {
 
 namespace {
 
-enum class Kind { kNs, kRate, kBytes, kCount, kVersion };
+// kLimit: a count where 0 means no limit.
+enum class Kind { kNs, kRate, kBytes, kCount, kLimit, kVersion };
 struct Param {
   const char* name;
   Kind kind;
@@ -198,6 +202,9 @@ const std::vector<Param>& Table() {
       {"memory_capacity", Kind::kBytes, "bytes", "device memory", nullptr, &DeviceSpec::memory_capacity},
       {"aicore_num", Kind::kCount, "cores", "AI (cube) cores (a GPU: SMs)", nullptr, &DeviceSpec::aicore_num},
       {"vectorcore_num", Kind::kCount, "cores", "vector cores (a GPU: SMs)", nullptr, &DeviceSpec::vectorcore_num},
+      {"streams", Kind::kLimit, "streams",
+       "streams captured graphs may hold together (0: no limit; 2048 is vllm-ascend's planning figure)", nullptr,
+       &DeviceSpec::streams},
       {"cann_version", Kind::kVersion, "version", "CANN release of the modelled software stack", nullptr, nullptr,
        &DeviceSpec::cann_version},
   };
@@ -274,7 +281,8 @@ Status SetDeviceParam(DeviceSpec& spec, std::string_view name, std::string_view 
     return Status::Errorf("device.{} takes a number (suffixes K M G T allowed), not '{}'", name, value);
   }
   if (v < 0) return Status::Errorf("device.{} cannot be negative ({})", name, value);
-  if (p->kind != Kind::kNs && v == 0) return Status::Errorf("device.{} must be positive", name);
+  if (p->kind != Kind::kNs && p->kind != Kind::kLimit && v == 0)
+    return Status::Errorf("device.{} must be positive", name);
   if (p->rate) {
     spec.*(p->rate) = v;
     return Status::Ok();

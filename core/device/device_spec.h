@@ -45,6 +45,12 @@ struct DeviceSpec {
   // cores; a GPU's SM count stands for both (it has no such split).
   int64_t aicore_num = 0;
   int64_t vectorcore_num = 0;
+  // The streams captured graphs may hold together (0: no limit modelled). A
+  // capture past it fails as the runtime's AclmdlRICaptureBegin does (error
+  // code 207008, simulator.h). vllm-ascend's sizing comment (vau26:635-638):
+  // graphs are "bounded by the number of streams, which is 2048"; newer
+  // HDK/CANN stacks capture more (vllm-ascend #9962). Not measured here.
+  int64_t streams = 0;
   // The CANN release the simulated software stack models (TorchAir passes
   // check it, e.g. recover_view_inplace_pattern needs >= 8.3.RC1).
   std::string cann_version = "8.3.RC1";

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/analysis/node_util.h"
 #include "core/interrupt.h"
 
 namespace airscope {
@@ -56,7 +57,9 @@ Prepared Prepare(const TaskGraph& graph, const DeviceSpec& spec, DType dtype, co
     }
     pt.dep_end = static_cast<uint32_t>(p.deps.size());
     p.tasks.push_back(pt);
-    bool makes_tensor = t.kind == TaskKind::kKernel || t.kind == TaskKind::kMemcpy;
+    // An in-place op (add_, copy_) writes into its first argument's memory:
+    // it makes no tensor of its own.
+    bool makes_tensor = (t.kind == TaskKind::kKernel || t.kind == TaskKind::kMemcpy) && OutOfPlaceTarget(t.op).empty();
     p.out_bytes.push_back(makes_tensor ? static_cast<int64_t>(t.cost.bytes_written) : 0);
   }
   p.events = event_index.size();

@@ -312,6 +312,13 @@ Status RecordTasks(CaptureRecording& rec, const TaskGraph& g, const Prepared& p,
 
 }  // namespace
 
+std::string StreamResourceError() {
+  return "capture_begin:../torch_npu/csrc/core/npu/NPUGraph.cpp:230 NPU function error: "
+         "c10_npu::acl::AclmdlRICaptureBegin(capture_stream_, capture_mode), error code is 207008\n"
+         "[Error]: Stream resources are insufficient.\n"
+         "Insufficient_Stream_Resources(EL0009): The stream resources are insufficient.";
+}
+
 Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& name,
                                     const std::vector<GraphInput>& inputs, const CaptureOptions& options) {
   const std::string& cap = options.capture_stream;
@@ -328,6 +335,20 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   const CaptureViolation* refusal = refused.empty() ? nullptr : &refused.front();
   const int64_t refused_at = refusal ? refusal->task : static_cast<int64_t>(g.tasks.size()) + 1;
   if (refused_at < 0) return FailWithTrace(std::move(rec.trace), rec.host, Status::Error(refusal->message));
+  // The streams the graph will hold, against what the device has left; a
+  // recapture of the same name gives its old graph's streams back first.
+  const int64_t task_streams = std::max<int64_t>(1, static_cast<int64_t>(g.streams.size()));
+  int64_t held = streams_held_;
+  for (const CapturedGraph& c : captured_) {
+    if (c.name == name) held -= c.streams();
+  }
+  if (spec_.streams > 0 && held + task_streams + options.extra_streams > spec_.streams) {
+    return FailWithTrace(
+        std::move(rec.trace), rec.host,
+        Status::Errorf("{}\n(the device's streams: {} held by captured graphs, {} of {} needed by this "
+                       "one (device set streams))",
+                       StreamResourceError(), held, task_streams + options.extra_streams, spec_.streams));
+  }
   const bool own_pool = options.pool == 0;
   if (!own_pool && !rec.memory.HasPool(options.pool)) return Status::Errorf("capture: no pool {}", options.pool);
   rec.pool = own_pool ? rec.memory.CreatePool(fmt::format("graph {}", name)) : options.pool;
@@ -341,6 +362,7 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   for (size_t i = 0; i < captured_.size(); ++i) {
     if (captured_[i].name == name) {
       if (captured_[i].owns_pool) (void)rec.memory.ReleasePool(captured_[i].pool);
+      streams_held_ -= captured_[i].streams();
       captured_.erase(captured_.begin() + static_cast<std::ptrdiff_t>(i));
       break;
     }
@@ -357,6 +379,11 @@ Result<uint32_t> SimDevice::Capture(const TaskGraph& graph, const std::string& n
   c.blocks = std::move(rec.made);
   c.compute_dtype = options.compute_dtype;
   c.labels = Labels(c.tasks);
+  c.task_streams = task_streams;
+  c.extra_streams = options.extra_streams;
+  for (const DeviceTask& t : c.tasks.tasks) c.events += t.kind == TaskKind::kEventRecord;
+  c.capture_ns = rec.host;
+  streams_held_ += c.streams();
   captured_.push_back(std::move(c));
   rec.trace.end_ns = rec.host;
   SetTrace(std::move(rec.trace));
@@ -395,10 +422,30 @@ Result<RunResult> SimDevice::Replay(uint32_t id, const RunOptions& options, cons
   return r;
 }
 
+Status SimDevice::HoldStreams(const std::string& owner, int64_t streams) {
+  auto it = stream_holders_.find(owner);
+  int64_t held = streams_held_ - (it == stream_holders_.end() ? 0 : it->second);
+  if (spec_.streams > 0 && held + streams > spec_.streams) {
+    return Status::Errorf("{}\n(the device's streams: {} held, {} of {} needed by {} (device set streams))",
+                          StreamResourceError(), held, streams, spec_.streams, owner);
+  }
+  streams_held_ = held + streams;
+  stream_holders_[owner] = streams;
+  return Status::Ok();
+}
+
+void SimDevice::ReleaseStreams(const std::string& owner) {
+  auto it = stream_holders_.find(owner);
+  if (it == stream_holders_.end()) return;
+  streams_held_ -= it->second;
+  stream_holders_.erase(it);
+}
+
 Status SimDevice::Release(uint32_t id) {
   for (size_t i = 0; i < captured_.size(); ++i) {
     if (captured_[i].id == id) {
       if (captured_[i].owns_pool) AIRSCOPE_RETURN_IF_ERROR(allocator_.ReleasePool(captured_[i].pool));
+      streams_held_ -= captured_[i].streams();
       captured_.erase(captured_.begin() + static_cast<std::ptrdiff_t>(i));
       return Status::Ok();
     }

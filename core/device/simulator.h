@@ -31,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -107,6 +108,10 @@ struct CaptureOptions {
   std::vector<uint32_t> outputs;
   CaptureMode mode = CaptureMode::kGlobal;  // torch_npu's capture_error_mode (capture_rules.h)
   int task_queue_enable = 1;                // torch_npu's TASK_QUEUE_ENABLE
+  // Streams the captured graph holds besides those its tasks run on: the
+  // ones its communication adds (the caller's model, e.g. HCCL's expansion
+  // streams). They count against DeviceSpec::streams like the others.
+  int64_t extra_streams = 0;
 };
 
 struct Prepared;  // sim_engine.h: a task graph flattened for the hot loop
@@ -138,7 +143,23 @@ struct CapturedGraph {
   // (set_spec drops it), and the kernel counts that go with it.
   std::shared_ptr<const Prepared> prepared;
   KernelCount kernels;
+  // What the graph holds while it lives: one stream per stream its tasks run
+  // on (the capture stream and each multi-stream scope's), plus
+  // CaptureOptions::extra_streams; its event records; and the host time
+  // recording its tasks took (the launch costs of DeviceSpec).
+  int64_t task_streams = 0;
+  int64_t extra_streams = 0;
+  int64_t events = 0;
+  int64_t capture_ns = 0;
+  int64_t streams() const { return task_streams + extra_streams; }
 };
+
+// The error a capture gets when the streams captured graphs hold would pass
+// DeviceSpec::streams: the words torch_npu and the CANN runtime print, as
+// vllm-ascend's FAQ quotes them (vfaq:211-213; the call is
+// AclmdlRICaptureBegin in NPUGraph::capture_begin). airscope counts the
+// graph's streams at its capture begin; the runtime takes them as it goes.
+std::string StreamResourceError();
 
 struct PendingTrace;  // simulator.cc: what last_trace() reruns
 
@@ -163,6 +184,12 @@ class SimDevice {
   Status Release(uint32_t id);  // the graph's own pool goes with it
 
   const std::vector<CapturedGraph>& captured() const { return captured_; }
+  int64_t streams_held() const { return streams_held_; }  // by captured graphs and HoldStreams
+  // Streams held apart from any graph (a communication domain's), by owner;
+  // the same budget and error as a capture. Holding again replaces.
+  Status HoldStreams(const std::string& owner, int64_t streams);
+  void ReleaseStreams(const std::string& owner);
+  const std::map<std::string, int64_t>& stream_holders() const { return stream_holders_; }
   const CapturedGraph* FindCaptured(const std::string& name) const;  // the latest of that name
 
   bool has_trace() const { return has_trace_; }
@@ -190,6 +217,8 @@ class SimDevice {
   CachingAllocator allocator_;
   std::vector<CapturedGraph> captured_;
   uint32_t next_graph_id_ = 1;
+  int64_t streams_held_ = 0;  // the sum of captured_'s streams() and stream_holders_
+  std::map<std::string, int64_t> stream_holders_;
   Trace trace_;
   std::shared_ptr<const PendingTrace> pending_;  // when set, trace_ is still to be built from it
   bool has_trace_ = false;

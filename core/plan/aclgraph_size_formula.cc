@@ -5,32 +5,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/spread_sample.h"
+
 namespace airscope {
 namespace {
-
-// Python's round() of a float: to the nearest integer, halves to even. The
-// default floating-point environment's nearbyint does exactly that.
-int64_t PythonRound(double x) { return static_cast<int64_t>(std::nearbyint(x)); }
 
 // Python's math.floor(a / b / c) over ints: true division in double, left to right.
 int64_t FloorDiv3(int64_t a, int64_t b, int64_t c) {
   return static_cast<int64_t>(std::floor(static_cast<double>(a) / static_cast<double>(b) / static_cast<double>(c)));
-}
-
-// The uniform sample of both versions (vau25:301-309, vau26:745-754): `keep`
-// indices spread over the list by round(i * step), then the first and last
-// forced to the list's ends.
-std::vector<int64_t> Sample(const std::vector<int64_t>& sizes, int64_t keep) {
-  double step = static_cast<double>(sizes.size() - 1) / static_cast<double>(keep - 1);
-  std::vector<int64_t> indices;
-  indices.reserve(static_cast<size_t>(keep));
-  for (int64_t i = 0; i < keep; ++i) indices.push_back(PythonRound(static_cast<double>(i) * step));
-  indices.front() = 0;
-  indices.back() = static_cast<int64_t>(sizes.size()) - 1;
-  std::vector<int64_t> out;
-  out.reserve(indices.size());
-  for (int64_t i : indices) out.push_back(sizes[static_cast<size_t>(i)]);
-  return out;
 }
 
 int Count(std::initializer_list<int64_t> sizes) {
@@ -139,7 +121,7 @@ Result<AclGraphSizeResult> ApplyAclGraphSizeFormula(const AclGraphSizeInputs& in
   } else if (out.max_num_batch_sizes <= 1) {
     out.sizes = {in.sizes.back()};  // vau26:747-749 (the 2025-06 version failed above)
   } else {
-    out.sizes = Sample(in.sizes, out.max_num_batch_sizes);
+    out.sizes = SampleCaptureSizes(in.sizes, out.max_num_batch_sizes);
   }
   return out;
 }

@@ -279,3 +279,60 @@ TEST(Simulator, TraceLevelNoneKeepsNoSlicesButTheSameTotals) {
 
 }  // namespace
 }  // namespace airscope
+
+namespace airscope {
+namespace {
+
+// DeviceSpec::streams: each captured graph holds one stream per stream its
+// tasks run on, plus CaptureOptions::extra_streams; a capture past the
+// budget fails with the runtime's 207008 error and changes nothing.
+TEST(Simulator, CapturesHoldStreamsAndOnePastTheBudgetFailsAsTheRuntimeDoes) {
+  SimDevice d = Device();
+  DeviceSpec spec = d.spec();
+  spec.streams = 5;
+  d.set_spec(spec);
+  ASSERT_TRUE(d.Capture(Forked(true), "a", {}, CaptureOptions{}).ok());  // capture + s1
+  EXPECT_EQ(d.captured().back().task_streams, 2);
+  EXPECT_EQ(d.streams_held(), 2);
+  CaptureOptions comm;
+  comm.extra_streams = 2;
+  ASSERT_TRUE(d.Capture(Chain(3), "b", {}, comm).ok());
+  EXPECT_EQ(d.streams_held(), 5);
+  size_t pools = d.allocator().Pools().size();
+  Result<uint32_t> over = d.Capture(Chain(3), "c", {}, CaptureOptions{});
+  ASSERT_FALSE(over.ok());
+  EXPECT_NE(over.status().message().find("AclmdlRICaptureBegin(capture_stream_, capture_mode), error code is 207008"),
+            std::string::npos);
+  EXPECT_NE(over.status().message().find("5 held by captured graphs, 1 of 5 needed"), std::string::npos);
+  EXPECT_EQ(d.captured().size(), 2u);
+  EXPECT_EQ(d.allocator().Pools().size(), pools);
+  // Recapturing a graph gives its old streams back first; releasing frees them.
+  EXPECT_TRUE(d.Capture(Chain(3), "b", {}, comm).ok());
+  ASSERT_TRUE(d.Release(d.FindCaptured("a")->id).ok());
+  EXPECT_EQ(d.streams_held(), 3);
+  EXPECT_TRUE(d.HoldStreams("hccl", 2).ok());
+  EXPECT_FALSE(d.HoldStreams("more", 1).ok());
+  d.ReleaseStreams("hccl");
+  EXPECT_EQ(d.streams_held(), 3);
+}
+
+// An in-place op (relu_) writes into its input's memory: a capture allocates
+// nothing for it, so the pool holds the first kernel's output only.
+TEST(Simulator, AnInPlaceOpAllocatesNothing) {
+  SimDevice d = Device();
+  TaskGraph g = Chain(2);
+  g.tasks[0].op = "aten.mm.default";
+  g.tasks[1].op = "aten.relu_.default";
+  CaptureOptions o;
+  o.outputs = {0};
+  ASSERT_TRUE(d.Capture(g, "inplace", {}, o).ok());
+  const CapturedGraph* c = d.FindCaptured("inplace");
+  ASSERT_EQ(c->blocks.size(), 1u);
+  EXPECT_EQ(c->blocks[0].task, 0);
+  g.tasks[1].op = "aten.relu.default";
+  ASSERT_TRUE(d.Capture(g, "outofplace", {}, o).ok());
+  EXPECT_EQ(d.FindCaptured("outofplace")->blocks.size(), 2u);
+}
+
+}  // namespace
+}  // namespace airscope
