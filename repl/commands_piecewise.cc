@@ -26,7 +26,7 @@ void ReleasePiecewise(DeviceState& dev) {
   dev.piecewise_pool = 0;
 }
 
-Status Capture(CommandContext& ctx) {
+Status CapturePieces(CommandContext& ctx) {
   if (ctx.args.size() > 2) return UsageError(kPiecewiseUsage);
   const Word* sizes_word = ctx.flags.Word("--sizes");
   if (!sizes_word) return UsageError(kPiecewiseUsage);
@@ -63,7 +63,7 @@ Status Capture(CommandContext& ctx) {
   return Status::Ok();
 }
 
-Status Run(CommandContext& ctx) {
+Status RunBatches(CommandContext& ctx) {
   DeviceState& dev = ctx.session.device();
   if (!dev.piecewise) return Status::Error("no piecewise model captured (piecewise capture --sizes LIST)");
   if (ctx.args.size() < 2) return UsageError(kPiecewiseUsage);
@@ -80,7 +80,7 @@ Status Run(CommandContext& ctx) {
   return Status::Ok();
 }
 
-Status Show(CommandContext& ctx) {
+Status ShowPieces(CommandContext& ctx) {
   const DeviceState& dev = ctx.session.device();
   if (!dev.piecewise) {
     ctx.out.Print("no piecewise model captured");
@@ -98,10 +98,10 @@ Status Show(CommandContext& ctx) {
 }
 
 Status Piecewise(CommandContext& ctx) {
-  if (ctx.args.empty()) return Show(ctx);
+  if (ctx.args.empty()) return ShowPieces(ctx);
   const std::string& verb = ctx.args[0].text;
-  if (verb == "capture") return Capture(ctx);
-  if (verb == "run") return Run(ctx);
+  if (verb == "capture") return CapturePieces(ctx);
+  if (verb == "run") return RunBatches(ctx);
   if (verb == "release" && ctx.args.size() == 1) {
     if (!ctx.session.device().piecewise) return Status::Error("no piecewise model captured");
     ReleasePiecewise(ctx.session.device());

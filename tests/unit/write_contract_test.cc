@@ -75,7 +75,7 @@ constexpr std::string_view kAutomaticDump = "01_replace_stream_event_pass.json";
 // Commands whose syntax names a path they only read, and `report` (a
 // directory, held to the contract by its own test below).
 const std::set<std::string>& NotFileWriters() {
-  static const std::set<std::string> names = {"load", "plugin", "source", "expect", "report"};
+  static const std::set<std::string> names = {"load", "plugin", "source", "expect", "report", "plan"};
   return names;
 }
 
