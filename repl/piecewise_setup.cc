@@ -115,15 +115,9 @@ Result<PiecewiseRuntime> MakePiecewiseRuntime(Session& session, const std::strin
   options.capture_sizes = std::move(sizes);
   AIRSCOPE_ASSIGN_OR_RETURN(options.layers, FlagInt(flags, "--layers", 0, 1));
   if (const Word* h = flags.Word("--hccl")) {
-    if (h->text == "ffts") {
-      options.comm.mode = HcclExpansion::kFfts;
-    } else if (h->text == "aiv") {
-      options.comm.mode = HcclExpansion::kAiv;
-    } else if (h->text == "aicpu") {
-      options.comm.mode = HcclExpansion::kAicpu;
-    } else {
-      return ColumnErrorf(h->column, "--hccl is ffts, aiv or aicpu, not '{}'", h->text);
-    }
+    std::optional<HcclExpansion> mode = ParseHcclExpansion(h->text);
+    if (!mode) return ColumnErrorf(h->column, "--hccl is ffts, aiv or aicpu, not '{}'", h->text);
+    options.comm.mode = *mode;
   }
   AIRSCOPE_ASSIGN_OR_RETURN(options.comm.rank_size, FlagInt(flags, "--ranks", 16, 1));
   int64_t groups = 0;

@@ -133,13 +133,11 @@ Status PlanCapture(CommandContext& ctx) {
       runtime.layers() == runtime.graph_layers() ? "" : fmt::format(", the graph has {}", runtime.graph_layers()),
       runtime.size_symbol(), spec.name, spec.streams > 0 ? fmt::format("{}", spec.streams) : "unlimited",
       FormatBytes(spec.memory_capacity));
-  int64_t most_groups = 0;
-  for (size_t i = 0; i < runtime.instances(); ++i) most_groups = std::max(most_groups, runtime.groups(i));
   std::string groups =
       comm.assumed_groups >= 0
           ? fmt::format("{} group(s) per graph (assumed from --dp/--tp/--ep/--etp)", comm.assumed_groups)
           : "the groups each piece's collectives name";
-  if (most_groups == 0) {
+  if (runtime.most_groups() == 0) {
     ctx.out.Styled(Style::kDim,
                    "  streams per graph: the streams its tasks run on; no piece has a collective (--tp N and the like "
                    "assume groups)");

@@ -61,6 +61,13 @@ Status CheckSizes(const std::vector<int64_t>& sizes) {
 
 }  // namespace
 
+std::optional<HcclExpansion> ParseHcclExpansion(std::string_view text) {
+  for (HcclExpansion mode : {HcclExpansion::kFfts, HcclExpansion::kAiv, HcclExpansion::kAicpu}) {
+    if (text == HcclExpansionName(mode)) return mode;
+  }
+  return std::nullopt;
+}
+
 const char* HcclExpansionName(HcclExpansion mode) {
   switch (mode) {
     case HcclExpansion::kFfts: return "ffts";
@@ -214,6 +221,7 @@ Result<PiecewiseRuntime> PiecewiseRuntime::Make(std::string name, std::vector<Ru
     for (const FxGraphOutput& o : info.outputs) bases.push_back(o.aliases_input >= 0 ? "" : o.base);
     rt.output_bases_.push_back(std::move(bases));
   }
+  for (int64_t g : rt.piece_groups_) rt.most_groups_ = std::max(rt.most_groups_, g);
   rt.pieces_ = std::move(pieces);
   rt.options_ = std::move(options);
   return rt;
@@ -247,7 +255,9 @@ std::string PiecewiseRuntime::InstanceLabel(size_t instance) const {
   return fmt::format("{} (layer {})", pieces_[in.piece].piece.name, in.layer);
 }
 
-int64_t PiecewiseRuntime::groups(size_t instance) const { return piece_groups_[instances_[instance].piece]; }
+std::string PiecewiseRuntime::CommStreamsOwner() const {
+  return fmt::format("{}: HCCL ({}, {} group(s))", name_, HcclExpansionName(options_.comm.mode), most_groups_);
+}
 
 Result<std::unique_ptr<Graph>> PiecewiseRuntime::AtSize(size_t piece, int64_t size, const OpRegistry& registry) const {
   std::unique_ptr<Graph> graph = pieces_[piece].lowered->Clone();
@@ -269,16 +279,32 @@ Result<std::unique_ptr<Graph>> PiecewiseRuntime::AtSize(size_t piece, int64_t si
   return SpecializeInputs(*graph, metas, registry);
 }
 
+Result<const PiecewiseRuntime::LoweredPiece*> PiecewiseRuntime::Lower(size_t piece, int64_t size,
+                                                                      const OpRegistry& registry,
+                                                                      std::map<size_t, LoweredPiece>& cache) const {
+  // Every layer's instance of a piece lowers to the same tasks at a size.
+  if (auto it = cache.find(piece); it != cache.end()) return &it->second;
+  AIRSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, AtSize(piece, size, registry));
+  Result<TaskGraph> tasks = BuildTaskGraph(*graph, registry, {.accesses = false});
+  if (!tasks.ok()) return tasks.status().WithPrefix("lower");
+  LoweredPiece lowered;
+  std::map<std::string, uint32_t> task_of;
+  for (const DeviceTask& t : tasks->tasks) {
+    if (t.kind == TaskKind::kKernel || t.kind == TaskKind::kMemcpy) task_of.emplace(t.node, t.id);
+  }
+  for (const std::string& base : output_bases_[piece]) {
+    auto it = task_of.find(base);
+    lowered.output_task.push_back(it == task_of.end() ? -1 : it->second);
+  }
+  lowered.tasks = std::move(*tasks);
+  return &cache.emplace(piece, std::move(lowered)).first->second;
+}
+
 Result<SizeCapture> PiecewiseRuntime::CaptureSize(int64_t size, SimDevice& device, PoolId pool,
                                                   const OpRegistry& registry, std::vector<std::string>* lines) {
   if (!device_streams_held_) {
-    int64_t groups = 0;
-    for (int64_t g : piece_groups_) groups = std::max(groups, g);
-    int64_t streams = options_.comm.PerDevice(groups);
-    if (streams > 0) {
-      AIRSCOPE_RETURN_IF_ERROR(device.HoldStreams(
-          fmt::format("{}: HCCL ({}, {} group(s))", name_, HcclExpansionName(options_.comm.mode), groups), streams));
-    }
+    int64_t streams = options_.comm.PerDevice(most_groups_);
+    if (streams > 0) AIRSCOPE_RETURN_IF_ERROR(device.HoldStreams(CommStreamsOwner(), streams));
     device_streams_held_ = true;
   }
   SizeCapture out;
@@ -298,38 +324,14 @@ Result<SizeCapture> PiecewiseRuntime::CaptureSize(int64_t size, SimDevice& devic
     return error;
   };
   bool logged = false;
-  struct LoweredPiece {
-    TaskGraph tasks;
-    std::vector<int64_t> output_task;  // per output, the task making its memory (-1: none)
-  };
-  std::map<size_t, LoweredPiece> lowered;  // by piece
+  std::map<size_t, LoweredPiece> lowered;  // by piece, at this size
   for (size_t i = 0; i < instances_.size(); ++i) {
     const Instance& in = instances_[i];
     const RuntimePiece& piece = pieces_[in.piece];
     if (piece.piece.is_split_op) continue;
-    // Every layer's instance of a piece lowers to the same tasks at a size:
-    // lowered once per piece.
-    auto made = lowered.find(in.piece);
-    if (made == lowered.end()) {
-      Result<std::unique_ptr<Graph>> graph = AtSize(in.piece, size, registry);
-      if (!graph.ok()) return fail(graph.status().WithPrefix(fmt::format("{} at size {}", InstanceLabel(i), size)));
-      Result<TaskGraph> tasks = BuildTaskGraph(**graph, registry, {.accesses = false});
-      if (!tasks.ok()) {
-        return fail(tasks.status().WithPrefix(fmt::format("lower {} at size {}", InstanceLabel(i), size)));
-      }
-      LoweredPiece piece_tasks;
-      std::map<std::string, uint32_t> task_of;
-      for (const DeviceTask& t : tasks->tasks) {
-        if (t.kind == TaskKind::kKernel || t.kind == TaskKind::kMemcpy) task_of.emplace(t.node, t.id);
-      }
-      for (const std::string& base : output_bases_[in.piece]) {
-        auto it = task_of.find(base);
-        piece_tasks.output_task.push_back(it == task_of.end() ? -1 : it->second);
-      }
-      piece_tasks.tasks = std::move(*tasks);
-      made = lowered.emplace(in.piece, std::move(piece_tasks)).first;
-    }
-    const std::vector<int64_t>& output_task = made->second.output_task;
+    Result<const LoweredPiece*> made = Lower(in.piece, size, registry, lowered);
+    if (!made.ok()) return fail(made.status().WithPrefix(fmt::format("{} at size {}", InstanceLabel(i), size)));
+    const std::vector<int64_t>& output_task = (*made)->output_task;
     CaptureOptions options;
     options.pool = pool;
     options.extra_streams = options_.comm.PerGraph(piece_groups_[in.piece]);
@@ -342,7 +344,7 @@ Result<SizeCapture> PiecewiseRuntime::CaptureSize(int64_t size, SimDevice& devic
       logged = true;
     }
     std::string graph_name = fmt::format("{} {} [{}]", name_, InstanceLabel(i), size);
-    Result<uint32_t> id = device.Capture(made->second.tasks, graph_name, {}, options);
+    Result<uint32_t> id = device.Capture((*made)->tasks, graph_name, {}, options);
     if (!id.ok()) {
       return fail(Status::Errorf(
           "capture of {} at size {} failed: ACL graph capture failed with a known stream-resource exhaustion "
@@ -392,10 +394,7 @@ void PiecewiseRuntime::Release(SimDevice& device) {
   }
   sizes_.clear();
   if (device_streams_held_) {
-    int64_t groups = 0;
-    for (int64_t g : piece_groups_) groups = std::max(groups, g);
-    device.ReleaseStreams(
-        fmt::format("{}: HCCL ({}, {} group(s))", name_, HcclExpansionName(options_.comm.mode), groups));
+    device.ReleaseStreams(CommStreamsOwner());
     device_streams_held_ = false;
   }
 }
@@ -419,6 +418,7 @@ Result<BatchRun> PiecewiseRuntime::Run(int64_t tokens, SimDevice& device, const 
   RunOptions options;
   options.trace = TraceLevel::kNone;
   size_t next_graph = 0;
+  std::map<size_t, LoweredPiece> lowered;  // the eager pieces, by piece
   for (size_t i = 0; i < instances_.size(); ++i) {
     const Instance& in = instances_[i];
     bool eager = !at || pieces_[in.piece].piece.is_split_op;
@@ -431,10 +431,9 @@ Result<BatchRun> PiecewiseRuntime::Run(int64_t tokens, SimDevice& device, const 
       r = device.Replay(at->graphs[next_graph++].graph, options);
       ++run.replays;
     } else {
-      AIRSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, AtSize(in.piece, at ? at->size : tokens, registry));
-      Result<TaskGraph> tasks = BuildTaskGraph(*graph, registry, {.accesses = false});
-      if (!tasks.ok()) return tasks.status().WithPrefix(fmt::format("lower {}", InstanceLabel(i)));
-      r = device.Eager(*tasks, InstanceLabel(i), options);
+      Result<const LoweredPiece*> made = Lower(in.piece, at ? at->size : tokens, registry, lowered);
+      if (!made.ok()) return made.status().WithPrefix(InstanceLabel(i));
+      r = device.Eager((*made)->tasks, InstanceLabel(i), options);
       ++run.eager_pieces;
     }
     if (!r.ok()) return r.status().WithPrefix(InstanceLabel(i));

@@ -50,20 +50,25 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/analysis/piecewise_split.h"
 #include "core/device/simulator.h"
 #include "core/ir/graph.h"
+#include "core/lower/task_graph.h"
 #include "core/ops/op_registry.h"
 #include "core/status.h"
 
 namespace airscope {
 
 enum class HcclExpansion : uint8_t { kFfts, kAiv, kAicpu };
-const char* HcclExpansionName(HcclExpansion mode);  // "ffts", "aiv", "aicpu"
+const char* HcclExpansionName(HcclExpansion mode);                       // "ffts", "aiv", "aicpu"
+std::optional<HcclExpansion> ParseHcclExpansion(std::string_view text);  // and back
 
 struct CommStreams {
   HcclExpansion mode = HcclExpansion::kFfts;
@@ -131,12 +136,11 @@ class PiecewiseRuntime {
   const PiecewiseOptions& options() const { return options_; }
   // The sizes in capture order: largest first.
   std::vector<int64_t> CaptureOrder() const;
-  size_t instances() const { return instances_.size(); }
   size_t captured_instances() const;                      // graphs per size
   std::string InstanceLabel(size_t instance) const;       // "submod_2 (layer 7)", "submod_0 (before layer 1)"
   int64_t graph_layers() const { return graph_layers_; }  // layers the graph has (its split ops' repeats)
   int64_t layers() const { return layers_; }              // layers the runtime runs (--layers, else the graph's)
-  int64_t groups(size_t instance) const;                  // communication groups of a captured instance
+  int64_t most_groups() const { return most_groups_; }    // communication groups of the piece with the most
 
   // Captures every captured piece at `size` into `pool` (SimDevice's; made
   // by the caller, shared by every size). The first call also holds the
@@ -159,6 +163,15 @@ class PiecewiseRuntime {
     // one still read it (-1: to the end of the forward).
     std::vector<int64_t> keep_for;
   };
+  // A piece's tasks at a size, and per output the task making its memory
+  // (-1: none); `cache` keeps them for the other instances of the piece.
+  struct LoweredPiece {
+    TaskGraph tasks;
+    std::vector<int64_t> output_task;
+  };
+  Result<const LoweredPiece*> Lower(size_t piece, int64_t size, const OpRegistry& registry,
+                                    std::map<size_t, LoweredPiece>& cache) const;
+  std::string CommStreamsOwner() const;  // who holds the device's communication streams (SimDevice::HoldStreams)
   Result<std::unique_ptr<Graph>> AtSize(size_t piece, int64_t size, const OpRegistry& registry) const;
 
   std::string name_;
@@ -168,6 +181,7 @@ class PiecewiseRuntime {
   std::vector<RuntimePiece> pieces_;
   std::vector<Instance> instances_;
   std::vector<int64_t> piece_groups_;                   // per piece
+  int64_t most_groups_ = 0;                             // the largest of piece_groups_
   std::vector<std::vector<std::string>> output_bases_;  // per piece, per output: the node owning its memory
   PiecewiseOptions options_;
   std::vector<SizeCapture> sizes_;
