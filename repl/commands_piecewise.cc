@@ -53,9 +53,14 @@ Status CapturePieces(CommandContext& ctx) {
       dev.piecewise = std::move(runtime);
       return c.status();
     }
-    ctx.out.Print("  size {:>5}: {} graph(s), {} stream(s), {} event(s), pool +{} = {}, capture {}", size,
-                  c->graphs.size(), c->streams, c->events, FormatBytes(c->pool_after - c->pool_before),
-                  FormatBytes(c->pool_after), FormatNs(c->capture_ns));
+    const char* at_least = c->unknown_cost_kernels > 0 ? ">= " : "";
+    ctx.out.Print("  size {:>5}: {} graph(s), {} stream(s), {} event(s), pool +{}{} = {}{}, capture {}{}", size,
+                  c->graphs.size(), c->streams, c->events, at_least, FormatBytes(c->pool_after - c->pool_before),
+                  at_least, FormatBytes(c->pool_after), FormatNs(c->capture_ns),
+                  c->unknown_cost_kernels > 0
+                      ? fmt::format(" (a lower bound: {} kernel(s) without a cost model have no output size)",
+                                    c->unknown_cost_kernels)
+                      : "");
   }
   ctx.out.Print("  the device's streams: {} held{}", dev.sim.streams_held(),
                 dev.sim.spec().streams > 0 ? fmt::format(" of {}", dev.sim.spec().streams) : "");

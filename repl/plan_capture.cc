@@ -79,8 +79,19 @@ void PrintRows(CommandOutput& out, const CapturePlan& plan) {
                  r.size == plan.failed_size ? "does not fit (below)" : "not attempted (after the first failure)");
       continue;
     }
+    // A kernel without a cost model has no output size: the pool holds at least what is shown.
+    const char* at_least = r.unknown_cost_kernels > 0 ? ">= " : "";
     out.Print("  {:>6} {:>7} {:>8} {:>13} {:>7} {:>11} {:>11} {:>10}", r.size, r.graphs, r.streams, r.total_streams,
-              r.events, FormatBytes(r.pool_growth), FormatBytes(r.pool_after), FormatNs(r.capture_ns));
+              r.events, at_least + FormatBytes(r.pool_growth), at_least + FormatBytes(r.pool_after),
+              FormatNs(r.capture_ns));
+  }
+  for (const CapturePlanRow& r : plan.rows) {
+    if (r.unknown_cost_kernels == 0) continue;
+    out.Styled(Style::kBad,
+               "  >= a lower bound: {} kernel(s) per size have no cost model, so no output size: the pool holds "
+               "nothing for them",
+               r.unknown_cost_kernels);
+    break;
   }
 }
 
@@ -156,8 +167,10 @@ Status PlanCapture(CommandContext& ctx) {
   int64_t fitted = 0;
   int64_t streams = 0;
   int64_t pool = 0;
+  bool pool_lower_bound = false;
   for (const CapturePlanRow& r : plan.rows) {
     fitted += r.captured;
+    pool_lower_bound = pool_lower_bound || r.unknown_cost_kernels > 0;
     if (r.captured) {
       streams = r.total_streams;
       pool = r.pool_after;
@@ -166,7 +179,7 @@ Status PlanCapture(CommandContext& ctx) {
   ctx.out.Print("total: {} of {} size(s) fit; streams {}{}; graph pool {} of {} HBM", fitted, plan.rows.size(),
                 Streams(streams, plan.stream_budget),
                 plan.comm_streams > 0 ? fmt::format(" ({} held once for communication)", plan.comm_streams) : "",
-                FormatBytes(pool), FormatBytes(plan.memory_capacity));
+                (pool_lower_bound ? ">= " : "") + FormatBytes(pool), FormatBytes(plan.memory_capacity));
   if (plan.failed_size != 0 && auto_sizes) {
     ctx.out.Styled(Style::kBad, "the candidates captured largest first: {} fit, then {} did not:", plan.probe_fit,
                    plan.failed_size);

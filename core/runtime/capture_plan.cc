@@ -29,6 +29,7 @@ CapturePlan CaptureOnScratch(PiecewiseRuntime& runtime, const DeviceSpec& spec, 
         row.pool_growth = c->pool_after - c->pool_before;
         row.pool_after = c->pool_after;
         row.capture_ns = c->capture_ns;
+        row.unknown_cost_kernels = c->unknown_cost_kernels;
       } else {
         plan.failed_size = size;
         plan.failure = c.status().message();

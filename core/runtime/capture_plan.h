@@ -41,6 +41,7 @@ struct CapturePlanRow {
   int64_t pool_growth = 0;
   int64_t pool_after = 0;
   int64_t capture_ns = 0;
+  int64_t unknown_cost_kernels = 0;  // > 0: the pool bytes are a lower bound
 };
 
 struct CapturePlan {

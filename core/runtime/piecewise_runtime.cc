@@ -297,6 +297,7 @@ Result<const PiecewiseRuntime::LoweredPiece*> PiecewiseRuntime::Lower(size_t pie
     lowered.output_task.push_back(it == task_of.end() ? -1 : it->second);
   }
   lowered.tasks = std::move(*tasks);
+  lowered.unknown_cost_kernels = CountKernels(lowered.tasks).unknown_cost;
   return &cache.emplace(piece, std::move(lowered)).first->second;
 }
 
@@ -359,6 +360,7 @@ Result<SizeCapture> PiecewiseRuntime::CaptureSize(int64_t size, SimDevice& devic
     out.streams += c.streams();
     out.events += c.events;
     out.capture_ns += c.capture_ns;
+    out.unknown_cost_kernels += (*made)->unknown_cost_kernels;
     // Its outputs live as long as a later piece of this forward reads them.
     // A block live at the capture's end that no output owns is a value
     // nobody holds: it goes back to the pool at once.

@@ -111,6 +111,9 @@ struct SizeCapture {
   int64_t capture_ns = 0;
   int64_t pool_before = 0;  // the global pool's reserved bytes before and after
   int64_t pool_after = 0;
+  // Kernels without a cost model (no output size) among this size's graphs:
+  // when > 0 the pool bytes are a lower bound.
+  int64_t unknown_cost_kernels = 0;
 };
 
 struct BatchRun {
@@ -168,6 +171,7 @@ class PiecewiseRuntime {
   struct LoweredPiece {
     TaskGraph tasks;
     std::vector<int64_t> output_task;
+    int64_t unknown_cost_kernels = 0;  // CountKernels
   };
   Result<const LoweredPiece*> Lower(size_t piece, int64_t size, const OpRegistry& registry,
                                     std::map<size_t, LoweredPiece>& cache) const;
