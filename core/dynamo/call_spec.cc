@@ -75,9 +75,11 @@ Result<CallInput> ParseOne(const SpecToken& token) {
   if (token.text.find('[', eq) == std::string_view::npos) {
     std::string_view value = scan.Rest();
     PyScalar scalar = ParsePyScalar(value);
-    if (value.empty() || scalar.type == PyScalar::Type::kStr) {
+    // A str only as Python writes its literal, quoted ('train'): a bare word is more likely a typo'd spec.
+    bool quoted = value.size() >= 2 && (value.front() == '\'' || value.front() == '"') && value.back() == value.front();
+    if (value.empty() || (scalar.type == PyScalar::Type::kStr && !quoted)) {
       return scan.Error(dtype_start, fmt::format("'{}' is neither a tensor spec (DTYPE[SIZES], e.g. f32[2,2]) nor a "
-                                                 "Python int, float or bool (4, 0.5, True)",
+                                                 "Python int, float, bool or quoted str (4, 0.5, True, 'train')",
                                                  value));
     }
     input.scalar = std::move(scalar);

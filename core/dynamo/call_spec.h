@@ -17,8 +17,11 @@
 // tensor lives in, and `keep` (anywhere in a call, ParseCall) keeps the
 // call's outputs. Guards ignore all three.
 // A graph input that is a Python scalar takes NAME=VALUE instead: an int
-// (`scale=4`), a float (`eps=1e-05`) or a bool (`flag=True`), read as Python
-// reads the literal; how Dynamo guards and passes it is compile_cache.h's.
+// (`scale=4`), a float (`eps=1e-05`), a bool (`flag=True`) or a str in
+// Python's quotes (`mode='train'`; in the shell `mode="'train'"`, whose
+// tokenizer takes one level of quotes), read as Python reads the literal;
+// how Dynamo guards and passes it is compile_cache.h's (a str is always a
+// constant, guarded by its value).
 // Errors name the column of the offending token ("column 9: unknown dtype 'f33'").
 // Binding a spec to a graph checks that every placeholder is given exactly
 // once, and at the rank the graph was traced at.

@@ -45,7 +45,10 @@ bool PassesShapeGuard(const DimGuard& dim, size_t k, int64_t v) {
 }
 
 std::string TypeIdGuard(const std::string& source, PyScalar::Type type) {
-  std::string_view name = type == PyScalar::Type::kBool ? "bool" : type == PyScalar::Type::kFloat ? "float" : "int";
+  std::string_view name = type == PyScalar::Type::kBool    ? "bool"
+                          : type == PyScalar::Type::kFloat ? "float"
+                          : type == PyScalar::Type::kStr   ? "str"
+                                                           : "int";
   return fmt::format("___check_type_id({}, <id({})>)", source, name);
 }
 

@@ -9,8 +9,8 @@ Argument AsArgument(const PyScalar& value) {
   switch (value.type) {
     case PyScalar::Type::kBool: return Argument::Bool(value.value != 0);
     case PyScalar::Type::kFloat: return Argument::Float(std::strtod(value.repr.c_str(), nullptr));
-    case PyScalar::Type::kInt:
-    case PyScalar::Type::kStr: break;
+    case PyScalar::Type::kStr: return Argument::String(value.repr.substr(1, value.repr.size() - 2));  // unquoted
+    case PyScalar::Type::kInt: break;
   }
   return Argument::Int(value.value);
 }

@@ -128,6 +128,27 @@ TEST_F(ScalarInputsTest, AFloatIsAConstantAndItsSymFloatPathIsRefused) {
   EXPECT_EQ(frame_.entries().size(), 2u);  // nothing cached
 }
 
+TEST_F(ScalarInputsTest, AStrIsAConstantGuardedByItsValueUnderEverySetting) {
+  graph_ = ParseReadable(
+               "class GraphModule(torch.nn.Module):\n"
+               "    def forward(self, x: \"f32[4, 2]\", mode):\n"
+               "        clone: \"f32[4, 2]\" = torch.ops.aten.clone.default(x)\n"
+               "        return (clone,)\n",
+               "t.py")
+               .value();
+  // Only in Python's quotes: a bare word is refused (likely a mistyped tensor spec).
+  EXPECT_FALSE(ParseCallSpec("x=f32[4,2] mode=train").ok());
+  ASSERT_TRUE(Call("x=f32[4,2] mode='train'").ok());
+  EXPECT_EQ(frame_.entries()[0]->guards.InputGuards(1)[0].second, "___check_type_id(L['mode'], <id(str)>)");
+  EXPECT_EQ(frame_.entries()[0]->guards.InputGuards(1)[1].second, "L['mode'] == 'train'");
+  EXPECT_TRUE(Call("x=f32[4,2] mode='train'")->failures.empty());  // a hit
+  // Another value recompiles, and a str never turns symbolic: the third value is a third entry.
+  options_.assume_static_by_default = false;  // dynamic=True changes nothing for a str
+  EXPECT_EQ(Call("x=f32[4,2] mode='eval'")->failures, std::vector<std::string>{"0/0: L['mode'] == 'train'"});
+  ASSERT_TRUE(Call("x=f32[4,2] mode=\"test\"").ok());
+  EXPECT_EQ(frame_.entries().size(), 3u);
+}
+
 TEST(BindScalarInputs, InlinesConstantsAndNamesSymbols) {
   auto graph = ParseReadable(
                    "class GraphModule(torch.nn.Module):\n"
