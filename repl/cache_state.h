@@ -44,6 +44,13 @@ struct CacheState {
     std::string spec;        // the call's words as typed
     std::string outcome;     // hit | compiled | eager
     std::string compile_id;  // the entry it hit or made ("" for eager)
+    // Reduce-overhead mode: what TorchAir's AclGraph did with it (replay,
+    // capture, recapture, eager, failed; "" when no AclGraph ran), the graph key and
+    // the simulated end-to-end time of the run (`coverage`).
+    std::string runtime;
+    std::string key;
+    int64_t wall_ns = 0;
+    bool time_lower_bound = false;  // kernels without a cost model were timed at the minimum
   };
   static constexpr size_t kCallLogLimit = 10000;
   std::deque<CallRecord> calls;
@@ -55,6 +62,8 @@ struct CacheState {
     std::unique_ptr<AclGraph> graph;
   };
   std::vector<EntryRuntime> runtimes;
+  // The mark_dynamic and gears lines given for this frame, in order (`advise` replays them).
+  std::vector<std::string> setup;
   // The buffer each input was last passed in (a call without `in` reuses it).
   std::map<std::string, std::string> last_buffer;
 };

@@ -87,6 +87,7 @@ CommandTable BuildCommandTable() {
   RegisterCompareCommand(table);
   RegisterRuntimeCommands(table);
   RegisterMinifyCommand(table);
+  RegisterAdviseCommands(table);
   RegisterSplitCommand(table);
   RegisterPiecewiseCommand(table);
   RegisterStreamCommand(table);

@@ -201,9 +201,12 @@ Status Call(CommandContext& ctx) {
     for (const Word& w : ctx.args) words.push_back(w.text);
     static constexpr const char* kOutcome[] = {"hit", "compiled", "eager"};
     if (state.calls.size() == CacheState::kCallLogLimit) state.calls.pop_front();
-    state.calls.push_back({frame->calls(), fmt::format("{}", fmt::join(words, " ")),
-                           kOutcome[static_cast<int>(outcome.kind)],
-                           outcome.kind == CallOutcome::Kind::kEager ? "" : outcome.compile_id});
+    CacheState::CallRecord record;
+    record.number = frame->calls();
+    record.spec = fmt::format("{}", fmt::join(words, " "));
+    record.outcome = kOutcome[static_cast<int>(outcome.kind)];
+    if (outcome.kind != CallOutcome::Kind::kEager) record.compile_id = outcome.compile_id;
+    state.calls.push_back(std::move(record));
   }
   if (outcome.kind == CallOutcome::Kind::kCompiled) {
     // TorchAir numbers every FX graph it compiles: graph_<N> (npu_fx_compiler.py:565-571, 672-677).
@@ -236,6 +239,7 @@ Status Call(CommandContext& ctx) {
     // TorchAir's runtime keeps it; the runtime itself is left as it was.
     Status ran = RunAclGraphCall(ctx, state, outcome, inputs, keep);
     if (!ran.ok()) {
+      if (!state.calls.empty()) state.calls.back().runtime = "failed";
       return ran.WithPrefix(
           fmt::format("the call failed in TorchAir's AclGraph runtime (cache entry {} stays; "
                       "buffers, captures and device memory are as before)",
@@ -243,6 +247,15 @@ Status Call(CommandContext& ctx) {
     }
   }
   return Status::Ok();
+}
+
+// What the frame was told before its calls, for replaying them (`advise`).
+void RememberSetup(CommandContext& ctx, std::string_view command) {
+  Result<CacheState*> state = CurrentCacheState(ctx.session);
+  if (!state.ok()) return;
+  std::vector<std::string> words{std::string(command)};
+  for (const Word& w : ctx.args) words.push_back(w.text);
+  (*state)->setup.push_back(fmt::format("{}", fmt::join(words, " ")));
 }
 
 Status MarkDynamic(CommandContext& ctx) {
@@ -260,6 +273,7 @@ Status MarkDynamic(CommandContext& ctx) {
   }
   AIRSCOPE_ASSIGN_OR_RETURN(Frame * frame, CurrentFrame(ctx.session));
   frame->MarkDynamic(args[0].text, dim, min, max);
+  RememberSetup(ctx, "mark_dynamic");
   ctx.out.Print("marked L['{}'].size()[{}] dynamic{} (applies to the next compile)", args[0].text, dim,
                 args.size() == 4 ? fmt::format(" in [{}, {}]", min, max) : "");
   return Status::Ok();
@@ -310,6 +324,7 @@ Status Gears(CommandContext& ctx) {
   }
   bool again = frame->dim_gears().count(args[0].text) > 0;
   AIRSCOPE_RETURN_IF_ERROR(frame->SetDimGears(args[0].text, tensor->sizes.size(), std::move(gears)));
+  RememberSetup(ctx, "gears");
   ctx.out.Print("set_dim_gears({}, {{{}}}){} (applies to every later compile)", args[0].text, text,
                 again ? ": the same dict again" : "");
   return Status::Ok();
@@ -499,8 +514,9 @@ void RegisterCacheCommands(CommandTable& table) {
        "The spellings airscope and torch print work too: x=f32[8, 64], x = f32[8,64], x=torch.float32[8,64],\n"
        "x=f32[8, 64][64, 1]npu:0, requires_grad. Each input must have the rank the graph was traced at.\n"
        "\n"
-       "A graph input that is a Python scalar takes NAME=VALUE: an int (s=4), a float (eps=1e-05) or a bool\n"
-       "(flag=True); a placeholder the graph annotates Sym(...) takes only an int. Dynamo's rules for them\n"
+       "A graph input that is a Python scalar takes NAME=VALUE: an int (s=4), a float (eps=1e-05), a bool\n"
+       "(flag=True) or a str in Python's quotes (mode=\"'train'\": the shell takes the outer quotes); a\n"
+       "placeholder the graph annotates Sym(...) takes only an int. Dynamo's rules for them\n"
        "(torch/_dynamo/variables/builder.py wrap_literal, wrap_symint, wrap_symfloat; guards.py CONSTANT_MATCH):\n"
        "  int    the first compile specializes it: the value is traced into the ops (the placeholder leaves the\n"
        "         compiled graph) and guarded `___check_type_id(L['s'], <id(int)>)` and `L['s'] == 4`; a call\n"
@@ -509,6 +525,7 @@ void RegisterCacheCommands(CommandTable& table) {
        "         so every later int hits. `set dynamic true`: a SymInt from the first compile; `set dynamic\n"
        "         false`: a constant for every value (one entry each).\n"
        "  bool   always a constant, guarded by identity `___check_obj_id(L['flag'], <id(True)>)`.\n"
+       "  str    always a constant, guarded by its value `L['mode'] == 'train'`.\n"
        "  float  a constant guarded `L['eps'] == 1e-05` under dynamic=None (first value) or dynamic=False.\n"
        "         Where Dynamo would make it a SymFloat (a changed value under automatic dynamic, or\n"
        "         dynamic=True) it passes a 0-dim float64 CPU tensor and item()s it: airscope does not model\n"

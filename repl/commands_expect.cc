@@ -22,7 +22,7 @@ constexpr std::string_view kExpectSyntax =
     "expect nodes N [PATTERN] | graphs N | graph NAME | lint | node NAME [FIELD VALUE] | no node NAME |\n"
     "       graph matches PATH |\n"
     "       stage PASS changed|unchanged|skipped|failed | stage PASS nodes N | remark PASS contains|lacks \"TEXT\" |\n"
-    "       hit | miss | cache N | compiles N | guards N [ENTRY|ID] | recompiles N |\n"
+    "       hit | miss | cache N | compiles N | eager N | guards N [ENTRY|ID] | recompiles N |\n"
     "       captures|recaptures|replays N [key KEY] | tasks N on STREAM | [no] slice NAME [on STREAM] |\n"
     "       output \"COMMAND\" contains|lacks \"TEXT\" | error \"COMMAND\" [contains \"TEXT\"]";
 
@@ -226,13 +226,15 @@ Status Expect(CommandContext& ctx) {
   if (form == "guards") return ExpectGuards(ctx, rest);
   if (form == "recompiles") return ExpectRecompiles(ctx, rest);
   if (form == "captures" || form == "recaptures" || form == "replays") return ExpectRuntimeCount(ctx, form, rest);
+  if (form == "eager") return ExpectEager(ctx, rest);
   if (form == "tasks") return ExpectTasks(ctx, rest);
   if (form == "slice") return ExpectSlice(ctx, rest, true);
-  return ColumnErrorf(args[0].column,
-                      "unknown expect form '{}' (nodes, graphs, graph, lint, node, no node, graph matches, stage, "
-                      "remark, hit, miss, cache, compiles, guards, recompiles, captures, recaptures, replays, tasks, "
-                      "slice, no slice, output, error)",
-                      form);
+  return ColumnErrorf(
+      args[0].column,
+      "unknown expect form '{}' (nodes, graphs, graph, lint, node, no node, graph matches, stage, "
+      "remark, hit, miss, cache, compiles, eager, guards, recompiles, captures, recaptures, replays, tasks, "
+      "slice, no slice, output, error)",
+      form);
 }
 
 }  // namespace
@@ -262,6 +264,8 @@ void RegisterExpectCommand(CommandTable& table) {
                  "  expect guards 5 0/0                the cache entry (index or compile id) or the log's compile\n"
                  "                                     has 5 guards\n"
                  "  expect recompiles 2                the frame or log has 2 recompiles\n"
+                 "  expect eager 1                     1 call ran without a graph: past the recompile limit, or\n"
+                 "                                     op by op after TorchAir's static_capture_size_limit fallback\n"
                  "  expect captures 2 [key [4]]        the AclGraphs of the current graph captured 2 times (first\n"
                  "                                     captures and recaptures, as `cache` counts them; or that key's\n"
                  "                                     graph); recaptures N, replays N alike\n"
@@ -277,9 +281,9 @@ void RegisterExpectCommand(CommandTable& table) {
                if (before.empty()) {
                  return CompletionRule{
                      CompletionKind::kFixed,
-                     {"nodes",  "graphs",     "lint",     "node",       "no",       "graph", "output",
-                      "error",  "hit",        "miss",     "cache",      "compiles", "stage", "remark",
-                      "guards", "recompiles", "captures", "recaptures", "replays",  "tasks", "slice"}};
+                     {"nodes",      "graphs",   "lint",       "node",     "no",    "graph", "output", "error",
+                      "hit",        "miss",     "cache",      "compiles", "eager", "stage", "remark", "guards",
+                      "recompiles", "captures", "recaptures", "replays",  "tasks", "slice"}};
                }
                if (before[0] == "node" && before.size() == 1) return CompletionRule{CompletionKind::kNode, {}};
                if (before[0] == "node" && before.size() == 2) {

@@ -186,6 +186,16 @@ Status ExpectRecompiles(CommandContext& ctx, const std::vector<Word>& args) {
   return ExpectMismatch("recompiles", Text(want), Text(actual));
 }
 
+Status ExpectEager(CommandContext& ctx, const std::vector<Word>& args) {
+  if (args.size() != 1) return Status::Error("usage: expect eager N");
+  AIRSCOPE_ASSIGN_OR_RETURN(size_t want, ParseExpectCount(args[0]));
+  const CacheState* state = StateOrNull(ctx);
+  size_t actual = state && state->frame ? state->frame->eager_calls() : 0;
+  for (const AclGraph* graph : RuntimeGraphs(ctx)) actual += graph->stats().eager_runs;
+  if (actual == want) return Status::Ok();
+  return ExpectMismatch("eager calls", Text(want), Text(actual));
+}
+
 Status ExpectRuntimeCount(CommandContext& ctx, std::string_view form, const std::vector<Word>& args) {
   bool keyed = args.size() == 3 && args[1].text == "key";
   if (args.size() != 1 && !keyed) return Status::Errorf("usage: expect {} N [key KEY]", form);

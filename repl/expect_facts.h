@@ -31,6 +31,9 @@ Status ExpectGuards(CommandContext& ctx, const std::vector<Word>& args);
 Status ExpectRecompiles(CommandContext& ctx, const std::vector<Word>& args);
 // captures|recaptures|replays N [key KEY]
 Status ExpectRuntimeCount(CommandContext& ctx, std::string_view form, const std::vector<Word>& args);
+// eager N: calls that ran without a captured or compiled graph: past Dynamo's
+// recompile limit, or op by op after TorchAir's static_capture_size_limit fallback
+Status ExpectEager(CommandContext& ctx, const std::vector<Word>& args);
 // tasks N on STREAM
 Status ExpectTasks(CommandContext& ctx, const std::vector<Word>& args);
 // slice NAME [on STREAM] / no slice NAME [on STREAM] (`want` false)

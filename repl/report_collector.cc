@@ -9,6 +9,7 @@
 #include "repl/cache_state.h"
 #include "repl/compile.h"
 #include "repl/compile_index.h"
+#include "repl/coverage.h"
 #include "repl/hazard_check.h"
 #include "repl/session.h"
 #include "viz/report/report_writer.h"
@@ -173,6 +174,12 @@ ReportGraph GraphOf(Interpreter& interpreter, const Session::Entry& entry) {
   if (state) {
     for (const CacheState::CallRecord& c : state->calls)
       graph.calls.push_back({c.number, c.spec, c.outcome, c.compile_id});
+  }
+  if (state && !state->calls.empty()) {
+    Coverage coverage = BuildCoverage(*state);
+    graph.coverage_summary = fmt::format("{} of {} calls{}", coverage.graphed, coverage.calls,
+                                         coverage.truncated ? " (the newest kept)" : "");
+    graph.coverage_text = Captured(interpreter, "coverage");
   }
   if (state && state->frame) {
     graph.cache_text = Captured(interpreter, "cache");

@@ -288,6 +288,14 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
   Result<CallReport> report = graph.Call(*args, env);
   if (!report.ok()) return fail(report.status());
   for (const auto& [input, buffer] : passed) state.last_buffer[input] = buffer;
+  if (!state.calls.empty()) {
+    static constexpr const char* kAction[] = {"replay", "capture", "recapture", "eager"};
+    CacheState::CallRecord& record = state.calls.back();
+    record.runtime = kAction[static_cast<int>(report->action)];
+    record.key = report->key;
+    record.wall_ns = report->run.wall_ns;
+    record.time_lower_bound = report->run.unknown_cost_kernels > 0;
+  }
   dev.buffers.EndCall(dev.sim.allocator(), call);
 
   for (const CommandOutput::Line& line : made.lines()) ctx.out.Add(line.text, line.style);

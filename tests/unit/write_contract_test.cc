@@ -63,6 +63,10 @@ const std::vector<Writer>& Writers() {
       {"minify --out",
        {"load " AIRSCOPE_TEST_DATA "/host_sync.readable.py as sync", "minify capture --out {dir}"},
        {"use seed"}},
+      {"advise --write",
+       {"load " AIRSCOPE_TEST_DATA "/mlp.readable.py as advmlp", "call arg0_1=f32[8,64]", "call arg0_1=f32[16,64]",
+        "advise --write {dir}"},
+       {"use seed"}},
       {"automatic dumps (dump.dir)",
        {"set dump.formats json", "set dump.when all", "set dump.dir {dir}", "reset", "step"},
        {"set dump.when off", "reset"}},
@@ -125,7 +129,8 @@ class WriteContractTest : public ::testing::Test {
   }
   // The file `writer` writes in `dir` (the automatic dumps choose its name).
   fs::path Target(const Writer& writer, const fs::path& dir, std::string_view name) const {
-    if (writer.name.starts_with("minify")) return dir / "min.readable.py";  // the first of its three files
+    if (writer.name.starts_with("minify")) return dir / "min.readable.py";     // the first of its three files
+    if (writer.name.starts_with("advise")) return dir / "advmlp.readable.py";  // the first of its files
     return writer.name.starts_with("automatic") ? dir / kAutomaticDump : dir / name;
   }
 

@@ -57,6 +57,10 @@ struct ReportGraph {
   std::string cache_text;
   std::string guards_text;
   std::string recompiles_text;
+  // The coverage ledger (`coverage`): "3 of 5 calls" ran as a captured graph,
+  // for the index ("" without calls), and the ledger as the shell prints it.
+  std::string coverage_summary;
+  std::string coverage_text;
   // What `check` finds, when it could run without compiling anything
   // (repl/hazard_check.h): the pages that draw `checked` (the graph check
   // lowers, one of `stages` or `loaded`; null when it is none of them) mark

@@ -488,6 +488,7 @@ void AddGraphPage(const ReportData& data, size_t g, const GraphPlan& plan, Site&
   ctx["cache_text"] = graph.cache_text;
   ctx["guards_text"] = graph.guards_text;
   ctx["recompiles_text"] = graph.recompiles_text;
+  ctx["coverage_text"] = graph.coverage_text;
   site.AddPage(page, "graph", std::move(ctx));
 }
 
@@ -586,6 +587,7 @@ void AddIndex(const ReportData& data, const std::vector<GraphPlan>& plans, Site&
                       {"changed", changed},
                       {"distinct", plans[g].snapshots.size()},
                       {"cached", !graph.cache_text.empty()},
+                      {"coverage", graph.coverage_summary},
                       {"current", g == data.current_graph}});
   }
   ctx["graphs"] = graphs;

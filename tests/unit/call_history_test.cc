@@ -1,0 +1,98 @@
+// The call history a TORCH_LOGS text implies (repl/call_history.h), on the
+// real logs under tests/data/torch_logs (sources in its README).
+#include "repl/call_history.h"
+
+#include <gtest/gtest.h>
+
+namespace airscope {
+namespace {
+
+CallHistory FromFile(const std::string& name, const std::string& frame = "") {
+  Result<TorchLogs> logs =
+      LoadTorchLogsFile(std::string(AIRSCOPE_TEST_DATA) + "/torch_logs/" + name, uint64_t{1} << 30);
+  EXPECT_TRUE(logs.ok()) << logs.status().message();
+  Result<CallHistory> h = HistoryFromLogs(*logs, frame);
+  EXPECT_TRUE(h.ok()) << h.status().message();
+  return h.ok() ? *h : CallHistory{};
+}
+
+TEST(CallHistory, OneSizeRecompile) {
+  // troubleshooting_recompile.log: 0/0 at x.size(0)=3, the call that recompiled passed 4.
+  CallHistory h = FromFile("troubleshooting_recompile.log");
+  EXPECT_EQ(h.frame, "0");
+  ASSERT_EQ(h.calls.size(), 2u);
+  EXPECT_EQ(h.calls[0].spec, "x=f32[3]");
+  EXPECT_EQ(h.calls[1].spec, "x=f32[4]");
+  EXPECT_TRUE(h.calls[0].assumed.empty());
+  EXPECT_EQ(h.calls[1].observed, "compiled 0/1");
+  EXPECT_EQ(h.logged_compiles, 2u);
+  EXPECT_EQ(h.logged_eager, 0u);
+  EXPECT_FALSE(h.logged_limit);
+}
+
+TEST(CallHistory, ConstantsUpToTheLimitThenEager) {
+  // troubleshooting_recompiles_constants.log: eight entries at c = 1.5 ... 8.5
+  // (their failures print each), then a call that missed all eight and ran eager.
+  CallHistory h = FromFile("troubleshooting_recompiles_constants.log");
+  EXPECT_EQ(h.frame, "0");
+  ASSERT_EQ(h.calls.size(), 9u);
+  EXPECT_EQ(h.calls[0].spec, "c=1.5");
+  EXPECT_EQ(h.calls[7].spec, "c=8.5");
+  EXPECT_TRUE(h.calls[7].assumed.empty());
+  EXPECT_TRUE(h.calls[8].eager);
+  // The eager call's value is never printed: one no entry has, and said so.
+  EXPECT_EQ(h.calls[8].spec, "c=9.5");
+  ASSERT_EQ(h.calls[8].assumed.size(), 1u);
+  EXPECT_EQ(h.logged_compiles, 8u);
+  EXPECT_EQ(h.logged_eager, 1u);
+  EXPECT_EQ(h.logged_limit, 8u);
+}
+
+TEST(CallHistory, LimitWarningAloneAssumesTheEntriesBetween) {
+  // troubleshooting_cache_limit.log: only the warning, 0/0 at x.size(0)=1, the eager call at 9.
+  CallHistory h = FromFile("troubleshooting_cache_limit.log");
+  ASSERT_EQ(h.calls.size(), 9u);
+  EXPECT_EQ(h.calls[0].spec, "x=f32[1]");
+  EXPECT_TRUE(h.calls[0].assumed.empty());
+  EXPECT_EQ(h.calls[1].spec, "x=f32[2]");
+  EXPECT_FALSE(h.calls[1].assumed.empty());
+  EXPECT_EQ(h.calls[8].spec, "x=f32[9]");
+  EXPECT_TRUE(h.calls[8].eager);
+  EXPECT_FALSE(h.assumptions.empty());
+}
+
+TEST(CallHistory, ParameterSizesOfAnAttributeSource) {
+  // troubleshooting_lr_scheduler.log: frame 3, a float attribute of self.
+  CallHistory h = FromFile("troubleshooting_lr_scheduler.log");
+  EXPECT_EQ(h.frame, "3");
+  ASSERT_EQ(h.inputs.size(), 1u);
+  EXPECT_EQ(h.inputs[0].name, "self_param_groups_0_lr");
+  EXPECT_EQ(h.inputs[0].kind, HistoryInput::Kind::kScalar);
+  EXPECT_EQ(h.calls[0].spec, "self_param_groups_0_lr=0.01");
+}
+
+TEST(CallHistory, GlobalStateIsNotFixable) {
+  // issue123784_global_state.log: no compile id at all; the function names the frame.
+  CallHistory h = FromFile("issue123784_global_state.log");
+  EXPECT_EQ(h.frame, "fn");
+  ASSERT_EQ(h.unfixable.size(), 1u);
+  EXPECT_EQ(h.unfixable[0].kind, GuardFailure::Kind::kGlobalState);
+  ASSERT_EQ(h.calls.size(), 2u);
+  EXPECT_NE(h.calls[0].spec, h.calls[1].spec);
+}
+
+TEST(CallHistory, NothingToReplay) {
+  Result<TorchLogs> logs =
+      LoadTorchLogsFile(std::string(AIRSCOPE_TEST_DATA) + "/torch_logs/troubleshooting_guards.log", uint64_t{1} << 30);
+  ASSERT_TRUE(logs.ok());
+  Result<CallHistory> h = HistoryFromLogs(*logs, "");
+  ASSERT_FALSE(h.ok());
+  EXPECT_NE(h.status().message().find("nothing to replay"), std::string::npos);
+  Result<CallHistory> other = HistoryFromLogs(
+      *LoadTorchLogsFile(std::string(AIRSCOPE_TEST_DATA) + "/torch_logs/troubleshooting_recompile.log", 1 << 30), "7");
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.status().message().find("no frame '7'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace airscope
