@@ -95,7 +95,7 @@ bool ParseTensorCheck(std::string_view reason, GuardFailure& f) {
 }
 
 // `NAME(ARG, VALUE)` -> ARG and VALUE (ARG may hold commas inside brackets).
-bool ParseCall(std::string_view reason, std::string_view name, GuardFailure& f) {
+bool ParseGuardCall(std::string_view reason, std::string_view name, GuardFailure& f) {
   std::string_view text = reason;
   if (!Consume(text, name) || !Consume(text, "(") || !text.ends_with(')')) return false;
   text.remove_suffix(1);
@@ -126,11 +126,11 @@ GuardFailure ParseGuardFailure(std::string_view line) {
     f.kind = GuardFailure::Kind::kGlobalState;
     return f;
   }
-  if (ParseCall(text, "___check_obj_id", f)) {
+  if (ParseGuardCall(text, "___check_obj_id", f)) {
     f.kind = GuardFailure::Kind::kObjectId;
     return f;
   }
-  if (ParseCall(text, "___check_type_id", f)) {
+  if (ParseGuardCall(text, "___check_type_id", f)) {
     f.kind = GuardFailure::Kind::kTypeId;
     return f;
   }
