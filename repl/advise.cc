@@ -41,22 +41,35 @@ class ReplaySandbox {
 
   Result<ReplayCounts> Run(const std::vector<std::string>& setup, const std::vector<std::string>& calls) {
     Session& session = interpreter_.session();
-    AIRSCOPE_RETURN_IF_ERROR(session.Use(graph_));
-    AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, session.Current());
+    if (!session.Find(graph_)) return Status::Errorf("advise: the graph '{}' is gone", graph_);
     const Settings settings = session.settings();
     DeviceState device = std::move(session.device());
     session.device() = DeviceState();
     session.device().sim = SimDevice(device.sim.spec());
     session.device().stream_limits = device.stream_limits;
-    std::shared_ptr<CacheState> cache = std::move(entry->cache);
-    entry->cache = nullptr;
-    if (cache && (cache->trace || cache->logs || cache->bundle)) {
-      auto logs = std::make_shared<CacheState>();
-      logs->trace = cache->trace;
-      logs->logs = cache->logs;
-      logs->bundle = cache->bundle;
-      entry->cache = std::move(logs);
+    // Every graph's compile cache is set aside, not only this one's: their
+    // AclGraphs hold the set-aside device's buffers and captured graphs. The
+    // logs a graph was loaded with stay (they are what it is).
+    std::vector<std::pair<std::string, std::shared_ptr<CacheState>>> set_aside;
+    std::vector<std::string> names;
+    for (const Session::Entry& e : session.graphs()) names.push_back(e.name);
+    for (const std::string& name : names) {
+      // A name the session just listed: Use cannot fail, and nothing here may return early (the device is out).
+      Result<Session::Entry*> current = session.Use(name).ok() ? session.Current() : Status::Error("gone");
+      if (!current.ok()) continue;
+      Session::Entry* entry = *current;
+      std::shared_ptr<CacheState> cache = std::move(entry->cache);
+      entry->cache = nullptr;
+      if (cache && (cache->trace || cache->logs || cache->bundle)) {
+        auto logs = std::make_shared<CacheState>();
+        logs->trace = cache->trace;
+        logs->logs = cache->logs;
+        logs->bundle = cache->bundle;
+        entry->cache = std::move(logs);
+      }
+      set_aside.emplace_back(name, std::move(cache));
     }
+    (void)session.Use(graph_);  // found above
     ReplayCounts counts;
     Status interrupted = Status::Ok();
     auto run = [&](const std::string& line, std::string_view what) {
@@ -98,8 +111,9 @@ class ReplaySandbox {
         }
       }
     }
-    // Put everything back.
-    if (session.Use(graph_).ok()) {
+    // Put everything back (the sandbox's caches and device go).
+    for (auto& [name, cache] : set_aside) {
+      if (!session.Use(name).ok()) continue;
       if (Result<Session::Entry*> back = session.Current(); back.ok()) (*back)->cache = std::move(cache);
     }
     session.settings() = settings;

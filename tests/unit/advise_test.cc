@@ -66,6 +66,27 @@ TEST(Advise, PredictionsAreReplaysAndTheSessionIsPutBack) {
   EXPECT_EQ(captures, top.counts.captures);
 }
 
+TEST(Advise, OtherGraphsCachesAreSetAsideAndPutBack) {
+  // Another graph's AclGraphs hold the session's device: the replay, on a
+  // fresh device, must not see them (their buffers are not on it), and they
+  // come back untouched.
+  TestShell shell;
+  RunLines(shell, {"set mode reduce-overhead", "load " AIRSCOPE_TEST_DATA "/mlp.readable.py as first"});
+  RunLines(shell, kMlpCalls);
+  RunLines(shell, {"load " AIRSCOPE_TEST_DATA "/mlp.readable.py as second"});
+  RunLines(shell, kMlpCalls);
+  const Session::Entry* first = shell.session.Find("first");
+  ASSERT_TRUE(first && first->cache && first->cache->frame);
+  const CacheState* before = first->cache.get();
+  Result<CallHistory> history = HistoryFromSession(*FindCacheState(shell.session), "second");
+  ASSERT_TRUE(history.ok());
+  Result<AdviseResult> r = Advise(shell.interpreter, *history, AdviseScope::kAll);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r->baseline_matches);
+  EXPECT_EQ(shell.session.Find("first")->cache.get(), before);
+  EXPECT_EQ(shell.session.current()->name, "second");
+}
+
 TEST(Coverage, AgreesWithTheAclGraphCounters) {
   TestShell shell;
   RunLines(shell, {"set mode reduce-overhead", "set config.debug.aclgraph.static_capture_size_limit 2",
