@@ -338,6 +338,7 @@ Result<CallHistory> Reconstruct(FrameEvents log, const std::string& origin, cons
     entries = std::max(entries, n + 1);
   }
   if (entries == 0) entries = 1;  // a limit line alone: at least entry 0 existed
+  const size_t entries_in_log = entries;  // named by a compile id or a failure; the rest the limit implies
   if (h.logged_limit && entries < *h.logged_limit && !eager_events.empty()) {
     h.assumptions.push_back(fmt::format(
         "the log shows {} of the {} entries the recompile limit needs before a call runs eager; the calls of the "
@@ -420,7 +421,9 @@ Result<CallHistory> Reconstruct(FrameEvents log, const std::string& origin, cons
         p.event ? fmt::format("log line {}", p.event->line)
                 : fmt::format("no message in the log: entry {}/{} is known from later failures", frame, *p.creates);
     if (!p.event && p.creates && !expected.count(*p.creates)) {
-      call.evidence = fmt::format("not in the log: assumed from the recompile limit");
+      call.evidence = *p.creates < entries_in_log
+                          ? fmt::format("not in the log: a later compile id says entry {}/{} exists", frame, *p.creates)
+                          : std::string("not in the log: assumed from the recompile limit");
     }
     std::vector<std::string> words;
     for (const std::string& name : input_order) {

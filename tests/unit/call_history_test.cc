@@ -81,6 +81,20 @@ TEST(CallHistory, GlobalStateIsNotFixable) {
   EXPECT_NE(h.calls[0].spec, h.calls[1].spec);
 }
 
+TEST(CallHistory, ObjectIdentityChurnIsNotFixableAndNamesItsSource) {
+  // issue163329_check_obj_id.log: the stored copy starts inside [0/6]'s message (its lines without
+  // a header are not a message) and holds [0/7]'s: eight entries, 0/5 and 0/6 known by their ids.
+  CallHistory h = FromFile("issue163329_check_obj_id.log");
+  ASSERT_EQ(h.calls.size(), 8u);
+  EXPECT_EQ(h.logged_compiles, 8u);
+  ASSERT_EQ(h.unfixable.size(), 1u);
+  EXPECT_EQ(h.unfixable[0].kind, GuardFailure::Kind::kObjectId);
+  EXPECT_EQ(h.unfixable[0].source, "self._modules['attn'].processor");
+  EXPECT_EQ(h.calls[5].spec, "self__modules_attn_processor_id=\"'id140576345760592'\"");
+  EXPECT_EQ(h.calls[0].evidence, "not in the log: a later compile id says entry 0/0 exists");
+  EXPECT_FALSE(h.calls[0].assumed.empty());
+}
+
 TEST(CallHistory, NothingToReplay) {
   Result<TorchLogs> logs =
       LoadTorchLogsFile(std::string(AIRSCOPE_TEST_DATA) + "/torch_logs/troubleshooting_guards.log", uint64_t{1} << 30);
