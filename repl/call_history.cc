@@ -84,6 +84,7 @@ std::string PseudoPrefix(GuardFailure::Kind kind) {
     case GuardFailure::Kind::kRank: return "rank";
     case GuardFailure::Kind::kNotTensor: return "kind";
     case GuardFailure::Kind::kStride: return "stride";
+    case GuardFailure::Kind::kSize: return "size";  // a parameter's
     default: return "v";
   }
 }
@@ -96,12 +97,17 @@ std::string PseudoValue(GuardFailure::Kind kind, std::string_view printed) {
   return PseudoWord(value);
 }
 
+// Replayed as a str constant: every class but a size or a constant, and a
+// parameter's size (Dynamo keeps parameters static, see call_history.h).
 bool IsPseudo(const GuardFailure& f) {
-  return f.kind != GuardFailure::Kind::kSize && f.kind != GuardFailure::Kind::kConstant;
+  return (f.kind != GuardFailure::Kind::kSize && f.kind != GuardFailure::Kind::kConstant) || f.parameter;
 }
 
 // The input a failure is about, and its slot.
 Slot SlotOf(const GuardFailure& f) {
+  if (f.kind == GuardFailure::Kind::kSize && f.parameter) {
+    return {fmt::format("{}_size{}", SourceInputName(f.source), f.dim), -1};
+  }
   if (f.kind == GuardFailure::Kind::kSize) return {SourceInputName(f.source), f.dim};
   if (f.kind == GuardFailure::Kind::kConstant) return {SourceInputName(f.source), -1};
   std::string base = f.source.empty() ? std::string("global") : SourceInputName(f.source);
@@ -269,6 +275,17 @@ Result<CallHistory> Reconstruct(FrameEvents log, const std::string& origin, cons
     }
   }
 
+  // A source torch calls a parameter on any of its failures is one on all of them.
+  std::set<std::string> parameters;
+  for (const Event& e : events) {
+    for (const GuardFailure& f : e.failures) {
+      if (f.parameter) parameters.insert(f.source);
+    }
+  }
+  for (Event& e : events) {
+    for (GuardFailure& f : e.failures) f.parameter = f.kind == GuardFailure::Kind::kSize && parameters.count(f.source);
+  }
+
   // Inputs, from every failure of the frame; and the guards no setting fixes.
   std::map<std::string, HistoryInput> inputs;
   std::vector<std::string> input_order;
@@ -281,16 +298,16 @@ Result<CallHistory> Reconstruct(FrameEvents log, const std::string& origin, cons
         input_order.push_back(slot.first);
         in.name = slot.first;
         in.source = f.source.empty() ? "___check_global_state()" : f.source;
-        in.kind = f.kind == GuardFailure::Kind::kSize       ? HistoryInput::Kind::kTensor
+        in.kind = IsPseudo(f)                               ? HistoryInput::Kind::kPseudo
                   : f.kind == GuardFailure::Kind::kConstant ? HistoryInput::Kind::kScalar
-                                                            : HistoryInput::Kind::kPseudo;
+                                                            : HistoryInput::Kind::kTensor;
         in.guard = f.kind;
       }
-      if (f.kind == GuardFailure::Kind::kSize) in.rank = std::max(in.rank, static_cast<size_t>(f.dim + 1));
+      if (in.kind == HistoryInput::Kind::kTensor) in.rank = std::max(in.rank, static_cast<size_t>(f.dim + 1));
       if (IsPseudo(f)) {
         auto key = std::make_pair(static_cast<int>(f.kind), in.source);
         auto [it, added] = unfixable_index.emplace(key, h.unfixable.size());
-        if (added) h.unfixable.push_back({f.kind, in.source, 0, f.reason, e.line});
+        if (added) h.unfixable.push_back({f.kind, in.source, 0, f.reason, e.line, f.parameter});
         ++h.unfixable[it->second].failures;
       }
     }
@@ -337,7 +354,7 @@ Result<CallHistory> Reconstruct(FrameEvents log, const std::string& origin, cons
     creator[n] = &e;
     entries = std::max(entries, n + 1);
   }
-  if (entries == 0) entries = 1;  // a limit line alone: at least entry 0 existed
+  if (entries == 0) entries = 1;          // a limit line alone: at least entry 0 existed
   const size_t entries_in_log = entries;  // named by a compile id or a failure; the rest the limit implies
   if (h.logged_limit && entries < *h.logged_limit && !eager_events.empty()) {
     h.assumptions.push_back(fmt::format(

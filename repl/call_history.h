@@ -21,7 +21,8 @@
 // guards airscope does not read are replayed as a string constant per call
 // (a pseudo input named after the source): a new value exactly where the
 // log shows the guard failing. Stride failures are among them: which
-// setting would relax a stride guard is not modelled.
+// setting would relax a stride guard is not modelled; and a parameter's size
+// (UnfixableGuard::parameter).
 //
 // From the session (HistoryFromSession): the `call` lines of the current
 // graph as typed, in order, with what each did.
@@ -65,6 +66,11 @@ struct UnfixableGuard {
   size_t failures = 0;  // lines of the log that show it failing
   std::string example;  // one such failure as printed
   size_t line = 0;      // its log line
+  // A parameter's size (torch's hint "Guard failed on a parameter"): Dynamo
+  // keeps parameters static (config.force_parameter_static_shapes, True by
+  // default), so a dynamic-shape setting does not reach it; setting that
+  // config False is torch's advice, which airscope does not model.
+  bool parameter = false;
 };
 
 struct CallHistory {

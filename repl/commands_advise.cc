@@ -149,11 +149,17 @@ Status AdviseCommand(CommandContext& ctx) {
                    h.from_log ? "log" : "session", Counted(h));
   }
   if (!h.unfixable.empty()) {
-    ctx.out.Styled(Style::kHeading, "not fixable by dynamism (no setting below changes these guards):");
+    ctx.out.Styled(Style::kHeading,
+                   "not fixable by dynamism, or not replayed (no setting below changes these guards):");
     for (const UnfixableGuard& u : h.unfixable) {
-      ctx.out.Print("  {} on {}: fails {} time(s), e.g. log line {}: {}", GuardFailureClass(u.kind), u.source,
-                    u.failures, u.line, u.example);
-      ctx.out.Styled(Style::kDim, "    {}", UnfixableAdvice(u.kind));
+      ctx.out.Print("  {} on {}: fails {} time(s), e.g. log line {}: {}",
+                    u.parameter ? "a parameter's size" : GuardFailureClass(u.kind), u.source, u.failures, u.line,
+                    u.example);
+      ctx.out.Styled(Style::kDim, "    {}",
+                     u.parameter ? "Dynamo keeps a parameter's sizes static (config.force_parameter_static_shapes, "
+                                   "True by default), so no dynamic-shape setting here reaches it; torch's hint is to "
+                                   "set that config False, which airscope does not model: not replayed"
+                                 : UnfixableAdvice(u.kind));
     }
   }
   const ReplayCounts& base = r.baseline_counts;
@@ -230,43 +236,42 @@ Status CoverageCommand(CommandContext& ctx) {
 }  // namespace
 
 void RegisterAdviseCommands(CommandTable& table) {
-  table.Add(
-      {"advise",
-       kAdviseUsage,
-       "which setting would have avoided the recompiles, eager fallbacks and captures: replayed, not guessed",
-       "Replays the current graph's call history under candidate settings and ranks those that did better.\n"
-       "The history: the session's `call`s of the current graph; or, for a graph loaded from TORCH_LOGS text\n"
-       "or a TORCH_TRACE log, the calls its recompile messages (recompile_reasons records) and recompile-limit\n"
-       "warnings imply. --history lists them, every value the log does not print marked as assumed; --frame F\n"
-       "picks a frame of the log (by default the one with the most messages). A log's calls run on a graph of\n"
-       "placeholders, NAME_history: the log holds the guards' failures, not the graph, so only Dynamo's guards\n"
-       "are replayed. TorchAir's AclGraph log lines and `dynamic` lines are not read into a log's history.\n"
-       "Every replay runs in-process on a fresh compile cache of the graph and a fresh device of the session's\n"
-       "spec, under the session's settings; all of it is put back after. The baseline is the history as it\n"
-       "ran (for a log: airscope's defaults with the log's recompile limit, or `set dynamic false` when only\n"
-       "that reproduces the log); advise says whether it reproduces the counts the log or the session shows.\n"
-       "Candidates: mark_dynamic of each dim whose size varies (and of all of them at once), gears of the\n"
-       "sizes seen, set dynamic true (or none after false), a recompile limit that holds every compile, a\n"
-       "float constant passed as a tensor (a code change); in reduce-overhead mode also\n"
-       "static_capture_size_limit, frozen_parameter, clone_input and disable_mempool_reuse_in_same_fx. A limit\n"
-       "is suggested at the smallest value its replay needed. A candidate is suggested only when its replay ran\n"
-       "every call and did better: fewer eager calls, else fewer compiles, else fewer captures; its cost on\n"
-       "the other counts is shown with it (+N). Guards no dynamism setting changes (object identity\n"
-       "___check_obj_id, type, global state, dtype, device, requires_grad, rank, list length) are named by\n"
-       "source with what to do; a stride failure is listed there too: which setting relaxes a stride guard is\n"
-       "not modelled.\n"
-       "--write DIR writes the replay graph, baseline.airscript, advise.airscript (the top suggestion applied)\n"
-       "and suggestion_N.airscript for the others, each ending in expect lines with the predicted counts\n"
-       "(compiles, eager calls, captures, recaptures, captures per graph key): running one (as a session of\n"
-       "its own) checks the claim.\n"
-       "Simplified: a log's history is reconstructed (so a replay that does not reproduce the log says so);\n"
-       "Dynamo's specialize_float and force_parameter_static_shapes configs are not modelled.",
-       AdviseCommand,
-       [](const std::vector<std::string>& before) {
-         return before.empty() ? CompletionRule{CompletionKind::kFixed, {"all", "captures", "recompiles"}}
-                               : CompletionRule{};
-       },
-       {{"--history", "", {}}, {"--frame", "F", {}}, {"--write", "DIR", {CompletionKind::kFile, {}}}}});
+  table.Add({"advise",
+             kAdviseUsage,
+             "which setting would have avoided the recompiles, eager fallbacks and captures: replayed, not guessed",
+             "Replays the current graph's call history under candidate settings and ranks those that did better.\n"
+             "The history: the session's `call`s of the current graph; or, for a graph loaded from TORCH_LOGS text\n"
+             "or a TORCH_TRACE log, the calls its recompile messages (recompile_reasons records) and recompile-limit\n"
+             "warnings imply. --history lists them, every value the log does not print marked as assumed; --frame F\n"
+             "picks a frame of the log (by default the one with the most messages). A log's calls run on a graph of\n"
+             "placeholders, NAME_history: the log holds the guards' failures, not the graph, so only Dynamo's guards\n"
+             "are replayed. TorchAir's AclGraph log lines and `dynamic` lines are not read into a log's history.\n"
+             "Every replay runs in-process on a fresh compile cache of the graph and a fresh device of the session's\n"
+             "spec, under the session's settings; all of it is put back after. The baseline is the history as it\n"
+             "ran (for a log: airscope's defaults with the log's recompile limit, or `set dynamic false` when only\n"
+             "that reproduces the log); advise says whether it reproduces the counts the log or the session shows.\n"
+             "Candidates: mark_dynamic of each dim whose size varies (and of all of them at once), gears of the\n"
+             "sizes seen, set dynamic true (or none after false), a recompile limit that holds every compile, a\n"
+             "float constant passed as a tensor (a code change); in reduce-overhead mode also\n"
+             "static_capture_size_limit, frozen_parameter, clone_input and disable_mempool_reuse_in_same_fx. A limit\n"
+             "is suggested at the smallest value its replay needed. A candidate is suggested only when its replay ran\n"
+             "every call and did better: fewer eager calls, else fewer compiles, else fewer captures; its cost on\n"
+             "the other counts is shown with it (+N). Guards no dynamism setting changes (object identity\n"
+             "___check_obj_id, type, global state, dtype, device, requires_grad, rank, list length) are named by\n"
+             "source with what to do; a stride failure is listed there too: which setting relaxes a stride guard is\n"
+             "not modelled.\n"
+             "--write DIR writes the replay graph, baseline.airscript, advise.airscript (the top suggestion applied)\n"
+             "and suggestion_N.airscript for the others, each ending in expect lines with the predicted counts\n"
+             "(compiles, eager calls, captures, recaptures, captures per graph key): running one (as a session of\n"
+             "its own) checks the claim.\n"
+             "Simplified: a log's history is reconstructed (so a replay that does not reproduce the log says so);\n"
+             "Dynamo's specialize_float and force_parameter_static_shapes configs are not modelled.",
+             AdviseCommand,
+             [](const std::vector<std::string>& before) {
+               return before.empty() ? CompletionRule{CompletionKind::kFixed, {"all", "captures", "recompiles"}}
+                                     : CompletionRule{};
+             },
+             {{"--history", "", {}}, {"--frame", "F", {}}, {"--write", "DIR", {CompletionKind::kFile, {}}}}});
   table.Add({"coverage",
              "coverage",
              "how much of the current graph's calls ran as a captured graph, per compile and graph key",

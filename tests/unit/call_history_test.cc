@@ -95,6 +95,19 @@ TEST(CallHistory, ObjectIdentityChurnIsNotFixableAndNamesItsSource) {
   EXPECT_FALSE(h.calls[0].assumed.empty());
 }
 
+TEST(CallHistory, AParametersSizeIsNotReplayedAsADynamicDim) {
+  // dion23_recompile_limit.log: torch's "Guard failed on a parameter" hint on X[0].
+  CallHistory h = FromFile("dion23_recompile_limit.log");
+  ASSERT_EQ(h.unfixable.size(), 1u);
+  EXPECT_TRUE(h.unfixable[0].parameter);
+  EXPECT_EQ(h.unfixable[0].source, "X[0]");
+  ASSERT_EQ(h.inputs.size(), 1u);
+  EXPECT_EQ(h.inputs[0].kind, HistoryInput::Kind::kPseudo);
+  EXPECT_EQ(h.logged_limit, 8u);
+  ASSERT_EQ(h.calls.size(), 9u);
+  EXPECT_TRUE(h.calls[8].eager);
+}
+
 TEST(CallHistory, NothingToReplay) {
   Result<TorchLogs> logs =
       LoadTorchLogsFile(std::string(AIRSCOPE_TEST_DATA) + "/torch_logs/troubleshooting_guards.log", uint64_t{1} << 30);
