@@ -203,28 +203,41 @@ Status CoverageCommand(CommandContext& ctx) {
   if (!ctx.args.empty()) return UsageError("coverage");
   AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, ctx.session.Current());
   const CacheState* state = entry->cache.get();
-  if (!state || state->calls.empty()) {
-    ctx.out.Print("graph '{}': no calls yet (use call NAME=SPEC ...)", entry->name);
+  const bool from_log = state && state->calls.empty() && state->logs && !LogCoverage(*state->logs).rows.empty();
+  if (!from_log && (!state || state->calls.empty())) {
+    ctx.out.Print("graph '{}': no calls yet (use call NAME=SPEC ...), and no TorchAir AclGraph log lines", entry->name);
     return Status::Ok();
   }
-  Coverage c = BuildCoverage(*state);
-  ctx.out.Styled(Style::kHeading, "coverage of '{}': {} of {} call(s) ran as a captured graph{}", entry->name,
-                 c.graphed, c.calls, c.truncated ? " (the newest calls only: older ones are not kept)" : "");
-  size_t key_width = 9;
-  for (const CoverageRow& row : c.rows) key_width = std::max(key_width, row.key.size() + 2);
-  ctx.out.Print("  {:<8} {:<{}} {:>6} {:>8} {:>8} {:>10} {:>6} {:>7} {:>9} {:>6}  {}", "compile", "graph key",
-                key_width, "calls", "replayed", "captured", "recaptured", "eager", "limit", "no graph", "failed",
-                "simulated time");
+  Coverage c = from_log ? LogCoverage(*state->logs) : BuildCoverage(*state);
+  if (from_log) {
+    ctx.out.Styled(Style::kHeading,
+                   "coverage from TorchAir's AclGraph lines in {}: {} of {} counted call(s) ran as a captured graph",
+                   state->logs->path, c.graphed, c.calls);
+    ctx.out.Styled(Style::kDim,
+                   "  only the calls the log's level printed are counted (a replay is INFO, a capture's start DEBUG); "
+                   "after the static_capture_size_limit fallback TorchAir prints nothing per call; no time is logged");
+  } else {
+    ctx.out.Styled(Style::kHeading, "coverage of '{}': {} of {} call(s) ran as a captured graph{}", entry->name,
+                   c.graphed, c.calls, c.truncated ? " (the newest calls only: older ones are not kept)" : "");
+  }
+  size_t key_width = 9, id_width = 8;
+  for (const CoverageRow& row : c.rows) {
+    key_width = std::max(key_width, row.key.size() + 2);
+    id_width = std::max(id_width, row.compile_id.size());
+  }
+  ctx.out.Print("  {:<{}} {:<{}} {:>6} {:>8} {:>8} {:>10} {:>6} {:>7} {:>9} {:>6}  {}",
+                from_log ? "fx graph" : "compile", id_width, "graph key", key_width, "calls", "replayed", "captured",
+                "recaptured", "eager", "limit", "no graph", "failed", "simulated time");
   for (const CoverageRow& row : c.rows) {
     std::string time = "-";
     if (row.wall_ns > 0 && c.wall_ns > 0) {
       time = fmt::format("{:.1f} us ({:.0f}%){}", row.wall_ns / 1e3, 100.0 * row.wall_ns / c.wall_ns,
                          row.time_lower_bound ? " at least" : "");
     }
-    ctx.out.Print("  {:<8} {:<{}} {:>6} {:>8} {:>8} {:>10} {:>6} {:>7} {:>9} {:>6}  {}",
-                  row.compile_id.empty() ? "-" : row.compile_id, row.key.empty() ? "-" : "{" + row.key + "}", key_width,
-                  row.calls, row.replayed, row.captured, row.recaptured, row.eager_fallback, row.dynamo_eager,
-                  row.compiled_only, row.failed, time);
+    ctx.out.Print("  {:<{}} {:<{}} {:>6} {:>8} {:>8} {:>10} {:>6} {:>7} {:>9} {:>6}  {}",
+                  row.compile_id.empty() ? "-" : row.compile_id, id_width, row.key.empty() ? "-" : "{" + row.key + "}",
+                  key_width, row.calls, row.replayed, row.captured, row.recaptured, row.eager_fallback,
+                  row.dynamo_eager, row.compiled_only, row.failed, time);
   }
   ctx.out.Styled(Style::kDim,
                  "  eager: TorchAir ran the graph op by op after static_capture_size_limit; limit: Dynamo ran the "
@@ -280,7 +293,11 @@ void RegisterAdviseCommands(CommandTable& table) {
              "after TorchAir's static_capture_size_limit fallback, ran without any compiled graph (Dynamo's\n"
              "recompile limit), ran compiled without an AclGraph (mode default) or failed in the runtime, and\n"
              "the share of the simulated time each took (a lower bound where kernels had no cost model). The\n"
-             "counts are checked against the AclGraph counters `cache` shows; a disagreement is printed.",
+             "counts are checked against the AclGraph counters `cache` shows; a disagreement is printed.\n"
+             "A graph loaded from TORCH_LOGS text, with no calls of its own: the same ledger from the real run's\n"
+             "TorchAir lines (acl_graph.py: `Find captured AclGraph` a replay, `Success to capture` a capture, a\n"
+             "recapture after `needs to be recaptured`, `static_capture_size_limit reached` the fallback), per fx\n"
+             "graph and key; only what the log's level printed is counted, and no time.",
              CoverageCommand,
              {}});
 }

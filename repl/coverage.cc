@@ -70,4 +70,43 @@ Coverage BuildCoverage(const CacheState& state) {
   return c;
 }
 
+Coverage LogCoverage(const TorchLogs& logs) {
+  Coverage c;
+  std::map<std::pair<std::string, std::string>, size_t> index;
+  std::map<std::pair<std::string, std::string>, size_t> pending_recaptures;
+  auto row = [&](const TorchAirEvent& e, const std::string& key) -> CoverageRow& {
+    auto [it, added] = index.emplace(std::make_pair(e.fx_graph, key), c.rows.size());
+    if (added) c.rows.push_back({e.fx_graph, key});
+    return c.rows[it->second];
+  };
+  for (const TorchAirEvent& e : logs.events) {
+    if (e.kind == "hit") {
+      CoverageRow& r = row(e, e.key);
+      ++r.replayed;
+      ++r.calls;
+    } else if (e.kind == "recapture") {
+      ++pending_recaptures[{e.fx_graph, e.key}];
+    } else if (e.kind == "captured") {
+      CoverageRow& r = row(e, e.key);
+      size_t& pending = pending_recaptures[{e.fx_graph, e.key}];
+      if (pending > 0) {
+        --pending;
+        ++r.recaptured;
+      } else {
+        ++r.captured;
+      }
+      ++r.calls;
+    } else if (e.kind == "limit_reached") {
+      CoverageRow& r = row(e, "fallback_to_eager");
+      ++r.eager_fallback;
+      ++r.calls;
+    }
+  }
+  for (const CoverageRow& r : c.rows) {
+    c.calls += r.calls;
+    c.graphed += r.replayed + r.captured + r.recaptured;
+  }
+  return c;
+}
+
 }  // namespace airscope

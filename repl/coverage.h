@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "formats/torch_logs.h"
+
 namespace airscope {
 
 struct CacheState;
@@ -41,5 +43,15 @@ struct Coverage {
 };
 
 Coverage BuildCoverage(const CacheState& state);
+
+// The same ledger from a real run's TorchAir log lines (acl_graph.py's
+// messages, formats/torch_logs.h TorchAirEvent): per fx graph (compile_id
+// holds "graph_1") and graph key, "Find captured" lines are replays, "Success
+// to capture" lines captures (recaptures where "needs to be recaptured"
+// came first for the key), "static_capture_size_limit reached" one eager
+// fallback (the later eager calls print nothing). Only what the log's level
+// printed is counted (a hit is INFO), and there is no time: calls = the
+// lines counted. Empty rows when the log holds none of these lines.
+Coverage LogCoverage(const TorchLogs& logs);
 
 }  // namespace airscope

@@ -115,3 +115,24 @@ TEST(Coverage, AgreesWithTheAclGraphCounters) {
 
 }  // namespace
 }  // namespace airscope
+
+namespace airscope {
+namespace {
+
+TEST(Coverage, FromARealRunsTorchAirLines) {
+  Result<TorchLogs> logs = LoadTorchLogsFile(AIRSCOPE_TEST_DATA "/torch_compile_debug/torchair_debug.log", 1 << 30);
+  ASSERT_TRUE(logs.ok()) << logs.status().message();
+  Coverage c = LogCoverage(*logs);
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].compile_id, "graph_1");
+  EXPECT_EQ(c.rows[0].key, "no_updated_input");
+  EXPECT_EQ(c.rows[0].captured, 1u);
+  EXPECT_EQ(c.rows[0].replayed, 2u);
+  EXPECT_EQ(c.graphed, 3u);
+  Result<TorchLogs> none = LoadTorchLogsFile(AIRSCOPE_TEST_DATA "/torch_logs/troubleshooting_recompile.log", 1 << 30);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(LogCoverage(*none).rows.empty());
+}
+
+}  // namespace
+}  // namespace airscope
