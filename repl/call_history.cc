@@ -163,6 +163,16 @@ std::string SlotName(const Slot& slot) {
 // The messages of a log, per frame, in log order: what a TORCH_LOGS text or
 // a TORCH_TRACE log says of recompiles, whichever it is.
 struct FrameEvents {
+  // Dynamo's `create_symbol s0 = 3 for L['x'].size()[0] ...` (TORCH_LOGS=dynamic) in compile F/K:
+  // entry K was compiled for a call whose x.size(0) was 3, and that dim varied.
+  struct Symbol {
+    std::string frame;
+    size_t entry = 0;
+    std::string input;
+    int64_t dim = 0;
+    std::string value;
+  };
+  std::vector<Symbol> symbols;
   std::map<std::string, std::vector<Event>> frames;
   std::vector<std::string> order;
   std::map<std::string, std::string> function_of;
@@ -194,6 +204,17 @@ Result<CallHistory> HistoryFromLogs(const TorchLogs& logs, const std::string& wa
     for (const std::string& line : r.failures) event.failures.push_back(ParseGuardFailure(line));
     log.Add(std::move(event), r.function,
             r.location.empty() ? r.function : fmt::format("{} in {}", r.function, r.location));
+  }
+  for (const TorchLogsSymbol& sym : logs.symbols) {
+    size_t size_at = sym.source.find(".size()[");
+    int64_t entry = CompileOfId(sym.id);
+    if (size_at == std::string::npos || entry < 0 || FrameOfId(sym.id).empty()) continue;
+    int64_t dim = -1;
+    std::string_view rest = std::string_view(sym.source).substr(size_at + 8);
+    std::from_chars(rest.data(), rest.data() + rest.size(), dim);
+    if (dim < 0 || !IsIntText(sym.value)) continue;
+    log.symbols.push_back({FrameOfId(sym.id), static_cast<size_t>(entry),
+                           SourceInputName(sym.source.substr(0, size_at)), dim, sym.value});
   }
   for (const TorchLogsCacheLimit& c : logs.cache_limits) {
     Event event;
@@ -313,6 +334,19 @@ Result<CallHistory> Reconstruct(FrameEvents log, const std::string& origin, cons
     }
   }
 
+  // A dim a compile made a symbol of is a tensor input's dim that varied.
+  for (const FrameEvents::Symbol& sym : log.symbols) {
+    if (sym.frame != frame) continue;
+    HistoryInput& in = inputs[sym.input];
+    if (in.name.empty()) {
+      input_order.push_back(sym.input);
+      in.name = sym.input;
+      in.source = sym.input;
+      in.kind = HistoryInput::Kind::kTensor;
+    }
+    if (in.kind == HistoryInput::Kind::kTensor) in.rank = std::max(in.rank, static_cast<size_t>(sym.dim + 1));
+  }
+
   // Entries and what their guards expect; the calls the events are.
   size_t entries = 0;
   std::map<size_t, std::map<Slot, std::string>> expected;  // entry -> slot -> value
@@ -324,6 +358,11 @@ Result<CallHistory> Reconstruct(FrameEvents log, const std::string& origin, cons
       entries = std::max(entries, static_cast<size_t>(k + 1));
       expected[static_cast<size_t>(k)][SlotOf(f)] = EntryValue(f);
     }
+  }
+  for (const FrameEvents::Symbol& sym : log.symbols) {
+    if (sym.frame != frame || inputs[sym.input].kind != HistoryInput::Kind::kTensor) continue;
+    expected[sym.entry].emplace(Slot{sym.input, sym.dim}, sym.value);  // a failure's value wins
+    entries = std::max(entries, sym.entry + 1);
   }
   struct Pending {
     std::optional<size_t> creates;  // the entry this call compiled; nullopt: it ran eager
@@ -383,6 +422,9 @@ Result<CallHistory> Reconstruct(FrameEvents log, const std::string& origin, cons
   std::set<Slot> varying;
   for (const Event& e : events) {
     for (const GuardFailure& f : e.failures) varying.insert(SlotOf(f));
+  }
+  for (const FrameEvents::Symbol& sym : log.symbols) {
+    if (sym.frame == frame) varying.insert({sym.input, sym.dim});
   }
   std::vector<Slot> slots;
   for (const std::string& name : input_order) {

@@ -10,7 +10,9 @@
 //     limit (the log's `hit config.cache_size_limit (L)` line gives L);
 //     its failures print what the call passed where they say `actual`;
 //   - a cache-limit warning is one eager call (the warning is printed once:
-//     how many more calls ran eager the log does not say).
+//     how many more calls ran eager the log does not say);
+//   - `create_symbol s0 = 3 for L['x'].size()[0]` (TORCH_LOGS=dynamic) in
+//     compile F/K: entry K's call passed x.size(0) = 3, a dim that varied.
 // Each value the log does not print is assumed and said so: a size or
 // constant that differs between the printed calls is given a value no
 // printed call has (the smallest integer >= 2 unused, or a float past the

@@ -108,6 +108,31 @@ TEST(CallHistory, AParametersSizeIsNotReplayedAsADynamicDim) {
   EXPECT_TRUE(h.calls[8].eager);
 }
 
+TEST(CallHistory, CreateSymbolLinesGiveTheValueOfTheCallThatCompiled) {
+  // Constructed from the forms of real lines: pr130043_recompiles.log's message and
+  // troubleshooting_dynamic.log's create_symbol line, put under compile 0/1 with glog prefixes.
+  const char* text =
+      "V0703 10:34:13.273000 140345997743104 torch/_dynamo/guards.py:2590] [0/1] [__recompiles] Recompiling "
+      "function f in /data/users/ezyang/a/pytorch/b.py:3\n"
+      "V0703 10:34:13.273000 140345997743104 torch/_dynamo/guards.py:2590] [0/1] [__recompiles]     triggered by "
+      "the following guard failure(s):\n"
+      "V0703 10:34:13.273000 140345997743104 torch/_dynamo/guards.py:2590] [0/1] [__recompiles]     - 0/0: tensor "
+      "'L['x']' size mismatch at index 0. expected 4, actual 5\n"
+      "V0703 10:34:13.280000 140345997743104 torch/fx/experimental/symbolic_shapes.py:3557] [0/1] create_symbol s0 = "
+      "7 for L['y'].size()[1] [2, int_oo] at b.py:4 in f (_dynamo/variables/builder.py:2718 in <lambda>), for more "
+      "info run with TORCHDYNAMO_EXTENDED_DEBUG_CREATE_SYMBOL=\"s0\"\n";
+  TorchLogs logs = ParseTorchLogs(text, "dyn.log");
+  ASSERT_EQ(logs.symbols.size(), 1u);
+  Result<CallHistory> h = HistoryFromLogs(logs, "");
+  ASSERT_TRUE(h.ok()) << h.status().message();
+  ASSERT_EQ(h->calls.size(), 2u);
+  // y.size(1) of the call that compiled 0/1 is printed; of 0/0's call it is not (a value of its own).
+  EXPECT_EQ(h->calls[1].spec, "x=f32[5] y=f32[8,7]");
+  EXPECT_TRUE(h->calls[1].assumed.empty());
+  EXPECT_EQ(h->calls[0].spec, "x=f32[4] y=f32[8,2]");
+  EXPECT_EQ(h->calls[0].assumed, std::vector<std::string>{"y.size(1)=2"});
+}
+
 TEST(CallHistory, NothingToReplay) {
   Result<TorchLogs> logs =
       LoadTorchLogsFile(std::string(AIRSCOPE_TEST_DATA) + "/torch_logs/troubleshooting_guards.log", uint64_t{1} << 30);
