@@ -1424,6 +1424,9 @@ struct TorchLogsReader::State {
       ReadTorchLine(t, -1, "", at);
       return;
     }
+    if (t.find("FailOnRecompileLimitHit") != std::string_view::npos && log.limit_raised_lines.size() < 100000) {
+      log.limit_raised_lines.push_back(at);
+    }
     ++log.other_lines;
   }
 

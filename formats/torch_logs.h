@@ -212,6 +212,9 @@ struct TorchLogs {
   std::vector<TorchLogsGraphSizes> graph_sizes;
   std::vector<TorchAirEvent> events;
   std::vector<TorchLogsStep> steps;
+  // Lines with `torch._dynamo.exc.FailOnRecompileLimitHit` (fullgraph=True: the
+  // call past the recompile limit raised instead of running eager).
+  std::vector<size_t> limit_raised_lines;
   std::map<std::string, size_t> artifacts;         // every `__artifact` seen -> lines
   std::map<std::string, size_t> unread_artifacts;  // those airscope does not interpret -> lines
   size_t tabular_graphs = 0;  // `graph` artifact tables (tabulate installed): not a graph form airscope reads

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -59,7 +60,8 @@ struct Event {
   size_t line = 0;
   std::string id;  // the compile id the log put on it
   bool is_limit = false;
-  size_t limit = 0;  // the recompile limit the warning prints (0: it prints none)
+  bool raised = false;  // FailOnRecompileLimitHit followed the warning (fullgraph=True)
+  size_t limit = 0;     // the recompile limit the warning prints (0: it prints none)
   std::vector<GuardFailure> failures;
 };
 
@@ -216,9 +218,13 @@ Result<CallHistory> HistoryFromLogs(const TorchLogs& logs, const std::string& wa
     log.symbols.push_back({FrameOfId(sym.id), static_cast<size_t>(entry),
                            SourceInputName(sym.source.substr(0, size_at)), dim, sym.value});
   }
-  for (const TorchLogsCacheLimit& c : logs.cache_limits) {
+  for (size_t i = 0; i < logs.cache_limits.size(); ++i) {
+    const TorchLogsCacheLimit& c = logs.cache_limits[i];
     Event event;
     event.line = c.line;
+    // The exception, when it comes before the next warning, is this call's.
+    size_t next = i + 1 < logs.cache_limits.size() ? logs.cache_limits[i + 1].line : SIZE_MAX;
+    for (size_t raised : logs.limit_raised_lines) event.raised = event.raised || (raised > c.line && raised < next);
     event.id = c.id;
     event.limit = LimitValue(c.limit).value_or(0);
     event.is_limit = true;
@@ -371,13 +377,16 @@ Result<CallHistory> Reconstruct(FrameEvents log, const std::string& origin, cons
   std::map<size_t, const Event*> creator;  // entry -> the recompile message that made it
   std::vector<const Event*> eager_events;
   const Event* last_eager = nullptr;
+  std::set<const Event*> raised;  // the eager calls that raised FailOnRecompileLimitHit instead
   for (const Event& e : events) {
     if (e.is_limit) {
       // A warning right after an eager recompile message is that same call.
       if (last_eager && !last_eager->is_limit && (e.id.empty() || e.id == last_eager->id)) {
+        if (e.raised) raised.insert(last_eager);
         last_eager = nullptr;
         continue;
       }
+      if (e.raised) raised.insert(&e);
       eager_events.push_back(&e);
       continue;
     }
@@ -475,7 +484,10 @@ Result<CallHistory> Reconstruct(FrameEvents log, const std::string& origin, cons
     }
     HistoryCall call;
     call.eager = !p.creates.has_value();
-    call.observed = p.creates ? fmt::format("compiled {}/{}", frame, *p.creates) : "ran eager (recompile limit)";
+    call.observed = p.creates ? fmt::format("compiled {}/{}", frame, *p.creates)
+                    : raised.count(p.event)
+                        ? "raised FailOnRecompileLimitHit (fullgraph=True; replayed as an eager call)"
+                        : "ran eager (recompile limit)";
     call.evidence =
         p.event ? fmt::format("log line {}", p.event->line)
                 : fmt::format("no message in the log: entry {}/{} is known from later failures", frame, *p.creates);
@@ -521,6 +533,11 @@ Result<CallHistory> Reconstruct(FrameEvents log, const std::string& origin, cons
         "a tensor's rank is its highest dim the log names + 1, its dtype float32; a dim the log never names "
         "is {} in every call",
         kUnnamedDimSize));
+  }
+  if (!raised.empty()) {
+    h.assumptions.push_back(
+        "with fullgraph=True a call past the recompile limit raises FailOnRecompileLimitHit instead of running "
+        "eager; airscope's cache runs it eager, so the replay counts it as an eager call");
   }
   if (!eager_events.empty()) {
     h.assumptions.push_back(

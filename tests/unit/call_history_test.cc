@@ -106,6 +106,8 @@ TEST(CallHistory, AParametersSizeIsNotReplayedAsADynamicDim) {
   EXPECT_EQ(h.logged_limit, 8u);
   ASSERT_EQ(h.calls.size(), 9u);
   EXPECT_TRUE(h.calls[8].eager);
+  // fullgraph=True: the log's FailOnRecompileLimitHit says the call raised; the history says so.
+  EXPECT_EQ(h.calls[8].observed, "raised FailOnRecompileLimitHit (fullgraph=True; replayed as an eager call)");
 }
 
 TEST(CallHistory, CreateSymbolLinesGiveTheValueOfTheCallThatCompiled) {
