@@ -28,6 +28,21 @@ std::string Delta(size_t value, size_t base) {
   return fmt::format("{} ({}{})", value, value > base ? "+" : "-", value > base ? value - base : base - value);
 }
 
+// The calls a log's TorchAir lines show, per fx graph and key: listed, not replayed (the log does not
+// say which Dynamo entry a fx graph is, nor the sizes behind a key).
+void PrintTorchAirCalls(const TorchLogs& logs, CommandOutput& out) {
+  Coverage c = LogCoverage(logs);
+  if (c.rows.empty()) return;
+  out.Styled(Style::kHeading,
+             "TorchAir's AclGraph lines in the log (not replayed: they do not say which cache entry a "
+             "fx graph is, nor the sizes behind a key; `coverage` tabulates them):");
+  for (const CoverageRow& r : c.rows) {
+    out.Print("  {} {}: {} capture(s), {} recapture(s), {} replay(s){}", r.compile_id,
+              r.key.empty() ? "(no key printed)" : "{" + r.key + "}", r.captured, r.recaptured, r.replayed,
+              r.eager_fallback ? fmt::format(", {} fallback(s) to eager", r.eager_fallback) : "");
+  }
+}
+
 void PrintHistory(const CallHistory& h, CommandOutput& out) {
   out.Styled(Style::kHeading, "history: {} call(s) of frame {} ({}), from {}", h.calls.size(), h.frame, h.function,
              h.origin);
@@ -115,12 +130,22 @@ Status AdviseCommand(CommandContext& ctx) {
     history = HistoryFromTrace(*state->trace, frame);
   } else {
     return Status::Errorf(
-        "'{}' has no calls to replay: make some with `call`, or load a TORCH_LOGS text with recompile messages",
+        "'{}' has no calls to replay: make some with `call`, or load a TORCH_LOGS text or TORCH_TRACE log with "
+        "recompile messages",
         entry->name);
   }
-  if (!history.ok()) return history.status();
+  if (!history.ok()) {
+    // --history of a log without recompile messages still lists what its TorchAir lines show.
+    if (ctx.flags.Has("--history") && state && state->logs && !LogCoverage(*state->logs).rows.empty()) {
+      ctx.out.Print("{}", history.status().message());
+      PrintTorchAirCalls(*state->logs, ctx.out);
+      return Status::Ok();
+    }
+    return history.status();
+  }
   if (ctx.flags.Has("--history")) {
     PrintHistory(*history, ctx.out);
+    if (history->from_log && state->logs) PrintTorchAirCalls(*state->logs, ctx.out);
     return Status::Ok();
   }
   AIRSCOPE_ASSIGN_OR_RETURN(AdviseResult r, Advise(ctx.interpreter, std::move(history).value(), scope));
