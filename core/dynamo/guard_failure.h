@@ -18,10 +18,9 @@
 // parameter, consider using torch._dynamo.config.force_parameter_static_shapes
 // = False"). Anything else is kOther, kept verbatim: never guessed at.
 //
-// Fixable says whether a dynamic-shape setting can make the guard pass for
-// other values (sizes, strides, a Python int); every other class is a
-// different object, type, dtype, device, grad mode or global state, which no
-// dynamism setting changes.
+// UnfixableAdvice says what to do about the classes no dynamism setting
+// changes: a different object, type, dtype, device, grad mode, rank, length
+// or global state (sizes, strides and constants can be made dynamic).
 #pragma once
 
 #include <cstdint>
@@ -55,8 +54,6 @@ struct GuardFailure {
   std::string expected;  // the entry's value as printed ("3", "8.5", "Float", the object id)
   std::optional<std::string> actual;  // the call's value, when the line prints it
   bool parameter = false;             // torch's "Guard failed on a parameter" hint
-
-  bool Fixable() const { return kind == Kind::kSize || kind == Kind::kStride || kind == Kind::kConstant; }
 };
 
 // Parses one failure line, with or without its "- " and "ID: " prefixes.
