@@ -517,6 +517,27 @@ TEST(TorchLogsTest, SniffingTellsLogsFromGraphsAndTraceLogs) {
   EXPECT_FALSE(LooksLikeTorchLogs("[15/165] Building CXX object core/a.cc.o\n[16/165] Linking CXX executable x\n"));
 }
 
+TEST(TorchLogsTest, AStampBeforeAGlogRecordIsSkipped) {
+  // ComfyUI-Manager's fallback stamp is Unix seconds; the record's second
+  // line, without the stamp, continues it.
+  TorchLogs log = ParseTorchLogs(
+      "[1723430303] [rank2]:V0101 00:00:00.000000 7 guards.py:1] [0/1] [__recompiles] Recompiling function f in "
+      "x.py:1\n"
+      "[rank2]:V0101 00:00:00.000000 7 guards.py:1] [0/1] [__recompiles]     triggered by the following guard "
+      "failure(s):\n"
+      "[rank2]:V0101 00:00:00.000000 7 guards.py:1] [0/1] [__recompiles]     - 0/0: x == 1\n"
+      // Not a stamp: words in the brackets, or no space after them.
+      "[stamp here] V0101 00:00:00.000000 7 guards.py:1] [0/2] [__recompiles] Recompiling function f in x.py:1\n"
+      "[2025-08-12 03:18:23.088]V0101 00:00:00.000000 7 guards.py:1] [0/3] [__recompiles] Recompiling function f in "
+      "x.py:1\n",
+      "stamped.log");
+  ASSERT_EQ(log.recompiles.size(), 1u);
+  EXPECT_EQ(log.recompiles[0].id, "0/1");
+  EXPECT_EQ(log.recompiles[0].rank, 2);
+  EXPECT_EQ(log.recompiles[0].failures, std::vector<std::string>{"0/0: x == 1"});
+  EXPECT_EQ(log.other_lines, 2u);
+}
+
 // Each real log of tests/data/torch_logs (README.md cites where it was
 // published) is read with the items a plain scan of its text finds.
 TEST(TorchLogsTest, EveryRealLogLoadsWithWhatItsTextHolds) {
