@@ -329,6 +329,29 @@ bool ParseTorchAir(std::string_view line, Head* h) {
   return true;
 }
 
+// A glog record behind a stamp another logger wrote first on its line:
+// ComfyUI-Manager tees ComfyUI's stdout and stderr into its log file and
+// writes `[2025-08-12 03:18:23.088] ` (`%Y-%m-%d %H:%M:%S.%f` cut to
+// milliseconds; Unix seconds where datetime is unusable) before every write
+// that starts a line (prestartup_script.py, ComfyUIManagerLogger.sync_write).
+// logging writes a record in one call, so only the record's first line gets
+// the stamp: the head is the glog one behind it, which the other lines repeat
+// (a log people paste from there: ComfyUI issue 9289).
+bool ParseStampedGlog(std::string_view line, Head* h) {
+  if (line.empty() || line[0] != '[') return false;
+  size_t close = line.find("] ", 1);
+  if (close == std::string_view::npos || close < 9 || close > 30) return false;
+  for (char c : line.substr(1, close - 1)) {
+    if (!IsDigit(c) && std::string_view("-: .,").find(c) == std::string_view::npos) return false;
+  }
+  std::string_view rest = line.substr(close + 2);
+  int rank = -1;
+  size_t start = SkipRankPrefixes(rest, &rank);
+  if (!ParseGlog(rest, start, h)) return false;
+  h->rank = rank;
+  return true;
+}
+
 bool ParseHead(std::string_view line, Head* h) {
   if (ParseTorchAir(line, h)) return true;
   int rank = -1;
@@ -337,6 +360,7 @@ bool ParseHead(std::string_view line, Head* h) {
     h->rank = rank;
     return true;
   }
+  if (ParseStampedGlog(line, h)) return true;
   // A bracket record glued to other output on its line (pytest prints a
   // test's name or a progress dot first: pytorch PRs 110928 and 114053).
   size_t tries = 0;

@@ -517,6 +517,129 @@ TEST(TorchLogsTest, SniffingTellsLogsFromGraphsAndTraceLogs) {
   EXPECT_FALSE(LooksLikeTorchLogs("[15/165] Building CXX object core/a.cc.o\n[16/165] Linking CXX executable x\n"));
 }
 
+TorchLogs RealLog(std::string_view name) {
+  return ParseTorchLogs(ReadFile(LogsDir() + "/" + std::string(name)).value(), std::string(name));
+}
+
+// Items of one recompile message, for comparing a whole message at once.
+std::vector<std::string> Failures(const TorchLogs& log, size_t i) {
+  return i < log.recompiles.size() ? log.recompiles[i].failures : std::vector<std::string>{};
+}
+
+TEST(TorchLogsTest, RealLogAutoRound1679CacheLimitCutBeforeItsReason) {
+  // intel/auto-round #1679: the stored copy ends inside the third line, so the
+  // warning is read without the `last reason` line (the `'v'` size mismatch).
+  TorchLogs log = RealLog("autoround1679_recompile_limit.log");
+  EXPECT_TRUE(log.recompiles.empty());
+  ASSERT_EQ(log.cache_limits.size(), 1u);
+  const TorchLogsCacheLimit& c = log.cache_limits[0];
+  EXPECT_EQ(c.id, "0/8");
+  EXPECT_EQ(c.line, 1u);
+  EXPECT_EQ(c.limit, "recompile_limit (8)");
+  EXPECT_EQ(c.function,
+            "'quant_tensor_sym' "
+            "(/home/daved/miniforge3/envs/autoround/lib/python3.12/site-packages/auto_round/data_type/int.py:118)");
+  EXPECT_EQ(c.last_reason, "");
+  EXPECT_EQ(log.other_lines, 1u);  // the cut `W0414 02:`
+}
+
+TEST(TorchLogsTest, RealLogComfyUI9289RecompilesBehindComfyUIManagersStamp) {
+  // Comfy-Org/ComfyUI #9289: ComfyUI-Manager's log file puts
+  // `[2025-08-12 03:18:23.088] ` before the first line of each record; the
+  // record's other lines carry only torch's glog prefix.
+  TorchLogs log = RealLog("comfyui9289_recompiles.log");
+  EXPECT_EQ(log.other_lines, 0u);
+  EXPECT_EQ(log.torch_lines, 6u);
+  ASSERT_EQ(log.recompiles.size(), 2u);  // [4/1]'s header is not in the stored copy
+  const TorchLogsRecompile& r = log.recompiles[0];
+  EXPECT_EQ(r.id, "6/2");
+  EXPECT_EQ(r.line, 2u);
+  EXPECT_EQ(r.function, "forward");
+  EXPECT_EQ(r.location, "C:\\AI\\ComfyUI_windows_portable\\ComfyUI\\comfy\\ldm\\qwen_image\\model.py:221");
+  EXPECT_EQ(Failures(log, 0),
+            (std::vector<std::string>{
+                "6/0: tensor 'image_rotary_emb' size mismatch at index 1. expected 7104, actual 6895",
+                "6/1: tensor 'self._modules['img_mod']._modules['1']._parameters['weight']' size mismatch at index 1. "
+                "expected 1728, actual 2112. Guard failed on a parameter, consider using "
+                "torch._dynamo.config.force_parameter_static_shapes = False to allow dynamism on parameters."}));
+  EXPECT_EQ(log.recompiles[1].id, "7/2");
+  EXPECT_EQ(log.recompiles[1].line, 6u);
+  EXPECT_TRUE(log.recompiles[1].failures.empty());  // the stored copy ends inside its first line
+  std::vector<std::string> ids;
+  for (const TorchLogsCompile& c : log.compiles) ids.push_back(c.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"4/1", "6/2", "7/2"}));
+}
+
+TEST(TorchLogsTest, AStampBeforeAGlogRecordIsSkipped) {
+  // ComfyUI-Manager's fallback stamp is Unix seconds; the record's second
+  // line, without the stamp, continues it.
+  TorchLogs log = ParseTorchLogs(
+      "[1723430303] [rank2]:V0101 00:00:00.000000 7 guards.py:1] [0/1] [__recompiles] Recompiling function f in "
+      "x.py:1\n"
+      "[rank2]:V0101 00:00:00.000000 7 guards.py:1] [0/1] [__recompiles]     triggered by the following guard "
+      "failure(s):\n"
+      "[rank2]:V0101 00:00:00.000000 7 guards.py:1] [0/1] [__recompiles]     - 0/0: x == 1\n"
+      // Not a stamp: words in the brackets, or no space after them.
+      "[stamp here] V0101 00:00:00.000000 7 guards.py:1] [0/2] [__recompiles] Recompiling function f in x.py:1\n"
+      "[2025-08-12 03:18:23.088]V0101 00:00:00.000000 7 guards.py:1] [0/3] [__recompiles] Recompiling function f in "
+      "x.py:1\n",
+      "stamped.log");
+  ASSERT_EQ(log.recompiles.size(), 1u);
+  EXPECT_EQ(log.recompiles[0].id, "0/1");
+  EXPECT_EQ(log.recompiles[0].rank, 2);
+  EXPECT_EQ(log.recompiles[0].failures, std::vector<std::string>{"0/0: x == 1"});
+  EXPECT_EQ(log.other_lines, 2u);
+}
+
+TEST(TorchLogsTest, RealLogTensorRTLLM6142CacheLimitFirstLineOnly) {
+  // NVIDIA/TensorRT-LLM #6142 quotes the warning's first line only.
+  TorchLogs log = RealLog("trtllm6142_recompile_limit.log");
+  ASSERT_EQ(log.cache_limits.size(), 1u);
+  const TorchLogsCacheLimit& c = log.cache_limits[0];
+  EXPECT_EQ(c.id, "0/8");
+  EXPECT_EQ(c.rank, 1);
+  EXPECT_EQ(c.limit, "recompile_limit (8)");
+  EXPECT_EQ(c.function, "");
+  EXPECT_EQ(c.last_reason, "");
+  EXPECT_EQ(log.ranks, std::vector<int>{1});
+}
+
+TEST(TorchLogsTest, RealLogIssue161119OneInputsDim0PerCompile) {
+  // pytorch #161119 (vLLM, Falcon-Mamba): [3/36]'s failures name each earlier
+  // entry's batch size, newest first; the stored copy ends after 3/31.
+  TorchLogs log = RealLog("issue161119_batch_dim0.log");
+  ASSERT_EQ(log.recompiles.size(), 1u);
+  const TorchLogsRecompile& r = log.recompiles[0];
+  EXPECT_EQ(r.id, "3/36");
+  EXPECT_EQ(r.rank, 0);
+  EXPECT_EQ(r.function, "forward_cuda");
+  EXPECT_EQ(r.location, "/data/users/pianpwk/vllm/vllm/model_executor/layers/mamba/mamba_mixer.py:203");
+  ASSERT_EQ(r.failures.size(), 5u);
+  EXPECT_EQ(r.failures[0], "3/35: tensor 'hidden_states' size mismatch at index 0. expected 1, actual 22");
+  EXPECT_EQ(r.failures[4], "3/31: tensor 'hidden_states' size mismatch at index 0. expected 16, actual 22");
+  EXPECT_TRUE(log.cache_limits.empty());
+}
+
+TEST(TorchLogsTest, RealLogPr110325Dim0GrowsByOnePerCall) {
+  // pytorch PR 110325 (torch 2.1 bracket layout, no compile ids): two
+  // consecutive recompiles of _forward_impl for x's dim 0 = 26, then 27.
+  TorchLogs log = RealLog("pr110325_recompiles_dim0.log");
+  ASSERT_EQ(log.recompiles.size(), 2u);
+  for (const TorchLogsRecompile& r : log.recompiles) {
+    EXPECT_EQ(r.id, "");
+    EXPECT_EQ(r.function, "_forward_impl");
+    EXPECT_EQ(r.location, "/data/users/williamwen/torchvision/torchvision/models/resnet.py:266");
+  }
+  EXPECT_EQ(log.recompiles[0].line, 2u);
+  EXPECT_EQ(Failures(log, 0),
+            (std::vector<std::string>{"tensor 'L['x']' size mismatch at index 0. expected 25, actual 26",
+                                      "tensor 'L['x']' size mismatch at index 0. expected 24, actual 26"}));
+  EXPECT_EQ(Failures(log, 1),
+            (std::vector<std::string>{"tensor 'L['x']' size mismatch at index 0. expected 26, actual 27",
+                                      "tensor 'L['x']' size mismatch at index 0. expected 25, actual 27"}));
+  EXPECT_TRUE(log.compiles.empty());
+}
+
 // Each real log of tests/data/torch_logs (README.md cites where it was
 // published) is read with the items a plain scan of its text finds.
 TEST(TorchLogsTest, EveryRealLogLoadsWithWhatItsTextHolds) {
