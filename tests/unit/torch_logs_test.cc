@@ -244,10 +244,15 @@ TEST(TorchLogsTest, CompiledAutogradIdsNameTheirGraphsAndCompiles) {
   std::string text;
   for (std::string_view id : {"!0/3/0_1", "!0"}) {
     std::string prefix = fmt::format("I0101 00:00:00.000000 1 compiled_autograd.py:1] [{}] [__compiled_autograd] ", id);
-    text += prefix + "TRACED GRAPH\n" + prefix + " ===== Compiled autograd graph =====\n" + prefix +
-            " <eval_with_key>.14 class CompiledAutograd(torch.nn.Module):\n" + prefix +
-            "    def forward(self, inputs, sizes, scalars, hooks):\n" + prefix + "        getitem = inputs[0]\n" +
-            prefix + "        return (getitem,)\n";
+    for (std::string_view line :
+         {"TRACED GRAPH",
+          " ===== Compiled autograd graph =====", " <eval_with_key>.14 class CompiledAutograd(torch.nn.Module):",
+          "    def forward(self, inputs, sizes, scalars, hooks):", "        getitem = inputs[0]",
+          "        return (getitem,)"}) {
+      text += prefix;
+      text += line;
+      text += '\n';
+    }
   }
   TorchLogs log = ParseTorchLogs(text, "ca.log");
   EXPECT_EQ(Names(log), (std::vector<std::string>{"!0/3/0_1:compiled_autograd", "!0:compiled_autograd"}));
