@@ -353,6 +353,13 @@ Result<CallHistory> Reconstruct(FrameEvents log, const std::string& origin, cons
     if (in.kind == HistoryInput::Kind::kTensor) in.rank = std::max(in.rank, static_cast<size_t>(sym.dim + 1));
   }
 
+  if (input_order.empty()) {
+    return Status::Errorf(
+        "{}: the messages of frame {} print no guard failure (a cut `last reason`, or none): no call can be rebuilt "
+        "to replay",
+        path, frame);
+  }
+
   // Entries and what their guards expect; the calls the events are.
   size_t entries = 0;
   std::map<size_t, std::map<Slot, std::string>> expected;  // entry -> slot -> value
