@@ -12,20 +12,15 @@
 #include "core/interrupt.h"
 #include "repl/cache_state.h"
 #include "repl/graph_loader.h"
+#include "repl/tokenizer.h"
 
 namespace airscope {
 namespace {
 
-std::vector<SpecToken> SplitSpec(std::string_view text) {
-  std::vector<SpecToken> tokens;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find(' ', start);
-    if (end == std::string_view::npos) end = text.size();
-    if (end > start) tokens.push_back({text.substr(start, end - start), start + 1});
-    start = end + 1;
-  }
-  return tokens;
+// A call's words as the shell reads them (the quotes of a str constant taken off).
+std::vector<Word> SpecWords(std::string_view spec) {
+  Result<std::vector<Word>> words = Tokenize(spec);
+  return words.ok() ? *std::move(words) : std::vector<Word>{};
 }
 
 // Runs lines against one graph of the session with the graph's compile
@@ -59,14 +54,7 @@ class ReplaySandbox {
       if (!current.ok()) continue;
       Session::Entry* entry = *current;
       std::shared_ptr<CacheState> cache = std::move(entry->cache);
-      entry->cache = nullptr;
-      if (cache && (cache->trace || cache->logs || cache->bundle)) {
-        auto logs = std::make_shared<CacheState>();
-        logs->trace = cache->trace;
-        logs->logs = cache->logs;
-        logs->bundle = cache->bundle;
-        entry->cache = std::move(logs);
-      }
+      entry->cache = OnlyTheLogs(cache.get());
       set_aside.emplace_back(name, std::move(cache));
     }
     (void)session.Use(graph_);  // found above
@@ -143,7 +131,9 @@ Variation FindVariation(const std::vector<std::string>& calls) {
   std::map<std::string, std::set<std::string>> floats;
   std::vector<std::string> float_order;
   for (const std::string& call : calls) {
-    std::vector<SpecToken> tokens = SplitSpec(call);
+    std::vector<Word> words = SpecWords(call);
+    std::vector<SpecToken> tokens;
+    for (const Word& w : words) tokens.push_back({w.text, w.column});
     Result<CallSpec> spec = ParseCall(tokens);
     if (!spec.ok()) continue;
     for (const CallInput& in : spec->inputs) {
@@ -250,12 +240,12 @@ std::vector<std::string> CandidateCalls(const CallHistory& history, const Advise
       continue;
     }
     std::vector<std::string> words;
-    for (const SpecToken& token : SplitSpec(call.spec)) {
-      std::string word(token.text);
+    for (const Word& w : SpecWords(call.spec)) {
+      std::string word = w.text;
       for (const auto& [input, spec] : candidate.as_tensor) {
         if (word.starts_with(input + "=")) word = fmt::format("{}={}", input, spec);
       }
-      words.push_back(std::move(word));
+      words.push_back(QuoteWord(word));
     }
     calls.push_back(fmt::format("{}", fmt::join(words, " ")));
   }

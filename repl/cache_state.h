@@ -77,4 +77,9 @@ const CacheState* FindCacheState(const Session& session);
 // graph is replaced or dropped).
 void ReleaseRuntimes(CacheState& state, DeviceState& device);
 
+// What a replay in a fresh cache keeps of `cache` (minify's tries, advise's
+// replays): the logs the graph was loaded with, which are what it is, not
+// the calls' state; null when it has none.
+std::shared_ptr<CacheState> OnlyTheLogs(const CacheState* cache);
+
 }  // namespace airscope

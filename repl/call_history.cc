@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "repl/cache_state.h"
+#include "repl/tokenizer.h"
 
 namespace airscope {
 namespace {
@@ -593,17 +594,13 @@ Result<CallHistory> HistoryFromSession(const CacheState& state, const std::strin
 std::string HistoryGraphText(const CallHistory& history) {
   // The first call's sizes annotate the placeholders: `x=f32[3,8]` -> `x: "f32[3, 8]"`.
   std::map<std::string, std::string> annotation;
-  if (!history.calls.empty()) {
-    std::string_view spec = history.calls.front().spec;
-    for (size_t start = 0; start < spec.size();) {
-      size_t end = std::min(spec.find(' ', start), spec.size());
-      std::string_view word = spec.substr(start, end - start);
-      if (size_t eq = word.find('='); eq != std::string_view::npos) {
-        std::string spaced;
-        for (char c : word.substr(eq + 1)) spaced += c == ',' ? std::string(", ") : std::string(1, c);
-        annotation[std::string(word.substr(0, eq))] = std::move(spaced);
-      }
-      start = end + 1;
+  Result<std::vector<Word>> words =
+      history.calls.empty() ? Result<std::vector<Word>>(std::vector<Word>{}) : Tokenize(history.calls.front().spec);
+  for (const Word& word : words.ok() ? *words : std::vector<Word>{}) {
+    if (size_t eq = word.text.find('='); eq != std::string::npos) {
+      std::string spaced;
+      for (char c : word.text.substr(eq + 1)) spaced += c == ',' ? std::string(", ") : std::string(1, c);
+      annotation[word.text.substr(0, eq)] = std::move(spaced);
     }
   }
   std::vector<std::string> params, body, outs;

@@ -30,8 +30,7 @@ std::string Delta(size_t value, size_t base) {
 
 // The calls a log's TorchAir lines show, per fx graph and key: listed, not replayed (the log does not
 // say which Dynamo entry a fx graph is, nor the sizes behind a key).
-void PrintTorchAirCalls(const TorchLogs& logs, CommandOutput& out) {
-  Coverage c = LogCoverage(logs);
+void PrintTorchAirCalls(const Coverage& c, CommandOutput& out) {
   if (c.rows.empty()) return;
   out.Styled(Style::kHeading,
              "TorchAir's AclGraph lines in the log (not replayed: they do not say which cache entry a "
@@ -136,16 +135,17 @@ Status AdviseCommand(CommandContext& ctx) {
   }
   if (!history.ok()) {
     // --history of a log without recompile messages still lists what its TorchAir lines show.
-    if (ctx.flags.Has("--history") && state && state->logs && !LogCoverage(*state->logs).rows.empty()) {
+    Coverage torchair = ctx.flags.Has("--history") && state && state->logs ? LogCoverage(*state->logs) : Coverage{};
+    if (!torchair.rows.empty()) {
       ctx.out.Print("{}", history.status().message());
-      PrintTorchAirCalls(*state->logs, ctx.out);
+      PrintTorchAirCalls(torchair, ctx.out);
       return Status::Ok();
     }
     return history.status();
   }
   if (ctx.flags.Has("--history")) {
     PrintHistory(*history, ctx.out);
-    if (history->from_log && state->logs) PrintTorchAirCalls(*state->logs, ctx.out);
+    if (history->from_log && state->logs) PrintTorchAirCalls(LogCoverage(*state->logs), ctx.out);
     return Status::Ok();
   }
   AIRSCOPE_ASSIGN_OR_RETURN(AdviseResult r, Advise(ctx.interpreter, std::move(history).value(), scope));
@@ -228,12 +228,13 @@ Status CoverageCommand(CommandContext& ctx) {
   if (!ctx.args.empty()) return UsageError("coverage");
   AIRSCOPE_ASSIGN_OR_RETURN(Session::Entry * entry, ctx.session.Current());
   const CacheState* state = entry->cache.get();
-  const bool from_log = state && state->calls.empty() && state->logs && !LogCoverage(*state->logs).rows.empty();
-  if (!from_log && (!state || state->calls.empty())) {
+  const bool has_calls = state && !state->calls.empty();
+  Coverage c = has_calls ? BuildCoverage(*state) : state && state->logs ? LogCoverage(*state->logs) : Coverage{};
+  const bool from_log = !has_calls && !c.rows.empty();
+  if (!has_calls && !from_log) {
     ctx.out.Print("graph '{}': no calls yet (use call NAME=SPEC ...), and no TorchAir AclGraph log lines", entry->name);
     return Status::Ok();
   }
-  Coverage c = from_log ? LogCoverage(*state->logs) : BuildCoverage(*state);
   if (from_log) {
     ctx.out.Styled(Style::kHeading,
                    "coverage from TorchAir's AclGraph lines in {}: {} of {} counted call(s) ran as a captured graph",

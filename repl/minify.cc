@@ -46,16 +46,9 @@ class CandidateTrial {
     std::shared_ptr<const Graph> loaded = std::exchange(entry->loaded.graph, std::move(candidate));
     std::shared_ptr<CacheState> cache = std::move(entry->cache);
     std::unique_ptr<PipelineRun> pipeline = std::move(entry->pipeline);
-    entry->cache = nullptr;
     // The logs the graph was loaded with are what it is, not the calls' state:
     // a try keeps them (compare, compiles and guards read them).
-    if (cache && (cache->trace || cache->logs || cache->bundle)) {
-      auto logs = std::make_shared<CacheState>();
-      logs->trace = cache->trace;
-      logs->logs = cache->logs;
-      logs->bundle = cache->bundle;
-      entry->cache = std::move(logs);
-    }
+    entry->cache = OnlyTheLogs(cache.get());
     // A fresh pipeline, but with the user's pass list, breakpoints and skips
     // (`pipeline remove P`, `skip P`): the failure may depend on them.
     if (pipeline || passes) {

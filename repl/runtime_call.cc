@@ -106,6 +106,15 @@ std::vector<std::string> LiftedParameters(const Graph& loaded) {
 
 }  // namespace
 
+std::shared_ptr<CacheState> OnlyTheLogs(const CacheState* cache) {
+  if (!cache || !(cache->trace || cache->logs || cache->bundle)) return nullptr;
+  auto logs = std::make_shared<CacheState>();
+  logs->trace = cache->trace;
+  logs->logs = cache->logs;
+  logs->bundle = cache->bundle;
+  return logs;
+}
+
 void ReleaseRuntimes(CacheState& state, DeviceState& device) {
   for (CacheState::EntryRuntime& r : state.runtimes) {
     if (r.graph) r.graph->Release(device.sim, device.buffers);
