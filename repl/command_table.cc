@@ -88,6 +88,7 @@ CommandTable BuildCommandTable() {
   RegisterRuntimeCommands(table);
   RegisterMinifyCommand(table);
   RegisterAdviseCommands(table);
+  RegisterNavigateCommands(table);
   RegisterSplitCommand(table);
   RegisterPiecewiseCommand(table);
   RegisterStreamCommand(table);

@@ -100,6 +100,7 @@ void RegisterModuleCommands(CommandTable& table);
 void RegisterPipelineCommands(CommandTable& table);
 void RegisterPlanCommands(CommandTable& table);      // plan formula, plan capture (commands_plan.cc)
 void RegisterPiecewiseCommand(CommandTable& table);  // piecewise (commands_piecewise.cc)
+void RegisterNavigateCommands(CommandTable& table);  // focus, path, users, producers, repeats (commands_navigate.cc)
 void RegisterAdviseCommands(CommandTable& table);    // advise, coverage (commands_advise.cc)
 void RegisterMinifyCommand(CommandTable& table);     // minify (commands_minify.cc)
 void RegisterSplitCommand(CommandTable& table);      // split (commands_split.cc)

@@ -6,11 +6,14 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/analysis/graph_neighbourhood.h"
 #include "core/file_util.h"
+#include "core/fx/fx_text.h"
 #include "core/suggest.h"
 #include "repl/aclgraph_dump.h"
 #include "repl/cache_state.h"
 #include "repl/command_table.h"
+#include "repl/graph_folding.h"
 #include "repl/graph_text.h"
 #include "repl/graph_views.h"
 #include "repl/hazard_check.h"
@@ -188,6 +191,38 @@ Status Use(CommandContext& ctx) {
   return Status::Ok();
 }
 
+constexpr const char* kShowUsage =
+    "show [--format F] [--stage S] [--around NODE [--hops K]] [--fold|--all] | show compile ID";
+
+// `show --around NODE`: the FX lines of the nodes within --hops (default 2)
+// of NODE, in graph order, "..." where lines are left out.
+Status ShowAround(CommandContext& ctx, const Graph& graph, const std::string& name) {
+  AIRSCOPE_ASSIGN_OR_RETURN(const Node* centre, FindNodeOrError(graph, name));
+  int hops = 2;
+  if (const Word* word = ctx.flags.Word("--hops")) {
+    std::optional<int64_t> value = WordAsInt(*word);
+    if (!value || *value < 0 || *value > 1000000) {
+      return Status::Errorf("--hops must be a whole number from 0 to 1000000, not '{}'", word->text);
+    }
+    hops = static_cast<int>(*value);
+  }
+  constexpr size_t kMaxLines = 500;
+  Neighbourhood around = NodesAround(graph, *centre, hops, kMaxLines);
+  std::string text = "graph():";
+  uint32_t next = 0;
+  for (const NearNode& near : around.nodes) {
+    uint32_t position = graph.PositionOf(near.node);
+    if (position != next) text += fmt::format("\n    ... {} node(s)", position - next);
+    text += fmt::format("\n    {}", PrintFxNode(graph, *near.node));
+    next = position + 1;
+  }
+  if (next != graph.size()) text += fmt::format("\n    ... {} node(s)", graph.size() - next);
+  ctx.out.AddBlock(text);
+  ctx.out.Styled(Style::kDim, "  {} node(s) within {} hop(s) of %{}{}", around.nodes.size(), hops, centre->name(),
+                 around.truncated ? fmt::format(" (the nearest {}; focus NODE K --max N lists more)", kMaxLines) : "");
+  return Status::Ok();
+}
+
 Status Show(CommandContext& ctx) {
   // `show compile ID`: one compile of a loaded log, as `compiles ID` shows it.
   if (!ctx.args.empty() && ctx.args[0].text == "compile") {
@@ -196,11 +231,30 @@ Status Show(CommandContext& ctx) {
     CommandContext sub{ctx.session, ctx.interpreter, rest, ctx.out, ctx.flags};
     return CompilesCommand(sub);
   }
-  if (!ctx.args.empty()) {
-    return UsageError(fmt::format("show [--format {}] [--stage S]", fmt::join(GraphFormatNames(true), "|")));
-  }
+  if (!ctx.args.empty()) return UsageError(kShowUsage);
   const std::string* format = ctx.flags.Value("--format");
   AIRSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> graph, GraphFor(ctx, ctx.flags.Value("--stage")));
+  if (ctx.flags.Has("--around") || ctx.flags.Has("--fold")) {
+    if (format && *format != "fx") {
+      return Status::Errorf("show --around/--fold print FX text; --format {} prints the whole graph", *format);
+    }
+  }
+  if (const Word* around = ctx.flags.Word("--around")) return ShowAround(ctx, *graph, around->text);
+  if (ctx.flags.Has("--hops")) return Status::Error("--hops goes with --around NODE");
+  if (ctx.flags.Has("--all") && ctx.flags.Has("--fold")) return Status::Error("show: --all or --fold, not both");
+  bool fold = ctx.flags.Has("--fold") || (!format && !ctx.flags.Has("--all") &&
+                                          graph->size() > ctx.session.settings().GetUnsigned("show.fold-above"));
+  if (fold) {
+    FoldedGraph folded = FoldRepeats(*graph);
+    if (!folded.blocks.empty()) {
+      ctx.out.AddBlock(FoldedFxText(*graph, folded));
+      ctx.out.Styled(Style::kDim, "  {} of {} nodes folded into their first alike repeat ({}; show --all prints all)",
+                     folded.FoldedNodes(), graph->size(),
+                     ctx.flags.Has("--fold") ? "--fold" : "more than show.fold-above nodes");
+      return Status::Ok();
+    }
+    if (ctx.flags.Has("--fold")) ctx.out.Styled(Style::kDim, "  (no repeated blocks to fold)");
+  }
   std::string note;
   DotOptions dot = DrawingOptions(ctx, *graph, format ? *format : "fx", &note);
   AIRSCOPE_ASSIGN_OR_RETURN(std::string text, GraphText(*graph, format ? *format : "fx", dot));
@@ -213,17 +267,7 @@ Status NodeCommand(CommandContext& ctx) {
   if (ctx.args.size() != 1) return UsageError("node NAME");
   AIRSCOPE_ASSIGN_OR_RETURN(const Graph* current, ctx.session.CurrentGraph());
   const Graph& graph = *current;
-  const Node* node = graph.Find(ctx.args[0].text);
-  if (!node) {
-    std::vector<std::string> names;
-    for (const Node* n : graph) names.push_back(n->name());
-    std::string suggestion = DidYouMean(ctx.args[0].text, names);
-    if (!suggestion.empty()) {
-      return Status::Errorf("no node named '{}' in graph '{}'{}", ctx.args[0].text, graph.name(), suggestion);
-    }
-    return Status::Errorf("no node named '{}' in graph '{}' (try find {})", ctx.args[0].text, graph.name(),
-                          ctx.args[0].text);
-  }
+  AIRSCOPE_ASSIGN_OR_RETURN(const Node* node, FindNodeOrError(graph, ctx.args[0].text));
   DescribeNode(*node, ctx.session.registry(), ctx.out);
   return Status::Ok();
 }
@@ -342,20 +386,31 @@ void RegisterGraphCommands(CommandTable& table) {
              Graphs, nullptr});
   table.Add({"use", "use NAME", "make a loaded graph the current one", "Makes NAME the current graph.", Use,
              Always(CompletionKind::kGraph)});
-  table.Add({"show",
-             "show [--format F] [--stage S] | show compile ID",
-             "print the current graph (default: FX text)",
-             fmt::format("Prints the current graph as torch prints it: FX graph text (default), print_readable code,\n"
-                         "airscope JSON, DOT, ... (formats: {}). Once the pipeline has run, the current graph is the\n"
-                         "stage at its cursor; --stage S prints another stage (a number, a pass name, input or last).\n"
-                         "show compile ID: one compile of the loaded log or tree, as `compiles ID` shows it.",
-                         fmt::join(GraphFormatNames(true), ", ")),
-             Show,
-             [](const std::vector<std::string>& before) {
-               return before.empty() ? CompletionRule{CompletionKind::kFixed, {"compile"}} : CompletionRule{};
-             },
-             {{"--format", "F", {CompletionKind::kFixed, GraphFormatNames(true)}},
-              {"--stage", "S", {CompletionKind::kStage, {}}}}});
+  table.Add(
+      {"show",
+       kShowUsage,
+       "print the current graph (default: FX text; a big graph's repeated layers fold)",
+       fmt::format("Prints the current graph as torch prints it: FX graph text (default), print_readable code,\n"
+                   "airscope JSON, DOT, ... (formats: {}). Once the pipeline has run, the current graph is the\n"
+                   "stage at its cursor; --stage S prints another stage (a number, a pass name, input or last).\n"
+                   "A graph of more than show.fold-above nodes (default 1000) prints folded, in FX text: each\n"
+                   "block of repeats (`repeats` lists them: an LLM's layers, the experts inside one) prints once,\n"
+                   "with # lines naming the repeats left out, their first and last node, and every repeat whose\n"
+                   "shapes or constants differ from the one printed. --fold folds a smaller graph, --all prints\n"
+                   "every node. --around NODE prints only the nodes within --hops K (default 2) of NODE, up and\n"
+                   "down its data edges (`focus` lists the same as a table).\n"
+                   "show compile ID: one compile of the loaded log or tree, as `compiles ID` shows it.",
+                   fmt::join(GraphFormatNames(true), ", ")),
+       Show,
+       [](const std::vector<std::string>& before) {
+         return before.empty() ? CompletionRule{CompletionKind::kFixed, {"compile"}} : CompletionRule{};
+       },
+       {{"--format", "F", {CompletionKind::kFixed, GraphFormatNames(true)}},
+        {"--stage", "S", {CompletionKind::kStage, {}}},
+        {"--around", "NODE", {CompletionKind::kNode, {}}},
+        {"--hops", "K", {}},
+        {"--fold", "", {}},
+        {"--all", "", {}}}});
   table.Add({"node", "node NAME", "everything about one node: op, target, args, value, users, cost",
              "Shows a node's op kind, target, args and kwargs, the value it produces (shape, dtype, strides,\n"
              "device; whether annotated in the file or inferred), its stream, inputs and users, and what the\n"

@@ -14,6 +14,7 @@
 #include "repl/command_table.h"
 #include "repl/condition.h"
 #include "repl/dump_instrumentation.h"
+#include "repl/folded_diff.h"
 #include "repl/graph_text.h"
 #include "repl/interpreter.h"
 #include "repl/stage_graph.h"
@@ -337,7 +338,7 @@ void PrintPassStats(CommandContext& ctx, const PipelineRun& run, const StageGrap
 }
 
 Status Diff(CommandContext& ctx) {
-  constexpr std::string_view kSyntax = "diff [A] [B] [--format FORMAT] [--stats]";
+  constexpr std::string_view kSyntax = "diff [A] [B] [--format FORMAT] [--stats] [--all]";
   std::vector<std::string> stages;
   for (const Word& w : ctx.args) stages.push_back(w.text);
   const std::string format = ctx.flags.Value("--format") ? *ctx.flags.Value("--format") : "fx";
@@ -379,6 +380,20 @@ Status Diff(CommandContext& ctx) {
   std::vector<std::string> changed;
   for (const NodeChange& c : diff.changed) changed.push_back(fmt::format("{} ({})", c.name, fmt::join(c.fields, ", ")));
   PrintNames(ctx, "changed:", changed);
+  constexpr size_t kMinAlike = 3;
+  if (!ctx.flags.Has("--all")) {
+    // Alike changes are told apart without context lines: with them, changes
+    // a few lines apart merge into one hunk that nothing else is alike to.
+    std::string bare = UnifiedDiff(text_a, text_b, a.label, b.label, 0);
+    FoldedDiff folded = FoldAlikeHunks(bare, *a.graph, *b.graph, format, kMinAlike);
+    if (folded.folded > 0) {
+      unified = std::move(folded.text);
+      ctx.out.Styled(Style::kDim,
+                     "  {} of {} changes are alike to one printed and fold; without context lines (--all prints the "
+                     "whole diff)",
+                     folded.folded, folded.hunks);
+    }
+  }
   for (std::string_view line : std::vector<std::string>{unified}) {
     size_t start = 0;
     while (start < line.size()) {
@@ -543,26 +558,31 @@ void RegisterPipelineCommands(CommandTable& table) {
              "Stages are named by number, by pass name (its latest stage), `input` or `last` in\n"
              "show --stage, dump ... --stage, diff and bisect.",
              Stages, nullptr});
-  table.Add({"diff",
-             "diff [A] [B] [--format F] [--stats]",
-             "what changed between two stages (default: what the last pass did)",
-             "Compares stage A with stage B (default: the stage before the cursor with the current one; with\n"
-             "one stage S, what S's pass did: stage S-1 with S): the nodes added, removed and changed (matched by\n"
-             "name, saying whether op, target, args, kwargs, stream or meta changed), then a unified diff\n"
-             "(diff -u style) of the two graphs' FX text, or of another text format with --format.\n"
-             "--stats prints instead TorchAir's DEBUG record for the pass (graph_utils.py _compare_fx_graphs,\n"
-             "logged after each FX pass): \"After fx graph pass(NAME) optimization:\", the cost line (the\n"
-             "pass's measured time; only with show-times on), node counts before and after, removed and\n"
-             "added node names, and the operations and targets tables in TorchAir's layout. NAME is the\n"
-             "pass between A and B (several, comma separated, when B is more than one stage after A); with\n"
-             "one stage S, the pass that made S. TorchAir\n"
-             "orders names and rows by Python set order, which varies; airscope uses graph order.\n"
-             "Example: diff input last   diff optimize_noop_ops   diff 3 5   diff --stats view_to_reshape",
-             Diff,
-             [](const std::vector<std::string>&) {
-               return CompletionRule{CompletionKind::kStage, {}};
-             },
-             {{"--format", "F", {CompletionKind::kFixed, GraphFormatNames(true)}}, {"--stats", "", {}}}});
+  table.Add(
+      {"diff",
+       "diff [A] [B] [--format F] [--stats] [--all]",
+       "what changed between two stages (default: what the last pass did)",
+       "Compares stage A with stage B (default: the stage before the cursor with the current one; with\n"
+       "one stage S, what S's pass did: stage S-1 with S): the nodes added, removed and changed (matched by\n"
+       "name, saying whether op, target, args, kwargs, stream or meta changed), then a unified diff\n"
+       "(diff -u style) of the two graphs' FX text, or of another text format with --format.\n"
+       "--stats prints instead TorchAir's DEBUG record for the pass (graph_utils.py _compare_fx_graphs,\n"
+       "logged after each FX pass): \"After fx graph pass(NAME) optimization:\", the cost line (the\n"
+       "pass's measured time; only with show-times on), node counts before and after, removed and\n"
+       "added node names, and the operations and targets tables in TorchAir's layout. NAME is the\n"
+       "pass between A and B (several, comma separated, when B is more than one stage after A); with\n"
+       "one stage S, the pass that made S. TorchAir\n"
+       "orders names and rows by Python set order, which varies; airscope uses graph order.\n"
+       "Hunks that make the same change under other node names (a pass rewriting every layer) print\n"
+       "once when there are 3 or more of them, followed by a line with how many, where they start and,\n"
+       "in FX text, which repeats of the graph's repeated block (`repeats`) they fall in; a layer changed\n"
+       "in another way keeps its own hunk. --all prints every hunk.\n"
+       "Example: diff input last   diff optimize_noop_ops   diff 3 5   diff --stats view_to_reshape",
+       Diff,
+       [](const std::vector<std::string>&) {
+         return CompletionRule{CompletionKind::kStage, {}};
+       },
+       {{"--format", "F", {CompletionKind::kFixed, GraphFormatNames(true)}}, {"--stats", "", {}}, {"--all", "", {}}}});
   table.Add({"bisect", "bisect \"COMMAND\"", "find the first pass after which COMMAND (e.g. an expect) fails",
              "Runs the whole pipeline (from stage 0, ignoring breakpoints, on a copy: the cursor stays where\n"
              "it is) and binary-searches its stages for the first one at which COMMAND fails, running COMMAND\n"

@@ -1,5 +1,7 @@
 #include "repl/graph_views.h"
 
+#include "core/suggest.h"
+
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -68,6 +70,15 @@ bool MatchesPattern(std::string_view pattern, std::string_view text) {
 bool NodeMatches(const Node& node, std::string_view pattern) {
   return MatchesPattern(pattern, node.name()) || MatchesPattern(pattern, node.target()) ||
          MatchesPattern(pattern, OpHistogramKey(node));
+}
+
+Result<const Node*> FindNodeOrError(const Graph& graph, std::string_view name) {
+  if (const Node* node = graph.Find(name)) return node;
+  std::vector<std::string> names;
+  for (const Node* n : graph) names.push_back(n->name());
+  std::string suggestion = DidYouMean(name, names);
+  if (!suggestion.empty()) return Status::Errorf("no node named '{}' in graph '{}'{}", name, graph.name(), suggestion);
+  return Status::Errorf("no node named '{}' in graph '{}' (try find {})", name, graph.name(), name);
 }
 
 void DescribeNode(const Node& node, const OpRegistry& registry, CommandOutput& out) {

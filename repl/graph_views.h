@@ -20,6 +20,10 @@ bool MatchesPattern(std::string_view pattern, std::string_view text);
 // A node matches if its name, its target or its op-histogram key matches.
 bool NodeMatches(const Node& node, std::string_view pattern);
 
+// The node of that name, or an error naming the graph and the closest name
+// ("did you mean"), else suggesting `find`.
+Result<const Node*> FindNodeOrError(const Graph& graph, std::string_view name);
+
 void DescribeNode(const Node& node, const OpRegistry& registry, CommandOutput& out);
 void DescribeStats(const Graph& graph, const OpRegistry& registry, CommandOutput& out);
 

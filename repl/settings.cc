@@ -64,6 +64,12 @@ Settings::Settings() {
            "all_to_all_single decomposition reads in aot; 0: unknown (the op stays whole)",
            {},
            SettingSpec::Kind::kUnsigned});
+  Declare({"show.fold-above",
+           "1000",
+           "show prints a graph of more nodes than this folded: each block of repeated layers once "
+           "(repeats lists them; show --all prints every node)",
+           {},
+           SettingSpec::Kind::kUnsigned});
   Declare({"max-file-size",
            "2147483648",
            "largest file `load` reads, in bytes; larger ones are refused",

@@ -232,7 +232,7 @@ std::string LastGraphvizError() {
 }  // namespace
 
 Result<std::string> GraphToDot(const Graph& graph, const DotOptions& options) {
-  gv::GraphPtr g = BuildGraph(graph, options.hazards);
+  gv::GraphPtr g = BuildGraph(graph, options.hazards, options.only_nodes.get());
   if (!g) return Status::Error("graphviz could not create a graph");
   return gv::Write(g.get());
 }

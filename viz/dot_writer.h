@@ -37,8 +37,8 @@ namespace airscope {
 
 struct DotOptions {
   size_t max_nodes_for_dot = 2000;
-  // Rendering only: draw just the nodes of these names and the edges among
-  // them (the report's drawing of what a pass changed in a big graph).
+  // Draw just the nodes of these names and the edges among them (the
+  // report's drawing of what a pass changed in a big graph, `focus --draw`).
   std::shared_ptr<const std::unordered_set<std::string>> only_nodes;
   // Rendering only: lay out each connected component apart and pack them
   // into a block (graphviz's pack), not one row of many small drawings.

@@ -35,6 +35,8 @@ using ReleaseTextBefore = std::function<void(size_t offset)>;
 Result<std::unique_ptr<Graph>> ParseFxText(std::string_view text, std::string_view filename,
                                            const ReleaseTextBefore& release = {});
 std::string PrintFxText(const Graph& graph);
+// One node's line of PrintFxText, without its indentation.
+std::string PrintFxNode(const Graph& graph, const Node& node);
 
 // Nodes with a string argument that FX text cannot tell from another value:
 // torch's _format_arg prints strings bare, so '1' prints as 1 and 'True' as

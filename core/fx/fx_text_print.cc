@@ -81,6 +81,12 @@ std::string PrintFxText(const Graph& graph) {
   return std::string(out.data(), out.size());
 }
 
+std::string PrintFxNode(const Graph& graph, const Node& node) {
+  fmt::memory_buffer out;
+  AppendNode(out, graph, node);
+  return std::string(out.data(), out.size());
+}
+
 namespace {
 
 // A string prints bare; it reads back as itself only if the parser takes

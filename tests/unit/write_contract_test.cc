@@ -57,6 +57,7 @@ const std::vector<Writer>& Writers() {
       {"dump svg", {"dump svg {}"}},
       {"dump png", {"dump png {}"}},
       {"dump --stage", {"dump json {} --stage input"}},
+      {"focus --draw", {"focus mm --draw {}"}},
       {"timeline --json", {"timeline --json {}"}},
       {"timeline --aclgraph-json", {"timeline --aclgraph-json {}"}},
       {"> (a command's output)", {"stats > {}"}},

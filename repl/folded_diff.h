@@ -1,0 +1,33 @@
+// `diff`'s folding of alike hunks: a pass that rewrites every layer the same
+// way makes one hunk per layer, the same change under other node names. Such
+// hunks print once, followed by a line saying how many more there are, where
+// (their line numbers) and, for FX text, which repeats of a repeated block of
+// the graph before (repl/graph_folding.h) they fall in.
+//
+// Two hunks are alike when their lines are equal after renaming: every word
+// that names a node of either graph (not after a '.', so targets stay) is
+// replaced by its order of first appearance in the hunk. Line numbers are not
+// compared; constants, shapes and targets are, so a layer changed in
+// another way stays a hunk of its own.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "core/ir/graph.h"
+
+namespace airscope {
+
+struct FoldedDiff {
+  std::string text;   // the unified diff, alike hunks after the first of each group left out
+  size_t hunks = 0;   // in the diff
+  size_t folded = 0;  // left out
+};
+
+// `unified` is UnifiedDiff's text of `a` and `b` printed in `format`; groups
+// of at least `min_alike` alike hunks fold.
+FoldedDiff FoldAlikeHunks(std::string_view unified, const Graph& a, const Graph& b, std::string_view format,
+                          size_t min_alike);
+
+}  // namespace airscope
