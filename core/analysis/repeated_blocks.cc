@@ -13,51 +13,82 @@ namespace {
 
 bool IsGraphInput(const Node* node) { return node->op() == OpKind::kPlaceholder || node->op() == OpKind::kGetAttr; }
 
-// The structure test of the header: `later` is `earlier` one period on.
-class Correspondence {
- public:
-  Correspondence(const Graph& graph, std::span<Node* const> nodes) : graph_(graph), nodes_(nodes) {}
+uint64_t Mix(uint64_t hash, uint64_t value) {
+  return hash ^ (value + 0x9E3779B97F4A7C15ULL + (hash << 6) + (hash >> 2));
+}
 
-  bool Nodes(size_t earlier, size_t period) const {
-    const Node& a = *nodes_[earlier];
-    const Node& b = *nodes_[earlier + period];
-    if (a.op() != b.op()) return false;
-    if (IsGraphInput(&a)) return true;             // each repeat's own weights, read in order
-    if (&a.target() != &b.target()) return false;  // targets are interned
-    if (a.args().size() != b.args().size() || a.kwargs().size() != b.kwargs().size()) return false;
-    for (size_t i = 0; i < a.args().size(); ++i) {
-      if (!Arguments(a.args()[i], b.args()[i], period)) return false;
+// The structure test of the header, on a table made in one pass over the
+// nodes, so that testing a period reads contiguous arrays, not nodes (a
+// wrong period that keeps meeting alike ops cost 55 ms a period on a million
+// nodes when each test read both nodes' arguments). Per node: a key (op kind,
+// interned target, arity), a hash of its arguments' layout (kinds, sequence
+// lengths, kwarg names: everything but which nodes and which constants), and
+// the positions of the nodes it reads, in order (kInput for a graph input).
+class Structure {
+ public:
+  Structure(const Graph& graph, std::span<Node* const> nodes) {
+    const size_t n = nodes.size();
+    keys_.resize(n);
+    layouts_.resize(n);
+    input_.resize(n);
+    first_ref_.reserve(n + 1);
+    first_ref_.push_back(0);
+    for (size_t i = 0; i < n; ++i) {
+      const Node& node = *nodes[i];
+      input_[i] = IsGraphInput(&node);
+      uint64_t target = input_[i] ? 0 : std::hash<const std::string*>{}(&node.target());  // interned
+      keys_[i] = Mix(Mix(Mix(target, static_cast<uint64_t>(node.op())), node.args().size()), node.kwargs().size());
+      uint64_t layout = 0;
+      for (const Argument& arg : node.args()) layout = Layout(graph, arg, layout);
+      for (const Kwarg& kwarg : node.kwargs()) {
+        layout = Layout(graph, kwarg.value, Mix(layout, std::hash<std::string>{}(kwarg.name)));
+      }
+      layouts_[i] = layout;
+      first_ref_.push_back(static_cast<uint32_t>(refs_.size()));
     }
-    for (size_t i = 0; i < a.kwargs().size(); ++i) {
-      if (a.kwargs()[i].name != b.kwargs()[i].name) return false;
-      if (!Arguments(a.kwargs()[i].value, b.kwargs()[i].value, period)) return false;
+  }
+
+  uint64_t key(size_t i) const { return keys_[i]; }
+
+  bool Correspond(size_t earlier, size_t period) const {
+    const size_t later = earlier + period;
+    if (keys_[earlier] != keys_[later]) return false;
+    if (input_[earlier]) return true;  // each repeat's own weights, read in order
+    if (layouts_[earlier] != layouts_[later]) return false;
+    const uint32_t* a = refs_.data() + first_ref_[earlier];
+    const uint32_t* b = refs_.data() + first_ref_[later];
+    const size_t count = first_ref_[earlier + 1] - first_ref_[earlier];
+    if (count != first_ref_[later + 1] - first_ref_[later]) return false;
+    for (size_t j = 0; j < count; ++j) {
+      // A graph input on either side: each repeat's own weights, or the
+      // first layer reading the graph's input where later ones read the
+      // layer before. The same node: one all repeats read (a mask).
+      if (a[j] == kInput || b[j] == kInput || a[j] == b[j]) continue;
+      if (b[j] != a[j] + period) return false;
     }
     return true;
   }
 
  private:
-  bool Arguments(const Argument& a, const Argument& b, size_t period) const {
-    if (a.is_node() || b.is_node()) {
-      if (!a.is_node() || !b.is_node()) return false;
-      const Node* x = a.as_node();
-      const Node* y = b.as_node();
-      // A graph input on either side: each repeat's own weights, or the
-      // first layer reading the graph's input where later ones read the
-      // layer before.
-      if (x == y || IsGraphInput(x) || IsGraphInput(y)) return true;
-      return graph_.PositionOf(y) == graph_.PositionOf(x) + period;
+  static constexpr uint32_t kInput = UINT32_MAX;
+
+  uint64_t Layout(const Graph& graph, const Argument& arg, uint64_t hash) {
+    hash = Mix(hash, static_cast<uint64_t>(arg.kind()));
+    if (arg.is_node()) {
+      const Node* input = arg.as_node();
+      refs_.push_back(IsGraphInput(input) ? kInput : graph.PositionOf(input));
+    } else if (arg.is_sequence()) {
+      hash = Mix(hash, arg.items().size());
+      for (const Argument& item : arg.items()) hash = Layout(graph, item, hash);
     }
-    if (a.kind() != b.kind()) return false;
-    if (!a.is_sequence()) return true;  // a constant: its value is a difference, not structure
-    if (a.items().size() != b.items().size()) return false;
-    for (size_t i = 0; i < a.items().size(); ++i) {
-      if (!Arguments(a.items()[i], b.items()[i], period)) return false;
-    }
-    return true;
+    return hash;  // a constant: its value is a difference, not structure
   }
 
-  const Graph& graph_;
-  std::span<Node* const> nodes_;
+  std::vector<uint64_t> keys_;
+  std::vector<uint64_t> layouts_;
+  std::vector<uint8_t> input_;
+  std::vector<uint32_t> first_ref_;  // refs_ of node i: [first_ref_[i], first_ref_[i + 1])
+  std::vector<uint32_t> refs_;
 };
 
 // The periods the op occurrences vote for, most voted first.
@@ -167,17 +198,7 @@ std::vector<RepeatedBlock> FindRepeatedBlocks(const Graph& graph, const RepeatOp
   const size_t end = std::clamp(options.end, begin, all.size());
   std::span<Node* const> nodes = std::span<Node* const>(all).subspan(begin, end - begin);
   const size_t n = nodes.size();
-  Correspondence correspond(graph, nodes);
-  // A key per node (op kind, interned target, arity) that corresponding nodes
-  // share, in one contiguous array: at a wrong period most comparisons stop
-  // at the key, before any node is read.
-  std::vector<uint64_t> keys(n);
-  for (size_t i = 0; i < n; ++i) {
-    const Node& node = *nodes[i];
-    uint64_t target = IsGraphInput(&node) ? 0 : std::hash<const std::string*>{}(&node.target());
-    keys[i] = (target * 0x9E3779B97F4A7C15ULL) ^ (static_cast<uint64_t>(node.op()) << 56) ^
-              (static_cast<uint64_t>(node.args().size()) << 48) ^ (static_cast<uint64_t>(node.kwargs().size()) << 40);
-  }
+  const Structure structure(graph, nodes);
   std::vector<RepeatedBlock> runs;
   for (size_t period : CandidatePeriods(nodes, options)) {
     size_t run_start = 0;
@@ -200,7 +221,7 @@ std::vector<RepeatedBlock> FindRepeatedBlocks(const Graph& graph, const RepeatOp
       run_length = 0;
     };
     for (size_t i = 0; i + period < n; ++i) {
-      if (keys[i] == keys[i + period] && correspond.Nodes(i, period)) {
+      if (structure.Correspond(i, period)) {
         if (run_length == 0) run_start = i;
         ++run_length;
       } else if (run_length > 0) {
