@@ -176,67 +176,63 @@ std::string RankList(const std::vector<int>& ranks) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-void PrintLineDiffs(CommandContext& ctx, std::string_view what, std::string_view unit,
+void PrintLineDiffs(CommandOutput& out, std::string_view what, std::string_view unit,
                     const std::vector<RankLineDiff>& diffs) {
   for (const RankLineDiff& d : diffs) {
-    ctx.out.Styled(Style::kBad, "  {} of {}: rank {} differs from rank {} at {} {}:", what, d.id, d.rank_b, d.rank_a,
-                   unit, d.line);
-    ctx.out.Print("    rank {}: {}", d.rank_a, std::string_view(d.a).substr(0, 160));
-    ctx.out.Print("    rank {}: {}", d.rank_b, std::string_view(d.b).substr(0, 160));
+    out.Styled(Style::kBad, "  {} of {}: rank {} differs from rank {} at {} {}:", what, d.id, d.rank_b, d.rank_a, unit,
+               d.line);
+    out.Print("    rank {}: {}", d.rank_a, std::string_view(d.a).substr(0, 160));
+    out.Print("    rank {}: {}", d.rank_b, std::string_view(d.b).substr(0, 160));
   }
 }
 
-// Where the ranks' logs disagree (rank_divergence.h): compile ids, guards,
-// graphs, recompile reasons; then guard latencies apart, as timings.
-void PrintDivergence(CommandContext& ctx, const std::vector<std::pair<int, std::shared_ptr<const TraceLog>>>& logs) {
-  std::vector<std::pair<int, const TraceLog*>> plain;
-  for (const auto& [rank, log] : logs) plain.emplace_back(rank, log.get());
-  RankDivergence d = CompareRanks(plain);
-  ctx.out.Styled(Style::kHeading, "where the ranks diverge:");
+}  // namespace
+
+void PrintRankDivergence(CommandOutput& out, const std::vector<std::pair<int, const TraceLog*>>& logs) {
+  RankDivergence d = CompareRanks(logs);
+  out.Styled(Style::kHeading, "where the ranks diverge:");
   size_t ids = 0;
   for (const auto& [ranks, list] : d.compile_ids) ids += list.size();
   if (d.compile_ids.size() == 1 && d.compile_ids[0].first == d.ranks) {
-    ctx.out.Print("  compile ids: the same {} on every rank", ids);
+    out.Print("  compile ids: the same {} on every rank", ids);
   } else {
     for (const auto& [ranks, list] : d.compile_ids) {
       std::string who = ranks == d.ranks
                             ? "on every rank"
                             : fmt::format("only on rank{} {}", ranks.size() > 1 ? "s" : "", RankList(ranks));
-      ctx.out.Print("  compile ids {}: {}", who, fmt::join(list, ", "));
+      out.Print("  compile ids {}: {}", who, fmt::join(list, ", "));
     }
   }
-  PrintLineDiffs(ctx, "guards", "guard line", d.guards);
+  PrintLineDiffs(out, "guards", "guard line", d.guards);
   if (d.guards.empty()) {
-    ctx.out.Print(
+    out.Print(
         "  guards: the same on every rank that logged them ({} compile id(s) compared; object ids and the "
         "guard latency line aside)",
         d.guards_compared);
   }
-  PrintLineDiffs(ctx, "graph", "line", d.graphs);
+  PrintLineDiffs(out, "graph", "line", d.graphs);
   if (d.graphs.empty()) {
-    ctx.out.Print("  graphs: the same on every rank that logged them ({} compared)", d.graphs_compared);
+    out.Print("  graphs: the same on every rank that logged them ({} compared)", d.graphs_compared);
   }
-  PrintLineDiffs(ctx, "recompile reasons", "reason", d.recompiles);
+  PrintLineDiffs(out, "recompile reasons", "reason", d.recompiles);
   if (d.recompiles.empty()) {
-    ctx.out.Print("  recompile reasons: the same on every rank that logged them ({} compile id(s) compared)",
-                  d.recompiles_compared);
+    out.Print("  recompile reasons: the same on every rank that logged them ({} compile id(s) compared)",
+              d.recompiles_compared);
   }
   if (d.latencies_compared == 0) return;
-  ctx.out.Styled(Style::kHeading, "timings (not a divergence):");
+  out.Styled(Style::kHeading, "timings (not a divergence):");
   for (const RankLatency& l : d.latencies) {
     std::vector<std::string> parts;
     for (const auto& [rank, us] : l.per_rank) parts.push_back(fmt::format("rank {} {:.2f} us", rank, us));
-    ctx.out.Print("  guard latency of {}: {}", l.id, fmt::join(parts, ", "));
+    out.Print("  guard latency of {}: {}", l.id, fmt::join(parts, ", "));
   }
   if (d.latencies.empty()) {
-    ctx.out.Print(
+    out.Print(
         "  guard latency: {} compile id(s) compared, none past the threshold (slowest >= {:g}x the fastest and "
         ">= {:g} us more); largest spread {:.1f}x",
         d.latencies_compared, RankDivergence::kLatencyRatio, RankDivergence::kLatencyMinDiffUs, d.largest_ratio);
   }
 }
-
-}  // namespace
 
 Status GuardsCommand(CommandContext& ctx) {
   const bool check = !ctx.args.empty() && ctx.args[0].text == "check";
@@ -409,7 +405,9 @@ Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::s
     if (log->more_problems) ctx.out.Styled(Style::kBad, "    ... and {} more warning(s)", log->more_problems);
   }
   for (const std::string& w : warnings) ctx.out.Styled(Style::kBad, "  warning: {}", w);
-  PrintDivergence(ctx, logs);
+  std::vector<std::pair<int, const TraceLog*>> plain;
+  for (const auto& [rank, log] : logs) plain.emplace_back(rank, log.get());
+  PrintRankDivergence(ctx.out, plain);
   // Each graph keeps the log of its rank.
   std::map<std::string, std::shared_ptr<const TraceLog>> log_of;
   for (const auto& [name, loaded] : graphs) {

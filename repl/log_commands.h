@@ -31,6 +31,10 @@ Status LoadTraceLog(CommandContext& ctx, const std::string& path, const std::str
 // a distributed run; graphs are `rankN:ID:STAGE`, and where ranks diverge
 // (compile ids one rank has and another lacks, guards that differ) is shown.
 Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::string& as);
+// Where the ranks' logs disagree (formats/rank_divergence.h): compile ids,
+// guards, graphs, recompile reasons; then guard latencies apart, as timings.
+// What `load DIR` prints, and the report's page of the rank logs.
+void PrintRankDivergence(CommandOutput& out, const std::vector<std::pair<int, const TraceLog*>>& logs);
 // `load FILE [as NAME]`: TORCH_LOGS text (torch and TorchAir lines); `bytes` as for LoadTraceLog.
 Status LoadTorchLogs(CommandContext& ctx, const std::string& path, const std::string& as,
                      std::optional<std::string_view> bytes = std::nullopt);

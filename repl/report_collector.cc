@@ -1,8 +1,10 @@
 #include "repl/report_collector.h"
 #include "core/text.h"
 
+#include <charconv>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -10,7 +12,9 @@
 #include "repl/compile.h"
 #include "repl/compile_index.h"
 #include "repl/coverage.h"
+#include "repl/graph_folding.h"
 #include "repl/hazard_check.h"
+#include "repl/log_commands.h"
 #include "repl/session.h"
 #include "viz/report/report_writer.h"
 
@@ -63,6 +67,24 @@ void AddText(ReportLog& out, const std::string& prefix, const TorchLogs& log) {
 // One load of logs: its compiles from the one index (repl/compile_index.h),
 // the log page's table (TORCH_TRACE's columns when it is one TORCH_TRACE log),
 // guards and problems.
+// Where the ranks of a directory of rank logs diverge, as `load DIR` printed
+// it; "" for anything else. The rank is the one the load named each log by
+// (its graphs' "rankN:" prefix).
+std::string DivergenceText(const LogBundle& bundle) {
+  if (bundle.traces.size() < 2) return "";
+  std::vector<std::pair<int, const TraceLog*>> logs;
+  for (const LogBundle::Trace& trace : bundle.traces) {
+    int rank = -1;
+    std::string_view prefix = trace.prefix;
+    if (prefix.starts_with("rank")) std::from_chars(prefix.data() + 4, prefix.data() + prefix.size(), rank);
+    if (rank < 0) return "";
+    logs.emplace_back(rank, trace.log.get());
+  }
+  CommandOutput out;
+  PrintRankDivergence(out, logs);
+  return out.Text();
+}
+
 ReportLog LogOf(const LogBundle& bundle, Session& session) {
   ReportLog out;
   out.path = bundle.path;
@@ -198,11 +220,13 @@ Result<ReportData> CollectReport(Interpreter& interpreter, const std::string& ve
   data.version = version;
   std::map<const LogBundle*, size_t> logs;             // each load once, however many graphs it registered
   std::map<std::string, CheckedGraph> checked_graphs;  // by graph name
+  for (size_t g = 0; g < session.graphs().size(); ++g) {
+    if (session.current() == &session.graphs()[g]) data.current_graph = g;  // before the loop below makes each current
+  }
   {
     CurrentGraphRestorer restore(session);
     for (size_t g = 0; g < session.graphs().size(); ++g) {
       const Session::Entry& entry = session.graphs()[g];
-      if (session.current() == &entry) data.current_graph = g;
       AIRSCOPE_RETURN_IF_ERROR(session.Use(entry.name));
       data.graphs.push_back(GraphOf(interpreter, entry));
       // Hazards between the graph's streams, where check needs no compile (a
@@ -223,6 +247,7 @@ Result<ReportData> CollectReport(Interpreter& interpreter, const std::string& ve
         if (fresh) {
           data.logs.push_back(LogOf(*state->bundle, session));
           data.logs.back().recompiles_text = Captured(interpreter, "recompiles");
+          data.logs.back().divergence_text = DivergenceText(*state->bundle);
         }
         data.logs[it->second].graph_names.push_back(entry.name);
       }
@@ -255,6 +280,10 @@ Status WriteSessionReport(Interpreter& interpreter, const std::string& dir, cons
   AIRSCOPE_ASSIGN_OR_RETURN(ReportData data, CollectReport(interpreter, version));
   ReportOptions options;
   options.force = force;
+  options.folded_fx = [](const Graph& graph) {
+    FoldedGraph folded = FoldRepeats(graph);
+    return folded.blocks.empty() ? std::string() : FoldedFxText(graph, folded);
+  };
   AIRSCOPE_ASSIGN_OR_RETURN(ReportSummary summary, WriteReport(data, dir, options));
   out.Print("wrote {} ({} pages, {} drawings, {:.1f} MB)", summary.index, summary.pages, summary.drawings,
             static_cast<double>(summary.bytes) / 1e6);

@@ -343,6 +343,50 @@ TEST(CollectReport, TakesCheckFindingsForTheCheckedGraphAndTheRunOfItsTasks) {
   EXPECT_NE(data->device.checks[0].second.find("1 hazard(s)"), std::string::npos);
 }
 
+TEST(CollectReport, RankLogsIndexComesCompilesFirstWithAFixedNavAndTheRightCurrentGraph) {
+  // The real rank logs of tlparse's tests (4 ranks, 29 graphs), then a model
+  // graph made current: the report tried at 62 graphs put a link per graph in
+  // every page's bar, opened the index with 3-node graphs, lost the ranks'
+  // divergence and starred the first graph.
+  testing_shell::TestShell shell;
+  ASSERT_TRUE(shell.interpreter
+                  .RunCommandText("load " + testing_util::kData + "/torch_trace/multi_rank\nload " +
+                                  testing_util::kData + "/mlp.readable.py")
+                  .ok())
+      << shell.sink.text;
+  Result<ReportData> data = CollectReport(shell.interpreter, "test");
+  ASSERT_TRUE(data.ok()) << data.status().message();
+  ASSERT_EQ(data->graphs.size(), 30u);
+  EXPECT_EQ(data->graphs[data->current_graph].name, "mlp");
+  ASSERT_EQ(data->logs.size(), 1u);
+  EXPECT_NE(data->logs[0].divergence_text.find("compile ids only on rank 3: 0/2, 0/3, 0/4, 0/5, 0/6"),
+            std::string::npos)
+      << data->logs[0].divergence_text;
+  TempDir dir;
+  ASSERT_TRUE(WriteReport(*data, dir.path().string()).ok());
+  std::string index = ReadText(dir.path() / "index.html");
+  EXPECT_LT(index.find("id=\"compiles\""), index.find("id=\"graphs\""));
+  EXPECT_NE(index.find("<tr class=\"current\"><td><a href=\"graph-29.html\">mlp</a>"), std::string::npos);
+  EXPECT_NE(index.find("29 graph(s) of"), std::string::npos);  // the log's, folded
+  std::string nav = index.substr(index.find("<nav>"), index.find("</nav>") - index.find("<nav>"));
+  EXPECT_EQ(Count(nav, "<a "), 5u) << nav;  // index, compiles, graphs, the log, device
+  EXPECT_NE(ReadText(dir.path() / "log-0.html").find("Where the ranks diverge"), std::string::npos);
+}
+
+TEST(WriteReport, AGraphTooBigToDrawShowsItsFoldedTextInline) {
+  TempDir dir;
+  ReportOptions options;
+  options.max_drawn_nodes = 1;  // every graph is "too big"
+  options.folded_fx = [](const Graph& graph) { return fmt::format("graph():\n    # {} nodes, folded", graph.size()); };
+  ASSERT_TRUE(WriteReport(SmallReport(), dir.path().string(), options).ok());
+  EXPECT_NE(ReadText(dir.path() / "stage-0-1.html").find("# 4 nodes, folded"), std::string::npos);
+  ReportOptions plain;
+  plain.max_drawn_nodes = 1;
+  TempDir other;
+  ASSERT_TRUE(WriteReport(SmallReport(), other.path().string(), plain).ok());
+  EXPECT_EQ(ReadText(other.path() / "stage-0-1.html").find("folded"), std::string::npos);
+}
+
 // Nothing of a staging folder (`.airscope-report-XXXXXX`) or a temp file left in `dir`.
 void ExpectNoLeftovers(const fs::path& dir) {
   for (const auto& entry : fs::directory_iterator(dir)) {

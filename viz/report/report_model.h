@@ -94,6 +94,8 @@ struct ReportLog {
   std::vector<std::vector<std::string>> rows;  // one per compile id, columns[0] is the id
   std::vector<std::string> graph_names;        // the graphs the log registered, as `graphs` lists them
   std::string recompiles_text;
+  // Rank logs: where the ranks diverge, as `load DIR` prints it ("" for one log).
+  std::string divergence_text;
   std::vector<std::pair<std::string, std::string>> guards;  // (compile id, guard text)
   std::vector<std::string> problems;                        // "LINE: message"
 };

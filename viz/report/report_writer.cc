@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <memory>
 #include <system_error>
 #include <unordered_set>
@@ -201,8 +202,14 @@ json Nav(const ReportData& data, std::string_view current) {
   auto add = [&](std::string href, std::string label) {
     nav.push_back({{"href", href}, {"label", label}, {"current", href == current}});
   };
+  // A fixed few links, whatever the session holds: a link per graph made
+  // every page as long as the session (62 graphs overflowed the bar; 1,000
+  // made the report quadratic). The index lists the graphs.
   add("index.html", "index");
-  for (size_t g = 0; g < data.graphs.size(); ++g) add(GraphPage(g), data.graphs[g].name);
+  size_t compiles = 0;
+  for (const ReportLog& log : data.logs) compiles += log.compiles.size();
+  if (compiles > 0) add("index.html#compiles", fmt::format("compiles ({})", compiles));
+  add("index.html#graphs", fmt::format("graphs ({})", data.graphs.size()));
   for (size_t k = 0; k < data.logs.size(); ++k) add(LogPage(k), fs::path(data.logs[k].path).filename().string());
   add("device.html", "device");
   return nav;
@@ -394,6 +401,7 @@ void AddStagePages(const ReportData& data, size_t g, const GraphPlan& plan, cons
       } else {
         ctx["too_big"] =
             fmt::format("{} nodes are too many to draw whole; `dump svg` draws it (sfdp).", after.graph->size());
+        if (options.folded_fx) ctx["fx_folded"] = options.folded_fx(*after.graph);
       }
       if (i == 0) {
         ctx["is_input"] = true;
@@ -428,7 +436,7 @@ void AddStagePages(const ReportData& data, size_t g, const GraphPlan& plan, cons
   }
 }
 
-void AddGraphPage(const ReportData& data, size_t g, const GraphPlan& plan, Site& site) {
+void AddGraphPage(const ReportData& data, size_t g, const GraphPlan& plan, const ReportOptions& options, Site& site) {
   const ReportGraph& graph = data.graphs[g];
   std::string page = GraphPage(g);
   json ctx = PageContext(data, page, graph.name);
@@ -470,6 +478,7 @@ void AddGraphPage(const ReportData& data, size_t g, const GraphPlan& plan, Site&
       ctx["fx"] = s.fx;
     } else {
       ctx["too_big"] = fmt::format("{} nodes are too many to draw whole; `dump svg` draws it (sfdp).", s.graph->size());
+      if (options.folded_fx) ctx["fx_folded"] = options.folded_fx(*s.graph);
     }
   } else {
     // Stage -> snapshot, and which snapshot pairs have a compare page, for the compare form.
@@ -506,11 +515,14 @@ void AddLogPage(const ReportData& data, size_t k, Site& site) {
   for (const auto& [id, text] : log.guards) guards.push_back({{"id", id}, {"text", text}});
   ctx["guards"] = guards;
   ctx["recompiles_text"] = log.recompiles_text;
+  ctx["divergence_text"] = log.divergence_text;
   ctx["problems"] = log.problems;
+  std::map<std::string_view, size_t> page_of;
+  for (size_t g = 0; g < data.graphs.size(); ++g) page_of.emplace(data.graphs[g].name, g);
   json graphs = json::array();
   for (const std::string& name : log.graph_names) {
-    for (size_t g = 0; g < data.graphs.size(); ++g) {
-      if (data.graphs[g].name == name) graphs.push_back({{"name", name}, {"href", GraphPage(g)}});
+    if (auto it = page_of.find(name); it != page_of.end()) {
+      graphs.push_back({{"name", name}, {"href", GraphPage(it->second)}});
     }
   }
   ctx["has_graphs"] = !graphs.empty();
@@ -590,7 +602,30 @@ void AddIndex(const ReportData& data, const std::vector<GraphPlan>& plans, Site&
                       {"coverage", graph.coverage_summary},
                       {"current", g == data.current_graph}});
   }
-  ctx["graphs"] = graphs;
+  // Graphs a log registered are listed under their log (and linked from
+  // their compile's row), folded: 60 rows of 3-node graphs opened the index
+  // before any compile. The session's own graphs come first.
+  std::set<std::string_view> from_logs;
+  for (const ReportLog& log : data.logs) from_logs.insert(log.graph_names.begin(), log.graph_names.end());
+  json own = json::array();
+  for (size_t g = 0; g < data.graphs.size(); ++g) {
+    if (!from_logs.contains(data.graphs[g].name)) own.push_back(graphs[g]);
+  }
+  json log_graphs = json::array();
+  for (size_t k = 0; k < data.logs.size(); ++k) {
+    json rows = json::array();
+    for (size_t g = 0; g < data.graphs.size(); ++g) {
+      const std::vector<std::string>& names = data.logs[k].graph_names;
+      if (std::find(names.begin(), names.end(), data.graphs[g].name) != names.end()) rows.push_back(graphs[g]);
+    }
+    if (!rows.empty()) {
+      log_graphs.push_back({{"path", data.logs[k].path}, {"href", LogPage(k)}, {"count", rows.size()}, {"rows", rows}});
+    }
+  }
+  ctx["graphs"] = own;
+  ctx["has_own_graphs"] = !own.empty();
+  ctx["log_graphs"] = log_graphs;
+  ctx["has_any_graph"] = !data.graphs.empty();
   json logs = json::array();
   for (size_t k = 0; k < data.logs.size(); ++k) {
     logs.push_back({{"href", LogPage(k)},
@@ -657,7 +692,7 @@ Result<ReportSummary> WriteReport(const ReportData& data, const std::string& dir
   std::vector<GraphPlan> plans;
   for (size_t g = 0; g < data.graphs.size(); ++g) {
     plans.push_back(PlanGraph(data.graphs[g], g, options, drawings, site));
-    AddGraphPage(data, g, plans[g], site);
+    AddGraphPage(data, g, plans[g], options, site);
     AddStagePages(data, g, plans[g], options, drawings, site);
   }
   for (size_t k = 0; k < data.logs.size(); ++k) AddLogPage(data, k, site);

@@ -41,6 +41,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,10 @@ struct ReportOptions {
   int timeline_width = 1400;
   // Write into a DIR that holds files no earlier report listed (keeping them).
   bool force = false;
+  // The FX text of a graph too big to draw whole with its repeated blocks
+  // folded, as `show` prints it (the shell's repl/graph_folding.h); "" when
+  // nothing folds. Empty: such graphs show no text inline (the file has it).
+  std::function<std::string(const Graph&)> folded_fx;
 };
 
 struct ReportSummary {
