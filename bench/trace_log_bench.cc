@@ -20,32 +20,14 @@
 #include <fmt/format.h>
 
 #include "bench/bench_util.h"
+#include "bench/trace_records.h"
 #include "formats/md5.h"
 #include "formats/torch_trace.h"
 
 namespace {
 
 using namespace airscope;
-
-void Record(std::string& out, std::string_view envelope, std::string_view payload) {
-  out += "V1206 15:18:20.599000 1500233 torch/_dynamo/output_graph.py:1336] ";
-  if (payload.empty()) {
-    out += envelope;
-    out += "}\n";
-    return;
-  }
-  out += envelope;
-  out += fmt::format(", \"has_payload\": \"{}\"}}\n", Md5Hex(payload));
-  size_t pos = 0;
-  while (pos <= payload.size()) {
-    size_t end = payload.find('\n', pos);
-    if (end == std::string_view::npos) end = payload.size();
-    out += '\t';
-    out.append(payload.substr(pos, end - pos));
-    out += '\n';
-    pos = end + 1;
-  }
-}
+using airscope::bench::Record;
 
 std::string Generate(size_t bytes) {
   std::string graph = "class GraphModule(torch.nn.Module):\n    def forward(self, L_x_: \"f32[8, 64]\"):\n";

@@ -7,9 +7,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <algorithm>
+#include <optional>
+#include <string_view>
 #include <utility>
 
 #include "core/file_util.h"
@@ -154,6 +157,77 @@ std::vector<Result<std::string>> RunInChildProcesses(const std::vector<ChildWork
 Result<std::string> RunInChildProcess(std::string_view what, const std::function<Result<std::string>()>& work) {
   std::vector<Result<std::string>> results = RunInChildProcesses({ChildWork{std::string(what), work}}, 1);
   return std::move(results.front());
+}
+
+namespace {
+
+// A batch's results in one string: per work, 'v' (a value) or 'e' (an
+// error's message), its length in decimal, '\n', then the bytes.
+void AppendFramed(std::string& out, const Result<std::string>& result) {
+  const std::string& bytes = result.ok() ? *result : result.status().message();
+  out += result.ok() ? 'v' : 'e';
+  out += std::to_string(bytes.size());
+  out += '\n';
+  out += bytes;
+}
+
+// Splits what AppendFramed wrote back into `count` results; nullopt when the
+// text is not that (it came from elsewhere).
+std::optional<std::vector<Result<std::string>>> Unframe(std::string_view text, size_t count) {
+  std::vector<Result<std::string>> results;
+  while (results.size() < count) {
+    if (text.empty() || (text[0] != 'v' && text[0] != 'e')) return std::nullopt;
+    bool ok = text[0] == 'v';
+    size_t newline = text.find('\n');
+    size_t length = 0;
+    if (newline == std::string_view::npos) return std::nullopt;
+    auto [end, ec] = std::from_chars(text.data() + 1, text.data() + newline, length);
+    if (ec != std::errc() || end != text.data() + newline || text.size() - newline - 1 < length) return std::nullopt;
+    std::string bytes(text.substr(newline + 1, length));
+    results.push_back(ok ? Result<std::string>(std::move(bytes)) : Result<std::string>(Status::Error(bytes)));
+    text.remove_prefix(newline + 1 + length);
+  }
+  if (!text.empty()) return std::nullopt;
+  return results;
+}
+
+}  // namespace
+
+std::vector<Result<std::string>> RunInChildProcessBatches(const std::vector<ChildWork>& works, size_t jobs,
+                                                          size_t batch) {
+  if (batch <= 1 || works.size() <= jobs) return RunInChildProcesses(works, jobs);
+  // Batches no bigger than `batch`, and at least `jobs` of them so that every child slot works.
+  size_t size = std::min(batch, (works.size() + jobs - 1) / jobs);
+  std::vector<ChildWork> batches;
+  std::vector<std::pair<size_t, size_t>> ranges;
+  for (size_t begin = 0; begin < works.size(); begin += size) {
+    size_t end = std::min(works.size(), begin + size);
+    ranges.emplace_back(begin, end);
+    batches.push_back({works[begin].what, [&works, begin, end]() -> Result<std::string> {
+                         std::string framed;
+                         for (size_t i = begin; i < end; ++i) AppendFramed(framed, works[i].work());
+                         return framed;
+                       }});
+  }
+  std::vector<Result<std::string>> framed = RunInChildProcesses(batches, jobs);
+  std::vector<Result<std::string>> results(works.size(), Result<std::string>(Status::Error("not run")));
+  for (size_t b = 0; b < batches.size(); ++b) {
+    auto [begin, end] = ranges[b];
+    std::optional<std::vector<Result<std::string>>> split;
+    if (framed[b].ok()) split = Unframe(*framed[b], end - begin);
+    if (!split) {
+      if (InterruptRequested()) {  // stopped by Ctrl-C: nothing runs again
+        for (size_t i = begin; i < end; ++i) results[i] = framed[b].status();
+        continue;
+      }
+      // The child died (or wrote something else): each work alone, so only the bad one fails.
+      std::vector<ChildWork> alone(works.begin() + static_cast<std::ptrdiff_t>(begin),
+                                   works.begin() + static_cast<std::ptrdiff_t>(end));
+      split = RunInChildProcesses(alone, jobs);
+    }
+    for (size_t i = begin; i < end; ++i) results[i] = std::move((*split)[i - begin]);
+  }
+  return results;
 }
 
 }  // namespace airscope

@@ -11,7 +11,10 @@
 #   - the device page's timeline has one row per stream of the trace;
 #   - the race `check` finds in the seed is marked: on the lower stage's
 #     drawing (both nodes), in its hazard list, and on the device timeline;
-#   - the compare form and the drawings' search and zoom tools are there.
+#   - the compare form and the drawings' search and zoom tools are there;
+#   - a session of many graphs (rank logs and a model) lays out at 1280 px:
+#     no page wider than the window, every link visible, the current graph
+#     starred, the ranks' divergence on the rank logs' page.
 # Saves a screenshot of each kind of page in OUT/screenshots.
 #   check_report.sh AIRSCOPE SOURCE_DIR OUT
 set -uo pipefail
@@ -104,6 +107,52 @@ grep -q -E 'href="stage-0-[0-9]+\.html#find=add"' "$device" || fail "device page
 grep -q 'id="compare-form"' "$out/seed-graph-0.html.dom" || fail "graph page: no compare form"
 grep -q '0/0' "$out/trace-log-0.html.dom" || fail "trace log page: compile 0/0 not listed"
 
+# 3b. Layout at 1280 px on a session of many graphs (tlparse's rank logs, 29
+# graphs, and MobileNetV2 through the pipeline, current): no page wider than
+# the window, every link on screen with a size (links inside a closed
+# <details> or a drawing aside). A page is loaded in an iframe of that width
+# whose script measures it (file pages may read each other with
+# --allow-file-access-from-files).
+ranks="$out/ranks"
+NO_COLOR=1 "$airscope" --report "$ranks" \
+  -c "load $src/tests/data/torch_trace/multi_rank; load $src/tests/data/mobilenet_v2.readable.py; run" \
+  > "$out/ranks.log" 2>&1 || fail "the rank logs session failed: $(tail -3 "$out/ranks.log")"
+grep -q '<tr class="current"><td><a href="graph-29.html">mobilenet_v2</a>' "$ranks/index.html" \
+  || fail "ranks index: mobilenet_v2 (the current graph) is not the one starred"
+grep -q 'Where the ranks diverge' "$ranks/log-0.html" || fail "ranks log page: no divergence summary"
+layout() {
+  local page=$1 name
+  name=$(basename "$(dirname "$page")")-$(basename "$page" .html)
+  cat > "$out/layout-$name.html" <<HTML
+<!DOCTYPE html><html><body style="margin:0">
+<iframe id="f" src="file://$page" style="width:1280px;height:900px;border:0"></iframe>
+<pre id="result">pending</pre>
+<script>
+document.getElementById('f').onload = function () {
+  var d = document.getElementById('f').contentDocument, out = [];
+  if (!d) { out.push('cannot read the page'); } else {
+    var root = d.documentElement;
+    if (root.scrollWidth > root.clientWidth) out.push('wider than the window: ' + root.scrollWidth + ' px');
+    d.querySelectorAll('a').forEach(function (a) {
+      if (a.closest('svg') || a.closest('details:not([open])')) return;
+      var r = a.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || r.right > root.clientWidth + 1) out.push('link not visible: ' + a.textContent.slice(0, 60));
+    });
+  }
+  document.getElementById('result').textContent = out.length ? out.join('\\n') : 'LAYOUT-OK';
+};
+</script></body></html>
+HTML
+  chrome --allow-file-access-from-files --window-size=1300,1000 --dump-dom "file://$out/layout-$name.html" \
+    > "$out/layout-$name.dom" 2> /dev/null
+  grep -q 'LAYOUT-OK' "$out/layout-$name.dom" \
+    || fail "$page at 1280 px: $(grep -o '<pre id="result">[^<]*' "$out/layout-$name.dom" | sed 's/<pre id="result">//' | head -c 300)"
+}
+for page in "$ranks/index.html" "$ranks/log-0.html" "$ranks/graph-0.html" "$ranks/graph-29.html" \
+            "$ranks/stage-29-14.html" "$seed/device.html"; do
+  layout "$page"
+done
+
 # 4. Screenshots of each kind of page.
 shot() { chrome --window-size=1400,1000 --screenshot="$out/screenshots/$1.png" "file://$2" > /dev/null 2>&1 \
            || fail "screenshot of $2"; }
@@ -113,6 +162,7 @@ shot graph "$seed/graph-0.html"
 shot compare "$(ls "$seed"/compare-0-*.html | head -1)"
 shot device "$seed/device.html"
 shot log "$out/trace/log-0.html"
+shot ranks-index "$ranks/index.html"
 
 if ((failures)); then
   echo "$failures check(s) failed; pages and DOM dumps are in $out" >&2
