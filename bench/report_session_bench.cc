@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -139,8 +140,8 @@ int Main(int argc, char** argv) {
     fmt::print("({} could not open a page: the browser rows are skipped)\n", chromium);
   } else {
     fmt::print("headless Chromium, median of {}: empty page {:.2f} s (the floor)\n", kRuns, *floor);
-    for (std::string page : {"index.html", "log-0.html", "graph-999.html", "device.html"}) {
-      if (std::optional<double> t = open(report + "/" + page)) {
+    for (std::string_view page : {"index.html", "log-0.html", "graph-999.html", "device.html"}) {
+      if (std::optional<double> t = open(fmt::format("{}/{}", report, page))) {
         fmt::print("  {:<16} {:.2f} s ({:+.2f} s over the floor)\n", page, *t, *t - *floor);
       }
     }
