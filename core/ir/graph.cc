@@ -78,7 +78,48 @@ struct Graph::MetaBlock {
   std::vector<NodeMeta> metas;  // never grows past its reservation: pointers stay valid
 };
 
+namespace {
+
+uint64_t MixHash(uint64_t hash, uint64_t value) {
+  return hash ^ (value + 0x9E3779B97F4A7C15ULL + (hash << 6) + (hash >> 2));
+}
+
+uint64_t DimsHash(uint64_t hash, const std::vector<Dim>& dims) {
+  hash = MixHash(hash, dims.size());
+  for (const Dim& d : dims) {
+    hash = d.is_static() ? MixHash(hash, static_cast<uint64_t>(d.value()))
+                         : MixHash(hash, std::hash<std::string>{}(d.symbol()));
+  }
+  return hash;
+}
+
+uint64_t MetaHash(const NodeMeta& meta) {
+  uint64_t hash = MixHash(static_cast<uint64_t>(meta.kind), static_cast<uint64_t>(meta.source));
+  hash = MixHash(hash, std::hash<std::string>{}(meta.annotation));
+  for (const TensorMeta& t : meta.tensors) {
+    hash = MixHash(hash, static_cast<uint64_t>(t.dtype));
+    hash = DimsHash(DimsHash(hash, t.sizes), t.strides);
+    hash = MixHash(hash, std::hash<std::string>{}(t.device));
+  }
+  return MixHash(hash, meta.only_clone_these_tensors ? meta.only_clone_these_tensors->size() + 1 : 0);
+}
+
+}  // namespace
+
 const NodeMeta* Graph::StoreMeta(NodeMeta meta) {
+  const bool shareable = meta.stack_trace.empty();
+  uint64_t key = 0;
+  if (shareable) {
+    key = MetaHash(meta);
+    auto it = meta_index_.find(key);
+    if (it != meta_index_.end() && *it->second == meta) return it->second;
+  }
+  const NodeMeta* stored = StoreNewMeta(std::move(meta));
+  if (shareable) meta_index_.emplace(key, stored);
+  return stored;
+}
+
+const NodeMeta* Graph::StoreNewMeta(NodeMeta meta) {
   std::vector<NodeMeta>* metas = writable_meta_block_ ? &writable_meta_block_->metas : nullptr;
   if (!metas || metas->size() == metas->capacity()) {
     // Blocks double from 16 to 1024 metas: small graphs stay small.
@@ -116,6 +157,7 @@ Graph::Graph(Graph&& other) noexcept
       block_used_(std::exchange(other.block_used_, 0)),
       meta_blocks_(std::move(other.meta_blocks_)),
       writable_meta_block_(std::exchange(other.writable_meta_block_, nullptr)),
+      meta_index_(std::move(other.meta_index_)),
       base_counts_(std::move(other.base_counts_)),
       version_(other.version_),
       linted_version_(other.linted_version_),
@@ -123,6 +165,7 @@ Graph::Graph(Graph&& other) noexcept
   other.erased_.clear();
   other.blocks_.clear();
   other.meta_blocks_.clear();
+  other.meta_index_.clear();
   other.Touch();
   for (Node* n = head_; n; n = n->next_) n->graph_ = this;
 }
@@ -143,6 +186,7 @@ Graph& Graph::operator=(Graph&& other) noexcept {
     std::swap(block_used_, moved.block_used_);
     std::swap(meta_blocks_, moved.meta_blocks_);
     std::swap(writable_meta_block_, moved.writable_meta_block_);
+    std::swap(meta_index_, moved.meta_index_);
     std::swap(base_counts_, moved.base_counts_);
     std::swap(order_valid_, moved.order_valid_);
     // Never back to a version this object had before: callers compare them.

@@ -179,6 +179,7 @@ class Graph {
   void Touch() { ++version_; }
   // Keeps `meta` for the life of this graph and of every clone made after.
   const NodeMeta* StoreMeta(NodeMeta meta);
+  const NodeMeta* StoreNewMeta(NodeMeta meta);  // StoreMeta without looking for an equal one
   // Sets every node's order_ to its position, if the cache is stale.
   void Renumber() const;
   // Lint's three steps, in the order it takes them: the node list (and
@@ -225,7 +226,12 @@ class Graph {
   // A replaced meta stays in its block until no graph holds the block.
   struct MetaBlock;
   std::vector<std::shared_ptr<MetaBlock>> meta_blocks_;
-  MetaBlock* writable_meta_block_ = nullptr;              // this graph's own block with room, if any
+  MetaBlock* writable_meta_block_ = nullptr;  // this graph's own block with room, if any
+  // The metas stored without a stack trace, by a hash of their content: an
+  // equal one is stored once and shared (a model's layers repeat a handful of
+  // shapes; a million-node graph held a million copies). Stored metas are
+  // never changed, so sharing is invisible.
+  std::unordered_map<uint64_t, const NodeMeta*> meta_index_;
   std::unordered_map<std::string, int64_t> base_counts_;  // _Namespace's base_count
   uint64_t version_ = 0;
   mutable uint64_t linted_version_ = ~uint64_t{0};  // the version Lint() last passed
