@@ -295,6 +295,23 @@ std::string LastGraphvizError() {
 
 }  // namespace
 
+double PngFitFactor(double width, double height, uint64_t max_pixels) {
+  double factor = 1.0;
+  if (max_pixels > 0 && width * height > static_cast<double>(max_pixels)) {
+    factor = std::sqrt(static_cast<double>(max_pixels) / (width * height));
+  }
+  factor = std::min(factor, static_cast<double>(kMaxPngSide) / std::max(width, height));
+  if (factor >= 1.0) return 1.0;
+  // Graphviz rounds each side to whole pixels: shrink a little more until the rounded-up sides fit.
+  auto fits = [&](double f) {
+    double w = std::ceil(width * f), h = std::ceil(height * f);
+    return (max_pixels == 0 || w * h <= static_cast<double>(max_pixels)) &&
+           std::max(w, h) <= static_cast<double>(kMaxPngSide);
+  };
+  while (factor > 0 && !fits(factor)) factor *= 0.9999;
+  return factor;
+}
+
 DrawnCount CountDrawn(const Graph& graph, const DotOptions& options) {
   DrawnCount count;
   count.nodes = options.only_nodes ? options.only_nodes->size() : graph.size();
@@ -327,25 +344,6 @@ struct PngFit {
   double want_width = 0, want_height = 0;
 };
 constexpr std::string_view kFitTag = "airscope-fit ";
-
-// The factor that brings a `width` x `height` px image under `max_pixels`
-// (0: no cap) and under kMaxPngSide a side, after graphviz rounds each side.
-double FitFactor(double width, double height, uint64_t max_pixels) {
-  double factor = 1.0;
-  if (max_pixels > 0 && width * height > static_cast<double>(max_pixels)) {
-    factor = std::sqrt(static_cast<double>(max_pixels) / (width * height));
-  }
-  factor = std::min(factor, static_cast<double>(kMaxPngSide) / std::max(width, height));
-  if (factor >= 1.0) return 1.0;
-  // Graphviz rounds each side to whole pixels: shrink a little more until the rounded-up sides fit.
-  auto fits = [&](double f) {
-    double w = std::ceil(width * f), h = std::ceil(height * f);
-    return (max_pixels == 0 || w * h <= static_cast<double>(max_pixels)) &&
-           std::max(w, h) <= static_cast<double>(kMaxPngSide);
-  };
-  while (factor > 0 && !fits(factor)) factor *= 0.999;
-  return factor;
-}
 
 // The width and height a PNG's header states (its IHDR chunk, which the
 // format puts first: bytes 16-23, big-endian); nullopt for other bytes.
@@ -417,7 +415,7 @@ Result<RenderJob> MakeRenderJob(const Graph& graph, std::string_view format, con
       const double px_per_point = dpi / kPointsPerInch;
       fit.want_width = (bb.UR.x - bb.LL.x + 2 * kPadPoints) * px_per_point;
       fit.want_height = (bb.UR.y - bb.LL.y + 2 * kPadPoints) * px_per_point;
-      fit.factor = FitFactor(fit.want_width, fit.want_height, options.max_pixels);
+      fit.factor = PngFitFactor(fit.want_width, fit.want_height, options.max_pixels);
       if (fit.factor < 1.0) GD_drawing(g.get())->dpi = dpi * fit.factor;
     }
     char* data = nullptr;
@@ -483,7 +481,7 @@ Result<Rendered> RenderGraphData(const Graph& graph, std::string_view format, co
       std::string limit = options.max_pixels > 0 && want > static_cast<double>(options.max_pixels)
                               ? fmt::format("over the cap of {} pixels (--max-pixels)",
                                             Grouped(static_cast<double>(options.max_pixels)))
-                              : fmt::format("a side over cairo's limit of {} px", kMaxPngSide + 1);
+                              : fmt::format("a side past cairo's limit of {} px", kMaxPngSide);
       std::string note = fmt::format(
           "the drawing would be {:.0f} x {:.0f} px ({} pixels), {}: drawn at {:.3g} of "
           "that size, {} x {} px",

@@ -105,6 +105,11 @@ struct RenderInfo {
   uint64_t width = 0, height = 0;
   double fitted = 1.0;
 };
+// The factor that brings a `width` x `height` px png under `max_pixels` (0:
+// no cap) and under kMaxPngSide a side, once graphviz has rounded each side
+// to whole pixels; 1 when it fits already.
+double PngFitFactor(double width, double height, uint64_t max_pixels);
+
 // Renders to `format` ("svg" or "png"): the bytes, and how. The layout runs
 // in a child process, so a Ctrl-C (core/interrupt.h) stops it.
 struct Rendered {

@@ -323,7 +323,7 @@ TEST(DotWriterTest, LargeGraphSwitchesToSfdp) {
 // Inputs by their users: add alone reads a and b, `shared` feeds
 // both users, `unused` none, `w` is a get_attr read once, and six more feed
 // `cat` (three named, then a count).
-std::unique_ptr<Graph> Inputs() {
+std::unique_ptr<Graph> InputsGraph() {
   auto g = std::make_unique<Graph>("inputs");
   auto input = [&g](const std::string& name, OpKind op = OpKind::kPlaceholder) {
     Node* n = *g->AppendNamed(Spec(op, name, {}, name));
@@ -379,7 +379,7 @@ std::string GraphLabel(const std::string& dot) {
 }
 
 TEST(DotWriterTest, InputsWithOneUserAreALineOfTheirUsersLabel) {
-  auto dot = GraphToDot(*Inputs());
+  auto dot = GraphToDot(*InputsGraph());
   ASSERT_TRUE(dot.ok()) << dot.status().message();
   // Two users or none: still nodes; one user (a get_attr too): in the user's label.
   EXPECT_EQ(DrawnNodes(*dot), (std::vector<std::string>{"add", "cat", "mul", "output", "shared", "sub", "unused"}))
@@ -398,9 +398,9 @@ TEST(DotWriterTest, InputsWithOneUserAreALineOfTheirUsersLabel) {
 TEST(DotWriterTest, DrawAllInputsDrawsEveryInputAsANode) {
   DotOptions options;
   options.draw_all_inputs = true;
-  auto dot = GraphToDot(*Inputs(), options);
+  auto dot = GraphToDot(*InputsGraph(), options);
   ASSERT_TRUE(dot.ok()) << dot.status().message();
-  EXPECT_EQ(DrawnNodes(*dot).size(), Inputs()->size());
+  EXPECT_EQ(DrawnNodes(*dot).size(), InputsGraph()->size());
   EXPECT_EQ(dot->find("input:"), std::string::npos) << *dot;
   EXPECT_EQ(dot->find("inputs:"), std::string::npos) << *dot;
   EXPECT_EQ(GraphLabel(*dot), "");
@@ -411,7 +411,7 @@ TEST(DotWriterTest, DrawAllInputsDrawsEveryInputAsANode) {
 TEST(DotWriterTest, AnInputAHazardNamesStaysANode) {
   DotOptions options;
   options.hazards = {{"race", "a", "add", "a and add race"}};
-  auto dot = GraphToDot(*Inputs(), options);
+  auto dot = GraphToDot(*InputsGraph(), options);
   ASSERT_TRUE(dot.ok()) << dot.status().message();
   std::vector<std::string> drawn = DrawnNodes(*dot);
   EXPECT_NE(std::find(drawn.begin(), drawn.end(), "a"), drawn.end()) << *dot;
@@ -424,7 +424,7 @@ TEST(DotWriterTest, APartDrawsAnInputWhoseUserIsLeftOutAsANode) {
   DotOptions options;
   options.only_nodes =
       std::make_shared<std::unordered_set<std::string>>(std::unordered_set<std::string>{"a", "b", "w", "sub"});
-  auto svg = RenderGraphData(*Inputs(), "svg", options);
+  auto svg = RenderGraphData(*InputsGraph(), "svg", options);
   ASSERT_TRUE(svg.ok()) << svg.status().message();
   // add is not drawn: a and b stay nodes; sub is, and w is a line of its label.
   EXPECT_NE(svg->data.find("<title>a</title>"), std::string::npos);
@@ -437,7 +437,7 @@ TEST(DotWriterTest, APartDrawsAnInputWhoseUserIsLeftOutAsANode) {
 // `read` reads x through the view (no data edge from copy_), `direct`
 // reads copy_'s own value, and `add_` writes a fresh buffer nothing reads
 // afterwards.
-std::unique_ptr<Graph> Writes() {
+std::unique_ptr<Graph> WritesGraph() {
   return testing_util::ParseForward("x: \"f32[4]\", y: \"f32[4]\"",
                                     "        view: \"f32[2, 2]\" = torch.ops.aten.view.default(x, [2, 2])\n"
                                     "        copy_: \"f32[4]\" = torch.ops.aten.copy_.default(x, y)\n"
@@ -450,7 +450,7 @@ std::unique_ptr<Graph> Writes() {
 }
 
 TEST(DotWriterTest, AnInPlaceWriteIsAnEdgeToTheNextReaderOfItsBuffer) {
-  auto g = Writes();
+  auto g = WritesGraph();
   std::vector<InplaceWrite> writes = InplaceWriteEdges(*g, OpRegistry::Builtin());
   ASSERT_EQ(writes.size(), 1u);
   EXPECT_EQ(writes[0].writer->name(), "copy_");
@@ -492,7 +492,7 @@ std::pair<uint32_t, uint32_t> PngHeaderSize(const std::string& png) {
 }
 
 TEST(DotWriterTest, ScaleAndMaxPixelsSizeThePng) {
-  auto g = Inputs();
+  auto g = InputsGraph();
   auto plain = RenderGraphData(*g, "png");
   ASSERT_TRUE(plain.ok()) << plain.status().message();
   auto [w, h] = PngHeaderSize(plain->data);
@@ -524,6 +524,22 @@ TEST(DotWriterTest, ScaleAndMaxPixelsSizeThePng) {
   EXPECT_NE(small->info.note.find(fmt::format("of that size, {} x {} px", w3, h3)), std::string::npos)
       << small->info.note;
   EXPECT_NE(small->info.note.find(fmt::format("would be {} x {} px", w, h)), std::string::npos) << small->info.note;
+}
+
+TEST(DotWriterTest, APngIsFittedUnderTheCapAndCairosSideLimit) {
+  EXPECT_EQ(PngFitFactor(100, 100, 1'000'000), 1.0);
+  // No cap: the side limit alone, within the 0.01% steps that keep a rounded-up side under it.
+  double wide = PngFitFactor(1e6, 10, 0);
+  EXPECT_LE(std::ceil(1e6 * wide), static_cast<double>(kMaxPngSide));
+  EXPECT_GE(std::ceil(1e6 * wide), static_cast<double>(kMaxPngSide) * 0.9998);
+  // A quarter of the pixels: half a side, a little less where rounded-up sides would pass the cap.
+  double half = PngFitFactor(1001, 1001, 1001 * 1001 / 4);
+  EXPECT_NEAR(half, 0.5, 0.001);
+  EXPECT_LE(std::ceil(1001 * half) * std::ceil(1001 * half), 1001.0 * 1001 / 4);
+  // A cap the side limit is stricter than (a 60000 x 100 px strip).
+  double strip = PngFitFactor(60000, 100, 40'000'000);
+  EXPECT_LE(std::ceil(60000 * strip), static_cast<double>(kMaxPngSide));
+  EXPECT_GE(std::ceil(60000 * strip), static_cast<double>(kMaxPngSide) * 0.9998);
 }
 
 TEST(DotWriterTest, ScaleSizesTheSvgAndABadScaleIsAnError) {
