@@ -195,7 +195,7 @@ Status Use(CommandContext& ctx) {
 }
 
 constexpr const char* kShowUsage =
-    "show [--format F] [--stage S] [--around NODE [--hops K]] [--fold|--all] | show compile ID";
+    "show [--format F] [--stage S] [--inputs] [--around NODE [--hops K]] [--fold|--all] | show compile ID";
 
 // `show --around NODE`: the FX lines of the nodes within --hops (default 2)
 // of NODE, in graph order, "..." where lines are left out.
@@ -223,76 +223,6 @@ Status ShowAround(CommandContext& ctx, const Graph& graph, const std::string& na
   ctx.out.AddBlock(text);
   ctx.out.Styled(Style::kDim, "  {} node(s) within {} hop(s) of %{}{}", around.nodes.size(), hops, centre->name(),
                  around.truncated ? fmt::format(" (the nearest {}; focus NODE K --max N lists more)", kMaxLines) : "");
-  return Status::Ok();
-}
-
-Status Show(CommandContext& ctx) {
-  // `show compile ID`: one compile of a loaded log, as `compiles ID` shows it.
-  if (!ctx.args.empty() && ctx.args[0].text == "compile") {
-    if (ctx.args.size() != 2) return UsageError("show compile ID");
-    std::vector<Word> rest(ctx.args.begin() + 1, ctx.args.end());
-    CommandContext sub{ctx.session, ctx.interpreter, rest, ctx.out, ctx.flags};
-    return CompilesCommand(sub);
-  }
-  if (!ctx.args.empty()) return UsageError(kShowUsage);
-  const std::string* format = ctx.flags.Value("--format");
-  AIRSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> graph, GraphFor(ctx, ctx.flags.Value("--stage")));
-  if (ctx.flags.Has("--around") || ctx.flags.Has("--fold")) {
-    if (format && *format != "fx") {
-      return Status::Errorf("show --around/--fold print FX text; --format {} prints the whole graph", *format);
-    }
-  }
-  if (const Word* around = ctx.flags.Word("--around")) return ShowAround(ctx, *graph, around->text);
-  if (ctx.flags.Has("--hops")) return Status::Error("--hops goes with --around NODE");
-  if (ctx.flags.Has("--all") && ctx.flags.Has("--fold")) return Status::Error("show: --all or --fold, not both");
-  bool fold = ctx.flags.Has("--fold") || (!format && !ctx.flags.Has("--all") &&
-                                          graph->size() > ctx.session.settings().GetUnsigned("show.fold-above"));
-  if (fold) {
-    FoldedGraph folded = FoldRepeats(*graph);
-    if (!folded.blocks.empty()) {
-      ctx.out.AddBlock(FoldedFxText(*graph, folded));
-      ctx.out.Styled(Style::kDim, "  {} of {} nodes folded into their first alike repeat ({}; show --all prints all)",
-                     folded.FoldedNodes(), graph->size(),
-                     ctx.flags.Has("--fold") ? "--fold" : "more than show.fold-above nodes");
-      return Status::Ok();
-    }
-    if (ctx.flags.Has("--fold")) ctx.out.Styled(Style::kDim, "  (no repeated blocks to fold)");
-  }
-  std::string note;
-  DotOptions dot = DrawingOptions(ctx, *graph, format ? *format : "fx", &note);
-  AIRSCOPE_ASSIGN_OR_RETURN(std::string text, GraphText(*graph, format ? *format : "fx", dot));
-  ctx.out.AddBlock(text);
-  if (!note.empty()) ctx.out.Styled(Style::kDim, "  {}", note);
-  return Status::Ok();
-}
-
-Status NodeCommand(CommandContext& ctx) {
-  if (ctx.args.size() != 1) return UsageError("node NAME");
-  AIRSCOPE_ASSIGN_OR_RETURN(const Graph* current, ctx.session.CurrentGraph());
-  const Graph& graph = *current;
-  AIRSCOPE_ASSIGN_OR_RETURN(const Node* node, FindNodeOrError(graph, ctx.args[0].text));
-  DescribeNode(*node, ctx.session.registry(), ctx.out);
-  return Status::Ok();
-}
-
-Status Find(CommandContext& ctx) {
-  if (ctx.args.size() != 1) return UsageError("find PATTERN");
-  AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, ctx.session.CurrentGraph());
-  const std::string& pattern = ctx.args[0].text;
-  size_t matches = 0;
-  for (const Node* node : *graph) {
-    if (!NodeMatches(*node, pattern)) continue;
-    ++matches;
-    ctx.out.Print("{:<24} {:<14} {:<40} {}", node->name(), OpKindName(node->op()), node->target(), ValueString(*node));
-  }
-  ctx.out.Styled(Style::kDim, "{} node(s) match '{}'", matches, pattern);
-  return Status::Ok();
-}
-
-Status Stats(CommandContext& ctx) {
-  if (!ctx.args.empty()) return UsageError("stats");
-  AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, ctx.session.CurrentGraph());
-  DescribeStats(*graph, ctx.session.registry(), ctx.out);
   return Status::Ok();
 }
 
@@ -329,6 +259,79 @@ Status ApplyDrawFlags(const CommandFlags& flags, std::string_view format, DotOpt
     }
     dot.max_pixels = cap;
   }
+  return Status::Ok();
+}
+
+Status Show(CommandContext& ctx) {
+  // `show compile ID`: one compile of a loaded log, as `compiles ID` shows it.
+  if (!ctx.args.empty() && ctx.args[0].text == "compile") {
+    if (ctx.args.size() != 2) return UsageError("show compile ID");
+    std::vector<Word> rest(ctx.args.begin() + 1, ctx.args.end());
+    CommandContext sub{ctx.session, ctx.interpreter, rest, ctx.out, ctx.flags};
+    return CompilesCommand(sub);
+  }
+  if (!ctx.args.empty()) return UsageError(kShowUsage);
+  const std::string* format = ctx.flags.Value("--format");
+  DotOptions flagged;
+  AIRSCOPE_RETURN_IF_ERROR(ApplyDrawFlags(ctx.flags, format ? *format : "fx", flagged));
+  AIRSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> graph, GraphFor(ctx, ctx.flags.Value("--stage")));
+  if (ctx.flags.Has("--around") || ctx.flags.Has("--fold")) {
+    if (format && *format != "fx") {
+      return Status::Errorf("show --around/--fold print FX text; --format {} prints the whole graph", *format);
+    }
+  }
+  if (const Word* around = ctx.flags.Word("--around")) return ShowAround(ctx, *graph, around->text);
+  if (ctx.flags.Has("--hops")) return Status::Error("--hops goes with --around NODE");
+  if (ctx.flags.Has("--all") && ctx.flags.Has("--fold")) return Status::Error("show: --all or --fold, not both");
+  bool fold = ctx.flags.Has("--fold") || (!format && !ctx.flags.Has("--all") &&
+                                          graph->size() > ctx.session.settings().GetUnsigned("show.fold-above"));
+  if (fold) {
+    FoldedGraph folded = FoldRepeats(*graph);
+    if (!folded.blocks.empty()) {
+      ctx.out.AddBlock(FoldedFxText(*graph, folded));
+      ctx.out.Styled(Style::kDim, "  {} of {} nodes folded into their first alike repeat ({}; show --all prints all)",
+                     folded.FoldedNodes(), graph->size(),
+                     ctx.flags.Has("--fold") ? "--fold" : "more than show.fold-above nodes");
+      return Status::Ok();
+    }
+    if (ctx.flags.Has("--fold")) ctx.out.Styled(Style::kDim, "  (no repeated blocks to fold)");
+  }
+  std::string note;
+  DotOptions dot = DrawingOptions(ctx, *graph, format ? *format : "fx", &note);
+  dot.draw_all_inputs = flagged.draw_all_inputs;
+  AIRSCOPE_ASSIGN_OR_RETURN(std::string text, GraphText(*graph, format ? *format : "fx", dot));
+  ctx.out.AddBlock(text);
+  if (!note.empty()) ctx.out.Styled(Style::kDim, "  {}", note);
+  return Status::Ok();
+}
+
+Status NodeCommand(CommandContext& ctx) {
+  if (ctx.args.size() != 1) return UsageError("node NAME");
+  AIRSCOPE_ASSIGN_OR_RETURN(const Graph* current, ctx.session.CurrentGraph());
+  const Graph& graph = *current;
+  AIRSCOPE_ASSIGN_OR_RETURN(const Node* node, FindNodeOrError(graph, ctx.args[0].text));
+  DescribeNode(*node, ctx.session.registry(), ctx.out);
+  return Status::Ok();
+}
+
+Status Find(CommandContext& ctx) {
+  if (ctx.args.size() != 1) return UsageError("find PATTERN");
+  AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, ctx.session.CurrentGraph());
+  const std::string& pattern = ctx.args[0].text;
+  size_t matches = 0;
+  for (const Node* node : *graph) {
+    if (!NodeMatches(*node, pattern)) continue;
+    ++matches;
+    ctx.out.Print("{:<24} {:<14} {:<40} {}", node->name(), OpKindName(node->op()), node->target(), ValueString(*node));
+  }
+  ctx.out.Styled(Style::kDim, "{} node(s) match '{}'", matches, pattern);
+  return Status::Ok();
+}
+
+Status Stats(CommandContext& ctx) {
+  if (!ctx.args.empty()) return UsageError("stats");
+  AIRSCOPE_ASSIGN_OR_RETURN(const Graph* graph, ctx.session.CurrentGraph());
+  DescribeStats(*graph, ctx.session.registry(), ctx.out);
   return Status::Ok();
 }
 
@@ -454,6 +457,7 @@ void RegisterGraphCommands(CommandTable& table) {
                    "shapes or constants differ from the one printed. --fold folds a smaller graph, --all prints\n"
                    "every node. --around NODE prints only the nodes within --hops K (default 2) of NODE, up and\n"
                    "down its data edges (`focus` lists the same as a table).\n"
+                   "--inputs: with --format dot, every input a node (help dump says how a drawing bundles them).\n"
                    "show compile ID: one compile of the loaded log or tree, as `compiles ID` shows it.",
                    fmt::join(GraphFormatNames(true), ", ")),
        Show,
@@ -465,7 +469,8 @@ void RegisterGraphCommands(CommandTable& table) {
         {"--around", "NODE", {CompletionKind::kNode, {}}},
         {"--hops", "K", {}},
         {"--fold", "", {}},
-        {"--all", "", {}}}});
+        {"--all", "", {}},
+        {"--inputs", "", {}}}});
   table.Add({"node", "node NAME", "everything about one node: op, target, args, value, users, cost",
              "Shows a node's op kind, target, args and kwargs, the value it produces (shape, dtype, strides,\n"
              "device; whether annotated in the file or inferred), its stream, inputs and users, and what the\n"
