@@ -11,7 +11,8 @@
 #   - the device page's timeline has one row per stream of the trace;
 #   - the race `check` finds in the seed is marked: on the lower stage's
 #     drawing (both nodes), in its hazard list, and on the device timeline;
-#   - the compare form and the drawings' search and zoom tools are there.
+#   - the compare form and the drawings' search and zoom tools are there, and
+#     the search finds an input drawn in its user's label by its name.
 # Saves a screenshot of each kind of page in OUT/screenshots.
 #   check_report.sh AIRSCOPE SOURCE_DIR OUT
 set -uo pipefail
@@ -103,6 +104,12 @@ slices=$(grep -o 'class="slice k-kernel hazard"' "$device" | wc -l)
 grep -q -E 'href="stage-0-[0-9]+\.html#find=add"' "$device" || fail "device page: no hazard list linking add"
 grep -q 'id="compare-form"' "$out/seed-graph-0.html.dom" || fail "graph page: no compare form"
 grep -q '0/0' "$out/trace-log-0.html.dom" || fail "trace log page: compile 0/0 not listed"
+# An input with one user is a line of its user's label (dot_writer.h): the
+# trace's l_x_ is. #find=l_x_ still finds it, on the node that reads it.
+bundled="$out/trace-stage-0-0-find.dom"
+chrome --dump-dom "file://$out/trace/stage-0-0.html#find=l_x_" > "$bundled" 2> /dev/null
+grep -q '+1 input: l_x_' "$bundled" || fail "trace input stage: l_x_ is not drawn in its user's label"
+grep -q 'found-count dim">1 found<' "$bundled" || fail "trace input stage: #find=l_x_ does not find its user"
 
 # 4. Screenshots of each kind of page.
 shot() { chrome --window-size=1400,1000 --screenshot="$out/screenshots/$1.png" "file://$2" > /dev/null 2>&1 \
