@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <optional>
 
 #include "core/analysis/graph_neighbourhood.h"
@@ -43,6 +45,7 @@ Result<std::shared_ptr<const Graph>> GraphFor(CommandContext& ctx, const std::st
 DotOptions DrawingOptions(CommandContext& ctx, const Graph& graph, std::string_view format, std::string* note) {
   DotOptions dot;
   if (format != "dot" && format != "svg" && format != "png") return dot;
+  dot.registry = &ctx.session.registry();  // the session's ops write in place too
   Result<std::vector<HazardMark>> marks = HazardMarksForDrawing(ctx.session, graph);
   if (marks.ok()) {
     dot.hazards = std::move(*marks);
@@ -192,7 +195,7 @@ Status Use(CommandContext& ctx) {
 }
 
 constexpr const char* kShowUsage =
-    "show [--format F] [--stage S] [--around NODE [--hops K]] [--fold|--all] | show compile ID";
+    "show [--format F] [--stage S] [--inputs] [--around NODE [--hops K]] [--fold|--all] | show compile ID";
 
 // `show --around NODE`: the FX lines of the nodes within --hops (default 2)
 // of NODE, in graph order, "..." where lines are left out.
@@ -223,6 +226,42 @@ Status ShowAround(CommandContext& ctx, const Graph& graph, const std::string& na
   return Status::Ok();
 }
 
+constexpr const char* kDrawFlags = "[--inputs] [--scale F] [--max-pixels N]";
+
+// dump's drawing flags onto `dot`: each refused, with what it takes, when
+// its value or the format does not fit (a dump that ignored one would write
+// something else than asked).
+Status ApplyDrawFlags(const CommandFlags& flags, std::string_view format, DotOptions& dot) {
+  const bool draws = format == "dot" || format == "svg" || format == "png";
+  if (flags.Has("--inputs")) {
+    if (!draws) return Status::Errorf("--inputs is for the drawings (dot, svg, png), not {}", format);
+    dot.draw_all_inputs = true;
+  }
+  if (const std::string* text = flags.Value("--scale")) {
+    if (format != "svg" && format != "png") {
+      return Status::Errorf("--scale sizes a rendered drawing (svg, png), not {}", format);
+    }
+    double scale = 0;
+    auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), scale);
+    if (ec != std::errc() || end != text->data() + text->size() || !(scale > 0) || !std::isfinite(scale)) {
+      return UsageError(
+          fmt::format("--scale F: F is a number above 0 (0.5 halves the drawing, 2 doubles it), not '{}'", *text));
+    }
+    dot.scale = scale;
+  }
+  if (const std::string* text = flags.Value("--max-pixels")) {
+    if (format != "png") return Status::Errorf("--max-pixels caps a png's pixels, not {}'s", format);
+    uint64_t cap = 0;
+    auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), cap);
+    if (ec != std::errc() || end != text->data() + text->size() || cap == 0) {
+      return UsageError(
+          fmt::format("--max-pixels N: N is a whole number of pixels above 0 (width x height), not '{}'", *text));
+    }
+    dot.max_pixels = cap;
+  }
+  return Status::Ok();
+}
+
 Status Show(CommandContext& ctx) {
   // `show compile ID`: one compile of a loaded log, as `compiles ID` shows it.
   if (!ctx.args.empty() && ctx.args[0].text == "compile") {
@@ -233,6 +272,8 @@ Status Show(CommandContext& ctx) {
   }
   if (!ctx.args.empty()) return UsageError(kShowUsage);
   const std::string* format = ctx.flags.Value("--format");
+  DotOptions flagged;
+  AIRSCOPE_RETURN_IF_ERROR(ApplyDrawFlags(ctx.flags, format ? *format : "fx", flagged));
   AIRSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> graph, GraphFor(ctx, ctx.flags.Value("--stage")));
   if (ctx.flags.Has("--around") || ctx.flags.Has("--fold")) {
     if (format && *format != "fx") {
@@ -257,6 +298,7 @@ Status Show(CommandContext& ctx) {
   }
   std::string note;
   DotOptions dot = DrawingOptions(ctx, *graph, format ? *format : "fx", &note);
+  dot.draw_all_inputs = flagged.draw_all_inputs;
   AIRSCOPE_ASSIGN_OR_RETURN(std::string text, GraphText(*graph, format ? *format : "fx", dot));
   ctx.out.AddBlock(text);
   if (!note.empty()) ctx.out.Styled(Style::kDim, "  {}", note);
@@ -295,16 +337,32 @@ Status Stats(CommandContext& ctx) {
 
 Status Dump(CommandContext& ctx) {
   const auto& args = ctx.args;
-  std::string syntax = fmt::format("dump {} PATH [--stage S]", fmt::join(GraphFormatNames(false), "|"));
+  std::string syntax = fmt::format("dump {} PATH [--stage S] {}", fmt::join(GraphFormatNames(false), "|"), kDrawFlags);
   if (args.size() != 2) return UsageError(syntax);
+  DotOptions flagged;
+  AIRSCOPE_RETURN_IF_ERROR(ApplyDrawFlags(ctx.flags, args[0].text, flagged));
   AIRSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> graph, GraphFor(ctx, ctx.flags.Value("--stage")));
   std::string mark_note;
   DotOptions dot = DrawingOptions(ctx, *graph, args[0].text, &mark_note);
+  dot.draw_all_inputs = flagged.draw_all_inputs;
+  dot.scale = flagged.scale;
+  dot.max_pixels = flagged.max_pixels;
   AIRSCOPE_ASSIGN_OR_RETURN(WrittenGraph written,
                             WriteGraph(*graph, args[0].text, Interpreter::ExpandHome(args[1].text), dot));
   if (!written.printed.empty()) ctx.out.AddBlock(written.printed, Style::kData);
   if (!written.summary.empty()) ctx.out.Print("{}", written.summary);
   if (!written.note.empty()) ctx.out.Styled(Style::kDim, "  {}", written.note);
+  if ((args[0].text == "dot" || args[0].text == "svg" || args[0].text == "png") && written.printed.empty()) {
+    // Never silently fewer nodes than the graph has (help dump); the drawing's
+    // own label says it too, which is all `dump FORMAT -` can carry.
+    DrawnCount drawn = CountDrawn(*graph, dot);
+    if (drawn.bundled_inputs > 0) {
+      ctx.out.Styled(Style::kDim,
+                     "  drew {} of {} nodes: {} input{} with one user drawn as a line of that user's label "
+                     "(--inputs draws every input as a node)",
+                     drawn.nodes, graph->size(), drawn.bundled_inputs, drawn.bundled_inputs == 1 ? "" : "s");
+    }
+  }
   if (!mark_note.empty()) ctx.out.Styled(Style::kDim, "  {}", mark_note);
   if (!dot.hazards.empty() && written.printed.empty()) {
     ctx.out.Styled(Style::kDim, "  marked {} hazard(s) check finds (help check)", dot.hazards.size());
@@ -399,6 +457,7 @@ void RegisterGraphCommands(CommandTable& table) {
                    "shapes or constants differ from the one printed. --fold folds a smaller graph, --all prints\n"
                    "every node. --around NODE prints only the nodes within --hops K (default 2) of NODE, up and\n"
                    "down its data edges (`focus` lists the same as a table).\n"
+                   "--inputs: with --format dot, every input a node (help dump says how a drawing bundles them).\n"
                    "show compile ID: one compile of the loaded log or tree, as `compiles ID` shows it.",
                    fmt::join(GraphFormatNames(true), ", ")),
        Show,
@@ -410,7 +469,8 @@ void RegisterGraphCommands(CommandTable& table) {
         {"--around", "NODE", {CompletionKind::kNode, {}}},
         {"--hops", "K", {}},
         {"--fold", "", {}},
-        {"--all", "", {}}}});
+        {"--all", "", {}},
+        {"--inputs", "", {}}}});
   table.Add({"node", "node NAME", "everything about one node: op, target, args, value, users, cost",
              "Shows a node's op kind, target, args and kwargs, the value it produces (shape, dtype, strides,\n"
              "device; whether annotated in the file or inferred), its stream, inputs and users, and what the\n"
@@ -427,27 +487,47 @@ void RegisterGraphCommands(CommandTable& table) {
              Stats, nullptr});
   table.Add(
       {"dump",
-       "dump FORMAT PATH [--stage S]",
+       fmt::format("dump FORMAT PATH [--stage S] {}", kDrawFlags),
        "write the current graph (or a stage) to a file",
-       fmt::format("Writes the current graph to PATH in FORMAT ({}); svg/png are rendered by\n"
-                   "graphviz (graphs over 2,000 nodes are laid out with sfdp). --stage S writes a pipeline stage\n"
-                   "instead (a number, a pass name, input or last). PATH - prints the bytes to standard output\n"
-                   "(any format: dump png - > g.png). A regular file is replaced atomically (a temporary file renamed "
-                   "into place,\n"
-                   "so a failed dump leaves the old file and no partial one) and keeps its mode; a symlink is\n"
-                   "followed; a device or FIFO is written in place; missing directories are created. Ctrl-C\n"
-                   "stops an svg/png layout. For a dump after every stage, set dump.dir, dump.formats and dump.when.\n"
-                   "dot, svg and png mark the hazards `check` finds on the graph it checks (the last stage once the\n"
-                   "pipeline has run to its end, or a loaded graph already lowered): red borders and notes on both\n"
-                   "nodes of each, a red edge between them (help check). Each tagged_event_wait gets a dashed edge,\n"
-                   "labelled with the tag, from the tagged_event_record it waits for.",
-                   fmt::join(GraphFormatNames(false), ", ")),
+       fmt::format(
+           "Writes the current graph to PATH in FORMAT ({}); svg/png are rendered by\n"
+           "graphviz (graphs over 2,000 drawn nodes are laid out with sfdp). --stage S writes a pipeline stage\n"
+           "instead (a number, a pass name, input or last). PATH - prints the bytes to standard output\n"
+           "(any format: dump png - > g.png). A regular file is replaced atomically (a temporary file renamed "
+           "into place,\n"
+           "so a failed dump leaves the old file and no partial one) and keeps its mode; a symlink is\n"
+           "followed; a device or FIFO is written in place; missing directories are created. Ctrl-C\n"
+           "stops an svg/png layout. For a dump after every stage, set dump.dir, dump.formats and dump.when.\n"
+           "dot, svg and png mark the hazards `check` finds on the graph it checks (the last stage once the\n"
+           "pipeline has run to its end, or a loaded graph already lowered): red borders and notes on both\n"
+           "nodes of each, a red edge between them (help check). Each tagged_event_wait gets a dashed edge,\n"
+           "labelled with the tag, from the tagged_event_record it waits for.\n"
+           "Inputs with one user: in dot, svg and png (and the report's drawings, the stage dumps' too) an\n"
+           "input node (placeholder or get_attr) that exactly one node uses is not drawn as a node: its\n"
+           "user's label gains a line `+2 inputs: primals_6 f32[384, 128], primals_7 f32[384]` (three named,\n"
+           "then a count), and the drawing's label says how many. That is the whole rule: torch's graph does\n"
+           "not say which inputs are parameters, so airscope does not guess. Inputs with no user or several\n"
+           "stay nodes, and so do those a hazard mark names. --inputs draws every input as a node.\n"
+           "In-place writes: a node that writes a buffer in place (an op the registry marks in-place, such as\n"
+           "copy_ or add_, writes its first argument; an op with out= writes that tensor) gets a dashed purple\n"
+           "edge labelled `writes` to the next node, in graph order, that reads that buffer through any alias\n"
+           "(views share their base's buffer, as the reinplace passes see it), unless that node reads the\n"
+           "writer's own value (the data edge says it). It does not move the layout. Nodes need shapes for\n"
+           "this: a graph loaded without them gets no such edges.\n"
+           "--scale F (svg, png) multiplies the drawing's size by F through graphviz's dpi (72 for svg, 96 for\n"
+           "png, times F). --max-pixels N (png) caps width x height at N pixels; the default is {} million\n"
+           "(160 MB decoded). A larger drawing is drawn smaller to fit, and the dump says from what size and by how\n"
+           "much; no side is over {} px either (cairo draws none over 32767). A png dump says its size in px.",
+           fmt::join(GraphFormatNames(false), ", "), kDefaultMaxPngPixels / 1'000'000, kMaxPngSide),
        Dump,
        [](const std::vector<std::string>& before) {
          if (before.empty()) return CompletionRule{CompletionKind::kFixed, GraphFormatNames(false)};
          return before.size() == 1 ? CompletionRule{CompletionKind::kFile, {}} : CompletionRule{};
        },
-       {{"--stage", "S", {CompletionKind::kStage, {}}}}});
+       {{"--stage", "S", {CompletionKind::kStage, {}}},
+        {"--inputs", "", {}},
+        {"--scale", "F", {}},
+        {"--max-pixels", "N", {}}}});
 }
 
 }  // namespace airscope

@@ -70,8 +70,10 @@ Result<WrittenGraph> WriteGraph(const Graph& graph, std::string_view format, con
     AIRSCOPE_ASSIGN_OR_RETURN(Rendered rendered, RenderGraphData(graph, format, dot));
     if (to_stdout) return WrittenGraph{"", rendered.info.note, std::move(rendered.data)};
     AIRSCOPE_RETURN_IF_ERROR(WriteFile(path, rendered.data));
-    return WrittenGraph{fmt::format("wrote {} ({}, layout {})", path, format, rendered.info.engine), rendered.info.note,
-                        ""};
+    std::string size = rendered.info.width > 0 ? fmt::format(", {} x {} px", rendered.info.width, rendered.info.height)
+                                               : "";  // an svg's size is in points, and it scales
+    return WrittenGraph{fmt::format("wrote {} ({}, layout {}{})", path, format, rendered.info.engine, size),
+                        rendered.info.note, ""};
   }
   AIRSCOPE_ASSIGN_OR_RETURN(std::string text, spec->text(graph, dot));
   std::string note;

@@ -1,18 +1,25 @@
 // Graph -> libcgraph graph -> DOT text (agwrite) or SVG/PNG (libgvc).
 #include "viz/dot_writer.h"
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <optional>
 #include <unordered_map>
+#include <utility>
 #include <unordered_set>
 #include <vector>
 
 #include "core/child_process.h"
 #include "core/file_util.h"
 #include "viz/graphviz_util.h"
+#include "viz/inplace_writes.h"
+#include "viz/input_bundles.h"
 
 namespace airscope {
 namespace {
@@ -118,8 +125,9 @@ void AddTaggedEventEdges(Agraph_t* root, const Graph& graph, const std::unordere
   }
 }
 
-// Red borders, notes and edges for `check`'s findings (dot_writer.h).
-void MarkHazards(Agraph_t* root, const std::vector<HazardMark>& hazards) {
+// Red borders, notes and edges for `check`'s findings (dot_writer.h); the
+// lines of the graph's label that list the findings on no drawn node.
+std::vector<std::string> MarkHazards(Agraph_t* root, const std::vector<HazardMark>& hazards) {
   constexpr std::string_view kRed = "#dc2626";
   std::vector<std::string> marked;  // node names, in order of first mention
   std::unordered_map<std::string, std::vector<const HazardMark*>> of_node;
@@ -144,7 +152,7 @@ void MarkHazards(Agraph_t* root, const std::vector<HazardMark>& hazards) {
       gv::Set(e, "tooltip", LabelLine(m.message));
     }
     // What names no node of this drawing still shows, under it.
-    if (!first && !second) undrawn.push_back(LabelLine(m.kind + ": " + m.message));
+    if (!first && !second) undrawn.push_back(m.kind + ": " + m.message);
   }
   for (const std::string& name : marked) {
     std::string xlabel, tooltip;
@@ -159,23 +167,57 @@ void MarkHazards(Agraph_t* root, const std::vector<HazardMark>& hazards) {
     gv::Set(n, "xlabel", xlabel);
     gv::Set(n, "tooltip", tooltip);
   }
+  std::vector<std::string> lines;
   if (!undrawn.empty()) {
     // A few lines say there are more; check lists them all (a part of a big
     // graph may leave thousands out).
     constexpr size_t kMaxListed = 10;
-    std::string label = "hazards (check) on nodes not drawn:";
-    for (size_t i = 0; i < undrawn.size() && i < kMaxListed; ++i) label += "\\l" + undrawn[i];
+    lines.emplace_back("hazards (check) on nodes not drawn:");
+    for (size_t i = 0; i < undrawn.size() && i < kMaxListed; ++i) lines.push_back(undrawn[i]);
     if (undrawn.size() > kMaxListed)
-      label += fmt::format("\\l... and {} more (check lists them)", undrawn.size() - kMaxListed);
-    gv::Set(root, "label", label + "\\l");
-    gv::Set(root, "labelloc", "b");
-    gv::Set(root, "labeljust", "l");
+      lines.push_back(fmt::format("... and {} more (check lists them)", undrawn.size() - kMaxListed));
+  }
+  return lines;
+}
+
+// The names a hazard mark puts on a node: they stay nodes of their own.
+std::unordered_set<std::string> MarkedNames(const std::vector<HazardMark>& hazards) {
+  std::unordered_set<std::string> names;
+  for (const HazardMark& m : hazards) {
+    if (!m.first.empty()) names.insert(m.first);
+    if (!m.second.empty()) names.insert(m.second);
+  }
+  return names;
+}
+
+// The bundles of a drawing with `options` (none when it draws every input).
+InputBundles BundlesOf(const Graph& graph, const DotOptions& options, const std::unordered_set<std::string>* only) {
+  if (options.draw_all_inputs) return {};
+  return BundleSingleUseInputs(graph, only, MarkedNames(options.hazards));
+}
+
+// Dashed edges from each in-place write to the next reader of its buffer
+// (viz/inplace_writes.h), beside the layout rather than shaping it.
+void AddInplaceWriteEdges(Agraph_t* root, const Graph& graph, const OpRegistry& registry,
+                          const std::unordered_map<const Node*, Agnode_t*>& nodes) {
+  constexpr std::string_view kPurple = "#7c3aed";  // not the red of hazards nor the black of data
+  for (const InplaceWrite& w : InplaceWriteEdges(graph, registry)) {
+    auto tail = nodes.find(w.writer);
+    auto head = nodes.find(w.reader);
+    if (tail == nodes.end() || head == nodes.end()) continue;  // one end is not drawn
+    Agedge_t* e = agedge(root, tail->second, head->second, nullptr, 1);
+    gv::Set(e, "style", "dashed");
+    gv::Set(e, "color", std::string(kPurple));
+    gv::Set(e, "fontcolor", std::string(kPurple));
+    gv::Set(e, "constraint", "false");
+    gv::Set(e, "label", "writes");
   }
 }
 
-// Builds the cgraph graph: attributes, stream clusters, nodes, edges (of
-// the nodes `only` names, when given), then the hazards to mark.
-gv::GraphPtr BuildGraph(const Graph& graph, const std::vector<HazardMark>& hazards,
+// Builds the cgraph graph: attributes, stream clusters, nodes (single-use
+// inputs in their user's label), edges (of the nodes `only` names, when
+// given), in-place writes, then the hazards to mark and the graph's label.
+gv::GraphPtr BuildGraph(const Graph& graph, const DotOptions& options,
                         const std::unordered_set<std::string>* only = nullptr) {
   gv::GraphPtr g = gv::OpenDirected(graph.name());
   Agraph_t* root = g.get();
@@ -185,10 +227,12 @@ gv::GraphPtr BuildGraph(const Graph& graph, const std::vector<HazardMark>& hazar
   gv::SetDefault(root, AGNODE, "fontname", "Helvetica");
   gv::SetDefault(root, AGEDGE, "fontname", "Helvetica");
 
+  const InputBundles bundles = BundlesOf(graph, options, only);
   std::unordered_map<std::string, Agraph_t*> clusters;
   std::unordered_map<const Node*, Agnode_t*> nodes;
   for (const Node* node : graph) {
     if (only && !only->count(node->name())) continue;
+    if (bundles.bundled.count(node)) continue;  // a line of its user's label
     Agraph_t* parent = root;
     if (!node->stream().empty()) {
       auto [it, fresh] = clusters.emplace(node->stream(), nullptr);
@@ -203,21 +247,41 @@ gv::GraphPtr BuildGraph(const Graph& graph, const std::vector<HazardMark>& hazar
       parent = it->second;
     }
     Agnode_t* n = agnode(parent, gv::Str(node->name()), 1);
-    gv::Set(n, "label", NodeLabel(*node));
+    std::string label = NodeLabel(*node);
+    if (auto inputs = bundles.of_user.find(node); inputs != bundles.of_user.end()) {
+      label += "\\n" + LabelLine(BundleLine(inputs->second));
+    }
+    gv::Set(n, "label", label);
     StyleNode(n, *node);
     nodes.emplace(node, n);
   }
   for (const Node* node : graph) {
     if (only && !only->count(node->name())) continue;
+    auto head = nodes.find(node);
+    if (head == nodes.end()) continue;  // bundled: its one edge is its user's label line
     for (const Node* input : node->inputs()) {
       auto tail = nodes.find(input);
-      if (tail == nodes.end()) continue;  // an input from another graph, or one left out: nothing to draw
-      Agedge_t* e = agedge(root, tail->second, nodes.at(node), nullptr, 1);
+      if (tail == nodes.end()) continue;  // an input from another graph, bundled, or left out: nothing to draw
+      Agedge_t* e = agedge(root, tail->second, head->second, nullptr, 1);
       if (IsEventOp(*input) || IsEventOp(*node)) gv::Set(e, "style", "dashed");
     }
   }
   AddTaggedEventEdges(root, graph, nodes);
-  if (!hazards.empty()) MarkHazards(root, hazards);
+  AddInplaceWriteEdges(root, graph, options.registry ? *options.registry : OpRegistry::Builtin(), nodes);
+  std::vector<std::string> label;
+  if (!options.hazards.empty()) label = MarkHazards(root, options.hazards);
+  if (!bundles.bundled.empty()) {
+    label.push_back(fmt::format("{} input{} with one user drawn in {} (dump --inputs: as nodes)",
+                                bundles.bundled.size(), bundles.bundled.size() == 1 ? "" : "s",
+                                bundles.bundled.size() == 1 ? "its user's label" : "their users' labels"));
+  }
+  if (!label.empty()) {
+    std::string text;
+    for (const std::string& line : label) text += LabelLine(line) + "\\l";
+    gv::Set(root, "label", text);
+    gv::Set(root, "labelloc", "b");
+    gv::Set(root, "labeljust", "l");
+  }
   return g;
 }
 
@@ -231,20 +295,80 @@ std::string LastGraphvizError() {
 
 }  // namespace
 
+double PngFitFactor(double width, double height, uint64_t max_pixels) {
+  double factor = 1.0;
+  if (max_pixels > 0 && width * height > static_cast<double>(max_pixels)) {
+    factor = std::sqrt(static_cast<double>(max_pixels) / (width * height));
+  }
+  factor = std::min(factor, static_cast<double>(kMaxPngSide) / std::max(width, height));
+  if (factor >= 1.0) return 1.0;
+  // Graphviz rounds each side to whole pixels: shrink a little more until the rounded-up sides fit.
+  auto fits = [&](double f) {
+    double w = std::ceil(width * f), h = std::ceil(height * f);
+    return (max_pixels == 0 || w * h <= static_cast<double>(max_pixels)) &&
+           std::max(w, h) <= static_cast<double>(kMaxPngSide);
+  };
+  while (factor > 0 && !fits(factor)) factor *= 0.9999;
+  return factor;
+}
+
+DrawnCount CountDrawn(const Graph& graph, const DotOptions& options) {
+  DrawnCount count;
+  count.nodes = options.only_nodes ? options.only_nodes->size() : graph.size();
+  count.bundled_inputs = BundlesOf(graph, options, options.only_nodes.get()).bundled.size();
+  count.nodes -= std::min(count.nodes, count.bundled_inputs);
+  return count;
+}
+
 Result<std::string> GraphToDot(const Graph& graph, const DotOptions& options) {
-  gv::GraphPtr g = BuildGraph(graph, options.hazards, options.only_nodes.get());
+  gv::GraphPtr g = BuildGraph(graph, options, options.only_nodes.get());
   if (!g) return Status::Error("graphviz could not create a graph");
   return gv::Write(g.get());
 }
 
-Result<RenderJob> RenderWork(const Graph& graph, std::string_view format, const DotOptions& options) {
+namespace {
+
+// Graphviz's device resolutions when a graph sets no dpi (the svg and png
+// renderers' default_dpi), and its default `pad`, 4 points a side, which
+// the image adds around the layout's bounding box.
+constexpr double kSvgDpi = 72.0;
+constexpr double kPngDpi = 96.0;
+constexpr double kPadPoints = 4.0;
+constexpr double kPointsPerInch = 72.0;
+
+// What fitting a png decided, passed from the layout child to the parent in
+// front of the image bytes (the only thing a child hands back): the factor
+// and the size, in px, the drawing would have had.
+struct PngFit {
+  double factor = 1.0;
+  double want_width = 0, want_height = 0;
+};
+constexpr std::string_view kFitTag = "airscope-fit ";
+
+// The width and height a PNG's header states (its IHDR chunk, which the
+// format puts first: bytes 16-23, big-endian); nullopt for other bytes.
+std::optional<std::pair<uint64_t, uint64_t>> PngSize(std::string_view png) {
+  if (png.size() < 24 || !png.starts_with("\x89PNG\r\n\x1a\n") || png.substr(12, 4) != "IHDR") return std::nullopt;
+  auto be32 = [&png](size_t at) {
+    uint64_t v = 0;
+    for (size_t i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(png[at + i]);
+    return v;
+  };
+  return std::pair{be32(16), be32(20)};
+}
+
+Result<RenderJob> MakeRenderJob(const Graph& graph, std::string_view format, const DotOptions& options,
+                                bool report_fit) {
   if (format != "svg" && format != "png") {
     return Status::Errorf("unsupported render format '{}' (use svg or png)", format);
+  }
+  if (!(options.scale > 0) || !std::isfinite(options.scale)) {
+    return Status::Errorf("drawing scale {} is not a positive number", options.scale);
   }
   RenderJob job;
   RenderInfo& info = job.info;
   info.engine = "dot";
-  size_t drawn = options.only_nodes ? options.only_nodes->size() : graph.size();
+  const size_t drawn = CountDrawn(graph, options).nodes;
   if (drawn > options.max_nodes_for_dot) {
     info.engine = "sfdp";
     info.note = fmt::format("{} nodes > {}: laid out with sfdp instead of dot", drawn, options.max_nodes_for_dot);
@@ -256,16 +380,19 @@ Result<RenderJob> RenderWork(const Graph& graph, std::string_view format, const 
   // also keeps clear of graphviz 2.43's pango plugin, whose static cache
   // reads freed memory once a context has been freed.
   job.work.what = "graphviz " + info.engine + " layout";
-  job.work.work = [&graph, engine = info.engine, format = std::string(format), only = options.only_nodes,
-                   pack = options.pack_components, hazards = options.hazards]() -> Result<std::string> {
+  job.work.work = [&graph, engine = info.engine, format = std::string(format), options,
+                   report_fit]() -> Result<std::string> {
     GVC_t* context = gvContext();
     if (!context) return Status::Error("graphviz: could not create a rendering context");
-    gv::GraphPtr g = BuildGraph(graph, hazards, only.get());
+    gv::GraphPtr g = BuildGraph(graph, options, options.only_nodes.get());
     if (!g) return Status::Error("graphviz could not create a graph");
-    if (pack) {
+    if (options.pack_components) {
       gv::Set(g.get(), "pack", "true");
       gv::Set(g.get(), "packmode", "graph");
     }
+    const double dpi = (format == "png" ? kPngDpi : kSvgDpi) * options.scale;
+    // Unscaled: no dpi attribute at all, so the output is what it always was.
+    if (options.scale != 1.0) gv::Set(g.get(), "dpi", fmt::format("{}", dpi));
     if (engine == "sfdp") {
       // Straight edges and overlap removal by the final scaling step only (prism0)
       // keep sfdp fast: full prism refinement alone took ~5 s of 7 s at 5k nodes.
@@ -278,20 +405,91 @@ Result<RenderJob> RenderWork(const Graph& graph, std::string_view format, const 
     if (gvLayout(context, g.get(), engine.c_str()) != 0) {
       return Status::Errorf("graphviz {} layout failed: {}", engine, LastGraphvizError());
     }
+    PngFit fit;
+    if (format == "png") {
+      // The image's size follows from the layout's bounding box (points) and
+      // the dpi, which graphviz reads when it renders (GD_drawing's dpi,
+      // set from the graph's attribute at layout): lowering it now shrinks
+      // the image without laying out again.
+      const boxf bb = GD_bb(g.get());
+      const double px_per_point = dpi / kPointsPerInch;
+      fit.want_width = (bb.UR.x - bb.LL.x + 2 * kPadPoints) * px_per_point;
+      fit.want_height = (bb.UR.y - bb.LL.y + 2 * kPadPoints) * px_per_point;
+      fit.factor = PngFitFactor(fit.want_width, fit.want_height, options.max_pixels);
+      if (fit.factor < 1.0) GD_drawing(g.get())->dpi = dpi * fit.factor;
+    }
     char* data = nullptr;
     unsigned int length = 0;
     if (gvRenderData(context, g.get(), format.c_str(), &data, &length) != 0 || !data) {
       return Status::Errorf("graphviz could not render {}: {}", format, LastGraphvizError());
     }
-    return std::string(data, length);
+    std::string out;
+    if (report_fit && format == "png") {
+      out = fmt::format("{}{} {} {}\n", kFitTag, fit.factor, fit.want_width, fit.want_height);
+    }
+    out.append(data, length);
+    return out;
   };
   return job;
 }
 
+// The fitting the child wrote in front of a png (MakeRenderJob), taken off `data`.
+PngFit TakeFit(std::string& data) {
+  PngFit fit;
+  if (!data.starts_with(kFitTag)) return fit;
+  size_t end = data.find('\n');
+  const char* at = data.data() + kFitTag.size();
+  const char* stop = data.data() + end;
+  for (double* value : {&fit.factor, &fit.want_width, &fit.want_height}) {
+    while (at < stop && *at == ' ') ++at;
+    at = std::from_chars(at, stop, *value).ptr;
+  }
+  data.erase(0, end + 1);
+  return fit;
+}
+
+// 111103674 -> "111,103,674": pixel counts people read.
+std::string Grouped(double count) {
+  std::string digits = fmt::format("{:.0f}", count);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<RenderJob> RenderWork(const Graph& graph, std::string_view format, const DotOptions& options) {
+  return MakeRenderJob(graph, format, options, false);
+}
+
 Result<Rendered> RenderGraphData(const Graph& graph, std::string_view format, const DotOptions& options) {
-  AIRSCOPE_ASSIGN_OR_RETURN(RenderJob job, RenderWork(graph, format, options));
+  AIRSCOPE_ASSIGN_OR_RETURN(RenderJob job, MakeRenderJob(graph, format, options, true));
   AIRSCOPE_ASSIGN_OR_RETURN(std::string rendered, RunInChildProcess(job.work.what, job.work.work));
-  return Rendered{std::move(rendered), std::move(job.info)};
+  RenderInfo& info = job.info;
+  if (format == "png") {
+    PngFit fit = TakeFit(rendered);
+    std::optional<std::pair<uint64_t, uint64_t>> size = PngSize(rendered);
+    if (!size) return Status::Error("graphviz's png has no PNG header");
+    info.width = size->first;
+    info.height = size->second;
+    info.fitted = fit.factor;
+    if (fit.factor < 1.0) {
+      const double want = std::round(fit.want_width) * std::round(fit.want_height);  // as the sides are printed
+      std::string limit = options.max_pixels > 0 && want > static_cast<double>(options.max_pixels)
+                              ? fmt::format("over the cap of {} pixels (--max-pixels)",
+                                            Grouped(static_cast<double>(options.max_pixels)))
+                              : fmt::format("a side past cairo's limit of {} px", kMaxPngSide);
+      std::string note = fmt::format(
+          "the drawing would be {:.0f} x {:.0f} px ({} pixels), {}: drawn at {:.3g} of "
+          "that size, {} x {} px",
+          fit.want_width, fit.want_height, Grouped(want), limit, fit.factor, info.width, info.height);
+      info.note = info.note.empty() ? note : info.note + "; " + note;
+    }
+  }
+  return Rendered{std::move(rendered), std::move(info)};
 }
 
 Result<RenderInfo> RenderGraph(const Graph& graph, std::string_view format, const std::string& path,

@@ -18,11 +18,26 @@
 // is listed in the graph's label (the first ten of them). Without hazards nothing of this is written:
 // the drawing is byte for byte what it was. Output is deterministic.
 //
+// Inputs (placeholder, get_attr) with exactly one user are drawn as a line
+// of their user's label, not as nodes (viz/input_bundles.h); the graph's
+// label says how many. DotOptions::draw_all_inputs draws them as nodes.
+//
+// A node that writes a buffer in place gets a dashed purple edge labelled
+// "writes" to the next node that reads that buffer (viz/inplace_writes.h),
+// with constraint=false: the layout does not move. A graph without in-place
+// writes is drawn exactly as without this.
+//
+// Rendering scales the drawing by DotOptions::scale through graphviz's dpi
+// (72 for svg, 96 for png, times the scale: graphviz reads the graph's `dpi`
+// when it renders), and a png above DotOptions::max_pixels (width x height)
+// is drawn smaller to fit; RenderInfo says by how much, and the size.
+//
 // Graphs above `max_nodes_for_dot` nodes are laid out with `sfdp` instead of
 // `dot` when rendering (dot takes minutes at 5k nodes); RenderGraph reports
 // which engine it used.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <unordered_set>
@@ -30,13 +45,36 @@
 
 #include "core/child_process.h"
 #include "core/ir/graph.h"
+#include "core/ops/op_registry.h"
 #include "core/status.h"
 #include "viz/hazard_marks.h"
 
 namespace airscope {
 
+// The default cap of a png's pixels (width x height): 40 million, 8000 x
+// 5000. Cairo's image surface, which graphviz's png renderer draws into,
+// holds 4 bytes a pixel (CAIRO_FORMAT_ARGB32), so this is 160 MB in the
+// layout process and in any viewer that opens the file; the 13,194 x 8,421
+// px drawing issue 33 saw (111 Mpx, 444 MB decoded) is what it prevents.
+constexpr uint64_t kDefaultMaxPngPixels = 40'000'000;
+// Cairo makes no image surface with a side over 32767 px (MAX_IMAGE_SIZE in
+// cairo's src/cairo-image-surface.c), and graphviz's cairo renderer shrinks
+// a drawing with a side of 32767 px or more on its own, saying so only on
+// stderr (plugin/pango/gvrender_pango.c, cairogen_begin_page, CAIRO_XMAX and
+// CAIRO_YMAX). A png is fitted under this side first: the shrinking is
+// always ours, and said.
+constexpr uint64_t kMaxPngSide = 32766;
+
 struct DotOptions {
   size_t max_nodes_for_dot = 2000;
+  // Inputs with one user as nodes of their own (see above); default: in their user's label.
+  bool draw_all_inputs = false;
+  // For the in-place write edges: which ops write in place. Null: OpRegistry::Builtin().
+  const OpRegistry* registry = nullptr;
+  // Rendering only: the drawing's size times this (> 0).
+  double scale = 1.0;
+  // Rendering png only: at most this many pixels; 0: no cap but cairo's side limit.
+  uint64_t max_pixels = kDefaultMaxPngPixels;
   // Draw just the nodes of these names and the edges among them (the
   // report's drawing of what a pass changed in a big graph, `focus --draw`).
   std::shared_ptr<const std::unordered_set<std::string>> only_nodes;
@@ -47,13 +85,31 @@ struct DotOptions {
   std::vector<HazardMark> hazards;
 };
 
+// How many nodes a drawing with `options` shows: the graph's (or
+// only_nodes') less the inputs drawn as lines of their users' labels.
+struct DrawnCount {
+  size_t nodes = 0;
+  size_t bundled_inputs = 0;
+};
+DrawnCount CountDrawn(const Graph& graph, const DotOptions& options);
+
 // The DOT text of the graph (as libcgraph's agwrite writes it).
 Result<std::string> GraphToDot(const Graph& graph, const DotOptions& options = {});
 
 struct RenderInfo {
   std::string engine;  // "dot" or "sfdp"
-  std::string note;    // e.g. "5000 nodes > 2000: laid out with sfdp"
+  std::string note;    // e.g. "5000 nodes > 2000: laid out with sfdp"; and a png's fitting, see below
+  // png only (RenderGraphData, RenderGraph): the size of the image, read
+  // from its header, and the factor it was drawn at to fit max_pixels or
+  // the side limit (1: not shrunk; a shrunk drawing also says so in `note`).
+  uint64_t width = 0, height = 0;
+  double fitted = 1.0;
 };
+// The factor that brings a `width` x `height` px png under `max_pixels` (0:
+// no cap) and under kMaxPngSide a side, once graphviz has rounded each side
+// to whole pixels; 1 when it fits already.
+double PngFitFactor(double width, double height, uint64_t max_pixels);
+
 // Renders to `format` ("svg" or "png"): the bytes, and how. The layout runs
 // in a child process, so a Ctrl-C (core/interrupt.h) stops it.
 struct Rendered {
@@ -63,7 +119,8 @@ struct Rendered {
 Result<Rendered> RenderGraphData(const Graph& graph, std::string_view format, const DotOptions& options = {});
 // The same rendering as a work item for core/child_process.h, for callers
 // that lay out several graphs at once (RunInChildProcesses). `graph` must
-// outlive the work.
+// outlive the work. Its result is the image's bytes; what fitting a png
+// did is not reported this way (RenderGraphData reports it).
 struct RenderJob {
   ChildWork work;
   RenderInfo info;

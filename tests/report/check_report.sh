@@ -11,7 +11,8 @@
 #   - the device page's timeline has one row per stream of the trace;
 #   - the race `check` finds in the seed is marked: on the lower stage's
 #     drawing (both nodes), in its hazard list, and on the device timeline;
-#   - the compare form and the drawings' search and zoom tools are there;
+#   - the compare form and the drawings' search and zoom tools are there, and
+#     the search finds an input drawn in its user's label by its name;
 #   - a session of many graphs (rank logs and a model) lays out at 1280 px:
 #     no page wider than the window, every link visible, the current graph
 #     starred, the ranks' divergence on the rank logs' page.
@@ -106,6 +107,12 @@ slices=$(grep -o 'class="slice k-kernel hazard"' "$device" | wc -l)
 grep -q -E 'href="stage-0-[0-9]+\.html#find=add"' "$device" || fail "device page: no hazard list linking add"
 grep -q 'id="compare-form"' "$out/seed-graph-0.html.dom" || fail "graph page: no compare form"
 grep -q '0/0' "$out/trace-log-0.html.dom" || fail "trace log page: compile 0/0 not listed"
+# An input with one user is a line of its user's label (dot_writer.h): the
+# trace's l_x_ is. #find=l_x_ still finds it, on the node that reads it.
+bundled="$out/trace-stage-0-0-find.dom"
+chrome --dump-dom "file://$out/trace/stage-0-0.html#find=l_x_" > "$bundled" 2> /dev/null
+grep -q '+1 input: l_x_' "$bundled" || fail "trace input stage: l_x_ is not drawn in its user's label"
+grep -q 'found-count dim">1 found<' "$bundled" || fail "trace input stage: #find=l_x_ does not find its user"
 
 # 3b. Layout at 1280 px on a session of many graphs (tlparse's rank logs, 29
 # graphs, and MobileNetV2 through the pipeline, current): no page wider than

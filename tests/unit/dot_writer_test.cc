@@ -2,9 +2,15 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include <graphviz/cgraph.h>
 #include <gtest/gtest.h>
@@ -15,6 +21,7 @@
 #include "core/lower/task_graph.h"
 #include "core/ops/op_registry.h"
 #include "viz/hazard_marks.h"
+#include "viz/inplace_writes.h"
 #include "tests/unit/graph_test_util.h"
 
 namespace airscope {
@@ -89,7 +96,8 @@ TEST(DotWriterTest, ClustersLabelsAndDashedEventEdges) {
   EXPECT_NE(text.find("\"stream s1\""), std::string::npos) << text;
   EXPECT_NE(text.find("rankdir=TB"), std::string::npos) << text;
   EXPECT_NE(text.find("Helvetica"), std::string::npos) << text;
-  EXPECT_NE(text.find("\"mm\\naten.mm.default\\nf32[3, s0]\""), std::string::npos) << text;
+  // x, read only by mm, is a line of mm's label (input_bundles.h), not a node.
+  EXPECT_NE(text.find("\"mm\\naten.mm.default\\nf32[3, s0]\\n+1 input: x f32[3, 3]\""), std::string::npos) << text;
   EXPECT_NE(text.find("(f32[1, 3], f16[2, 3])"), std::string::npos) << text;
   EXPECT_NE(text.find("mm -> record\t[style=dashed]"), std::string::npos) << text;
   EXPECT_NE(text.find("record -> wait\t[style=dashed]"), std::string::npos) << text;
@@ -249,14 +257,23 @@ TEST(DotWriterTest, OutputIsDeterministicAndParsesBack) {
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(*a, *b);
 
-  Agraph_t* parsed = agmemread(a->c_str());
-  ASSERT_NE(parsed, nullptr);
-  EXPECT_EQ(agnnodes(parsed), 7);
-  EXPECT_EQ(agnedges(parsed), 8);  // x->mm, mm->record, mm->add, record->wait, wait->add, add->split, add/split->output
-  Agraph_t* cluster = agsubg(parsed, const_cast<char*>("cluster_s1"), 0);
-  ASSERT_NE(cluster, nullptr);
-  EXPECT_EQ(agnnodes(cluster), 2);
-  agclose(parsed);
+  // x is drawn in mm's label, so it and its edge are not in the drawing
+  // unless every input is asked for.
+  for (bool all_inputs : {false, true}) {
+    DotOptions options;
+    options.draw_all_inputs = all_inputs;
+    auto dot = GraphToDot(*TwoStreams(), options);
+    ASSERT_TRUE(dot.ok());
+    Agraph_t* parsed = agmemread(dot->c_str());
+    ASSERT_NE(parsed, nullptr);
+    EXPECT_EQ(agnnodes(parsed), all_inputs ? 7 : 6);
+    // (x->mm,) mm->record, mm->add, record->wait, wait->add, add->split, add/split->output
+    EXPECT_EQ(agnedges(parsed), all_inputs ? 8 : 7);
+    Agraph_t* cluster = agsubg(parsed, const_cast<char*>("cluster_s1"), 0);
+    ASSERT_NE(cluster, nullptr);
+    EXPECT_EQ(agnnodes(cluster), 2);
+    agclose(parsed);
+  }
 }
 
 TEST(DotWriterTest, RendersSvgAndPng) {
@@ -301,6 +318,245 @@ TEST(DotWriterTest, LargeGraphSwitchesToSfdp) {
   auto svg = ReadFile(dir + "/big.svg");
   ASSERT_TRUE(svg.ok());
   EXPECT_NE(svg->find("<svg"), std::string::npos);
+}
+
+// Inputs by their users: add alone reads a and b, `shared` feeds
+// both users, `unused` none, `w` is a get_attr read once, and six more feed
+// `cat` (three named, then a count).
+std::unique_ptr<Graph> InputsGraph() {
+  auto g = std::make_unique<Graph>("inputs");
+  auto input = [&g](const std::string& name, OpKind op = OpKind::kPlaceholder) {
+    Node* n = *g->AppendNamed(Spec(op, name, {}, name));
+    n->set_meta(Tensor({2, 3}));
+    return n;
+  };
+  Node* a = input("a");
+  Node* b = input("b");
+  Node* shared = input("shared");
+  input("unused");
+  Node* w = input("w", OpKind::kGetAttr);
+  std::vector<Argument> many;
+  for (int i = 0; i < 6; ++i) many.push_back(Argument::NodeRef(input(fmt::format("p{}", i))));
+  Node* add = Call(*g, "torch.ops.aten.add.Tensor", {Argument::NodeRef(b), Argument::NodeRef(a)}, "add", "");
+  Node* mul = Call(*g, "torch.ops.aten.mul.Tensor", {Argument::NodeRef(add), Argument::NodeRef(shared)}, "mul", "");
+  Node* sub = Call(*g, "torch.ops.aten.sub.Tensor", {Argument::NodeRef(shared), Argument::NodeRef(w)}, "sub", "");
+  Node* cat = Call(*g, "torch.ops.aten.cat.default", {Argument::List(many)}, "cat", "");
+  for (Node* n : {add, mul, sub, cat}) n->set_meta(Tensor({2, 3}));
+  (void)*g->AppendNamed(
+      Spec(OpKind::kOutput, "output",
+           {Argument::Tuple({Argument::NodeRef(mul), Argument::NodeRef(sub), Argument::NodeRef(cat)})}, "output"));
+  return g;
+}
+
+// The names of the nodes a DOT text draws (parsed back).
+std::vector<std::string> DrawnNodes(const std::string& dot) {
+  std::vector<std::string> names;
+  Agraph_t* parsed = agmemread(dot.c_str());
+  if (parsed == nullptr) return names;
+  for (Agnode_t* n = agfstnode(parsed); n != nullptr; n = agnxtnode(parsed, n)) names.emplace_back(agnameof(n));
+  agclose(parsed);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// A node's label as graphviz reads it back.
+std::string LabelOf(const std::string& dot, const std::string& node) {
+  Agraph_t* parsed = agmemread(dot.c_str());
+  if (parsed == nullptr) return "";
+  Agnode_t* n = agnode(parsed, const_cast<char*>(node.c_str()), 0);
+  std::string label = n ? agget(n, const_cast<char*>("label")) : "";
+  agclose(parsed);
+  return label;
+}
+
+std::string GraphLabel(const std::string& dot) {
+  Agraph_t* parsed = agmemread(dot.c_str());
+  if (parsed == nullptr) return "";
+  char* label = agget(parsed, const_cast<char*>("label"));
+  std::string out = label ? label : "";
+  agclose(parsed);
+  return out;
+}
+
+TEST(DotWriterTest, InputsWithOneUserAreALineOfTheirUsersLabel) {
+  auto dot = GraphToDot(*InputsGraph());
+  ASSERT_TRUE(dot.ok()) << dot.status().message();
+  // Two users or none: still nodes; one user (a get_attr too): in the user's label.
+  EXPECT_EQ(DrawnNodes(*dot), (std::vector<std::string>{"add", "cat", "mul", "output", "shared", "sub", "unused"}))
+      << *dot;
+  // In the order the user reads them (b before a), with their shapes.
+  EXPECT_EQ(LabelOf(*dot, "add"), "add\\naten.add.Tensor\\nf32[2, 3]\\n+2 inputs: b f32[2, 3], a f32[2, 3]");
+  EXPECT_EQ(LabelOf(*dot, "sub"), "sub\\naten.sub.Tensor\\nf32[2, 3]\\n+1 input: w f32[2, 3]");
+  EXPECT_EQ(LabelOf(*dot, "cat"),
+            "cat\\naten.cat.default\\nf32[2, 3]\\n+6 inputs: p0 f32[2, 3], p1 f32[2, 3], p2 f32[2, 3], ... 3 more");
+  EXPECT_EQ(LabelOf(*dot, "mul"), "mul\\naten.mul.Tensor\\nf32[2, 3]");  // reads only `shared`, a node
+  EXPECT_NE(EdgeLine(*dot, "shared", "mul", ""), "") << *dot;
+  // The graph's label says how many and what draws them.
+  EXPECT_EQ(GraphLabel(*dot), "9 inputs with one user drawn in their users' labels (dump --inputs: as nodes)\\l");
+}
+
+TEST(DotWriterTest, DrawAllInputsDrawsEveryInputAsANode) {
+  DotOptions options;
+  options.draw_all_inputs = true;
+  auto dot = GraphToDot(*InputsGraph(), options);
+  ASSERT_TRUE(dot.ok()) << dot.status().message();
+  EXPECT_EQ(DrawnNodes(*dot).size(), InputsGraph()->size());
+  EXPECT_EQ(dot->find("input:"), std::string::npos) << *dot;
+  EXPECT_EQ(dot->find("inputs:"), std::string::npos) << *dot;
+  EXPECT_EQ(GraphLabel(*dot), "");
+  EXPECT_NE(EdgeLine(*dot, "w", "sub", ""), "") << *dot;
+  EXPECT_NE(EdgeLine(*dot, "b", "add", ""), "") << *dot;
+}
+
+TEST(DotWriterTest, AnInputAHazardNamesStaysANode) {
+  DotOptions options;
+  options.hazards = {{"race", "a", "add", "a and add race"}};
+  auto dot = GraphToDot(*InputsGraph(), options);
+  ASSERT_TRUE(dot.ok()) << dot.status().message();
+  std::vector<std::string> drawn = DrawnNodes(*dot);
+  EXPECT_NE(std::find(drawn.begin(), drawn.end(), "a"), drawn.end()) << *dot;
+  EXPECT_NE(dot->find("xlabel=\"race with add\""), std::string::npos) << *dot;
+  EXPECT_EQ(LabelOf(*dot, "add"), "add\\naten.add.Tensor\\nf32[2, 3]\\n+1 input: b f32[2, 3]");
+  EXPECT_NE(GraphLabel(*dot).find("8 inputs with one user"), std::string::npos) << GraphLabel(*dot);
+}
+
+TEST(DotWriterTest, APartDrawsAnInputWhoseUserIsLeftOutAsANode) {
+  DotOptions options;
+  options.only_nodes =
+      std::make_shared<std::unordered_set<std::string>>(std::unordered_set<std::string>{"a", "b", "w", "sub"});
+  auto svg = RenderGraphData(*InputsGraph(), "svg", options);
+  ASSERT_TRUE(svg.ok()) << svg.status().message();
+  // add is not drawn: a and b stay nodes; sub is, and w is a line of its label.
+  EXPECT_NE(svg->data.find("<title>a</title>"), std::string::npos);
+  EXPECT_NE(svg->data.find("<title>b</title>"), std::string::npos);
+  EXPECT_EQ(svg->data.find("<title>w</title>"), std::string::npos);
+  EXPECT_NE(svg->data.find("+1 input: w f32[2, 3]"), std::string::npos);
+}
+
+// x and y are inputs; `view` aliases x; copy_ writes x in place; then
+// `read` reads x through the view (no data edge from copy_), `direct`
+// reads copy_'s own value, and `add_` writes a fresh buffer nothing reads
+// afterwards.
+std::unique_ptr<Graph> WritesGraph() {
+  return testing_util::ParseForward("x: \"f32[4]\", y: \"f32[4]\"",
+                                    "        view: \"f32[2, 2]\" = torch.ops.aten.view.default(x, [2, 2])\n"
+                                    "        copy_: \"f32[4]\" = torch.ops.aten.copy_.default(x, y)\n"
+                                    "        read: \"f32[2, 2]\" = torch.ops.aten.mul.Tensor(view, 2)\n"
+                                    "        direct: \"f32[4]\" = torch.ops.aten.mul.Tensor(copy_, 3)\n"
+                                    "        fresh: \"f32[4]\" = torch.ops.aten.mul.Tensor(y, 4)\n"
+                                    "        add_: \"f32[4]\" = torch.ops.aten.add_.Tensor(fresh, 1)\n"
+                                    "        return (read, direct, add_)\n",
+                                    "writes.py");
+}
+
+TEST(DotWriterTest, AnInPlaceWriteIsAnEdgeToTheNextReaderOfItsBuffer) {
+  auto g = WritesGraph();
+  std::vector<InplaceWrite> writes = InplaceWriteEdges(*g, OpRegistry::Builtin());
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_EQ(writes[0].writer->name(), "copy_");
+  EXPECT_EQ(writes[0].reader->name(), "read");
+  auto dot = GraphToDot(*g);
+  ASSERT_TRUE(dot.ok()) << dot.status().message();
+  std::string edge = EdgeLine(*dot, "copy_", "read", "label=writes");
+  ASSERT_NE(edge, "") << *dot;
+  EXPECT_NE(edge.find("style=dashed"), std::string::npos) << edge;
+  EXPECT_NE(edge.find("constraint=false"), std::string::npos) << edge;  // the layout stays as it was
+  EXPECT_EQ(Count(*dot, "label=writes"), 1u) << *dot;                   // add_: nothing reads it later
+  EXPECT_EQ(EdgeLine(*dot, "copy_", "direct", "writes"), "") << *dot;   // the data edge says it
+}
+
+TEST(DotWriterTest, NoInPlaceWriteNoWritesEdge) {
+  // The same graph with copy (out of place): nothing is written in place.
+  auto g = testing_util::ParseForward("x: \"f32[4]\", y: \"f32[4]\"",
+                                      "        copy: \"f32[4]\" = torch.ops.aten.copy.default(x, y)\n"
+                                      "        read: \"f32[4]\" = torch.ops.aten.mul.Tensor(x, 2)\n"
+                                      "        return (read, copy)\n");
+  EXPECT_TRUE(InplaceWriteEdges(*g, OpRegistry::Builtin()).empty());
+  auto dot = GraphToDot(*g);
+  ASSERT_TRUE(dot.ok()) << dot.status().message();
+  EXPECT_EQ(dot->find("writes"), std::string::npos) << *dot;
+  EXPECT_EQ(dot->find("constraint"), std::string::npos) << *dot;
+}
+
+// A PNG's width and height, read from its IHDR chunk as any viewer does.
+std::pair<uint32_t, uint32_t> PngHeaderSize(const std::string& png) {
+  EXPECT_TRUE(png.starts_with("\x89PNG\r\n\x1a\n"));
+  EXPECT_EQ(png.substr(12, 4), "IHDR");
+  if (png.size() < 24) return {0, 0};
+  auto be32 = [&png](size_t at) {
+    uint32_t v = 0;
+    for (size_t i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(png[at + i]);
+    return v;
+  };
+  return {be32(16), be32(20)};
+}
+
+TEST(DotWriterTest, ScaleAndMaxPixelsSizeThePng) {
+  auto g = InputsGraph();
+  auto plain = RenderGraphData(*g, "png");
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  auto [w, h] = PngHeaderSize(plain->data);
+  EXPECT_EQ(plain->info.width, w);
+  EXPECT_EQ(plain->info.height, h);
+  EXPECT_EQ(plain->info.fitted, 1.0);
+  EXPECT_EQ(plain->info.note, "");
+
+  DotOptions twice;
+  twice.scale = 2;
+  auto big = RenderGraphData(*g, "png", twice);
+  ASSERT_TRUE(big.ok()) << big.status().message();
+  auto [w2, h2] = PngHeaderSize(big->data);
+  EXPECT_NEAR(w2, 2.0 * w, 2.0);
+  EXPECT_NEAR(h2, 2.0 * h, 2.0);
+
+  // A cap of a quarter of the pixels: about half a side, never over, and said.
+  DotOptions capped;
+  capped.max_pixels = static_cast<uint64_t>(w) * h / 4;
+  auto small = RenderGraphData(*g, "png", capped);
+  ASSERT_TRUE(small.ok()) << small.status().message();
+  auto [w3, h3] = PngHeaderSize(small->data);
+  EXPECT_LE(static_cast<uint64_t>(w3) * h3, capped.max_pixels);
+  EXPECT_NEAR(w3, w / 2.0, w * 0.02 + 2);
+  EXPECT_NEAR(small->info.fitted, 0.5, 0.01);
+  EXPECT_EQ(small->info.width, w3);
+  // 0.5 less the little that keeps graphviz's rounded-up sides under the cap.
+  EXPECT_NE(small->info.note.find("drawn at 0.49"), std::string::npos) << small->info.note;
+  EXPECT_NE(small->info.note.find(fmt::format("of that size, {} x {} px", w3, h3)), std::string::npos)
+      << small->info.note;
+  EXPECT_NE(small->info.note.find(fmt::format("would be {} x {} px", w, h)), std::string::npos) << small->info.note;
+}
+
+TEST(DotWriterTest, APngIsFittedUnderTheCapAndCairosSideLimit) {
+  EXPECT_EQ(PngFitFactor(100, 100, 1'000'000), 1.0);
+  // No cap: the side limit alone, within the 0.01% steps that keep a rounded-up side under it.
+  double wide = PngFitFactor(1e6, 10, 0);
+  EXPECT_LE(std::ceil(1e6 * wide), static_cast<double>(kMaxPngSide));
+  EXPECT_GE(std::ceil(1e6 * wide), static_cast<double>(kMaxPngSide) * 0.9998);
+  // A quarter of the pixels: half a side, a little less where rounded-up sides would pass the cap.
+  double half = PngFitFactor(1001, 1001, 1001 * 1001 / 4);
+  EXPECT_NEAR(half, 0.5, 0.001);
+  EXPECT_LE(std::ceil(1001 * half) * std::ceil(1001 * half), 1001.0 * 1001 / 4);
+  // A cap the side limit is stricter than (a 60000 x 100 px strip).
+  double strip = PngFitFactor(60000, 100, 40'000'000);
+  EXPECT_LE(std::ceil(60000 * strip), static_cast<double>(kMaxPngSide));
+  EXPECT_GE(std::ceil(60000 * strip), static_cast<double>(kMaxPngSide) * 0.9998);
+}
+
+TEST(DotWriterTest, ScaleSizesTheSvgAndABadScaleIsAnError) {
+  DotOptions twice;
+  twice.scale = 2;
+  auto plain = RenderGraphData(*TwoStreams(), "svg");
+  auto big = RenderGraphData(*TwoStreams(), "svg", twice);
+  ASSERT_TRUE(plain.ok() && big.ok());
+  EXPECT_EQ(plain->data.find("scale(2 2)"), std::string::npos);
+  EXPECT_NE(big->data.find("scale(2 2)"), std::string::npos);
+  for (double bad : {0.0, -1.0, std::nan("")}) {
+    DotOptions options;
+    options.scale = bad;
+    auto rendered = RenderGraphData(*TwoStreams(), "png", options);
+    ASSERT_FALSE(rendered.ok());
+    EXPECT_NE(rendered.status().message().find("not a positive number"), std::string::npos);
+  }
 }
 
 }  // namespace

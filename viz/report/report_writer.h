@@ -52,6 +52,10 @@
 namespace airscope {
 
 struct ReportOptions {
+  // The drawings' options. By default they draw an input with one user as a
+  // line of its user's label (dot_writer.h): the report is where a training
+  // graph's hundreds of parameter inputs made a 13k px staircase. A pass that
+  // changes such an input is marked on the page's lists, not on a node.
   DotOptions dot;
   size_t render_jobs = 2;
   // Distinct graphs of one pipeline compared pairwise (a compare page per

@@ -21,6 +21,23 @@
     return title ? title.textContent : '';
   }
 
+  // The inputs drawn as a line of their user's label (dot_writer.h: `+2
+  // inputs: primals_6 f32[384, 128], primals_7 f32[384]`, three named at
+  // most): their names, so marks and searches for them land on the user.
+  function bundledNames(g) {
+    var names = [];
+    g.querySelectorAll('text').forEach(function (t) {
+      var m = /^\+\d+ inputs?: (.*)$/.exec(t.textContent);
+      if (!m) return;
+      // Items are "NAME SHAPE", and shapes hold ", " too: a name is a piece's first word that is an identifier.
+      m[1].split(', ').forEach(function (piece) {
+        var word = piece.split(' ')[0];
+        if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(word)) names.push(word);
+      });
+    });
+    return names;
+  }
+
   // The later drawing shows what was added or changed, the earlier one what was removed or changed.
   function highlight(view, lists) {
     if (!lists) return;
@@ -33,6 +50,7 @@
     });
     view.querySelectorAll('g.node').forEach(function (g) {
       var cls = kind[nodeName(g)];
+      bundledNames(g).forEach(function (name) { cls = cls || kind[name]; });
       if (cls) g.classList.add(cls);
     });
   }
@@ -131,10 +149,10 @@
       var query = input.value.trim();
       var hits = [];
       view.querySelectorAll('g.node').forEach(function (g) {
-        var name = nodeName(g);
-        var hit = query !== '' && name.indexOf(query) >= 0;
+        var names = [nodeName(g)].concat(bundledNames(g));
+        var hit = query !== '' && names.some(function (name) { return name.indexOf(query) >= 0; });
         g.classList.toggle('found', hit);
-        if (hit) hits.push({ g: g, exact: name === query });
+        if (hit) hits.push({ g: g, exact: names.indexOf(query) >= 0 });
       });
       hits.sort(function (a, b) { return (b.exact ? 1 : 0) - (a.exact ? 1 : 0); });
       count.textContent = query === '' ? '' : hits.length + ' found';
