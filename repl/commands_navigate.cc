@@ -101,8 +101,12 @@ Status Focus(CommandContext& ctx) {
     dot.only_nodes = only;
     AIRSCOPE_ASSIGN_OR_RETURN(WrittenGraph written, WriteGraph(*graph, format, Interpreter::ExpandHome(*path), dot));
     if (!written.printed.empty()) ctx.out.AddBlock(written.printed, Style::kData);
-    if (!written.summary.empty())
-      ctx.out.Print("{} ({} of {} nodes drawn)", written.summary, only->size(), graph->size());
+    if (!written.summary.empty()) {
+      DrawnCount drawn = CountDrawn(*graph, dot);
+      ctx.out.Print(
+          "{} ({} of the graph's {} nodes drawn{})", written.summary, drawn.nodes, graph->size(),
+          drawn.bundled_inputs ? fmt::format(", {} input(s) in their user's label", drawn.bundled_inputs) : "");
+    }
     if (!written.note.empty()) ctx.out.Styled(Style::kDim, "  {}", written.note);
   }
   return Status::Ok();

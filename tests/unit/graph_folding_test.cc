@@ -12,7 +12,7 @@
 namespace airscope {
 namespace {
 
-size_t Count(const std::string& text, std::string_view what) {
+size_t Occurrences(const std::string& text, std::string_view what) {
   size_t count = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
   return count;
@@ -35,10 +35,10 @@ TEST(GraphFoldingTest, FoldedTextPrintsOneRepeatAndNamesTheRest) {
   EXPECT_NE(text.find("# repeats 1-4 fold: %l1_attn_norm .. %"), std::string::npos) << text;
   EXPECT_NE(text.find("\n      # 4 repeats of 15 nodes"), std::string::npos) << text;
   // Every node line printed is a node of the graph; the folded ones are not printed.
-  size_t node_lines = Count(text, "\n    %") + Count(text, "\n      %") + Count(text, "\n    return");
+  size_t node_lines = Occurrences(text, "\n    %") + Occurrences(text, "\n      %") + Occurrences(text, "\n    return");
   EXPECT_EQ(node_lines, graph->size() - folded.FoldedNodes());
-  EXPECT_EQ(Count(text, "%l1_e0_w1 : "), 0u);
-  EXPECT_EQ(Count(text, "%l0_e0_w1 : "), 1u);
+  EXPECT_EQ(Occurrences(text, "%l1_e0_w1 : "), 0u);
+  EXPECT_EQ(Occurrences(text, "%l0_e0_w1 : "), 1u);
 }
 
 TEST(GraphFoldingTest, DifferencesNameTheNodeAndBothValues) {
@@ -69,7 +69,7 @@ TEST(FoldedDiffTest, AlikeChangesFoldAndSayWhere) {
   EXPECT_NE(folded.text.find("@@ x 12 alike hunks: the same change under other names in repeats 0-5 of 6 repeats"),
             std::string::npos)
       << folded.text;
-  EXPECT_EQ(Count(folded.text, "+    %"), 1u);
+  EXPECT_EQ(Occurrences(folded.text, "+    %"), 1u);
   // Fewer alike than the threshold: nothing folds.
   EXPECT_EQ(FoldAlikeHunks(bare, *before, *after, "fx", 13).folded, 0u);
 }
