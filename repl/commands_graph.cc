@@ -21,6 +21,7 @@
 #include "repl/hazard_check.h"
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
+#include "repl/piecewise_setup.h"
 #include "repl/stage_graph.h"
 #include "formats/registry.h"
 
@@ -201,14 +202,8 @@ constexpr const char* kShowUsage =
 // of NODE, in graph order, "..." where lines are left out.
 Status ShowAround(CommandContext& ctx, const Graph& graph, const std::string& name) {
   AIRSCOPE_ASSIGN_OR_RETURN(const Node* centre, FindNodeOrError(graph, name));
-  int hops = 2;
-  if (const Word* word = ctx.flags.Word("--hops")) {
-    std::optional<int64_t> value = WordAsInt(*word);
-    if (!value || *value < 0 || *value > 1000000) {
-      return Status::Errorf("--hops must be a whole number from 0 to 1000000, not '{}'", word->text);
-    }
-    hops = static_cast<int>(*value);
-  }
+  AIRSCOPE_ASSIGN_OR_RETURN(int64_t hops_given, FlagInt(ctx.flags, "--hops", 2, 0));
+  const int hops = static_cast<int>(std::min<int64_t>(hops_given, 1 << 20));  // beyond: the whole graph anyway
   constexpr size_t kMaxLines = 500;
   Neighbourhood around = NodesAround(graph, *centre, hops, kMaxLines);
   std::string text = "graph():";

@@ -19,13 +19,14 @@
 #include "repl/graph_text.h"
 #include "repl/graph_views.h"
 #include "repl/interpreter.h"
+#include "repl/piecewise_setup.h"
 #include "repl/session.h"
 
 namespace airscope {
 namespace {
 
 constexpr const char* kFocusUsage = "focus NODE [HOPS] [--max N] [--draw PATH]";
-constexpr size_t kFocusMaxDefault = 200;
+constexpr int64_t kFocusMaxDefault = 200;
 
 // `aten.mm.default`; `placeholder`, `get_attr`, `output`, a method or module's target.
 std::string OpLabel(const Node& node) {
@@ -66,12 +67,9 @@ Status Focus(CommandContext& ctx) {
   if (ctx.args.size() == 2) {
     AIRSCOPE_ASSIGN_OR_RETURN(hops, PositiveWord(ctx.args[1], "HOPS"));
   }
-  size_t max_nodes = kFocusMaxDefault;
-  if (const Word* max = ctx.flags.Word("--max")) {
-    AIRSCOPE_ASSIGN_OR_RETURN(max_nodes, PositiveWord(*max, "--max"));
-  }
-  if (max_nodes == 0) return Status::Error("--max must be at least 1 (the node itself)");
-  Neighbourhood around = NodesAround(*graph, *centre, static_cast<int>(std::min<size_t>(hops, 1 << 20)), max_nodes);
+  AIRSCOPE_ASSIGN_OR_RETURN(int64_t max_nodes, FlagInt(ctx.flags, "--max", kFocusMaxDefault, 1));
+  Neighbourhood around =
+      NodesAround(*graph, *centre, static_cast<int>(std::min<size_t>(hops, 1 << 20)), static_cast<size_t>(max_nodes));
   ctx.out.Styled(Style::kHeading, "%{} in '{}', {} hop(s): {} producer(s), {} user(s){}", centre->name(), graph->name(),
                  hops, around.producers, around.users,
                  around.truncated ? fmt::format(" (stopped at --max {}: more lie within the hops)", max_nodes) : "");

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <map>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -59,11 +60,10 @@ size_t HeaderLine(std::string_view header) {  // "@@ -12,7 +12,9 @@" -> 12
 }
 
 // "in repeats 0-93 of 94 (%l0_attn_norm ...)" for FX text, where the
-// hunks' lines fall in one block of `a`'s repeats.
-std::string WhereInRepeats(const std::vector<size_t>& a_lines, const Graph& a) {
-  FoldedGraph folded = FoldRepeats(a);
-  const std::vector<Node*> nodes = a.Nodes();
-  for (const RepeatedBlock& block : folded.blocks) {
+// hunks' lines fall in one of `blocks` (`a`'s repeated blocks; `nodes`: a's).
+std::string WhereInRepeats(const std::vector<size_t>& a_lines, const std::vector<RepeatedBlock>& blocks,
+                           const std::vector<Node*>& nodes) {
+  for (const RepeatedBlock& block : blocks) {
     std::vector<size_t> repeats;
     bool inside = true;
     for (size_t line : a_lines) {
@@ -105,6 +105,17 @@ FoldedDiff FoldAlikeHunks(std::string_view unified, const Graph& a, const Graph&
     out.append(line);
     out += '\n';
   };
+  // `a`'s repeated blocks, found once, when a group first folds (FX text only).
+  std::optional<std::vector<RepeatedBlock>> blocks;
+  std::vector<Node*> nodes;
+  auto where = [&](const std::vector<size_t>& a_lines) -> std::string {
+    if (format != "fx") return "";
+    if (!blocks) {
+      blocks = FindRepeatedBlocks(a);
+      nodes = a.Nodes();
+    }
+    return WhereInRepeats(a_lines, *blocks, nodes);
+  };
   for (size_t i = 0; i < (hunks.empty() ? lines.size() : hunks[0].begin); ++i) put(lines[i]);
   for (size_t h = 0; h < hunks.size(); ++h) {
     const std::vector<size_t>& group = groups[hunks[h].key];
@@ -120,8 +131,7 @@ FoldedDiff FoldAlikeHunks(std::string_view unified, const Graph& a, const Graph&
     put(
         fmt::format("@@ x {} alike hunks: the same change under other names{}; the {} more start at lines {}{} "
                     "(diff --all prints them)",
-                    group.size(), format == "fx" ? WhereInRepeats(a_lines, a) : "", group.size() - 1,
-                    fmt::join(shown, ", "), more));
+                    group.size(), where(a_lines), group.size() - 1, fmt::join(shown, ", "), more));
     result.folded += group.size() - 1;
   }
   if (!out.empty()) out.pop_back();
