@@ -14,6 +14,7 @@
 #include "core/suggest.h"
 #include "repl/aclgraph_dump.h"
 #include "repl/cache_state.h"
+#include "repl/collapsed_views.h"
 #include "repl/command_table.h"
 #include "repl/graph_folding.h"
 #include "repl/graph_text.h"
@@ -196,7 +197,8 @@ Status Use(CommandContext& ctx) {
 }
 
 constexpr const char* kShowUsage =
-    "show [--format F] [--stage S] [--inputs] [--around NODE [--hops K]] [--fold|--all] | show compile ID";
+    "show [--format F] [--stage S] [--inputs] [--around NODE [--hops K]] [--by line|function|stream] [--fold|--all] | "
+    "show compile ID";
 
 // `show --around NODE`: the FX lines of the nodes within --hops (default 2)
 // of NODE, in graph order, "..." where lines are left out.
@@ -221,7 +223,7 @@ Status ShowAround(CommandContext& ctx, const Graph& graph, const std::string& na
   return Status::Ok();
 }
 
-constexpr const char* kDrawFlags = "[--inputs] [--scale F] [--max-pixels N]";
+constexpr const char* kDrawFlags = "[--inputs] [--scale F] [--max-pixels N] [--fold | --by line|function|stream]";
 
 // dump's drawing flags onto `dot`: each refused, with what it takes, when
 // its value or the format does not fit (a dump that ignored one would write
@@ -270,16 +272,19 @@ Status Show(CommandContext& ctx) {
   DotOptions flagged;
   AIRSCOPE_RETURN_IF_ERROR(ApplyDrawFlags(ctx.flags, format ? *format : "fx", flagged));
   AIRSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> graph, GraphFor(ctx, ctx.flags.Value("--stage")));
-  if (ctx.flags.Has("--around") || ctx.flags.Has("--fold")) {
+  if (ctx.flags.Has("--around") || ctx.flags.Has("--fold") || ctx.flags.Has("--by")) {
     if (format && *format != "fx") {
-      return Status::Errorf("show --around/--fold print FX text; --format {} prints the whole graph", *format);
+      return Status::Errorf("show --around/--fold/--by print FX text; --format {} prints the whole graph", *format);
     }
   }
+  if (ctx.flags.Has("--around") && ctx.flags.Has("--by")) return Status::Error("show: --around or --by, not both");
   if (const Word* around = ctx.flags.Word("--around")) return ShowAround(ctx, *graph, around->text);
   if (ctx.flags.Has("--hops")) return Status::Error("--hops goes with --around NODE");
   if (ctx.flags.Has("--all") && ctx.flags.Has("--fold")) return Status::Error("show: --all or --fold, not both");
   bool fold = ctx.flags.Has("--fold") || (!format && !ctx.flags.Has("--all") &&
                                           graph->size() > ctx.session.settings().GetUnsigned("show.fold-above"));
+  AIRSCOPE_ASSIGN_OR_RETURN(std::optional<RunKey> by, ByFlag(ctx.flags));
+  if (by) return ShowRuns(*graph, *by, fold, ctx.out);
   if (fold) {
     FoldedGraph folded = FoldRepeats(*graph);
     if (!folded.blocks.empty()) {
@@ -342,6 +347,8 @@ Status Dump(CommandContext& ctx) {
   dot.draw_all_inputs = flagged.draw_all_inputs;
   dot.scale = flagged.scale;
   dot.max_pixels = flagged.max_pixels;
+  std::string collapse_note;
+  AIRSCOPE_RETURN_IF_ERROR(ApplyCollapseFlags(ctx.flags, *graph, args[0].text, dot, &collapse_note));
   AIRSCOPE_ASSIGN_OR_RETURN(WrittenGraph written,
                             WriteGraph(*graph, args[0].text, Interpreter::ExpandHome(args[1].text), dot));
   if (!written.printed.empty()) ctx.out.AddBlock(written.printed, Style::kData);
@@ -351,6 +358,14 @@ Status Dump(CommandContext& ctx) {
     // Never silently fewer nodes than the graph has (help dump); the drawing's
     // own label says it too, which is all `dump FORMAT -` can carry.
     DrawnCount drawn = CountDrawn(*graph, dot);
+    if (!collapse_note.empty()) {
+      ctx.out.Styled(Style::kDim, "  {}", collapse_note);
+      if (drawn.grouped > 0) {
+        ctx.out.Styled(Style::kDim,
+                       "  drew {} of {} nodes: {} drawn in boxes (inputs only a box's nodes read among them)",
+                       drawn.nodes, graph->size(), drawn.grouped);
+      }
+    }
     if (drawn.bundled_inputs > 0) {
       ctx.out.Styled(Style::kDim,
                      "  drew {} of {} nodes: {} input{} with one user drawn as a line of that user's label "
@@ -452,6 +467,12 @@ void RegisterGraphCommands(CommandTable& table) {
                    "shapes or constants differ from the one printed. --fold folds a smaller graph, --all prints\n"
                    "every node. --around NODE prints only the nodes within --hops K (default 2) of NODE, up and\n"
                    "down its data edges (`focus` lists the same as a table).\n"
+                   "--by line|function|stream prints one line per run of consecutive nodes from one source line, one\n"
+                   "function, or on one stream, with its first and last node (folded as above: the repeats left out\n"
+                   "are a line each). The source is the `# File: PATH:LINE in FUNCTION, code: ...` comment torch's\n"
+                   "print_readable writes where a node's stack trace changes (so it holds for the nodes after it, up\n"
+                   "to the next one or a `# No stacktrace found` line); it names the innermost frame only. torch's\n"
+                   "FX text carries no nn_module_stack, so airscope groups by that frame and does not name modules.\n"
                    "--inputs: with --format dot, every input a node (help dump says how a drawing bundles them).\n"
                    "show compile ID: one compile of the loaded log or tree, as `compiles ID` shows it.",
                    fmt::join(GraphFormatNames(true), ", ")),
@@ -463,6 +484,7 @@ void RegisterGraphCommands(CommandTable& table) {
         {"--stage", "S", {CompletionKind::kStage, {}}},
         {"--around", "NODE", {CompletionKind::kNode, {}}},
         {"--hops", "K", {}},
+        {"--by", "line|function|stream", {CompletionKind::kFixed, {"line", "function", "stream"}}},
         {"--fold", "", {}},
         {"--all", "", {}},
         {"--inputs", "", {}}}});
@@ -512,7 +534,13 @@ void RegisterGraphCommands(CommandTable& table) {
            "--scale F (svg, png) multiplies the drawing's size by F through graphviz's dpi (72 for svg, 96 for\n"
            "png, times F). --max-pixels N (png) caps width x height at N pixels; the default is {} million\n"
            "(160 MB decoded). A larger drawing is drawn smaller to fit, and the dump says from what size and by how\n"
-           "much; no side is over {} px either (cairo draws none over 32767). A png dump says its size in px.",
+           "much; no side is over {} px either (cairo draws none over 32767). A png dump says its size in px.\n"
+           "--fold draws one repeat of each repeated block (`repeats`; and of the blocks inside it) and the\n"
+           "repeats before and after it as one 3-D box each, labelled with the repeats, their nodes and every\n"
+           "way one differs from the drawn repeat; edges to and from a box are one edge each, labelled xN for N\n"
+           "data edges. --by line|function|stream draws each run of 2 or more consecutive nodes from one source\n"
+           "line, function or stream (show --by lists them) as such a box. Inputs that only a box's nodes read\n"
+           "are drawn in it. Event and in-place-write edges are drawn only between nodes drawn as themselves.",
            fmt::join(GraphFormatNames(false), ", "), kDefaultMaxPngPixels / 1'000'000, kMaxPngSide),
        Dump,
        [](const std::vector<std::string>& before) {
@@ -522,7 +550,9 @@ void RegisterGraphCommands(CommandTable& table) {
        {{"--stage", "S", {CompletionKind::kStage, {}}},
         {"--inputs", "", {}},
         {"--scale", "F", {}},
-        {"--max-pixels", "N", {}}}});
+        {"--max-pixels", "N", {}},
+        {"--fold", "", {}},
+        {"--by", "line|function|stream", {CompletionKind::kFixed, {"line", "function", "stream"}}}}});
 }
 
 }  // namespace airscope

@@ -97,6 +97,10 @@ FoldedDiff FoldAlikeHunks(std::string_view unified, const Graph& a, const Graph&
     hunks.push_back({i, lines.size(), HeaderLine(lines[i]), ""});
   }
   result.hunks = hunks.size();
+  for (size_t i = hunks.empty() ? lines.size() : hunks[0].begin; i < lines.size(); ++i) {
+    result.added += lines[i].starts_with('+') ? 1 : 0;
+    result.removed += lines[i].starts_with('-') ? 1 : 0;
+  }
   for (Hunk& hunk : hunks) hunk.key = AlikeKey(lines, hunk.begin, hunk.end, a, b);
   std::map<std::string_view, std::vector<size_t>> groups;
   for (size_t h = 0; h < hunks.size(); ++h) groups[hunks[h].key].push_back(h);
@@ -128,10 +132,12 @@ FoldedDiff FoldAlikeHunks(std::string_view unified, const Graph& a, const Graph&
     std::vector<std::string> shown;
     for (size_t k = 1; k < a_lines.size() && k <= 8; ++k) shown.push_back(fmt::format("{}", a_lines[k]));
     std::string more = a_lines.size() > 9 ? fmt::format(" ... and {} more", a_lines.size() - 9) : "";
+    std::string in_repeats = where(a_lines);
     put(
         fmt::format("@@ x {} alike hunks: the same change under other names{}; the {} more start at lines {}{} "
                     "(diff --all prints them)",
-                    group.size(), where(a_lines), group.size() - 1, fmt::join(shown, ", "), more));
+                    group.size(), in_repeats, group.size() - 1, fmt::join(shown, ", "), more));
+    result.groups.push_back({group.size(), std::move(in_repeats)});
     result.folded += group.size() - 1;
   }
   if (!out.empty()) out.pop_back();

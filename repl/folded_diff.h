@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/ir/graph.h"
 
@@ -23,6 +24,15 @@ struct FoldedDiff {
   std::string text;   // the unified diff, alike hunks after the first of each group left out
   size_t hunks = 0;   // in the diff
   size_t folded = 0;  // left out
+  size_t added = 0;   // lines the whole diff adds and removes, folded or not
+  size_t removed = 0;
+  // One per group that folds, in diff order: its hunks and, for FX text,
+  // where they fall (" in repeats 0-93 of 94 repeats of ...", else "").
+  struct Group {
+    size_t hunks = 0;
+    std::string where;
+  };
+  std::vector<Group> groups;
 };
 
 // `unified` is UnifiedDiff's text of `a` and `b` printed in `format`; groups

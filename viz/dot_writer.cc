@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <map>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -214,6 +215,36 @@ void AddInplaceWriteEdges(Agraph_t* root, const Graph& graph, const OpRegistry& 
   }
 }
 
+// The group drawing each node (by position), NodeGroups' own plus the inputs
+// whose users are all in one group; and per group, how many inputs it took.
+struct DrawnGroups {
+  std::vector<uint32_t> at;
+  std::vector<size_t> inputs;
+  uint32_t Of(const Graph& graph, const Node* node) const {
+    return at.empty() ? NodeGroups::kNone : at[graph.PositionOf(node)];
+  }
+};
+
+DrawnGroups GroupsOf(const Graph& graph, const NodeGroups* groups) {
+  DrawnGroups drawn;
+  if (groups == nullptr) return drawn;
+  drawn.at = groups->group_at;
+  drawn.at.resize(graph.size(), NodeGroups::kNone);
+  drawn.inputs.assign(groups->labels.size(), 0);
+  for (const Node* node : graph) {
+    if (node->op() != OpKind::kPlaceholder && node->op() != OpKind::kGetAttr) continue;
+    if (node->users().empty() || drawn.at[graph.PositionOf(node)] != NodeGroups::kNone) continue;
+    uint32_t group = drawn.at[graph.PositionOf(node->users().front())];
+    for (const Node* user : node->users()) {
+      if (drawn.at[graph.PositionOf(user)] != group) group = NodeGroups::kNone;
+    }
+    if (group == NodeGroups::kNone || group >= drawn.inputs.size()) continue;
+    drawn.at[graph.PositionOf(node)] = group;
+    ++drawn.inputs[group];
+  }
+  return drawn;
+}
+
 // Builds the cgraph graph: attributes, stream clusters, nodes (single-use
 // inputs in their user's label), edges (of the nodes `only` names, when
 // given), in-place writes, then the hazards to mark and the graph's label.
@@ -228,10 +259,32 @@ gv::GraphPtr BuildGraph(const Graph& graph, const DotOptions& options,
   gv::SetDefault(root, AGEDGE, "fontname", "Helvetica");
 
   const InputBundles bundles = BundlesOf(graph, options, only);
+  const DrawnGroups groups = GroupsOf(graph, options.groups.get());
   std::unordered_map<std::string, Agraph_t*> clusters;
   std::unordered_map<const Node*, Agnode_t*> nodes;
+  std::vector<Agnode_t*> group_nodes(groups.inputs.size(), nullptr);
+  // The node that draws `node`: its own, its group's, or none (left out or bundled).
+  auto drawn_as = [&](const Node* node) -> Agnode_t* {
+    if (uint32_t group = groups.Of(graph, node); group != NodeGroups::kNone) return group_nodes[group];
+    auto it = nodes.find(node);
+    return it == nodes.end() ? nullptr : it->second;
+  };
   for (const Node* node : graph) {
     if (only && !only->count(node->name())) continue;
+    if (uint32_t group = groups.Of(graph, node); group != NodeGroups::kNone) {
+      if (group_nodes[group] != nullptr) continue;
+      Agnode_t* n = agnode(root, gv::Str(fmt::format("group_{}", group)), 1);
+      std::string label = LabelLine(options.groups->labels[group]);
+      if (size_t inputs = groups.inputs[group]; inputs > 0) {
+        label += fmt::format("\\n+{} input{} only its nodes read", inputs, inputs == 1 ? "" : "s");
+      }
+      gv::Set(n, "label", label);
+      gv::Set(n, "shape", "box3d");
+      gv::Set(n, "style", "filled");
+      gv::Set(n, "fillcolor", "#f3f4f6");
+      group_nodes[group] = n;
+      continue;
+    }
     if (bundles.bundled.count(node)) continue;  // a line of its user's label
     Agraph_t* parent = root;
     if (!node->stream().empty()) {
@@ -255,21 +308,45 @@ gv::GraphPtr BuildGraph(const Graph& graph, const DotOptions& options,
     StyleNode(n, *node);
     nodes.emplace(node, n);
   }
+  // Edges to or from a group are drawn once a pair of drawn nodes, saying how many they stand for.
+  std::map<std::pair<Agnode_t*, Agnode_t*>, size_t> group_edges;
+  std::vector<std::pair<Agnode_t*, Agnode_t*>> group_edge_order;
   for (const Node* node : graph) {
     if (only && !only->count(node->name())) continue;
-    auto head = nodes.find(node);
-    if (head == nodes.end()) continue;  // bundled: its one edge is its user's label line
+    Agnode_t* head = drawn_as(node);
+    if (head == nullptr) continue;  // bundled: its one edge is its user's label line
+    const bool head_grouped = groups.Of(graph, node) != NodeGroups::kNone;
     for (const Node* input : node->inputs()) {
-      auto tail = nodes.find(input);
-      if (tail == nodes.end()) continue;  // an input from another graph, bundled, or left out: nothing to draw
-      Agedge_t* e = agedge(root, tail->second, head->second, nullptr, 1);
+      if (only && !only->count(input->name())) continue;
+      Agnode_t* tail = drawn_as(input);
+      if (tail == nullptr || tail == head) continue;  // another graph's, bundled, left out, or inside one group
+      if (head_grouped || groups.Of(graph, input) != NodeGroups::kNone) {
+        auto [it, fresh] = group_edges.emplace(std::make_pair(tail, head), 0);
+        if (fresh) group_edge_order.push_back(it->first);
+        ++it->second;
+        continue;
+      }
+      Agedge_t* e = agedge(root, tail, head, nullptr, 1);
       if (IsEventOp(*input) || IsEventOp(*node)) gv::Set(e, "style", "dashed");
     }
+  }
+  for (const auto& ends : group_edge_order) {
+    Agedge_t* e = agedge(root, ends.first, ends.second, nullptr, 1);
+    if (size_t count = group_edges.at(ends); count > 1) gv::Set(e, "label", fmt::format("x{}", count));
   }
   AddTaggedEventEdges(root, graph, nodes);
   AddInplaceWriteEdges(root, graph, options.registry ? *options.registry : OpRegistry::Builtin(), nodes);
   std::vector<std::string> label;
   if (!options.hazards.empty()) label = MarkHazards(root, options.hazards);
+  if (size_t boxes = std::count_if(group_nodes.begin(), group_nodes.end(), [](Agnode_t* n) { return n != nullptr; });
+      boxes > 0) {
+    size_t grouped = 0;
+    for (const Node* node : graph) {
+      if ((!only || only->count(node->name())) && groups.Of(graph, node) != NodeGroups::kNone) ++grouped;
+    }
+    label.push_back(fmt::format("{} node{} drawn in {} 3-D box{}", grouped, grouped == 1 ? "" : "s", boxes,
+                                boxes == 1 ? "" : "es"));
+  }
   if (!bundles.bundled.empty()) {
     label.push_back(fmt::format("{} input{} with one user drawn in {} (dump --inputs: as nodes)",
                                 bundles.bundled.size(), bundles.bundled.size() == 1 ? "" : "s",
@@ -313,10 +390,23 @@ double PngFitFactor(double width, double height, uint64_t max_pixels) {
 }
 
 DrawnCount CountDrawn(const Graph& graph, const DotOptions& options) {
+  const std::unordered_set<std::string>* only = options.only_nodes.get();
+  const InputBundles bundles = BundlesOf(graph, options, only);
+  const DrawnGroups groups = GroupsOf(graph, options.groups.get());
   DrawnCount count;
-  count.nodes = options.only_nodes ? options.only_nodes->size() : graph.size();
-  count.bundled_inputs = BundlesOf(graph, options, options.only_nodes.get()).bundled.size();
-  count.nodes -= std::min(count.nodes, count.bundled_inputs);
+  std::vector<bool> group_drawn(groups.inputs.size(), false);
+  for (const Node* node : graph) {
+    if (only && !only->count(node->name())) continue;
+    if (uint32_t group = groups.Of(graph, node); group != NodeGroups::kNone) {
+      ++count.grouped;
+      if (!group_drawn[group]) ++count.nodes;
+      group_drawn[group] = true;
+    } else if (bundles.bundled.count(node)) {
+      ++count.bundled_inputs;
+    } else {
+      ++count.nodes;
+    }
+  }
   return count;
 }
 

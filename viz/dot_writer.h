@@ -27,6 +27,16 @@
 // with constraint=false: the layout does not move. A graph without in-place
 // writes is drawn exactly as without this.
 //
+// DotOptions::groups draws each group of nodes as one node (`dump --fold`:
+// the repeats of a block other than the one drawn; `dump --by`: a run of
+// one source line or stream): a 3-D box labelled by the caller, with one
+// edge, labelled "xN" for N data edges, for all the data edges between it
+// and another drawn node; edges inside a group are not drawn. An input
+// (placeholder, get_attr) whose users are all in one group is drawn in it
+// (its label says how many): 94 layers' weights are not 940 ellipses around
+// one box. Event, tagged-event and in-place-write edges are drawn only
+// between nodes drawn as themselves.
+//
 // Rendering scales the drawing by DotOptions::scale through graphviz's dpi
 // (72 for svg, 96 for png, times the scale: graphviz reads the graph's `dpi`
 // when it renders), and a png above DotOptions::max_pixels (width x height)
@@ -65,6 +75,13 @@ constexpr uint64_t kDefaultMaxPngPixels = 40'000'000;
 // always ours, and said.
 constexpr uint64_t kMaxPngSide = 32766;
 
+// Nodes drawn together as one node each group (see above).
+struct NodeGroups {
+  static constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> group_at;   // per graph position: the group that draws the node, or kNone
+  std::vector<std::string> labels;  // per group: its node's label, lines separated by '\n'
+};
+
 struct DotOptions {
   size_t max_nodes_for_dot = 2000;
   // Inputs with one user as nodes of their own (see above); default: in their user's label.
@@ -78,6 +95,8 @@ struct DotOptions {
   // Draw just the nodes of these names and the edges among them (the
   // report's drawing of what a pass changed in a big graph, `focus --draw`).
   std::shared_ptr<const std::unordered_set<std::string>> only_nodes;
+  // Groups of nodes drawn as one node each (see above); null: none.
+  std::shared_ptr<const NodeGroups> groups;
   // Rendering only: lay out each connected component apart and pack them
   // into a block (graphviz's pack), not one row of many small drawings.
   bool pack_components = false;
@@ -86,10 +105,12 @@ struct DotOptions {
 };
 
 // How many nodes a drawing with `options` shows: the graph's (or
-// only_nodes') less the inputs drawn as lines of their users' labels.
+// only_nodes') less the inputs drawn as lines of their users' labels and the
+// nodes drawn in groups, plus one a group.
 struct DrawnCount {
-  size_t nodes = 0;
+  size_t nodes = 0;  // drawn as themselves, and one per group drawn
   size_t bundled_inputs = 0;
+  size_t grouped = 0;  // nodes drawn in a group's node (inputs drawn in it among them)
 };
 DrawnCount CountDrawn(const Graph& graph, const DotOptions& options);
 

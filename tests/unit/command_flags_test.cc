@@ -101,10 +101,11 @@ TEST(CommandFlagsTest, TheInterpreterRefusesAnUndeclaredFlagBeforeTheCommandRuns
 
 TEST(CommandFlagsTest, CompletionOffersFlagsNotGivenAndTheirValues) {
   testing_shell::TestShell shell;
-  EXPECT_EQ(Complete(shell.table, shell.session, "show --").candidates,
-            (std::vector<std::string>{"--all", "--around", "--fold", "--format", "--hops", "--inputs", "--stage"}));
+  EXPECT_EQ(
+      Complete(shell.table, shell.session, "show --").candidates,
+      (std::vector<std::string>{"--all", "--around", "--by", "--fold", "--format", "--hops", "--inputs", "--stage"}));
   EXPECT_EQ(Complete(shell.table, shell.session, "show --format fx --").candidates,
-            (std::vector<std::string>{"--all", "--around", "--fold", "--hops", "--inputs", "--stage"}));
+            (std::vector<std::string>{"--all", "--around", "--by", "--fold", "--hops", "--inputs", "--stage"}));
   std::vector<std::string> text_formats = GraphFormatNames(true);
   std::sort(text_formats.begin(), text_formats.end());
   EXPECT_EQ(Complete(shell.table, shell.session, "show --format ").candidates, text_formats);

@@ -559,5 +559,50 @@ TEST(DotWriterTest, ScaleSizesTheSvgAndABadScaleIsAnError) {
   }
 }
 
+// x, w0, w1 -> a0 = mm(x, w0) -> b0 = relu(a0) -> a1 = mm(b0, w1) -> b1 = relu(a1) -> out
+std::unique_ptr<Graph> TwoLayers() {
+  return testing_util::ParseForward("x: \"f32[2, 2]\", w0: \"f32[2, 2]\", w1: \"f32[2, 2]\"",
+                                    "        a0: \"f32[2, 2]\" = torch.ops.aten.mm.default(x, w0)\n"
+                                    "        b0: \"f32[2, 2]\" = torch.ops.aten.relu.default(a0)\n"
+                                    "        a1: \"f32[2, 2]\" = torch.ops.aten.mm.default(b0, w1)\n"
+                                    "        b1: \"f32[2, 2]\" = torch.ops.aten.relu.default(a1)\n"
+                                    "        c: \"f32[2, 2]\" = torch.ops.aten.add.Tensor(b1, a1)\n"
+                                    "        return (c,)\n");
+}
+
+TEST(DotWriterTest, AGroupIsOneBoxWithOneEdgeEachWayCountingTheEdges) {
+  auto graph = TwoLayers();
+  auto groups = std::make_shared<NodeGroups>();
+  groups->group_at.assign(graph->size(), NodeGroups::kNone);
+  // Positions: x 0, w0 1, w1 2, a0 3, b0 4, a1 5, b1 6, c 7, output 8: the second layer is a group.
+  groups->group_at[5] = groups->group_at[6] = 0;
+  groups->labels = {"layer 1\nsecond line"};
+  DotOptions options;
+  options.groups = groups;
+  auto dot = GraphToDot(*graph, options);
+  ASSERT_TRUE(dot.ok()) << dot.status().message();
+  // w1 only the group reads: drawn in it; w0 only a0 reads: in a0's label; x stays bundled too.
+  EXPECT_EQ(DrawnNodes(*dot), (std::vector<std::string>{"a0", "b0", "c", "group_0", "output"})) << *dot;
+  EXPECT_EQ(LabelOf(*dot, "group_0"), "layer 1\\nsecond line\\n+1 input only its nodes read") << *dot;
+  EXPECT_NE(EdgeLine(*dot, "b0", "group_0", ""), "") << *dot;
+  // c reads b1 and a1, both in the group: one edge, labelled with the two it stands for.
+  EXPECT_NE(EdgeLine(*dot, "group_0", "c", "label=x2"), "") << *dot;
+  EXPECT_EQ(Count(*dot, "->"), 4u) << *dot;  // a0->b0, b0->group, group->c, c->output
+  DrawnCount count = CountDrawn(*graph, options);
+  EXPECT_EQ(count.nodes, 5u);
+  EXPECT_EQ(count.grouped, 3u);         // a1, b1 and w1
+  EXPECT_EQ(count.bundled_inputs, 2u);  // x and w0 in a0's label
+}
+
+TEST(DotWriterTest, WithoutGroupsTheDrawingIsUnchanged) {
+  auto graph = TwoLayers();
+  DotOptions options;
+  options.groups = std::make_shared<NodeGroups>();  // no group at all
+  auto with = GraphToDot(*graph, options);
+  auto without = GraphToDot(*graph);
+  ASSERT_TRUE(with.ok() && without.ok());
+  EXPECT_EQ(*with, *without);
+}
+
 }  // namespace
 }  // namespace airscope

@@ -2,11 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "bench/llm_graph.h"
 #include "core/fx/fx_text.h"
 #include "core/pass/graph_diff.h"
+#include "repl/drawing_groups.h"
 #include "repl/folded_diff.h"
 
 namespace airscope {
@@ -70,6 +72,11 @@ TEST(FoldedDiffTest, AlikeChangesFoldAndSayWhere) {
             std::string::npos)
       << folded.text;
   EXPECT_EQ(Occurrences(folded.text, "+    %"), 1u);
+  EXPECT_EQ(folded.added, 12u);  // counted over every hunk, folded or not
+  EXPECT_EQ(folded.removed, 12u);
+  ASSERT_EQ(folded.groups.size(), 1u);
+  EXPECT_EQ(folded.groups[0].hunks, 12u);
+  EXPECT_TRUE(folded.groups[0].where.starts_with(" in repeats 0-5 of 6 repeats of")) << folded.groups[0].where;
   // Fewer alike than the threshold: nothing folds.
   EXPECT_EQ(FoldAlikeHunks(bare, *before, *after, "fx", 13).folded, 0u);
 }
@@ -91,6 +98,29 @@ TEST(FoldedDiffTest, ADifferentConstantKeepsItsOwnHunk) {
   EXPECT_EQ(folded.hunks, 4u);
   EXPECT_EQ(folded.folded, 2u);
   EXPECT_NE(folded.text.find("0.125"), std::string::npos);
+}
+
+TEST(DrawingGroupsTest, FoldedRangesAreTheRepeatsBeforeAndAfterTheShownOne) {
+  std::unique_ptr<Graph> graph = bench::LlmGraph(5, 4);
+  FoldedGraph folded = FoldRepeats(*graph);
+  std::vector<FoldedRange> ranges = FoldedRanges(*graph, folded);
+  size_t nodes = 0;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    nodes += ranges[i].end - ranges[i].begin;
+    if (i > 0) {
+      EXPECT_LE(ranges[i - 1].end, ranges[i].begin);  // in order, never overlapping
+    }
+  }
+  EXPECT_EQ(nodes, folded.FoldedNodes());
+  // The layers after the shown one, and the experts after the shown expert inside it.
+  auto layers = std::find_if(ranges.begin(), ranges.end(),
+                             [](const FoldedRange& r) { return r.label.starts_with("repeats 1-4 of 5 folded\n4 x "); });
+  ASSERT_NE(layers, ranges.end());
+  EXPECT_NE(layers->label.find("%l1_attn_norm .. %"), std::string::npos) << layers->label;
+  std::shared_ptr<NodeGroups> groups = FoldGroups(*graph, ranges);
+  EXPECT_EQ(groups->labels.size(), ranges.size());
+  EXPECT_EQ(groups->group_at[layers->begin], static_cast<uint32_t>(layers - ranges.begin()));
+  EXPECT_EQ(groups->group_at[0], NodeGroups::kNone);
 }
 
 }  // namespace
