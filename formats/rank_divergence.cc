@@ -58,10 +58,27 @@ std::string At(const std::vector<std::string>& lines, size_t i) { return i < lin
 // report, each line's number and original text.
 struct Copy {
   int rank = -1;
+  // A graph's whole text (in its log), compared whole first and split into
+  // the lines below only when it differs: 64 ranks' copies of a big graph as
+  // line strings took 3.5 GB for a 1 GB job, to find them equal.
+  bool whole = false;
+  std::string_view text;
   std::vector<std::string> compared;  // normalized
   std::vector<size_t> numbers;        // 1-based line numbers of `compared` in the original
   std::vector<std::string> shown;     // the original lines
 };
+
+// A whole-text copy's lines (once).
+void SplitWhole(Copy& copy) {
+  if (!copy.whole) return;
+  copy.whole = false;
+  std::vector<std::string_view> lines = Lines(copy.text);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    copy.compared.emplace_back(lines[i]);
+    copy.numbers.push_back(i + 1);
+    copy.shown.emplace_back(lines[i]);
+  }
+}
 
 // Every rank's copy against the first rank's: one diff per rank that differs.
 // Returns the number of keys logged by two ranks or more.
@@ -69,12 +86,15 @@ size_t CompareCopies(const std::vector<std::string>& order, std::map<std::string
                      std::vector<RankLineDiff>* out) {
   size_t compared = 0;
   for (const std::string& key : order) {
-    const std::vector<Copy>& all = copies[key];
+    std::vector<Copy>& all = copies[key];
     if (all.size() < 2) continue;
     ++compared;
-    const Copy& first = all.front();
+    Copy& first = all.front();
     for (size_t k = 1; k < all.size(); ++k) {
-      const Copy& other = all[k];
+      Copy& other = all[k];
+      if (first.whole && other.whole && first.text == other.text) continue;
+      SplitWhole(first);
+      SplitWhole(other);
       std::optional<size_t> at = FirstDifference(first.compared, other.compared);
       if (!at) continue;
       RankLineDiff diff;
@@ -111,11 +131,12 @@ Copy GuardCopy(int rank, std::string_view payload, std::optional<double>* latenc
   return copy;
 }
 
-Copy TextCopy(int rank, const std::vector<std::string_view>& lines, bool without_ids) {
+// Lines compared without object ids (guards, recompile reasons).
+Copy TextCopy(int rank, const std::vector<std::string_view>& lines) {
   Copy copy;
   copy.rank = rank;
   for (size_t i = 0; i < lines.size(); ++i) {
-    copy.compared.push_back(without_ids ? WithoutObjectIds(lines[i]) : std::string(lines[i]));
+    copy.compared.push_back(WithoutObjectIds(lines[i]));
     copy.numbers.push_back(i + 1);
     copy.shown.emplace_back(lines[i]);
   }
@@ -199,7 +220,7 @@ RankDivergence CompareRanks(const std::vector<std::pair<int, const TraceLog*>>& 
     }
     for (const auto& [id, text] : log->dynamo_guards) {
       if (log->cpp_guards.count(id)) continue;
-      Remember(&guard_order, &guard_copies, "py " + id, TextCopy(rank, Lines(text), true));
+      Remember(&guard_order, &guard_copies, "py " + id, TextCopy(rank, Lines(text)));
     }
   }
   result.guards_compared = CompareCopies(guard_order, guard_copies, &result.guards);
@@ -218,7 +239,11 @@ RankDivergence CompareRanks(const std::vector<std::pair<int, const TraceLog*>>& 
       last[key] = &g;
     }
     for (const std::string& key : keys) {
-      Remember(&graph_order, &graph_copies, key, TextCopy(rank, Lines(last[key]->text), false));
+      Copy copy;
+      copy.rank = rank;
+      copy.whole = true;
+      copy.text = last[key]->text;
+      Remember(&graph_order, &graph_copies, key, std::move(copy));
     }
   }
   result.graphs_compared = CompareCopies(graph_order, graph_copies, &result.graphs);
@@ -235,7 +260,7 @@ RankDivergence CompareRanks(const std::vector<std::pair<int, const TraceLog*>>& 
     }
     for (const std::string& id : ids) {
       std::vector<std::string_view> lines(last[id]->reasons.begin(), last[id]->reasons.end());
-      Remember(&reason_order, &reason_copies, id, TextCopy(rank, lines, true));
+      Remember(&reason_order, &reason_copies, id, TextCopy(rank, lines));
     }
   }
   result.recompiles_compared = CompareCopies(reason_order, reason_copies, &result.recompiles);

@@ -20,6 +20,7 @@
 #include "repl/graph_loader.h"
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
+#include "repl/rank_log_graphs.h"
 
 namespace airscope {
 
@@ -176,13 +177,35 @@ std::string RankList(const std::vector<int>& ranks) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
+// At most `width` characters of a line that differs from another at
+// `first_difference`: from its start when that is on screen, else from a
+// little before it, "..." marking what is cut (a guard line's difference is
+// often past column 160: the two lines shown must not look the same).
+std::string Window(std::string_view line, size_t first_difference, size_t width) {
+  constexpr size_t kBefore = 40;
+  std::string out;
+  size_t start = 0;
+  if (first_difference + 20 > width) {
+    start = first_difference - kBefore;
+    out = "...";
+  }
+  out += line.substr(start, width);
+  if (start + width < line.size()) out += "...";
+  return out;
+}
+
 void PrintLineDiffs(CommandOutput& out, std::string_view what, std::string_view unit,
                     const std::vector<RankLineDiff>& diffs) {
+  constexpr size_t kWidth = 160;
   for (const RankLineDiff& d : diffs) {
     out.Styled(Style::kBad, "  {} of {}: rank {} differs from rank {} at {} {}:", what, d.id, d.rank_b, d.rank_a, unit,
                d.line);
-    out.Print("    rank {}: {}", d.rank_a, std::string_view(d.a).substr(0, 160));
-    out.Print("    rank {}: {}", d.rank_b, std::string_view(d.b).substr(0, 160));
+    size_t at = std::mismatch(d.a.begin(), d.a.begin() + static_cast<std::ptrdiff_t>(std::min(d.a.size(), d.b.size())),
+                              d.b.begin())
+                    .first -
+                d.a.begin();
+    out.Print("    rank {}: {}", d.rank_a, Window(d.a, at, kWidth));
+    out.Print("    rank {}: {}", d.rank_b, Window(d.b, at, kWidth));
   }
 }
 
@@ -314,11 +337,10 @@ std::vector<std::pair<std::string, LoadedGraph>> TraceLogGraphs(CommandContext& 
                                                                 const std::string& prefix,
                                                                 std::vector<std::string>* warnings) {
   std::vector<std::pair<std::string, LoadedGraph>> graphs;
-  std::map<std::string, int> seen;
-  for (const TraceGraph& g : log.graphs) {
-    std::string name = fmt::format("{}{}:{}", prefix, g.compile_id.empty() ? "-" : g.compile_id, g.stage);
-    int n = ++seen[name];
-    if (n > 1) name += fmt::format("#{}", n);
+  std::vector<std::string> names = TraceGraphNames(log, prefix);
+  for (size_t i = 0; i < log.graphs.size(); ++i) {
+    const TraceGraph& g = log.graphs[i];
+    const std::string& name = names[i];
     Result<LoadedGraph> loaded =
         LoadGraphText(g.text, fmt::format("{}:{}", shown, g.line), ctx.session.registry(), {}, name);
     if (!loaded.ok()) {
@@ -374,27 +396,40 @@ Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::s
         shown);
   }
   std::vector<std::pair<int, std::shared_ptr<const TraceLog>>> logs;
-  std::vector<std::pair<std::string, LoadedGraph>> graphs;
   std::vector<std::string> warnings;
   auto bundle = std::make_shared<LogBundle>();
   bundle->path = dir;
   bundle->what = "TORCH_TRACE rank logs";
-  for (const auto& [rank, file] : files) {
-    AIRSCOPE_ASSIGN_OR_RETURN(TraceLog parsed, LoadTraceLogFile(file, session.settings().GetUnsigned("max-file-size")));
+  std::vector<std::string> paths;
+  for (const auto& [rank, file] : files) paths.push_back(file);
+  std::vector<Result<TraceLog>> read = ReadTraceLogs(paths, session.settings().GetUnsigned("max-file-size"));
+  std::vector<std::string> shown_files;
+  for (size_t i = 0; i < files.size(); ++i) {
+    const auto& [rank, file] = files[i];
+    AIRSCOPE_ASSIGN_OR_RETURN(TraceLog parsed, std::move(read[i]));
     auto log = std::make_shared<const TraceLog>(std::move(parsed));
     if (log->rank >= 0 && log->rank != rank) {
       warnings.push_back(fmt::format("{}: its records say rank {}, its name rank {}", file, log->rank, rank));
     }
     std::string prefix = fmt::format("{}rank{}:", as.empty() ? "" : as + ":", rank);
     bundle->traces.push_back({prefix, log});
-    std::string name = std::filesystem::path(file).filename().string();
-    for (auto& g : TraceLogGraphs(ctx, *log, name, file, prefix, &warnings)) graphs.push_back(std::move(g));
+    shown_files.push_back(std::filesystem::path(file).filename().string());
     logs.emplace_back(rank, log);
   }
+  std::vector<std::pair<int, const TraceLog*>> plain;
+  for (const auto& [rank, log] : logs) plain.emplace_back(rank, log.get());
+  RankGraphs rank_graphs = LoadRankGraphs(plain, shown_files, as.empty() ? "" : as + ":", session.registry());
+  std::vector<std::pair<std::string, LoadedGraph>>& graphs = rank_graphs.graphs;
+  for (std::string& w : rank_graphs.warnings) warnings.push_back(std::move(w));
   std::vector<int> ranks;
   for (const auto& [rank, log] : logs) ranks.push_back(rank);
-  ctx.out.Styled(Style::kGood, "loaded {} TORCH_TRACE logs from {} (ranks {}): {} graph(s)", logs.size(), shown,
-                 RankList(ranks), graphs.size());
+  ctx.out.Styled(Style::kGood, "loaded {} TORCH_TRACE logs from {} (ranks {}): {} graph(s){}", logs.size(), shown,
+                 RankList(ranks), graphs.size(),
+                 rank_graphs.parsed < graphs.size()
+                     ? fmt::format(", {} distinct (a graph the same on several ranks is parsed once and shared, named "
+                                   "after its ranks: rank0-3:ID:STAGE)",
+                                   rank_graphs.parsed)
+                     : "");
   for (const auto& [rank, log] : logs) {
     ctx.out.Print("  rank {}: {}: {} lines, {} compile(s), {} graph(s)", rank,
                   std::filesystem::path(log->path).filename().string(), log->lines, log->compiles.size(),
@@ -405,8 +440,6 @@ Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::s
     if (log->more_problems) ctx.out.Styled(Style::kBad, "    ... and {} more warning(s)", log->more_problems);
   }
   for (const std::string& w : warnings) ctx.out.Styled(Style::kBad, "  warning: {}", w);
-  std::vector<std::pair<int, const TraceLog*>> plain;
-  for (const auto& [rank, log] : logs) plain.emplace_back(rank, log.get());
   PrintRankDivergence(ctx.out, plain);
   // Each graph keeps the log of its rank.
   std::map<std::string, std::shared_ptr<const TraceLog>> log_of;
