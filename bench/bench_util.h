@@ -24,7 +24,12 @@
 //                            /dev/null: wall seconds, the child's peak RSS
 //                            (wait4's ru_maxrss) and whether it exited 0.
 //                            Linux starts a child's peak RSS from its
-//                            parent's, so measure before the bench grows.
+//                            parent's, so measure before the bench grows,
+//                            or with PeakRssOf.
+//   PeakRssOf(binary, commands)  the peak RSS of `binary -c COMMANDS` as
+//                            its own process saw it (VmHWM, read by a
+//                            `shell` command run last): bytes, 0 if unread.
+//                            Right however big the bench has grown.
 // The build type comes from AIRSCOPE_BENCH_BUILD_TYPE, which
 // bench/CMakeLists.txt defines from CMAKE_BUILD_TYPE.
 #pragma once
@@ -193,6 +198,17 @@ inline ChildRun RunAirscope(const std::string& binary, const std::string& comman
   run.peak_rss_bytes = static_cast<double>(usage.ru_maxrss) * 1024.0;
   run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   return run;
+}
+
+inline double PeakRssOf(const std::string& binary, const std::string& commands) {
+  std::string file = fmt::format("/tmp/airscope_bench_hwm_{}.txt", getpid());
+  ChildRun run = RunAirscope(binary, fmt::format("{}; shell grep VmHWM /proc/$PPID/status > {}", commands, file));
+  std::ifstream in(file);
+  std::string label;
+  double kilobytes = 0;
+  in >> label >> kilobytes;
+  std::remove(file.c_str());
+  return run.ok && label == "VmHWM:" ? kilobytes * 1024.0 : 0.0;
 }
 
 }  // namespace airscope::bench

@@ -52,7 +52,7 @@ struct RunView {
   bool operator==(const RunView&) const = default;
 };
 
-std::vector<RunView> View(const std::vector<NodeRun>& runs) {
+std::vector<RunView> RunViews(const std::vector<NodeRun>& runs) {
   std::vector<RunView> out;
   for (const NodeRun& run : runs) out.push_back({run.begin, run.end, run.key});
   return out;
@@ -62,15 +62,15 @@ TEST(NodeRunsTest, ASourceHoldsUntilTheNextCommentAndNoStacktraceEndsIt) {
   auto graph = Commented();
   // Positions: x 0, sin 1, add 2, neg 3, mul 4, cos 5, output 6.
   std::vector<NodeRun> lines = NodeRuns(*graph, RunKey::kLine);
-  EXPECT_EQ(View(lines),
+  EXPECT_EQ(RunViews(lines),
             (std::vector<RunView>{
                 {0, 1, ""}, {1, 3, "/m.py:8 in f"}, {3, 4, "/m.py:9 in f"}, {4, 5, "/m.py:3 in g"}, {5, 7, ""}}));
   EXPECT_EQ(lines[1].code, "y = torch.sin(x) + 1");
-  EXPECT_EQ(View(NodeRuns(*graph, RunKey::kFunction)),
+  EXPECT_EQ(RunViews(NodeRuns(*graph, RunKey::kFunction)),
             (std::vector<RunView>{{0, 1, ""}, {1, 4, "/m.py in f"}, {4, 5, "/m.py in g"}, {5, 7, ""}}));
   EXPECT_EQ(NodesWithSource(*graph), 4u);
   // A range starting inside a run still knows the comment before it.
-  EXPECT_EQ(View(NodeRuns(*graph, RunKey::kLine, 2, 4)),
+  EXPECT_EQ(RunViews(NodeRuns(*graph, RunKey::kLine, 2, 4)),
             (std::vector<RunView>{{2, 3, "/m.py:8 in f"}, {3, 4, "/m.py:9 in f"}}));
 }
 
@@ -79,7 +79,7 @@ TEST(NodeRunsTest, StreamsRunWhereConsecutiveNodesShareOne) {
   graph->SetStream(graph->Find("sin"), "s1");
   graph->SetStream(graph->Find("add"), "s1");
   graph->SetStream(graph->Find("neg"), "s2");
-  EXPECT_EQ(View(NodeRuns(*graph, RunKey::kStream)),
+  EXPECT_EQ(RunViews(NodeRuns(*graph, RunKey::kStream)),
             (std::vector<RunView>{{0, 1, ""}, {1, 3, "s1"}, {3, 4, "s2"}, {4, 7, ""}}));
   EXPECT_EQ(NodesWithSource(*testing_util::ParseForward("x: \"f32[4]\"", "        return (x,)\n")), 0u);
 }
