@@ -182,8 +182,10 @@ Status Graphs(CommandContext& ctx) {
     return Status::Ok();
   }
   const Session::Entry* current = ctx.session.current();
+  size_t width = 20;  // the names of a log's graphs run long (rank7:0/12:inductor_post_grad_graph)
+  for (const Session::Entry& e : graphs) width = std::max(width, e.name.size());
   for (const Session::Entry& e : graphs) {
-    ctx.out.Print("{} {:<20} {:>7} nodes  {:<8}  {}", &e == current ? "*" : " ", e.name, e.loaded.graph->size(),
+    ctx.out.Print("{} {:<{}} {:>7} nodes  {:<8}  {}", &e == current ? "*" : " ", e.name, width, e.loaded.graph->size(),
                   GraphFormatName(e.loaded.format), e.loaded.path);
   }
   return Status::Ok();

@@ -44,13 +44,24 @@ class Runner {
 
 std::string Millis(double seconds) { return fmt::format("{:.2f}", seconds * 1000); }
 
+// TorchAir's pass names run long (apply_event_closure_with_multi_stream): the
+// pass column is as wide as the longest (and `minimum`), so the columns
+// after it stay aligned.
+size_t PassColumn(const PipelineRun& run, size_t minimum) {
+  size_t width = minimum;
+  for (const std::string& pass : run.passes()) width = std::max(width, pass.size());
+  for (const StageRecord& stage : run.stages()) width = std::max(width, stage.pass.size());
+  return width;
+}
+
 void PrintStage(CommandContext& ctx, const PipelineRun& run, size_t k) {
   const StageRecord& stage = run.stages()[k];
   size_t before = run.stages()[k - 1].nodes;
   std::string what = stage.status == StageStatus::kSkipped ? "skipped" : stage.changed ? "changed" : "unchanged";
   std::string time =
       ShowTimes(ctx.session) && stage.status == StageStatus::kRan ? fmt::format("  {} ms", Millis(stage.seconds)) : "";
-  ctx.out.Print("stage {:>2}  {:<24} {:<9}  {} -> {} nodes{}", k, stage.pass, what, before, stage.nodes, time);
+  ctx.out.Print("stage {:>2}  {:<{}} {:<9}  {} -> {} nodes{}", k, stage.pass, PassColumn(run, 24), what, before,
+                stage.nodes, time);
   for (const std::string& remark : stage.remarks) ctx.out.Styled(Style::kDim, "          note: {}", remark);
 }
 
@@ -123,9 +134,7 @@ Status ListPipeline(CommandContext& ctx, const PipelineRun& run) {
   const Session::Entry* entry = ctx.session.current();
   ctx.out.Styled(Style::kHeading, "pipeline of '{}': {} passes, at stage {} (-> marks the next pass; b break, s skip)",
                  entry->name, run.passes().size(), run.cursor());
-  // TorchAir's names run long (apply_event_closure_with_multi_stream): size the column to them.
-  size_t width = 4;
-  for (const std::string& pass : run.passes()) width = std::max(width, pass.size());
+  const size_t width = PassColumn(run, 4);
   ctx.out.Print("       #  {:<{}} {:<2}  {:<9} {:>9} {:>7}", "pass", width, "", "status", "ms", "nodes");
   bool times = ShowTimes(ctx.session);
   for (size_t i = 0; i < run.passes().size(); ++i) {
@@ -307,13 +316,15 @@ Status Stages(CommandContext& ctx) {
   const PipelineRun& r = *run;
   ctx.out.Styled(Style::kHeading, "stages of '{}': cursor at stage {}; snapshots ~{} of a {} budget",
                  ctx.session.current()->name, r.cursor(), Bytes(r.KeptBytes()), Bytes(r.options().memory_budget));
-  ctx.out.Print("  {:>5}  {:<24} {:<9} {:<8} {:>7}  {}", "stage", "pass", "status", "changed", "nodes", "snapshot");
+  const size_t width = PassColumn(r, 24);
+  ctx.out.Print("  {:>5}  {:<{}} {:<9} {:<8} {:>7}  {}", "stage", "pass", width, "status", "changed", "nodes",
+                "snapshot");
   for (size_t k = 0; k <= r.cursor(); ++k) {
     const StageRecord& stage = r.stages()[k];
     size_t owner = r.OwnerOf(k);
     std::string snapshot = owner == k ? "" : fmt::format("= stage {}, ", owner);
     snapshot += r.IsKept(k) ? "kept" : "dropped (recomputed on demand)";
-    ctx.out.Print("  {:>5}  {:<24} {:<9} {:<8} {:>7}  {}", k, stage.pass, StageStatusName(stage.status),
+    ctx.out.Print("  {:>5}  {:<{}} {:<9} {:<8} {:>7}  {}", k, stage.pass, width, StageStatusName(stage.status),
                   k == 0          ? "-"
                   : stage.changed ? "yes"
                                   : "no",
