@@ -15,7 +15,9 @@
 
 #include "core/child_process.h"
 #include "core/file_util.h"
+#include "bench/llm_graph.h"
 #include "core/fx/readable.h"
+#include "core/pass/graph_diff.h"
 #include "repl/report_collector.h"
 #include "shell_test_util.h"
 #include "viz/report/report_assets.h"
@@ -537,6 +539,109 @@ TEST(Transcript, RecordsCommandsBlocksAndErrorsButNotCapturedWork) {
   EXPECT_NE(t[1].error.find("unknown command"), std::string::npos);
   EXPECT_EQ(t[2].text, "pass define p\n  on aten.abs.default: replace with aten.neg.default($arg0)\nend");
   EXPECT_EQ(t[2].line, 1u);
+}
+
+// The lines `diff` printed that fold alike hunks ("@@ x 282 alike hunks: ..."), less the "@@ ".
+std::vector<std::string> AlikeLines(const std::string& printed) {
+  std::vector<std::string> lines;
+  std::istringstream in(printed);
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("@@ x ")) lines.push_back(line.substr(3));
+  }
+  return lines;
+}
+
+// A pass that rewrites every layer of a 94-layer graph the same way (TorchAir's
+// view_to_reshape on its views, optimize_noop_ops on its clones), reported as
+// the shell runs it: the stage and compare pages show one hunk of each alike
+// group and `diff`'s very line for the rest, not hundreds of rows, and the
+// graph (too big to draw) as `show` folds it.
+TEST(CollectReport, AStageOfRepeatedLayersFoldsAlikeChangesAsDiffDoes) {
+  std::unique_ptr<Graph> llm = bench::LlmGraph(94, 1);
+  ASSERT_GT(llm->size(), ReportOptions{}.max_drawn_nodes);
+  std::string path = testing_shell::WriteTemp("report_llm94.py", PrintReadable(*llm));
+  testing_shell::TestShell shell;
+  ASSERT_TRUE(shell.interpreter.RunCommandText("load " + path + " as llm\nrun until view_to_reshape").ok())
+      << shell.sink.text;
+  shell.sink.text.clear();
+  ASSERT_TRUE(shell.interpreter.RunCommandText("diff view_to_reshape").ok());
+  std::vector<std::string> reshape = AlikeLines(shell.sink.text);
+  shell.sink.text.clear();
+  ASSERT_TRUE(shell.interpreter.RunCommandText("diff optimize_noop_ops").ok());
+  std::vector<std::string> noop = AlikeLines(shell.sink.text);
+  ASSERT_EQ(reshape.size(), 2u);  // q, k and v's views (282), the merged heads' (94)
+  ASSERT_EQ(noop.size(), 1u);     // a clone a layer
+  EXPECT_NE(reshape[0].find("x 282 alike hunks"), std::string::npos) << reshape[0];
+  EXPECT_NE(noop[0].find("x 94 alike hunks"), std::string::npos) << noop[0];
+  EXPECT_NE(noop[0].find("in repeats 0-93 of 94 repeats"), std::string::npos) << noop[0];
+
+  Result<ReportData> data = CollectReport(shell.interpreter, "test");
+  ASSERT_TRUE(data.ok()) << data.status().message();
+  TempDir dir;
+  ASSERT_TRUE(WriteReport(*data, dir.path().string(), ShellReportOptions()).ok());
+  std::string stage7 = ReadText(dir.path() / "stage-0-7.html");  // view_to_reshape
+  std::string stage4 = ReadText(dir.path() / "stage-0-4.html");  // optimize_noop_ops
+  for (const std::string& line : reshape) EXPECT_NE(stage7.find(HtmlEscape(line)), std::string::npos) << line;
+  EXPECT_NE(stage4.find(HtmlEscape(noop[0])), std::string::npos) << noop[0];
+  EXPECT_EQ(Count(stage7, "<tr class=\"mod\">"), 2u);  // one hunk of each group, of 376
+  EXPECT_EQ(Count(stage7, "<tr class=\"alike\">"), 2u);
+  EXPECT_NE(stage7.find("374 of 376 changes are alike to one shown and fold"), std::string::npos);
+  EXPECT_NE(stage4.find("93 of 94 changes are alike"), std::string::npos);
+  // A compare page folds the same way: stages 0 and 7 differ by both passes.
+  std::string compare = ReadText(dir.path() / "compare-0-0-2.html");
+  EXPECT_NE(compare.find("x 94 alike hunks"), std::string::npos);
+  EXPECT_LT(Count(compare, "<tr class=\"mod\">") + Count(compare, "<tr class=\"del\">"), 10u);
+  // Too big to draw whole: every stage page shows the graph as `show` folds it.
+  for (const char* page : {"stage-0-0.html", "stage-0-4.html", "stage-0-7.html"}) {
+    std::string html = ReadText(dir.path() / page);
+    EXPECT_NE(html.find("each block of repeated layers once"), std::string::npos) << page;
+    EXPECT_NE(html.find("94 repeats of"), std::string::npos) << page;
+  }
+}
+
+TEST(SideBySide, HidesTheHunksTheFoldingLeavesOutAndSaysWhere) {
+  // Five alike changes 10 lines apart, one of another kind at the end.
+  std::string a, b;
+  for (int i = 0; i < 60; ++i) {
+    a += fmt::format("x{} = f(y{})\n", i, i);
+    b += i % 10 == 5 && i < 50 ? fmt::format("x{} = g(y{})\n", i, i) : fmt::format("x{} = f(y{})\n", i, i);
+  }
+  b += "out = h(x59)\n";
+  std::string seen;
+  SideBySideOptions options{.context = 1, .max_rows = 100};
+  // What FoldAlikeHunks makes of it: the first hunk, its line, the last hunk.
+  options.fold = [&seen](std::string_view unified) {
+    seen = unified;
+    std::string out = "--- a\n+++ b\n";
+    size_t first = unified.find("@@ -6 +6 @@");
+    size_t second = unified.find("\n@@", first) + 1;
+    out += unified.substr(first, second - first);
+    out += "@@ x 5 alike hunks: the same change <under other names>\n";
+    out += unified.substr(unified.rfind("@@ -60,0"));
+    return out;
+  };
+  SideBySide folded = SideBySideDiff(a, b, options);
+  EXPECT_EQ(seen, UnifiedDiff(a, b, "a", "b", 0));  // the hook gets the diff without context
+  EXPECT_EQ(folded.hunks, 6u);
+  EXPECT_EQ(folded.folded, 4u);
+  EXPECT_EQ(Count(folded.html, "<tr class=\"mod\">"), 1u) << folded.html;
+  EXPECT_EQ(Count(folded.html, "<tr class=\"ins\">"), 1u);
+  EXPECT_EQ(Count(folded.html, "<tr class=\"alike\">"), 1u);
+  EXPECT_NE(folded.html.find("x 5 alike hunks: the same change &lt;under other names&gt;"), std::string::npos);
+  // The alike line follows its hunk's row; the hidden ones are counted in the fold after it.
+  EXPECT_LT(folded.html.find("<tr class=\"mod\">"), folded.html.find("<tr class=\"alike\">"));
+  EXPECT_NE(folded.html.find("lines: 4 changes alike to one shown above"), std::string::npos) << folded.html;
+  // Nothing folds: every hunk is shown.
+  options.fold = [](std::string_view) { return std::string(); };
+  SideBySide plain = SideBySideDiff(a, b, options);
+  EXPECT_EQ(plain.folded, 0u);
+  EXPECT_EQ(Count(plain.html, "<tr class=\"mod\">"), 5u);
+  // A folding that does not match these texts' hunks is ignored, not half applied.
+  options.fold = [](std::string_view) { return std::string("--- a\n+++ b\n@@ -1 +1 @@\n-q\n+r\n@@ x 2 alike\n"); };
+  SideBySide stray = SideBySideDiff(a, b, options);
+  EXPECT_EQ(stray.folded, 0u);
+  EXPECT_EQ(Count(stray.html, "<tr class=\"mod\">"), 5u);
+  EXPECT_EQ(stray.html.find("alike"), std::string::npos);
 }
 
 }  // namespace

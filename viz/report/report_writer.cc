@@ -323,6 +323,10 @@ json ChangeContext(const Snapshot& before, const Snapshot& after, const std::str
   json highlight = {{"added", diff.added}, {"removed", diff.removed}, {"changed", changed_names}};
   SideBySideOptions sbs;
   sbs.max_rows = options.max_diff_rows;
+  if (options.fold_diff) {
+    sbs.fold = [&](std::string_view unified) { return options.fold_diff(unified, *before.graph, *after.graph); };
+  }
+  SideBySide side = SideBySideDiff(before.fx, after.fx, sbs);
   json ctx = {{"added", diff.added},
               {"removed", diff.removed},
               {"changed", changed},
@@ -332,7 +336,11 @@ json ChangeContext(const Snapshot& before, const Snapshot& after, const std::str
               // Long lists start folded: the drawing and the diff come first.
               {"lists_open", diff.added.size() + diff.removed.size() + diff.changed.size() <= 60},
               {"highlight_json", ScriptJson(highlight)},
-              {"diff_html", SideBySideDiffHtml(before.fx, after.fx, sbs)}};
+              {"diff_html", side.html},
+              {"diff_folded", side.folded == 0 ? ""
+                                               : fmt::format("{} of {} changes are alike to one shown and fold, as "
+                                                             "`diff` folds them (`diff --all` prints every one).",
+                                                             side.folded, side.hunks)}};
   // Graphs too big to draw whole get a drawing of the changed part, on stage
   // pages only: a compare page of such a graph shows the lists and the text.
   std::string after_key = draw_parts || !after.whole.empty() ? DrawingFor(after, Concat(diff.added, changed_names),
