@@ -96,6 +96,7 @@ ReportLog LogOf(const LogBundle& bundle, Session& session) {
     r.id = c.id;
     r.status = c.status;
     r.function = c.function.empty() ? "?" : c.function;
+    r.stack = c.stack;
     r.sizes = c.ops < 0 && c.nodes < 0 && c.inputs < 0 ? "-"
                                                        : fmt::format("ops {}, nodes {}, inputs {}", CountOrDash(c.ops),
                                                                      CountOrDash(c.nodes), CountOrDash(c.inputs));

@@ -24,6 +24,7 @@
 #include "viz/report/report_html.h"
 #include "viz/report/report_writer.h"
 #include "viz/report/side_by_side.h"
+#include "viz/report/stack_tree.h"
 #include "viz/report/timeline_svg.h"
 #include "tests/unit/graph_test_util.h"
 #include "tests/unit/test_data.h"
@@ -642,6 +643,134 @@ TEST(SideBySide, HidesTheHunksTheFoldingLeavesOutAndSaysWhere) {
   EXPECT_EQ(stray.folded, 0u);
   EXPECT_EQ(Count(stray.html, "<tr class=\"mod\">"), 5u);
   EXPECT_EQ(stray.html.find("alike"), std::string::npos);
+}
+
+// The frames of a stack, outermost first, as the compile index writes them.
+std::vector<std::string> Frames(std::initializer_list<const char*> names) {
+  std::vector<std::string> frames;
+  int line = 1;
+  for (const char* name : names) frames.push_back(fmt::format("/src/m.py:{} in {}", line++, name));
+  return frames;
+}
+
+TEST(StackTree, SharedFramesOnceBranchesWhereStacksPartLongRunsFold) {
+  std::vector<std::vector<std::string>> stacks = {
+      Frames({"<module>", "main", "train", "step", "run", "call", "forward", "attn"}),
+      Frames({"<module>", "main", "train", "step", "run", "call", "forward", "attn"}),  // a recompile
+      Frames({"<module>", "main", "train", "step", "run", "call", "forward", "mlp", "act"}),
+      {},  // no stack: left to the caller
+  };
+  std::vector<nlohmann::json> leaves = {{{"id", "0/0"}}, {{"id", "0/1"}}, {{"id", "1/0"}}, {{"id", "2/0"}}};
+  nlohmann::json rows = StackTreeRows(stacks, leaves);
+  std::vector<std::string> shape;
+  for (const nlohmann::json& row : rows) {
+    const auto& [key, value] = *row.items().begin();
+    std::string what = key;
+    if (key == "st_frame" || key == "st_branch") what += " " + value["name"].get<std::string>();
+    if (key == "st_fold") what += fmt::format(" {} {}..{}", value["count"].get<int>(), value["from"].get<std::string>(),
+                                              value["to"].get<std::string>());
+    if (key == "st_here") {
+      for (const nlohmann::json& leaf : value["st_compiles"]) what += " " + leaf["id"].get<std::string>();
+    }
+    shape.push_back(what);
+  }
+  std::vector<std::string> expected = {
+      "st_fold 4 <module>..step",  // 6 frames before the stacks part: the outer 4 fold, the inner 2 stay
+      "st_frame <module>", "st_frame main", "st_frame train", "st_frame step", "st_end",
+      "st_frame run", "st_frame call", "st_frame forward",
+      "st_branch attn", "st_here 0/0 0/1", "st_end",  // where the stacks part
+      "st_branch mlp", "st_frame act", "st_here 1/0", "st_end",
+  };
+  EXPECT_EQ(shape, expected);
+  EXPECT_EQ(rows[1]["st_frame"]["where"], "/src/m.py:1");
+  // One stack is a plain list; no stack at all, no tree.
+  nlohmann::json single = StackTreeRows({Frames({"<module>", "f"})}, {{{"id", "0/0"}}});
+  EXPECT_EQ(single.dump(),
+            R"([{"st_frame":{"name":"<module>","where":"/src/m.py:1"}},{"st_frame":{"name":"f","where":"/src/m.py:2"}},)"
+            R"({"st_here":{"st_compiles":[{"id":"0/0"}]}}])");
+  EXPECT_TRUE(StackTreeRows({{}, {}}, {{{"id", "a"}}, {{"id", "b"}}}).empty());
+}
+
+// A log of 100 compiles: 20 call sites under one long shared stack, each
+// compiled 5 times (4 recompiles), and 2 compiles the log gives no stack.
+ReportData HundredCompiles() {
+  ReportData data = SmallReport();
+  ReportLog log;
+  log.path = "big.log";
+  log.kind = "TORCH_TRACE log";
+  for (int site = 0; site < 20; ++site) {
+    for (int k = 0; k < 5; ++k) {
+      ReportCompile c;
+      c.id = fmt::format("{}/{}", site, k);
+      c.status = k == 4 && site == 3 ? "failure" : "success";
+      c.stack = Frames({"<module>", "main", "run_tests", "runTests", "run", "__call__", "train", "step"});
+      c.stack.push_back(fmt::format("/src/model.py:{} in layer_{}", 10 + site, site));
+      for (int r = k; r-- > 0;) c.recompile_reasons.push_back(fmt::format("{}/{}: size mismatch <{}>", site, r, r));
+      c.graphs = {c.id + ":dynamo_output_graph", "g<1>"};
+      log.compiles.push_back(std::move(c));
+    }
+  }
+  for (const char* id : {"!0/0/0", "!0/1/0"}) {
+    ReportCompile c;
+    c.id = id;
+    c.status = "-";
+    log.compiles.push_back(std::move(c));
+  }
+  for (const ReportCompile& c : log.compiles) log.rows.push_back({c.id});
+  data.logs.push_back(std::move(log));
+  return data;
+}
+
+TEST(WriteReport, TheIndexShowsCompilesAsATreeOfTheirStacks) {
+  TempDir dir;
+  ASSERT_TRUE(WriteReport(HundredCompiles(), dir.path().string()).ok());
+  std::string index = ReadText(dir.path() / "index.html");
+  size_t tree = index.find("<div class=\"stack-tree\">");
+  size_t table = index.find("<details class=\"compile-table\"");
+  ASSERT_NE(tree, std::string::npos);
+  EXPECT_LT(tree, table);  // the tree first, as tlparse's index opens with its stack trie
+  EXPECT_EQ(Count(index, "<li class=\"branch\"><details open>"), 20u);  // a branch per call site
+  EXPECT_EQ(Count(index, "<li class=\"fold\">"), 1u);                   // the shared outer frames, once
+  EXPECT_EQ(Count(index, "<span class=\"fn\">main</span>"), 1u);
+  // Every compile at its frame, linked to its table row and its graph's page; the newest reason in view.
+  EXPECT_NE(index.find("<a class=\"cid status-success\" href=\"#compile-0-6\">1/1</a>"), std::string::npos);
+  EXPECT_NE(index.find("<tr id=\"compile-0-6\">"), std::string::npos);
+  EXPECT_NE(index.find("<a class=\"cid status-failure\" href=\"#compile-0-19\">3/4</a>"), std::string::npos);
+  EXPECT_NE(index.find("<a class=\"graph\" href=\"graph-0.html\">g&lt;1&gt;</a>"), std::string::npos);
+  EXPECT_NE(index.find("<span class=\"graph\">dynamo_output_graph</span>"), std::string::npos);  // no page
+  EXPECT_NE(index.find("<div class=\"reason\">3/3: size mismatch &lt;3&gt;</div>"), std::string::npos);
+  EXPECT_NE(index.find("3 more recompile reason(s)"), std::string::npos);
+  // The two without a stack, apart and said so; the long table starts folded.
+  EXPECT_NE(index.find("2 compile(s) have no stack in the log"), std::string::npos);
+  EXPECT_NE(index.find("<a class=\"cid status-none\" href=\"#compile-0-100\">!0/0/0</a>"), std::string::npos);
+  EXPECT_NE(index.find("<details class=\"compile-table\"><summary>the 102 compile(s)"), std::string::npos);
+  // A log without any stack says so and opens its table.
+  ReportData bare = SmallReport();
+  ReportLog log;
+  log.path = "text.log";
+  log.compiles.push_back({});
+  log.compiles.back().id = "0/0";
+  bare.logs.push_back(log);
+  TempDir other;
+  ASSERT_TRUE(WriteReport(bare, other.path().string()).ok());
+  std::string plain = ReadText(other.path() / "index.html");
+  EXPECT_EQ(plain.find("<div class=\"stack-tree\">"), std::string::npos);
+  EXPECT_NE(plain.find("No compile of this log has a stack"), std::string::npos);
+  EXPECT_NE(plain.find("<details class=\"compile-table\" open>"), std::string::npos);
+}
+
+TEST(CollectReport, CompilesCarryTheStackTheirLogGives) {
+  testing_shell::TestShell shell;
+  ASSERT_TRUE(shell.interpreter.RunCommandText("load " + testing_util::kData + "/torch_trace/comp_metrics.log").ok())
+      << shell.sink.text;
+  Result<ReportData> data = CollectReport(shell.interpreter, "test");
+  ASSERT_TRUE(data.ok()) << data.status().message();
+  ASSERT_EQ(data->logs.size(), 1u);
+  ASSERT_FALSE(data->logs[0].compiles.empty());
+  const std::vector<std::string>& stack = data->logs[0].compiles[0].stack;
+  ASSERT_FALSE(stack.empty());
+  EXPECT_TRUE(stack.front().ends_with(":10079 in <module>")) << stack.front();
+  EXPECT_TRUE(stack.back().ends_with(" in _fn")) << stack.back();
 }
 
 }  // namespace
