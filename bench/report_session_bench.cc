@@ -1,6 +1,7 @@
 // The report of a big session (issue 33): a synthetic TORCH_TRACE log of
 // 125 compiles (25 frames, each recompiled 4 times for a new size, with the
-// recompile reasons torch logs) and 8 graphs each, 1,000 graphs in all,
+// recompile reasons torch logs; their stacks share a script's outer frames,
+// so the index draws them as a tree) and 8 graphs each, 1,000 graphs in all,
 // loaded and reported by the binary; then headless Chromium opening the
 // index, the log's page, a graph page and the device page, next to the floor
 // of an empty page.
@@ -39,14 +40,22 @@ constexpr const char* kKinds[] = {"dynamo_output_graph",      "aot_joint_graph",
 
 std::string Log() {
   std::string out;
+  // dynamo_start's stacks name files by index into "str" records; every
+  // stack shares a training script's outer frames, then the frame's layer.
+  bench::Record(out, "{\"str\": [\"/home/user/project/train.py\", 0]", "");
+  bench::Record(out, "{\"str\": [\"/home/user/project/model.py\", 1]", "");
+  constexpr const char* kOuter =
+      "{\"line\": 200, \"name\": \"<module>\", \"filename\": 0}, {\"line\": 150, \"name\": \"main\", "
+      "\"filename\": 0}, {\"line\": 88, \"name\": \"step\", \"filename\": 0}, {\"line\": 40, \"name\": "
+      "\"forward\", \"filename\": 1}";
   for (int frame = 0; frame < kFrames; ++frame) {
     for (int k = 0; k < kCompilesPerFrame; ++k) {
       int batch = 2 + k;
       std::string ids = fmt::format("\"frame_id\": {}, \"frame_compile_id\": {}, \"attempt\": 0", frame, k);
       bench::Record(out,
-                    fmt::format("{{\"dynamo_start\": {{\"stack\": [{{\"line\": {}, \"name\": \"layer_{}\", "
-                                "\"filename\": 0}}]}}, {}",
-                                7 + frame, frame, ids),
+                    fmt::format("{{\"dynamo_start\": {{\"stack\": [{}, {{\"line\": {}, \"name\": \"layer_{}\", "
+                                "\"filename\": 1}}]}}, {}",
+                                kOuter, 7 + frame, frame, ids),
                     "");
       if (k > 0) {
         bench::Record(out,

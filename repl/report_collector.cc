@@ -12,6 +12,7 @@
 #include "repl/compile.h"
 #include "repl/compile_index.h"
 #include "repl/coverage.h"
+#include "repl/folded_diff.h"
 #include "repl/graph_folding.h"
 #include "repl/hazard_check.h"
 #include "repl/log_commands.h"
@@ -95,6 +96,7 @@ ReportLog LogOf(const LogBundle& bundle, Session& session) {
     r.id = c.id;
     r.status = c.status;
     r.function = c.function.empty() ? "?" : c.function;
+    r.stack = c.stack;
     r.sizes = c.ops < 0 && c.nodes < 0 && c.inputs < 0 ? "-"
                                                        : fmt::format("ops {}, nodes {}, inputs {}", CountOrDash(c.ops),
                                                                      CountOrDash(c.nodes), CountOrDash(c.inputs));
@@ -275,15 +277,26 @@ Result<ReportData> CollectReport(Interpreter& interpreter, const std::string& ve
   return data;
 }
 
-Status WriteSessionReport(Interpreter& interpreter, const std::string& dir, const std::string& version,
-                          CommandOutput& out, bool force) {
-  AIRSCOPE_ASSIGN_OR_RETURN(ReportData data, CollectReport(interpreter, version));
+ReportOptions ShellReportOptions() {
   ReportOptions options;
-  options.force = force;
   options.folded_fx = [](const Graph& graph) {
     FoldedGraph folded = FoldRepeats(graph);
     return folded.blocks.empty() ? std::string() : FoldedFxText(graph, folded);
   };
+  options.fold_diff = [](std::string_view unified, const Graph& before, const Graph& after) {
+    // As `diff` folds (repl/commands_pipeline.cc): three alike hunks or more.
+    constexpr size_t kMinAlikeHunks = 3;
+    FoldedDiff folded = FoldAlikeHunks(unified, before, after, "fx", kMinAlikeHunks);
+    return folded.folded > 0 ? std::move(folded.text) : std::string();
+  };
+  return options;
+}
+
+Status WriteSessionReport(Interpreter& interpreter, const std::string& dir, const std::string& version,
+                          CommandOutput& out, bool force) {
+  AIRSCOPE_ASSIGN_OR_RETURN(ReportData data, CollectReport(interpreter, version));
+  ReportOptions options = ShellReportOptions();
+  options.force = force;
   AIRSCOPE_ASSIGN_OR_RETURN(ReportSummary summary, WriteReport(data, dir, options));
   out.Print("wrote {} ({} pages, {} drawings, {:.1f} MB)", summary.index, summary.pages, summary.drawings,
             static_cast<double>(summary.bytes) / 1e6);

@@ -14,10 +14,17 @@
 #include "repl/command_output.h"
 #include "repl/interpreter.h"
 #include "viz/report/report_model.h"
+#include "viz/report/report_writer.h"
 
 namespace airscope {
 
 Result<ReportData> CollectReport(Interpreter& interpreter, const std::string& version);
+
+// The report's hooks into the shell's own views: ReportOptions::folded_fx is
+// `show`'s folding of repeated blocks, fold_diff `diff`'s folding of alike
+// hunks, so a page never shows a big graph or a change otherwise than the
+// shell prints it. The rest are ReportOptions' defaults.
+ReportOptions ShellReportOptions();
 
 // Collects and writes the report into `dir`; `out` says where and how big.
 // `force`: into a DIR that holds files no earlier report listed (viz/report/report_publish.h).

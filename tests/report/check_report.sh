@@ -15,7 +15,10 @@
 #     the search finds an input drawn in its user's label by its name;
 #   - a session of many graphs (rank logs and a model) lays out at 1280 px:
 #     no page wider than the window, every link visible, the current graph
-#     starred, the ranks' divergence on the rank logs' page.
+#     starred, the ranks' divergence on the rank logs' page;
+#   - a log of 100 compiles shows them on the index as a tree of their
+#     stacks (a branch per call site, each compile at its frame, those
+#     without a stack apart), laid out at 1280 px.
 # Saves a screenshot of each kind of page in OUT/screenshots.
 #   check_report.sh AIRSCOPE SOURCE_DIR OUT
 set -uo pipefail
@@ -160,6 +163,44 @@ for page in "$ranks/index.html" "$ranks/log-0.html" "$ranks/graph-0.html" "$rank
   layout "$page"
 done
 
+# 3c. The compiles' stack tree at 100 compiles (a synthetic TORCH_TRACE log:
+# 20 call sites under one shared stack, through an encoder or a decoder,
+# each compiled 5 times with torch's recompile reasons, and 2 compiles the log
+# gives no stack; a long path): one branch per call site, every compile at its
+# frame, the stackless ones apart, and the index laid out at 1280 px.
+compiles_log="$out/compiles.log"
+{
+  prefix='V1206 15:18:20.599000 1500233 torch/_dynamo/convert_frame.py:1000]'
+  files=(/home/user/project/train.py /home/user/project/model.py
+         /home/user/a-rather-long-checkout-directory-name/src/models/transformer/blocks/attention_with_rotary_embeddings.py)
+  for f in "${!files[@]}"; do echo "$prefix {\"str\": [\"${files[$f]}\", $f]}"; done
+  for site in $(seq 0 19); do
+    part=encoder; ((site >= 10)) && part=decoder
+    for k in 0 1 2 3 4; do
+      ids="\"frame_id\": $site, \"frame_compile_id\": $k, \"attempt\": 0"
+      echo "$prefix {\"dynamo_start\": {\"stack\": [{\"line\": 200, \"name\": \"<module>\", \"filename\": 0}, {\"line\": 150, \"name\": \"main\", \"filename\": 0}, {\"line\": 120, \"name\": \"train_loop\", \"filename\": 0}, {\"line\": 88, \"name\": \"step\", \"filename\": 0}, {\"line\": 40, \"name\": \"forward\", \"filename\": 1}, {\"line\": 60, \"name\": \"$part\", \"filename\": 1}, {\"line\": $((10 + site)), \"name\": \"layer_$site\", \"filename\": 2}]}, $ids}"
+      if ((k > 0)); then
+        echo "$prefix {\"recompile_reasons\": [\"$site/$((k - 1)): tensor 'L['x']' size mismatch at index 0. expected $((k + 1)), actual $((k + 2))\"], $ids}"
+      fi
+      echo "$prefix {\"compilation_metrics\": {\"co_name\": \"layer_$site\", \"co_filename\": \"${files[2]}\", \"co_firstlineno\": $((10 + site)), \"cache_size\": $k, \"guard_count\": 4, \"graph_op_count\": 2, \"fail_type\": null, \"restart_reasons\": []}, $ids}"
+    done
+  done
+  for site in 20 21; do
+    echo "$prefix {\"compilation_metrics\": {\"co_name\": \"tail\", \"cache_size\": 0, \"fail_type\": null, \"restart_reasons\": []}, \"frame_id\": $site, \"frame_compile_id\": 0, \"attempt\": 0}"
+  done
+} > "$compiles_log"
+tree="$out/compiles"
+NO_COLOR=1 "$airscope" --report "$tree" -c "load $compiles_log" > "$out/compiles.session" 2>&1 \
+  || fail "the 100-compile session failed: $(tail -3 "$out/compiles.session")"
+index="$tree/index.html"
+branches=$(grep -o '<li class="branch">' "$index" | wc -l)
+((branches == 22)) || fail "compile tree: $branches branches, expected 22 (encoder, decoder and 20 call sites)"
+at_frames=$(sed -n '/<div class="stack-tree">/,/<p class="stackless">/p' "$index" | grep -o '<a class="cid status-success"' | wc -l)
+((at_frames == 100)) || fail "compile tree: $at_frames compiles at their frames, expected 100"
+grep -q '2 compile(s) have no stack in the log' "$index" || fail "compile tree: the 2 stackless compiles not listed apart"
+grep -q '<details class="compile-table"><summary>the 102 compile(s)' "$index" || fail "compile tree: the table is not folded"
+layout "$index"
+
 # 4. Screenshots of each kind of page.
 shot() { chrome --window-size=1400,1000 --screenshot="$out/screenshots/$1.png" "file://$2" > /dev/null 2>&1 \
            || fail "screenshot of $2"; }
@@ -170,6 +211,7 @@ shot compare "$(ls "$seed"/compare-0-*.html | head -1)"
 shot device "$seed/device.html"
 shot log "$out/trace/log-0.html"
 shot ranks-index "$ranks/index.html"
+shot compile-tree "$tree/index.html"
 
 if ((failures)); then
   echo "$failures check(s) failed; pages and DOM dumps are in $out" >&2

@@ -15,13 +15,16 @@
 
 #include "core/child_process.h"
 #include "core/file_util.h"
+#include "bench/llm_graph.h"
 #include "core/fx/readable.h"
+#include "core/pass/graph_diff.h"
 #include "repl/report_collector.h"
 #include "shell_test_util.h"
 #include "viz/report/report_assets.h"
 #include "viz/report/report_html.h"
 #include "viz/report/report_writer.h"
 #include "viz/report/side_by_side.h"
+#include "viz/report/stack_tree.h"
 #include "viz/report/timeline_svg.h"
 #include "tests/unit/graph_test_util.h"
 #include "tests/unit/test_data.h"
@@ -537,6 +540,237 @@ TEST(Transcript, RecordsCommandsBlocksAndErrorsButNotCapturedWork) {
   EXPECT_NE(t[1].error.find("unknown command"), std::string::npos);
   EXPECT_EQ(t[2].text, "pass define p\n  on aten.abs.default: replace with aten.neg.default($arg0)\nend");
   EXPECT_EQ(t[2].line, 1u);
+}
+
+// The lines `diff` printed that fold alike hunks ("@@ x 282 alike hunks: ..."), less the "@@ ".
+std::vector<std::string> AlikeLines(const std::string& printed) {
+  std::vector<std::string> lines;
+  std::istringstream in(printed);
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("@@ x ")) lines.push_back(line.substr(3));
+  }
+  return lines;
+}
+
+// A pass that rewrites every layer of a 94-layer graph the same way (TorchAir's
+// view_to_reshape on its views, optimize_noop_ops on its clones), reported as
+// the shell runs it: the stage and compare pages show one hunk of each alike
+// group and `diff`'s very line for the rest, not hundreds of rows, and the
+// graph (too big to draw) as `show` folds it.
+TEST(CollectReport, AStageOfRepeatedLayersFoldsAlikeChangesAsDiffDoes) {
+  std::unique_ptr<Graph> llm = bench::LlmGraph(94, 1);
+  ASSERT_GT(llm->size(), ReportOptions{}.max_drawn_nodes);
+  std::string path = testing_shell::WriteTemp("report_llm94.py", PrintReadable(*llm));
+  testing_shell::TestShell shell;
+  ASSERT_TRUE(shell.interpreter.RunCommandText("load " + path + " as llm\nrun until view_to_reshape").ok())
+      << shell.sink.text;
+  shell.sink.text.clear();
+  ASSERT_TRUE(shell.interpreter.RunCommandText("diff view_to_reshape").ok());
+  std::vector<std::string> reshape = AlikeLines(shell.sink.text);
+  shell.sink.text.clear();
+  ASSERT_TRUE(shell.interpreter.RunCommandText("diff optimize_noop_ops").ok());
+  std::vector<std::string> noop = AlikeLines(shell.sink.text);
+  ASSERT_EQ(reshape.size(), 2u);  // q, k and v's views (282), the merged heads' (94)
+  ASSERT_EQ(noop.size(), 1u);     // a clone a layer
+  EXPECT_NE(reshape[0].find("x 282 alike hunks"), std::string::npos) << reshape[0];
+  EXPECT_NE(noop[0].find("x 94 alike hunks"), std::string::npos) << noop[0];
+  EXPECT_NE(noop[0].find("in repeats 0-93 of 94 repeats"), std::string::npos) << noop[0];
+
+  Result<ReportData> data = CollectReport(shell.interpreter, "test");
+  ASSERT_TRUE(data.ok()) << data.status().message();
+  TempDir dir;
+  ASSERT_TRUE(WriteReport(*data, dir.path().string(), ShellReportOptions()).ok());
+  std::string stage7 = ReadText(dir.path() / "stage-0-7.html");  // view_to_reshape
+  std::string stage4 = ReadText(dir.path() / "stage-0-4.html");  // optimize_noop_ops
+  for (const std::string& line : reshape) EXPECT_NE(stage7.find(HtmlEscape(line)), std::string::npos) << line;
+  EXPECT_NE(stage4.find(HtmlEscape(noop[0])), std::string::npos) << noop[0];
+  EXPECT_EQ(Count(stage7, "<tr class=\"mod\">"), 2u);  // one hunk of each group, of 376
+  EXPECT_EQ(Count(stage7, "<tr class=\"alike\">"), 2u);
+  EXPECT_NE(stage7.find("374 of 376 changes are alike to one shown and fold"), std::string::npos);
+  EXPECT_NE(stage4.find("93 of 94 changes are alike"), std::string::npos);
+  // A compare page folds the same way: stages 0 and 7 differ by both passes.
+  std::string compare = ReadText(dir.path() / "compare-0-0-2.html");
+  EXPECT_NE(compare.find("x 94 alike hunks"), std::string::npos);
+  EXPECT_LT(Count(compare, "<tr class=\"mod\">") + Count(compare, "<tr class=\"del\">"), 10u);
+  // Too big to draw whole: every stage page shows the graph as `show` folds it.
+  for (const char* page : {"stage-0-0.html", "stage-0-4.html", "stage-0-7.html"}) {
+    std::string html = ReadText(dir.path() / page);
+    EXPECT_NE(html.find("each block of repeated layers once"), std::string::npos) << page;
+    EXPECT_NE(html.find("94 repeats of"), std::string::npos) << page;
+  }
+}
+
+TEST(SideBySide, HidesTheHunksTheFoldingLeavesOutAndSaysWhere) {
+  // Five alike changes 10 lines apart, one of another kind at the end.
+  std::string a, b;
+  for (int i = 0; i < 60; ++i) {
+    a += fmt::format("x{} = f(y{})\n", i, i);
+    b += i % 10 == 5 && i < 50 ? fmt::format("x{} = g(y{})\n", i, i) : fmt::format("x{} = f(y{})\n", i, i);
+  }
+  b += "out = h(x59)\n";
+  std::string seen;
+  SideBySideOptions options{.context = 1, .max_rows = 100};
+  // What FoldAlikeHunks makes of it: the first hunk, its line, the last hunk.
+  options.fold = [&seen](std::string_view unified) {
+    seen = unified;
+    std::string out = "--- a\n+++ b\n";
+    size_t first = unified.find("@@ -6 +6 @@");
+    size_t second = unified.find("\n@@", first) + 1;
+    out += unified.substr(first, second - first);
+    out += "@@ x 5 alike hunks: the same change <under other names>\n";
+    out += unified.substr(unified.rfind("@@ -60,0"));
+    return out;
+  };
+  SideBySide folded = SideBySideDiff(a, b, options);
+  EXPECT_EQ(seen, UnifiedDiff(a, b, "a", "b", 0));  // the hook gets the diff without context
+  EXPECT_EQ(folded.hunks, 6u);
+  EXPECT_EQ(folded.folded, 4u);
+  EXPECT_EQ(Count(folded.html, "<tr class=\"mod\">"), 1u) << folded.html;
+  EXPECT_EQ(Count(folded.html, "<tr class=\"ins\">"), 1u);
+  EXPECT_EQ(Count(folded.html, "<tr class=\"alike\">"), 1u);
+  EXPECT_NE(folded.html.find("x 5 alike hunks: the same change &lt;under other names&gt;"), std::string::npos);
+  // The alike line follows its hunk's row; the hidden ones are counted in the fold after it.
+  EXPECT_LT(folded.html.find("<tr class=\"mod\">"), folded.html.find("<tr class=\"alike\">"));
+  EXPECT_NE(folded.html.find("lines: 4 changes alike to one shown above"), std::string::npos) << folded.html;
+  // Nothing folds: every hunk is shown.
+  options.fold = [](std::string_view) { return std::string(); };
+  SideBySide plain = SideBySideDiff(a, b, options);
+  EXPECT_EQ(plain.folded, 0u);
+  EXPECT_EQ(Count(plain.html, "<tr class=\"mod\">"), 5u);
+  // A folding that does not match these texts' hunks is ignored, not half applied.
+  options.fold = [](std::string_view) { return std::string("--- a\n+++ b\n@@ -1 +1 @@\n-q\n+r\n@@ x 2 alike\n"); };
+  SideBySide stray = SideBySideDiff(a, b, options);
+  EXPECT_EQ(stray.folded, 0u);
+  EXPECT_EQ(Count(stray.html, "<tr class=\"mod\">"), 5u);
+  EXPECT_EQ(stray.html.find("alike"), std::string::npos);
+}
+
+// The frames of a stack, outermost first, as the compile index writes them.
+std::vector<std::string> Frames(std::initializer_list<const char*> names) {
+  std::vector<std::string> frames;
+  int line = 1;
+  for (const char* name : names) frames.push_back(fmt::format("/src/m.py:{} in {}", line++, name));
+  return frames;
+}
+
+TEST(StackTree, SharedFramesOnceBranchesWhereStacksPartLongRunsFold) {
+  std::vector<std::vector<std::string>> stacks = {
+      Frames({"<module>", "main", "train", "step", "run", "call", "forward", "attn"}),
+      Frames({"<module>", "main", "train", "step", "run", "call", "forward", "attn"}),  // a recompile
+      Frames({"<module>", "main", "train", "step", "run", "call", "forward", "mlp", "act"}),
+      {},  // no stack: left to the caller
+  };
+  std::vector<nlohmann::json> leaves = {{{"id", "0/0"}}, {{"id", "0/1"}}, {{"id", "1/0"}}, {{"id", "2/0"}}};
+  nlohmann::json rows = StackTreeRows(stacks, leaves);
+  std::vector<std::string> shape;
+  for (const nlohmann::json& row : rows) {
+    const auto& [key, value] = *row.items().begin();
+    std::string what = key;
+    if (key == "st_frame" || key == "st_branch") what += " " + value["name"].get<std::string>();
+    if (key == "st_fold") what += fmt::format(" {} {}..{}", value["count"].get<int>(), value["from"].get<std::string>(),
+                                              value["to"].get<std::string>());
+    if (key == "st_here") {
+      for (const nlohmann::json& leaf : value["st_compiles"]) what += " " + leaf["id"].get<std::string>();
+    }
+    shape.push_back(what);
+  }
+  std::vector<std::string> expected = {
+      "st_fold 4 <module>..step",  // 6 frames before the stacks part: the outer 4 fold, the inner 2 stay
+      "st_frame <module>", "st_frame main", "st_frame train", "st_frame step", "st_end",
+      "st_frame run", "st_frame call", "st_frame forward",
+      "st_branch attn", "st_here 0/0 0/1", "st_end",  // where the stacks part
+      "st_branch mlp", "st_frame act", "st_here 1/0", "st_end",
+  };
+  EXPECT_EQ(shape, expected);
+  EXPECT_EQ(rows[1]["st_frame"]["where"], "/src/m.py:1");
+  // One stack is a plain list; no stack at all, no tree.
+  nlohmann::json single = StackTreeRows({Frames({"<module>", "f"})}, {{{"id", "0/0"}}});
+  EXPECT_EQ(single.dump(),
+            R"([{"st_frame":{"name":"<module>","where":"/src/m.py:1"}},{"st_frame":{"name":"f","where":"/src/m.py:2"}},)"
+            R"({"st_here":{"st_compiles":[{"id":"0/0"}]}}])");
+  EXPECT_TRUE(StackTreeRows({{}, {}}, {{{"id", "a"}}, {{"id", "b"}}}).empty());
+}
+
+// A log of 100 compiles: 20 call sites under one long shared stack, each
+// compiled 5 times (4 recompiles), and 2 compiles the log gives no stack.
+ReportData HundredCompiles() {
+  ReportData data = SmallReport();
+  ReportLog log;
+  log.path = "big.log";
+  log.kind = "TORCH_TRACE log";
+  for (int site = 0; site < 20; ++site) {
+    for (int k = 0; k < 5; ++k) {
+      ReportCompile c;
+      c.id = fmt::format("{}/{}", site, k);
+      c.status = k == 4 && site == 3 ? "failure" : "success";
+      c.stack = Frames({"<module>", "main", "run_tests", "runTests", "run", "__call__", "train", "step"});
+      c.stack.push_back(fmt::format("/src/model.py:{} in layer_{}", 10 + site, site));
+      for (int r = k; r-- > 0;) c.recompile_reasons.push_back(fmt::format("{}/{}: size mismatch <{}>", site, r, r));
+      c.graphs = {c.id + ":dynamo_output_graph", "g<1>"};
+      log.compiles.push_back(std::move(c));
+    }
+  }
+  for (const char* id : {"!0/0/0", "!0/1/0"}) {
+    ReportCompile c;
+    c.id = id;
+    c.status = "-";
+    log.compiles.push_back(std::move(c));
+  }
+  for (const ReportCompile& c : log.compiles) log.rows.push_back({c.id});
+  data.logs.push_back(std::move(log));
+  return data;
+}
+
+TEST(WriteReport, TheIndexShowsCompilesAsATreeOfTheirStacks) {
+  TempDir dir;
+  ASSERT_TRUE(WriteReport(HundredCompiles(), dir.path().string()).ok());
+  std::string index = ReadText(dir.path() / "index.html");
+  size_t tree = index.find("<div class=\"stack-tree\">");
+  size_t table = index.find("<details class=\"compile-table\"");
+  ASSERT_NE(tree, std::string::npos);
+  EXPECT_LT(tree, table);  // the tree first, as tlparse's index opens with its stack trie
+  EXPECT_EQ(Count(index, "<li class=\"branch\"><details open>"), 20u);  // a branch per call site
+  EXPECT_EQ(Count(index, "<li class=\"fold\">"), 1u);                   // the shared outer frames, once
+  EXPECT_EQ(Count(index, "<span class=\"fn\">main</span>"), 1u);
+  // Every compile at its frame, linked to its table row and its graph's page; the newest reason in view.
+  EXPECT_NE(index.find("<a class=\"cid status-success\" href=\"#compile-0-6\">1/1</a>"), std::string::npos);
+  EXPECT_NE(index.find("<tr id=\"compile-0-6\">"), std::string::npos);
+  EXPECT_NE(index.find("<a class=\"cid status-failure\" href=\"#compile-0-19\">3/4</a>"), std::string::npos);
+  EXPECT_NE(index.find("<a class=\"graph\" href=\"graph-0.html\">g&lt;1&gt;</a>"), std::string::npos);
+  EXPECT_NE(index.find("<span class=\"graph\">dynamo_output_graph</span>"), std::string::npos);  // no page
+  EXPECT_NE(index.find("<div class=\"reason\">3/3: size mismatch &lt;3&gt;</div>"), std::string::npos);
+  EXPECT_NE(index.find("3 more recompile reason(s)"), std::string::npos);
+  // The two without a stack, apart and said so; the long table starts folded.
+  EXPECT_NE(index.find("2 compile(s) have no stack in the log"), std::string::npos);
+  EXPECT_NE(index.find("<a class=\"cid status-none\" href=\"#compile-0-100\">!0/0/0</a>"), std::string::npos);
+  EXPECT_NE(index.find("<details class=\"compile-table\"><summary>the 102 compile(s)"), std::string::npos);
+  // A log without any stack says so and opens its table.
+  ReportData bare = SmallReport();
+  ReportLog log;
+  log.path = "text.log";
+  log.compiles.push_back({});
+  log.compiles.back().id = "0/0";
+  bare.logs.push_back(log);
+  TempDir other;
+  ASSERT_TRUE(WriteReport(bare, other.path().string()).ok());
+  std::string plain = ReadText(other.path() / "index.html");
+  EXPECT_EQ(plain.find("<div class=\"stack-tree\">"), std::string::npos);
+  EXPECT_NE(plain.find("No compile of this log has a stack"), std::string::npos);
+  EXPECT_NE(plain.find("<details class=\"compile-table\" open>"), std::string::npos);
+}
+
+TEST(CollectReport, CompilesCarryTheStackTheirLogGives) {
+  testing_shell::TestShell shell;
+  ASSERT_TRUE(shell.interpreter.RunCommandText("load " + testing_util::kData + "/torch_trace/comp_metrics.log").ok())
+      << shell.sink.text;
+  Result<ReportData> data = CollectReport(shell.interpreter, "test");
+  ASSERT_TRUE(data.ok()) << data.status().message();
+  ASSERT_EQ(data->logs.size(), 1u);
+  ASSERT_FALSE(data->logs[0].compiles.empty());
+  const std::vector<std::string>& stack = data->logs[0].compiles[0].stack;
+  ASSERT_FALSE(stack.empty());
+  EXPECT_TRUE(stack.front().ends_with(":10079 in <module>")) << stack.front();
+  EXPECT_TRUE(stack.back().ends_with(" in _fn")) << stack.back();
 }
 
 }  // namespace

@@ -61,7 +61,7 @@ Result<std::string> RenderPage(std::string_view name, const nlohmann::json& cont
   mustache::data data = ToData(context);
   // A partial is a name in the page's data: a context key of the same name
   // would be shadowed by it (a page's drawing is "graph_drawing" for that).
-  for (const char* partial : {"header", "footer", "drawing", "hazard_list"}) {
+  for (const char* partial : {"header", "footer", "drawing", "hazard_list", "compile_leaf"}) {
     std::string body(ReportAsset(TemplateName(partial)));
     data.set(partial, mustache::partial{[body] { return body; }});
   }

@@ -23,9 +23,10 @@ std::string HtmlEscape(std::string_view text);
 std::string ScriptJson(const nlohmann::json& value);
 
 // `templates/NAME.mustache` rendered with `context` (objects, arrays,
-// strings, numbers, booleans; null and "" are false, as in mustache.js). Partials `{{> header}}`,
-// `{{> footer}}` and `{{> drawing}}` are the templates of those names. An error names the
-// template and what Mustache said.
+// strings, numbers, booleans; null and "" are false, as in mustache.js).
+// Partials `{{> header}}`, `{{> footer}}`, `{{> drawing}}`, `{{> hazard_list}}`
+// and `{{> compile_leaf}}` are the templates of those names. An error names
+// the template and what Mustache said.
 Result<std::string> RenderPage(std::string_view name, const nlohmann::json& context);
 
 }  // namespace airscope

@@ -75,6 +75,9 @@ struct ReportCompile {
   std::string id;
   std::string status;
   std::string function;
+  // dynamo_start's stack, outermost first, "file:line in name"; empty when
+  // the log has none (the index lists such compiles apart from its tree).
+  std::vector<std::string> stack;
   std::string sizes;   // "ops 3, nodes 5, inputs 1"
   std::string guards;  // guard count
   std::string cache;   // "cache_size 0; fx_graph_cache_miss"

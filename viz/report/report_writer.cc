@@ -24,6 +24,7 @@
 #include "viz/report/report_html.h"
 #include "viz/report/report_publish.h"
 #include "viz/report/side_by_side.h"
+#include "viz/report/stack_tree.h"
 #include "viz/report/timeline_svg.h"
 
 namespace airscope {
@@ -323,6 +324,10 @@ json ChangeContext(const Snapshot& before, const Snapshot& after, const std::str
   json highlight = {{"added", diff.added}, {"removed", diff.removed}, {"changed", changed_names}};
   SideBySideOptions sbs;
   sbs.max_rows = options.max_diff_rows;
+  if (options.fold_diff) {
+    sbs.fold = [&](std::string_view unified) { return options.fold_diff(unified, *before.graph, *after.graph); };
+  }
+  SideBySide side = SideBySideDiff(before.fx, after.fx, sbs);
   json ctx = {{"added", diff.added},
               {"removed", diff.removed},
               {"changed", changed},
@@ -332,7 +337,11 @@ json ChangeContext(const Snapshot& before, const Snapshot& after, const std::str
               // Long lists start folded: the drawing and the diff come first.
               {"lists_open", diff.added.size() + diff.removed.size() + diff.changed.size() <= 60},
               {"highlight_json", ScriptJson(highlight)},
-              {"diff_html", SideBySideDiffHtml(before.fx, after.fx, sbs)}};
+              {"diff_html", side.html},
+              {"diff_folded", side.folded == 0 ? ""
+                                               : fmt::format("{} of {} changes are alike to one shown and fold, as "
+                                                             "`diff` folds them (`diff --all` prints every one).",
+                                                             side.folded, side.hunks)}};
   // Graphs too big to draw whole get a drawing of the changed part, on stage
   // pages only: a compare page of such a graph shows the lists and the text.
   std::string after_key = draw_parts || !after.whole.empty() ? DrawingFor(after, Concat(diff.added, changed_names),
@@ -587,6 +596,17 @@ void AddDevicePage(const ReportData& data, const std::vector<GraphPlan>& plans, 
   site.AddPage("device.html", "device", std::move(ctx));
 }
 
+// The class a compile's status is coloured by (the tree's, as tlparse colours its links).
+std::string StatusClass(std::string_view status) {
+  for (std::string_view known : {"success", "failure", "restart", "unknown"}) {
+    if (status == known) return fmt::format("status-{}", known);
+  }
+  return "status-none";
+}
+
+// A log with more compiles opens with its table folded under the tree.
+constexpr size_t kOpenCompileTable = 30;
+
 void AddIndex(const ReportData& data, const std::vector<GraphPlan>& plans, Site& site) {
   json ctx = PageContext(data, "index.html", data.title);
   json graphs = json::array();
@@ -646,15 +666,43 @@ void AddIndex(const ReportData& data, const std::vector<GraphPlan>& plans, Site&
     const ReportLog& log = data.logs[k];
     if (log.compiles.empty()) continue;
     json rows = json::array();
-    for (const ReportCompile& c : log.compiles) {
+    std::vector<std::vector<std::string>> stacks;
+    std::vector<json> leaves;
+    json stackless = json::array();
+    for (size_t i = 0; i < log.compiles.size(); ++i) {
+      const ReportCompile& c = log.compiles[i];
       json graphs = json::array();
       for (const std::string& name : c.graphs) {
         auto it = page_of.find(name);
+        // In the tree a graph is named by its kind: its name less the compile id.
+        std::string_view label = name;
+        if (label.starts_with(c.id + ":")) label.remove_prefix(c.id.size() + 1);
         graphs.push_back({{"name", name},
+                          {"label", label},
                           {"href", it == page_of.end() ? "" : GraphPage(it->second)},
                           {"linked", it != page_of.end()}});
       }
+      std::string anchor = fmt::format("compile-{}-{}", k, i);
+      json leaf = {{"id", c.id},
+                   {"anchor", anchor},
+                   {"status", c.status},
+                   {"status_class", StatusClass(c.status)},
+                   {"graphs", graphs},
+                   {"reason", ""},
+                   {"has_more_reasons", false}};
+      // Torch gives a recompile a reason per cache entry it missed: the
+      // first (the newest entry's) in view, the rest folded.
+      if (!c.recompile_reasons.empty()) {
+        leaf["reason"] = c.recompile_reasons.front();
+        leaf["more_reasons"] = std::vector<std::string>(c.recompile_reasons.begin() + 1, c.recompile_reasons.end());
+        leaf["more_count"] = c.recompile_reasons.size() - 1;
+        leaf["has_more_reasons"] = c.recompile_reasons.size() > 1;
+      }
+      if (c.stack.empty()) stackless.push_back(leaf);
+      stacks.push_back(c.stack);
+      leaves.push_back(std::move(leaf));
       rows.push_back({{"id", c.id},
+                      {"anchor", anchor},
                       {"status", c.status},
                       {"function", c.function},
                       {"sizes", c.sizes},
@@ -665,7 +713,20 @@ void AddIndex(const ReportData& data, const std::vector<GraphPlan>& plans, Site&
                       {"torchair", c.torchair},
                       {"graphs", graphs}});
     }
-    compile_logs.push_back({{"href", LogPage(k)}, {"path", log.path}, {"kind", log.kind}, {"rows", rows}});
+    json tree = StackTreeRows(stacks, leaves);
+    compile_logs.push_back({{"href", LogPage(k)},
+                            {"path", log.path},
+                            {"kind", log.kind},
+                            {"rows", rows},
+                            {"count", rows.size()},
+                            // A long table starts folded: the tree above is the way in.
+                            {"table_open", rows.size() <= kOpenCompileTable || tree.empty()},
+                            {"tree", tree},
+                            {"has_tree", !tree.empty()},
+                            {"stackless", stackless},
+                            {"has_stackless", !stackless.empty()},
+                            {"stackless_count", stackless.size()},
+                            {"all_stackless", tree.empty()}});
   }
   ctx["has_compiles"] = !compile_logs.empty();
   ctx["compile_logs"] = compile_logs;

@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
@@ -78,6 +79,13 @@ struct ReportOptions {
   // folded, as `show` prints it (the shell's repl/graph_folding.h); "" when
   // nothing folds. Empty: such graphs show no text inline (the file has it).
   std::function<std::string(const Graph&)> folded_fx;
+  // `diff`'s folding of alike hunks, as the shell's repl/folded_diff.h does
+  // it: given the unified diff without context lines of two graphs' FX text
+  // (before -> after), that diff with the hunks alike to an earlier one left
+  // out and a line saying where they are; "" when nothing folds. The stage
+  // and compare pages then show one hunk and that line for a pass that
+  // rewrote 94 layers alike, as `diff` does. Empty: every change is shown.
+  std::function<std::string(std::string_view unified, const Graph& before, const Graph& after)> fold_diff;
 };
 
 struct ReportSummary {

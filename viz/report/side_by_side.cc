@@ -1,6 +1,7 @@
 #include "viz/report/side_by_side.h"
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -11,19 +12,65 @@
 namespace airscope {
 namespace {
 
+constexpr size_t kNoHunk = static_cast<size_t>(-1);
+
 struct Row {
-  const char* kind;  // eq, del, ins, mod, fold
+  const char* kind;  // eq, del, ins, mod, fold, alike
   long a_line = -1;  // 0-based, -1 for none
   long b_line = -1;
-  size_t folded = 0;  // fold rows: how many equal lines
+  size_t hunk = kNoHunk;  // the change rows' hunk (a run of changed lines)
+  size_t folded = 0;      // fold rows: how many lines
+  size_t alike = 0;       // fold rows: how many hidden hunks among them
+  std::string_view text = {};  // alike rows: what `diff` says
 };
+
+std::vector<std::string_view> DiffTextLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+// Which hunks `folded` (the folded text of `bare`) leaves out, and the lines
+// it says after each hunk it keeps. Both texts come from one UnifiedDiff, so a
+// hunk's header is the same string in both. False when they do not line up
+// with the `hunks` runs of changed lines (then nothing is hidden).
+bool MatchFolding(std::string_view bare, std::string_view folded, size_t hunks, std::vector<bool>& hidden,
+                  std::vector<std::vector<std::string_view>>& after) {
+  std::vector<std::string_view> headers;
+  for (std::string_view line : DiffTextLines(bare)) {
+    if (line.starts_with("@@ -")) headers.push_back(line);
+  }
+  if (headers.size() != hunks) return false;
+  std::map<std::string_view, size_t> index;
+  for (size_t h = 0; h < headers.size(); ++h) index.emplace(headers[h], h);
+  hidden.assign(hunks, true);
+  after.assign(hunks, {});
+  size_t current = kNoHunk;
+  for (std::string_view line : DiffTextLines(folded)) {
+    if (line.starts_with("@@ -")) {
+      auto it = index.find(line);
+      if (it == index.end()) return false;
+      current = it->second;
+      hidden[current] = false;
+    } else if (line.starts_with("@@ ") && current != kNoHunk) {
+      after[current].push_back(line.substr(3));
+    }
+  }
+  return true;
+}
 
 }  // namespace
 
-std::string SideBySideDiffHtml(std::string_view a, std::string_view b, const SideBySideOptions& options) {
+SideBySide SideBySideDiff(std::string_view a, std::string_view b, const SideBySideOptions& options) {
+  SideBySide result;
   std::vector<std::string_view> left = SplitLines(a), right = SplitLines(b);
   std::vector<LineEdit> edits = DiffLines(left, right);
-  // Rows: equal lines as they are, each run of deletions and insertions paired up.
+  // Rows: equal lines as they are, each run of deletions and insertions
+  // (a hunk, as a diff without context lines has them) paired up.
   std::vector<Row> rows;
   for (size_t i = 0; i < edits.size();) {
     if (edits[i].kind == LineEdit::Kind::kEqual) {
@@ -41,13 +88,28 @@ std::string SideBySideDiffHtml(std::string_view a, std::string_view b, const Sid
       rows.push_back({d && n ? "mod"
                       : d    ? "del"
                              : "ins",
-                      d ? static_cast<long>(dels[k]) : -1, n ? static_cast<long>(inss[k]) : -1});
+                      d ? static_cast<long>(dels[k]) : -1, n ? static_cast<long>(inss[k]) : -1, result.hunks});
     }
+    ++result.hunks;
   }
-  // Fold equal rows further than `context` from any change.
+  // The shell's folding of alike hunks, when there is something to fold.
+  std::vector<bool> hidden(result.hunks, false);
+  std::vector<std::vector<std::string_view>> after(result.hunks);
+  std::string bare, folded;
+  if (options.fold && result.hunks >= 2) {
+    bare = UnifiedDiff(a, b, "a", "b", 0);
+    folded = options.fold(bare);
+    if (folded.empty() || !MatchFolding(bare, folded, result.hunks, hidden, after)) {
+      hidden.assign(result.hunks, false);
+      after.assign(result.hunks, {});
+    }
+    result.folded = static_cast<size_t>(std::count(hidden.begin(), hidden.end(), true));
+  }
+  auto shown_change = [&](const Row& row) { return row.hunk != kNoHunk && !hidden[row.hunk]; };
+  // Fold rows further than `context` from any change shown.
   std::vector<bool> near(rows.size(), false);
   for (size_t i = 0; i < rows.size(); ++i) {
-    if (std::string_view(rows[i].kind) == "eq") continue;
+    if (!shown_change(rows[i])) continue;
     size_t from = i >= options.context ? i - options.context : 0;
     size_t to = std::min(rows.size(), i + options.context + 1);
     for (size_t k = from; k < to; ++k) near[k] = true;
@@ -55,13 +117,25 @@ std::string SideBySideDiffHtml(std::string_view a, std::string_view b, const Sid
   std::vector<Row> shown;
   for (size_t i = 0; i < rows.size();) {
     if (near[i]) {
-      shown.push_back(rows[i++]);
+      shown.push_back(rows[i]);
+      // `diff`'s line about the hunks alike to this one, after its last row.
+      size_t h = rows[i].hunk;
+      if (h != kNoHunk && (i + 1 == rows.size() || rows[i + 1].hunk != h)) {
+        for (std::string_view text : after[h]) shown.push_back({"alike", -1, -1, kNoHunk, 0, 0, text});
+      }
+      ++i;
       continue;
     }
-    size_t run = 0;
-    while (i + run < rows.size() && !near[i + run]) ++run;
-    shown.push_back({"fold", -1, -1, run});
-    i += run;
+    Row fold{"fold"};
+    size_t last_hunk = kNoHunk;
+    for (; i < rows.size() && !near[i]; ++i) {
+      ++fold.folded;
+      if (rows[i].hunk != kNoHunk && rows[i].hunk != last_hunk) {
+        ++fold.alike;
+        last_hunk = rows[i].hunk;
+      }
+    }
+    shown.push_back(fold);
   }
   // Column widths come from a colgroup: with table-layout: fixed a first row
   // that folds (one cell across all four) would otherwise split them evenly.
@@ -81,15 +155,28 @@ std::string SideBySideDiffHtml(std::string_view a, std::string_view b, const Sid
       break;
     }
     ++written;
-    if (std::string_view(row.kind) == "fold") {
+    std::string_view kind = row.kind;
+    if (kind == "fold" && row.alike > 0) {
+      html += fmt::format(
+          "<tr class=\"fold\"><td colspan=\"4\">{} lines: {} change{} alike to one shown above, and the unchanged "
+          "lines between them</td></tr>",
+          row.folded, row.alike, row.alike == 1 ? "" : "s");
+    } else if (kind == "fold") {
       html += fmt::format("<tr class=\"fold\"><td colspan=\"4\">{} unchanged line{}</td></tr>", row.folded,
                           row.folded == 1 ? "" : "s");
-      continue;
+    } else if (kind == "alike") {
+      html += fmt::format("<tr class=\"alike\"><td colspan=\"4\">{}</td></tr>", HtmlEscape(row.text));
+    } else {
+      html += fmt::format("<tr class=\"{}\">{}{}</tr>", row.kind, cell(row.a_line, left), cell(row.b_line, right));
     }
-    html += fmt::format("<tr class=\"{}\">{}{}</tr>", row.kind, cell(row.a_line, left), cell(row.b_line, right));
   }
   html += "</tbody></table>";
-  return html;
+  result.html = std::move(html);
+  return result;
+}
+
+std::string SideBySideDiffHtml(std::string_view a, std::string_view b, const SideBySideOptions& options) {
+  return SideBySideDiff(a, b, options).html;
 }
 
 }  // namespace airscope

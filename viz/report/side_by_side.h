@@ -4,11 +4,20 @@
 // addition in one run paired on one row; runs of equal lines beyond
 // `context` lines from a change folded into one "N unchanged lines" row.
 //
-// Contract: text is escaped; rows carry class "eq", "del", "ins", "mod" or
-// "fold"; at most max_rows rows, then a row saying how many were left out.
+// Folding alike changes (`fold`): a pass that rewrites each of 94 layers the
+// same way makes 94 hunks; the shell's `diff` prints one and a line saying
+// where the rest are (repl/folded_diff.h). Given that folding, the table
+// shows the same: the hunks it leaves out are not shown (they count in the
+// fold rows around them) and each of its "@@ x N alike hunks ..." lines is a
+// row of class "alike" right after the hunk it follows.
+//
+// Contract: text is escaped; rows carry class "eq", "del", "ins", "mod",
+// "fold" or "alike"; at most max_rows rows, then a row saying how many were
+// left out.
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -17,8 +26,20 @@ namespace airscope {
 struct SideBySideOptions {
   size_t context = 3;
   size_t max_rows = 4000;
+  // Given the unified diff of the two texts without context lines
+  // (UnifiedDiff(a, b, "a", "b", 0)), that diff with alike hunks folded as
+  // `diff` prints it, or "" when nothing folds. Called only when there are
+  // two hunks or more. Unset: every hunk is shown.
+  std::function<std::string(std::string_view unified)> fold = {};
 };
 
+struct SideBySide {
+  std::string html;
+  size_t hunks = 0;   // the changes, as hunks without context lines
+  size_t folded = 0;  // of which not shown: alike to one shown
+};
+
+SideBySide SideBySideDiff(std::string_view a, std::string_view b, const SideBySideOptions& options = {});
 std::string SideBySideDiffHtml(std::string_view a, std::string_view b, const SideBySideOptions& options = {});
 
 }  // namespace airscope
