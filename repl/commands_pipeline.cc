@@ -360,9 +360,8 @@ void PrintPassStats(CommandContext& ctx, const PipelineRun& run, const StageGrap
 // few lines apart merge into one hunk that nothing else is alike to).
 FoldedDiff FoldedChanges(const std::string& text_a, const std::string& text_b, const StageGraph& a, const StageGraph& b,
                          std::string_view format) {
-  constexpr size_t kMinAlike = 3;
   std::string bare = UnifiedDiff(text_a, text_b, a.label, b.label, 0);
-  return FoldAlikeHunks(bare, *a.graph, *b.graph, format, kMinAlike);
+  return FoldAlikeHunks(bare, *a.graph, *b.graph, format, kMinAlikeHunks);
 }
 
 // `stages --changes`: what stage k's pass changed in FX text, one line.

@@ -35,6 +35,10 @@ struct FoldedDiff {
   std::vector<Group> groups;
 };
 
+// How many alike hunks fold in `diff`, `stages --changes` and the report's
+// diff pages: three or more (two alike changes print as they are).
+constexpr size_t kMinAlikeHunks = 3;
+
 // `unified` is UnifiedDiff's text of `a` and `b` printed in `format`; groups
 // of at least `min_alike` alike hunks fold.
 FoldedDiff FoldAlikeHunks(std::string_view unified, const Graph& a, const Graph& b, std::string_view format,

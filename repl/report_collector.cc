@@ -284,8 +284,6 @@ ReportOptions ShellReportOptions() {
     return folded.blocks.empty() ? std::string() : FoldedFxText(graph, folded);
   };
   options.fold_diff = [](std::string_view unified, const Graph& before, const Graph& after) {
-    // As `diff` folds (repl/commands_pipeline.cc): three alike hunks or more.
-    constexpr size_t kMinAlikeHunks = 3;
     FoldedDiff folded = FoldAlikeHunks(unified, before, after, "fx", kMinAlikeHunks);
     return folded.folded > 0 ? std::move(folded.text) : std::string();
   };

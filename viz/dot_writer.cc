@@ -149,7 +149,7 @@ std::vector<std::string> MarkHazards(Agraph_t* root, const std::vector<HazardMar
       gv::Set(e, "penwidth", "2");
       gv::Set(e, "dir", "none");
       gv::Set(e, "constraint", "false");
-      gv::Set(e, "label", LabelLine(m.kind));
+      gv::Set(e, "xlabel", LabelLine(m.kind));
       gv::Set(e, "tooltip", LabelLine(m.message));
     }
     // What names no node of this drawing still shows, under it.
@@ -211,7 +211,7 @@ void AddInplaceWriteEdges(Agraph_t* root, const Graph& graph, const OpRegistry& 
     gv::Set(e, "color", std::string(kPurple));
     gv::Set(e, "fontcolor", std::string(kPurple));
     gv::Set(e, "constraint", "false");
-    gv::Set(e, "label", "writes");
+    gv::Set(e, "xlabel", "writes");
   }
 }
 

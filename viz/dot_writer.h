@@ -27,6 +27,14 @@
 // with constraint=false: the layout does not move. A graph without in-place
 // writes is drawn exactly as without this.
 //
+// Edges that do not move the layout (constraint=false: hazards, writes) carry
+// their text as an xlabel, placed after the layout, never as a label: dot
+// makes a node of an edge's label, and between two nodes of one rank (a flat
+// edge, which a constraint=false edge often is) that node goes through
+// graphviz's flat-edge code, which freed memory twice in the layout of a
+// 10,000-node graph's reinplace stage (graphviz 2.42; the report lost that
+// drawing); graphviz's tracker has a long list of such flat-edge crashes.
+//
 // DotOptions::groups draws each group of nodes as one node (`dump --fold`:
 // the repeats of a block other than the one drawn; `dump --by`: a run of
 // one source line or stream): a 3-D box labelled by the caller, with one
