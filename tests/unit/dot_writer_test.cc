@@ -463,7 +463,7 @@ TEST(DotWriterTest, AnInPlaceWriteIsAnEdgeToTheNextReaderOfItsBuffer) {
   EXPECT_NE(edge.find("constraint=false"), std::string::npos) << edge;  // the layout stays as it was
   EXPECT_EQ(Count(*dot, "xlabel=writes"), 1u) << *dot;                  // add_: nothing reads it later
   EXPECT_EQ(Count(*dot, " label=writes"), 0u) << *dot;  // never a label: dot's flat-edge labels crash (dot_writer.h)
-  EXPECT_EQ(EdgeLine(*dot, "copy_", "direct", "writes"), "") << *dot;   // the data edge says it
+  EXPECT_EQ(EdgeLine(*dot, "copy_", "direct", "writes"), "") << *dot;  // the data edge says it
 }
 
 TEST(DotWriterTest, NoInPlaceWriteNoWritesEdge) {

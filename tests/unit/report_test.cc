@@ -667,8 +667,9 @@ TEST(StackTree, SharedFramesOnceBranchesWhereStacksPartLongRunsFold) {
     const auto& [key, value] = *row.items().begin();
     std::string what = key;
     if (key == "st_frame" || key == "st_branch") what += " " + value["name"].get<std::string>();
-    if (key == "st_fold") what += fmt::format(" {} {}..{}", value["count"].get<int>(), value["from"].get<std::string>(),
-                                              value["to"].get<std::string>());
+    if (key == "st_fold")
+      what += fmt::format(" {} {}..{}", value["count"].get<int>(), value["from"].get<std::string>(),
+                          value["to"].get<std::string>());
     if (key == "st_here") {
       for (const nlohmann::json& leaf : value["st_compiles"]) what += " " + leaf["id"].get<std::string>();
     }
@@ -676,18 +677,30 @@ TEST(StackTree, SharedFramesOnceBranchesWhereStacksPartLongRunsFold) {
   }
   std::vector<std::string> expected = {
       "st_fold 4 <module>..step",  // 6 frames before the stacks part: the outer 4 fold, the inner 2 stay
-      "st_frame <module>", "st_frame main", "st_frame train", "st_frame step", "st_end",
-      "st_frame run", "st_frame call", "st_frame forward",
-      "st_branch attn", "st_here 0/0 0/1", "st_end",  // where the stacks part
-      "st_branch mlp", "st_frame act", "st_here 1/0", "st_end",
+      "st_frame <module>",
+      "st_frame main",
+      "st_frame train",
+      "st_frame step",
+      "st_end",
+      "st_frame run",
+      "st_frame call",
+      "st_frame forward",
+      "st_branch attn",
+      "st_here 0/0 0/1",
+      "st_end",  // where the stacks part
+      "st_branch mlp",
+      "st_frame act",
+      "st_here 1/0",
+      "st_end",
   };
   EXPECT_EQ(shape, expected);
   EXPECT_EQ(rows[1]["st_frame"]["where"], "/src/m.py:1");
   // One stack is a plain list; no stack at all, no tree.
   nlohmann::json single = StackTreeRows({Frames({"<module>", "f"})}, {{{"id", "0/0"}}});
-  EXPECT_EQ(single.dump(),
-            R"([{"st_frame":{"name":"<module>","where":"/src/m.py:1"}},{"st_frame":{"name":"f","where":"/src/m.py:2"}},)"
-            R"({"st_here":{"st_compiles":[{"id":"0/0"}]}}])");
+  EXPECT_EQ(
+      single.dump(),
+      R"([{"st_frame":{"name":"<module>","where":"/src/m.py:1"}},{"st_frame":{"name":"f","where":"/src/m.py:2"}},)"
+      R"({"st_here":{"st_compiles":[{"id":"0/0"}]}}])");
   EXPECT_TRUE(StackTreeRows({{}, {}}, {{{"id", "a"}}, {{"id", "b"}}}).empty());
 }
 

@@ -683,13 +683,9 @@ void AddIndex(const ReportData& data, const std::vector<GraphPlan>& plans, Site&
                           {"linked", it != page_of.end()}});
       }
       std::string anchor = fmt::format("compile-{}-{}", k, i);
-      json leaf = {{"id", c.id},
-                   {"anchor", anchor},
-                   {"status", c.status},
-                   {"status_class", StatusClass(c.status)},
-                   {"graphs", graphs},
-                   {"reason", ""},
-                   {"has_more_reasons", false}};
+      json leaf = {
+          {"id", c.id},       {"anchor", anchor}, {"status", c.status},       {"status_class", StatusClass(c.status)},
+          {"graphs", graphs}, {"reason", ""},     {"has_more_reasons", false}};
       // Torch gives a recompile a reason per cache entry it missed: the
       // first (the newest entry's) in view, the rest folded.
       if (!c.recompile_reasons.empty()) {

@@ -18,9 +18,9 @@ struct Row {
   const char* kind;  // eq, del, ins, mod, fold, alike
   long a_line = -1;  // 0-based, -1 for none
   long b_line = -1;
-  size_t hunk = kNoHunk;  // the change rows' hunk (a run of changed lines)
-  size_t folded = 0;      // fold rows: how many lines
-  size_t alike = 0;       // fold rows: how many hidden hunks among them
+  size_t hunk = kNoHunk;       // the change rows' hunk (a run of changed lines)
+  size_t folded = 0;           // fold rows: how many lines
+  size_t alike = 0;            // fold rows: how many hidden hunks among them
   std::string_view text = {};  // alike rows: what `diff` says
 };
 

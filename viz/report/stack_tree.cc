@@ -22,7 +22,8 @@ json FrameJson(const std::string& frame) {
 
 class TreeRowEmitter {
  public:
-  TreeRowEmitter(const std::vector<StackTrieNode>& nodes, const std::vector<json>& leaves, const StackTreeOptions& options)
+  TreeRowEmitter(const std::vector<StackTrieNode>& nodes, const std::vector<json>& leaves,
+                 const StackTreeOptions& options)
       : nodes_(nodes), leaves_(leaves), options_(options) {}
 
   json Rows() {
@@ -78,9 +79,8 @@ class TreeRowEmitter {
   }
 
   void Plain(const std::vector<size_t>& run) {
-    size_t folded = run.size() >= options_.fold_frames && run.size() > options_.kept_frames
-                        ? run.size() - options_.kept_frames
-                        : 0;
+    size_t folded =
+        run.size() >= options_.fold_frames && run.size() > options_.kept_frames ? run.size() - options_.kept_frames : 0;
     if (folded > 0) {
       rows_.push_back({{"st_fold",
                         {{"count", folded},
