@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "core/suggest.h"
 #include "repl/cache_state.h"
+#include "repl/command_output.h"
 
 namespace airscope {
 
@@ -77,10 +79,13 @@ void Session::AddGraph(std::string name, LoadedGraph loaded, bool* replaced) {
 
 Status Session::Use(std::string_view name) {
   if (!Find(name)) {
-    std::string known;
-    for (const Entry& e : graphs_) known += (known.empty() ? "" : ", ") + e.name;
-    if (known.empty()) return Status::Errorf("no graph named '{}': nothing is loaded yet (use load PATH)", name);
-    return Status::Errorf("no graph named '{}' (loaded: {})", name, known);
+    if (graphs_.empty()) return Status::Errorf("no graph named '{}': nothing is loaded yet (use load PATH)", name);
+    std::vector<std::string> known;
+    for (const Entry& e : graphs_) known.push_back(e.name);
+    // A 64-rank log loads thousands of graphs: the closest name, a few, and a count.
+    constexpr size_t kListed = 8;
+    return Status::Errorf("no graph named '{}'{} (loaded: {}{})", name, DidYouMean(name, known),
+                          JoinAtMost(known, kListed), known.size() > kListed ? "; graphs lists them all" : "");
   }
   current_ = std::string(name);
   return Status::Ok();
