@@ -38,7 +38,7 @@ std::string BlockSummary(const std::vector<Node*>& nodes, const RepeatedBlock& b
                      nodes[first]->name(), nodes[first + block.length - 1]->name(), block.reference);
 }
 
-std::string IndexRanges(const std::vector<size_t>& indices) {
+std::string IndexRanges(const std::vector<size_t>& indices, std::string_view separator) {
   std::vector<std::string> parts;
   for (size_t i = 0; i < indices.size();) {
     size_t j = i;
@@ -46,7 +46,7 @@ std::string IndexRanges(const std::vector<size_t>& indices) {
     parts.push_back(j == i ? fmt::format("{}", indices[i]) : fmt::format("{}-{}", indices[i], indices[j]));
     i = j + 1;
   }
-  return fmt::format("{}", fmt::join(parts, ", "));
+  return fmt::format("{}", fmt::join(parts, separator));
 }
 
 namespace {

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/analysis/repeated_blocks.h"
@@ -33,8 +34,8 @@ std::string BlockSummary(const std::vector<Node*>& nodes, const RepeatedBlock& b
 // node in the same way, at most `max_lines` then "... N more"; empty when
 // all repeats are alike.
 std::vector<std::string> DifferenceLines(const std::vector<Node*>& nodes, const RepeatedBlock& block, size_t max_lines);
-// "1-3, 7, 9-12".
-std::string IndexRanges(const std::vector<size_t>& indices);
+// "1-3, 7, 9-12" (runs of consecutive indices joined by `separator`).
+std::string IndexRanges(const std::vector<size_t>& indices, std::string_view separator = ", ");
 
 // FX graph text (PrintFxText's) with each block printed as its reference
 // repeat between comment lines saying what was left out.

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <thread>
 
+#include "repl/graph_folding.h"
+
 namespace airscope {
 
 std::vector<std::string> TraceGraphNames(const TraceLog& log, const std::string& prefix) {
@@ -41,14 +43,7 @@ std::vector<Result<TraceLog>> ReadTraceLogs(const std::vector<std::string>& file
 }
 
 std::string RankRanges(const std::vector<int>& ranks) {
-  std::vector<std::string> parts;
-  for (size_t i = 0; i < ranks.size();) {
-    size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    parts.push_back(j == i ? fmt::format("{}", ranks[i]) : fmt::format("{}-{}", ranks[i], ranks[j]));
-    i = j + 1;
-  }
-  return fmt::format("{}", fmt::join(parts, ","));
+  return IndexRanges(std::vector<size_t>(ranks.begin(), ranks.end()), ",");
 }
 
 RankGraphs LoadRankGraphs(const std::vector<std::pair<int, const TraceLog*>>& logs,
