@@ -110,6 +110,12 @@ Status ApplyCollapseFlags(const CommandFlags& flags, const Graph& graph, std::st
   AIRSCOPE_RETURN_IF_ERROR(NeedsSource(graph, *by));
   std::vector<NodeRun> runs = NodeRuns(graph, *by);
   dot.groups = RunGroups(graph, runs, *by);
+  if (dot.groups->labels.empty()) {
+    *note = *by == RunKey::kStream
+                ? "no two consecutive nodes share a stream other than the default: every node drawn"
+                : fmt::format("no two consecutive nodes share a {}: every node drawn", RunKeyName(*by));
+    return Status::Ok();
+  }
   *note =
       fmt::format("each run of 2 or more nodes of one {} drawn as one box: {} box(es) (show --by {} lists the runs)",
                   RunKeyName(*by), dot.groups->labels.size(), RunKeyName(*by));
