@@ -664,7 +664,9 @@ TEST(StackTree, SharedFramesOnceBranchesWhereStacksPartLongRunsFold) {
   nlohmann::json rows = StackTreeRows(stacks, leaves);
   std::vector<std::string> shape;
   for (const nlohmann::json& row : rows) {
-    const auto& [key, value] = *row.items().begin();
+    // row.items() is a temporary: its iterators must not outlive it.
+    const std::string key = row.begin().key();
+    const nlohmann::json& value = row.begin().value();
     std::string what = key;
     if (key == "st_frame" || key == "st_branch") what += " " + value["name"].get<std::string>();
     if (key == "st_fold")
