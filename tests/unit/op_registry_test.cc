@@ -607,6 +607,12 @@ TEST(MiscTest, CopiesCatStackEmbedding) {
   EXPECT_EQ(Shape(b.Call("aten.cat.default", {Nodes({x, empty, x})})), "f32[4, 3]");
   Node* s = b.Input("s", "f32[s0, 3]");
   EXPECT_EQ(Shape(b.Call("aten.cat.default", {Nodes({x, s})})), "f32[s0 + 2, 3]");
+  // Like symbols add up as sympy prints them: torch annotates cat([a, a]) of [s0, 3] as f32[2*s0, 3].
+  EXPECT_EQ(Shape(b.Call("aten.cat.default", {Nodes({s, s})})), "f32[2*s0, 3]");
+  Node* t = b.Input("t", "f32[s1, 3]");
+  EXPECT_EQ(Shape(b.Call("aten.cat.default", {Nodes({t, s, x, s})})), "f32[2*s0 + s1 + 2, 3]");
+  Node* u = b.Input("u", "f32[2*s1, 3]");  // a compound symbol stays as it comes
+  EXPECT_EQ(Shape(b.Call("aten.cat.default", {Nodes({u, s})})), "f32[2*s1 + s0, 3]");
   EXPECT_EQ(Shape(b.Call("aten.stack.default", {Nodes({x, x, x}), I(1)})), "f32[2, 3, 3]");
   EXPECT_EQ(Shape(b.Call("aten.stack.default", {Nodes({x, x}), I(-1)})), "f32[2, 3, 2]");
   Node* table = b.Attr("table", "f32[1000, 64]");
