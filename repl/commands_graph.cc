@@ -360,19 +360,19 @@ Status Dump(CommandContext& ctx) {
     // Never silently fewer nodes than the graph has (help dump); the drawing's
     // own label says it too, which is all `dump FORMAT -` can carry.
     DrawnCount drawn = CountDrawn(*graph, dot);
-    if (!collapse_note.empty()) {
-      ctx.out.Styled(Style::kDim, "  {}", collapse_note);
-      if (drawn.grouped > 0) {
-        ctx.out.Styled(Style::kDim,
-                       "  drew {} of {} nodes: {} drawn in boxes (inputs only a box's nodes read among them)",
-                       drawn.nodes, graph->size(), drawn.grouped);
-      }
+    if (!collapse_note.empty()) ctx.out.Styled(Style::kDim, "  {}", collapse_note);
+    std::vector<std::string> apart;  // the nodes not drawn as nodes of their own, and where they are
+    if (drawn.grouped > 0) {
+      apart.push_back(fmt::format("{} in boxes (inputs only a box's nodes read among them)", drawn.grouped));
     }
     if (drawn.bundled_inputs > 0) {
-      ctx.out.Styled(Style::kDim,
-                     "  drew {} of {} nodes: {} input{} with one user drawn as a line of that user's label "
-                     "(--inputs draws every input as a node)",
-                     drawn.nodes, graph->size(), drawn.bundled_inputs, drawn.bundled_inputs == 1 ? "" : "s");
+      apart.push_back(
+          fmt::format("{} input{} with one user drawn as a line of that user's label (--inputs draws "
+                      "every input as a node)",
+                      drawn.bundled_inputs, drawn.bundled_inputs == 1 ? "" : "s"));
+    }
+    if (!apart.empty()) {
+      ctx.out.Styled(Style::kDim, "  drew {} of {} nodes: {}", drawn.nodes, graph->size(), fmt::join(apart, "; "));
     }
   }
   if (!mark_note.empty()) ctx.out.Styled(Style::kDim, "  {}", mark_note);

@@ -347,10 +347,15 @@ gv::GraphPtr BuildGraph(const Graph& graph, const DotOptions& options,
     label.push_back(fmt::format("{} node{} drawn in {} 3-D box{}", grouped, grouped == 1 ? "" : "s", boxes,
                                 boxes == 1 ? "" : "es"));
   }
-  if (!bundles.bundled.empty()) {
-    label.push_back(fmt::format("{} input{} with one user drawn in {} (dump --inputs: as nodes)",
-                                bundles.bundled.size(), bundles.bundled.size() == 1 ? "" : "s",
-                                bundles.bundled.size() == 1 ? "its user's label" : "their users' labels"));
+  // An input whose one user is in a box is drawn in the box, not in a label.
+  const size_t in_labels =
+      static_cast<size_t>(std::count_if(bundles.bundled.begin(), bundles.bundled.end(), [&](const Node* input) {
+        return groups.Of(graph, input) == NodeGroups::kNone;
+      }));
+  if (in_labels > 0) {
+    label.push_back(fmt::format("{} input{} with one user drawn in {} (dump --inputs: as nodes)", in_labels,
+                                in_labels == 1 ? "" : "s",
+                                in_labels == 1 ? "its user's label" : "their users' labels"));
   }
   if (!label.empty()) {
     std::string text;

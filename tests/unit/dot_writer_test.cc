@@ -593,6 +593,10 @@ TEST(DotWriterTest, AGroupIsOneBoxWithOneEdgeEachWayCountingTheEdges) {
   EXPECT_EQ(count.nodes, 5u);
   EXPECT_EQ(count.grouped, 3u);         // a1, b1 and w1
   EXPECT_EQ(count.bundled_inputs, 2u);  // x and w0 in a0's label
+  // The drawing's own label counts each once: w1 (one user, in the box) is not in a label.
+  EXPECT_EQ(GraphLabel(*dot),
+            "3 nodes drawn in 1 3-D box\\l2 inputs with one user drawn in their users' labels (dump --inputs: as "
+            "nodes)\\l");
 }
 
 TEST(DotWriterTest, WithoutGroupsTheDrawingIsUnchanged) {
