@@ -314,8 +314,11 @@ Status RegisterLogGraphs(CommandContext& ctx, std::vector<std::pair<std::string,
     ctx.out.Styled(Style::kDim, "  no graph loaded from the log: '{}' (an empty graph) holds what it has", holder);
   }
   std::string first;
+  // A 64-rank job registers thousands of graphs: the first few, then a count.
+  constexpr size_t kListed = 40;
+  size_t listed = 0;
   for (auto& [name, loaded] : graphs) {
-    ctx.out.Print("  {:<36} {:>5} nodes", name, loaded.graph->size());
+    if (listed++ < kListed) ctx.out.Print("  {:<36} {:>5} nodes", name, loaded.graph->size());
     bool replaced = false;
     session.AddGraph(name, std::move(loaded), &replaced);
     Result<Session::Entry*> entry = session.Current();
@@ -324,6 +327,9 @@ Status RegisterLogGraphs(CommandContext& ctx, std::vector<std::pair<std::string,
       attach(name, *(*entry)->cache);
     }
     if (first.empty()) first = name;
+  }
+  if (graphs.size() > kListed) {
+    ctx.out.Print("  ... and {} more graph(s) ({} in all; graphs lists them)", graphs.size() - kListed, graphs.size());
   }
   AIRSCOPE_RETURN_IF_ERROR(session.Use(first));
   ctx.out.Print("using graph '{}' (use another by its name: ID:KIND)", first);

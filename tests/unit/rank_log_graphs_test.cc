@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "repl/command_output.h"
+#include "bench/trace_records.h"
 #include "repl/log_commands.h"
+#include "tests/unit/shell_test_util.h"
 #include "tests/unit/test_data.h"
 
 namespace airscope {
@@ -105,6 +107,25 @@ TEST(RankLogGraphsTest, ALongGuardLineIsShownWhereItDiffers) {
   EXPECT_NE(text.find("rank 0: ..."), std::string::npos) << text;
   EXPECT_NE(text.find("size=[None, 4096])"), std::string::npos) << text;
   EXPECT_NE(text.find("size=[None, 8192])"), std::string::npos) << text;
+}
+
+TEST(RankLogGraphsTest, ALoadOfManyGraphsListsFortyAndCountsTheRest) {
+  std::string log;
+  for (int compile = 0; compile < 50; ++compile) {
+    bench::Record(log,
+                  fmt::format("{{\"dynamo_output_graph\": {{}}, \"frame_id\": {}, \"frame_compile_id\": 0, "
+                              "\"attempt\": 0",
+                              compile),
+                  ReadableGraph("4"));
+  }
+  testing_shell::TestShell shell;
+  std::string path = testing_shell::WriteTemp("fifty_graphs.log", log);
+  ASSERT_TRUE(shell.interpreter.ExecuteLine("load " + path).ok()) << shell.sink.text;
+  EXPECT_NE(shell.sink.text.find("  39/0:dynamo_output_graph"), std::string::npos) << shell.sink.text;
+  EXPECT_EQ(shell.sink.text.find("  40/0:dynamo_output_graph"), std::string::npos) << shell.sink.text;
+  EXPECT_NE(shell.sink.text.find("... and 10 more graph(s) (50 in all; graphs lists them)"), std::string::npos)
+      << shell.sink.text;
+  EXPECT_EQ(shell.session.graphs().size(), 50u);
 }
 
 }  // namespace
