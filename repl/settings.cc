@@ -50,7 +50,9 @@ Settings::Settings() {
   Declare({"check.effects",
            "on",
            "after every pass, roll it back if it changed what the graph writes into its inputs "
-           "or returns beyond what the pass may change (help pass NAME)",
+           "or returns beyond what the pass may change (help pass NAME); where the check's own model is "
+           "rough (a slice whose bounds are computed in the graph) it says it could not verify the pass "
+           "instead",
            {"on", "off"},
            SettingSpec::Kind::kChoice});
   Declare({"show-times",

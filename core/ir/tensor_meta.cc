@@ -1,6 +1,8 @@
 #include "core/ir/tensor_meta.h"
 #include "core/text.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <limits>
 #include <string_view>
@@ -91,6 +93,12 @@ Dim Dim::Symbol(std::string expr) {
   Dim dim;
   dim.symbol_ = std::move(expr);
   return dim;
+}
+
+bool Dim::is_single_symbol() const {
+  return !symbol_.empty() && std::isalpha(static_cast<unsigned char>(symbol_[0])) &&
+         std::all_of(symbol_.begin(), symbol_.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 std::string Dim::ToString() const { return is_static() ? fmt::format("{}", value_) : symbol_; }

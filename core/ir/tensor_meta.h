@@ -26,6 +26,8 @@ class Dim {
   static Dim Symbol(std::string expr);
 
   bool is_static() const { return symbol_.empty(); }
+  // One symbol (`s0`), not an expression of symbols (`2*s0`).
+  bool is_single_symbol() const;
   int64_t value() const { return value_; }  // meaningful when is_static()
   const std::string& symbol() const { return symbol_; }
   std::string ToString() const;  // "4" or "s0"

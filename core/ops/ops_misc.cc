@@ -5,7 +5,6 @@
 // Cost: creation writes its output; copies read inputs and write outputs
 // (no flops); host syncs read their input; stream control costs nothing.
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <map>
 
@@ -140,12 +139,6 @@ Result<NodeMeta> InferCopyInplace(const Node& node) {
   return TensorResult(Like(*self, self->sizes));
 }
 
-bool IsAtom(const std::string& symbol) {
-  return !symbol.empty() && std::isalpha(static_cast<unsigned char>(symbol[0])) &&
-         std::all_of(symbol.begin(), symbol.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
 // Sum of sizes along the cat dim: static parts add up; symbols that are
 // plain atoms (s0) are counted and spelled as sympy prints their sum
 // (`2*s0 + s1`: terms by symbol name, the coefficient first), so a cat of
@@ -153,25 +146,25 @@ bool IsAtom(const std::string& symbol) {
 // symbols are listed as they come.
 Dim SumDims(const std::vector<Dim>& dims) {
   int64_t total = 0;
-  std::vector<std::string> symbols;
+  std::vector<Dim> symbols;
   for (const Dim& d : dims) {
     if (d.is_static()) {
       total += d.value();
     } else {
-      symbols.push_back(d.symbol());
+      symbols.push_back(d);
     }
   }
   if (symbols.empty()) return Dim(total);
   std::string symbolic;
-  if (std::all_of(symbols.begin(), symbols.end(), IsAtom)) {
+  if (std::all_of(symbols.begin(), symbols.end(), [](const Dim& d) { return d.is_single_symbol(); })) {
     std::map<std::string, int64_t> counts;
-    for (const std::string& symbol : symbols) ++counts[symbol];
+    for (const Dim& d : symbols) ++counts[d.symbol()];
     for (const auto& [symbol, count] : counts) {
       if (!symbolic.empty()) symbolic += " + ";
       symbolic += count == 1 ? symbol : fmt::format("{}*{}", count, symbol);
     }
   } else {
-    for (const std::string& symbol : symbols) symbolic += symbolic.empty() ? symbol : " + " + symbol;
+    for (const Dim& d : symbols) symbolic += symbolic.empty() ? d.symbol() : " + " + d.symbol();
   }
   return AddConst(Dim::Symbol(symbolic), total);
 }

@@ -199,6 +199,7 @@ class Executor {
 
   void Run(const Graph& graph, EffectSummary& summary) {
     graph_ = &graph;
+    unmodelled_ = &summary.unmodelled;
     refs_.assign(graph.size(), StorageRef{kUnbound, 0});
     storages_.reserve(graph.size());
     reads_ = FlatIndex(graph.size() / 2);
@@ -726,7 +727,23 @@ class Executor {
     Bind(node, view);
   }
 
+  // A slice whose bounds are values computed in the graph: SliceOf reads
+  // int bounds only, so such a slice of a filling buffer is not a piece.
+  void NoteUnmodelled(const Node* node) {
+    constexpr size_t kNamed = 3;
+    if (unmodelled_->size() > kNamed || StripTorchOps(node->target()) != "aten.slice.Tensor") return;
+    for (size_t i = 1; i < node->args().size() && i < 4; ++i) {
+      if (!node->args()[i].is_node()) continue;
+      unmodelled_->push_back(unmodelled_->size() == kNamed
+                                 ? std::string("...")
+                                 : fmt::format("slice '{}' has bounds computed in the graph ('{}')", node->name(),
+                                               node->args()[i].as_node()->name()));
+      return;
+    }
+  }
+
   void Call(const Node* node) {
+    NoteUnmodelled(node);
     const TargetInfo& info = Classify(node);
     const Node* self = Arg0(node);
     switch (info.action) {
@@ -919,6 +936,7 @@ class Executor {
   ValueTable& table_;
   ValueId identity_path_, token_;
   uint32_t reshape_, getitem_, empty_;
+  std::vector<std::string>* unmodelled_ = nullptr;
   uint32_t slice_ = table_.Symbol("aten.slice");
   std::vector<Storage> storages_;
   std::vector<WriteLog> write_logs_;

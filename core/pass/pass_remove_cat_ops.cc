@@ -14,7 +14,7 @@
 
 #include "core/analysis/node_util.h"
 #include "core/analysis/stream_util.h"
-#include "core/analysis/stream_util.h"
+#include "core/analysis/sym_expr_nodes.h"
 #include "core/pass/builtin_passes.h"
 #include "core/pass/out_variant_table.h"
 
@@ -59,27 +59,27 @@ std::string Invalid(const Node& cat, const std::set<const Node*>& cats) {
   return "";
 }
 
-bool IsSingleSymbol(const std::string& expr) {
-  return !expr.empty() && std::isalpha(static_cast<unsigned char>(expr[0])) &&
-         std::all_of(expr.begin(), expr.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
-// construct_fx_node_shape for one size: an int, or the SymInt placeholder of
-// a single symbol. nullopt for a compound expression (TorchAir builds nodes
-// computing it; airscope does not, and skips the cat). A single symbol that is
-// no SymInt input is TorchAir's RuntimeError.
-Result<std::optional<Argument>> SizeArg(const Dim& dim, const std::map<std::string, Node*>& sym_inputs) {
-  if (dim.is_static()) return std::optional<Argument>(Argument::Int(dim.value()));
-  if (!IsSingleSymbol(dim.symbol())) return std::optional<Argument>();
-  auto it = sym_inputs.find(dim.symbol());
-  if (it == sym_inputs.end()) {
+// construct_fx_node_shape for one size, checked before anything is built:
+// "" when it can be built; why airscope cannot, for an expression it does
+// not evaluate (core/analysis/sym_expr_nodes.h); TorchAir's RuntimeError for
+// a single symbol that is no SymInt input.
+Result<std::string> CheckSize(const Dim& dim, const std::map<std::string, Node*>& sym_inputs,
+                              const SymExprNodes& sizes) {
+  if (dim.is_static()) return std::string();
+  if (dim.is_single_symbol() && !sym_inputs.contains(dim.symbol())) {
     return Status::Errorf(
         "Unexpected sym output shape {} which is not in all sym inputs of the graph "
         "(TorchAir's construct_fx_node_shape raises RuntimeError)",
         dim.symbol());
   }
-  return std::optional<Argument>(Argument::NodeRef(it->second));
+  return sizes.Check(dim.symbol());
+}
+
+// The size as an argument: an int, the SymInt placeholder, or the nodes
+// computing the expression, built before `before`. Only after CheckSize.
+Result<Argument> SizeArg(const Dim& dim, SymExprNodes& sizes, Node* before) {
+  if (dim.is_static()) return Argument::Int(dim.value());
+  return sizes.Build(dim.symbol(), before);
 }
 
 bool HasSymbol(const TensorMeta& t) {
@@ -94,7 +94,10 @@ Argument Sum(Graph& graph, Node* position, bool before, const Argument& a, const
 }
 
 // One cat (cat:160-247). Returns false when a size cannot be expressed.
+// `sizes` builds symbolic sizes for the whole pass (its nodes are reused
+// by every cat that needs the same size, as TorchAir's are).
 Result<bool> RewriteCat(Graph& graph, Node* cat, const std::string& stream, const OpRegistry& registry,
+                        SymExprNodes& sizes, const std::map<std::string, Node*>& sym_inputs,
                         std::vector<std::string>& remarks) {
   std::vector<Node*> tensors;
   for (const Argument& item : cat->args()[0].items()) tensors.push_back(item.as_node());
@@ -103,35 +106,40 @@ Result<bool> RewriteCat(Graph& graph, Node* cat, const std::string& stream, cons
     remarks.push_back(fmt::format("{}: skipped, its value is not one tensor", cat->name()));
     return false;
   }
-  const std::map<std::string, Node*> sym_inputs =
-      HasSymbol(*out) ? SymIntPlaceholders(graph) : std::map<std::string, Node*>{};
+  // sym_inputs is empty in TorchAir unless the cat's own shape has a symbol.
+  const bool symbolic = HasSymbol(*out);
   FlatNodeMap<size_t> order = Positions(graph);
   Node* first = *std::min_element(tensors.begin(), tensors.end(),
                                   [&](const Node* a, const Node* b) { return order.At(a) < order.At(b); });
 
+  // Every size first checked, so a cat airscope cannot rewrite leaves no node behind.
+  std::vector<const Dim*> needed;
+  for (const Dim& d : out->sizes) needed.push_back(&d);
+  std::vector<const Dim*> first_dims;
+  const Dim zero(0);  // a 0-d input's "size" (TorchAir would raise at shape[0])
+  for (Node* input : tensors) {
+    const TensorMeta* t = input->tensor();
+    const Dim& d = t->sizes.empty() ? zero : t->sizes[0];
+    if (!d.is_static() && !symbolic) return false;  // TorchAir: break, cat kept
+    first_dims.push_back(&d);
+    needed.push_back(&d);
+  }
+  for (const Dim* d : needed) {
+    AIRSCOPE_ASSIGN_OR_RETURN(std::string why, CheckSize(*d, sym_inputs, sizes));
+    if (!why.empty()) {
+      remarks.push_back(fmt::format("{}: skipped: {}", cat->name(), why));
+      return false;
+    }
+  }
   std::vector<Argument> shape;
   for (const Dim& d : out->sizes) {
-    AIRSCOPE_ASSIGN_OR_RETURN(std::optional<Argument> resolved, SizeArg(d, sym_inputs));
-    const std::optional<Argument>& size = resolved;
-    if (!size) {
-      remarks.push_back(
-          fmt::format("{}: skipped, airscope does not build nodes for the size {}", cat->name(), d.symbol()));
-      return false;
-    }
-    shape.push_back(*size);
+    AIRSCOPE_ASSIGN_OR_RETURN(Argument size, SizeArg(d, sizes, first));
+    shape.push_back(size);
   }
-  std::vector<Argument> sizes;
-  for (Node* input : tensors) {
-    const Dim& d = input->tensor()->sizes.empty() ? Dim(0) : input->tensor()->sizes[0];
-    if (!d.is_static() && sym_inputs.empty()) return false;  // TorchAir: break, cat kept
-    AIRSCOPE_ASSIGN_OR_RETURN(std::optional<Argument> resolved, SizeArg(d, sym_inputs));
-    const std::optional<Argument>& size = resolved;
-    if (!size) {
-      remarks.push_back(
-          fmt::format("{}: skipped, airscope does not build nodes for the size {}", cat->name(), d.symbol()));
-      return false;
-    }
-    sizes.push_back(*size);
+  std::vector<Argument> input_sizes;
+  for (const Dim* d : first_dims) {
+    AIRSCOPE_ASSIGN_OR_RETURN(Argument size, SizeArg(*d, sizes, first));
+    input_sizes.push_back(size);
   }
 
   if (!stream.empty()) {
@@ -156,7 +164,7 @@ Result<bool> RewriteCat(Graph& graph, Node* cat, const std::string& stream, cons
   std::vector<Argument> offsets = {Argument::Int(0)};
   Node* last_offset = buffer;
   for (size_t i = 1; i < tensors.size(); ++i) {
-    Argument next = Sum(graph, last_offset, false, offsets.back(), sizes[i - 1], registry);
+    Argument next = Sum(graph, last_offset, false, offsets.back(), input_sizes[i - 1], registry);
     if (next.is_node()) last_offset = next.as_node();
     offsets.push_back(next);
   }
@@ -164,7 +172,7 @@ Result<bool> RewriteCat(Graph& graph, Node* cat, const std::string& stream, cons
   std::vector<std::pair<Node*, Node*>> replacements;
   for (size_t i = 0; i < tensors.size(); ++i) {
     Node* input = tensors[i];
-    Argument end = Sum(graph, input, true, offsets[i], sizes[i], registry);
+    Argument end = Sum(graph, input, true, offsets[i], input_sizes[i], registry);
     Node* slice = InsertCall(graph, input, true, "aten.slice.Tensor",
                              {Argument::NodeRef(buffer), Argument::Int(0), offsets[i], end}, {}, &registry);
     std::vector<Kwarg> kwargs = input->kwargs();
@@ -199,6 +207,8 @@ Result<bool> RunRemoveCatOps(Graph& graph, PassContext& context) {
   const StreamLabelMap labels = StreamLabels(graph);
   std::set<const Node*> cat_set(cats.begin(), cats.end());
   const OpRegistry& registry = RegistryOf(context);
+  const std::map<std::string, Node*> sym_inputs = SymIntPlaceholders(graph);
+  SymExprNodes sizes(graph, sym_inputs, registry);
   int optimized = 0;
   for (Node* cat : cats) {
     std::string reason = Invalid(*cat, cat_set);
@@ -207,7 +217,8 @@ Result<bool> RunRemoveCatOps(Graph& graph, PassContext& context) {
       continue;
     }
     std::string name = cat->name();
-    AIRSCOPE_ASSIGN_OR_RETURN(bool rewritten, RewriteCat(graph, cat, labels.At(cat), registry, context.remarks));
+    AIRSCOPE_ASSIGN_OR_RETURN(bool rewritten,
+                              RewriteCat(graph, cat, labels.At(cat), registry, sizes, sym_inputs, context.remarks));
     if (!rewritten) continue;
     cat_set.erase(cat);
     ++optimized;
@@ -233,9 +244,12 @@ PassInfo RemoveCatOpsPass() {
           "input, slice.Tensor(buffer, 0, off, off+size) and `<op>.out(*args, **kwargs, out=slice)` with the\n"
           "input's meta; every use of an input now reads its .out node, every use of the cat the buffer; dead\n"
           "inputs and the cat are erased. airscope simplifies: which ops have a matching `.out` overload is\n"
-          "airscope's table of torch's schemas (out_variant_table.cc), not a schema lookup; a size that is a\n"
-          "compound symbolic expression (2*s0) skips the cat with a remark where TorchAir builds nodes for it;\n"
-          "an input whose value is not one tensor skips the cat (TorchAir would raise).",
+          "airscope's table of torch's schemas (out_variant_table.cc), not a schema lookup; an input whose value is\n"
+          "not one tensor skips the cat (TorchAir would raise). A size that is a symbolic expression (2*s0) gets\n"
+          "the nodes TorchAir's construct_fx_node_shape builds by evaluating its text with each symbol a Proxy of\n"
+          "its SymInt placeholder (acl_graph.py:607-643): operator.mul(2, arg0_1), one node an operation, built\n"
+          "before the earliest input and reused for the same text; airscope evaluates + - * // % ** and\n"
+          "parentheses, and skips the cat with a remark for anything else (Max(1, s0), /).",
           PassKind::kPipeline, RunRemoveCatOps};
 }
 

@@ -486,5 +486,28 @@ TEST(EffectCheckTest, PipelineRollsBackTheBadPassAfterAGoodOne) {
   EXPECT_EQ(run.Current().Find("mul")->target(), "torch.ops.aten.mul_.Tensor");
 }
 
+TEST(EffectCheckTest, ASliceWithComputedBoundsIsNamedAsValuedRoughly) {
+  // remove_cat_ops on a dynamic cat (test_cat_optimization_basic, dynamic=True): the slices'
+  // bounds are operator.add nodes, which the piece-by-piece model of a filling buffer cannot read.
+  auto graph = ParseEffectsForward(
+      "        mul = operator.mul(2, arg0_1)\n"
+      "        empty: \"f32[2*s0]\" = torch.ops.aten.empty.memory_format([mul], dtype = torch.float32)\n"
+      "        add = operator.add(0, arg0_1)\n"
+      "        slice_1 = torch.ops.aten.slice.Tensor(empty, 0, 0, add)\n"
+      "        exp: \"f32[s0]\" = torch.ops.aten.exp.out(arg1_1, out = slice_1)\n"
+      "        return (empty,)\n",
+      "arg0_1: \"Sym(s0)\", arg1_1: \"f32[s0]\"");
+  auto summary = SummarizeEffects(*graph, OpRegistry::Builtin());
+  ASSERT_EQ(summary->unmodelled.size(), 1u);
+  EXPECT_EQ(summary->unmodelled[0], "slice 'slice_1' has bounds computed in the graph ('add')");
+  // Int bounds are modelled: nothing is named.
+  auto plain = ParseEffectsForward(
+      "        empty: \"f32[8]\" = torch.ops.aten.empty.memory_format([8], dtype = torch.float32)\n"
+      "        slice_1 = torch.ops.aten.slice.Tensor(empty, 0, 0, 4)\n"
+      "        return (slice_1,)\n",
+      "x: \"f32[4]\"");
+  EXPECT_TRUE(SummarizeEffects(*plain, OpRegistry::Builtin())->unmodelled.empty());
+}
+
 }  // namespace
 }  // namespace airscope
