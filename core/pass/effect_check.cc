@@ -727,11 +727,15 @@ class Executor {
     Bind(node, view);
   }
 
-  // A slice whose bounds are values computed in the graph: SliceOf reads
-  // int bounds only, so such a slice of a filling buffer is not a piece.
+  // A slice of an `empty` buffer whose bounds are values computed in the
+  // graph: SliceOf reads int bounds only, so it is no piece of the filling
+  // buffer, and the buffer's value is rough. Other slices with computed
+  // bounds are valued exactly (a view with those values): not named.
   void NoteUnmodelled(const Node* node) {
     constexpr size_t kNamed = 3;
     if (unmodelled_->size() > kNamed || StripTorchOps(node->target()) != "aten.slice.Tensor") return;
+    const Node* base = node->args().empty() || !node->args()[0].is_node() ? nullptr : node->args()[0].as_node();
+    if (!base || !StripTorchOps(base->target()).starts_with("aten.empty")) return;
     for (size_t i = 1; i < node->args().size() && i < 4; ++i) {
       if (!node->args()[i].is_node()) continue;
       unmodelled_->push_back(unmodelled_->size() == kNamed

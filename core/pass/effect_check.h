@@ -78,9 +78,10 @@ struct EffectSummary {
   };
   std::vector<Output> outputs;  // per flattened position of the output node's args
   // What this summary values only roughly, so that a difference it finds
-  // may be the model's and not the graph's: a slice whose bounds are
-  // computed in the graph (SymInt nodes), where the piece-by-piece model of
-  // a buffer filled slice by slice needs int bounds. The first few, named.
+  // may be the model's and not the graph's: a slice of an `empty` buffer
+  // whose bounds are computed in the graph (SymInt nodes), where the
+  // piece-by-piece model of a buffer filled slice by slice needs int
+  // bounds. The first few, named.
   std::vector<std::string> unmodelled;
 };
 

@@ -500,12 +500,13 @@ TEST(EffectCheckTest, ASliceWithComputedBoundsIsNamedAsValuedRoughly) {
   auto summary = SummarizeEffects(*graph, OpRegistry::Builtin());
   ASSERT_EQ(summary->unmodelled.size(), 1u);
   EXPECT_EQ(summary->unmodelled[0], "slice 'slice_1' has bounds computed in the graph ('add')");
-  // Int bounds are modelled: nothing is named.
+  // Int bounds are modelled, and so is a computed bound of any other slice (a view of those values).
   auto plain = ParseEffectsForward(
       "        empty: \"f32[8]\" = torch.ops.aten.empty.memory_format([8], dtype = torch.float32)\n"
       "        slice_1 = torch.ops.aten.slice.Tensor(empty, 0, 0, 4)\n"
-      "        return (slice_1,)\n",
-      "x: \"f32[4]\"");
+      "        slice_2 = torch.ops.aten.slice.Tensor(x, 0, 0, arg0_1)\n"
+      "        return (slice_1, slice_2)\n",
+      "arg0_1: \"Sym(s0)\", x: \"f32[s0]\"");
   EXPECT_TRUE(SummarizeEffects(*plain, OpRegistry::Builtin())->unmodelled.empty());
 }
 
