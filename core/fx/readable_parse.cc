@@ -16,6 +16,8 @@
 
 #include "core/fx/arg_parser.h"
 #include "core/fx/readable.h"
+
+#include "core/fx/python_operators.h"
 #include "core/fx/source_text.h"
 #include "core/interrupt.h"
 #include "core/scanner.h"
@@ -136,15 +138,7 @@ class ReadableParser {
  private:
   // Python's binary operator -> the `operator` module function FX records.
   static std::string_view BinaryOperatorFunction(std::string_view symbol) {
-    static constexpr std::pair<std::string_view, std::string_view> kOperators[] = {
-        {"+", "add"}, {"-", "sub"},     {"*", "mul"},     {"/", "truediv"}, {"//", "floordiv"},
-        {"%", "mod"}, {"**", "pow"},    {"@", "matmul"},  {"&", "and_"},    {"|", "or_"},
-        {"^", "xor"}, {"<<", "lshift"}, {">>", "rshift"}, {"<", "lt"},      {"<=", "le"},
-        {">", "gt"},  {">=", "ge"},     {"==", "eq"},     {"!=", "ne"}};
-    for (const auto& [sym, function] : kOperators) {
-      if (sym == symbol) return function;
-    }
-    return {};
+    return FunctionOfOperator(symbol, /*unary=*/false);
   }
 
   // Errors point into the current line (scan_).
@@ -463,8 +457,34 @@ class ReadableParser {
     AIRSCOPE_RETURN_IF_ERROR(ParseOptionalAnnotation(&lhs.annotation, &lhs.annotated));
     if (!scan_.Consume('=')) return scan_.ErrorHere("expected '=' after the node name");
     scan_.SkipSpaces();
+    if (std::optional<Status> done = ParseUnaryOperator(lhs)) return *done;
     if (std::optional<Status> done = ParseLiteralOperator(lhs, parser)) return *done;
     return ParseCallee(lhs, parser);
+  }
+
+  // `-s0`, `+x`, `~mask`: torch.fx writes operator.neg/pos/invert of a node
+  // so (magic_methods); nullopt when the value is not such an operator
+  // directly before a name (`-1 * x` is a number).
+  std::optional<Status> ParseUnaryOperator(const Assignment& lhs) {
+    if (scan_.AtEnd()) return std::nullopt;
+    std::string_view function = FunctionOfOperator(std::string_view(&scan_.scannable()[scan_.pos()], 1), true);
+    std::string_view rest = scan_.scannable().substr(scan_.pos() + 1);
+    if (function.empty() || rest.empty() || !(std::isalpha(static_cast<unsigned char>(rest[0])) || rest[0] == '_')) {
+      return std::nullopt;
+    }
+    size_t op_at = scan_.pos();
+    scan_.Advance();
+    std::string_view name = scan_.Ident();
+    Node* operand = graph_->Find(name);
+    if (operand == nullptr) return Error(op_at + 1, fmt::format("'{}' is not a node defined above", name));
+    scan_.SkipSpaces();
+    if (!scan_.AtEnd()) return scan_.ErrorHere("unexpected text after the expression");
+    NodeSpec spec;
+    spec.name = std::string(lhs.name);
+    spec.op = OpKind::kCallFunction;
+    spec.target = fmt::format("operator.{}", function);
+    spec.args = {Argument::NodeRef(operand)};
+    return Append(std::move(spec), lhs, lhs.indent);
   }
 
   // `4 * l_a_`: a number on the left of a Python operator; nullopt when the

@@ -4,6 +4,8 @@
 #include "core/fx/python_repr.h"
 #include "core/fx/readable.h"
 
+#include "core/fx/python_operators.h"
+
 namespace airscope {
 namespace {
 
@@ -61,6 +63,27 @@ void PutStackTrace(fmt::memory_buffer& out, const Node& node) {
     out.push_back('\n');
     trace = nl == std::string_view::npos ? std::string_view() : trace.substr(nl + 1);
   }
+}
+
+// torch.fx writes a call of an `operator` function as the operator
+// (core/fx/python_operators.h): `mul = 2 * s0`, `neg = -s0`. False when
+// `node` is no such call with positional operands only.
+bool PutPythonOperator(fmt::memory_buffer& out, const Node& node) {
+  constexpr std::string_view kModule = "operator.";
+  if (!node.target().starts_with(kModule) || !node.kwargs().empty()) return false;
+  const PythonOperator* op = OperatorOfFunction(std::string_view(node.target()).substr(kModule.size()));
+  if (op == nullptr || node.args().size() != (op->unary ? 1u : 2u)) return false;
+  if (op->unary) {
+    AppendText(out, op->symbol);
+    AppendPythonArg(out, node.args()[0]);
+    return true;
+  }
+  AppendPythonArg(out, node.args()[0]);
+  out.push_back(' ');
+  AppendText(out, op->symbol);
+  out.push_back(' ');
+  AppendPythonArg(out, node.args()[1]);
+  return true;
 }
 
 // torch.fx prints the operator module's in-place functions (graph.py,
@@ -171,6 +194,7 @@ std::string PrintReadable(const Graph& graph) {
           out.push_back(']');
           break;
         }
+        if (PutPythonOperator(out, *node)) break;
         AppendText(out, node->target());
         PutCallArgs(out, *node, 0);
         break;

@@ -171,6 +171,35 @@ TEST(Readable, UnquotedAnnotationsOfTorch21MeanTheQuotedOnes) {
   EXPECT_NE(bad.status().message().find("bad.py:1:"), std::string::npos) << bad.status().message();
 }
 
+TEST(Readable, OperatorCallsAreWrittenAsTorchWritesThemAndReadBack) {
+  // torch/fx/graph.py magic_methods: a call of an `operator` function is written as the operator.
+  const std::string text =
+      "class GraphModule(torch.nn.Module):\n"
+      "    def forward(self, s0: \"Sym(s0)\", x: \"f32[s0]\"):\n"
+      "        mul: \"Sym(2*s0)\" = 2 * s0\n"
+      "        neg = -s0\n"
+      "        invert = ~s0\n"
+      "        floordiv = s0 // 32\n"
+      "        lt = s0 < mul\n"
+      "        pow_1 = neg ** 2\n"
+      "        return (x, mul, neg, invert, floordiv, lt, pow_1)\n";
+  auto g = ParseReadable(text, "ops.py");
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  EXPECT_EQ((*g)->Find("mul")->target(), "operator.mul");
+  EXPECT_EQ((*g)->Find("neg")->target(), "operator.neg");
+  ASSERT_EQ((*g)->Find("neg")->args().size(), 1u);
+  EXPECT_EQ((*g)->Find("invert")->target(), "operator.invert");
+  EXPECT_EQ((*g)->Find("pow_1")->target(), "operator.pow");
+  EXPECT_EQ(PrintReadable(**g), text);
+  // A name that is no node after a unary operator is an error at the name.
+  auto bad = ParseReadable(
+      "class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        neg = -nosuch\n        return (neg,)\n",
+      "bad.py");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("bad.py:3:16: 'nosuch' is not a node defined above"), std::string::npos)
+      << bad.status().message();
+}
+
 TEST(ReadableErrors, QuoteTheLineWithACaret) {
   auto g = ParseReadable("class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        y = f(z)\n", "r.py");
   ASSERT_FALSE(g.ok());
