@@ -1,6 +1,7 @@
 #include "core/check/hazards.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cctype>
 #include <map>
 #include <set>
@@ -156,11 +157,16 @@ void FindCoreOversubscription(const TaskGraph& g, const HappensBefore& hb, const
     CoreDemand d = VectorCoreDemand(t, options.vectorcore_num);
     if (d.candidate) candidates.emplace_back(t.id, std::move(d));
   }
+  // Demands come from a dump's Numblocks, any int64: summed saturating, so
+  // a hostile dump's INT64_MAX is "more than the device has", not an overflow.
+  auto demand = [](int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; };
   for (size_t i = 0; i < candidates.size(); ++i) {
     for (size_t j = i + 1; j < candidates.size(); ++j) {
       const auto& [a, da] = candidates[i];
       const auto& [b, db] = candidates[j];
-      if (hb.stream_of(a) == hb.stream_of(b) || da.vectorcores + db.vectorcores <= options.vectorcore_num) continue;
+      if (hb.stream_of(a) == hb.stream_of(b) || demand(da.vectorcores, db.vectorcores) <= options.vectorcore_num) {
+        continue;
+      }
       if (!hb.Concurrent(a, b)) continue;
       out.push_back({HazardKind::kCores, a, b,
                      fmt::format("{} ({} vector cores: {}) and {} ({} vector cores: {}) may run at once: {} > {} "
@@ -168,7 +174,7 @@ void FindCoreOversubscription(const TaskGraph& g, const HappensBefore& hb, const
                                  "they can deadlock (TorchAir tools/gegraph_check/deadlock_check.py); limit their "
                                  "streams' cores (torchair.scope.limit_core_num) or order them with an event",
                                  Where(g.tasks[a]), da.vectorcores, da.why, Where(g.tasks[b]), db.vectorcores, db.why,
-                                 da.vectorcores + db.vectorcores, options.vectorcore_num, options.device)});
+                                 demand(da.vectorcores, db.vectorcores), options.vectorcore_num, options.device)});
     }
   }
 }
@@ -186,7 +192,7 @@ CoreDemand VectorCoreDemand(const DeviceTask& t, int64_t device_vectorcores) {
       d.vectorcores = blocks;
       d.why = fmt::format("{} Numblocks", l.task_type);
     } else if (l.task_type == "KERNEL_MIX_AIC") {
-      d.vectorcores = l.task_ration == 0 ? 0 : blocks * 2;
+      d.vectorcores = l.task_ration == 0 ? 0 : blocks > INT64_MAX / 2 ? INT64_MAX : blocks * 2;
       d.why = fmt::format("KERNEL_MIX_AIC Numblocks x 2, Task Ration {}", l.task_ration);
     }
   } else if (t.vectorcore_limit >= 0) {

@@ -2,7 +2,11 @@
 // found once the graph orders what it touches.
 #include "core/check/hazards.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
 
 #include "tests/unit/task_graph_test_util.h"
 
@@ -143,6 +147,25 @@ TEST(Hazards, VectorCoreDemandFollowsDeadlockCheck) {
   EXPECT_EQ(VectorCoreDemand(lowered, 48).vectorcores, 48);
   lowered.vectorcore_limit = 24;
   EXPECT_EQ(VectorCoreDemand(lowered, 48).vectorcores, 24);
+}
+
+// A dump's Numblocks is any int64 (found by fuzz.seeded_mutations): the
+// demand saturates, and two such tasks are over-subscription, not overflow.
+TEST(Hazards, AHugeNumblocksSaturatesInsteadOfOverflowing) {
+  constexpr int64_t kHuge = INT64_MAX;
+  EXPECT_EQ(VectorCoreDemand(Comm("MoeDistributeCombineV2_32", "s", "KERNEL_MIX_AIC", kHuge, 1, 1), 48).vectorcores,
+            kHuge);
+  TaskGraph g;
+  for (const char* stream : {"s1", "s2"}) {
+    DeviceTask t = Comm("aiv_all_gather_bfloat16_t", stream, "KERNEL_AIVEC", stream[1] == '1' ? 24 : kHuge, 1);
+    t.id = static_cast<uint32_t>(g.tasks.size());
+    g.streams.emplace_back(stream);
+    g.tasks.push_back(std::move(t));
+  }
+  std::vector<Hazard> h = FindHazards(g, {"s1", 48, "ascend-910b"});
+  auto cores = std::find_if(h.begin(), h.end(), [](const Hazard& x) { return x.kind == HazardKind::kCores; });
+  ASSERT_NE(cores, h.end());  // beside s2's unjoined stream
+  EXPECT_NE(cores->message.find(fmt::format("{} > 48 vector cores", kHuge)), std::string::npos) << cores->message;
 }
 
 // deadlock_check.py's graph_2 example: stream315 records to stream313 and
