@@ -68,16 +68,20 @@ struct Copy {
   std::vector<std::string> shown;     // the original lines
 };
 
+// A copy's lines, each compared as it is or without object ids.
+void AddLines(Copy& copy, const std::vector<std::string_view>& lines, bool without_ids) {
+  for (size_t i = 0; i < lines.size(); ++i) {
+    copy.compared.push_back(without_ids ? WithoutObjectIds(lines[i]) : std::string(lines[i]));
+    copy.numbers.push_back(i + 1);
+    copy.shown.emplace_back(lines[i]);
+  }
+}
+
 // A whole-text copy's lines (once).
 void SplitWhole(Copy& copy) {
   if (!copy.whole) return;
   copy.whole = false;
-  std::vector<std::string_view> lines = Lines(copy.text);
-  for (size_t i = 0; i < lines.size(); ++i) {
-    copy.compared.emplace_back(lines[i]);
-    copy.numbers.push_back(i + 1);
-    copy.shown.emplace_back(lines[i]);
-  }
+  AddLines(copy, Lines(copy.text), /*without_ids=*/false);
 }
 
 // Every rank's copy against the first rank's: one diff per rank that differs.
@@ -135,11 +139,7 @@ Copy GuardCopy(int rank, std::string_view payload, std::optional<double>* latenc
 Copy TextCopy(int rank, const std::vector<std::string_view>& lines) {
   Copy copy;
   copy.rank = rank;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    copy.compared.push_back(WithoutObjectIds(lines[i]));
-    copy.numbers.push_back(i + 1);
-    copy.shown.emplace_back(lines[i]);
-  }
+  AddLines(copy, lines, /*without_ids=*/true);
   return copy;
 }
 

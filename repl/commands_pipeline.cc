@@ -307,8 +307,15 @@ std::string Bytes(uint64_t bytes) {
   return fmt::format("{} B", bytes);
 }
 
+// The FX text of the last graph StageChanges printed: the next changed
+// stage's "before" is usually that very graph (stages a pass left alone
+// share it), and a million-node graph's text takes a quarter second.
+struct LastFxText {
+  std::shared_ptr<const Graph> graph;
+  std::string text;
+};
 // Defined below, with diff.
-Result<std::string> StageChanges(Session& session, size_t k);
+Result<std::string> StageChanges(Session& session, size_t k, LastFxText& last);
 
 Status Stages(CommandContext& ctx) {
   if (!ctx.args.empty()) return UsageError("stages [--changes]");
@@ -319,6 +326,7 @@ Status Stages(CommandContext& ctx) {
   const size_t width = PassColumn(r, 24);
   ctx.out.Print("  {:>5}  {:<{}} {:<9} {:<8} {:>7}  {}", "stage", "pass", width, "status", "changed", "nodes",
                 "snapshot");
+  LastFxText last;
   for (size_t k = 0; k <= r.cursor(); ++k) {
     const StageRecord& stage = r.stages()[k];
     size_t owner = r.OwnerOf(k);
@@ -330,7 +338,7 @@ Status Stages(CommandContext& ctx) {
                                   : "no",
                   stage.nodes, snapshot);
     if (ctx.flags.Has("--changes") && k > 0 && stage.changed) {
-      AIRSCOPE_ASSIGN_OR_RETURN(std::string changes, StageChanges(ctx.session, k));
+      AIRSCOPE_ASSIGN_OR_RETURN(std::string changes, StageChanges(ctx.session, k, last));
       ctx.out.Styled(Style::kDim, "         {}", changes);
     }
   }
@@ -365,12 +373,18 @@ FoldedDiff FoldedChanges(const std::string& text_a, const std::string& text_b, c
 }
 
 // `stages --changes`: what stage k's pass changed in FX text, one line.
-Result<std::string> StageChanges(Session& session, size_t k) {
+Result<std::string> StageChanges(Session& session, size_t k, LastFxText& last) {
   AIRSCOPE_ASSIGN_OR_RETURN(StageGraph a, ResolveStageGraph(session, fmt::format("{}", k - 1)));
   AIRSCOPE_ASSIGN_OR_RETURN(StageGraph b, ResolveStageGraph(session, fmt::format("{}", k)));
-  AIRSCOPE_ASSIGN_OR_RETURN(std::string text_a, GraphText(*a.graph, "fx"));
+  std::string text_a;
+  if (last.graph == a.graph) {
+    text_a = std::move(last.text);
+  } else {
+    AIRSCOPE_ASSIGN_OR_RETURN(text_a, GraphText(*a.graph, "fx"));
+  }
   AIRSCOPE_ASSIGN_OR_RETURN(std::string text_b, GraphText(*b.graph, "fx"));
   FoldedDiff changes = FoldedChanges(text_a, text_b, a, b, "fx");
+  last = {b.graph, std::move(text_b)};
   if (changes.hunks == 0) return std::string("the FX text is the same (the change is in what FX text does not print)");
   std::string line = fmt::format("{} hunk(s), +{} -{} lines", changes.hunks, changes.added, changes.removed);
   // Groups in the same repeats say so once: "x 6, x 6, x 6 alike hunks in repeats 0-1 of ...".

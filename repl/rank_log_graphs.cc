@@ -64,10 +64,12 @@ RankGraphs LoadRankGraphs(const std::vector<std::pair<int, const TraceLog*>>& lo
   // and which of that stage's graphs) and the text.
   std::map<std::pair<std::string, std::string_view>, size_t> group_of;
   std::vector<std::vector<size_t>> group_of_graph(logs.size());  // per log, per graph: its group
+  std::vector<std::vector<std::string>> names_of(logs.size());   // per log, per graph: its entry's name
   for (size_t l = 0; l < logs.size(); ++l) {
     const TraceLog& log = *logs[l].second;
     const std::string rank_prefix = fmt::format("{}rank{}:", prefix, logs[l].first);
-    std::vector<std::string> names = TraceGraphNames(log, rank_prefix);
+    names_of[l] = TraceGraphNames(log, rank_prefix);
+    const std::vector<std::string>& names = names_of[l];
     for (size_t g = 0; g < log.graphs.size(); ++g) {
       const TraceGraph& graph = log.graphs[g];
       std::string suffix = names[g].substr(rank_prefix.size());
@@ -98,7 +100,7 @@ RankGraphs LoadRankGraphs(const std::vector<std::pair<int, const TraceLog*>>& lo
     loaded[i] = std::move(graph).value();
   }
   for (size_t l = 0; l < logs.size(); ++l) {
-    std::vector<std::string> names = TraceGraphNames(*logs[l].second, fmt::format("{}rank{}:", prefix, logs[l].first));
+    const std::vector<std::string>& names = names_of[l];
     for (size_t g = 0; g < names.size(); ++g) {
       const std::optional<LoadedGraph>& graph = loaded[group_of_graph[l][g]];
       if (!graph) continue;

@@ -269,9 +269,11 @@ gv::GraphPtr BuildGraph(const Graph& graph, const DotOptions& options,
     auto it = nodes.find(node);
     return it == nodes.end() ? nullptr : it->second;
   };
+  size_t grouped = 0;  // nodes drawn in a group's node, for the graph's label
   for (const Node* node : graph) {
     if (only && !only->count(node->name())) continue;
     if (uint32_t group = groups.Of(graph, node); group != NodeGroups::kNone) {
+      ++grouped;
       if (group_nodes[group] != nullptr) continue;
       Agnode_t* n = agnode(root, gv::Str(fmt::format("group_{}", group)), 1);
       std::string label = LabelLine(options.groups->labels[group]);
@@ -340,10 +342,6 @@ gv::GraphPtr BuildGraph(const Graph& graph, const DotOptions& options,
   if (!options.hazards.empty()) label = MarkHazards(root, options.hazards);
   if (size_t boxes = std::count_if(group_nodes.begin(), group_nodes.end(), [](Agnode_t* n) { return n != nullptr; });
       boxes > 0) {
-    size_t grouped = 0;
-    for (const Node* node : graph) {
-      if ((!only || only->count(node->name())) && groups.Of(graph, node) != NodeGroups::kNone) ++grouped;
-    }
     label.push_back(fmt::format("{} node{} drawn in {} 3-D box{}", grouped, grouped == 1 ? "" : "s", boxes,
                                 boxes == 1 ? "" : "es"));
   }

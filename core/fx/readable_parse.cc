@@ -136,11 +136,6 @@ class ReadableParser {
   }
 
  private:
-  // Python's binary operator -> the `operator` module function FX records.
-  static std::string_view BinaryOperatorFunction(std::string_view symbol) {
-    return FunctionOfOperator(symbol, /*unary=*/false);
-  }
-
   // Errors point into the current line (scan_).
   Status Error(size_t col0, std::string_view message) const { return scan_.Error(col0, message); }
 
@@ -338,7 +333,7 @@ class ReadableParser {
     scan_.Seek(op_at);
     std::string_view symbol =
         scan_.While([](char c) { return c != '\0' && std::strchr("+-*/%@&|^<>=!~", c) != nullptr; });
-    std::string_view function = BinaryOperatorFunction(symbol);
+    std::string_view function = FunctionOfOperator(symbol, /*unary=*/false);
     if (function.empty()) return Error(op_at, fmt::format("unsupported operator '{}'", symbol));
     scan_.SkipSpaces();
     Argument rhs;
