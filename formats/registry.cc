@@ -84,8 +84,9 @@ Result<std::unique_ptr<Graph>> ReadFx(std::string_view text, const std::string& 
                                       const ReleaseTextBefore& release) {
   return ParseFxText(text, path, release);
 }
-Result<std::unique_ptr<Graph>> ReadReadable(std::string_view text, const std::string& path, const ReleaseTextBefore&) {
-  return ParseReadable(text, path);
+Result<std::unique_ptr<Graph>> ReadReadable(std::string_view text, const std::string& path,
+                                            const ReleaseTextBefore& release) {
+  return ParseReadable(text, path, release);
 }
 Result<std::unique_ptr<Graph>> ReadJson(std::string_view text, const std::string& path, const ReleaseTextBefore&) {
   return ParseGraphJson(text, path);

@@ -19,13 +19,17 @@
 #include <string>
 #include <string_view>
 
+#include "core/fx/fx_text.h"
 #include "core/ir/graph.h"
 #include "core/status.h"
 
 namespace airscope {
 
 // Errors read "FILENAME:LINE:COL: message" (1-based line and column).
-Result<std::unique_ptr<Graph>> ParseReadable(std::string_view text, std::string_view filename);
+// `release` is told, now and then, where the text before is done with (see
+// ReleaseTextBefore in fx_text.h).
+Result<std::unique_ptr<Graph>> ParseReadable(std::string_view text, std::string_view filename,
+                                             const ReleaseTextBefore& release = {});
 // Ends with a newline after the `return` line.
 std::string PrintReadable(const Graph& graph);
 

@@ -246,8 +246,9 @@ std::string Graph::UniqueName(std::string_view hint) {
 }
 
 Node* Graph::NewNode(NodeSpec&& spec, std::string name) {
-  Node* node = MakeNode(spec.op, Intern(spec.target), std::move(name));
-  node->stream_ = Intern("");
+  const bool target_is_name = spec.op == OpKind::kPlaceholder && spec.target == name;
+  Node* node = MakeNode(spec.op, target_is_name ? nullptr : Intern(spec.target), std::move(name));
+  node->stream_ = pool_->empty;
   node->args_ = std::move(spec.args);
   node->SetKwargs(std::move(spec.kwargs));
   NameIndex().Insert(node);
@@ -362,7 +363,7 @@ void Graph::SetStream(Node* node, std::string_view stream) {
 
 void Graph::SetTarget(Node* node, std::string_view target) {
   const std::string* interned = Intern(target);
-  if (interned == node->target_) return;
+  if (&node->target() == interned) return;
   node->target_ = interned;
   Touch();
 }
@@ -432,6 +433,7 @@ Status Graph::Rename(Node* node, std::string_view name) {
   auto& index = NameIndex();
   if (index.Find(name)) return Status::Errorf("a node named '{}' already exists", name);
   index.Erase(node);
+  if (node->target_ == nullptr) node->target_ = Intern(node->name_);  // the target stays what it was
   node->name_ = std::string(name);
   index.Insert(node);
   Touch();

@@ -195,8 +195,10 @@ class Graph {
   // Interned strings: a deque never moves its elements; shared with clones so
   // interned pointers stay valid in both.
   struct StringPool {
+    StringPool() : empty(&storage.emplace_back()) { index.emplace(*empty, empty); }
     std::deque<std::string> storage;
     std::unordered_map<std::string_view, const std::string*> index;
+    const std::string* empty;  // "": every new node's stream, looked up once
   };
 
   std::string name_;

@@ -49,6 +49,12 @@ void Node::set_meta(NodeMeta meta) {
   graph_->Touch();
 }
 
+void Node::share_meta(const Node& like) {
+  if (!graph_ || like.graph_ != graph_) return;
+  meta_ = like.meta_;
+  graph_->Touch();
+}
+
 void Node::clear_meta() {
   if (!meta_ || !graph_) return;
   meta_ = nullptr;

@@ -48,7 +48,7 @@ class Node {
   OpKind op() const { return op_; }
   // The target as FX prints it: `torch.ops.aten.mm.default`, `operator.getitem`,
   // a placeholder's name, a get_attr's attribute path, a method name.
-  const std::string& target() const { return *target_; }
+  const std::string& target() const { return target_ ? *target_ : name_; }
   const std::vector<Argument>& args() const { return args_; }
   const std::vector<Kwarg>& kwargs() const { return kwargs_ ? *kwargs_ : NoKwargs(); }
   // nullptr if there is no kwarg of that name.
@@ -67,6 +67,10 @@ class Node {
   // Meta is part of the graph's content: both bump the graph's version().
   // Not for an erased node (ignored).
   void set_meta(NodeMeta meta);
+  // The meta `like` has, shared, not copied: a loader that meets one
+  // annotation a million times parses it once. `like` must be a node of
+  // this graph (another graph's meta may not outlive it): else ignored.
+  void share_meta(const Node& like);
   void clear_meta();
 
   Node* prev() const { return prev_; }      // nullptr at the front
@@ -82,7 +86,12 @@ class Node {
   Node(Graph* graph, OpKind op, const std::string* target, std::string name);
 
   std::string name_;
-  const std::string* target_;  // interned in the graph's string pool
+  // Interned in the graph's string pool; null for a placeholder whose target
+  // is its name (FX's usual case): a million-node graph's 200k parameter
+  // names were each copied into the pool, and made its index slow for every
+  // other target's lookup. Graph::Rename interns the target before the name
+  // changes.
+  const std::string* target_;
   const std::string* stream_;  // interned in the graph's string pool
   std::vector<Argument> args_;
   // Most nodes have no kwargs: a pointer (null for none) costs 8 bytes a

@@ -47,6 +47,50 @@ TEST(GraphTest, UsersFollowArgs) {
   EXPECT_TRUE(x->users().empty());
 }
 
+// A placeholder whose target is its name stores no copy of it; the target
+// is still the name, stays the old name through a rename (FX renames the
+// node, not the argument it binds), and can be set apart from it.
+TEST(GraphTest, APlaceholdersTargetIsItsNameUntilRenamedOrSet) {
+  Graph g;
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Placeholder("L_x_")));
+  ASSERT_OK_AND_ASSIGN(Node * y, g.AppendNamed(Placeholder("y")));
+  g.Append(Output({Argument::NodeRef(x), Argument::NodeRef(y)}));
+  EXPECT_EQ(x->target(), "L_x_");
+  std::unique_ptr<Graph> before = g.Clone();
+  ASSERT_TRUE(g.Rename(x, "l_x_").ok());
+  EXPECT_EQ(x->name(), "l_x_");
+  EXPECT_EQ(x->target(), "L_x_");
+  EXPECT_EQ(before->Find("L_x_")->target(), "L_x_");  // a clone made before keeps its own
+  std::unique_ptr<Graph> after = g.Clone();
+  EXPECT_EQ(after->Find("l_x_")->target(), "L_x_");
+  g.SetTarget(y, "y_input");
+  EXPECT_EQ(y->target(), "y_input");
+  EXPECT_EQ(y->name(), "y");
+  g.SetTarget(y, "y");
+  EXPECT_EQ(y->target(), "y");
+  ASSERT_TRUE(g.Rename(y, "y2").ok());
+  EXPECT_EQ(y->target(), "y");
+  EXPECT_TRUE(g.Lint().ok()) << g.Lint().message();
+}
+
+TEST(GraphTest, ShareMetaSharesWithinAGraphOnly) {
+  Graph g;
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Placeholder("x")));
+  ASSERT_OK_AND_ASSIGN(Node * y, g.AppendNamed(Placeholder("y")));
+  NodeMeta meta;
+  meta.kind = ValueKind::kTensor;
+  meta.tensors.push_back(*TensorMeta::ParseAnnotation("f32[2]"));
+  x->set_meta(meta);
+  uint64_t version = g.version();
+  y->share_meta(*x);
+  EXPECT_EQ(y->meta(), x->meta());
+  EXPECT_NE(g.version(), version);
+  Graph other;
+  ASSERT_OK_AND_ASSIGN(Node * z, other.AppendNamed(Placeholder("z")));
+  z->share_meta(*x);  // another graph's meta may not outlive it: ignored
+  EXPECT_EQ(z->meta(), nullptr);
+}
+
 TEST(GraphTest, NamesAreUniqueLikeFx) {
   Graph g;
   Node* a = g.Append(Call("torch.ops.aten.add.Tensor", {}));

@@ -2,8 +2,10 @@
 
 #include "core/scanner.h"
 
+#include <algorithm>
 #include <string>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace airscope {
@@ -409,6 +411,97 @@ TEST(ReadableDynamoTest, UnquotedTypesMethodsAndOperators) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("bad.py:3:15: unsupported operator '~~'"), std::string::npos)
       << bad.status().message();
+}
+
+}  // namespace
+}  // namespace airscope
+
+namespace airscope {
+namespace {
+
+// One annotation text is parsed once: every node without `# File:` comments
+// that repeats it shares the first one's meta (a 1M-node graph has a few
+// hundred distinct annotations). A node with comments keeps its own.
+TEST(ReadableSharedMetaTest, NodesWithTheSameAnnotationShareOneMeta) {
+  std::string text =
+      "class GraphModule(torch.nn.Module):\n"
+      "    def forward(self, x: \"f32[4, 8]\", y: \"f32[4, 8]\"):\n"
+      "        relu: \"f32[4, 8]\" = torch.ops.aten.relu.default(x)\n"
+      "        # File: m.py:3 in forward, code: return y.neg()\n"
+      "        neg: \"f32[4, 8]\" = torch.ops.aten.neg.default(y)\n"
+      "        sym: \"Sym(s0)\" = torch.ops.aten.sym_size.int(x, 0)\n"
+      "        sym_1: \"Sym(s0)\" = torch.ops.aten.sym_size.int(y, 0)\n"
+      "        esc: \"f32[4, \\x38]\" = torch.ops.aten.abs.default(relu)\n"
+      "        return (relu, neg, sym, sym_1, esc)\n";
+  auto g = ParseReadable(text, "r.py");
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  const Graph& graph = **g;
+  const NodeMeta* x = graph.Find("x")->meta();
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(graph.Find("y")->meta(), x);
+  EXPECT_EQ(graph.Find("relu")->meta(), x);
+  EXPECT_EQ(graph.Find("esc")->meta(), x);  // "\x38" is "8": the same text once unescaped
+  const NodeMeta* neg = graph.Find("neg")->meta();
+  ASSERT_NE(neg, nullptr);
+  EXPECT_NE(neg, x);
+  EXPECT_EQ(neg->stack_trace, "# File: m.py:3 in forward, code: return y.neg()");
+  ASSERT_NE(neg->tensor(), nullptr);
+  EXPECT_EQ(neg->tensor()->ShapeString(), "f32[4, 8]");
+  EXPECT_EQ(graph.Find("sym")->meta(), graph.Find("sym_1")->meta());
+  EXPECT_EQ(graph.Find("sym")->meta()->annotation, "Sym(s0)");
+}
+
+// A damaged annotation is refused wherever it is, also after well-formed
+// ones were read (only a text read well-formed before skips the check).
+TEST(ReadableSharedMetaTest, ABadAnnotationAfterGoodOnesIsStillRefused) {
+  std::string text =
+      "class GraphModule(torch.nn.Module):\n"
+      "    def forward(self, x: \"f32[4, 8]\"):\n"
+      "        relu: \"f32[4, 8]\" = torch.ops.aten.relu.default(x)\n"
+      "        neg: \"f32[4, -8]\" = torch.ops.aten.neg.default(relu)\n"
+      "        return neg\n";
+  EXPECT_EQ(ReadableError(text), "r.py:4:22: bad tensor annotation: negative size -8");
+}
+
+std::string ReluChainText(int length, bool with_return) {
+  std::string text = "class GraphModule(torch.nn.Module):\n    def forward(self, x: \"f32[4]\"):\n";
+  std::string prev = "x";
+  for (int i = 0; i < length; ++i) {
+    std::string name = fmt::format("relu_{}", i);
+    text += fmt::format("        {}: \"f32[4]\" = torch.ops.aten.relu.default({})\n", name, prev);
+    prev = name;
+  }
+  if (with_return) text += fmt::format("        return {}\n", prev);
+  return text;
+}
+
+// A loader may free the text the parser says it is done with (the pages of
+// a big file, FileText::ReleaseBefore); the parser must never read it
+// again, errors found at the end included.
+TEST(ReadableReleaseTest, NeverReadsReleasedTextAndErrorsStillSayWhere) {
+  constexpr int kLength = 200000;
+  std::string text;
+  size_t released = 0;
+  auto scribble = [&](size_t offset) {
+    ASSERT_GE(offset, released);
+    std::fill(text.begin() + static_cast<long>(released), text.begin() + static_cast<long>(offset), '\0');
+    released = offset;
+  };
+  // No `return` line: the error is found at the end, after much was released.
+  text = ReluChainText(kLength, false);
+  auto truncated = ParseReadable(text, "big.py", scribble);
+  ASSERT_FALSE(truncated.ok());
+  EXPECT_GT(released, 0u);
+  EXPECT_EQ(ErrorHeadline(truncated.status().message()),
+            fmt::format("big.py:{}:1: expected a 'return' line before the end of the file (truncated?)", kLength + 3));
+
+  text = ReluChainText(kLength, true);
+  released = 0;
+  auto whole = ParseReadable(text, "big.py", scribble);
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  EXPECT_GT(released, 0u);
+  EXPECT_EQ((*whole)->size(), size_t{kLength} + 2);
+  EXPECT_EQ((*whole)->Find("relu_199999")->tensor()->ShapeString(), "f32[4]");
 }
 
 }  // namespace
