@@ -55,4 +55,10 @@ std::string Plural(size_t n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
+std::string JoinAtMost(const std::vector<std::string>& names, size_t shown) {
+  if (names.size() <= shown) return fmt::format("{}", fmt::join(names, ", "));
+  std::vector<std::string> first(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(shown));
+  return fmt::format("{} ... and {} more", fmt::join(first, ", "), names.size() - shown);
+}
+
 }  // namespace airscope

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace airscope {
 
@@ -47,5 +48,10 @@ std::string CountOrDash(int64_t value);
 
 // "1 graph", "2 graphs": `n` and the word for that count.
 std::string Plural(size_t n, std::string_view one, std::string_view many);
+
+// "a, b, c, d ... and 3 more": at most `shown` names of a list, then how many
+// were left out, so a long listing (262 lifted parameters) stays one
+// readable line.
+std::string JoinAtMost(const std::vector<std::string>& names, size_t shown);
 
 }  // namespace airscope

@@ -69,10 +69,4 @@ std::string CommandOutput::Render(bool color) const {
   return out;
 }
 
-std::string JoinAtMost(const std::vector<std::string>& names, size_t shown) {
-  if (names.size() <= shown) return fmt::format("{}", fmt::join(names, ", "));
-  std::vector<std::string> first(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(shown));
-  return fmt::format("{} ... and {} more", fmt::join(first, ", "), names.size() - shown);
-}
-
 }  // namespace airscope

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "core/text.h"  // JoinAtMost, for the commands that print lists
+
 namespace airscope {
 
 // kData: bytes the user asked to have printed (`dump fx -`, `dump png -`,
@@ -50,9 +52,5 @@ class CommandOutput {
  private:
   std::vector<Line> lines_;
 };
-
-// "a, b, c, d ... and 3 more": at most `shown` names of a list, then how many
-// were left out, so a long listing stays one readable line.
-std::string JoinAtMost(const std::vector<std::string>& names, size_t shown);
 
 }  // namespace airscope

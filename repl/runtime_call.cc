@@ -212,8 +212,14 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
   std::vector<TensorMeta> metas;
   std::vector<bool> parameters;
   std::map<std::string, std::string> passed;  // input (or "self.ATTR") -> buffer
-  auto make_buffer = [&](const std::string& name, int64_t bytes, const std::string& shape,
-                         const std::string& why) -> Result<uint32_t> {
+  // A model's first call makes a buffer per parameter: hundreds of lines that
+  // say the same. The first few are shown, the rest counted (`mem --graph`
+  // lists every buffer); a warning about any of them is always shown.
+  constexpr size_t kShownParameterBuffers = 4;
+  size_t parameter_buffers = 0;
+  int64_t unshown_parameter_bytes = 0;
+  auto make_buffer = [&](const std::string& name, int64_t bytes, const std::string& shape, const std::string& why,
+                         bool parameter) -> Result<uint32_t> {
     Result<uint32_t> storage = dev.buffers.NewStorage(dev.sim.allocator(), kDefaultPool, bytes, name);
     if (!storage.ok()) return storage.status().WithPrefix(fmt::format("buffer {}", name));
     Handle h;
@@ -225,7 +231,11 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
     h.call = call;
     AIRSCOPE_RETURN_IF_ERROR(dev.buffers.Add(h));
     const Storage& st = dev.buffers.storage(*storage);
-    made.Print("  aclgraph: new buffer {} {}: {} at {}", name, why, FormatBytes(st.bytes), FormatAddress(st.address));
+    if (!parameter || ++parameter_buffers <= kShownParameterBuffers) {
+      made.Print("  aclgraph: new buffer {} {}: {} at {}", name, why, FormatBytes(st.bytes), FormatAddress(st.address));
+    } else {
+      unshown_parameter_bytes += st.bytes;
+    }
     for (const AclGraph* g : AllAclGraphs(session)) {
       for (const std::string& w : g->BakedAddressWarnings(dev.buffers, *storage, false)) {
         made.Styled(Style::kBad, "  aclgraph warning: {}", w);
@@ -245,7 +255,8 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
     if (!h) {
       if (dev.buffers.Find(name)) name = fmt::format("{}@{}", name, call);
       Result<uint32_t> made = make_buffer(name, bytes, m.ShapeString(),
-                                          fmt::format("for parameter {} ({})", lifted[p], placeholders[p]->name()));
+                                          fmt::format("for parameter {} ({})", lifted[p], placeholders[p]->name()),
+                                          /*parameter=*/true);
       if (!made.ok()) return fail(made.status());
       h = dev.buffers.Find(name);
     }
@@ -253,6 +264,10 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
     metas.push_back(m);
     parameters.push_back(true);
     passed[key] = name;
+  }
+  if (parameter_buffers > kShownParameterBuffers) {
+    made.Print("  aclgraph: ... and {} more new buffers for parameters ({}): `mem --graph` lists every buffer",
+               parameter_buffers - kShownParameterBuffers, FormatBytes(unshown_parameter_bytes));
   }
   for (const CallInput* input : graph_inputs) {
     const CallInput& in = *input;
@@ -266,7 +281,8 @@ Status RunAclGraphCall(CommandContext& ctx, CacheState& state, const CallOutcome
     if (choice.fresh) {
       Result<uint32_t> made =
           make_buffer(choice.name, ExtentBytes(in), in.ShapeString(),
-                      fmt::format("for {}{}", in.name, choice.note.empty() ? "" : fmt::format(" ({})", choice.note)));
+                      fmt::format("for {}{}", in.name, choice.note.empty() ? "" : fmt::format(" ({})", choice.note)),
+                      /*parameter=*/false);
       if (!made.ok()) return fail(made.status());
     }
     const Handle* h = dev.buffers.Find(choice.name);

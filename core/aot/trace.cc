@@ -14,6 +14,7 @@
 #include "core/aot/aot_builder.h"
 #include "core/aot/lowering_util.h"
 #include "core/aot/torch_functions.h"
+#include "core/text.h"
 
 namespace airscope {
 namespace {
@@ -268,13 +269,13 @@ Result<std::unique_ptr<Graph>> TraceToAten(const Graph& dynamo, const OpRegistry
     remarks.push_back(
         fmt::format("lifted get_attr {}tensor(s) to the first inputs, as aot_module_simplified does "
                     "with parameters and buffers: {}",
-                    module_inputs.empty() ? "" : "and module ", fmt::join(lifted, ", ")));
+                    module_inputs.empty() ? "" : "and module ", JoinAtMost(lifted, 8)));
   }
   if (!higher_order.empty()) {
     remarks.push_back(
         fmt::format("kept higher-order op(s) {} with their subgraphs as Dynamo wrote them (AOT "
                     "renames and lowers the subgraphs; airscope does not)",
-                    fmt::join(higher_order, ", ")));
+                    JoinAtMost(higher_order, 8)));
   }
   if (!decomposed_ops.empty()) {
     remarks.push_back(

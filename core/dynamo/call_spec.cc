@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/scanner.h"
+#include "core/text.h"
 
 namespace airscope {
 namespace {
@@ -315,7 +316,7 @@ Result<std::vector<CallInput>> BindCallInputs(const Graph& graph, std::vector<Ca
   std::vector<Node*> placeholders = graph.Placeholders();
   std::vector<std::string> names;
   for (const Node* p : placeholders) names.push_back(p->name());
-  std::string takes = names.empty() ? "no inputs" : fmt::format("{}", fmt::join(names, ", "));
+  std::string takes = names.empty() ? "no inputs" : JoinAtMost(names, 8);
   std::vector<int> given(placeholders.size(), -1);
   for (size_t i = 0; i < inputs.size(); ++i) {
     auto it = std::find(names.begin(), names.end(), inputs[i].name);

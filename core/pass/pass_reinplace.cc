@@ -20,6 +20,7 @@
 #include "core/pass/builtin_passes.h"
 #include "core/pass/reinplace_stream_check.h"
 #include "core/pass/reinplace_util.h"
+#include "core/text.h"
 
 namespace airscope {
 namespace {
@@ -129,7 +130,7 @@ class Reinplacer {
           fmt::format("Step 4 rewrote the getitems of the reinplaced multi-inplace op(s) as TorchAir "
                       "does (every later use of the node becomes its first mutated argument, "
                       "gp:1277-1295): {}",
-                      fmt::join(multi_getitems_, ", ")));
+                      JoinAtMost(multi_getitems_, 8)));
     }
     if (cross_stream_ > 0) {
       remarks.push_back(
@@ -141,7 +142,7 @@ class Reinplacer {
       remarks.push_back(
           fmt::format("kept {} op(s) out-of-place that TorchAir would reinplace: airscope's op registry does not "
                       "know their in-place form: {}",
-                      unregistered_.size(), fmt::join(unregistered_, ", ")));
+                      unregistered_.size(), JoinAtMost(unregistered_, 8)));
     }
     if (no_meta_ > 0) {
       remarks.push_back(

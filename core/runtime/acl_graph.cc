@@ -6,6 +6,7 @@
 
 #include "core/lower/task_graph.h"
 #include "core/ops/specialize.h"
+#include "core/text.h"
 
 namespace airscope {
 namespace {
@@ -287,7 +288,7 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
     reset_note = fmt::format(
         "mempool '{}' set back to its state before the first capture, so this capture reuses the "
         "memory of the others (_npu_setCheckpointPoolState, acl_graph.py:1117-1130){}",
-        name_, stale.empty() ? "" : fmt::format("; held there, now free for it: {}", fmt::join(stale, ", ")));
+        name_, stale.empty() ? "" : fmt::format("; held there, now free for it: {}", JoinAtMost(stale, 8)));
   }
 
   AIRSCOPE_ASSIGN_OR_RETURN(Lowered lowered, LowerFor(args, env.registry));

@@ -16,6 +16,12 @@ TEST(TextTest, TrimRemovesOnlyTheNamedCharacters) {
   EXPECT_EQ(Trim("", " "), "");
 }
 
+TEST(TextTest, JoinAtMostCountsWhatItLeavesOut) {
+  EXPECT_EQ(JoinAtMost({}, 2), "");
+  EXPECT_EQ(JoinAtMost({"a", "b"}, 2), "a, b");
+  EXPECT_EQ(JoinAtMost({"a", "b", "c", "d"}, 2), "a, b ... and 2 more");
+}
+
 TEST(TextTest, CountDigitsAtCountsTheRunAtPos) {
   EXPECT_EQ(CountDigitsAt("pid_4217x", 4), 4u);
   EXPECT_EQ(CountDigitsAt("pid_4217x", 0), 0u);
