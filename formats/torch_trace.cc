@@ -318,10 +318,24 @@ struct TraceLogReader::State {
     c.guard_count = IntOr(body, "guard_count", -1);
     c.shape_env_guard_count = IntOr(body, "shape_env_guard_count", -1);
     c.metric_times.clear();
+    c.started_at = c.ended_at = -1;
     for (const auto& [key, value] : body.items()) {
       if (!value.is_number()) continue;
-      if (key.ends_with("_time_s")) c.metric_times.emplace_back(key, value.get<double>());
-      if (key.ends_with("_time_us")) c.metric_times.emplace_back(key, value.get<double>() / 1e6);
+      const double number = value.get<double>();
+      // Timestamps first: start_time_us ends like a duration but is not one.
+      if (key == "start_time_us") {
+        c.started_at = number / 1e6;
+      } else if (key == "end_time_us") {
+        c.ended_at = number / 1e6;
+      } else if (key == "start_time") {
+        if (c.started_at < 0) c.started_at = number;  // the legacy field: the same instant, in seconds
+      } else if (key.ends_with("_time_s")) {
+        c.metric_times.emplace_back(key, number);
+      } else if (key.ends_with("_time_us") || key == "duration_us") {
+        c.metric_times.emplace_back(key, number / 1e6);
+      } else if (key.ends_with("_time_ms")) {
+        c.metric_times.emplace_back(key, number / 1e3);
+      }
     }
     std::string fail_type = StringOr(body, "fail_type");
     std::vector<std::string> restarts;

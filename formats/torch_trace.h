@@ -50,10 +50,17 @@ struct TraceCompile {
   std::vector<std::string> stack;  // dynamo_start's stack, outermost first: "file:line in name"
   int64_t graph_op_count = -1, graph_node_count = -1, graph_input_count = -1;
   int64_t cache_size = -1, accumulated_cache_size = -1, guard_count = -1, shape_env_guard_count = -1;
-  // compilation_metrics' timing fields as they are named there, in seconds:
+  // compilation_metrics' durations as they are named there, in seconds:
   // `*_time_s` (entire_frame_compile_time_s, backend_compile_time_s, ...; torch
-  // <= 2.5) and `*_time_us` (dynamo_cumulative_compile_time_us, ...; later).
+  // <= 2.5), `*_time_us` (dynamo_cumulative_compile_time_us, ...; later),
+  // `*_time_ms` (remote_fx_graph_cache_get_time_ms) and duration_us.
   std::vector<std::pair<std::string, double>> metric_times;
+  // When the compile started and ended, in seconds since the epoch: not
+  // durations. torch's record_compilation_metrics logs start_time_us and
+  // end_time_us as time.time_ns() // 1000 and the legacy start_time as
+  // start_time_ns / 1e9 (torch/_dynamo/utils.py). Negative when not logged.
+  double started_at = -1;
+  double ended_at = -1;
 };
 
 // A phase of one compile from a chromium_event pair: dynamo_timed logs a "B"

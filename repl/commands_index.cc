@@ -20,7 +20,7 @@ void Section(CommandContext& ctx, std::string_view title, const std::vector<std:
   for (const std::string& line : lines) ctx.out.Print("    {}", line);
 }
 
-void PrintDetail(CommandContext& ctx, const IndexCompile& c) {
+void PrintDetail(CommandContext& ctx, const IndexCompile& c, bool all_phases) {
   std::string attempts = c.attempts > 1 ? fmt::format(" after {} attempts (restarted analysis)", c.attempts) : "";
   ctx.out.Styled(Style::kHeading, "compile {}: {}{}", c.id, c.status == "-" ? "status not logged" : c.status, attempts);
   if (!c.reason.empty()) ctx.out.Print("  {}: {}", c.status, c.reason);
@@ -51,14 +51,22 @@ void PrintDetail(CommandContext& ctx, const IndexCompile& c) {
     ctx.out.Print("  sizes: ops {}, nodes {}, inputs {}; cache_size {}", CountOrDash(c.ops), CountOrDash(c.nodes),
                   CountOrDash(c.inputs), CountOrDash(c.cache_size));
   }
+  if (c.started_at >= 0) {
+    std::string ended;
+    if (c.ended_at >= c.started_at) ended = fmt::format(", ended {} later", FormatSeconds(c.ended_at - c.started_at));
+    ctx.out.Print("  started: {}{} (compilation_metrics)", FormatEpochSeconds(c.started_at), ended);
+  }
   if (!c.phases.empty() || !c.metric_times.empty()) {
     ctx.out.Print("  compile time per phase:");
-    constexpr size_t kMaxPhaseLines = 40;
+    // Every level the log has: a phase nested deep (inductor's passes inside
+    // backend_compile inside compile_attempt) is what a slow compile is
+    // looked at for. Only the count is capped.
+    constexpr size_t kMaxPhaseLines = 60;
     size_t shown = 0;
     for (const IndexPhase& p : c.phases) {
-      if (p.depth > 2) continue;
-      if (++shown > kMaxPhaseLines) {
-        ctx.out.Print("    ... ({} phases in all)", c.phases.size());
+      if (++shown > kMaxPhaseLines && !all_phases) {
+        ctx.out.Print("    ... and {} more phases ({} in all; `compiles {} --phases` lists them all)",
+                      c.phases.size() - kMaxPhaseLines, c.phases.size(), c.id);
         break;
       }
       ctx.out.Print("    {}{} {}", std::string(static_cast<size_t>(p.depth) * 2, ' '), p.name,
@@ -77,11 +85,11 @@ void PrintDetail(CommandContext& ctx, const IndexCompile& c) {
 
 }  // namespace
 
-Status ShowIndexCompile(CommandContext& ctx, const LogBundle& bundle, const Word& which) {
+Status ShowIndexCompile(CommandContext& ctx, const LogBundle& bundle, const Word& which, bool all_phases) {
   CompileIndex index = BuildCompileIndex(bundle, ctx.session);
   for (const IndexCompile& c : index.compiles) {
     if (c.id == which.text) {
-      PrintDetail(ctx, c);
+      PrintDetail(ctx, c, all_phases);
       return Status::Ok();
     }
   }

@@ -44,12 +44,13 @@ const TorchLogs* CurrentLogs(const Session& session) {
 }  // namespace
 
 Status CompilesCommand(CommandContext& ctx) {
-  if (ctx.args.size() > 1) return UsageError("compiles [ID]");
+  const bool all_phases = ctx.flags.Has("--phases");  // a compile's whole phase tree, however long
+  if (ctx.args.size() > 1 || (all_phases && ctx.args.empty())) return UsageError("compiles [ID [--phases]]");
   const Word* which = ctx.args.empty() ? nullptr : &ctx.args[0];
   // One index per compile id across everything the load brought (compile_index.h).
   std::map<std::string, std::string> times;  // compile id -> its phases' times, for the lists
   if (const CacheState* state = FindCacheState(ctx.session); state && state->bundle) {
-    if (which && which->text != "-") return ShowIndexCompile(ctx, *state->bundle, *which);
+    if (which && which->text != "-") return ShowIndexCompile(ctx, *state->bundle, *which, all_phases);
     if (!which && state->bundle->tree) return ShowIndexCompiles(ctx, *state->bundle);
     // The list shows the current graph's own log, whose ids the index has with its prefix.
     std::string prefix;
@@ -82,7 +83,7 @@ Status CompilesCommand(CommandContext& ctx) {
     alone.path = log->path;
     alone.what = "TORCH_TRACE log";
     alone.traces.push_back({"", FindCacheState(ctx.session)->trace});
-    return ShowIndexCompile(ctx, alone, *which);
+    return ShowIndexCompile(ctx, alone, *which, all_phases);
   }
   size_t width = 6;
   for (const TraceCompile& c : log->compiles) width = std::max(width, c.id.size());
@@ -465,7 +466,7 @@ Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::s
 }
 
 void RegisterTraceCommands(CommandTable& table) {
-  table.Add({"compiles", "compiles [ID]",
+  table.Add({"compiles", "compiles [ID [--phases]]",
              "the compiles of a loaded log or TORCH_COMPILE_DEBUG tree; one compile id tied together",
              "For a graph loaded from a TORCH_TRACE log: each compile id (frame/compile, !N/frame/compile for\n"
              "compiled autograd, torch/_guards.py CompileId) with its status (success, restart, failure and the\n"
@@ -484,12 +485,17 @@ void RegisterTraceCommands(CommandTable& table) {
              "graphs, TorchAir's side (model__K of a tree, checked by comparing its dynamo_out_graph.txt with the\n"
              "compile's Dynamo graph, else said to be by order; recorded stages to `compare`; the fx graph\n"
              "graph_N by the order of TorchAir's `compiler inputs` printouts), guards, recompile reasons, cache\n"
-             "artifacts, compile time per phase (TORCH_TRACE: chromium_event pairs and compilation_metrics'\n"
-             "*_time_s/*_time_us fields; TORCH_LOGS: the timestamps of Dynamo's Step 1/2/3 lines), and the\n"
+             "artifacts, compile time per phase (TORCH_TRACE: chromium_event pairs, nested as the log nests\n"
+             "them, every level; compilation_metrics' *_time_s/*_time_us/*_time_ms fields and duration_us;\n"
+             "TORCH_LOGS: the timestamps of Dynamo's Step 1/2/3 lines), when it started (compilation_metrics'\n"
+             "start_time_us/end_time_us, epoch timestamps, printed as UTC times), and the\n"
              "captures and replays of its graphs: TorchAir's recorded runtime messages and capture dumps, and what\n"
              "this session simulated (pipeline stepped, calls through the cache, captures on the device).\n"
+             "The phase tree shows its first 60 phases; `compiles ID --phases` shows all of them.\n"
              "For a simulated frame: its compiled entries.",
-             CompilesCommand, nullptr});
+             CompilesCommand,
+             nullptr,
+             {{"--phases", "", {}}}});
   table.Add({"recompiles", "recompiles", "the recompile messages of a loaded log, or the current frame's recompiles",
              "For a log: every recompile as Dynamo printed it (Recompiling function NAME in FILE:LINE, triggered\n"
              "by the following guard failure(s):, - 0/0: ...), one block per message (per recompile_reasons record\n"

@@ -1,9 +1,12 @@
 #include "repl/compile_index.h"
 
 #include <algorithm>
+#include <cmath>
+#include <ctime>
 #include <map>
 #include <set>
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include "core/ir/graph_match.h"
@@ -91,6 +94,8 @@ class IndexBuilder {
       c.cache_size = tc.cache_size;
       c.guard_count = tc.guard_count;
       c.metric_times = tc.metric_times;
+      c.started_at = tc.started_at;
+      c.ended_at = tc.ended_at;
       if (log.cpp_guards.count(tc.id)) {
         c.guards = "dynamo_cpp_guards_str";
       } else if (log.dynamo_guards.count(tc.id)) {
@@ -502,6 +507,12 @@ std::string FormatSeconds(double seconds) {
   if (seconds >= 1) return fmt::format("{:.3f} s", seconds);
   if (seconds >= 1e-3) return fmt::format("{:.1f} ms", seconds * 1e3);
   return fmt::format("{:.0f} us", seconds * 1e6);
+}
+
+std::string FormatEpochSeconds(double seconds) {
+  auto whole = static_cast<std::time_t>(std::floor(seconds));
+  auto millis = static_cast<int>(std::floor((seconds - static_cast<double>(whole)) * 1000));
+  return fmt::format("{:%Y-%m-%d %H:%M:%S}.{:03d} UTC", fmt::gmtime(whole), std::min(millis, 999));
 }
 
 std::string PhaseSummary(const IndexCompile& compile) {

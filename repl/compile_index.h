@@ -63,7 +63,8 @@ struct IndexCompile {
   std::vector<std::string> recompile_reasons;
   std::vector<std::string> cache;                            // cache artifacts
   std::vector<IndexPhase> phases;                            // in order of their start
-  std::vector<std::pair<std::string, double>> metric_times;  // compilation_metrics' timing fields
+  std::vector<std::pair<std::string, double>> metric_times;  // compilation_metrics' durations
+  double started_at = -1, ended_at = -1;                      // its timestamps, seconds since the epoch (-1: none)
   std::vector<std::string> runtime;                          // captures and replays, recorded and simulated
   std::vector<std::string> other;                            // output code, specializations, symbols, graph sizes, ...
   std::vector<std::string> sources;                          // which logs mention it
@@ -83,6 +84,9 @@ CompileIndex BuildCompileIndex(const LogBundle& bundle, Session& session);
 
 // "1.659 s", "12.3 ms", "85 us".
 std::string FormatSeconds(double seconds);
+// An instant in seconds since the epoch as UTC wall time, to the millisecond:
+// "2025-07-18 22:30:01.876 UTC".
+std::string FormatEpochSeconds(double seconds);
 // The top-level phases (depth 0) as "dynamo 1.659 s, ...", or the metric times when there are none.
 std::string PhaseSummary(const IndexCompile& compile);
 

@@ -60,7 +60,8 @@ Status CompilesCommand(CommandContext& ctx);
 // The one index (repl/compile_index.h): `compiles` of a bundle that holds a
 // TORCH_COMPILE_DEBUG tree, and `compiles ID` of any bundle.
 Status ShowIndexCompiles(CommandContext& ctx, const LogBundle& bundle);
-Status ShowIndexCompile(CommandContext& ctx, const LogBundle& bundle, const Word& which);
+// One compile in detail; its phase tree is capped at 60 lines unless all_phases.
+Status ShowIndexCompile(CommandContext& ctx, const LogBundle& bundle, const Word& which, bool all_phases = false);
 // "  recorded TorchAir stages, for compare: ..." (nothing when there are none).
 void PrintRecordedRuns(CommandContext& ctx, const std::vector<RecordedRun>& runs);
 
