@@ -8,20 +8,18 @@
 namespace airscope {
 namespace {
 
-// The range of repeats [first, last] of `block`, with the differences of those repeats.
-FoldedRange RepeatRange(const std::vector<Node*>& nodes, const RepeatedBlock& block, size_t first, size_t last) {
+// The repeats `span` of `block`, with the differences of those repeats.
+FoldedRange RepeatRange(const std::vector<Node*>& nodes, const RepeatedBlock& block, const RepeatSpan& span) {
   FoldedRange range;
-  range.begin = block.RepeatStart(first);
-  range.end = block.RepeatStart(last + 1);
-  std::vector<size_t> repeats;
-  for (size_t r = first; r <= last; ++r) repeats.push_back(r);
-  range.label = fmt::format("{} {} of {} folded\n{} x {} nodes: %{} .. %{}", repeats.size() == 1 ? "repeat" : "repeats",
-                            IndexRanges(repeats), block.count, repeats.size(), block.length, nodes[range.begin]->name(),
+  range.begin = block.RepeatStart(span.first);
+  range.end = block.RepeatStart(span.last + 1);
+  range.label = fmt::format("{} of {} folded\n{} x {} nodes: %{} .. %{}", span.Label(), block.count,
+                            span.last - span.first + 1, block.length, nodes[range.begin]->name(),
                             nodes[range.end - 1]->name());
   RepeatedBlock these = block;
   these.differences.clear();
   for (const RepeatDifference& d : block.differences) {
-    if (d.repeat >= first && d.repeat <= last) these.differences.push_back(d);
+    if (d.repeat >= span.first && d.repeat <= span.last) these.differences.push_back(d);
   }
   if (these.differences.empty()) {
     range.label += fmt::format("\nshapes and constants as in repeat {}", block.reference);
@@ -31,8 +29,9 @@ FoldedRange RepeatRange(const std::vector<Node*>& nodes, const RepeatedBlock& bl
 }
 
 void AddBlockRanges(const std::vector<Node*>& nodes, const RepeatedBlock& block, std::vector<FoldedRange>& out) {
-  if (block.reference > 0) out.push_back(RepeatRange(nodes, block, 0, block.reference - 1));
-  if (block.reference + 1 < block.count) out.push_back(RepeatRange(nodes, block, block.reference + 1, block.count - 1));
+  const FoldedSpans spans = FoldedSpansOf(block);
+  if (spans.before) out.push_back(RepeatRange(nodes, block, *spans.before));
+  if (spans.after) out.push_back(RepeatRange(nodes, block, *spans.after));
 }
 
 }  // namespace

@@ -97,6 +97,8 @@ FoldedDiff FoldAlikeHunks(std::string_view unified, const Graph& a, const Graph&
     hunks.push_back({i, lines.size(), HeaderLine(lines[i]), ""});
   }
   result.hunks = hunks.size();
+  result.hidden.assign(hunks.size(), false);
+  result.note_after.assign(hunks.size(), "");
   for (size_t i = hunks.empty() ? lines.size() : hunks[0].begin; i < lines.size(); ++i) {
     result.added += lines[i].starts_with('+') ? 1 : 0;
     result.removed += lines[i].starts_with('-') ? 1 : 0;
@@ -124,7 +126,10 @@ FoldedDiff FoldAlikeHunks(std::string_view unified, const Graph& a, const Graph&
   for (size_t h = 0; h < hunks.size(); ++h) {
     const std::vector<size_t>& group = groups[hunks[h].key];
     bool foldable = group.size() >= min_alike;
-    if (foldable && group.front() != h) continue;  // printed with the first of its group
+    if (foldable && group.front() != h) {  // printed with the first of its group
+      result.hidden[h] = true;
+      continue;
+    }
     for (size_t i = hunks[h].begin; i < hunks[h].end; ++i) put(lines[i]);
     if (!foldable) continue;
     std::vector<size_t> a_lines;
@@ -133,10 +138,11 @@ FoldedDiff FoldAlikeHunks(std::string_view unified, const Graph& a, const Graph&
     for (size_t k = 1; k < a_lines.size() && k <= 8; ++k) shown.push_back(fmt::format("{}", a_lines[k]));
     std::string more = a_lines.size() > 9 ? fmt::format(" ... and {} more", a_lines.size() - 9) : "";
     std::string in_repeats = where(a_lines);
-    put(
-        fmt::format("@@ x {} alike hunks: the same change under other names{}; the {} more start at lines {}{} "
+    result.note_after[h] =
+        fmt::format("x {} alike hunks: the same change under other names{}; the {} more start at lines {}{} "
                     "(diff --all prints them)",
-                    group.size(), in_repeats, group.size() - 1, fmt::join(shown, ", "), more));
+                    group.size(), in_repeats, group.size() - 1, fmt::join(shown, ", "), more);
+    put("@@ " + result.note_after[h]);
     result.groups.push_back({group.size(), std::move(in_repeats)});
     result.folded += group.size() - 1;
   }

@@ -33,6 +33,11 @@ struct FoldedDiff {
     std::string where;
   };
   std::vector<Group> groups;
+  // Per hunk of the diff, in order: whether `text` leaves it out, and the
+  // line it says after it ("x 94 alike hunks: ...", without the "@@ "; ""
+  // for none). What the report's side-by-side tables fold by.
+  std::vector<bool> hidden;
+  std::vector<std::string> note_after;
 };
 
 // How many alike hunks fold in `diff`, `stages --changes` and the report's

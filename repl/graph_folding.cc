@@ -20,6 +20,17 @@ size_t FoldedGraph::FoldedNodes() const {
   return folded;
 }
 
+std::string RepeatSpan::Label() const {
+  return first == last ? fmt::format("repeat {}", first) : fmt::format("repeats {}-{}", first, last);
+}
+
+FoldedSpans FoldedSpansOf(const RepeatedBlock& block) {
+  FoldedSpans spans;
+  if (block.reference > 0) spans.before = RepeatSpan{0, block.reference - 1};
+  if (block.reference + 1 < block.count) spans.after = RepeatSpan{block.reference + 1, block.count - 1};
+  return spans;
+}
+
 FoldedGraph FoldRepeats(const Graph& graph) {
   FoldedGraph folded;
   folded.blocks = FindRepeatedBlocks(graph);
@@ -101,11 +112,10 @@ void AppendFolded(fmt::memory_buffer& out, const Graph& graph, const std::vector
     line(fmt::format("# {}; the others fold (show --all prints every node)", BlockSummary(nodes, block)));
     for (const std::string& difference : DifferenceLines(nodes, block, 5)) line(fmt::format("#   {}", difference));
     size_t shown = block.RepeatStart(block.reference);
-    if (block.reference > 0) {
-      std::vector<size_t> before;
-      for (size_t r = 0; r < block.reference; ++r) before.push_back(r);
-      line(fmt::format("# {} {} fold: %{} .. %{}", before.size() == 1 ? "repeat" : "repeats", IndexRanges(before),
-                       nodes[block.start]->name(), nodes[shown - 1]->name()));
+    const FoldedSpans spans = FoldedSpansOf(block);
+    if (spans.before) {
+      line(fmt::format("# {} fold: %{} .. %{}", spans.before->Label(), nodes[block.start]->name(),
+                       nodes[shown - 1]->name()));
     }
     at = shown + block.length;
     if (inside && !(*inside)[b].empty()) {
@@ -113,11 +123,9 @@ void AppendFolded(fmt::memory_buffer& out, const Graph& graph, const std::vector
     } else {
       for (size_t k = shown; k < at; ++k) line(PrintFxNode(graph, *nodes[k]));
     }
-    if (block.reference + 1 < block.count) {
-      std::vector<size_t> rest;
-      for (size_t r = block.reference + 1; r < block.count; ++r) rest.push_back(r);
-      line(fmt::format("# {} {} fold: %{} .. %{}", rest.size() == 1 ? "repeat" : "repeats", IndexRanges(rest),
-                       nodes[at]->name(), nodes[block.end() - 1]->name()));
+    if (spans.after) {
+      line(fmt::format("# {} fold: %{} .. %{}", spans.after->Label(), nodes[at]->name(),
+                       nodes[block.end() - 1]->name()));
     }
     at = block.end();
   }

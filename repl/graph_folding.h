@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <optional>
 #include <vector>
 
 #include "core/analysis/repeated_blocks.h"
@@ -36,6 +37,20 @@ std::string BlockSummary(const std::vector<Node*>& nodes, const RepeatedBlock& b
 std::vector<std::string> DifferenceLines(const std::vector<Node*>& nodes, const RepeatedBlock& block, size_t max_lines);
 // "1-3, 7, 9-12" (runs of consecutive indices joined by `separator`).
 std::string IndexRanges(const std::vector<size_t>& indices, std::string_view separator = ", ");
+
+// Repeats first..last (inclusive) of a block.
+struct RepeatSpan {
+  size_t first = 0;
+  size_t last = 0;
+  std::string Label() const;  // "repeat 0", "repeats 2-93"
+};
+// The repeats of `block` that fold, on either side of the reference repeat
+// (the one shown): every fold of a block, in text and in drawings, is these.
+struct FoldedSpans {
+  std::optional<RepeatSpan> before;
+  std::optional<RepeatSpan> after;
+};
+FoldedSpans FoldedSpansOf(const RepeatedBlock& block);
 
 // FX graph text (PrintFxText's) with each block printed as its reference
 // repeat between comment lines saying what was left out.

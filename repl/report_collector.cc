@@ -285,7 +285,7 @@ ReportOptions ShellReportOptions() {
   };
   options.fold_diff = [](std::string_view unified, const Graph& before, const Graph& after) {
     FoldedDiff folded = FoldAlikeHunks(unified, before, after, "fx", kMinAlikeHunks);
-    return folded.folded > 0 ? std::move(folded.text) : std::string();
+    return folded.folded > 0 ? HunkFolding{std::move(folded.hidden), std::move(folded.note_after)} : HunkFolding();
   };
   return options;
 }

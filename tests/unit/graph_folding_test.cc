@@ -77,6 +77,14 @@ TEST(FoldedDiffTest, AlikeChangesFoldAndSayWhere) {
   ASSERT_EQ(folded.groups.size(), 1u);
   EXPECT_EQ(folded.groups[0].hunks, 12u);
   EXPECT_TRUE(folded.groups[0].where.starts_with(" in repeats 0-5 of 6 repeats of")) << folded.groups[0].where;
+  // The same folding as data, per hunk: the first kept with the note the text prints after it.
+  ASSERT_EQ(folded.hidden.size(), 12u);
+  ASSERT_EQ(folded.note_after.size(), 12u);
+  EXPECT_FALSE(folded.hidden[0]);
+  EXPECT_EQ(std::count(folded.hidden.begin(), folded.hidden.end(), true), 11);
+  EXPECT_NE(folded.text.find("@@ " + folded.note_after[0]), std::string::npos);
+  EXPECT_TRUE(std::all_of(folded.note_after.begin() + 1, folded.note_after.end(),
+                          [](const std::string& note) { return note.empty(); }));
   // Fewer alike than the threshold: nothing folds.
   EXPECT_EQ(FoldAlikeHunks(bare, *before, *after, "fx", 13).folded, 0u);
 }
@@ -98,6 +106,22 @@ TEST(FoldedDiffTest, ADifferentConstantKeepsItsOwnHunk) {
   EXPECT_EQ(folded.hunks, 4u);
   EXPECT_EQ(folded.folded, 2u);
   EXPECT_NE(folded.text.find("0.125"), std::string::npos);
+}
+
+TEST(FoldedSpansTest, TheRepeatsOnEitherSideOfTheShownOneFold) {
+  RepeatedBlock block;
+  block.count = 94;
+  FoldedSpans first = FoldedSpansOf(block);
+  EXPECT_FALSE(first.before);
+  ASSERT_TRUE(first.after);
+  EXPECT_EQ(first.after->Label(), "repeats 1-93");
+  block.reference = 1;
+  FoldedSpans second = FoldedSpansOf(block);
+  ASSERT_TRUE(second.before);
+  EXPECT_EQ(second.before->Label(), "repeat 0");
+  EXPECT_EQ(second.after->Label(), "repeats 2-93");
+  block.count = 2;
+  EXPECT_FALSE(FoldedSpansOf(block).after);
 }
 
 TEST(DrawingGroupsTest, FoldedRangesAreTheRepeatsBeforeAndAfterTheShownOne) {

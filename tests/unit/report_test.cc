@@ -610,16 +610,13 @@ TEST(SideBySide, HidesTheHunksTheFoldingLeavesOutAndSaysWhere) {
   b += "out = h(x59)\n";
   std::string seen;
   SideBySideOptions options{.context = 1, .max_rows = 100};
-  // What FoldAlikeHunks makes of it: the first hunk, its line, the last hunk.
+  // What FoldAlikeHunks makes of it: the first hunk and its line, the last hunk.
   options.fold = [&seen](std::string_view unified) {
     seen = unified;
-    std::string out = "--- a\n+++ b\n";
-    size_t first = unified.find("@@ -6 +6 @@");
-    size_t second = unified.find("\n@@", first) + 1;
-    out += unified.substr(first, second - first);
-    out += "@@ x 5 alike hunks: the same change <under other names>\n";
-    out += unified.substr(unified.rfind("@@ -60,0"));
-    return out;
+    HunkFolding folding;
+    folding.hidden = {false, true, true, true, true, false};
+    folding.note_after = {"x 5 alike hunks: the same change <under other names>", "", "", "", "", ""};
+    return folding;
   };
   SideBySide folded = SideBySideDiff(a, b, options);
   EXPECT_EQ(seen, UnifiedDiff(a, b, "a", "b", 0));  // the hook gets the diff without context
@@ -633,12 +630,12 @@ TEST(SideBySide, HidesTheHunksTheFoldingLeavesOutAndSaysWhere) {
   EXPECT_LT(folded.html.find("<tr class=\"mod\">"), folded.html.find("<tr class=\"alike\">"));
   EXPECT_NE(folded.html.find("lines: 4 changes alike to one shown above"), std::string::npos) << folded.html;
   // Nothing folds: every hunk is shown.
-  options.fold = [](std::string_view) { return std::string(); };
+  options.fold = [](std::string_view) { return HunkFolding(); };
   SideBySide plain = SideBySideDiff(a, b, options);
   EXPECT_EQ(plain.folded, 0u);
   EXPECT_EQ(Count(plain.html, "<tr class=\"mod\">"), 5u);
   // A folding that does not match these texts' hunks is ignored, not half applied.
-  options.fold = [](std::string_view) { return std::string("--- a\n+++ b\n@@ -1 +1 @@\n-q\n+r\n@@ x 2 alike\n"); };
+  options.fold = [](std::string_view) { return HunkFolding{{false, true}, {"x 2 alike", ""}}; };
   SideBySide stray = SideBySideDiff(a, b, options);
   EXPECT_EQ(stray.folded, 0u);
   EXPECT_EQ(Count(stray.html, "<tr class=\"mod\">"), 5u);

@@ -49,6 +49,7 @@
 #include "core/status.h"
 #include "viz/dot_writer.h"
 #include "viz/report/report_model.h"
+#include "viz/report/side_by_side.h"
 
 namespace airscope {
 
@@ -81,11 +82,12 @@ struct ReportOptions {
   std::function<std::string(const Graph&)> folded_fx;
   // `diff`'s folding of alike hunks, as the shell's repl/folded_diff.h does
   // it: given the unified diff without context lines of two graphs' FX text
-  // (before -> after), that diff with the hunks alike to an earlier one left
-  // out and a line saying where they are; "" when nothing folds. The stage
-  // and compare pages then show one hunk and that line for a pass that
-  // rewrote 94 layers alike, as `diff` does. Empty: every change is shown.
-  std::function<std::string(std::string_view unified, const Graph& before, const Graph& after)> fold_diff;
+  // (before -> after), which hunks are alike to an earlier one and left out,
+  // and the line saying where they are (see HunkFolding); empty when nothing
+  // folds. The stage and compare pages then show one hunk and that line for
+  // a pass that rewrote 94 layers alike, as `diff` does. Unset: every change
+  // is shown.
+  std::function<HunkFolding(std::string_view unified, const Graph& before, const Graph& after)> fold_diff;
 };
 
 struct ReportSummary {

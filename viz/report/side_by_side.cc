@@ -1,7 +1,6 @@
 #include "viz/report/side_by_side.h"
 
 #include <algorithm>
-#include <map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -23,45 +22,6 @@ struct Row {
   size_t alike = 0;            // fold rows: how many hidden hunks among them
   std::string_view text = {};  // alike rows: what `diff` says
 };
-
-std::vector<std::string_view> DiffTextLines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  for (size_t start = 0; start < text.size();) {
-    size_t end = std::min(text.find('\n', start), text.size());
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
-
-// Which hunks `folded` (the folded text of `bare`) leaves out, and the lines
-// it says after each hunk it keeps. Both texts come from one UnifiedDiff, so a
-// hunk's header is the same string in both. False when they do not line up
-// with the `hunks` runs of changed lines (then nothing is hidden).
-bool MatchFolding(std::string_view bare, std::string_view folded, size_t hunks, std::vector<bool>& hidden,
-                  std::vector<std::vector<std::string_view>>& after) {
-  std::vector<std::string_view> headers;
-  for (std::string_view line : DiffTextLines(bare)) {
-    if (line.starts_with("@@ -")) headers.push_back(line);
-  }
-  if (headers.size() != hunks) return false;
-  std::map<std::string_view, size_t> index;
-  for (size_t h = 0; h < headers.size(); ++h) index.emplace(headers[h], h);
-  hidden.assign(hunks, true);
-  after.assign(hunks, {});
-  size_t current = kNoHunk;
-  for (std::string_view line : DiffTextLines(folded)) {
-    if (line.starts_with("@@ -")) {
-      auto it = index.find(line);
-      if (it == index.end()) return false;
-      current = it->second;
-      hidden[current] = false;
-    } else if (line.starts_with("@@ ") && current != kNoHunk) {
-      after[current].push_back(line.substr(3));
-    }
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -93,18 +53,14 @@ SideBySide SideBySideDiff(std::string_view a, std::string_view b, const SideBySi
     ++result.hunks;
   }
   // The shell's folding of alike hunks, when there is something to fold.
-  std::vector<bool> hidden(result.hunks, false);
-  std::vector<std::vector<std::string_view>> after(result.hunks);
-  std::string bare, folded;
-  if (options.fold && result.hunks >= 2) {
-    bare = UnifiedDiff(a, b, "a", "b", 0);
-    folded = options.fold(bare);
-    if (folded.empty() || !MatchFolding(bare, folded, result.hunks, hidden, after)) {
-      hidden.assign(result.hunks, false);
-      after.assign(result.hunks, {});
-    }
-    result.folded = static_cast<size_t>(std::count(hidden.begin(), hidden.end(), true));
+  HunkFolding folding;
+  if (options.fold && result.hunks >= 2) folding = options.fold(UnifiedDiff(a, b, "a", "b", 0));
+  if (folding.hidden.size() != result.hunks || folding.note_after.size() != result.hunks) {
+    folding.hidden.assign(result.hunks, false);
+    folding.note_after.assign(result.hunks, "");
   }
+  const std::vector<bool>& hidden = folding.hidden;
+  result.folded = static_cast<size_t>(std::count(hidden.begin(), hidden.end(), true));
   auto shown_change = [&](const Row& row) { return row.hunk != kNoHunk && !hidden[row.hunk]; };
   // Fold rows further than `context` from any change shown.
   std::vector<bool> near(rows.size(), false);
@@ -121,7 +77,7 @@ SideBySide SideBySideDiff(std::string_view a, std::string_view b, const SideBySi
       // `diff`'s line about the hunks alike to this one, after its last row.
       size_t h = rows[i].hunk;
       if (h != kNoHunk && (i + 1 == rows.size() || rows[i + 1].hunk != h)) {
-        for (std::string_view text : after[h]) shown.push_back({"alike", -1, -1, kNoHunk, 0, 0, text});
+        if (!folding.note_after[h].empty()) shown.push_back({"alike", -1, -1, kNoHunk, 0, 0, folding.note_after[h]});
       }
       ++i;
       continue;

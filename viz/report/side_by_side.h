@@ -8,8 +8,8 @@
 // same way makes 94 hunks; the shell's `diff` prints one and a line saying
 // where the rest are (repl/folded_diff.h). Given that folding, the table
 // shows the same: the hunks it leaves out are not shown (they count in the
-// fold rows around them) and each of its "@@ x N alike hunks ..." lines is a
-// row of class "alike" right after the hunk it follows.
+// fold rows around them) and each hunk's note ("x N alike hunks ...") is a
+// row of class "alike" right after it.
 //
 // Contract: text is escaped; rows carry class "eq", "del", "ins", "mod",
 // "fold" or "alike"; at most max_rows rows, then a row saying how many were
@@ -20,17 +20,26 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace airscope {
+
+// Which hunks of a diff are left out, and what is said after the ones kept:
+// one entry per hunk of the diff without context lines, in order.
+struct HunkFolding {
+  std::vector<bool> hidden;
+  std::vector<std::string> note_after;  // "" for none
+};
 
 struct SideBySideOptions {
   size_t context = 3;
   size_t max_rows = 4000;
   // Given the unified diff of the two texts without context lines
-  // (UnifiedDiff(a, b, "a", "b", 0)), that diff with alike hunks folded as
-  // `diff` prints it, or "" when nothing folds. Called only when there are
-  // two hunks or more. Unset: every hunk is shown.
-  std::function<std::string(std::string_view unified)> fold = {};
+  // (UnifiedDiff(a, b, "a", "b", 0)), how `diff` folds its hunks; empty when
+  // nothing folds. Called only when there are two hunks or more. A folding
+  // with another number of hunks than the texts have is ignored (nothing is
+  // half applied). Unset: every hunk is shown.
+  std::function<HunkFolding(std::string_view unified)> fold = {};
 };
 
 struct SideBySide {
