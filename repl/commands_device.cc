@@ -88,8 +88,9 @@ std::string ParametersInPlaceText(const std::vector<GraphInput>& parameters) {
 
 void PrintRun(CommandContext& ctx, const RunResult& r, const RunResult* eager) {
   const DeviceSpec& spec = ctx.session.device().sim.spec();
-  ctx.out.Styled(Style::kHeading, "{} {} x{} on {}: {} tasks/iteration", r.mode, r.graph, r.iterations, spec.name,
-                 r.tasks / r.iterations);
+  // The device is simulated: every time below is the cost model's (`help device`), never a measurement.
+  ctx.out.Styled(Style::kHeading, "{} {} x{} on {} (simulated): {} tasks/iteration", r.mode, r.graph, r.iterations,
+                 spec.name, r.tasks / r.iterations);
   // Kernels without a cost (no shapes) run at min_kernel_ns: device time and
   // what follows from it are then lower bounds, and say so.
   const bool bound = r.unknown_cost_kernels > 0;
@@ -248,7 +249,7 @@ Status Mem(CommandContext& ctx) {
   if (!ctx.args.empty()) return UsageError("mem [--graph]");
   const SimDevice& sim = ctx.session.device().sim;
   const CachingAllocator& a = sim.allocator();
-  ctx.out.Styled(Style::kHeading, "memory on {}: {} reserved of {}", sim.spec().name, FormatBytes(a.total_reserved()),
+  ctx.out.Styled(Style::kHeading, "memory on {} (simulated): {} reserved of {}", sim.spec().name, FormatBytes(a.total_reserved()),
                  FormatBytes(a.capacity()));
   ctx.out.Print("  {:<20} {:>12} {:>12} {:>12} {:>9} {:>7}  {}", "pool", "reserved", "allocated", "high-water",
                 "segments", "reuse", "held by");
