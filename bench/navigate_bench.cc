@@ -84,8 +84,9 @@ int main(int argc, char** argv) {
     };
     double load = median_run(fmt::format("load {}", path));
     double peak = airscope::bench::PeakRssOf(binary, fmt::format("load {}", path));
-    fmt::print("\nthe binary, median of {} runs each (a command: (its {} runs after `load` minus `load` alone) / {}):\n",
-               kRuns, kRepeats, kRepeats);
+    fmt::print(
+        "\nthe binary, median of {} runs each (a command: (its {} runs after `load` minus `load` alone) / {}):\n",
+        kRuns, kRepeats, kRepeats);
     fmt::print("| command | figure | target |\n|---|---|---|\n");
     fmt::print("| load | {:.3f} s, peak RSS {:.0f} MB = {:.0f} bytes/node | < 0.5 s, <= 300 bytes/node |\n", load,
                peak / 1e6, peak / static_cast<double>(nodes));

@@ -249,8 +249,8 @@ Status Mem(CommandContext& ctx) {
   if (!ctx.args.empty()) return UsageError("mem [--graph]");
   const SimDevice& sim = ctx.session.device().sim;
   const CachingAllocator& a = sim.allocator();
-  ctx.out.Styled(Style::kHeading, "memory on {} (simulated): {} reserved of {}", sim.spec().name, FormatBytes(a.total_reserved()),
-                 FormatBytes(a.capacity()));
+  ctx.out.Styled(Style::kHeading, "memory on {} (simulated): {} reserved of {}", sim.spec().name,
+                 FormatBytes(a.total_reserved()), FormatBytes(a.capacity()));
   ctx.out.Print("  {:<20} {:>12} {:>12} {:>12} {:>9} {:>7}  {}", "pool", "reserved", "allocated", "high-water",
                 "segments", "reuse", "held by");
   for (PoolId id : a.Pools()) {

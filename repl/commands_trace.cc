@@ -466,7 +466,8 @@ Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::s
 }
 
 void RegisterTraceCommands(CommandTable& table) {
-  table.Add({"compiles", "compiles [ID [--phases]]",
+  table.Add({"compiles",
+             "compiles [ID [--phases]]",
              "the compiles of a loaded log or TORCH_COMPILE_DEBUG tree; one compile id tied together",
              "For a graph loaded from a TORCH_TRACE log: each compile id (frame/compile, !N/frame/compile for\n"
              "compiled autograd, torch/_guards.py CompileId) with its status (success, restart, failure and the\n"

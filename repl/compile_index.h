@@ -64,7 +64,7 @@ struct IndexCompile {
   std::vector<std::string> cache;                            // cache artifacts
   std::vector<IndexPhase> phases;                            // in order of their start
   std::vector<std::pair<std::string, double>> metric_times;  // compilation_metrics' durations
-  double started_at = -1, ended_at = -1;                      // its timestamps, seconds since the epoch (-1: none)
+  double started_at = -1, ended_at = -1;                     // its timestamps, seconds since the epoch (-1: none)
   std::vector<std::string> runtime;                          // captures and replays, recorded and simulated
   std::vector<std::string> other;                            // output code, specializations, symbols, graph sizes, ...
   std::vector<std::string> sources;                          // which logs mention it

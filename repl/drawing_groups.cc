@@ -13,9 +13,9 @@ FoldedRange RepeatRange(const std::vector<Node*>& nodes, const RepeatedBlock& bl
   FoldedRange range;
   range.begin = block.RepeatStart(span.first);
   range.end = block.RepeatStart(span.last + 1);
-  range.label = fmt::format("{} of {} folded\n{} x {} nodes: %{} .. %{}", span.Label(), block.count,
-                            span.last - span.first + 1, block.length, nodes[range.begin]->name(),
-                            nodes[range.end - 1]->name());
+  range.label =
+      fmt::format("{} of {} folded\n{} x {} nodes: %{} .. %{}", span.Label(), block.count, span.last - span.first + 1,
+                  block.length, nodes[range.begin]->name(), nodes[range.end - 1]->name());
   RepeatedBlock these = block;
   these.differences.clear();
   for (const RepeatDifference& d : block.differences) {

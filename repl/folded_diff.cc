@@ -138,10 +138,10 @@ FoldedDiff FoldAlikeHunks(std::string_view unified, const Graph& a, const Graph&
     for (size_t k = 1; k < a_lines.size() && k <= 8; ++k) shown.push_back(fmt::format("{}", a_lines[k]));
     std::string more = a_lines.size() > 9 ? fmt::format(" ... and {} more", a_lines.size() - 9) : "";
     std::string in_repeats = where(a_lines);
-    result.note_after[h] =
-        fmt::format("x {} alike hunks: the same change under other names{}; the {} more start at lines {}{} "
-                    "(diff --all prints them)",
-                    group.size(), in_repeats, group.size() - 1, fmt::join(shown, ", "), more);
+    result.note_after[h] = fmt::format(
+        "x {} alike hunks: the same change under other names{}; the {} more start at lines {}{} "
+        "(diff --all prints them)",
+        group.size(), in_repeats, group.size() - 1, fmt::join(shown, ", "), more);
     put("@@ " + result.note_after[h]);
     result.groups.push_back({group.size(), std::move(in_repeats)});
     result.folded += group.size() - 1;

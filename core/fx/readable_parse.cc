@@ -157,8 +157,8 @@ class ReadableParser {
       std::string_view last = text_.substr(last_line_start_);
       return Scanner(last, {filename_, std::max<size_t>(line_no_, 1)})
           .Error(last.size(), state == State::kClass
-                                   ? "expected 'class GraphModule(torch.nn.Module):'"
-                                   : "expected a 'return' line before the end of the file (truncated?)");
+                                  ? "expected 'class GraphModule(torch.nn.Module):'"
+                                  : "expected a 'return' line before the end of the file (truncated?)");
     }
     graph_->mutable_style().submodules = std::move(submodules_);
     return std::move(graph_);
@@ -601,8 +601,7 @@ class ReadableParser {
 
   // `self.a.b` (get_attr), or a call: `self.sub(...)` (call_module),
   // `node.method(...)` (call_method), `torch.ops.aten.mm.default(...)` (call_function).
-  Status ParseCallOrAttribute(const Assignment& lhs, const DottedName& parts, size_t callee_at,
-                              ArgParser& parser) {
+  Status ParseCallOrAttribute(const Assignment& lhs, const DottedName& parts, size_t callee_at, ArgParser& parser) {
     std::string_view dotted = scan_.Since(callee_at);
     bool is_self = parts.count > 1 && parts.first_two[0] == "self";
     NodeSpec spec;
