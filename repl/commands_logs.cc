@@ -10,6 +10,7 @@
 
 #include "core/scanner.h"
 #include "core/text.h"
+#include "formats/graph_sizes.h"
 #include "repl/interpreter.h"
 #include "repl/log_commands.h"
 #include "repl/recorded_runs.h"
@@ -167,6 +168,18 @@ std::vector<std::pair<std::string, LoadedGraph>> TorchLogsGraphs(CommandContext&
           warnings->push_back(
               fmt::format("{}: the `input N:` shapes do not apply: {}", name, shaped.status().message()));
         }
+      }
+    }
+    if (const TorchLogsGraphSizes* table = GraphSizesTableOf(log, g)) {
+      std::unique_ptr<Graph> sized = loaded->graph->Clone();
+      std::vector<std::string> unread;
+      if (ApplyGraphSizes(*sized, *table, &unread) > 0) {
+        loaded->inference = InferShapes(*sized, ctx.session.registry());
+        loaded->graph = std::move(sized);
+      }
+      if (!unread.empty()) {
+        warnings->push_back(fmt::format("{}: {} line(s) of the graph-sizes table (line {}) not applied: {}", name,
+                                        unread.size(), table->line, JoinAtMost(unread, 3)));
       }
     }
     loaded->path = path;

@@ -94,7 +94,13 @@ void DescribeNode(const Node& node, const OpRegistry& registry, CommandOutput& o
   }
   out.Print("  kwargs:   {}}}", kwargs);
   const NodeMeta* meta = node.meta();
-  std::string source = !meta ? "" : meta->source == MetaSource::kAnnotated ? " (annotated)" : " (inferred)";
+  std::string source = !meta ? "" : meta->source == MetaSource::kAnnotated ? " (annotated" : " (inferred";
+  if (meta) {
+    // Sizes a log stated without a dtype (Dynamo's graph-sizes table): "?" is not a guess.
+    bool no_dtype = std::any_of(meta->tensors.begin(), meta->tensors.end(),
+                                [](const TensorMeta& t) { return t.dtype == DType::kUnknown && !t.sizes.empty(); });
+    source += no_dtype ? "; dtype unknown, so bytes and cost are too)" : ")";
+  }
   out.Print("  value:    {}{}", ValueString(node), source);
   if (!meta && node.op() == OpKind::kCallFunction) {
     // Say why there is no shape: usually an input without one.
@@ -152,7 +158,7 @@ void DescribeStats(const Graph& graph, const OpRegistry& registry, CommandOutput
   std::unordered_map<const std::string*, std::pair<const Node*, size_t>> calls_by_target;
   OpLookup lookup(registry);
   double tensor_bytes = 0;
-  size_t known_shapes = 0, unknown_ops = 0;
+  size_t known_shapes = 0, unknown_ops = 0, sizes_without_dtype = 0;
   for (const Node* node : graph) {
     ++by_op[node->op()];
     bool is_op =
@@ -173,6 +179,10 @@ void DescribeStats(const Graph& graph, const OpRegistry& registry, CommandOutput
         all_known = all_known && (bytes.has_value() || (t.dtype == DType::kUnknown && t.sizes.empty()));
       }
       if (all_known) ++known_shapes;
+      // Sizes without a dtype (Dynamo's graph-sizes table states none): bytes unknown, sizes not.
+      bool sizes_only = std::any_of(meta->tensors.begin(), meta->tensors.end(),
+                                    [](const TensorMeta& t) { return t.dtype == DType::kUnknown && !t.sizes.empty(); });
+      if (!all_known && sizes_only) ++sizes_without_dtype;
     }
     if (is_op && (node->op() != OpKind::kCallFunction || !lookup.Find(*node))) ++unknown_ops;
   }
@@ -195,8 +205,10 @@ void DescribeStats(const Graph& graph, const OpRegistry& registry, CommandOutput
     output_count = value.is_sequence() ? value.items().size() : 1;
   }
   out.Print("  outputs:      {}", output_count);
-  out.Print("  tensor bytes: {} ({} of {} nodes with known shapes)", FormatBytes(tensor_bytes), known_shapes,
-            graph.size());
+  out.Print(
+      "  tensor bytes: {} ({} of {} nodes with known shapes{})", FormatBytes(tensor_bytes), known_shapes, graph.size(),
+      sizes_without_dtype == 0 ? ""
+                               : fmt::format("; {} more with sizes but no dtype, so no bytes", sizes_without_dtype));
   out.Print("  compute:      {} FLOPs, {} read, {} written ({} ops with unknown cost, {} not in the registry)",
             FormatCount(total.flops), FormatBytes(total.bytes_read), FormatBytes(total.bytes_written), unknown_cost,
             unknown_ops);
