@@ -61,4 +61,14 @@ std::string JoinAtMost(const std::vector<std::string>& names, size_t shown) {
   return fmt::format("{} ... and {} more", fmt::join(first, ", "), names.size() - shown);
 }
 
+std::string IndentLinesAfterFirst(std::string_view text, size_t indent) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out.append(indent, ' ');
+  }
+  return out;
+}
+
 }  // namespace airscope

@@ -54,4 +54,9 @@ std::string Plural(size_t n, std::string_view one, std::string_view many);
 // readable line.
 std::string JoinAtMost(const std::vector<std::string>& names, size_t shown);
 
+// `text` with every line after the first indented by `indent` spaces, so a
+// multi-line message (a failure reason with its exception's line) stays
+// under the line it is printed on.
+std::string IndentLinesAfterFirst(std::string_view text, size_t indent);
+
 }  // namespace airscope

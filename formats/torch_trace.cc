@@ -225,6 +225,7 @@ struct TraceLogReader::State {
       size_t lines = payload.empty() ? 0 : 1 + static_cast<size_t>(std::count(payload.begin(), payload.end(), '\n'));
       log.output_code.push_back({base_id, output_file, lines, payload.size(), line});
     }
+    if (kind == "artifact" && artifact == "dynamo_error") log.errors.push_back({base_id, payload, line});
     if (kind == "artifact" && artifact == "dynamo_graph_break_reason") {
       std::string_view text(payload);
       auto line_of = [&text](size_t at) {

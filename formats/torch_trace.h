@@ -114,6 +114,14 @@ struct TraceGraphBreak {
   size_t line = 0;
 };
 
+// dynamo_error: the traceback of the exception that failed a compile, as
+// torch/_dynamo/convert_frame.py logs it (the artifact's payload, whole).
+struct TraceError {
+  std::string compile_id;
+  std::string traceback;
+  size_t line = 0;
+};
+
 // symbolic_shape_specialization: a symbol Dynamo specialized to a value.
 struct TraceSpecialization {
   std::string compile_id;
@@ -146,6 +154,7 @@ struct TraceLog {
   std::vector<TraceSpecialization> specializations;
   std::vector<TraceGuardAdded> guards_added;
   std::vector<TraceGraphBreak> graph_breaks;
+  std::vector<TraceError> errors;              // dynamo_error artifacts, in log order
   int rank = -1;                               // the envelopes' "rank" (-1: none)
   std::vector<TraceArtifact> cache_artifacts;  // fx_graph_cache_* and aotautograd_cache_* only
   std::vector<TraceGraph> graphs;              // in log order

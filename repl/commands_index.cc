@@ -23,7 +23,7 @@ void Section(CommandContext& ctx, std::string_view title, const std::vector<std:
 void PrintDetail(CommandContext& ctx, const IndexCompile& c, bool all_phases) {
   std::string attempts = c.attempts > 1 ? fmt::format(" after {} attempts (restarted analysis)", c.attempts) : "";
   ctx.out.Styled(Style::kHeading, "compile {}: {}{}", c.id, c.status == "-" ? "status not logged" : c.status, attempts);
-  if (!c.reason.empty()) ctx.out.Print("  {}: {}", c.status, c.reason);
+  if (!c.reason.empty()) ctx.out.Print("  {}: {}", c.status, IndentLinesAfterFirst(c.reason, 4));
   ctx.out.Print("  from: {}", fmt::join(c.sources, "; "));
   ctx.out.Print("  function: {}", c.function.empty() ? "?" : c.function);
   if (!c.stack.empty()) {
@@ -34,6 +34,20 @@ void PrintDetail(CommandContext& ctx, const IndexCompile& c, bool all_phases) {
     ctx.out.Print("  graph breaks: none logged");
   } else {
     for (const std::string& b : c.graph_breaks) ctx.out.Print("  graph break {}", b);
+  }
+  // The traceback a failed compile left (dynamo_error), whole: the failure
+  // line above is only its last line.
+  for (const std::string& error : c.errors) {
+    std::string_view text = error;
+    size_t first = text.find('\n');
+    ctx.out.Print("  dynamo_error {}", text.substr(0, first));
+    for (size_t at = first; at != std::string_view::npos && at + 1 < text.size();) {
+      size_t end = text.find('\n', at + 1);
+      std::string_view line =
+          text.substr(at + 1, end == std::string_view::npos ? std::string_view::npos : end - at - 1);
+      if (!line.empty()) ctx.out.Print("    {}", line);
+      at = end;
+    }
   }
   std::vector<std::string> graphs;
   for (const IndexGraph& g : c.graphs) graphs.push_back(fmt::format("{} ({}, {} nodes)", g.name, g.kind, g.nodes));

@@ -98,7 +98,8 @@ Status CompilesCommand(CommandContext& ctx) {
                   CountOrDash(c.graph_op_count), CountOrDash(c.graph_node_count), CountOrDash(c.graph_input_count),
                   CountOrDash(c.cache_size), CountOrDash(c.guard_count), c.function.empty() ? "?" : c.function,
                   c.filename, repeats, attempts);
-    if (!c.reason.empty()) ctx.out.Styled(Style::kBad, "         {}: {}", c.status, c.reason);
+    if (!c.reason.empty())
+      ctx.out.Styled(Style::kBad, "         {}: {}", c.status, IndentLinesAfterFirst(c.reason, 11));
     if (auto it = times.find(c.id); it != times.end())
       ctx.out.Styled(Style::kDim, "  {:<{}} time: {}", "", width, it->second);
   }

@@ -139,6 +139,14 @@ class IndexBuilder {
         Compile(t.prefix + b.compile_id, source).graph_breaks.push_back(text);
       }
     }
+    for (const TraceError& e : log.errors) {
+      std::string text = fmt::format("(line {}):\n{}", e.line, e.traceback);
+      if (e.compile_id.empty()) {
+        index_.unlinked.push_back("dynamo_error " + text);
+      } else {
+        Compile(t.prefix + e.compile_id, source).errors.push_back(std::move(text));
+      }
+    }
     for (const TraceGuardAdded& g : log.guards_added) {
       Compile(t.prefix + g.compile_id, source)
           .other.push_back(fmt::format("guard added: {} (line {})", g.expr, g.line));

@@ -22,6 +22,11 @@ TEST(TextTest, JoinAtMostCountsWhatItLeavesOut) {
   EXPECT_EQ(JoinAtMost({"a", "b", "c", "d"}, 2), "a, b ... and 2 more");
 }
 
+TEST(TextTest, IndentLinesAfterFirstKeepsTheFirstLineAsItIs) {
+  EXPECT_EQ(IndentLinesAfterFirst("a", 2), "a");
+  EXPECT_EQ(IndentLinesAfterFirst("failed:\nRuntimeError: x", 4), "failed:\n    RuntimeError: x");
+}
+
 TEST(TextTest, CountDigitsAtCountsTheRunAtPos) {
   EXPECT_EQ(CountDigitsAt("pid_4217x", 4), 4u);
   EXPECT_EQ(CountDigitsAt("pid_4217x", 0), 0u);
