@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,14 @@ std::string CountOrDash(int64_t value);
 
 // "1 graph", "2 graphs": `n` and the word for that count.
 std::string Plural(size_t n, std::string_view one, std::string_view many);
+
+// Hashes std::string and std::string_view alike, so a map keyed by strings
+// is searched with a view into some text, without a copy per lookup:
+// std::unordered_map<std::string, V, TextHash, std::equal_to<>>.
+struct TextHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+};
 
 // "a, b, c, d ... and 3 more": at most `shown` names of a list, then how many
 // were left out, so a long listing (262 lifted parameters) stays one

@@ -10,8 +10,6 @@
 
 #include <fmt/format.h>
 
-#include "core/text.h"  // JoinAtMost, for the commands that print lists
-
 namespace airscope {
 
 // kData: bytes the user asked to have printed (`dump fx -`, `dump png -`,

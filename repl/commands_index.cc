@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/line_reader.h"
 #include "core/scanner.h"
 #include "core/text.h"
 #include "repl/compile_index.h"
@@ -37,17 +38,11 @@ void PrintDetail(CommandContext& ctx, const IndexCompile& c, bool all_phases) {
   }
   // The traceback a failed compile left (dynamo_error), whole: the failure
   // line above is only its last line.
-  for (const std::string& error : c.errors) {
-    std::string_view text = error;
-    size_t first = text.find('\n');
-    ctx.out.Print("  dynamo_error {}", text.substr(0, first));
-    for (size_t at = first; at != std::string_view::npos && at + 1 < text.size();) {
-      size_t end = text.find('\n', at + 1);
-      std::string_view line =
-          text.substr(at + 1, end == std::string_view::npos ? std::string_view::npos : end - at - 1);
+  for (const IndexCompile::Error& error : c.errors) {
+    ctx.out.Print("  dynamo_error (line {}):", error.line);
+    ForEachLine(error.traceback, [&ctx](std::string_view line) {
       if (!line.empty()) ctx.out.Print("    {}", line);
-      at = end;
-    }
+    });
   }
   std::vector<std::string> graphs;
   for (const IndexGraph& g : c.graphs) graphs.push_back(fmt::format("{} ({}, {} nodes)", g.name, g.kind, g.nodes));

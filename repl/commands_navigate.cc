@@ -14,6 +14,7 @@
 #include "core/analysis/graph_neighbourhood.h"
 #include "core/check/happens_before.h"
 #include "core/lower/task_graph.h"
+#include "core/text.h"
 #include "repl/command_table.h"
 #include "repl/graph_folding.h"
 #include "repl/graph_text.h"

@@ -11,6 +11,7 @@
 #include "core/interrupt.h"
 #include "core/pass/graph_diff.h"
 #include "core/scanner.h"
+#include "core/text.h"
 #include "repl/command_table.h"
 #include "repl/condition.h"
 #include "repl/dump_instrumentation.h"

@@ -140,11 +140,10 @@ class IndexBuilder {
       }
     }
     for (const TraceError& e : log.errors) {
-      std::string text = fmt::format("(line {}):\n{}", e.line, e.traceback);
       if (e.compile_id.empty()) {
-        index_.unlinked.push_back("dynamo_error " + text);
+        index_.unlinked.push_back(fmt::format("dynamo_error (line {}):\n{}", e.line, e.traceback));
       } else {
-        Compile(t.prefix + e.compile_id, source).errors.push_back(std::move(text));
+        Compile(t.prefix + e.compile_id, source).errors.push_back({e.line, e.traceback});
       }
     }
     for (const TraceGuardAdded& g : log.guards_added) {

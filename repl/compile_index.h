@@ -58,7 +58,11 @@ struct IndexCompile {
   int64_t guard_count = -1;
   std::string guards;  // what holds its guards: "dynamo_cpp_guards_str", "TREE_GUARD_MANAGER (line 40)"
   std::vector<std::string> graph_breaks;
-  std::vector<std::string> errors;    // the tracebacks of dynamo_error artifacts, "(line N):\nTraceback ..."
+  struct Error {
+    size_t line = 0;        // of the dynamo_error record in its log
+    std::string traceback;  // the artifact's payload, whole
+  };
+  std::vector<Error> errors;
   std::vector<IndexGraph> graphs;     // Dynamo, AOT and TorchAir's printouts, as the logs hold them
   std::vector<std::string> torchair;  // TorchAir's side: model__K, recorded runs (compare), fx graph names
   std::vector<std::string> recompile_reasons;

@@ -17,6 +17,13 @@
 namespace airscope {
 namespace {
 
+// Sizes stated without a dtype (Dynamo's graph-sizes table states none):
+// the sizes are known, the bytes and cost are not. "?" is not a guess.
+bool HasSizesWithoutDtype(const NodeMeta& meta) {
+  return std::any_of(meta.tensors.begin(), meta.tensors.end(),
+                     [](const TensorMeta& t) { return t.dtype == DType::kUnknown && !t.sizes.empty(); });
+}
+
 std::string FormatBytes(double bytes) {
   static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int unit = 0;
@@ -96,10 +103,7 @@ void DescribeNode(const Node& node, const OpRegistry& registry, CommandOutput& o
   const NodeMeta* meta = node.meta();
   std::string source = !meta ? "" : meta->source == MetaSource::kAnnotated ? " (annotated" : " (inferred";
   if (meta) {
-    // Sizes a log stated without a dtype (Dynamo's graph-sizes table): "?" is not a guess.
-    bool no_dtype = std::any_of(meta->tensors.begin(), meta->tensors.end(),
-                                [](const TensorMeta& t) { return t.dtype == DType::kUnknown && !t.sizes.empty(); });
-    source += no_dtype ? "; dtype unknown, so bytes and cost are too)" : ")";
+    source += HasSizesWithoutDtype(*meta) ? "; dtype unknown, so bytes and cost are too)" : ")";
   }
   out.Print("  value:    {}{}", ValueString(node), source);
   if (!meta && node.op() == OpKind::kCallFunction) {
@@ -179,10 +183,7 @@ void DescribeStats(const Graph& graph, const OpRegistry& registry, CommandOutput
         all_known = all_known && (bytes.has_value() || (t.dtype == DType::kUnknown && t.sizes.empty()));
       }
       if (all_known) ++known_shapes;
-      // Sizes without a dtype (Dynamo's graph-sizes table states none): bytes unknown, sizes not.
-      bool sizes_only = std::any_of(meta->tensors.begin(), meta->tensors.end(),
-                                    [](const TensorMeta& t) { return t.dtype == DType::kUnknown && !t.sizes.empty(); });
-      if (!all_known && sizes_only) ++sizes_without_dtype;
+      if (!all_known && HasSizesWithoutDtype(*meta)) ++sizes_without_dtype;
     }
     if (is_op && (node->op() != OpKind::kCallFunction || !lookup.Find(*node))) ++unknown_ops;
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/suggest.h"
+#include "core/text.h"
 #include "repl/cache_state.h"
 #include "repl/command_output.h"
 

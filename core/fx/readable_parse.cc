@@ -65,13 +65,6 @@ struct DottedName {
   size_t count = 0;
 };
 
-// Hashes std::string and std::string_view alike, so a map keyed by strings
-// is searched with a view into the text (no copy per lookup).
-struct TextHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
-};
-
 class ReadableParser {
  public:
   ReadableParser(std::string_view text, std::string_view filename, const ReleaseTextBefore& release)

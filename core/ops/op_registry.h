@@ -19,6 +19,7 @@
 
 #include "core/ir/node.h"
 #include "core/status.h"
+#include "core/text.h"  // TextHash
 
 namespace airscope {
 
@@ -72,11 +73,7 @@ class OpRegistry {
   uint64_t version_ = 0;
   // Hashed, not ordered: every pass asks Find() of nearly every node, and a
   // tree of ~600 names costs a dozen string compares per ask. Names() sorts.
-  struct NameHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
-  };
-  std::unordered_map<std::string, OpInfo, NameHash, std::equal_to<>> ops_;
+  std::unordered_map<std::string, OpInfo, TextHash, std::equal_to<>> ops_;
 };
 
 // OpRegistry::Find for the nodes of one walk over one graph, remembering the

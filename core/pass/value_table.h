@@ -16,6 +16,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/text.h"  // TextHash
+
 namespace airscope {
 
 using ValueId = uint32_t;
@@ -52,10 +54,6 @@ class ValueTable {
   // most lookups are hits (a summary after a pass finds the values of the
   // one before), and each array read on the way was a cache miss.
   std::vector<uint64_t> slots_;
-  struct TextHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view text) const { return std::hash<std::string_view>()(text); }
-  };
   std::unordered_map<std::string, uint32_t, TextHash, std::equal_to<>> symbols_;
   std::vector<const std::string*> symbol_texts_;
 };
