@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,6 +56,7 @@ Result<Running> Start(size_t index, const ChildWork& work) {
   if (::pipe2(fds, O_CLOEXEC) != 0)
     return Status::Errorf("{}: cannot make a pipe: {}", work.what, std::strerror(errno));
   std::fflush(nullptr);  // nothing buffered is written twice
+  const pid_t parent = ::getpid();
   pid_t child = ::fork();
   if (child < 0) {
     int err = errno;
@@ -63,6 +65,10 @@ Result<Running> Start(size_t index, const ChildWork& work) {
     return Status::Errorf("{}: cannot start a process: {}", work.what, std::strerror(err));
   }
   if (child == 0) {
+    // A child outlives a parent that is killed (a test's timeout, kill -9):
+    // a layout of minutes would run on, holding the parent's stdout open.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);  // the parent died before the line above
     ::close(fds[0]);
     ChildMain(fds[1], work.work);
   }

@@ -8,7 +8,12 @@
 // becomes an error naming the signal, not the end of the session. The child
 // sees a copy of the parent's memory at the fork, so `work` may read any of
 // it; nothing it changes comes back. The child leaves by _exit, running no
-// destructors or atexit handlers of the parent's.
+// destructors or atexit handlers of the parent's, and is killed if the parent
+// dies first.
+//
+// Call these only while no other thread of the process runs: the child has
+// only the forking thread, and a lock another one held at the fork (the
+// allocator's, under the sanitizers) stays held in the child for ever.
 #pragma once
 
 #include <functional>

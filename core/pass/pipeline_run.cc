@@ -128,7 +128,7 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
     snapshots_.push_back(snapshots_.back());
     recipes_.emplace_back();  // a skipped pass changes nothing: nothing to replay
     failure_.reset();
-    if (env.on_stage) env.on_stage(stages_.back(), Current());
+    AnnounceStage(env);
     return Status::Ok();
   }
   auto fail = [&](Status error) {
@@ -208,7 +208,7 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
   // old snapshot's summary, which may still be reading it: Evict may drop it.
   if (changed) FinishBackgroundWork();
   Evict();
-  if (env.on_stage) env.on_stage(stages_.back(), Current());
+  AnnounceStage(env);
   return Status::Ok();
 }
 
@@ -223,6 +223,15 @@ void PipelineRun::SummarizeInBackground(const PassContext& context) {
 
 void PipelineRun::FinishBackgroundWork() const {
   if (effects_.valid()) effects_.wait();
+}
+
+void PipelineRun::AnnounceStage(const PipelineEnv& env) const {
+  if (!env.on_stage) return;
+  // A dump may fork a child to lay out a drawing. A child forked while the
+  // summary's thread holds a lock (the allocator's, under the sanitizers)
+  // inherits it held and waits for ever: the thread must be done first.
+  FinishBackgroundWork();
+  env.on_stage(stages_.back(), Current());
 }
 
 RunReport PipelineRun::Step(size_t n, const PipelineEnv& env) {

@@ -82,7 +82,9 @@ struct PipelineEnv {
   const PassRegistry* passes = nullptr;
   PassContext* context = nullptr;
   std::vector<PassInstrumentation*> instrumentations;
-  // Called for every new stage, and for stage 0 when a run starts from it.
+  // Called for every new stage, and for stage 0 when a run starts from it,
+  // with no thread of the run's still working: it may fork (a drawing's
+  // layout runs in a child process, core/child_process.h).
   std::function<void(const StageRecord&, const Graph&)> on_stage;
   bool ignore_breakpoints = false;
 };
@@ -207,6 +209,8 @@ class PipelineRun {
   // graph, so Evict never drops the snapshot it reads.
   void SummarizeInBackground(const PassContext& context);
   void FinishBackgroundWork() const;
+  // env.on_stage(the newest stage, the current graph), once the background work is done.
+  void AnnounceStage(const PipelineEnv& env) const;
   // What made each stage, for recomputing a dropped snapshot exactly: the
   // registry and the context (switches, custom pass lists) the pass ran
   // with, and the versions of the tables it read then. A table changed since

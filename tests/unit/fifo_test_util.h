@@ -1,3 +1,6 @@
+// Threads for tests of FIFOs that can never hang the test, whatever the code
+// under test does.
+//
 // FifoUnblocker: for tests of readers that must never block on a FIFO.
 // It opens the write end of each FIFO it watches whenever a reader has it
 // open (after `delay_ms`, so a reader that gives up at once never meets it)
@@ -7,6 +10,8 @@
 #pragma once
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -46,6 +51,49 @@ class FifoUnblocker {
   std::atomic<bool> stop_{false};
   std::atomic<int> opened_{0};
   std::thread thread_;  // last: it starts once the flags above exist
+};
+
+// FifoWriter: writes `contents` into the FIFO `path` once a reader has it
+// open, on a thread of its own. A writer that opened it blocking (fopen "w")
+// waited for ever when the reader under test gave up before it came; this one
+// tries every millisecond for `patience_ms`, then gives up, and a reader that
+// leaves early ends the writing (EPIPE: the thread blocks SIGPIPE).
+class FifoWriter {
+ public:
+  FifoWriter(std::string path, std::string contents, int patience_ms = 30000)
+      : thread_([this, path = std::move(path), contents = std::move(contents), patience_ms] {
+          sigset_t pipe_signal;
+          sigemptyset(&pipe_signal);
+          sigaddset(&pipe_signal, SIGPIPE);
+          pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
+          int fd = -1;
+          for (int waited = 0; fd < 0 && waited < patience_ms; ++waited) {
+            fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);  // ENXIO while nobody reads
+            if (fd < 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          }
+          if (fd < 0) return;
+          ::fcntl(fd, F_SETFL, 0);  // blocking: the reader sets the pace
+          size_t done = 0;
+          while (done < contents.size()) {
+            ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+            if (n <= 0) break;
+            done += static_cast<size_t>(n);
+          }
+          ::close(fd);
+          wrote_all_ = done == contents.size();
+        }) {}
+  ~FifoWriter() { Finish(); }
+  FifoWriter(const FifoWriter&) = delete;
+  FifoWriter& operator=(const FifoWriter&) = delete;
+  // Joins the thread; whether every byte went into the FIFO.
+  bool Finish() {
+    if (thread_.joinable()) thread_.join();
+    return wrote_all_;
+  }
+
+ private:
+  std::atomic<bool> wrote_all_{false};
+  std::thread thread_;  // last: it starts once the flag above exists
 };
 
 }  // namespace airscope::testing_fifo

@@ -7,10 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -72,14 +70,9 @@ TEST_F(FileUtilTest, ReadsAFifoToItsEnd) {
   std::string path = (dir_ / "fifo").string();
   ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
   std::string contents = Pattern(300000);  // several growths from st_size 0
-  std::thread writer([&] {
-    std::FILE* f = std::fopen(path.c_str(), "w");
-    if (!f) return;
-    std::fwrite(contents.data(), 1, contents.size(), f);
-    std::fclose(f);
-  });
+  testing_fifo::FifoWriter writer(path, contents);
   Result<FileText> text = ReadFileText(path);
-  writer.join();
+  EXPECT_TRUE(writer.Finish());
   ASSERT_TRUE(text.ok()) << text.status().message();
   EXPECT_EQ(text->view(), contents);
 }
@@ -116,15 +109,10 @@ TEST_F(FileUtilTest, TheLineReaderOpensAsEveryReaderDoes) {
   EXPECT_EQ(device.message(), "/dev/zero: a device, not a file (airscope reads regular files, pipes and FIFOs)");
   EXPECT_EQ(lines, 0u);
   // A FIFO with a writer is read to its end, line by line.
-  std::thread writer([&] {
-    std::FILE* f = std::fopen(path.c_str(), "w");
-    if (!f) return;
-    std::fputs("one\ntwo\nthree", f);
-    std::fclose(f);
-  });
+  testing_fifo::FifoWriter writer(path, "one\ntwo\nthree");
   std::vector<std::string> got;
   Status read = ReadFileLines(path, 1 << 20, [&got](std::string_view line) { got.emplace_back(line); });
-  writer.join();
+  EXPECT_TRUE(writer.Finish());
   EXPECT_TRUE(read.ok()) << read.message();
   EXPECT_EQ(got, (std::vector<std::string>{"one", "two", "three"}));
 }

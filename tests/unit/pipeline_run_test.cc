@@ -3,6 +3,11 @@
 // edits of the pass list, and the memory budget (evict + recompute).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <iterator>
+
+#include "core/fx/fx_text.h"
 #include "core/pass/decomposition.h"
 #include "core/pass/pipeline_run.h"
 #include "pipeline_test_util.h"
@@ -281,6 +286,47 @@ TEST(PipelineRunTest, UncheckedPassesChangeTheGraphWhileItsSummaryIsMade) {
   ASSERT_TRUE(run.at_end());
   EXPECT_FALSE(run.IsKept(2));
   EXPECT_NE(run.Current().Find("r_relu"), nullptr);
+}
+
+// The threads of this process, as Linux lists them.
+size_t ThreadCount() {
+  return static_cast<size_t>(std::distance(std::filesystem::directory_iterator("/proc/self/task"), {}));
+}
+
+// on_stage may fork (a dump drawn by graphviz runs in a child process), and a
+// child forked while the summary's thread held a lock (the allocator's under
+// the sanitizers) waited for ever: CI's sanitizer run hung. The summary of a
+// stage a pass left alone is still being made when the stage is announced,
+// unless the run waits for it first.
+TEST(PipelineRunTest, AStageIsAnnouncedWithNoOtherThreadRunning) {
+  std::string text = "graph():\n    %x : [num_users=1] = placeholder[target=x]\n";
+  std::string previous = "x";
+  for (int i = 0; i < 20000; ++i) {  // big enough that its summary takes a while
+    std::string name = fmt::format("relu_{}", i);
+    text += fmt::format(
+        "    %{} : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%{},), kwargs = {{}})\n",
+        name, previous);
+    previous = name;
+  }
+  text += fmt::format("    return ({},)", previous);
+  Result<std::unique_ptr<Graph>> chain = ParseFxText(text, "chain.graph.txt");
+  ASSERT_TRUE(chain.ok()) << chain.status().message();
+  PassRegistry registry = TestRegistry();
+  PassContext context;
+  PipelineEnv env;
+  env.passes = &registry;
+  env.context = &context;
+  size_t announced = 0;
+  size_t most_threads = 0;
+  env.on_stage = [&](const StageRecord&, const Graph&) {
+    ++announced;
+    most_threads = std::max(most_threads, ThreadCount());
+  };
+  ASSERT_EQ(ThreadCount(), 1u);
+  PipelineRun run(std::shared_ptr<const Graph>(std::move(*chain)), {"nothing", "nothing", "nothing", "nothing", "nothing"});
+  ASSERT_TRUE(run.RunUntil(std::nullopt, env).ok());
+  EXPECT_EQ(announced, 6u);  // the input and five stages
+  EXPECT_EQ(most_threads, 1u);
 }
 
 TEST(PipelineRunTest, BudgetEvictsOldSnapshotsAndRecomputesThemExactly) {
