@@ -323,7 +323,8 @@ TEST(PipelineRunTest, AStageIsAnnouncedWithNoOtherThreadRunning) {
     most_threads = std::max(most_threads, ThreadCount());
   };
   ASSERT_EQ(ThreadCount(), 1u);
-  PipelineRun run(std::shared_ptr<const Graph>(std::move(*chain)), {"nothing", "nothing", "nothing", "nothing", "nothing"});
+  PipelineRun run(std::shared_ptr<const Graph>(std::move(*chain)),
+                  {"nothing", "nothing", "nothing", "nothing", "nothing"});
   ASSERT_TRUE(run.RunUntil(std::nullopt, env).ok());
   EXPECT_EQ(announced, 6u);  // the input and five stages
   EXPECT_EQ(most_threads, 1u);
