@@ -388,19 +388,30 @@ size_t TorchAirGraphStart(std::string_view text) {
   return std::string_view::npos;
 }
 
+bool IsRecompilesArtifact(std::string_view artifact) {
+  return artifact == "recompiles" || artifact == "recompiles_verbose";
+}
+
+// The first line of a recompile message (guards.py; convert_frame.py's tuple of 2023).
+bool IsRecompileHeader(std::string_view t) {
+  return t.starts_with("Recompiling function ") || t.starts_with("('Recompiling function ");
+}
+
 MessageKind TorchKind(std::string_view text, std::string_view artifact) {
   std::string_view t = TrimLeft(text, kLeftBlanks);
   // Most lines start none of these messages: one look at the first byte.
   if (t.empty() || std::string_view("TGR(t").find(t[0]) == std::string_view::npos) {
-    return artifact == "guards" || artifact == "verbose_guards" ? MessageKind::kGuardLines : MessageKind::kOther;
+    if (artifact == "guards" || artifact == "verbose_guards") return MessageKind::kGuardLines;
+    // A recompile message whose first lines are before the log's window (or
+    // another stream's): still a recompile, read without its header.
+    return IsRecompilesArtifact(artifact) ? MessageKind::kRecompile : MessageKind::kOther;
   }
   if (t.starts_with("TRACED GRAPH TENSOR SIZES")) return MessageKind::kGraphSizes;
   if (t.starts_with("TRACED GRAPH")) return MessageKind::kGraph;
   if (artifact == "graph" && t.starts_with("Tabulate module missing")) return MessageKind::kGraph;
   if (TrimRight(t, kRightBlanks) == "GUARDS:") return MessageKind::kGuards;
   if (artifact == "guards" || artifact == "verbose_guards") return MessageKind::kGuardLines;
-  if (t.starts_with("Recompiling function ") || t.starts_with("('Recompiling function "))
-    return MessageKind::kRecompile;
+  if (IsRecompileHeader(t) || IsRecompilesArtifact(artifact)) return MessageKind::kRecompile;
   if (t.starts_with("Graph break")) return MessageKind::kGraphBreak;
   if (t.starts_with("torch._dynamo hit config.")) return MessageKind::kCacheLimit;
   return MessageKind::kOther;
@@ -634,6 +645,7 @@ struct TorchLogsReader::State {
     Message message;
   };
   std::deque<Stream> streams;  // a deque: `last` and callers' references stay valid
+  bool at_end_of_log = false;  // Finish closes the messages still open: the log may end inside them
   Stream* last = nullptr;      // the stream of the last prefixed line or bare message
 
   std::map<std::pair<int, std::string>, size_t> compile_index;  // (rank, base id) -> compiles
@@ -1009,6 +1021,7 @@ struct TorchLogsReader::State {
     r.line = m.line;
     r.verbose = m.artifact == "recompiles_verbose";
     std::string_view first = TrimBlanks(m.texts[0]);
+    r.header_missing = !IsRecompileHeader(first);
     if (first.starts_with("('")) {
       // convert_frame.py, 2023: a logged tuple ('Recompiling function F in L', "triggered by ...: R").
       size_t pos = 1;
@@ -1021,8 +1034,8 @@ struct TorchLogsReader::State {
         if (detail.starts_with(kOne)) r.failures.push_back(detail.substr(kOne.size()));
       }
     } else {
-      SplitFunctionIn(first, &r.function, &r.location);
-      for (size_t k = 1; k < m.texts.size(); ++k) {
+      if (!r.header_missing) SplitFunctionIn(first, &r.function, &r.location);
+      for (size_t k = r.header_missing ? 0 : 1; k < m.texts.size(); ++k) {
         std::string_view t = TrimBlanks(m.texts[k]);
         if (t.empty()) continue;
         r.details.emplace_back(t);
@@ -1031,6 +1044,9 @@ struct TorchLogsReader::State {
         if (!failure.empty()) r.failures.emplace_back(failure);
       }
     }
+    // guards.py always follows the first line with the failures; a message
+    // open at the end of the log without one was cut there.
+    r.cut_at_end = at_end_of_log && r.failures.empty();
     if (TorchLogsCompile* c = CompileOf(m.rank, m.id)) {
       if (c->function.empty()) c->function = r.function;
       if (c->location.empty()) c->location = r.location;
@@ -1400,8 +1416,8 @@ struct TorchLogsReader::State {
       Message& m = s.message;
       MessageKind kind = torchair ? MessageKind::kOther : TorchKind(h.text, h.artifact);
       bool starts_new = kind == MessageKind::kGraph || kind == MessageKind::kGuards ||
-                        kind == MessageKind::kRecompile || kind == MessageKind::kGraphSizes ||
-                        kind == MessageKind::kCacheLimit;
+                        (kind == MessageKind::kRecompile && IsRecompileHeader(TrimLeft(h.text, kLeftBlanks))) ||
+                        kind == MessageKind::kGraphSizes || kind == MessageKind::kCacheLimit;
       // The same prefix continues the record (every line of a message repeats it),
       // unless the line plainly starts another message.
       if (m.open && !torchair && m.prefix == h.prefix && !starts_new) {
@@ -1455,6 +1471,7 @@ struct TorchLogsReader::State {
   }
 
   TorchLogs Finish() {
+    at_end_of_log = true;
     for (Stream& s : streams) Close(s.message);
     log.ranks.assign(ranks.begin(), ranks.end());
     // Messages are read when they end; interleaved streams end out of order.

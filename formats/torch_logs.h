@@ -97,11 +97,22 @@ struct TorchLogsGuards {
 
 // One recompile message as Dynamo printed it (guards.py,
 // get_and_maybe_log_recompilation_reasons; convert_frame.py before 2.4).
+// What is printed for a recompile with header_missing.
+inline constexpr std::string_view kRecompileHeaderMissing =
+    "the log starts after this message's first line, which names the function";
+// ... and for one with cut_at_end.
+inline constexpr std::string_view kRecompileCutAtEnd = "the log ends inside this message, before its guard failures";
+
 struct TorchLogsRecompile {
   std::string id;  // the compile the recompile starts ("0/1"); empty when the line had none
   int rank = -1;
   size_t line = 0;
-  bool verbose = false;               // recompiles_verbose ("guard N failures:" groups)
+  bool verbose = false;  // recompiles_verbose ("guard N failures:" groups)
+  // The log holds only the message's later lines (it starts after the
+  // "Recompiling function F in L" line): function and location are unknown.
+  bool header_missing = false;  // said as kRecompileHeaderMissing
+  // The log ends inside the message, before any guard failure: they are unknown.
+  bool cut_at_end = false;
   std::string function;               // "f"
   std::string location;               // "/data/b.py:3"
   std::vector<std::string> details;   // the lines after the first, stripped: "triggered by ...", "- 0/0: ..."

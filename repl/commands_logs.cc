@@ -83,7 +83,10 @@ std::string HoldingsSummary(const Holdings& h) {
     parts.push_back(fmt::format("guards ({}, {})", g->count, g->tree ? "tree" : "flat"));
   }
   for (const TorchLogsRecompile* r : h.recompiles) {
-    parts.push_back(fmt::format("recompile ({})", Plural(r->failures.size(), "failure", "failures")));
+    parts.push_back(fmt::format("recompile ({}{})", Plural(r->failures.size(), "failure", "failures"),
+                                r->header_missing ? "; its start is before the log's"
+                                : r->cut_at_end   ? "; the log ends inside it"
+                                                  : ""));
   }
   if (!h.breaks.empty()) parts.push_back(Plural(h.breaks.size(), "graph break", "graph breaks"));
   if (!h.symbols.empty()) parts.push_back(Plural(h.symbols.size(), "symbol", "symbols"));
@@ -104,7 +107,12 @@ void PrintHoldingsDetail(CommandContext& ctx, const TorchLogs& log, const Holdin
                   g->line, g->id.empty() ? "" : log.Qualified(g->rank, g->id));
   }
   for (const TorchLogsRecompile* r : h.recompiles) {
-    ctx.out.Print("  recompile (line {}): function {} in {}", r->line, r->function, r->location);
+    if (r->header_missing) {
+      ctx.out.Print("  recompile (line {}): function unknown: {}", r->line, kRecompileHeaderMissing);
+    } else {
+      ctx.out.Print("  recompile (line {}): function {} in {}", r->line, r->function, r->location);
+    }
+    if (r->cut_at_end) ctx.out.Print("    ({})", kRecompileCutAtEnd);
     for (const std::string& f : r->failures) ctx.out.Print("    - {}", f);
   }
   for (const TorchLogsGraphBreak* b : h.breaks) {
@@ -333,8 +341,13 @@ Status ShowLogRecompiles(CommandContext& ctx, const TorchLogs& log) {
     if (recompile) {
       const TorchLogsRecompile& x = log.recompiles[r++];
       std::string id = x.id.empty() ? "" : fmt::format("[{}] ", log.Qualified(x.rank, x.id));
-      ctx.out.Print("{}Recompiling function {} in {}", id, x.function, x.location);
+      if (x.header_missing) {
+        ctx.out.Print("{}Recompiling function ? (line {}: {})", id, x.line, kRecompileHeaderMissing);
+      } else {
+        ctx.out.Print("{}Recompiling function {} in {}", id, x.function, x.location);
+      }
       for (const std::string& d : x.details) ctx.out.Print("    {}", d);
+      if (x.cut_at_end) ctx.out.Print("    ({})", kRecompileCutAtEnd);
     } else {
       const TorchLogsCacheLimit& x = log.cache_limits[l++];
       std::string id = x.id.empty() ? "" : fmt::format("[{}] ", log.Qualified(x.rank, x.id));

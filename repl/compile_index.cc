@@ -202,8 +202,9 @@ class IndexBuilder {
     }
     for (const TorchLogsRecompile& r : log.recompiles) {
       if (r.id.empty()) {
-        index_.unlinked.push_back(
-            fmt::format("recompile of {} in {} ({} line {})", r.function, r.location, ShortPath(log.path), r.line));
+        std::string what = r.header_missing ? fmt::format("a function unknown: {}", kRecompileHeaderMissing)
+                                            : fmt::format("{} in {}", r.function, r.location);
+        index_.unlinked.push_back(fmt::format("recompile of {} ({} line {})", what, ShortPath(log.path), r.line));
         continue;
       }
       IndexCompile& c = Compile(id_of(r.rank, r.id), source);

@@ -82,8 +82,8 @@ TEST(CallHistory, GlobalStateIsNotFixable) {
 }
 
 TEST(CallHistory, ObjectIdentityChurnIsNotFixableAndNamesItsSource) {
-  // issue163329_check_obj_id.log: the stored copy starts inside [0/6]'s message (its lines without
-  // a header are not a message) and holds [0/7]'s: eight entries, 0/5 and 0/6 known by their ids.
+  // issue163329_check_obj_id.log: the stored copy starts inside [0/6]'s message, at its failures
+  // of 0/3 to 0/0 (kept without the header), and holds [0/7]'s: eight entries.
   CallHistory h = FromFile("issue163329_check_obj_id.log");
   ASSERT_EQ(h.calls.size(), 8u);
   EXPECT_EQ(h.logged_compiles, 8u);
@@ -91,8 +91,12 @@ TEST(CallHistory, ObjectIdentityChurnIsNotFixableAndNamesItsSource) {
   EXPECT_EQ(h.unfixable[0].kind, GuardFailure::Kind::kObjectId);
   EXPECT_EQ(h.unfixable[0].source, "self._modules['attn'].processor");
   EXPECT_EQ(h.calls[5].spec, "self__modules_attn_processor_id=\"'id140576345760592'\"");
-  EXPECT_EQ(h.calls[0].evidence, "not in the log: a later compile id says entry 0/0 exists");
-  EXPECT_FALSE(h.calls[0].assumed.empty());
+  // The cut message's failures give 0/0 its object id; only 0/4's is named by no failure.
+  EXPECT_EQ(h.calls[0].evidence, "no message in the log: entry 0/0 is known from later failures");
+  EXPECT_TRUE(h.calls[0].assumed.empty());
+  EXPECT_EQ(h.calls[0].spec, "self__modules_attn_processor_id=\"'id140576340327440'\"");
+  EXPECT_EQ(h.calls[4].evidence, "not in the log: a later compile id says entry 0/4 exists");
+  EXPECT_FALSE(h.calls[4].assumed.empty());
 }
 
 TEST(CallHistory, AParametersSizeIsNotReplayedAsADynamicDim) {

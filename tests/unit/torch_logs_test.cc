@@ -555,8 +555,22 @@ TEST(TorchLogsTest, RealLogComfyUI9289RecompilesBehindComfyUIManagersStamp) {
   TorchLogs log = RealLog("comfyui9289_recompiles.log");
   EXPECT_EQ(log.other_lines, 0u);
   EXPECT_EQ(log.torch_lines, 6u);
-  ASSERT_EQ(log.recompiles.size(), 2u);  // [4/1]'s header is not in the stored copy
+  // [4/1]'s header is not in the stored copy, which starts at its last
+  // failure: that is kept, with the function unknown (it was dropped once).
+  ASSERT_EQ(log.recompiles.size(), 3u);
+  const TorchLogsRecompile& cut = log.recompiles[0];
+  EXPECT_EQ(cut.id, "4/1");
+  EXPECT_EQ(cut.line, 1u);
+  EXPECT_TRUE(cut.header_missing);
+  EXPECT_FALSE(cut.cut_at_end);
+  EXPECT_EQ(cut.function, "");
+  EXPECT_EQ(cut.location, "");
+  EXPECT_EQ(Failures(log, 0),
+            (std::vector<std::string>{"4/0: tensor 'args[0]' size mismatch at index 1. expected 215, actual 6"}));
+  log.recompiles.erase(log.recompiles.begin());
   const TorchLogsRecompile& r = log.recompiles[0];
+  EXPECT_FALSE(r.header_missing);
+  EXPECT_FALSE(r.cut_at_end);
   EXPECT_EQ(r.id, "6/2");
   EXPECT_EQ(r.line, 2u);
   EXPECT_EQ(r.function, "forward");
@@ -570,6 +584,7 @@ TEST(TorchLogsTest, RealLogComfyUI9289RecompilesBehindComfyUIManagersStamp) {
   EXPECT_EQ(log.recompiles[1].id, "7/2");
   EXPECT_EQ(log.recompiles[1].line, 6u);
   EXPECT_TRUE(log.recompiles[1].failures.empty());  // the stored copy ends inside its first line
+  EXPECT_TRUE(log.recompiles[1].cut_at_end);
   std::vector<std::string> ids;
   for (const TorchLogsCompile& c : log.compiles) ids.push_back(c.id);
   EXPECT_EQ(ids, (std::vector<std::string>{"4/1", "6/2", "7/2"}));
@@ -629,8 +644,15 @@ TEST(TorchLogsTest, RealLogPr110325Dim0GrowsByOnePerCall) {
   // pytorch PR 110325 (torch 2.1 bracket layout, no compile ids): two
   // consecutive recompiles of _forward_impl for x's dim 0 = 26, then 27.
   TorchLogs log = RealLog("pr110325_recompiles_dim0.log");
-  ASSERT_EQ(log.recompiles.size(), 2u);
+  // The stored copy starts at the last failure of the recompile before (for 25).
+  ASSERT_EQ(log.recompiles.size(), 3u);
+  EXPECT_TRUE(log.recompiles[0].header_missing);
+  EXPECT_EQ(log.recompiles[0].line, 1u);
+  EXPECT_EQ(Failures(log, 0),
+            (std::vector<std::string>{"tensor 'L['x']' size mismatch at index 0. expected 24, actual 25"}));
+  log.recompiles.erase(log.recompiles.begin());
   for (const TorchLogsRecompile& r : log.recompiles) {
+    EXPECT_FALSE(r.header_missing);
     EXPECT_EQ(r.id, "");
     EXPECT_EQ(r.function, "_forward_impl");
     EXPECT_EQ(r.location, "/data/users/williamwen/torchvision/torchvision/models/resnet.py:266");
@@ -672,7 +694,11 @@ TEST(TorchLogsTest, EveryRealLogLoadsWithWhatItsTextHolds) {
               return copies;
             }(),
         traced + torchair_graphs);
-    EXPECT_EQ(log.recompiles.size(), count(std::regex("Recompiling function ")));
+    // A log that starts inside a recompile message (after its header) holds one more.
+    std::string_view first_line = std::string_view(text).substr(0, text.find('\n'));
+    size_t starts_inside = first_line.find("__recompiles") != std::string_view::npos &&
+                           first_line.find("Recompiling function ") == std::string_view::npos;
+    EXPECT_EQ(log.recompiles.size(), count(std::regex("Recompiling function ")) + starts_inside);
     EXPECT_EQ(log.cache_limits.size(), count(std::regex("torch\\._dynamo hit config\\.")));
     EXPECT_EQ(log.symbols.size(), count(std::regex("create_symbol ")));
     EXPECT_EQ(log.lines, static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + (text.back() != '\n'));
