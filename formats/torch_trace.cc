@@ -162,6 +162,11 @@ struct TraceLogReader::State {
   // The record whose payload lines are being read.
   bool open = false;
   bool orphan_reported = false;
+  // Empty lines met while a payload was open: inside it if a TAB line follows
+  // (torch writes a TAB on every payload line, even an empty one, but an
+  // editor that strips trailing blanks leaves none), else its end.
+  size_t blank_lines = 0;
+  bool blank_noted = false;  // said once a record
   bool mixed_ranks_reported = false;
   std::string kind;
   std::string compile_id;  // the trace id: compile id and `_ATTEMPT`
@@ -173,6 +178,15 @@ struct TraceLogReader::State {
   size_t payload_lines = 0;
   Md5 md5;
   std::string payload;
+
+  void AppendPayloadLine(std::string_view text) {
+    if (payload_lines++ > 0) {
+      md5.Update("\n");
+      payload += '\n';
+    }
+    md5.Update(text);
+    payload.append(text);
+  }
 
   TraceCompile& Compile(const std::string& id, int frame, int compile, int ca, size_t at) {
     auto it = compile_index.find(id);
@@ -219,6 +233,38 @@ struct TraceLogReader::State {
     KeepPayload();
   }
 
+  // torch.export's `ExportedProgram:` text (ExportedProgram.__str__): the
+  // graph module's print_readable code indented by 4, then a "Graph
+  // signature: " and a "Range constraints: " line.
+  void KeepExport() {
+    TraceExport exported;
+    exported.line = line;
+    std::string code;
+    bool in_graph = false;
+    ForEachLine(payload, [&](std::string_view l) {
+      if (l.starts_with("ExportedProgram:")) {
+        in_graph = true;
+      } else if (l.starts_with("Graph signature: ")) {
+        exported.graph_signature = l.substr(17);
+      } else if (l.starts_with("Range constraints: ")) {
+        exported.range_constraints = l.substr(19);
+      }
+      if (!in_graph || l.starts_with("ExportedProgram:")) return;
+      if (!l.empty() && l[0] != ' ') {
+        in_graph = false;
+        return;
+      }
+      code.append(l.substr(std::min<size_t>(4, l.size())));
+      code += '\n';
+    });
+    if (code.find_first_not_of(" \n") == std::string::npos) {
+      Problem(line, "exported_program payload without an `ExportedProgram:` graph: no graph kept");
+    } else {
+      log.graphs.push_back({compile_id, kind, std::move(code), line});
+    }
+    log.exports.push_back(std::move(exported));
+  }
+
   // The payloads kept, by the record's kind (or its artifact's name).
   void KeepPayload() {
     if (kind == "inductor_output_code") {
@@ -240,6 +286,8 @@ struct TraceLogReader::State {
     }
     if (kind == "chromium_event") {
       Phase(payload);
+    } else if (kind == "exported_program") {
+      KeepExport();
     } else if (IsGraphStage(kind)) {
       log.graphs.push_back({compile_id, kind, payload, line});
     } else if (kind == "dynamo_cpp_guards_str") {
@@ -386,7 +434,25 @@ struct TraceLogReader::State {
   }
 
   void OnGuardAdded(const Envelope& e) {
-    if (e.body.is_object()) log.guards_added.push_back({base_id, StringOr(e.body, "expr"), e.at});
+    if (!e.body.is_object()) return;
+    TraceGuardAdded g{base_id, StringOr(e.body, "expr"), e.at, {}, {}, {}};
+    if (auto stack = e.body.find("user_stack");
+        stack != e.body.end() && stack->is_array() && !stack->empty() && stack->back().is_object()) {
+      const nlohmann::json& top = stack->back();
+      g.user_frame = fmt::format("{}:{} in {}", FileName(IntOr(top, "filename", -1)), IntOr(top, "line", 0),
+                                 StringOr(top, "name"));
+      if (std::string code = StringOr(top, "loc"); !code.empty()) g.user_frame += ": " + code;
+    }
+    if (auto locals = e.body.find("frame_locals");
+        g.user_frame.empty() && locals != e.body.end() && locals->is_object()) {
+      g.code = StringOr(*locals, "loc");
+    }
+    if (auto sources = e.body.find("symbol_to_sources"); sources != e.body.end() && sources->is_object()) {
+      for (const auto& [symbol, source] : sources->items()) {
+        if (source.is_string()) g.symbol_sources.push_back(fmt::format("{} = {}", symbol, source.get<std::string>()));
+      }
+    }
+    log.guards_added.push_back(std::move(g));
   }
 
   struct KindHandler {
@@ -515,6 +581,7 @@ struct TraceLogReader::State {
     expected_md5 = StringOr(envelope, "has_payload");
     payload.clear();
     payload_lines = 0;
+    blank_noted = false;
     open = !expected_md5.empty();
   }
 };
@@ -535,15 +602,24 @@ void TraceLogReader::AddLine(std::string_view line) {
       return;
     }
     if (s.expected_md5.empty()) return;  // the payload of a broken record
-    std::string_view text = line.substr(1);
-    if (s.payload_lines++ > 0) {
-      s.md5.Update("\n");
-      s.payload += '\n';
+    if (s.blank_lines > 0) {
+      if (!s.blank_noted) {
+        s.Problem(at - s.blank_lines,
+                  fmt::format("empty line inside the {} payload of line {}, read as an empty payload line (torch "
+                              "writes a TAB on each: the file was edited, e.g. its trailing blanks stripped)",
+                              s.kind, s.line));
+      }
+      s.blank_noted = true;
+      for (; s.blank_lines > 0; --s.blank_lines) s.AppendPayloadLine("");
     }
-    s.md5.Update(text);
-    s.payload.append(text);
+    s.AppendPayloadLine(line.substr(1));
     return;
   }
+  if (line.empty() && s.open && !s.expected_md5.empty()) {
+    ++s.blank_lines;
+    return;
+  }
+  s.blank_lines = 0;
   s.CloseRecord();
   s.orphan_reported = false;
   if (line.empty()) return;
@@ -559,6 +635,14 @@ TraceLog TraceLogReader::Finish() {
   state_->CloseRecord();
   state_->FinishPhases();
   return std::move(state_->log);
+}
+
+std::string DescribeGuardAdded(const TraceGuardAdded& guard) {
+  std::string text = fmt::format("{} (line {})", guard.expr, guard.line);
+  if (!guard.user_frame.empty()) text += " at " + guard.user_frame;
+  if (!guard.code.empty()) text += ", code: " + guard.code;
+  if (!guard.symbol_sources.empty()) text += fmt::format(" ({})", fmt::join(guard.symbol_sources, ", "));
+  return text;
 }
 
 TraceLog ParseTraceLog(std::string_view content, std::string path) {

@@ -129,11 +129,29 @@ struct TraceSpecialization {
   size_t line = 0;
 };
 
-// guard_added: a shape guard added during tracing.
+// guard_added: a shape guard added during tracing (by Dynamo, or by export,
+// whose records carry no compile id).
 struct TraceGuardAdded {
   std::string compile_id;
   std::string expr;
   size_t line = 0;
+  // The innermost frame of its user_stack, "FILE:LINE in FN: CODE", and its
+  // symbols' sources ("s0 = L['args'][0][0].size()[0]"); empty when not logged.
+  std::string user_frame;
+  std::string code;  // frame_locals' loc: the user's line, when torch logged no user_stack (before 2.7)
+  std::vector<std::string> symbol_sources;
+};
+
+// "Eq(s0, 3) (line 27) at FILE:LINE in FN: CODE (s0 = L['x'].size()[0])": as listed.
+std::string DescribeGuardAdded(const TraceGuardAdded& guard);
+
+// exported_program: what torch.export produced (_export's log of the
+// ExportedProgram's str): its graph is one of TraceLog::graphs, stage
+// "exported_program"; these are the lines after the graph.
+struct TraceExport {
+  size_t line = 0;
+  std::string graph_signature;    // "ExportGraphSignature(input_specs=[...], output_specs=[...])"
+  std::string range_constraints;  // "{u0: VR[-int_oo, 15], s0: VR[2, int_oo]}"
 };
 
 struct TraceProblem {
@@ -153,6 +171,7 @@ struct TraceLog {
   std::vector<TraceOutputCode> output_code;
   std::vector<TraceSpecialization> specializations;
   std::vector<TraceGuardAdded> guards_added;
+  std::vector<TraceExport> exports;
   std::vector<TraceGraphBreak> graph_breaks;
   std::vector<TraceError> errors;              // dynamo_error artifacts, in log order
   int rank = -1;                               // the envelopes' "rank" (-1: none)

@@ -49,11 +49,11 @@ Status CompilesCommand(CommandContext& ctx) {
   const Word* which = ctx.args.empty() ? nullptr : &ctx.args[0];
   // One index per compile id across everything the load brought (compile_index.h).
   std::map<std::string, std::string> times;  // compile id -> its phases' times, for the lists
+  std::string prefix;                        // of the current log's names (load ... as NAME)
   if (const CacheState* state = FindCacheState(ctx.session); state && state->bundle) {
     if (which && which->text != "-") return ShowIndexCompile(ctx, *state->bundle, *which, all_phases);
     if (!which && state->bundle->tree) return ShowIndexCompiles(ctx, *state->bundle);
     // The list shows the current graph's own log, whose ids the index has with its prefix.
-    std::string prefix;
     for (const LogBundle::Trace& t : state->bundle->traces) {
       if (t.log == state->trace) prefix = t.prefix;
     }
@@ -107,11 +107,31 @@ Status CompilesCommand(CommandContext& ctx) {
                 log->CountArtifacts("fx_graph", "hit"), log->CountArtifacts("fx_graph", "miss"),
                 log->CountArtifacts("fx_graph", "bypass"), log->CountArtifacts("aotautograd", "hit"),
                 log->CountArtifacts("aotautograd", "miss"), log->CountArtifacts("aotautograd", "bypass"));
-  if (!log->output_code.empty() || !log->specializations.empty() || !log->guards_added.empty()) {
+  std::vector<const TraceGuardAdded*> without_id;
+  for (const TraceGuardAdded& g : log->guards_added) {
+    if (g.compile_id.empty()) without_id.push_back(&g);
+  }
+  const size_t with_id = log->guards_added.size() - without_id.size();
+  if (!log->output_code.empty() || !log->specializations.empty() || with_id > 0) {
     ctx.out.Print(
         "also: {} inductor output code, {} symbolic shape specialization(s), {} guard(s) added "
         "(compiles ID shows them)",
-        log->output_code.size(), log->specializations.size(), log->guards_added.size());
+        log->output_code.size(), log->specializations.size(), with_id);
+  }
+  // torch.export logs its program and the guards its tracing added without a compile id.
+  std::vector<std::string> graph_names = TraceGraphNames(*log, prefix);
+  for (const TraceExport& e : log->exports) {
+    std::string graph = "none (no graph in its text)";
+    for (size_t i = 0; i < log->graphs.size(); ++i) {
+      if (log->graphs[i].line == e.line) graph = graph_names[i];
+    }
+    ctx.out.Print("torch.export's program (line {}): graph {}; range constraints {}", e.line, graph,
+                  e.range_constraints.empty() ? "not logged" : e.range_constraints);
+  }
+  if (!without_id.empty()) {
+    ctx.out.Print("{} without a compile id (torch.export's, or logged before Dynamo started):",
+                  Plural(without_id.size(), "guard added", "guards added"));
+    for (const TraceGuardAdded* g : without_id) ctx.out.Print("  {}", DescribeGuardAdded(*g));
   }
   return Status::Ok();
 }

@@ -147,8 +147,16 @@ class IndexBuilder {
       }
     }
     for (const TraceGuardAdded& g : log.guards_added) {
-      Compile(t.prefix + g.compile_id, source)
-          .other.push_back(fmt::format("guard added: {} (line {})", g.expr, g.line));
+      std::string text = "guard added: " + DescribeGuardAdded(g);
+      if (g.compile_id.empty()) {
+        index_.unlinked.push_back(std::move(text));  // torch.export's: it has no compile id
+      } else {
+        Compile(t.prefix + g.compile_id, source).other.push_back(std::move(text));
+      }
+    }
+    for (const TraceExport& e : log.exports) {
+      index_.unlinked.push_back(fmt::format("torch.export's program (line {}): range constraints {}", e.line,
+                                            e.range_constraints.empty() ? "not logged" : e.range_constraints));
     }
     for (const TracePhase& p : log.phases) {
       std::string id = t.prefix + TraceIdBase(p.compile_id);

@@ -87,10 +87,55 @@ TEST(TorchTraceTest, EverySampleLoadsWithItsCompilesAndCacheArtifacts) {
     TraceLog again = ParseTraceLog(text, path);
     EXPECT_EQ(again.compiles.size(), log->compiles.size());
     EXPECT_EQ(again.graphs.size(), log->graphs.size());
-    bool corrupted = path.find("corrupted") != std::string::npos;
-    EXPECT_EQ(log->problems.empty(), !corrupted);
+    // The export logs' payloads lost the TABs of their empty lines (README.md).
+    bool damaged = path.find("corrupted") != std::string::npos || path.find("export") != std::string::npos;
+    EXPECT_EQ(log->problems.empty(), !damaged);
   }
-  EXPECT_EQ(logs, 6u);
+  EXPECT_EQ(logs, 8u);
+}
+
+// torch.export's TORCH_TRACE (tlparse's export logs): no compile id anywhere.
+// The program's graph is loaded, and each guard_added keeps where the user's
+// code added it; a payload whose empty lines lost their TAB is kept whole.
+TEST(TorchTraceTest, AnExportLogKeepsItsProgramAndItsGuards) {
+  TraceLog log = LoadTraceLogFile(TraceDir() + "/export_guard_added.log", uint64_t{1} << 30).value();
+  EXPECT_TRUE(log.compiles.empty());
+  ASSERT_EQ(log.guards_added.size(), 1u);
+  const TraceGuardAdded& g = log.guards_added[0];
+  EXPECT_EQ(g.compile_id, "");
+  EXPECT_EQ(g.expr, "Eq(s0, 3)");
+  EXPECT_EQ(g.line, 27u);
+  EXPECT_EQ(g.user_frame,
+            "/data/users/angelayi/pytorch/test/export/test_draft_export.py:297 in forward: assert a.shape[0] == 3");
+  EXPECT_EQ(g.code, "");
+  EXPECT_EQ(g.symbol_sources, std::vector<std::string>{"s0 = L['args'][0][0].size()[0]"});
+  ASSERT_EQ(log.exports.size(), 1u);
+  EXPECT_EQ(log.exports[0].line, 39u);
+  EXPECT_EQ(log.exports[0].range_constraints, "{}");
+  EXPECT_TRUE(log.exports[0].graph_signature.starts_with("ExportGraphSignature(input_specs=[InputSpec("));
+  ASSERT_EQ(log.graphs.size(), 1u);
+  EXPECT_EQ(log.graphs[0].stage, "exported_program");
+  EXPECT_EQ(log.graphs[0].line, 39u);
+  EXPECT_TRUE(
+      log.graphs[0].text.starts_with("class GraphModule(torch.nn.Module):\n    def forward(self, a: \"f32[3, 3]\"):"))
+      << log.graphs[0].text;
+  // The empty line (line 46) is inside the payload: the lines after it are not orphans.
+  std::vector<std::string> problems;
+  for (const TraceProblem& p : log.problems) problems.push_back(fmt::format("{}: {}", p.line, p.message));
+  ASSERT_EQ(problems.size(), 2u) << fmt::format("{}", fmt::join(problems, "\n"));
+  EXPECT_TRUE(problems[0].starts_with("46: empty line inside the exported_program payload of line 39")) << problems[0];
+  EXPECT_TRUE(problems[1].starts_with("39: exported_program payload md5 mismatch")) << problems[1];
+
+  TraceLog older = LoadTraceLogFile(TraceDir() + "/export.log", uint64_t{1} << 30).value();
+  ASSERT_EQ(older.guards_added.size(), 7u);
+  EXPECT_EQ(older.guards_added[0].user_frame, "");  // that torch logged no user_stack
+  EXPECT_EQ(older.guards_added[0].code, "torch._check_is_size(a)");
+  EXPECT_EQ(DescribeGuardAdded(older.guards_added[1]),
+            "(((-u0)//3)) + 5 < 2*s0 (line 38), code: torch._check(a < z.shape[0]) (s0 = L['args'][0][1].size()[0])");
+  ASSERT_EQ(older.exports.size(), 1u);
+  EXPECT_EQ(older.exports[0].range_constraints, "{u0: VR[-int_oo, 15], u1: VR[-int_oo, 15], s0: VR[2, int_oo]}");
+  ASSERT_EQ(older.graphs.size(), 1u);
+  EXPECT_NE(older.graphs[0].text.find("return (slice_1,)"), std::string::npos);
 }
 
 TEST(TorchTraceTest, CompileDetailsGuardsAndGraphs) {
