@@ -10,11 +10,15 @@
 #pragma once
 
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -94,6 +98,81 @@ class FifoWriter {
  private:
   std::atomic<bool> wrote_all_{false};
   std::thread thread_;  // last: it starts once the flag above exists
+};
+
+// FifoReaderProcess: reads the FIFO `path` to its end in a child process and
+// hands the bytes back (Finish). A process, not a thread, for writers that fork:
+// a drawing's layout runs in a child, and a child forked while a reader thread
+// held a lock (AddressSanitizer's allocator's, as it started) inherits the
+// lock held and waits for ever, which is how the write contract test hung
+// under load. The child opens the FIFO at once (O_NONBLOCK, so a writer finds
+// a reader), reads until a writer's end of file, and gives up after
+// `patience_ms` without one; it dies with the test.
+class FifoReaderProcess {
+ public:
+  explicit FifoReaderProcess(const std::string& path, int patience_ms = 60000) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) return;
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      ::close(fds[0]);
+      int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+      std::string got;
+      auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(patience_ms);
+      // poll reports nothing until a writer has come: then data, or its end of file.
+      while (fd >= 0 && std::chrono::steady_clock::now() < deadline) {
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, 100) <= 0) continue;
+        char chunk[1 << 16];
+        ssize_t n = ::read(fd, chunk, sizeof(chunk));
+        if (n > 0) {
+          got.append(chunk, static_cast<size_t>(n));
+        } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+          break;
+        }
+      }
+      for (size_t done = 0; done < got.size();) {
+        ssize_t n = ::write(fds[1], got.data() + done, got.size() - done);
+        if (n <= 0) ::_exit(1);
+        done += static_cast<size_t>(n);
+      }
+      ::_exit(0);
+    }
+    ::close(fds[1]);
+    if (pid_ < 0) {
+      ::close(fds[0]);
+      return;
+    }
+    result_ = fds[0];
+  }
+  ~FifoReaderProcess() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    if (result_ >= 0) ::close(result_);
+  }
+  FifoReaderProcess(const FifoReaderProcess&) = delete;
+  FifoReaderProcess& operator=(const FifoReaderProcess&) = delete;
+
+  // What the child read (it waits for the child's end of file or give-up).
+  std::string Finish() {
+    std::string got;
+    char chunk[1 << 16];
+    for (ssize_t n; result_ >= 0 && (n = ::read(result_, chunk, sizeof(chunk))) != 0;) {
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) break;
+      got.append(chunk, static_cast<size_t>(n));
+    }
+    if (pid_ > 0) ::waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+    return got;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int result_ = -1;
 };
 
 }  // namespace airscope::testing_fifo

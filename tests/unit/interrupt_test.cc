@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -199,10 +200,16 @@ TEST_F(InterruptTest, AChildThatDiesIsAnErrorNotTheEnd) {
 }
 
 TEST_F(InterruptTest, CtrlCKillsTheChildPromptly) {
-  std::thread presser([] {
+  // The fork waits until the presser thread runs: a thread still starting up
+  // holds the sanitizers' allocator lock now and then, and a child forked then
+  // would inherit it held (core/child_process.h).
+  std::atomic<bool> started{false};
+  std::thread presser([&started] {
+    started = true;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     RequestInterrupt();
   });
+  while (!started) std::this_thread::yield();
   auto start = std::chrono::steady_clock::now();
   Result<std::string> stopped = RunInChildProcess("slow", []() -> Result<std::string> {
     ::sleep(30);

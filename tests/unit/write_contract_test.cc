@@ -20,13 +20,13 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "core/file_util.h"
+#include "fifo_test_util.h"
 #include "shell_test_util.h"
 
 namespace airscope {
@@ -216,8 +216,7 @@ TEST_F(WriteContractTest, ADeviceAndAFifoAreWrittenInPlace) {
     // A FIFO with a reader gets the bytes and stays a FIFO.
     fs::path fifo = Target(writer, dir, "fifo");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-    std::string got;
-    std::thread reader([&] { got = Slurp(fifo.string()); });
+    testing_fifo::FifoReaderProcess reader(fifo.string());
     Status to_fifo;
     for (int attempt = 0; attempt < 300; ++attempt) {  // until the reader has opened it
       shell_.sink.text.clear();
@@ -228,10 +227,8 @@ TEST_F(WriteContractTest, ADeviceAndAFifoAreWrittenInPlace) {
       if (to_fifo.ok() || !no_reader) break;
       ::usleep(10000);
     }
-    if (!to_fifo.ok()) ::close(::open(fifo.c_str(), O_WRONLY));  // let the reader finish: nothing else will
-    reader.join();
-    ASSERT_TRUE(to_fifo.ok()) << to_fifo.message();
-    EXPECT_FALSE(got.empty());
+    ASSERT_TRUE(to_fifo.ok()) << to_fifo.message();  // (the reader's destructor ends it)
+    EXPECT_FALSE(reader.Finish().empty());
     ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
     EXPECT_TRUE(S_ISFIFO(st.st_mode));
     EXPECT_EQ(LeftoverTemps(dir), 0);
