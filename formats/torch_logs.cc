@@ -799,6 +799,16 @@ struct TorchLogsReader::State {
     Append(m, text, at, column);
   }
 
+  static bool AwaitsDebugContext(const Message& m) {
+    bool explained = false;
+    for (const std::string& text : m.texts) {
+      std::string_view t = TrimBlanks(text);
+      if (t.starts_with("Developer debug context: ")) return false;
+      explained = explained || t.starts_with("Explanation: ");
+    }
+    return explained;
+  }
+
   // Whether a line without a prefix continues `m`: only in the layouts that
   // print a message's later lines bare (torch 2.0, bare logs, TorchAir), and
   // only lines of the shape that message's text has.
@@ -818,7 +828,11 @@ struct TorchLogsReader::State {
       case MessageKind::kGuardLines:
         return blank || indented || t.starts_with("TREE_GUARD_MANAGER") || t.starts_with("+-") || t.starts_with("|");
       case MessageKind::kRecompile: return indented && !blank;
-      case MessageKind::kGraphBreak: return !blank && BareStart(line) == MessageKind::kOther;
+      case MessageKind::kGraphBreak:
+        // format_graph_break_message puts a blank line between the hints and
+        // the "Developer debug context:" line: the message goes on over it.
+        if (blank) return AwaitsDebugContext(m);
+        return BareStart(line) == MessageKind::kOther;
       case MessageKind::kCacheLimit:
         return (indented && !blank) || t.starts_with("To log all recompilation") ||
                t.starts_with("To diagnose recompilation");
@@ -1078,6 +1092,7 @@ struct TorchLogsReader::State {
         if (!loc.empty()) b.location = loc;
       }
     }
+    std::string* continued = nullptr;  // the explanation, hint or context a deeper line goes on
     for (size_t k = 1; k < m.texts.size(); ++k) {
       std::string_view t = TrimBlanks(m.texts[k]);
       if (b.location.empty()) {
@@ -1086,6 +1101,23 @@ struct TorchLogsReader::State {
       }
       for (std::string_view key : {"Graph Break Reason: ", "Reason: "}) {
         if (b.reason.empty() && t.starts_with(key)) b.reason = std::string(t.substr(key.size()));
+      }
+      // exc.py format_graph_break_message: "  Explanation: ", "  Hint: " (one
+      // per hint), a blank line, "  Developer debug context: "; a text of
+      // several lines goes on indented by four more spaces.
+      std::string_view raw = m.texts[k];
+      if (continued && raw.starts_with("      ") && !t.empty()) {
+        *continued += '\n';
+        continued->append(t);
+        continue;
+      }
+      continued = nullptr;
+      if (t.starts_with("Explanation: ") && b.explanation.empty()) {
+        continued = &(b.explanation = std::string(t.substr(13)));
+      } else if (t.starts_with("Hint: ")) {
+        continued = &b.hints.emplace_back(t.substr(6));
+      } else if (t.starts_with("Developer debug context: ") && b.debug_context.empty()) {
+        continued = &(b.debug_context = std::string(t.substr(25)));
       }
       constexpr std::string_view kUnsupported = "torch._dynamo.exc.Unsupported: ";
       if (t.starts_with(kUnsupported) && (b.reason.empty() || b.reason == "skip")) {
@@ -1496,6 +1528,17 @@ struct TorchLogsReader::State {
     return std::move(log);
   }
 };
+
+std::string GraphBreakNotes(const TorchLogsGraphBreak& graph_break, size_t indent) {
+  std::string notes;
+  auto add = [&](std::string_view key, const std::string& value) {
+    if (!value.empty()) notes += fmt::format("\n{:{}}{}{}", "", indent, key, IndentLinesAfterFirst(value, indent + 2));
+  };
+  add("Explanation: ", graph_break.explanation);
+  for (const std::string& hint : graph_break.hints) add("Hint: ", hint);
+  add("Developer debug context: ", graph_break.debug_context);
+  return notes;
+}
 
 TorchLogsReader::TorchLogsReader(std::string path) : state_(std::make_unique<State>()) {
   state_->log.path = std::move(path);

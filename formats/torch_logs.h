@@ -125,7 +125,16 @@ struct TorchLogsGraphBreak {
   size_t line = 0;
   std::string location;  // "/path/playground.py:6" or "File "...", line 7, in fn"
   std::string reason;
+  // Newer Dynamo's (exc.py format_graph_break_message) lines under the reason.
+  std::string explanation;         // "Dynamo does not support tracing `Tensor.item()` ..."
+  std::vector<std::string> hints;  // each "Hint:" line's text
+  std::string debug_context;       // "Developer debug context: ..." when the message kept it
 };
+
+// A graph break's explanation, hints and debug context as lines to print
+// under it ("\n" + `indent` spaces + "Explanation: ..."), or "" when the
+// message had none (Dynamo before format_graph_break_message).
+std::string GraphBreakNotes(const TorchLogsGraphBreak& graph_break, size_t indent);
 
 // dynamic: `create_symbol s0 = 3 for L['x'].size()[0] [2, int_oo] at ...`.
 struct TorchLogsSymbol {

@@ -116,8 +116,8 @@ void PrintHoldingsDetail(CommandContext& ctx, const TorchLogs& log, const Holdin
     for (const std::string& f : r->failures) ctx.out.Print("    - {}", f);
   }
   for (const TorchLogsGraphBreak* b : h.breaks) {
-    ctx.out.Print("  graph break (line {}) at {}{}", b->line, b->location.empty() ? "?" : b->location,
-                  b->reason.empty() ? "" : ": " + b->reason);
+    ctx.out.Print("  graph break (line {}) at {}{}{}", b->line, b->location.empty() ? "?" : b->location,
+                  b->reason.empty() ? "" : ": " + b->reason, GraphBreakNotes(*b, 4));
   }
   for (const TorchLogsSymbol* s : h.symbols) {
     ctx.out.Print("  symbol {} = {} for {}{} (line {})", s->symbol, s->value, s->source,

@@ -219,8 +219,8 @@ class IndexBuilder {
       for (const std::string& f : r.failures) c.recompile_reasons.push_back(f);
     }
     for (const TorchLogsGraphBreak& b : log.graph_breaks) {
-      std::string text = fmt::format("(line {}) at {}{}", b.line, b.location.empty() ? "?" : b.location,
-                                     b.reason.empty() ? "" : ": " + b.reason);
+      std::string text = fmt::format("(line {}) at {}{}{}", b.line, b.location.empty() ? "?" : b.location,
+                                     b.reason.empty() ? "" : ": " + b.reason, GraphBreakNotes(b, 4));
       if (b.id.empty()) {
         index_.unlinked.push_back("graph break " + text);
       } else {

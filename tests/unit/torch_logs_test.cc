@@ -640,6 +640,59 @@ TEST(TorchLogsTest, RealLogIssue161119OneInputsDim0PerCompile) {
   EXPECT_TRUE(log.cache_limits.empty());
 }
 
+// PyTorch's docs, "Common Graph Breaks" (README.md): two graph breaks in
+// format_graph_break_message's form. The explanation, the hints and the
+// debug context after the blank line stay with the break.
+TEST(TorchLogsTest, RealLogDocsGraphBreaksKeepTheirExplanationAndHints) {
+  TorchLogs log = RealLog("docs_common_graph_breaks.log");
+  ASSERT_EQ(log.graph_breaks.size(), 2u);
+  const TorchLogsGraphBreak& item = log.graph_breaks[0];
+  EXPECT_EQ(item.line, 1u);
+  EXPECT_EQ(item.location, "/tmp/ipykernel_230947/3495555842.py:5");
+  EXPECT_EQ(item.reason, "Unsupported Tensor.item() call with capture_scalar_outputs=False");
+  EXPECT_EQ(item.explanation,
+            "Dynamo does not support tracing `Tensor.item()` with config.capture_scalar_outputs=False.");
+  EXPECT_EQ(item.hints, std::vector<std::string>{"Set `torch._dynamo.config.capture_scalar_outputs = True` or `export "
+                                                 "TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1` to include these operations "
+                                                 "in the captured graph."});
+  EXPECT_EQ(item.debug_context, "call_method TensorVariable() item () {}");
+  const TorchLogsGraphBreak& branch = log.graph_breaks[1];
+  EXPECT_EQ(branch.line, 56u);
+  EXPECT_EQ(branch.reason, "Data-dependent branching");
+  ASSERT_EQ(branch.hints.size(), 2u);
+  EXPECT_EQ(branch.hints[1], "Use `torch.cond` to express dynamic control flow.");
+  EXPECT_EQ(branch.debug_context, "attempted to jump with TensorVariable()");
+  EXPECT_EQ(GraphBreakNotes(branch, 2),
+            "\n  Explanation: Detected data-dependent branching (e.g. `if my_tensor.sum() > 0:`). Dynamo does not "
+            "support tracing dynamic control flow.\n  Hint: This graph break is fundamental - it is unlikely that "
+            "Dynamo will ever be able to trace through your code. Consider finding a workaround.\n  Hint: Use "
+            "`torch.cond` to express dynamic control flow.\n  Developer debug context: attempted to jump with "
+            "TensorVariable()");
+}
+
+// format_graph_break_message indents a text of several lines by four more
+// spaces (textwrap.indent): its later lines stay with it. (Built by that
+// rule, in the glog layout, where every line carries the record's prefix.)
+TEST(TorchLogsTest, AGraphBreakHintOfSeveralLinesIsKeptWhole) {
+  std::string prefix = "V0101 00:00:00.000000 1 torch/_dynamo/symbolic_convert.py:1] [0/0] [__graph_breaks] ";
+  TorchLogs log = ParseTorchLogs(prefix + "Graph break in user code at /a.py:3\n" + prefix +
+                                     "Graph Break Reason: Unsupported function call\n" + prefix +
+                                     "  Explanation: Dynamo does not know how to trace the function `f`.\n" + prefix +
+                                     "  Hint: Avoid calling `f` in your code.\n" + prefix +
+                                     "  Hint: Remove the function `f` from torch/_dynamo/trace_rules.py.\n" + prefix +
+                                     "      More graph breaks may occur as a result.\n" + prefix + "\n" + prefix +
+                                     "  Developer debug context: call_function UserFunctionVariable() [] {}\n",
+                                 "t.log");
+  ASSERT_EQ(log.graph_breaks.size(), 1u);
+  const TorchLogsGraphBreak& b = log.graph_breaks[0];
+  EXPECT_EQ(b.id, "0/0");
+  EXPECT_EQ(b.explanation, "Dynamo does not know how to trace the function `f`.");
+  EXPECT_EQ(b.hints, (std::vector<std::string>{"Avoid calling `f` in your code.",
+                                               "Remove the function `f` from torch/_dynamo/trace_rules.py.\nMore "
+                                               "graph breaks may occur as a result."}));
+  EXPECT_EQ(b.debug_context, "call_function UserFunctionVariable() [] {}");
+}
+
 TEST(TorchLogsTest, RealLogPr110325Dim0GrowsByOnePerCall) {
   // pytorch PR 110325 (torch 2.1 bracket layout, no compile ids): two
   // consecutive recompiles of _forward_impl for x's dim 0 = 26, then 27.
