@@ -1,8 +1,12 @@
 #include "repl/graph_text.h"
 
+#include <algorithm>
+#include <charconv>
+
 #include <fmt/format.h>
 
 #include "core/file_util.h"
+#include "core/scanner.h"
 #include "core/suggest.h"
 #include "core/fx/fx_text.h"
 #include "core/fx/graph_json.h"
@@ -12,11 +16,79 @@
 #include "formats/pbtxt_writer.h"
 
 namespace airscope {
+namespace {
+
+bool HasLineBreak(const Argument& arg) {
+  switch (arg.kind()) {
+    case Argument::Kind::kString:
+    case Argument::Kind::kRaw: return arg.as_string().find_first_of("\r\n") != std::string::npos;
+    case Argument::Kind::kList:
+    case Argument::Kind::kTuple:
+      return std::any_of(arg.items().begin(), arg.items().end(), [](const Argument& a) { return HasLineBreak(a); });
+    default: return false;
+  }
+}
+
+// Whether a node could print as code no parser reads back: a target that is
+// no Python name (a plugin's pass may make one), a string or raw argument
+// with a line break, or (FX text, which prints strings bare as torch does)
+// a string that does not read back as itself. Only then is the text parsed
+// again, so an ordinary dump pays no second parse.
+bool MayNotReadBack(const Graph& graph, bool bare_strings) {
+  for (const Node* node : graph) {
+    if (!CheckTarget(node->op(), node->target()).ok()) return true;
+    for (const Argument& arg : node->args()) {
+      if (HasLineBreak(arg)) return true;
+    }
+    for (const Kwarg& kwarg : node->kwargs()) {
+      if (HasLineBreak(kwarg.value)) return true;
+    }
+  }
+  return bare_strings && !NodesWithAmbiguousStrings(graph).empty();
+}
+
+using CodeParser = Result<std::unique_ptr<Graph>> (*)(std::string_view, std::string_view, const ReleaseTextBefore&);
+
+// `text`, printed from `graph` as `format`, if airscope's own reader takes it
+// back; else which node's line it stops at, and why: a file `load` refuses is
+// never written.
+Result<std::string> ReadsBack(std::string text, const Graph& graph, std::string_view format, CodeParser parse,
+                              bool bare_strings) {
+  if (!MayNotReadBack(graph, bare_strings)) return text;
+  const std::string name = fmt::format("{} text", format);
+  Result<std::unique_ptr<Graph>> back = parse(text, name, {});
+  if (back.ok()) return text;
+  // "NAME:LINE:COL: message": the node is the one printed on LINE.
+  std::string_view message = back.status().message();
+  size_t line = 0;
+  if (message.starts_with(name + ":")) {
+    std::string_view rest = message.substr(name.size() + 1);
+    std::from_chars(rest.data(), rest.data() + rest.size(), line);
+  }
+  std::string node;
+  if (line > 0) {
+    size_t at = 0;
+    for (size_t l = 1; l < line && at < text.size(); ++l) {
+      size_t newline = text.find('\n', at);
+      at = newline == std::string::npos ? text.size() : newline + 1;
+    }
+    while (at < text.size() && (text[at] == ' ' || text[at] == '%')) ++at;
+    while (at < text.size() && IsIdentChar(text[at])) node += text[at++];
+  }
+  return Status::Errorf("'{}' cannot be written as {} text that reads back{} (dump json keeps every node as it is): {}",
+                        graph.name(), format, node.empty() ? "" : fmt::format(": node '{}'", node), message);
+}
+
+}  // namespace
 
 const std::vector<GraphOutputFormat>& GraphOutputFormats() {
   static const std::vector<GraphOutputFormat> kFormats = {
-      {"fx", "fx", [](const Graph& g, const DotOptions&) -> Result<std::string> { return PrintFxText(g) + "\n"; }},
-      {"readable", "py", [](const Graph& g, const DotOptions&) -> Result<std::string> { return PrintReadable(g); }},
+      {"fx", "fx",
+       [](const Graph& g, const DotOptions&) { return ReadsBack(PrintFxText(g) + "\n", g, "fx", ParseFxText, true); }},
+      {"readable", "py",
+       [](const Graph& g, const DotOptions&) {
+         return ReadsBack(PrintReadable(g), g, "readable", ParseReadable, false);
+       }},
       {"json", "json", [](const Graph& g, const DotOptions&) -> Result<std::string> { return PrintGraphJson(g); }},
       {"dot", "dot", [](const Graph& g, const DotOptions& dot) { return GraphToDot(g, dot); }},
       {"pbtxt", "pbtxt", [](const Graph& g, const DotOptions&) { return GraphToPbtxt(g); }},

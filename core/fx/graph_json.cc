@@ -350,32 +350,6 @@ Status ReadMeta(const json& object, NodeMeta* meta) {
   return OptionalString(object, "stack_trace", &meta->stack_trace).WithPrefix("meta");
 }
 
-// A target every writer can print and every reader read back: what torch
-// can hold there. call_function and call_method name Python callables
-// (dotted identifiers, non-ASCII letters allowed as in Python 3);
-// call_module and get_attr are attribute paths, whose parts may also be
-// numbers (layers.0.weight). A free-form string there was written into
-// readable code that no parser reads back.
-Status CheckTarget(OpKind op, const std::string& target) {
-  if (op == OpKind::kPlaceholder || op == OpKind::kOutput) return Status::Ok();
-  bool attribute_path = op == OpKind::kCallModule || op == OpKind::kGetAttr;
-  size_t start = 0;
-  while (true) {
-    size_t dot = std::min(target.find('.', start), target.size());
-    std::string_view part(target.data() + start, dot - start);
-    bool number = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
-    bool identifier = !part.empty() && IsIdentStart(part[0]) && std::all_of(part.begin(), part.end(), IsIdentChar);
-    if (!identifier && !(attribute_path && number)) {
-      return Status::Errorf(
-          "target \"{}\" is not {} (dotted Python names{})", target,
-          attribute_path ? "an attribute path" : "a Python callable",
-          attribute_path ? " or indices, as in layers.0.weight" : ", as in torch.ops.aten.add.Tensor");
-    }
-    if (dot == target.size()) return Status::Ok();
-    start = dot + 1;
-  }
-}
-
 // Parses one node and appends it. Messages have no prefix.
 Status ReadNode(const json& object, const ArgumentReader& reader, Graph* graph) {
   if (!object.is_object()) return Status::Errorf("a node must be an object, got {}", TypeName(object));
@@ -538,6 +512,26 @@ Result<std::unique_ptr<Graph>> ParseGraphJson(std::string_view text, std::string
     // Every access above is type-checked first; this is a last line of defence
     // so that no input can throw past this file.
     return Status::Errorf("{}: {}", filename, e.what());
+  }
+}
+
+Status CheckTarget(OpKind op, std::string_view target) {
+  if (op == OpKind::kPlaceholder || op == OpKind::kOutput) return Status::Ok();
+  bool attribute_path = op == OpKind::kCallModule || op == OpKind::kGetAttr;
+  size_t start = 0;
+  while (true) {
+    size_t dot = std::min(target.find('.', start), target.size());
+    std::string_view part(target.data() + start, dot - start);
+    bool number = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+    bool identifier = !part.empty() && IsIdentStart(part[0]) && std::all_of(part.begin(), part.end(), IsIdentChar);
+    if (!identifier && !(attribute_path && number)) {
+      return Status::Errorf(
+          "target \"{}\" is not {} (dotted Python names{})", target,
+          attribute_path ? "an attribute path" : "a Python callable",
+          attribute_path ? " or indices, as in layers.0.weight" : ", as in torch.ops.aten.add.Tensor");
+    }
+    if (dot == target.size()) return Status::Ok();
+    start = dot + 1;
   }
 }
 

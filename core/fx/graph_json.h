@@ -26,4 +26,12 @@ Result<std::unique_ptr<Graph>> ParseGraphJson(std::string_view text, std::string
 // Pretty-printed (2-space indent), keys in a fixed order, ends with a newline.
 std::string PrintGraphJson(const Graph& graph);
 
+// A target every writer can print and every reader read back: what torch can
+// hold there. call_function and call_method name Python callables (dotted
+// identifiers, non-ASCII letters allowed as in Python 3); call_module and
+// get_attr are attribute paths, whose parts may also be numbers
+// (layers.0.weight). The JSON reader refuses any other; other producers (a
+// plugin's pass) are held to it when their graph is written as code.
+Status CheckTarget(OpKind op, std::string_view target);
+
 }  // namespace airscope

@@ -86,6 +86,53 @@ TEST(WriterRoundTripTest, FxTextNamesTheStringsItCannotKeep) {
   EXPECT_TRUE(NodesWithAmbiguousStrings(*plain->graph).empty());
 }
 
+// Code a reader would refuse is not written (issue 27 item 8): FX text
+// prints strings bare, as torch does, so a line break in one ends the line;
+// a target no Python name spells (a plugin's pass may set one) breaks
+// print_readable code. The dump names the node; json keeps it.
+TEST(WriterRoundTripTest, ATextNoReaderTakesBackIsRefusedNamingTheNode) {
+  Result<LoadedGraph> loaded =
+      LoadGraphFile(std::string(AIRSCOPE_TEST_DATA) + "/mlp.readable.py", uint64_t{1} << 30, OpRegistry::Builtin());
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  std::unique_ptr<Graph> copy = loaded->graph->Clone();
+  Graph& graph = *copy;
+  Node* norm = graph.Find("native_layer_norm");
+  ASSERT_NE(norm, nullptr);
+  std::vector<Argument> args(norm->args().begin(), norm->args().end());
+  args.back() = Argument::String("two\nlines");
+  graph.SetArgs(norm, std::move(args));
+  Result<std::string> fx = GraphText(graph, "fx", {});
+  ASSERT_FALSE(fx.ok());
+  EXPECT_TRUE(fx.status().message().starts_with(
+      fmt::format("'{}' cannot be written as fx text that reads back: node 'native_layer_norm' (dump json keeps every "
+                  "node as it is): fx text:",
+                  graph.name())))
+      << fx.status().message();
+  // print_readable writes strings as Python literals: that one reads back.
+  Result<std::string> readable = GraphText(graph, "readable", {});
+  ASSERT_TRUE(readable.ok()) << readable.status().message();
+  Result<std::unique_ptr<Graph>> back = ParseReadable(*readable, "r.py");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ((*back)->Find("native_layer_norm")->args().back().as_string(), "two\nlines");
+
+  graph.SetArgs(norm, {});  // back to a line FX text keeps
+  Node* t = graph.Find("t");
+  ASSERT_NE(t, nullptr);
+  graph.SetTarget(t, "my plugin's t");
+  // FX text keeps a target as the text inside `[target=...]`: that reads back.
+  Result<std::string> fx_target = GraphText(graph, "fx", {});
+  ASSERT_TRUE(fx_target.ok()) << fx_target.status().message();
+  Result<std::unique_ptr<Graph>> fx_back = ParseFxText(*fx_target, "g.txt");
+  ASSERT_TRUE(fx_back.ok()) << fx_back.status().message();
+  EXPECT_EQ((*fx_back)->Find("t")->target(), "my plugin's t");
+  // print_readable code calls it: no Python parser takes that back.
+  Result<std::string> code = GraphText(graph, "readable", {});
+  ASSERT_FALSE(code.ok());
+  EXPECT_NE(code.status().message().find("as readable text that reads back: node 't' (dump json"), std::string::npos)
+      << code.status().message();
+  EXPECT_TRUE(GraphText(graph, "json", {}).ok());
+}
+
 TEST(WriterRoundTripTest, EverySampleInEveryTextFormat) {
   for (const fs::path& file : Samples()) {
     Result<LoadedGraph> loaded = LoadGraphFile(file.string(), uint64_t{1} << 30, OpRegistry::Builtin());
