@@ -25,8 +25,20 @@ TextPosition PositionOfOffset(std::string_view text, size_t offset);
 // "LINE:COL: nesting deeper than N" at the first bracket past `max_depth`.
 Status CheckJsonDepth(std::string_view text, size_t max_depth);
 
+// Reads `text` as JSON without keeping anything: where the first error is
+// (nlohmann's count of characters read, so one past the offending one; past
+// the end when the text stops inside a value) and its exception id (101 for
+// syntax, 406 for a number beyond a double), or ok.
+struct JsonScan {
+  bool ok = true;
+  size_t error_at = 0;
+  int error_id = 0;
+};
+JsonScan ScanJson(std::string_view text);
+
 // Parses a whole document. Errors: "FILENAME:LINE:COL: message" for syntax
-// (including invalid UTF-8 and excessive depth), "FILENAME: message" otherwise.
+// (including invalid UTF-8, excessive depth and a number beyond a double),
+// "FILENAME: message" otherwise.
 Result<nlohmann::json> ParseJsonText(std::string_view text, std::string_view filename, size_t max_depth = 256);
 
 }  // namespace airscope
