@@ -72,6 +72,10 @@ void PrintShapeSummary(CommandContext& ctx, const LoadedGraph& loaded) {
                    "load --shapes; the readable form and airscope JSON carry them)");
   }
   for (const std::string& warning : report.warnings) ctx.out.Styled(Style::kBad, "  warning: {}", warning);
+  if (report.disagreements > report.warnings.size()) {
+    ctx.out.Styled(Style::kBad, "  ... and {} more annotation(s) that inference disagrees with (node NAME shows each)",
+                   report.disagreements - report.warnings.size());
+  }
 }
 
 }  // namespace

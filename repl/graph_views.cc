@@ -106,6 +106,13 @@ void DescribeNode(const Node& node, const OpRegistry& registry, CommandOutput& o
     source += HasSizesWithoutDtype(*meta) ? "; dtype unknown, so bytes and cost are too)" : ")";
   }
   out.Print("  value:    {}{}", ValueString(node), source);
+  if (std::string disagreement = AnnotationDisagreement(node, registry); !disagreement.empty()) {
+    // Shapes, bytes and costs built on this value rest on the annotation.
+    out.Styled(Style::kBad,
+               "            {}: the file and airscope's inference disagree (an edited file, or a rule airscope "
+               "models otherwise); what is built on this value uses the annotation",
+               disagreement);
+  }
   if (!meta && node.op() == OpKind::kCallFunction) {
     // Say why there is no shape: usually an input without one.
     const OpInfo* info = registry.Find(node.target());

@@ -61,7 +61,32 @@ bool InputsAllStatic(const Node& node) {
   return all;
 }
 
+// How an annotation and the node's inference disagree, or "". Only tensor
+// values are compared: a kSymInt/kOpaque annotation is verbatim text
+// inference cannot reproduce. An annotation does not make inputs the op
+// refuses valid: that is said too, rather than the annotation kept quietly.
+std::string Disagreement(const Node& node, const NodeMeta& annotated, const Result<NodeMeta>& inferred) {
+  bool comparable = annotated.kind == ValueKind::kTensor || annotated.kind == ValueKind::kTuple;
+  if (!comparable) return "";
+  if (inferred.ok()) {
+    return SameTensors(annotated, *inferred)
+               ? ""
+               : fmt::format("annotation {} but inferred {}", Describe(annotated), Describe(*inferred));
+  }
+  if (!InputsAllStatic(node)) return "";
+  return fmt::format("annotation {} but the op refuses its inputs: {}", Describe(annotated),
+                     inferred.status().message());
+}
+
 }  // namespace
+
+std::string AnnotationDisagreement(const Node& node, const OpRegistry& registry) {
+  const NodeMeta* annotated = node.meta();
+  if (!annotated || annotated->source != MetaSource::kAnnotated || node.op() != OpKind::kCallFunction) return "";
+  const OpInfo* info = registry.Find(node.target());
+  if (!info || !info->infer || FirstInputWithoutMeta(node)) return "";
+  return Disagreement(node, *annotated, info->infer(node));
+}
 
 InferenceReport InferShapes(Graph& graph, const OpRegistry& registry) {
   InferenceReport report;
@@ -93,18 +118,11 @@ InferenceReport InferShapes(Graph& graph, const OpRegistry& registry) {
     }
     Result<NodeMeta> inferred = info->infer(*node);
     if (existing) {
-      // Only tensor values are compared: a kSymInt/kOpaque annotation is
-      // verbatim text inference cannot reproduce.
-      bool comparable = existing->kind == ValueKind::kTensor || existing->kind == ValueKind::kTuple;
-      if (inferred.ok() && comparable && !SameTensors(*existing, *inferred)) {
-        Note(&report.warnings, fmt::format("node '{}': annotation {} but inferred {}", node->name(),
-                                           Describe(*existing), Describe(*inferred)));
-      }
-      // An annotation does not make inputs the op refuses valid: say so rather than keep it quietly.
-      if (!inferred.ok() && comparable && InputsAllStatic(*node)) {
-        Note(&report.warnings, fmt::format("node '{}': annotation {} but the op refuses its inputs: {}", node->name(),
-                                           Describe(*existing), inferred.status().message()));
-        report.refused.push_back({node->name(), inferred.status().message()});
+      std::string disagreement = Disagreement(*node, *existing, inferred);
+      if (!disagreement.empty()) {
+        ++report.disagreements;
+        Note(&report.warnings, fmt::format("node '{}': {}", node->name(), disagreement));
+        if (!inferred.ok()) report.refused.push_back({node->name(), inferred.status().message()});
       }
       continue;
     }

@@ -18,6 +18,7 @@ struct InferenceReport {
   size_t annotated = 0;               // nodes that already had meta
   size_t unknown_ops = 0;             // nodes whose target the registry does not know (kept opaque)
   std::vector<std::string> warnings;  // "node 'x': annotation f32[2, 2] but inferred f32[2, 3]", first 20
+  size_t disagreements = 0;           // all of them (AnnotationDisagreement), warnings or not
   // Nodes without meta whose op is known but whose inference failed (e.g. an
   // input has no shape); they stay without meta. errors: the first 20 messages.
   size_t failed = 0;
@@ -34,6 +35,13 @@ struct InferenceReport {
 };
 
 InferenceReport InferShapes(Graph& graph, const OpRegistry& registry);
+
+// For an annotated call_function node whose op can be inferred: how the
+// annotation and inference disagree ("annotation f32[8, 255] but inferred
+// f32[8, 256]", or "annotation X but the op refuses its inputs: ..." when all
+// its inputs are static), or "" when they agree or cannot be compared (no
+// annotation, a Sym/opaque one, an input without a shape, an unknown op).
+std::string AnnotationDisagreement(const Node& node, const OpRegistry& registry);
 
 // Sum of OpCost over the graph's nodes (nodes with unknown cost are counted in *unknown).
 OpCost TotalCost(const Graph& graph, const OpRegistry& registry, size_t* unknown = nullptr);

@@ -254,6 +254,12 @@ TEST(ShapeInferenceTest, ReportCountsAndMessages) {
   EXPECT_EQ(report.errors[1], "node 'relu': relu: input 'mm' has no shape");
   ASSERT_EQ(report.warnings.size(), 1u);
   EXPECT_EQ(report.warnings[0], "node 't': annotation f32[2, 3] but inferred f32[3, 2]");
+  EXPECT_EQ(report.disagreements, 1u);
+  // The same answer for one node, later (`node t` prints it).
+  EXPECT_EQ(AnnotationDisagreement(*wrong, R()), "annotation f32[2, 3] but inferred f32[3, 2]");
+  EXPECT_EQ(AnnotationDisagreement(*right, R()), "");
+  EXPECT_EQ(AnnotationDisagreement(*good, R()), "");  // inferred, not annotated
+  EXPECT_EQ(AnnotationDisagreement(*mm, R()), "");    // no annotation, an input without a shape
   EXPECT_EQ(unannotated->meta(), nullptr);
   EXPECT_EQ(attr->meta(), nullptr);
   EXPECT_EQ(weird->meta(), nullptr);
@@ -265,6 +271,23 @@ TEST(ShapeInferenceTest, ReportCountsAndMessages) {
   size_t unknown = 0;
   TotalCost(b.graph, R(), &unknown);
   EXPECT_EQ(unknown, 4u);  // mm, relu (no shapes), some_new_op, contiguous (no rule)
+}
+
+// Every disagreement is counted; the first 20 are messages (load prints the
+// rest as a count).
+TEST(ShapeInferenceTest, DisagreementsPastTheMessagesAreCounted) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[2, 3]");
+  std::vector<Argument> outputs;
+  for (int i = 0; i < 25; ++i) {
+    Node* neg = b.Call("aten.neg.default", {N(x)});
+    neg->set_meta(Annotated("f32[3, 3]"));
+    outputs.push_back(N(neg));
+  }
+  b.Output(outputs);
+  InferenceReport report = InferShapes(b.graph, R());
+  EXPECT_EQ(report.disagreements, 25u);
+  EXPECT_EQ(report.warnings.size(), 20u);
 }
 
 // Inputs an op refuses are a contradiction whether or not the node is
