@@ -64,6 +64,53 @@ PendingEffects ReadyEffects(std::shared_ptr<const EffectSummary> summary);
 PendingEffects SummarizeEffectsLater(const Graph& graph, const OpRegistry& registry, std::shared_ptr<ValueTable> table,
                                      const OpSchemaTable* schemas);
 
+// The effect summary of one snapshot, given to the next pass's effect check
+// so it is not made again for every pass; perhaps still in the making on
+// another thread. The cache is that thread's one owner: whatever replaces
+// the summary, and the cache's end, waits for the thread first, so no thread
+// outlives the cache's say on which snapshot it reads (a dropped snapshot, a
+// fork beside it). Holds the snapshot weakly: it never keeps one alive.
+class EffectsCache {
+ public:
+  EffectsCache() = default;
+  EffectsCache(const EffectsCache&) = default;
+  EffectsCache& operator=(const EffectsCache& other) {
+    if (this != &other) {
+      Wait();
+      of_ = other.of_;
+      effects_ = other.effects_;
+    }
+    return *this;
+  }
+  ~EffectsCache() { Wait(); }
+
+  // The summary of `snapshot`, or an invalid one when the cache holds another's.
+  PendingEffects For(const std::shared_ptr<const Graph>& snapshot) const {
+    return Holds(snapshot) ? effects_ : PendingEffects();
+  }
+  bool Holds(const std::shared_ptr<const Graph>& snapshot) const { return of_.lock() == snapshot; }
+  // Starts summarizing `snapshot` on another thread; `registry` and `schemas` must outlive it.
+  void Start(const std::shared_ptr<const Graph>& snapshot, const OpRegistry& registry, const OpSchemaTable* schemas) {
+    Wait();
+    of_ = snapshot;
+    effects_ = SummarizeEffectsLater(*snapshot, registry, nullptr, schemas);
+  }
+  // A summary already made (a pass's effect check made it of the graph it left).
+  void Set(const std::shared_ptr<const Graph>& snapshot, std::shared_ptr<const EffectSummary> summary) {
+    Wait();
+    of_ = snapshot;
+    effects_ = ReadyEffects(std::move(summary));
+  }
+  // Joins the thread, if one runs.
+  void Wait() const {
+    if (effects_.valid()) effects_.wait();
+  }
+
+ private:
+  std::weak_ptr<const Graph> of_;
+  PendingEffects effects_;
+};
+
 class PassManager {
  public:
   // Instrumentation is not owned and must outlive the manager's use.

@@ -144,7 +144,10 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
   PassManager manager;
   for (PassInstrumentation* inst : env.instrumentations) manager.AddInstrumentation(inst);
   std::shared_ptr<const Graph> base = snapshots_.back();
-  if (env.context->check_effects && effects_of_.lock() != base) SummarizeInBackground(*env.context);
+  if (env.context->check_effects && !effects_.Holds(base)) {
+    // The registry and schemas outlive the run's call, and the call waits for the summary.
+    effects_.Start(base, RegistryOf(*env.context), env.context->schemas);
+  }
   if (!work_.graph || work_.base != base || work_.graph->version() != work_.version) {
     work_.graph = base->Clone();
     work_.base = base;
@@ -167,8 +170,8 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
     if (!same && more_passes && fits) next_work = after.Clone();
   };
   // The current snapshot is the rollback point: no second copy.
-  Result<PassOutcome> outcome = manager.Run(*info, graph, *env.context, base.get(),
-                                            effects_of_.lock() == base ? effects_ : PendingEffects(), compare_and_copy);
+  Result<PassOutcome> outcome =
+      manager.Run(*info, graph, *env.context, base.get(), effects_.For(base), compare_and_copy);
   if (!outcome.ok()) {
     work_.version = graph.version();  // the manager restored it to equal `base`
     return fail(outcome.status());
@@ -199,30 +202,14 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
     work_.base = snapshots_.back();
   }
   recipes_.push_back(RecipeFor(env));
-  if (changed && outcome->effects) {
-    effects_of_ = snapshots_.back();
-    effects_ = ReadyEffects(std::move(outcome->effects));
-  }
+  if (changed && outcome->effects) effects_.Set(snapshots_.back(), std::move(outcome->effects));
   failure_.reset();
   // A pass the check skips (EffectPolicy::kUnchecked) never waited for the
   // old snapshot's summary, which may still be reading it: Evict may drop it.
-  if (changed) FinishBackgroundWork();
+  if (changed) effects_.Wait();
   Evict();
   AnnounceStage(env);
   return Status::Ok();
-}
-
-void PipelineRun::SummarizeInBackground(const PassContext& context) {
-  effects_of_ = snapshots_.back();
-  // By reference, not by owner: the task is done before the snapshot can be
-  // dropped (a pass that changes the graph waits for it before Evict, a run
-  // before it returns), and the finished task must not keep a snapshot alive
-  // for Evict. The registry and schemas outlive the run's call.
-  effects_ = SummarizeEffectsLater(*snapshots_.back(), RegistryOf(context), nullptr, context.schemas);
-}
-
-void PipelineRun::FinishBackgroundWork() const {
-  if (effects_.valid()) effects_.wait();
 }
 
 void PipelineRun::AnnounceStage(const PipelineEnv& env) const {
@@ -230,7 +217,7 @@ void PipelineRun::AnnounceStage(const PipelineEnv& env) const {
   // A dump may fork a child to lay out a drawing. A child forked while the
   // summary's thread holds a lock (the allocator's, under the sanitizers)
   // inherits it held and waits for ever: the thread must be done first.
-  FinishBackgroundWork();
+  effects_.Wait();
   env.on_stage(stages_.back(), Current());
 }
 
@@ -256,7 +243,7 @@ RunReport PipelineRun::Step(size_t n, const PipelineEnv& env) {
     }
   }
   if (report.stop == RunReport::Stop::kCount && at_end()) report.stop = RunReport::Stop::kEnd;
-  FinishBackgroundWork();
+  effects_.Wait();
   report.last_stage = cursor();
   return report;
 }
@@ -300,7 +287,7 @@ Result<RunReport> PipelineRun::RunUntil(std::optional<std::string_view> target, 
       break;
     }
   }
-  FinishBackgroundWork();
+  effects_.Wait();
   report.last_stage = cursor();
   return report;
 }

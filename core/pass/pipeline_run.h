@@ -197,18 +197,13 @@ class PipelineRun {
     WorkingCopy& operator=(WorkingCopy&&) = default;
   };
   WorkingCopy work_;
-  // The effect summary of one snapshot (the last one a pass changed, or the
-  // current one, summarized in the background), given to the next pass's
-  // effect check so it is not recomputed for every pass.
-  std::weak_ptr<const Graph> effects_of_;  // weak: it must not keep a dropped snapshot alive
-  PendingEffects effects_;
-  // Starts summarizing the current snapshot on another thread: the passes
-  // before the first that touches it run meanwhile. Step and RunUntil wait
-  // for it before they return, so no thread outlives a call (the tables it
-  // reads may change between calls), and so does a pass that changes the
-  // graph, so Evict never drops the snapshot it reads.
-  void SummarizeInBackground(const PassContext& context);
-  void FinishBackgroundWork() const;
+  // The effect summary of one snapshot: the last one a pass changed, or the
+  // current one, summarized in the background while the passes before the
+  // first that touches it run. Step and RunUntil wait for it before they
+  // return, so no thread outlives a call (the tables it reads may change
+  // between calls), and so does a pass that changes the graph, so Evict never
+  // drops the snapshot it reads.
+  EffectsCache effects_;
   // env.on_stage(the newest stage, the current graph), once the background work is done.
   void AnnounceStage(const PipelineEnv& env) const;
   // What made each stage, for recomputing a dropped snapshot exactly: the
