@@ -1102,7 +1102,7 @@ struct TorchLogsReader::State {
       for (std::string_view key : {"Graph Break Reason: ", "Reason: "}) {
         if (b.reason.empty() && t.starts_with(key)) b.reason = std::string(t.substr(key.size()));
       }
-      // exc.py format_graph_break_message: "  Explanation: ", "  Hint: " (one
+      // torch/_dynamo/exc.py format_graph_break_message: "  Explanation: ", "  Hint: " (one
       // per hint), a blank line, "  Developer debug context: "; a text of
       // several lines goes on indented by four more spaces.
       std::string_view raw = m.texts[k];

@@ -125,7 +125,7 @@ struct TorchLogsGraphBreak {
   size_t line = 0;
   std::string location;  // "/path/playground.py:6" or "File "...", line 7, in fn"
   std::string reason;
-  // Newer Dynamo's (exc.py format_graph_break_message) lines under the reason.
+  // Newer Dynamo's (torch/_dynamo/exc.py format_graph_break_message) lines under the reason.
   std::string explanation;         // "Dynamo does not support tracing `Tensor.item()` ..."
   std::vector<std::string> hints;  // each "Hint:" line's text
   std::string debug_context;       // "Developer debug context: ..." when the message kept it

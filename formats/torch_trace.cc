@@ -645,6 +645,11 @@ std::string DescribeGuardAdded(const TraceGuardAdded& guard) {
   return text;
 }
 
+std::string DescribeExport(const TraceExport& exported, std::string_view detail) {
+  return fmt::format("torch.export's program (line {}): {}range constraints {}", exported.line, detail,
+                     exported.range_constraints.empty() ? "not logged" : exported.range_constraints);
+}
+
 TraceLog ParseTraceLog(std::string_view content, std::string path) {
   TraceLogReader reader(std::move(path));
   ForEachLine(content, [&reader](std::string_view line) { reader.AddLine(line); });

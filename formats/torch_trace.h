@@ -153,6 +153,8 @@ struct TraceExport {
   std::string graph_signature;    // "ExportGraphSignature(input_specs=[...], output_specs=[...])"
   std::string range_constraints;  // "{u0: VR[-int_oo, 15], s0: VR[2, int_oo]}"
 };
+// "torch.export's program (line 39)" and, after `detail`, its range constraints, as listed.
+std::string DescribeExport(const TraceExport& exported, std::string_view detail);
 
 struct TraceProblem {
   size_t line = 0;

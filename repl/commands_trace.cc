@@ -125,8 +125,7 @@ Status CompilesCommand(CommandContext& ctx) {
     for (size_t i = 0; i < log->graphs.size(); ++i) {
       if (log->graphs[i].line == e.line) graph = graph_names[i];
     }
-    ctx.out.Print("torch.export's program (line {}): graph {}; range constraints {}", e.line, graph,
-                  e.range_constraints.empty() ? "not logged" : e.range_constraints);
+    ctx.out.Print("{}", DescribeExport(e, fmt::format("graph {}; ", graph)));
   }
   if (!without_id.empty()) {
     ctx.out.Print("{} without a compile id (torch.export's, or logged before Dynamo started):",

@@ -154,10 +154,7 @@ class IndexBuilder {
         Compile(t.prefix + g.compile_id, source).other.push_back(std::move(text));
       }
     }
-    for (const TraceExport& e : log.exports) {
-      index_.unlinked.push_back(fmt::format("torch.export's program (line {}): range constraints {}", e.line,
-                                            e.range_constraints.empty() ? "not logged" : e.range_constraints));
-    }
+    for (const TraceExport& e : log.exports) index_.unlinked.push_back(DescribeExport(e, ""));
     for (const TracePhase& p : log.phases) {
       std::string id = t.prefix + TraceIdBase(p.compile_id);
       if (!by_id_.count(id)) continue;  // a phase of a compile the log has no other record of

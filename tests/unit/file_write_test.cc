@@ -11,12 +11,12 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <thread>
 
 #include <gtest/gtest.h>
 
 #include "core/file_util.h"
 #include "core/inflight_temps.h"
+#include "fifo_test_util.h"
 
 namespace airscope {
 namespace {
@@ -113,18 +113,15 @@ TEST_F(FileWriteTest, AFifoIsWrittenInPlaceAndOneWithoutAReaderIsAnError) {
   Status lonely = WriteFile(fifo, "nobody");
   ASSERT_FALSE(lonely.ok());
   EXPECT_NE(lonely.message().find("no reader"), std::string::npos) << lonely.message();
-  std::string got;
-  std::thread reader([&] { got = Slurp(fifo); });
+  testing_fifo::FifoReaderProcess reader(fifo);
   Status written;
   for (int attempt = 0; attempt < 200; ++attempt) {  // until the reader has opened it
     written = WriteFile(fifo, "through the pipe");
     if (written.ok()) break;
     ::usleep(10000);
   }
-  if (!written.ok()) ::close(::open(fifo.c_str(), O_WRONLY));  // let the reader finish: nothing else will
-  reader.join();
-  ASSERT_TRUE(written.ok()) << written.message();
-  EXPECT_EQ(got, "through the pipe");
+  ASSERT_TRUE(written.ok()) << written.message();  // (the reader's destructor ends it)
+  EXPECT_EQ(reader.Finish(), "through the pipe");
   struct stat st {};
   ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
   EXPECT_TRUE(S_ISFIFO(st.st_mode));
