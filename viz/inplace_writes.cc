@@ -49,7 +49,7 @@ std::vector<InplaceWrite> InplaceWriteEdges(const Graph& graph, const OpRegistry
     }
     order.push_back(node);
   }
-  const FlatNodeMap<size_t>& position = storages.positions();
+  const NodeSlotMap<size_t>& position = storages.positions();
   for (const Node* writer : writers) {
     auto readers = written.find(storages.Of(writer));
     if (readers == written.end()) continue;  // writes a value without tensor meta: no storage known

@@ -48,9 +48,9 @@ class OpFacts {
 
 StorageMap StorageMap::Compute(const Graph& graph, const OpRegistry& registry) {
   StorageMap map;
-  map.position_.Reserve(graph.size());
-  map.storage_.Reserve(graph.size());
-  map.view_of_.Reserve(graph.size() / 4);  // views are a fraction of a graph; the map grows past that
+  map.position_ = NodeSlotMap<size_t>(graph);
+  map.storage_ = NodeSlotMap<int>(graph);
+  map.view_of_ = NodeSlotMap<Node*>(graph);
   OpFacts ops(registry);
   size_t position = 0;
   std::map<std::pair<const Node*, int64_t>, int> tuple_items;  // (producer, index) -> storage

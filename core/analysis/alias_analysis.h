@@ -19,8 +19,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/ir/flat_pointer_map.h"
 #include "core/ir/graph.h"
+#include "core/ir/node_slot_map.h"
 #include "core/ops/op_registry.h"
 
 namespace airscope {
@@ -38,16 +38,18 @@ class StorageMap {
   Node* ViewOf(const Node* node) const;
   // Every node's index in graph order at Compute() time (PT-ri's node_idx);
   // nodes inserted since are absent.
-  const FlatNodeMap<size_t>& positions() const { return position_; }
+  const NodeSlotMap<size_t>& positions() const { return position_; }
   void Merge(int a, int b);
+  // Storages are numbered 0..storage_count()-1 (merged ones keep their number).
+  size_t storage_count() const { return parent_.size(); }
 
  private:
   int Find(int storage) const;
   int Fresh();
-  FlatNodeMap<int> storage_;
-  FlatNodeMap<Node*> view_of_;
+  NodeSlotMap<int> storage_;
+  NodeSlotMap<Node*> view_of_;
   std::vector<std::vector<Node*>> members_;  // storage -> nodes (after merges: at the representative)
-  FlatNodeMap<size_t> position_;
+  NodeSlotMap<size_t> position_;
   mutable std::vector<int> parent_;
 };
 

@@ -54,9 +54,14 @@ bool IsNoOpNode(const Node& node, const OpRegistry& registry) {
 }
 
 StreamLabelMap StreamLabels(const Graph& graph) {
-  StreamLabelMap labels(graph.size());
+  StreamLabelMap labels;
+  labels.label_of_ = NodeSlotMap<uint32_t>(graph);
+  std::unordered_map<std::string, uint32_t> index;  // label -> its place in labels_
   std::vector<std::string> stack;
   std::string current;  // "" = None, the default stream
+  // The label index of `current`, looked up once per change of label.
+  uint32_t current_index = 0;
+  bool current_indexed = false;
   for (const Node* node : graph) {
     if (IsTarget(*node, kScopeEnter)) {
       stack.push_back(current);
@@ -73,12 +78,20 @@ StreamLabelMap StreamLabels(const Graph& graph) {
                           values->items()[0].kind() == Argument::Kind::kString
                       ? values->items()[0].as_string()
                       : "";
+        current_indexed = false;
       }
     }
-    labels[node] = current;
+    if (!current_indexed) {
+      auto [it, fresh] = index.try_emplace(current, static_cast<uint32_t>(labels.labels_.size()));
+      if (fresh) labels.labels_.push_back(current);
+      current_index = it->second;
+      current_indexed = true;
+    }
+    labels.label_of_[node] = current_index;
     if (IsTarget(*node, kScopeExit) && !stack.empty()) {
       current = stack.back();
       stack.pop_back();
+      current_indexed = false;
     }
   }
   return labels;
@@ -88,7 +101,7 @@ bool AddStreamLabelToNodeMeta(Graph& graph) {
   StreamLabelMap labels = StreamLabels(graph);
   bool changed = false;
   for (Node* node : graph) {
-    const std::string& label = labels[node];
+    const std::string& label = labels.At(node);
     if (node->stream() != label) {
       graph.SetStream(node, label);
       changed = true;

@@ -1,7 +1,8 @@
-// FlatPointerMap<K, V>: a map from pointers to small values, for the
-// per-pass side tables (positions, storages, view bases, stream labels, facts
-// per interned op name) that passes fill once per node and then query in
-// their inner loops. FlatNodeMap<V> is the one keyed by nodes.
+// FlatPointerMap<K, V>: a map from pointers to small values, for side
+// tables keyed by pointers with no dense number of their own (facts per
+// interned op name, a users list's index). FlatNodeMap<V> is the one keyed
+// by nodes; a table of one graph's nodes is better a NodeSlotMap
+// (node_slot_map.h), which reads in the nodes' own order.
 //
 // Open addressing with linear probing over one array of {key, value} slots,
 // so a lookup is a multiply, a shift and usually one cache line, where

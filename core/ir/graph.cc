@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <charconv>
+#include <iterator>
 #include <new>
 #include <stdexcept>
 #include <utility>
@@ -65,10 +66,30 @@ Node* Graph::MakeNode(OpKind op, const std::string* target, std::string name) {
     size_t nodes = blocks_.empty() ? 32 : std::min<size_t>(blocks_.back().size() / sizeof(Node) * 2, 65536);
     blocks_.emplace_back(nodes * sizeof(Node));
     block_used_ = 0;
+    BlockStart start{static_cast<const std::byte*>(blocks_.back().data()), slot_count_, static_cast<uint32_t>(nodes)};
+    block_starts_.insert(std::upper_bound(block_starts_.begin(), block_starts_.end(), start,
+                                          [](const BlockStart& a, const BlockStart& b) { return a.base < b.base; }),
+                         start);
   }
   void* slot = static_cast<std::byte*>(blocks_.back().data()) + block_used_ * sizeof(Node);
   ++block_used_;
+  ++slot_count_;
   return new (slot) Node(this, op, target, std::move(name));
+}
+
+uint32_t Graph::SlotOf(const Node* node) const {
+  const auto* address = reinterpret_cast<const std::byte*>(node);
+  // The last block starting at or before the node's address is its block.
+  auto after = std::upper_bound(block_starts_.begin(), block_starts_.end(), address,
+                                [](const std::byte* a, const BlockStart& b) { return a < b.base; });
+  if (after == block_starts_.begin()) return kNoSlot;
+  const BlockStart& block = *std::prev(after);
+  // Compared as integers: a pointer difference across two allocations is undefined.
+  size_t offset = reinterpret_cast<uintptr_t>(address) - reinterpret_cast<uintptr_t>(block.base);
+  size_t index = offset / sizeof(Node);
+  if (offset % sizeof(Node) != 0 || index >= block.nodes) return kNoSlot;
+  uint32_t slot = block.first_slot + static_cast<uint32_t>(index);
+  return slot < slot_count_ ? slot : kNoSlot;  // not in the last block's unused tail
 }
 
 void Graph::ReserveNodes(size_t count) { NameIndex().Reserve(count); }
@@ -155,6 +176,8 @@ Graph::Graph(Graph&& other) noexcept
       erased_(std::move(other.erased_)),
       blocks_(std::move(other.blocks_)),
       block_used_(std::exchange(other.block_used_, 0)),
+      block_starts_(std::move(other.block_starts_)),
+      slot_count_(std::exchange(other.slot_count_, 0)),
       meta_blocks_(std::move(other.meta_blocks_)),
       writable_meta_block_(std::exchange(other.writable_meta_block_, nullptr)),
       meta_index_(std::move(other.meta_index_)),
@@ -164,6 +187,7 @@ Graph::Graph(Graph&& other) noexcept
       order_valid_(other.order_valid_) {
   other.erased_.clear();
   other.blocks_.clear();
+  other.block_starts_.clear();
   other.meta_blocks_.clear();
   other.meta_index_.clear();
   other.Touch();
@@ -184,6 +208,8 @@ Graph& Graph::operator=(Graph&& other) noexcept {
     std::swap(erased_, moved.erased_);
     std::swap(blocks_, moved.blocks_);
     std::swap(block_used_, moved.block_used_);
+    std::swap(block_starts_, moved.block_starts_);
+    std::swap(slot_count_, moved.slot_count_);
     std::swap(meta_blocks_, moved.meta_blocks_);
     std::swap(writable_meta_block_, moved.writable_meta_block_);
     std::swap(meta_index_, moved.meta_index_);
@@ -559,9 +585,28 @@ Status Graph::LintNameIndex() const {
 }
 
 // Use/def consistency as two edge lists that must be equal: (input, user)
-// from every node's args and (node, user) from every users list. Sorting both
-// is O(E log E), so a node with 100,000 users lints as fast as a chain.
+// from every node's args and (node, user) from every users list, both
+// sorted. Each is sorted in O(E), so a node with 100,000 users lints as fast
+// as a chain: the args' edges are made in order of their user, so a counting
+// sort by the used node sorts them whole; the users' edges are made in order
+// of the used node, so only each node's run of users needs sorting.
 // Needs order_ (LintNodeList).
+namespace {
+
+// `edges` (used node, user) made in increasing order of the user, sorted by
+// the used node (a stable counting sort): the result is sorted whole.
+std::vector<std::pair<uint32_t, uint32_t>> SortedByUsedNode(const std::vector<std::pair<uint32_t, uint32_t>>& edges,
+                                                            size_t nodes) {
+  std::vector<uint32_t> start(nodes + 1, 0);
+  for (const auto& edge : edges) ++start[edge.first + 1];
+  for (size_t i = 1; i <= nodes; ++i) start[i] += start[i - 1];
+  std::vector<std::pair<uint32_t, uint32_t>> sorted(edges.size());
+  for (const auto& edge : edges) sorted[start[edge.first]++] = edge;
+  return sorted;
+}
+
+}  // namespace
+
 Status Graph::LintUseDef() const {
   using Edge = std::pair<uint32_t, uint32_t>;  // (position of the used node, position of the user)
   std::vector<Edge> from_args, from_users;
@@ -599,9 +644,13 @@ Status Graph::LintUseDef() const {
     return Status::Errorf("node '{}' uses '{}' before it is defined (not in topological order)", user_of_bad->name_,
                           early->name_);
   }
-  std::sort(from_args.begin(), from_args.end());
+  from_args = SortedByUsedNode(from_args, size_);
   from_args.erase(std::unique(from_args.begin(), from_args.end()), from_args.end());  // a node used twice
-  std::sort(from_users.begin(), from_users.end());
+  for (auto run = from_users.begin(); run != from_users.end();) {
+    auto end = std::find_if(run, from_users.end(), [&](const Edge& e) { return e.first != run->first; });
+    std::sort(run, end);
+    run = end;
+  }
   if (auto dup = std::adjacent_find(from_users.begin(), from_users.end()); dup != from_users.end()) {
     return Status::Errorf("'{}' lists user '{}' twice", by_position[dup->first]->name_,
                           by_position[dup->second]->name_);

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <string>
@@ -96,6 +97,16 @@ class Graph {
     return node->order_;
   }
   std::vector<Node*> Nodes() const;  // a snapshot, safe to mutate while walking
+  // A node's slot: a dense number that never changes while the graph lives
+  // (unlike PositionOf), below slot_count(), never reused after an erase; a
+  // new node takes the next. A load or a clone makes nodes in list order, so
+  // their slots are their positions until the first insertion. For side
+  // tables indexed by node (NodeSlotMap). kNoSlot for a node this graph did
+  // not make (erased ones it made keep theirs). O(log blocks), no cache of
+  // its own: safe to call from concurrent readers.
+  static constexpr uint32_t kNoSlot = ~uint32_t{0};
+  uint32_t SlotOf(const Node* node) const;
+  uint32_t slot_count() const { return slot_count_; }
 
   class Iterator {
    public:
@@ -222,6 +233,14 @@ class Graph {
   // big one ends up in a few huge-page blocks (see LargeBuffer).
   std::vector<LargeBuffer> blocks_;
   size_t block_used_ = 0;  // slots taken in blocks_.back()
+  // The blocks by address, each with the slot of its first node (SlotOf).
+  struct BlockStart {
+    const std::byte* base;
+    uint32_t first_slot;
+    uint32_t nodes;  // its capacity
+  };
+  std::vector<BlockStart> block_starts_;
+  uint32_t slot_count_ = 0;  // nodes made, erased ones included
   // Meta storage, shared with clones: a clone copies these block handles and
   // its nodes point into them, instead of copying or reference-counting the
   // meta of each node (that cache miss per node was half a clone's time).

@@ -8,10 +8,7 @@
 
 #include <algorithm>
 #include <optional>
-#include <set>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -81,24 +78,22 @@ class Reinplacer {
         inplaceable_(InplaceableOf(context)),
         labels_(StreamLabels(graph)),
         storages_(StorageMap::Compute(graph, registry_)),
-        position_(storages_.positions()) {
+        position_(storages_.positions()),
+        input_storages_(storages_.storage_count()),
+        pending_(storages_.storage_count()),
+        rewired_(graph) {
     for (Node* node : graph.Placeholders()) {
-      if (storages_.Of(node) >= 0) input_storages_.insert(storages_.Of(node));
+      if (storages_.Of(node) >= 0) input_storages_[static_cast<size_t>(storages_.Of(node))] = true;
     }
-    one_stream_ = true;
-    const std::string* some_label = nullptr;
-    labels_.ForEach([&](const Node*, const std::string& label) {
-      if (some_label && label != *some_label) one_stream_ = false;
-      some_label = &label;
-    });
+    one_stream_ = labels_.distinct_labels() <= 1;
     for (Node* node : graph) {
       int storage = storages_.Of(node);
       if (storage < 0) continue;
       for (Node* user : node->users()) {
-        if (position_.Contains(user)) pending_[storage].push_back({Pos(user), user});
+        if (position_.Contains(user)) pending_[static_cast<size_t>(storage)].push_back({Pos(user), user});
       }
     }
-    for (auto& [storage, heap] : pending_) std::make_heap(heap.begin(), heap.end(), LaterFirst);
+    for (auto& heap : pending_) std::make_heap(heap.begin(), heap.end(), LaterFirst);
   }
 
   Result<bool> Run(std::vector<std::string>& remarks) {
@@ -251,7 +246,7 @@ class Reinplacer {
       ++no_meta_;
       return std::nullopt;
     }
-    if (input_storages_.count(storage)) {
+    if (input_storages_[static_cast<size_t>(storage)]) {
       ++into_inputs_;
       return std::nullopt;
     }
@@ -321,7 +316,7 @@ class Reinplacer {
             multi_getitems_.push_back(fmt::format("{} now indexes {}", user->name(), self->name()));
           }
           graph_.ReplaceInput(user, old, self);
-          rewired_.insert(user);
+          rewired_[user] = true;
           // A user of a scatter made redundant now reads self's storage.
           if (int storage = storages_.Of(self); storage >= 0) PushPending(storage, user);
           if (view_of_old) MergeStorages(user, self);
@@ -339,7 +334,7 @@ class Reinplacer {
   // a snapshot, so inserted nodes are not visited), a user at or before
   // `at` is popped for good. What stays is exactly the later users.
   std::vector<Node*> LaterUsages(int storage, size_t at) {
-    std::vector<std::pair<size_t, Node*>>& heap = pending_[storage];
+    std::vector<std::pair<size_t, Node*>>& heap = pending_[static_cast<size_t>(storage)];
     while (!heap.empty() && heap.front().first <= at) {
       std::pop_heap(heap.begin(), heap.end(), LaterFirst);
       heap.pop_back();
@@ -347,7 +342,7 @@ class Reinplacer {
     std::vector<std::pair<size_t, Node*>> found;
     for (const auto& [position, user] : heap) {
       if (user->erased()) continue;
-      if (rewired_.count(user) && !ReadsStorage(*user, storage)) continue;  // Step 4 moved its edge away
+      if (rewired_.Contains(user) && !ReadsStorage(*user, storage)) continue;  // Step 4 moved its edge away
       if (storages_.Of(user) == storage && (IsOpOverloadCall(*user) || IsTarget(*user, "operator.getitem"))) continue;
       found.emplace_back(position, user);
     }
@@ -369,7 +364,7 @@ class Reinplacer {
 
   void PushPending(int storage, Node* user) {
     if (!position_.Contains(user)) return;
-    std::vector<std::pair<size_t, Node*>>& heap = pending_[storage];
+    std::vector<std::pair<size_t, Node*>>& heap = pending_[static_cast<size_t>(storage)];
     heap.emplace_back(Pos(user), user);
     std::push_heap(heap.begin(), heap.end(), LaterFirst);
   }
@@ -380,15 +375,14 @@ class Reinplacer {
     int from = storages_.Of(from_node), into = storages_.Of(into_node);
     if (from < 0 || into < 0 || from == into) return;
     storages_.Merge(from, into);
-    std::vector<std::pair<size_t, Node*>> a = std::move(pending_[from]), b = std::move(pending_[into]);
-    pending_.erase(from);
-    pending_.erase(into);
+    std::vector<std::pair<size_t, Node*>> a = std::exchange(pending_[static_cast<size_t>(from)], {});
+    std::vector<std::pair<size_t, Node*>> b = std::exchange(pending_[static_cast<size_t>(into)], {});
     if (a.size() > b.size()) std::swap(a, b);
     for (const auto& entry : a) {
       b.push_back(entry);
       std::push_heap(b.begin(), b.end(), LaterFirst);
     }
-    pending_[storages_.Of(into_node)] = std::move(b);
+    pending_[static_cast<size_t>(storages_.Of(into_node))] = std::move(b);
   }
 
   // Heap order for std::*_heap (a max-heap on this comparison): the earliest position on top.
@@ -429,10 +423,10 @@ class Reinplacer {
   bool one_stream_ = false;        // every node at the start has the same label
   bool unlabelled_nodes_ = false;  // Step 3a has added nodes without a label
   StorageMap storages_;
-  const FlatNodeMap<size_t>& position_;  // storages_' positions
-  std::set<int> input_storages_;
-  std::unordered_map<int, std::vector<std::pair<size_t, Node*>>> pending_;  // storage -> later-users heap
-  std::unordered_set<const Node*> rewired_;                                 // users whose inputs Step 4 replaced
+  const NodeSlotMap<size_t>& position_;  // storages_' positions
+  std::vector<bool> input_storages_;                                // by storage: a placeholder's
+  std::vector<std::vector<std::pair<size_t, Node*>>> pending_;  // by storage: its later users, a heap
+  NodeSlotMap<bool> rewired_;                                   // users whose inputs Step 4 replaced
   std::vector<Node*> to_delete_;
   std::vector<std::string> multi_getitems_;  // "getitem now indexes empty_like"
   std::vector<std::string> unregistered_;    // "floor (aten.floor_.default)": in-place form unknown to the registry

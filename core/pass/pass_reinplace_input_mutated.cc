@@ -393,7 +393,7 @@ class InputReinplacer {
   const InplaceableNpuOps& inplaceable_;
   StreamLabelMap labels_;
   StorageMap storages_;
-  const FlatNodeMap<size_t>& order_;  // storages_' positions
+  const NodeSlotMap<size_t>& order_;  // storages_' positions
   std::map<std::pair<const Node*, const Node*>, Node*> copy_by_args_;
   std::unordered_map<const Node*, Node*> copy_nodes_;
   std::set<const Node*> targets_;
