@@ -5,6 +5,9 @@
 //   pipeline_bench [NODES] [BINARY]   (default 100000, repl/airscope relative to the build directory)
 //   pipeline_bench --write NODES PATH  writes the NODES-node graph as print_readable text (for profiling
 //                                      `airscope -c 'load PATH; run'` under perf or callgrind) and exits
+//   pipeline_bench --pass PASS NODES [REPEATS]  runs the pipeline up to PASS, then PASS alone on REPEATS
+//                                      (default 5) fresh copies of the graph it sees, timing each: a profile
+//                                      of this process is then mostly that pass
 #include <unistd.h>
 
 #include <algorithm>
@@ -31,6 +34,7 @@ namespace airscope {
 namespace {
 
 constexpr int kRuns = 5;
+constexpr int kBigRuns = 3;  // above 100k nodes: the first run pays for fresh memory, the others mostly not
 
 // One run of the whole pipeline on `input`; the run is kept for its stages.
 std::unique_ptr<PipelineRun> RunPipeline(std::shared_ptr<const Graph> input, PassRegistry& passes,
@@ -102,7 +106,63 @@ void MeasureBinary(const std::string& binary) {
       kBinaryPairs, bench::Median(loads), bench::Median(load_runs), bench::Median(runs), *fastest, *slowest);
 }
 
+// The pipeline up to `pass`, then `pass` alone on `repeats` copies of its
+// input, each copied outside the timing. Exits 1 when the pass is not in
+// the default pipeline or fails.
+int TimeOnePass(std::string_view pass, size_t nodes, int repeats) {
+  PassRegistry passes = PassRegistry::WithBuiltins();
+  DecompositionTable decompositions = DecompositionTable::Builtin();
+  const PassInfo* info = passes.Find(pass);
+  if (info == nullptr) {
+    fmt::print(stderr, "no pass '{}'\n", pass);
+    return 1;
+  }
+  PassContext context;
+  context.registry = &OpRegistry::Builtin();
+  context.decompositions = &decompositions;
+  context.passes = &passes;
+  PipelineEnv env;
+  env.passes = &passes;
+  env.context = &context;
+  env.ignore_breakpoints = true;
+  PipelineRun run(bench::Transformer(nodes));
+  Result<RunReport> report = run.RunUntil(pass, env);
+  if (!report.ok()) {
+    fmt::print(stderr, "{}\n", report.status().message());
+    return 1;
+  }
+  if (report->stop != RunReport::Stop::kTarget) {
+    fmt::print(stderr, "the pipeline stopped before {}\n", pass);
+    return 1;
+  }
+  std::shared_ptr<const Graph> input = *run.GraphAt(run.cursor() - 1);
+  bench::PrintMachine();
+  std::vector<double> times;
+  double copy_bytes = 0;  // of the first copy: later ones reuse the memory the one before freed
+  for (int i = 0; i < repeats; ++i) {
+    double before = bench::ResidentBytes();
+    std::unique_ptr<Graph> graph = input->Clone();
+    if (i == 0) copy_bytes = bench::ResidentBytes() - before;
+    PassContext pass_context = context;
+    auto start = std::chrono::steady_clock::now();
+    Result<bool> changed = RunGuarded(*info, *graph, pass_context);
+    times.push_back(bench::SecondsSince(start));
+    if (!changed.ok()) {
+      fmt::print(stderr, "{} failed: {}\n", pass, changed.status().message());
+      return 1;
+    }
+  }
+  fmt::print("{} on {} nodes: median {:.3f} s of {} (first {:.3f} s); a copy of its input: {:.0f} bytes/node "
+             "(PipelineRun estimates {})\n",
+             pass, input->size(), bench::Median(times), repeats, times.front(),
+             copy_bytes / static_cast<double>(input->size()), kEstimatedBytesPerNode);
+  return 0;
+}
+
 int Main(int argc, char** argv) {
+  if ((argc == 4 || argc == 5) && std::string_view(argv[1]) == "--pass") {
+    return TimeOnePass(argv[2], std::strtoull(argv[3], nullptr, 10), argc == 5 ? std::atoi(argv[4]) : 5);
+  }
   if (argc == 4 && std::string_view(argv[1]) == "--write") {
     return WriteReadable(std::strtoull(argv[2], nullptr, 10), argv[3]) ? 0 : 1;
   }
@@ -114,14 +174,14 @@ int Main(int argc, char** argv) {
   // The first run in a process pays for first-touch page faults of every
   // snapshot and table, as a user's first `run` does; later ones reuse the
   // memory malloc kept.
-  fmt::print("{:>9} {:>9} {:>9} {:>10} {:>9}  (median of {} runs up to 100k nodes, 1 above)\n", "nodes in", "nodes out",
-             "first s", "median s", "us/node", kRuns);
+  fmt::print("{:>9} {:>9} {:>9} {:>10} {:>9}  (median of {} runs up to 100k nodes, {} above)\n", "nodes in", "nodes out",
+             "first s", "median s", "us/node", kRuns, kBigRuns);
   for (size_t n : {1000, 10000, 100000, 1000000}) {
     if (n > max_nodes) break;
     std::shared_ptr<const Graph> input = bench::Transformer(n);
     std::unique_ptr<PipelineRun> run;
     std::vector<double> times;
-    for (int i = 0; i < (n <= 100000 ? kRuns : 1); ++i) {
+    for (int i = 0; i < (n <= 100000 ? kRuns : kBigRuns); ++i) {
       run.reset();  // the previous run's snapshots are freed outside the timing
       auto start = std::chrono::steady_clock::now();
       run = RunPipeline(input, passes, decompositions);

@@ -158,16 +158,18 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
   // that compares equal, shares the snapshot. A changed graph becomes the
   // snapshot, and the next pass will want a copy of it: both the comparison
   // and that copy are made while the manager's effect check runs.
-  // The copy is made early only when it fits the memory budget beside the
-  // snapshots kept and the new one: until the check passes, the old snapshot
-  // must stay (it is the rollback point), so Evict cannot make room first.
+  // The working copy is never counted against the budget (the next pass
+  // makes it anyway); made early, it lives beside the snapshots that Evict
+  // would drop once the new one is kept, and would raise the peak by them.
+  // So it is made early only when Evict will drop nothing. Evict cannot run
+  // first: until the check passes, the old snapshot is the rollback point.
   bool same = true;
   std::unique_ptr<Graph> next_work;
   bool more_passes = cursor() + 1 < passes_.size();
   auto compare_and_copy = [&](const Graph& after) {
     same = SameGraph(after, *base);
-    bool fits = KeptBytes() + 2 * EstimateBytes(after.size()) <= options_.memory_budget;
-    if (!same && more_passes && fits) next_work = after.Clone();
+    bool nothing_to_evict = KeptBytes() + EstimateBytes(after.size()) <= options_.memory_budget;
+    if (!same && more_passes && nothing_to_evict) next_work = after.Clone();
   };
   // The current snapshot is the rollback point: no second copy.
   Result<PassOutcome> outcome =

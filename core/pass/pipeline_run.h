@@ -17,8 +17,8 @@
 // and a changed graph becomes the new snapshot without a copy.
 // Two threads at most: the effect check of a touched graph summarizes it on
 // a second thread while this one compares it with the snapshot and copies
-// it for the next pass (when that copy fits the budget too), and the current snapshot's own summary is made on
-// the second thread while the passes that leave it alone run. Both only
+// it for the next pass (when no snapshot is to be dropped for it, see RunOne), and the current snapshot's own
+// summary is made on the second thread while the passes that leave it alone run. Both only
 // read immutable snapshots, and a run waits for them before it returns.
 // Above the memory budget (estimated as nodes x bytes_per_node per distinct
 // snapshot) the oldest snapshots other than the input and the current stage
@@ -66,9 +66,12 @@ struct StageRecord {
 // index; meta is shared with the graph it was cloned from), as measured by
 // bench/stages_bench on a chain of annotated nodes: 305 bytes/node for a
 // 1M-node clone with vector users lists, 209 since UserList (2026-11-23,
-// Release, glibc malloc). Kept at the older, larger figure: an estimate that
-// errs high keeps fewer snapshots, never more than the budget.
-inline constexpr uint64_t kEstimatedBytesPerNode = 310;
+// Release, glibc malloc); by `pipeline_bench --pass replace_stream_event_pass
+// 1000000` on the GPT-like graph, whose nodes have more arguments: 217
+// (2026-11-29). The estimate errs high by a tenth, so the budget is never
+// exceeded; at 310 it erred by half, and a 1M-node run could not copy the
+// next working graph beside the effect check (it waited 0.3 s for it).
+inline constexpr uint64_t kEstimatedBytesPerNode = 240;
 
 struct PipelineOptions {
   uint64_t memory_budget = uint64_t{1} << 30;  // bytes of snapshots kept
