@@ -152,10 +152,11 @@ int TimeOnePass(std::string_view pass, size_t nodes, int repeats) {
       return 1;
     }
   }
-  fmt::print("{} on {} nodes: median {:.3f} s of {} (first {:.3f} s); a copy of its input: {:.0f} bytes/node "
-             "(PipelineRun estimates {})\n",
-             pass, input->size(), bench::Median(times), repeats, times.front(),
-             copy_bytes / static_cast<double>(input->size()), kEstimatedBytesPerNode);
+  fmt::print(
+      "{} on {} nodes: median {:.3f} s of {} (first {:.3f} s); a copy of its input: {:.0f} bytes/node "
+      "(PipelineRun estimates {})\n",
+      pass, input->size(), bench::Median(times), repeats, times.front(),
+      copy_bytes / static_cast<double>(input->size()), kEstimatedBytesPerNode);
   return 0;
 }
 
@@ -174,8 +175,8 @@ int Main(int argc, char** argv) {
   // The first run in a process pays for first-touch page faults of every
   // snapshot and table, as a user's first `run` does; later ones reuse the
   // memory malloc kept.
-  fmt::print("{:>9} {:>9} {:>9} {:>10} {:>9}  (median of {} runs up to 100k nodes, {} above)\n", "nodes in", "nodes out",
-             "first s", "median s", "us/node", kRuns, kBigRuns);
+  fmt::print("{:>9} {:>9} {:>9} {:>10} {:>9}  (median of {} runs up to 100k nodes, {} above)\n", "nodes in",
+             "nodes out", "first s", "median s", "us/node", kRuns, kBigRuns);
   for (size_t n : {1000, 10000, 100000, 1000000}) {
     if (n > max_nodes) break;
     std::shared_ptr<const Graph> input = bench::Transformer(n);

@@ -423,8 +423,8 @@ class Reinplacer {
   bool one_stream_ = false;        // every node at the start has the same label
   bool unlabelled_nodes_ = false;  // Step 3a has added nodes without a label
   StorageMap storages_;
-  const NodeSlotMap<size_t>& position_;  // storages_' positions
-  std::vector<bool> input_storages_;                                // by storage: a placeholder's
+  const NodeSlotMap<size_t>& position_;                         // storages_' positions
+  std::vector<bool> input_storages_;                            // by storage: a placeholder's
   std::vector<std::vector<std::pair<size_t, Node*>>> pending_;  // by storage: its later users, a heap
   NodeSlotMap<bool> rewired_;                                   // users whose inputs Step 4 replaced
   std::vector<Node*> to_delete_;
