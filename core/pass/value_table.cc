@@ -1,6 +1,8 @@
 #include "core/pass/value_table.h"
 
 #include <algorithm>
+#include <limits>
+#include <stdexcept>
 
 namespace airscope {
 namespace {
@@ -18,11 +20,11 @@ uint32_t TagOf(std::span<const uint32_t> words) {
 }
 
 constexpr uint32_t TagOfEntry(uint64_t entry) { return static_cast<uint32_t>(entry >> 32); }
-constexpr uint32_t IdOfEntry(uint64_t entry) { return static_cast<uint32_t>(entry) - 1; }
+constexpr uint32_t RecordOfEntry(uint64_t entry) { return static_cast<uint32_t>(entry) - 1; }
 
 }  // namespace
 
-ValueTable::ValueTable() : starts_{0}, slots_(1024, 0) {}
+ValueTable::ValueTable() : slots_(1024, 0) {}
 
 ValueId ValueTable::Intern(std::span<const uint32_t> words) {
   uint32_t tag = TagOf(words);
@@ -31,14 +33,19 @@ ValueId ValueTable::Intern(std::span<const uint32_t> words) {
     uint64_t entry = slots_[i];
     if (entry == 0) break;
     if (TagOfEntry(entry) != tag) continue;
-    ValueId id = IdOfEntry(entry);
-    std::span<const uint32_t> have = Words(id);
-    if (std::equal(have.begin(), have.end(), words.begin(), words.end())) return id;
+    const uint32_t* record = words_.data() + RecordOfEntry(entry);  // [id, length, words...]
+    if (record[1] == words.size() && std::equal(words.begin(), words.end(), record + 2)) return record[0];
+  }
+  if (words_.size() + words.size() + 2 >= std::numeric_limits<uint32_t>::max()) {
+    throw std::length_error("ValueTable: more than 2^32 words");  // offsets are 32-bit
   }
   auto id = static_cast<ValueId>(size());
+  auto record = static_cast<uint32_t>(words_.size());
+  words_.push_back(id);
+  words_.push_back(static_cast<uint32_t>(words.size()));
   words_.insert(words_.end(), words.begin(), words.end());
-  starts_.push_back(static_cast<uint32_t>(words_.size()));
-  Place((uint64_t{tag} << 32) | (uint64_t{id} + 1));
+  starts_.push_back(record + 2);
+  Place((uint64_t{tag} << 32) | (uint64_t{record} + 1));
   if (size() * 2 > slots_.size()) Grow(slots_.size() * 2);
   return id;
 }
@@ -65,8 +72,8 @@ void ValueTable::Reserve(size_t values, size_t words) {
   // Only a fresh table reserves its arrays: a shared one already grew for
   // the graph before, and reserving more each time would copy them each time.
   if (size() == 0) {
-    words_.reserve(words);
-    starts_.reserve(values + 1);
+    words_.reserve(words + 2 * values);
+    starts_.reserve(values);
   }
   size_t slots = slots_.size();
   while ((size() + values) * 2 > slots) slots *= 2;

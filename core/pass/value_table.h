@@ -28,10 +28,8 @@ class ValueTable {
 
   // The id of the value spelled by `words` (interned on first sight).
   ValueId Intern(std::span<const uint32_t> words);
-  std::span<const uint32_t> Words(ValueId id) const {
-    return {words_.data() + starts_[id], starts_[id + 1] - starts_[id]};
-  }
-  size_t size() const { return starts_.size() - 1; }
+  std::span<const uint32_t> Words(ValueId id) const { return {words_.data() + starts_[id], words_[starts_[id] - 1]}; }
+  size_t size() const { return starts_.size(); }
   // The words of every value together: the table's memory (what a test
   // bounds to see a summary's space grow linearly with the graph).
   size_t words() const { return words_.size(); }
@@ -46,13 +44,17 @@ class ValueTable {
   void Grow(size_t slots);     // re-places the entries into `slots` (a power of two)
   void Place(uint64_t entry);  // into the first empty slot from its tag's
 
-  std::vector<uint32_t> words_;   // all values' words, back to back
-  std::vector<uint32_t> starts_;  // value id -> offset in words_; one past the last at the end
-  // Open addressing: (tag << 32) | (value id + 1), or 0 for empty, where the
-  // tag is the high half of the words' hash and picks the slot. A probe
-  // reads the words only when the tags match, and growing needs no hashing:
-  // most lookups are hits (a summary after a pass finds the values of the
-  // one before), and each array read on the way was a cache miss.
+  // Every value as a record [id, length, words...], back to back, so a probe
+  // that finds its tag reads the value's id and words from one place (with
+  // the id in a separate array, a hit cost a third cache miss).
+  std::vector<uint32_t> words_;
+  std::vector<uint32_t> starts_;  // value id -> offset of its words in words_
+  // Open addressing: (tag << 32) | (offset of the record + 1), or 0 for
+  // empty, where the tag is the high half of the words' hash and picks the
+  // slot. A probe reads the record only when the tags match, and growing
+  // needs no hashing: most lookups are hits (a summary after a pass finds
+  // the values of the one before), and each array read on the way was a
+  // cache miss.
   std::vector<uint64_t> slots_;
   std::unordered_map<std::string, uint32_t, TextHash, std::equal_to<>> symbols_;
   std::vector<const std::string*> symbol_texts_;
