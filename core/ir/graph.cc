@@ -520,10 +520,22 @@ void Graph::Renumber() const {
 void Graph::PrepareConcurrentReads() const { Renumber(); }
 
 Status Graph::Lint() const {
-  if (linted_version_ == version_) return Status::Ok();
+  AIRSCOPE_RETURN_IF_ERROR(LintList());
+  return LintUses();
+}
+
+Status Graph::LintList() const {
+  if (linted_version_ == version_ || list_linted_version_ == version_) return Status::Ok();
   AIRSCOPE_RETURN_IF_ERROR(LintNodeList());
-  AIRSCOPE_RETURN_IF_ERROR(LintNameIndex());
   order_valid_ = true;
+  list_linted_version_ = version_;
+  return Status::Ok();
+}
+
+Status Graph::LintUses() const {
+  if (linted_version_ == version_) return Status::Ok();
+  AIRSCOPE_RETURN_IF_ERROR(LintList());  // nothing to do when the caller linted the list already
+  AIRSCOPE_RETURN_IF_ERROR(LintNameIndex());
   AIRSCOPE_RETURN_IF_ERROR(LintUseDef());
   linted_version_ = version_;
   return Status::Ok();

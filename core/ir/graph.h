@@ -162,6 +162,18 @@ class Graph {
   // A clean result is remembered until the next mutation (version()), so
   // linting a graph nobody touched since is free.
   Status Lint() const;
+  // Lint in two halves, for a caller that lets other threads read the graph
+  // from the middle on (the effect check summarizes a pass's result while
+  // the rest of lint runs). LintList checks the node list (its length, its
+  // nodes' graph, placeholder/get_attr/output arity, one output at the end)
+  // and numbers the nodes, which leaves PrepareConcurrentReads nothing to do.
+  // LintUses checks the rest (the name index, use/def, topological order)
+  // and, once the list is linted, writes nothing that other const methods
+  // read: concurrent readers must then tolerate what it would reject (an
+  // argument that is a node of another graph, or not defined yet). Lint()
+  // is LintList, then LintUses.
+  Status LintList() const;
+  Status LintUses() const;
 
   // Numbers the nodes (PositionOf's cache). Until the next mutation, any
   // number of threads may then call const methods at once, except Lint
@@ -255,8 +267,9 @@ class Graph {
   std::unordered_map<uint64_t, const NodeMeta*> meta_index_;
   std::unordered_map<std::string, int64_t> base_counts_;  // _Namespace's base_count
   uint64_t version_ = 0;
-  mutable uint64_t linted_version_ = ~uint64_t{0};  // the version Lint() last passed
-  mutable bool order_valid_ = false;                // Node::order_ matches the list (see Renumber)
+  mutable uint64_t linted_version_ = ~uint64_t{0};       // the version Lint() last passed
+  mutable uint64_t list_linted_version_ = ~uint64_t{0};  // the version LintList() last passed
+  mutable bool order_valid_ = false;                     // Node::order_ matches the list (see Renumber)
 };
 
 // Structural equality for tests and round-trips: same node sequence, names,

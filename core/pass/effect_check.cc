@@ -225,6 +225,10 @@ class Executor {
   static uint64_t Key(const void* pointer) { return reinterpret_cast<uintptr_t>(pointer); }
   void Bind(const Node* node, StorageRef ref) { refs_[graph_->PositionOf(node)] = ref; }
   const StorageRef* RefOf(const Node* node) const {
+    // A use of another graph's node (or an erased one) is unbound, as a use
+    // of a node defined later is: lint rejects both, perhaps while this
+    // summary is made (PassManager::Run), so they must not be read here.
+    if (node->erased() || &node->graph() != graph_) return nullptr;
     const StorageRef& ref = refs_[graph_->PositionOf(node)];
     return ref.storage == kUnbound ? nullptr : &ref;
   }

@@ -75,24 +75,41 @@ Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassCon
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   Status failure;
   std::shared_ptr<const EffectSummary> effects;
+  auto broke = [&](const Status& lint) {
+    return Status::Errorf("pass '{}' broke the graph: lint: {}", pass.name, lint.message());
+  };
+  bool touched = graph.version() != version;
+  bool checked = context.check_effects && pass.effects != EffectPolicy::kUnchecked;
   if (!changed.ok()) {
     failure = Status::Errorf("pass '{}' failed: {}", pass.name, changed.status().message());
-  } else if (Status lint = graph.Lint(); !lint.ok()) {
-    failure = Status::Errorf("pass '{}' broke the graph: lint: {}", pass.name, lint.message());
-  } else if (graph.version() == version) {
-    // Untouched: nothing to check, nothing for `alongside`.
-  } else if (context.check_effects && pass.effects != EffectPolicy::kUnchecked) {
+  } else if (Status list = graph.LintList(); !list.ok()) {
+    failure = broke(list);
+  } else if (!touched || !checked) {
+    // Untouched: nothing to check, nothing for `alongside`. (Lint is free
+    // then, unless the graph was never linted.)
+    if (Status uses = graph.LintUses(); !uses.ok()) {
+      failure = broke(uses);
+    } else if (touched && alongside) {
+      alongside(graph);
+    }
+  } else {
     const OpRegistry& registry = RegistryOf(context);
     std::shared_ptr<const EffectSummary> before_effects = pristine_effects.valid() ? pristine_effects.get() : nullptr;
     if (!before_effects) {
       before_effects = SummarizeEffects(pristine ? *pristine : *before, registry, nullptr, context.schemas);
     }
-    // Summarizing and `alongside` only read the graph (and the summary
-    // writes only its own table), so they run side by side.
+    // Summarizing, the rest of lint and `alongside` only read the graph (and
+    // the summary writes only its own table), so they run side by side. The
+    // node list is sound (LintList), and the summary takes what LintUses may
+    // yet reject (a use of another graph's node, or of one defined later)
+    // for a value it cannot know; `alongside` waits for LintUses.
     PendingEffects summary = SummarizeEffectsLater(graph, registry, before_effects->table, context.schemas);
-    if (alongside) alongside(graph);
+    Status uses = graph.LintUses();
+    if (uses.ok() && alongside) alongside(graph);
     effects = summary.get();
-    if (Status check = CheckEffects(*before_effects, *effects, pass.effects); !check.ok()) {
+    if (!uses.ok()) {
+      failure = broke(uses);
+    } else if (Status check = CheckEffects(*before_effects, *effects, pass.effects); !check.ok()) {
       // A difference the check's own model may have made (effect_check.h,
       // EffectSummary::unmodelled) does not roll a pass back: it is said.
       std::vector<std::string> rough = before_effects->unmodelled;
@@ -106,8 +123,6 @@ Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassCon
                         check.message(), fmt::join(rough, ", ")));
       }
     }
-  } else if (alongside) {
-    alongside(graph);
   }
   for (PassInstrumentation* inst : instrumentations_) inst->PassTimed(pass, seconds);
   if (!failure.ok()) {

@@ -120,6 +120,26 @@ TEST(GraphTest, EraseFailsWithUsersAndKeepsGraph) {
   EXPECT_TRUE(g.empty());
 }
 
+// Lint's halves: LintList checks only the list, so a use before the
+// definition passes it and fails LintUses; the whole Lint says the same, and
+// a fixed graph passes both.
+TEST(GraphTest, LintListLeavesUsesToLintUses) {
+  Graph g;
+  ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Placeholder("x")));
+  Node* neg = g.Append(Call("torch.ops.aten.neg.default", {Argument::NodeRef(x)}));
+  Node* abs = g.Append(Call("torch.ops.aten.abs.default", {Argument::NodeRef(neg)}));
+  g.Append(Output({Argument::NodeRef(abs)}));
+  g.MoveBefore(abs, neg);
+  EXPECT_TRUE(g.LintList().ok());
+  Status uses = g.LintUses();
+  EXPECT_EQ(uses.message(), "node 'abs' uses 'neg' before it is defined (not in topological order)");
+  EXPECT_EQ(g.Lint().message(), uses.message());
+  g.MoveBefore(neg, abs);
+  EXPECT_TRUE(g.LintList().ok());
+  EXPECT_TRUE(g.LintUses().ok());
+  EXPECT_TRUE(g.Lint().ok());
+}
+
 TEST(GraphTest, ReplaceAllUsesInsideLists) {
   Graph g;
   ASSERT_OK_AND_ASSIGN(Node * x, g.AppendNamed(Placeholder("x")));

@@ -115,6 +115,49 @@ TEST(PassManagerTest, LintBreakageRollsBackAndSaysWhatLintFound) {
   EXPECT_TRUE(graph->Lint().ok());
 }
 
+// The node list is linted first; use/def and order are linted beside the
+// effect summary of the pass's result. What that half rejects comes back as
+// the lint error, the summary does not trip over it (the sanitizer run reads
+// every access), and the graph is rolled back.
+TEST(PassManagerTest, UseDefBreakageFoundBesideTheEffectCheckRollsBack) {
+  std::unique_ptr<Graph> other = SmallGraph();
+  struct Case {
+    const char* pass;
+    PassFn run;
+    std::string error;
+  };
+  std::vector<Case> cases = {
+      {"use_another_graphs_node",
+       [&other](Graph& graph, PassContext&) -> Result<bool> {
+         graph.ReplaceInput(graph.Find("add"), graph.Find("relu"), other->Find("relu"));
+         return true;
+       },
+       "node 'add' uses 'relu', which is not in the graph"},
+      {"use_before_definition",
+       [](Graph& graph, PassContext&) -> Result<bool> {
+         graph.MoveBefore(graph.Find("add"), graph.Find("relu"));
+         return true;
+       },
+       "node 'add' uses 'relu' before it is defined (not in topological order)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.pass);
+    auto graph = SmallGraph();
+    auto original = graph->Clone();
+    PassManager manager;
+    PassContext context;
+    ASSERT_TRUE(context.check_effects);
+    bool alongside_ran = false;
+    Result<PassOutcome> outcome =
+        manager.Run(Info(c.pass, c.run), *graph, context, nullptr, {}, [&](const Graph&) { alongside_ran = true; });
+    ASSERT_FALSE(outcome.ok());
+    EXPECT_EQ(outcome.status().message(), fmt::format("pass '{}' broke the graph: lint: {}", c.pass, c.error));
+    EXPECT_FALSE(alongside_ran);  // it may copy the graph: only a linted one
+    std::string why;
+    EXPECT_TRUE(SameGraph(*graph, *original, &why)) << why;
+  }
+}
+
 TEST(PassManagerTest, ExceptionIsAFailureOfThePass) {
   PassRegistry registry = TestRegistry();
   auto graph = SmallGraph();
