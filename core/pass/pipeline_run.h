@@ -16,7 +16,7 @@
 // so a pass that changes nothing costs no copy, no comparison and no lint,
 // and a changed graph becomes the new snapshot without a copy.
 // Two threads at most: the effect check of a touched graph summarizes it on
-// a second thread while this one compares it with the snapshot and copies
+// a second thread while this one lints its uses (PassManager::Run), compares it with the snapshot and copies
 // it for the next pass (when no snapshot is to be dropped for it, see RunOne), and the current snapshot's own
 // summary is made on the second thread while the passes that leave it alone run. Both only
 // read immutable snapshots, and a run waits for them before it returns.
