@@ -81,8 +81,8 @@ bool ParseTorchAirMeta(std::string_view text, TensorMeta* out) {
 
 class Reader {
  public:
-  Reader(std::string_view text, std::string_view filename)
-      : text_(text), filename_(filename), file_(text, {filename}) {}
+  Reader(std::string_view text, std::string_view filename, std::vector<std::string>* warnings)
+      : text_(text), filename_(filename), file_(text, {filename}), warnings_(warnings) {}
 
   Result<std::unique_ptr<Graph>> Run() {
     AIRSCOPE_RETURN_IF_ERROR(CheckSourceText(text_, filename_));
@@ -284,8 +284,33 @@ class Reader {
     return Error(attr.value->value_offset, fmt::format("attr '{}' has no `{}` value", attr.key, name));
   }
 
+  // TorchAir writes a desc's shape and its `_meta` from one FakeTensor
+  // (ge/_ge_graph.py:1122-1128 set_meta; -1 for a symbolic size, -2 for an
+  // unknown rank, no dims where it leaves the shape to GE). In ND layout a
+  // static size that differs, or another rank, cannot both be right: the
+  // file was edited, or written by something else. airscope keeps `_meta`
+  // (it has the symbols) and says so. Other layouts (NC1HWC0, FRACTAL_NZ)
+  // give GE's storage shape, which differs by design; dtypes are not
+  // compared (a quantized desc keeps GE's dtype, _ge_graph.py:1114-1120).
+  void CheckDescAgainstMeta(const PNode& pnode, const Attr& attr, const std::vector<int64_t>& dims,
+                            std::string_view layout, const TensorMeta& stated) const {
+    if (warnings_ == nullptr || dims.empty() || (dims.size() == 1 && dims[0] == -2)) return;
+    if (!layout.empty() && layout != "ND") return;
+    bool differs = dims.size() != stated.sizes.size();
+    for (size_t i = 0; !differs && i < dims.size(); ++i) {
+      differs = dims[i] >= 0 && stated.sizes[i].is_static() && stated.sizes[i].value() != dims[i];
+    }
+    if (!differs) return;
+    Scanner::Location at = file_.LocationOf(attr.value->value_offset);
+    warnings_->push_back(
+        fmt::format("{}:{}:{}: node '{}' {}: the GE desc's shape [{}] disagrees with its _meta {} "
+                    "(layout {}); airscope uses _meta",
+                    filename_, at.line, at.column, pnode.name, attr.key, fmt::join(dims, ", "), stated.ShapeString(),
+                    layout.empty() ? "not stated" : "ND"));
+  }
+
   // One `[o]` desc -> a tensor (kind kTensor), a SymInt/opaque annotation, or nothing.
-  Result<NodeMeta> DescMeta(const Attr& attr, bool* has_value) const {
+  Result<NodeMeta> DescMeta(const PNode& pnode, const Attr& attr, bool* has_value) const {
     AIRSCOPE_ASSIGN_OR_RETURN(auto inner, Inner(attr));
     NodeMeta meta;
     *has_value = false;
@@ -293,8 +318,12 @@ class Reader {
     bool has_meta = false;
     TensorMeta tensor;
     bool has_tensor = false;
+    std::vector<int64_t> dims;  // as the desc states them
+    std::string_view layout;
     for (const TextField& f : inner.fields) {
-      if (f.name == "dtype" && f.kind == TextField::Kind::kScalar) {
+      if (f.name == "layout" && f.kind != TextField::Kind::kMessage) {
+        layout = f.value;
+      } else if (f.name == "dtype" && f.kind == TextField::Kind::kScalar) {
         auto dtype = ParseGeDType(f.value);
         tensor.dtype = dtype ? *dtype : DType::kUnknown;
         has_tensor = true;
@@ -307,6 +336,7 @@ class Reader {
                          fmt::format("attr '{}': dim '{}' is not an integer", attr.key, d.value));
           }
           tensor.sizes.push_back(value >= 0 ? Dim(value) : Dim::Symbol("?"));
+          dims.push_back(value);
         }
         has_tensor = true;
       } else if (f.name == "attr" && f.kind == TextField::Kind::kMessage) {
@@ -327,6 +357,7 @@ class Reader {
         if (Status sized = CheckTensorSize(stated); !sized.ok()) {
           return Error(attr.value->value_offset, fmt::format("attr '{}': {}", attr.key, sized.message()));
         }
+        CheckDescAgainstMeta(pnode, attr, dims, layout, stated);
         meta.tensors.push_back(std::move(stated));
       } else {
         meta.kind = meta_text.starts_with("Sym(") ? ValueKind::kSymInt : ValueKind::kOpaque;
@@ -353,7 +384,7 @@ class Reader {
     meta.kind = tuple ? ValueKind::kTuple : ValueKind::kTensor;
     for (const Attr* attr : outputs) {
       bool has_value = false;
-      AIRSCOPE_ASSIGN_OR_RETURN(auto one, DescMeta(*attr, &has_value));
+      AIRSCOPE_ASSIGN_OR_RETURN(auto one, DescMeta(pnode, *attr, &has_value));
       if (!tuple) {
         if (has_value) node->set_meta(std::move(one));
         return Status::Ok();
@@ -561,12 +592,14 @@ class Reader {
   std::unordered_map<std::string, size_t> by_name_;
   std::unique_ptr<Graph> graph_;
   std::map<std::pair<Node*, int64_t>, Node*> getitems_;
+  std::vector<std::string>* warnings_;  // null: the caller does not want them
 };
 
 }  // namespace
 
-Result<std::unique_ptr<Graph>> ParsePbtxt(std::string_view text, std::string_view filename) {
-  return Reader(text, filename).Run();
+Result<std::unique_ptr<Graph>> ParsePbtxt(std::string_view text, std::string_view filename,
+                                          std::vector<std::string>* warnings) {
+  return Reader(text, filename, warnings).Run();
 }
 
 }  // namespace airscope

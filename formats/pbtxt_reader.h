@@ -14,6 +14,9 @@
 //   give the node's exact args (then those are used as they are).
 //   `[o]` descs -> NodeMeta (source kAnnotated): the `_meta` attr's torch text
 //   where present (keeps symbolic dims), else dtype/shape (-1 -> symbol `?`).
+//   A desc in ND layout whose shape contradicts its `_meta` (another rank, a
+//   static size that differs) adds a located warning to `warnings`: _meta is
+//   used, and the file does not say which is right.
 //   `_user_stream_label` -> the node's stream. Other attrs and unknown fields
 //   are skipped (GE adds many).
 // Nodes may come in any order: they are sorted topologically (Kahn,
@@ -24,13 +27,16 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/ir/graph.h"
 #include "core/status.h"
 
 namespace airscope {
 
-Result<std::unique_ptr<Graph>> ParsePbtxt(std::string_view text, std::string_view filename);
+Result<std::unique_ptr<Graph>> ParsePbtxt(std::string_view text, std::string_view filename,
+                                          std::vector<std::string>* warnings = nullptr);
 
 }  // namespace airscope

@@ -26,7 +26,8 @@ bool StartsWithAny(std::string_view line, std::initializer_list<std::string_view
   return std::any_of(prefixes.begin(), prefixes.end(), [line](std::string_view p) { return line.starts_with(p); });
 }
 
-Result<std::unique_ptr<Graph>> RefuseGeBuilderCode(std::string_view, const std::string& path, const ReleaseTextBefore&);
+Result<std::unique_ptr<Graph>> RefuseGeBuilderCode(std::string_view, const std::string& path, const ReleaseTextBefore&,
+                                                   std::vector<std::string>*);
 // Rows whose read refuses (they are recognised only to say why): not listed
 // among what airscope reads, and not a graph's start for the logs' sniff.
 bool Refuses(const InputFormat& row) { return row.read == &RefuseGeBuilderCode; }
@@ -80,22 +81,24 @@ bool SniffGeBuilderCode(const InputPeek& peek) { return peek.head.find(kGeBuilde
 
 // --- reads of the graph rows ---
 
-Result<std::unique_ptr<Graph>> ReadFx(std::string_view text, const std::string& path,
-                                      const ReleaseTextBefore& release) {
+Result<std::unique_ptr<Graph>> ReadFx(std::string_view text, const std::string& path, const ReleaseTextBefore& release,
+                                      std::vector<std::string>*) {
   return ParseFxText(text, path, release);
 }
 Result<std::unique_ptr<Graph>> ReadReadable(std::string_view text, const std::string& path,
-                                            const ReleaseTextBefore& release) {
+                                            const ReleaseTextBefore& release, std::vector<std::string>*) {
   return ParseReadable(text, path, release);
 }
-Result<std::unique_ptr<Graph>> ReadJson(std::string_view text, const std::string& path, const ReleaseTextBefore&) {
+Result<std::unique_ptr<Graph>> ReadJson(std::string_view text, const std::string& path, const ReleaseTextBefore&,
+                                        std::vector<std::string>*) {
   return ParseGraphJson(text, path);
 }
-Result<std::unique_ptr<Graph>> ReadPbtxt(std::string_view text, const std::string& path, const ReleaseTextBefore&) {
-  return ParsePbtxt(text, path);
+Result<std::unique_ptr<Graph>> ReadPbtxt(std::string_view text, const std::string& path, const ReleaseTextBefore&,
+                                         std::vector<std::string>* warnings) {
+  return ParsePbtxt(text, path, warnings);
 }
-Result<std::unique_ptr<Graph>> RefuseGeBuilderCode(std::string_view, const std::string& path,
-                                                   const ReleaseTextBefore&) {
+Result<std::unique_ptr<Graph>> RefuseGeBuilderCode(std::string_view, const std::string& path, const ReleaseTextBefore&,
+                                                   std::vector<std::string>*) {
   return Status::Errorf(
       "{}:1:1: a GE graph's builder code (TorchAir's config.debug.graph_dump in max-autotune mode, "
       "GeGraph.python_code): airscope simulates reduce-overhead mode, whose graph_dump .py files "

@@ -55,8 +55,12 @@ inline constexpr size_t kInputPeekBytes = size_t{1} << 20;
 
 // A graph format's reader: errors carry file:line:col. `release` (FX text
 // only) is told which leading part of `text` the parser is done with.
+// `warnings` (never null) gets, located, what the reader found stated two
+// ways that disagree and resolved one way (pbtxt: a GE desc's shape against
+// its `_meta`): the loader shows each, so no such pick is silent.
 using GraphReader = Result<std::unique_ptr<Graph>> (*)(std::string_view text, const std::string& path,
-                                                       const ReleaseTextBefore& release);
+                                                       const ReleaseTextBefore& release,
+                                                       std::vector<std::string>* warnings);
 
 struct InputFormat {
   std::string_view name;                     // "fx": what `graphs` shows and load's help lists

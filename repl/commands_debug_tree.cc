@@ -109,6 +109,8 @@ Status LoadDebugTree(CommandContext& ctx, const std::string& dir, const std::str
       warnings.push_back(fmt::format("{} not loaded: {}", name, loaded.status().message()));
       continue;
     }
+    // GE mode's stages are pbtxt, whose reader may have taken _meta over a desc.
+    warnings.insert(warnings.end(), loaded->read_warnings.begin(), loaded->read_warnings.end());
     add(name, std::move(loaded).value(), g.path);
   }
   std::map<std::string, std::shared_ptr<const TraceLog>> trace_of;  // graph -> its log

@@ -21,10 +21,10 @@ Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& p
   ReleaseTextBefore release;
   if (release_text) release = [&release_text, skipped](size_t offset) { release_text(offset + skipped); };
   AIRSCOPE_ASSIGN_OR_RETURN(const InputFormat* format, SniffGraphText(content, path));
-  AIRSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> parsed, format->read(content, path, release));
+  LoadedGraph loaded;
+  AIRSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> parsed, format->read(content, path, release, &loaded.read_warnings));
   std::unique_ptr<Graph> graph = std::move(parsed);
   graph->set_name(name.empty() ? DefaultGraphName(path) : std::string(name));
-  LoadedGraph loaded;
   loaded.inference = InferShapes(*graph, registry);
   loaded.graph = std::move(graph);
   loaded.path = path;
@@ -91,6 +91,7 @@ Result<LoadedGraph> WithInputShapes(const LoadedGraph& loaded, const std::vector
   result.path = loaded.path;
   result.format = loaded.format;
   result.modules = loaded.modules;
+  result.read_warnings = loaded.read_warnings;  // the file's, whatever the inputs
   return result;
 }
 

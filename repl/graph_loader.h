@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/aot/nn_module.h"
 #include "core/ir/graph.h"
@@ -26,6 +27,9 @@ struct LoadedGraph {
   std::string path;
   const InputFormat* format = nullptr;  // the registry row it was read by
   InferenceReport inference;
+  // What the reader found stated two ways that disagree, and which way it
+  // took (GraphReader), located: load shows them.
+  std::vector<std::string> read_warnings;
   // The torch.nn modules declared for its call_module targets (`module`); null: none.
   std::shared_ptr<const ModuleTable> modules;
 };

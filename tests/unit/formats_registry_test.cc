@@ -137,7 +137,8 @@ TEST_F(FormatsRegistryTest, RefusalListsEveryFormatTheRegistryReads) {
   EXPECT_NE(std::string(empty.status().message()).find("e.txt:1:1: the file is empty"), std::string::npos);
   const InputFormat* ge = FindInputFormat("ge-builder");
   ASSERT_NE(ge, nullptr);
-  Result<std::unique_ptr<Graph>> refused = ge->read("", "g.py", {});
+  std::vector<std::string> warnings;
+  Result<std::unique_ptr<Graph>> refused = ge->read("", "g.py", {}, &warnings);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(std::string(refused.status().message()).find("g.py:1:1: a GE graph's builder code"), std::string::npos);
 }

@@ -353,6 +353,50 @@ TEST(Pbtxt, ReaderErrorsNameLineAndColumn) {
             "bad.pbtxt:3:1: no NetOutput node: the graph has no outputs (is the file cut short?)");
 }
 
+// A one-Data graph whose output desc has `shape_and_layout` (the desc's
+// shape block and layout line) and the _meta text `meta`.
+std::string DataWithDesc(std::string_view shape_and_layout, std::string_view meta) {
+  return fmt::format(
+      "node {{ name: \"x\" op: \"Data\" attr {{ key: \"[o]y\" value {{ s: 'name: \"y\"\\ndtype: "
+      "DT_FLOAT\\n{}attr {{\\n  key: \"_meta\"\\n  value {{\\n    s: \"{}\"\\n  }}\\n}}\\n' }} }} }}\n"
+      "node {{ name: \"out\" op: \"NetOutput\" input: \"x\" }}\n",
+      shape_and_layout, meta);
+}
+
+// TorchAir writes a desc's shape and its _meta from one FakeTensor: in ND
+// layout a rank or a static size that differs is said (the reader keeps
+// _meta); GE's storage layouts, -1 for a symbol, -2 for an unknown rank and
+// a desc without dims are not disagreements.
+TEST(Pbtxt, ADescShapeThatContradictsItsMetaIsSaid) {
+  const std::string meta = "Tensor(dtype=torch.float32, shape=torch.Size([2, s0])";
+  struct Case {
+    std::string desc;
+    bool warned;
+  };
+  std::vector<Case> cases = {
+      {"shape {\\n  dim: 3\\n  dim: -1\\n}\\nlayout: \"ND\"\\n", true},
+      {"shape {\\n  dim: 2\\n}\\n", true},  // no layout stated: taken as ND
+      {"shape {\\n  dim: 2\\n  dim: -1\\n}\\nlayout: \"ND\"\\n", false},
+      {"shape {\\n  dim: 2\\n  dim: 7\\n}\\nlayout: \"ND\"\\n", false},  // 7 for the symbol s0: a hint
+      {"shape {\\n  dim: 1\\n  dim: 1\\n  dim: 2\\n  dim: 16\\n}\\nlayout: \"NC1HWC0\"\\n", false},
+      {"shape {\\n  dim: -2\\n}\\n", false},
+      {"", false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.desc);
+    std::vector<std::string> warnings;
+    auto g = ParsePbtxt(DataWithDesc(c.desc, meta), "desc.pbtxt", &warnings);
+    ASSERT_TRUE(g.ok()) << g.status().message();
+    EXPECT_EQ((*g)->Find("x")->meta()->ShapeString(), "f32[2, s0]");  // _meta, always
+    ASSERT_EQ(warnings.size(), c.warned ? 1u : 0u);
+    if (c.warned) {
+      EXPECT_TRUE(warnings[0].starts_with("desc.pbtxt:1:")) << warnings[0];
+      EXPECT_NE(warnings[0].find("node 'x' [o]y: the GE desc's shape ["), std::string::npos) << warnings[0];
+      EXPECT_NE(warnings[0].find("disagrees with its _meta f32[2, s0]"), std::string::npos) << warnings[0];
+    }
+  }
+}
+
 TEST(Pbtxt, UnknownFieldsAndAttrsAreSkipped) {
   std::string text =
       "versions { producer: 1 }\n"
