@@ -596,13 +596,6 @@ Status Graph::LintNameIndex() const {
   return Status::Ok();
 }
 
-// Use/def consistency as two edge lists that must be equal: (input, user)
-// from every node's args and (node, user) from every users list, both
-// sorted. Each is sorted in O(E), so a node with 100,000 users lints as fast
-// as a chain: the args' edges are made in order of their user, so a counting
-// sort by the used node sorts them whole; the users' edges are made in order
-// of the used node, so only each node's run of users needs sorting.
-// Needs order_ (LintNodeList).
 namespace {
 
 // `edges` (used node, user) made in increasing order of the user, sorted by
@@ -619,6 +612,13 @@ std::vector<std::pair<uint32_t, uint32_t>> SortedByUsedNode(const std::vector<st
 
 }  // namespace
 
+// Use/def consistency as two edge lists that must be equal: (input, user)
+// from every node's args and (node, user) from every users list, both
+// sorted. Each is sorted in O(E), so a node with 100,000 users lints as fast
+// as a chain: the args' edges are made in order of their user, so a counting
+// sort by the used node sorts them whole; the users' edges are made in order
+// of the used node, so only each node's run of users needs sorting.
+// Needs order_ (LintNodeList).
 Status Graph::LintUseDef() const {
   using Edge = std::pair<uint32_t, uint32_t>;  // (position of the used node, position of the user)
   std::vector<Edge> from_args, from_users;

@@ -85,8 +85,8 @@ Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassCon
   } else if (Status list = graph.LintList(); !list.ok()) {
     failure = broke(list);
   } else if (!touched || !checked) {
-    // Untouched: nothing to check, nothing for `alongside`. (Lint is free
-    // then, unless the graph was never linted.)
+    // Untouched (nothing to check, nothing for `alongside`; lint is free
+    // unless the graph was never linted), or a change the check skips.
     if (Status uses = graph.LintUses(); !uses.ok()) {
       failure = broke(uses);
     } else if (touched && alongside) {
