@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/analysis/alias_analysis.h"
 #include "core/fx/python_repr.h"
 #include "core/glob.h"
 #include "core/ops/op_registry.h"
@@ -56,6 +57,39 @@ std::string NodeList(const std::vector<Node*>& nodes) {
     out += nodes[i]->name();
   }
   return out;
+}
+
+// For a call whose strides nobody stated, so `node` shows contiguous ones:
+// its first tensor input whose stated layout is not contiguous. torch gives
+// many ops such an input's layout (TensorIterator's pointwise ops, the
+// *_like ops and clone with preserve_format); airscope does not model which,
+// so the contiguous strides shown are then an assumption that may be wrong.
+// Null for views (their strides are computed) and when no input says so.
+const Node* InputWithOtherLayout(const Node& node, const OpRegistry& registry) {
+  if (node.op() != OpKind::kCallFunction || IsViewOp(node, registry)) return nullptr;
+  for (const Node* input : node.inputs()) {
+    const TensorMeta* t = input->tensor();
+    if (t == nullptr || t->strides.empty()) continue;
+    TensorMeta contiguous = *t;
+    contiguous.strides.clear();
+    if (t->strides != contiguous.EffectiveStrides()) return input;
+  }
+  return nullptr;
+}
+
+// For a view: the op its chain of views starts from, when that op's strides
+// are such an assumption (InputWithOtherLayout): the view's computed strides
+// rest on it. Null otherwise.
+const Node* ViewOfAssumedLayout(const Node& node, const OpRegistry& registry) {
+  const Node* base = &node;
+  while (base->op() == OpKind::kCallFunction && IsViewOp(*base, registry)) {
+    const Argument* arg0 = base->args().empty() ? nullptr : &base->args()[0];
+    if (arg0 == nullptr || !arg0->is_node()) return nullptr;
+    base = arg0->as_node();
+  }
+  if (base == &node) return nullptr;
+  const TensorMeta* t = base->tensor();
+  return t != nullptr && t->strides.empty() && InputWithOtherLayout(*base, registry) ? base : nullptr;
 }
 
 }  // namespace
@@ -124,7 +158,20 @@ void DescribeNode(const Node& node, const OpRegistry& registry, CommandOutput& o
   if (const TensorMeta* t = meta ? meta->tensor() : nullptr) {
     std::vector<std::string> strides;
     for (const Dim& d : t->EffectiveStrides()) strides.push_back(d.ToString());
-    out.Print("  strides:  [{}]{}", fmt::join(strides, ", "), t->strides.empty() ? " (contiguous)" : "");
+    const Node* other = t->strides.empty() ? InputWithOtherLayout(node, registry) : nullptr;
+    if (other != nullptr) {
+      std::vector<std::string> theirs;
+      for (const Dim& d : other->tensor()->strides) theirs.push_back(d.ToString());
+      out.Styled(Style::kBad,
+                 "  strides:  [{}] (assumed contiguous: input {} has strides [{}], and torch gives many ops their "
+                 "input's layout, which airscope does not model)",
+                 fmt::join(strides, ", "), other->name(), fmt::join(theirs, ", "));
+    } else if (const Node* base = ViewOfAssumedLayout(node, registry)) {
+      out.Styled(Style::kBad, "  strides:  [{}] (computed from {}'s, which are assumed contiguous: see node {})",
+                 fmt::join(strides, ", "), base->name(), base->name());
+    } else {
+      out.Print("  strides:  [{}]{}", fmt::join(strides, ", "), t->strides.empty() ? " (contiguous)" : "");
+    }
     if (!t->device.empty()) out.Print("  device:   {}", t->device);
     if (auto bytes = t->NumBytes()) out.Print("  bytes:    {}", FormatBytes(static_cast<double>(*bytes)));
   }
