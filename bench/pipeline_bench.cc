@@ -36,19 +36,30 @@ namespace {
 constexpr int kRuns = 5;
 constexpr int kBigRuns = 3;  // above 100k nodes: the first run pays for fresh memory, the others mostly not
 
-// One run of the whole pipeline on `input`; the run is kept for its stages.
-std::unique_ptr<PipelineRun> RunPipeline(std::shared_ptr<const Graph> input, PassRegistry& passes,
-                                         DecompositionTable& decompositions) {
+// The builtin passes and tables, and the context and environment a run
+// reads them through (both point into the struct: it does not move).
+struct BuiltinPipeline {
+  BuiltinPipeline() {
+    context.registry = &OpRegistry::Builtin();
+    context.decompositions = &decompositions;
+    context.passes = &passes;
+    env.passes = &passes;
+    env.context = &context;
+    env.ignore_breakpoints = true;
+  }
+  BuiltinPipeline(const BuiltinPipeline&) = delete;
+  BuiltinPipeline& operator=(const BuiltinPipeline&) = delete;
+
+  PassRegistry passes = PassRegistry::WithBuiltins();
+  DecompositionTable decompositions = DecompositionTable::Builtin();
   PassContext context;
-  context.registry = &OpRegistry::Builtin();
-  context.decompositions = &decompositions;
-  context.passes = &passes;
   PipelineEnv env;
-  env.passes = &passes;
-  env.context = &context;
-  env.ignore_breakpoints = true;
+};
+
+// One run of the whole pipeline on `input`; the run is kept for its stages.
+std::unique_ptr<PipelineRun> RunPipeline(std::shared_ptr<const Graph> input, const BuiltinPipeline& pipeline) {
   auto run = std::make_unique<PipelineRun>(input);
-  Result<RunReport> report = run->RunUntil(std::nullopt, env);
+  Result<RunReport> report = run->RunUntil(std::nullopt, pipeline.env);
   if (!report.ok() || report->stop == RunReport::Stop::kFailed) {
     fmt::print(stderr, "pipeline failed: {}\n", report.ok() ? report->error.message() : report.status().message());
     std::exit(1);
@@ -110,23 +121,14 @@ void MeasureBinary(const std::string& binary) {
 // input, each copied outside the timing. Exits 1 when the pass is not in
 // the default pipeline or fails.
 int TimeOnePass(std::string_view pass, size_t nodes, int repeats) {
-  PassRegistry passes = PassRegistry::WithBuiltins();
-  DecompositionTable decompositions = DecompositionTable::Builtin();
-  const PassInfo* info = passes.Find(pass);
+  BuiltinPipeline pipeline;
+  const PassInfo* info = pipeline.passes.Find(pass);
   if (info == nullptr) {
     fmt::print(stderr, "no pass '{}'\n", pass);
     return 1;
   }
-  PassContext context;
-  context.registry = &OpRegistry::Builtin();
-  context.decompositions = &decompositions;
-  context.passes = &passes;
-  PipelineEnv env;
-  env.passes = &passes;
-  env.context = &context;
-  env.ignore_breakpoints = true;
   PipelineRun run(bench::Transformer(nodes));
-  Result<RunReport> report = run.RunUntil(pass, env);
+  Result<RunReport> report = run.RunUntil(pass, pipeline.env);
   if (!report.ok()) {
     fmt::print(stderr, "{}\n", report.status().message());
     return 1;
@@ -143,7 +145,7 @@ int TimeOnePass(std::string_view pass, size_t nodes, int repeats) {
     double before = bench::ResidentBytes();
     std::unique_ptr<Graph> graph = input->Clone();
     if (i == 0) copy_bytes = bench::ResidentBytes() - before;
-    PassContext pass_context = context;
+    PassContext pass_context = pipeline.context;
     auto start = std::chrono::steady_clock::now();
     Result<bool> changed = RunGuarded(*info, *graph, pass_context);
     times.push_back(bench::SecondsSince(start));
@@ -169,8 +171,7 @@ int Main(int argc, char** argv) {
   }
   size_t max_nodes = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 100000;
   std::string binary = argc > 2 ? argv[2] : "repl/airscope";
-  PassRegistry passes = PassRegistry::WithBuiltins();
-  DecompositionTable decompositions = DecompositionTable::Builtin();
+  BuiltinPipeline pipeline;
   bench::PrintMachine();
   // The first run in a process pays for first-touch page faults of every
   // snapshot and table, as a user's first `run` does; later ones reuse the
@@ -185,7 +186,7 @@ int Main(int argc, char** argv) {
     for (int i = 0; i < (n <= 100000 ? kRuns : kBigRuns); ++i) {
       run.reset();  // the previous run's snapshots are freed outside the timing
       auto start = std::chrono::steady_clock::now();
-      run = RunPipeline(input, passes, decompositions);
+      run = RunPipeline(input, pipeline);
       times.push_back(bench::SecondsSince(start));
     }
     double first = times.front();

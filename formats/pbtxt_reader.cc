@@ -103,6 +103,10 @@ class Reader {
     if (graph_->output() == nullptr) {
       return Error(text_.size(), "no NetOutput node: the graph has no outputs (is the file cut short?)");
     }
+    if (unlisted_warnings_ > 0) {
+      warnings_->push_back(fmt::format("{}: ... and {} more desc(s) whose shape disagrees with their _meta", filename_,
+                                       unlisted_warnings_));
+    }
     return std::move(graph_);
   }
 
@@ -293,7 +297,7 @@ class Reader {
   // give GE's storage shape, which differs by design; dtypes are not
   // compared (a quantized desc keeps GE's dtype, _ge_graph.py:1114-1120).
   void CheckDescAgainstMeta(const PNode& pnode, const Attr& attr, const std::vector<int64_t>& dims,
-                            std::string_view layout, const TensorMeta& stated) const {
+                            std::string_view layout, const TensorMeta& stated) {
     if (warnings_ == nullptr || dims.empty() || (dims.size() == 1 && dims[0] == -2)) return;
     if (!layout.empty() && layout != "ND") return;
     bool differs = dims.size() != stated.sizes.size();
@@ -301,6 +305,10 @@ class Reader {
       differs = dims[i] >= 0 && stated.sizes[i].is_static() && stated.sizes[i].value() != dims[i];
     }
     if (!differs) return;
+    if (warnings_->size() >= kListedWarnings) {
+      ++unlisted_warnings_;  // a file with a million of them must not hold a million messages
+      return;
+    }
     Scanner::Location at = file_.LocationOf(attr.value->value_offset);
     warnings_->push_back(
         fmt::format("{}:{}:{}: node '{}' {}: the GE desc's shape [{}] disagrees with its _meta {} "
@@ -310,7 +318,7 @@ class Reader {
   }
 
   // One `[o]` desc -> a tensor (kind kTensor), a SymInt/opaque annotation, or nothing.
-  Result<NodeMeta> DescMeta(const PNode& pnode, const Attr& attr, bool* has_value) const {
+  Result<NodeMeta> DescMeta(const PNode& pnode, const Attr& attr, bool* has_value) {
     AIRSCOPE_ASSIGN_OR_RETURN(auto inner, Inner(attr));
     NodeMeta meta;
     *has_value = false;
@@ -593,6 +601,8 @@ class Reader {
   std::unique_ptr<Graph> graph_;
   std::map<std::pair<Node*, int64_t>, Node*> getitems_;
   std::vector<std::string>* warnings_;  // null: the caller does not want them
+  static constexpr size_t kListedWarnings = 20;
+  size_t unlisted_warnings_ = 0;  // past kListedWarnings: counted, said at the end
 };
 
 }  // namespace

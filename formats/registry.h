@@ -57,7 +57,8 @@ inline constexpr size_t kInputPeekBytes = size_t{1} << 20;
 // only) is told which leading part of `text` the parser is done with.
 // `warnings` (never null) gets, located, what the reader found stated two
 // ways that disagree and resolved one way (pbtxt: a GE desc's shape against
-// its `_meta`): the loader shows each, so no such pick is silent.
+// its `_meta`): the loader shows each, so no such pick is silent. A reader
+// lists a screenful and then says how many more, in one last warning.
 using GraphReader = Result<std::unique_ptr<Graph>> (*)(std::string_view text, const std::string& path,
                                                        const ReleaseTextBefore& release,
                                                        std::vector<std::string>* warnings);

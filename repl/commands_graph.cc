@@ -71,14 +71,7 @@ void PrintShapeSummary(CommandContext& ctx, const LoadedGraph& loaded) {
                    "  (this file states no input shapes: give them with set input NAME f32[...] or "
                    "load --shapes; the readable form and airscope JSON carry them)");
   }
-  constexpr size_t kShownReadWarnings = 20;
-  for (size_t i = 0; i < loaded.read_warnings.size() && i < kShownReadWarnings; ++i) {
-    ctx.out.Styled(Style::kBad, "  warning: {}", loaded.read_warnings[i]);
-  }
-  if (loaded.read_warnings.size() > kShownReadWarnings) {
-    ctx.out.Styled(Style::kBad, "  ... and {} more warning(s) of the reader like these",
-                   loaded.read_warnings.size() - kShownReadWarnings);
-  }
+  for (const std::string& warning : loaded.read_warnings) ctx.out.Styled(Style::kBad, "  warning: {}", warning);
   for (const std::string& warning : report.warnings) ctx.out.Styled(Style::kBad, "  warning: {}", warning);
   if (report.disagreements > report.warnings.size()) {
     ctx.out.Styled(Style::kBad, "  ... and {} more annotation(s) that inference disagrees with (node NAME shows each)",

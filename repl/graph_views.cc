@@ -12,6 +12,7 @@
 #include "core/analysis/alias_analysis.h"
 #include "core/fx/python_repr.h"
 #include "core/glob.h"
+#include "core/ops/dim_math.h"
 #include "core/ops/op_registry.h"
 #include "core/ops/shape_inference.h"
 
@@ -69,10 +70,7 @@ const Node* InputWithOtherLayout(const Node& node, const OpRegistry& registry) {
   if (node.op() != OpKind::kCallFunction || IsViewOp(node, registry)) return nullptr;
   for (const Node* input : node.inputs()) {
     const TensorMeta* t = input->tensor();
-    if (t == nullptr || t->strides.empty()) continue;
-    TensorMeta contiguous = *t;
-    contiguous.strides.clear();
-    if (t->strides != contiguous.EffectiveStrides()) return input;
+    if (t != nullptr && t->HasNonContiguousStrides()) return input;
   }
   return nullptr;
 }
@@ -156,21 +154,18 @@ void DescribeNode(const Node& node, const OpRegistry& registry, CommandOutput& o
     }
   }
   if (const TensorMeta* t = meta ? meta->tensor() : nullptr) {
-    std::vector<std::string> strides;
-    for (const Dim& d : t->EffectiveStrides()) strides.push_back(d.ToString());
+    std::string strides = FormatDims(t->EffectiveStrides());
     const Node* other = t->strides.empty() ? InputWithOtherLayout(node, registry) : nullptr;
     if (other != nullptr) {
-      std::vector<std::string> theirs;
-      for (const Dim& d : other->tensor()->strides) theirs.push_back(d.ToString());
       out.Styled(Style::kBad,
-                 "  strides:  [{}] (assumed contiguous: input {} has strides [{}], and torch gives many ops their "
+                 "  strides:  {} (assumed contiguous: input {} has strides {}, and torch gives many ops their "
                  "input's layout, which airscope does not model)",
-                 fmt::join(strides, ", "), other->name(), fmt::join(theirs, ", "));
+                 strides, other->name(), FormatDims(other->tensor()->strides));
     } else if (const Node* base = ViewOfAssumedLayout(node, registry)) {
-      out.Styled(Style::kBad, "  strides:  [{}] (computed from {}'s, which are assumed contiguous: see node {})",
-                 fmt::join(strides, ", "), base->name(), base->name());
+      out.Styled(Style::kBad, "  strides:  {} (computed from {}'s, which are assumed contiguous: see node {})", strides,
+                 base->name(), base->name());
     } else {
-      out.Print("  strides:  [{}]{}", fmt::join(strides, ", "), t->strides.empty() ? " (contiguous)" : "");
+      out.Print("  strides:  {}{}", strides, t->strides.empty() ? " (contiguous)" : "");
     }
     if (!t->device.empty()) out.Print("  device:   {}", t->device);
     if (auto bytes = t->NumBytes()) out.Print("  bytes:    {}", FormatBytes(static_cast<double>(*bytes)));

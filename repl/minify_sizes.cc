@@ -108,23 +108,14 @@ Result<std::shared_ptr<const Graph>> WithInputSize(const Graph& graph, size_t in
     return Status::Errorf("input {} has no static dim {}", input, dim);
   }
   TensorMeta& meta = metas[input];
-  if (!meta.strides.empty()) {
-    // Stated strides: kept only when contiguous (then recomputed for the new size).
-    TensorMeta plain = meta;
-    plain.strides.clear();
-    if (plain.EffectiveStrides() != meta.strides) {
-      return Status::Errorf("input {} has strides that are not contiguous", input);
-    }
-  }
+  // Stated strides: kept only when contiguous (then recomputed for the new size).
+  if (meta.HasNonContiguousStrides()) return Status::Errorf("input {} has strides that are not contiguous", input);
   InferenceReport before;
   AIRSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> unused, SpecializeInputs(graph, metas, registry, &before));
   (void)unused;
   const bool stated = !meta.strides.empty();
   meta.sizes[dim] = Dim(size);
-  if (stated) {
-    meta.strides.clear();
-    meta.strides = meta.EffectiveStrides();
-  }
+  if (stated) meta.strides = meta.ContiguousStrides();
   InferenceReport after;
   AIRSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<Graph> resized, SpecializeInputs(graph, metas, registry, &after));
   std::set<std::string> refused_before;

@@ -122,11 +122,7 @@ namespace {
 // Stated contiguous strides, or a fresh result of an op that always writes
 // a contiguous tensor (matmul, reductions, creation).
 bool ContiguousByItself(const Node* node, const TensorMeta& tensor) {
-  if (!tensor.strides.empty()) {
-    TensorMeta plain = tensor;
-    plain.strides.clear();
-    return plain.EffectiveStrides() == tensor.strides;
-  }
+  if (!tensor.strides.empty()) return !tensor.HasNonContiguousStrides();
   if (node->op() != OpKind::kCallFunction) return false;
   const OpInfo* info = OpRegistry::Builtin().Find(node->target());
   if (!info || info->inplace) return false;

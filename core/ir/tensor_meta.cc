@@ -103,8 +103,11 @@ bool Dim::is_single_symbol() const {
 
 std::string Dim::ToString() const { return is_static() ? fmt::format("{}", value_) : symbol_; }
 
-std::vector<Dim> TensorMeta::EffectiveStrides() const {
-  if (!strides.empty()) return strides;
+std::vector<Dim> TensorMeta::EffectiveStrides() const { return strides.empty() ? ContiguousStrides() : strides; }
+
+bool TensorMeta::HasNonContiguousStrides() const { return !strides.empty() && strides != ContiguousStrides(); }
+
+std::vector<Dim> TensorMeta::ContiguousStrides() const {
   std::vector<Dim> out(sizes.size());
   int64_t running = 1;
   bool symbolic = false;

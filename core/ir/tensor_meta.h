@@ -46,6 +46,10 @@ struct TensorMeta {
 
   // Strides, computing contiguous ones when none are stated.
   std::vector<Dim> EffectiveStrides() const;
+  // The strides of a contiguous tensor of these sizes, whatever is stated.
+  std::vector<Dim> ContiguousStrides() const;
+  // Strides are stated and are not the contiguous ones.
+  bool HasNonContiguousStrides() const;
   // nullopt when any size is symbolic.
   std::optional<int64_t> NumElements() const;
   std::optional<int64_t> NumBytes() const;

@@ -179,12 +179,6 @@ bool IsPlainClone(const Node& node) {
          (format->kind() == Argument::Kind::kMemoryFormat && format->as_memory_format() == MemoryFormat::kPreserve);
 }
 
-std::vector<Dim> Contiguous(const TensorMeta& t) {
-  TensorMeta plain = t;
-  plain.strides.clear();
-  return plain.EffectiveStrides();
-}
-
 // The strides of a node's value as far as airscope can tell (nullopt:
 // unknown). Stated strides win. A placeholder without stated strides is taken
 // as contiguous (make_fx prints inputs that way). The table's ops give their
@@ -197,7 +191,7 @@ std::optional<std::vector<Dim>> StridesOf(const Node* node, int depth = 0) {
   const TensorMeta* t = TensorOf(node);
   if (!t || depth > 64) return std::nullopt;
   if (!t->strides.empty()) return t->strides;
-  if (node->op() == OpKind::kPlaceholder) return Contiguous(*t);
+  if (node->op() == OpKind::kPlaceholder) return t->ContiguousStrides();
   std::string_view target = CallTarget(*node);
   bool keeps_input_layout =
       target == "aten.slice.Tensor" || target == "aten.view.dtype" || target == "aten.alias.default" ||
@@ -215,7 +209,7 @@ std::optional<std::vector<Dim>> StridesOf(const Node* node, int depth = 0) {
   }
   if (target == "aten.repeat.default" || target == "aten.constant_pad_nd.default" || target == "aten.cat.default" ||
       target == "aten.clone.default" || KnownContiguous(node)) {
-    return Contiguous(*t);
+    return t->ContiguousStrides();
   }
   return std::nullopt;
 }

@@ -397,6 +397,26 @@ TEST(Pbtxt, ADescShapeThatContradictsItsMetaIsSaid) {
   }
 }
 
+// A file with many contradictions lists a screenful and counts the rest:
+// a hostile one must not hold a message per node.
+TEST(Pbtxt, ManyContradictionsAreListedTwentyAndCounted) {
+  std::string text;
+  for (int i = 0; i < 25; ++i) {
+    text += fmt::format(
+        "node {{ name: \"x{}\" op: \"Data\" attr {{ key: \"[o]y\" value {{ s: 'name: \"y\"\\ndtype: "
+        "DT_FLOAT\\nshape {{\\n  dim: 3\\n}}\\nattr {{\\n  key: \"_meta\"\\n  value {{\\n    s: "
+        "\"Tensor(dtype=torch.float32, shape=torch.Size([2])\"\\n  }}\\n}}\\n' }} }} }}\n",
+        i);
+  }
+  text += "node { name: \"out\" op: \"NetOutput\" input: \"x0\" }\n";
+  std::vector<std::string> warnings;
+  auto g = ParsePbtxt(text, "many.pbtxt", &warnings);
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  ASSERT_EQ(warnings.size(), 21u);
+  EXPECT_NE(warnings[19].find("node 'x19'"), std::string::npos) << warnings[19];
+  EXPECT_EQ(warnings[20], "many.pbtxt: ... and 5 more desc(s) whose shape disagrees with their _meta");
+}
+
 TEST(Pbtxt, UnknownFieldsAndAttrsAreSkipped) {
   std::string text =
       "versions { producer: 1 }\n"
