@@ -64,6 +64,12 @@ void PrintStage(CommandContext& ctx, const PipelineRun& run, size_t k) {
   ctx.out.Print("stage {:>2}  {:<{}} {:<9}  {} -> {} nodes{}", k, stage.pass, PassColumn(run, 24), what, before,
                 stage.nodes, time);
   for (const std::string& remark : stage.remarks) ctx.out.Styled(Style::kDim, "          note: {}", remark);
+  if (!stage.effects_changed.empty()) {
+    ctx.out.Styled(Style::kBad,
+                   "          warning: this TorchAir pass changes what the graph computes: {}; airscope keeps its "
+                   "result, as TorchAir does (help pass {})",
+                   stage.effects_changed, stage.pass);
+  }
 }
 
 // Prints what a run did and where it stopped; a failed pass fails the command.

@@ -57,7 +57,7 @@ Status Help(CommandContext& ctx) {
       case EffectPolicy::kPreserveValues:
         ctx.out.Add(
             "Effect check: the inputs it writes, the values written into them and the values reaching the\n"
-            "outputs must stay the same, else the pass is rolled back (set check.effects off to skip).");
+            "outputs must stay the same.");
         break;
       case EffectPolicy::kPreserveAliasing:
         ctx.out.Add(
@@ -70,6 +70,12 @@ Status Help(CommandContext& ctx) {
             "(TorchAir's rewrite runs the op on the input's own buffer) and values are not compared.");
         break;
       case EffectPolicy::kUnchecked: ctx.out.Add("Effect check: none (its help says why)."); break;
+    }
+    if (pass->effects != EffectPolicy::kUnchecked) {
+      ctx.out.Add(pass->origin == PassOrigin::kTorchAir
+                      ? "A difference is TorchAir's own behaviour (TorchAir runs no such check): the stage keeps\n"
+                        "the pass's result and `run` prints a warning naming what changed."
+                      : "A difference rolls the pass back (set check.effects off to skip the check).");
     }
     return Status::Ok();
   }

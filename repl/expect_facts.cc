@@ -118,6 +118,7 @@ Status ExpectRemark(CommandContext& ctx, const std::vector<Word>& args) {
   for (const StageRecord* record : {fact.stage, fact.failure}) {
     if (!record) continue;
     remarks.insert(remarks.end(), record->remarks.begin(), record->remarks.end());
+    if (!record->effects_changed.empty()) remarks.push_back(record->effects_changed);
     if (!record->error.empty()) remarks.push_back(record->error);
   }
   bool found = false;

@@ -72,7 +72,11 @@ Segment RunSegment(const std::shared_ptr<const Graph>& input, std::vector<std::s
   for (const StageRecord& stage : run.stages()) {
     if (stage.number == 0) continue;
     Result<std::shared_ptr<const Graph>> at = run.GraphAt(stage.number);
-    out.ran.push_back({stage.pass, stage.changed, at.ok() ? *at : nullptr, stage.remarks});
+    std::vector<std::string> remarks = stage.remarks;
+    if (!stage.effects_changed.empty()) {
+      remarks.push_back(fmt::format("it changes what the graph computes: {}", stage.effects_changed));
+    }
+    out.ran.push_back({stage.pass, stage.changed, at.ok() ? *at : nullptr, std::move(remarks)});
     out.changed = out.changed || stage.changed;
   }
   out.graph = run.CurrentShared();

@@ -182,6 +182,7 @@ ReportGraph GraphOf(Interpreter& interpreter, const Session::Entry& entry) {
       stage.seconds = record.seconds;
       stage.nodes = record.nodes;
       stage.remarks = record.remarks;
+      stage.effects_changed = record.effects_changed;
       stage.error = record.error;
       // An unchanged stage is its predecessor's graph: one pointer, so the
       // writer draws it once even when a dropped snapshot is recomputed.

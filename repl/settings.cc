@@ -49,10 +49,11 @@ Settings::Settings() {
            SettingSpec::Kind::kUnsigned});
   Declare({"check.effects",
            "on",
-           "after every pass, roll it back if it changed what the graph writes into its inputs "
-           "or returns beyond what the pass may change (help pass NAME); where the check's own model is "
-           "rough (a slice whose bounds are computed in the graph) it says it could not verify the pass "
-           "instead",
+           "after every pass, check what the graph writes into its inputs and returns against what the "
+           "pass may change (help pass NAME): airscope's and user passes are rolled back on a difference, "
+           "TorchAir's keep their result with a warning (TorchAir checks nothing); where the check's own "
+           "model is rough (a slice whose bounds are computed in the graph) it says it could not verify "
+           "the pass instead",
            {"on", "off"},
            SettingSpec::Kind::kChoice});
   Declare({"show-times",

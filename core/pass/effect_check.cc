@@ -15,6 +15,7 @@
 #include "core/ops/op_helpers.h"
 #include "core/ops/op_schema.h"
 #include "core/pass/flat_index.h"
+#include "core/pass/reinplace_util.h"
 
 namespace airscope {
 namespace {
@@ -64,18 +65,19 @@ int64_t ReadInt(std::span<const uint32_t> words, size_t at) {
 
 // How a call's target acts on storages and values (decided once per target).
 enum class Action : uint8_t {
-  kFunctional,    // fresh storage, value = op(args)
-  kView,          // aliases arg 0 through a view step
-  kReshape,       // a view that is a "reshape" to the node's shape
-  kIdentityView,  // alias/detach/lift_fresh: arg 0 itself when sizes agree, else a view
-  kInplace,       // writes op(args) into arg 0
-  kCopyInto,      // copy_(dst, src): writes src into dst
-  kCopyOf,        // copy(self, src): a fresh tensor like self holding src (functionalized copy_)
-  kOut,           // writes op(args minus out) into kwarg out
-  kSchemaWrites,  // writes the Tensor(a!) arguments of its schema (`op define`); value = op(args)
-  kScatter,       // fresh storage, value = write(arg 0, step, arg 1)
-  kIdentityCopy,  // clone & co: fresh storage holding arg 0's value
-  kToCopy,        // _to_copy: identity when the dtype is kept
+  kFunctional,     // fresh storage, value = op(args)
+  kView,           // aliases arg 0 through a view step
+  kReshape,        // a view that is a "reshape" to the node's shape
+  kIdentityView,   // alias/detach/lift_fresh: arg 0 itself when sizes agree, else a view
+  kInplace,        // writes op(args) into arg 0
+  kCopyInto,       // copy_(dst, src): writes src into dst
+  kCopyOf,         // copy(self, src): a fresh tensor like self holding src (functionalized copy_)
+  kOut,            // writes op(args minus out) into kwarg out
+  kSchemaWrites,   // writes the Tensor(a!) arguments of its schema (`op define`); value = op(args)
+  kPairedInplace,  // an inplaceable_npu_ops in-place op, valued as its functional form (see the header)
+  kScatter,        // fresh storage, value = write(arg 0, step, arg 1)
+  kIdentityCopy,   // clone & co: fresh storage holding arg 0's value
+  kToCopy,         // _to_copy: identity when the dtype is kept
   kCat,
   kGetitem,
   kStream,  // no value effect
@@ -87,6 +89,10 @@ struct TargetInfo {
   bool arithmetic_zero = false;      // add/sub: noop with 0
   bool arithmetic_one = false;       // mul/div: noop with 1
   const OpSchema* schema = nullptr;  // kSchemaWrites: whose written arguments
+  // kPairedInplace: the pair (op is its functional form's symbol) and where
+  // the functional form's values of the mutated arguments start.
+  const InplaceableNpuOp* paired = nullptr;
+  size_t paired_outs = 0;
 };
 
 // Canonical view ops and their parameter names and defaults.
@@ -178,8 +184,17 @@ struct PendingPieces {
 
 std::string Describe(const Node* node) {
   if (!node) return "nothing";
-  if (node->op() != OpKind::kCallFunction) return fmt::format("'{}'", node->name());
-  return fmt::format("'{}' ({})", node->name(), StripTorchOps(node->target()));
+  auto plain = [](const Node* n) {
+    if (n->op() != OpKind::kCallFunction) return fmt::format("'{}'", n->name());
+    return fmt::format("'{}' ({})", n->name(), StripTorchOps(n->target()));
+  };
+  // An element of a call's result says which call, as that call may be what changed.
+  const std::vector<Argument>& args = node->args();
+  if (node->op() == OpKind::kCallFunction && node->target() == "operator.getitem" && args.size() == 2 &&
+      args[0].is_node() && args[1].kind() == Argument::Kind::kInt) {
+    return fmt::format("'{}' (element {} of {})", node->name(), args[1].as_int(), plain(args[0].as_node()));
+  }
+  return plain(node);
 }
 
 bool SameSizesAndDtype(const TensorMeta* a, const TensorMeta* b) {
@@ -188,8 +203,8 @@ bool SameSizesAndDtype(const TensorMeta* a, const TensorMeta* b) {
 
 class Executor {
  public:
-  Executor(const OpRegistry& registry, const OpSchemaTable* schemas, ValueTable& table)
-      : registry_(registry), schemas_(schemas), table_(table) {
+  Executor(const OpRegistry& registry, EffectTables tables, ValueTable& table)
+      : registry_(registry), schemas_(tables.schemas), inplaceable_(tables.inplaceable), table_(table) {
     identity_path_ = Intern({kPath});
     token_ = Intern({kToken});
     reshape_ = table_.Symbol("reshape");
@@ -618,6 +633,44 @@ class Executor {
     return writes ? schema : nullptr;
   }
 
+  // Fills `info` when inplaceable_npu_ops pairs `target` (an in-place op)
+  // with a functional form whose values it can count: the functional form's
+  // schema, else the in-place op's (its tensor returns, then one per
+  // mutated argument), must return plain tensors. A pair it cannot count is
+  // named in the summary's `unmodelled`: its writes are then valued as the
+  // in-place op's own (kSchemaWrites), which its functional form never equals.
+  bool PairInplace(const Node* node, std::string_view target, TargetInfo& info) {
+    if (!inplaceable_ || node->op() != OpKind::kCallFunction) return false;
+    const InplaceableNpuOp* pair = inplaceable_->FindByInplace(target);
+    if (!pair) return false;
+    auto tensors_only = [](const OpSchema& schema) {
+      return std::all_of(schema.returns.begin(), schema.returns.end(),
+                         [](const SchemaArgument& r) { return r.type == "Tensor"; });
+    };
+    const OpSchema* functional = schemas_ ? schemas_->Find(pair->functional) : nullptr;
+    const OpSchema* inplace = schemas_ ? schemas_->Find(pair->inplace) : nullptr;
+    std::optional<size_t> outs;
+    if (functional && tensors_only(*functional) && functional->returns.size() >= pair->mutated_args.size()) {
+      outs = functional->returns.size() - pair->mutated_args.size();
+    } else if (!functional && inplace) {
+      size_t tensors = std::count_if(inplace->returns.begin(), inplace->returns.end(),
+                                     [](const SchemaArgument& r) { return r.type == "Tensor"; });
+      bool none = inplace->returns.size() == 1 && inplace->returns[0].type == "None";
+      if (none || tensors == inplace->returns.size()) outs = none ? 0 : tensors;
+    }
+    if (!outs) {
+      NoteUnmodelled(
+          fmt::format("'{}' is valued as itself, not as its functional form '{}' (no schema of either "
+                      "says how many tensors '{}' returns)",
+                      pair->inplace, pair->functional, pair->functional));
+      return false;
+    }
+    info.op = table_.Symbol(SplitName(pair->functional).base);
+    info.paired = pair;
+    info.paired_outs = *outs;
+    return true;
+  }
+
   const TargetInfo& Classify(const Node* node) {
     const std::string* key = &node->target();
     if (const uint32_t* known = target_index_.Find(Key(key))) return targets_[*known];
@@ -643,6 +696,8 @@ class Executor {
     } else if (name.overload == "out" || (name.overload.size() > 4 && name.overload.ends_with("_out"))) {
       // torch names out= overloads `out` or `<Overload>_out` (sum.IntList_out, add.out).
       info.action = Action::kOut;
+    } else if (PairInplace(node, target, info)) {
+      info.action = Action::kPairedInplace;
     } else if (const OpSchema* schema = WritingSchema(node); schema) {
       info.action = Action::kSchemaWrites;
       info.schema = schema;
@@ -718,6 +773,16 @@ class Executor {
     return Intern(w);
   }
 
+  // The value of `source[index]` as OpValue(getitem_, node) spells it for a
+  // getitem node whose arguments are `source`'s node and the int `index`.
+  ValueId GetitemValue(ValueId source, int64_t index) {
+    Scratch s(*this);
+    s.w.assign({kOp, getitem_, 2, kNodeTag, source});
+    Encode(Argument::Int(index), s.w);
+    s.w.push_back(0);  // no kwargs
+    return Intern(s.w);
+  }
+
   const Node* Arg0(const Node* node) {
     const Argument* arg = node->args().empty() ? nullptr : &node->args()[0];
     return arg && arg->is_node() ? arg->as_node() : nullptr;
@@ -731,27 +796,33 @@ class Executor {
     Bind(node, view);
   }
 
+  // Names what this summary values only roughly (EffectSummary::unmodelled):
+  // the first few, then "...".
+  void NoteUnmodelled(std::string what) {
+    constexpr size_t kNamed = 3;
+    if (unmodelled_->size() > kNamed) return;
+    unmodelled_->push_back(unmodelled_->size() == kNamed ? std::string("...") : std::move(what));
+  }
+
   // A slice of an `empty` buffer whose bounds are values computed in the
   // graph: SliceOf reads int bounds only, so it is no piece of the filling
   // buffer, and the buffer's value is rough. Other slices with computed
   // bounds are valued exactly (a view with those values): not named.
-  void NoteUnmodelled(const Node* node) {
-    constexpr size_t kNamed = 3;
-    if (unmodelled_->size() > kNamed || StripTorchOps(node->target()) != "aten.slice.Tensor") return;
+  void NoteComputedSliceBounds(const Node* node) {
+    if (StripTorchOps(node->target()) != "aten.slice.Tensor") return;
     const Node* base = node->args().empty() || !node->args()[0].is_node() ? nullptr : node->args()[0].as_node();
     if (!base || !StripTorchOps(base->target()).starts_with("aten.empty")) return;
     for (size_t i = 1; i < node->args().size() && i < 4; ++i) {
       if (!node->args()[i].is_node()) continue;
-      unmodelled_->push_back(unmodelled_->size() == kNamed
-                                 ? std::string("...")
-                                 : fmt::format("slice '{}' has bounds computed in the graph ('{}')", node->name(),
-                                               node->args()[i].as_node()->name()));
-      return;
+      return NoteUnmodelled(
+          fmt::format("slice '{}' has bounds computed in the graph ('{}'), and a slice of a "
+                      "filling buffer is valued only with int bounds",
+                      node->name(), node->args()[i].as_node()->name()));
     }
   }
 
   void Call(const Node* node) {
-    NoteUnmodelled(node);
+    NoteComputedSliceBounds(node);
     const TargetInfo& info = Classify(node);
     const Node* self = Arg0(node);
     switch (info.action) {
@@ -831,6 +902,17 @@ class Executor {
           WriteInto(given->as_node(), OpValue(written, node), node);
         }
         break;
+      }
+      case Action::kPairedInplace: {
+        // TorchAir's reinplace reads node.args[idx] for each mutated argument.
+        ValueId functional = OpValue(info.op, node);
+        for (size_t k = 0; k < info.paired->mutated_args.size(); ++k) {
+          size_t index = info.paired->mutated_args[k];
+          if (index < node->args().size() && node->args()[index].is_node()) {
+            WriteInto(node->args()[index].as_node(), GetitemValue(functional, info.paired_outs + k), node);
+          }
+        }
+        return Bind(node, NewStorage(info.paired_outs == 1 ? GetitemValue(functional, 0) : functional, node));
       }
       case Action::kOut: {
         const Argument* out = node->kwarg("out");
@@ -940,7 +1022,8 @@ class Executor {
   }
 
   const OpRegistry& registry_;
-  const OpSchemaTable* schemas_;  // may be null: no op has a schema
+  const OpSchemaTable* schemas_;          // may be null: no op has a schema
+  const InplaceableNpuOps* inplaceable_;  // may be null: no op is paired
   ValueTable& table_;
   ValueId identity_path_, token_;
   uint32_t reshape_, getitem_, empty_;
@@ -960,11 +1043,15 @@ class Executor {
 
 }  // namespace
 
+EffectTables EffectTablesOf(const PassContext& context) {
+  return {.schemas = &SchemasOf(context), .inplaceable = &InplaceableOf(context)};
+}
+
 std::shared_ptr<const EffectSummary> SummarizeEffects(const Graph& graph, const OpRegistry& registry,
-                                                      std::shared_ptr<ValueTable> table, const OpSchemaTable* schemas) {
+                                                      std::shared_ptr<ValueTable> table, EffectTables tables) {
   auto summary = std::make_shared<EffectSummary>();
   summary->table = table ? std::move(table) : std::make_shared<ValueTable>();
-  Executor executor(registry, schemas, *summary->table);
+  Executor executor(registry, tables, *summary->table);
   executor.Run(graph, *summary);
   return summary;
 }

@@ -11,7 +11,13 @@
 //   - in-place ops write the storage of their mutated argument: `foo_` ops
 //     and OpInfo::inplace (arg 0), `copy_(dst, src)` (dst), `.out` overloads
 //     (their `out=` kwarg), and an op whose schema (`op define`) marks
-//     arguments written (`Tensor(a!) x`: each such argument).
+//     arguments written (`Tensor(a!) x`: each such argument);
+//   - an in-place op that TorchAir's inplaceable_npu_ops pairs with a
+//     functional form (`op inplaceable F I 1,2`) is valued as that form:
+//     F returns (*outs, *new values of the mutated args) (graph_pass.py's
+//     reinplace, "output structure of its functional ops"), so I(args)
+//     writes F(args)[len(outs) + k] into its k-th mutated argument and
+//     returns F(args)[0] (one out) or F(args) itself (several);
 // Values are hash-consed (core/pass/value_table.h) after canonicalization,
 // so value-preserving rewrites give the same value id:
 //   - the overload and an in-place trailing `_` are dropped from op names:
@@ -81,16 +87,29 @@ struct EffectSummary {
   // may be the model's and not the graph's: a slice of an `empty` buffer
   // whose bounds are computed in the graph (SymInt nodes), where the
   // piece-by-piece model of a buffer filled slice by slice needs int
-  // bounds. The first few, named.
+  // bounds; an inplaceable_npu_ops pair whose functional form's values it
+  // cannot count. The first few, each a clause saying why.
   std::vector<std::string> unmodelled;
 };
 
-// Summarizes `graph` into `table` (a new table when null). The graph must
-// lint. `schemas` (may be null) are the session's op schemas: a call whose
-// schema writes an argument (`Tensor(a!) x`) writes it.
+// The session's op tables a summary reads; the passes read the same ones
+// (EffectTablesOf), so the check never judges a pass by tables it did not use.
+struct EffectTables {
+  // Op schemas: a call whose schema writes an argument (`Tensor(a!) x`)
+  // writes it. Null: no op has a schema.
+  const OpSchemaTable* schemas = nullptr;
+  // TorchAir's inplaceable_npu_ops: in-place ops valued as their functional
+  // form (see above). Null: no op is paired.
+  const InplaceableNpuOps* inplaceable = nullptr;
+};
+// The tables a pass run with `context` reads (the builtin ones where the
+// context has none).
+EffectTables EffectTablesOf(const PassContext& context);
+
+// Summarizes `graph` into `table` (a new table when null). The graph must lint.
 std::shared_ptr<const EffectSummary> SummarizeEffects(const Graph& graph, const OpRegistry& registry,
                                                       std::shared_ptr<ValueTable> table = nullptr,
-                                                      const OpSchemaTable* schemas = nullptr);
+                                                      EffectTables tables = {});
 
 // Ok when `after` keeps what `policy` protects of `before`; otherwise an error
 // such as "graph input 'arg0_1' is now written by 'mul' (aten.mul_.Tensor);

@@ -98,6 +98,18 @@ enum class PassKind : uint8_t {
   kUser,      // defined by the user: `pass define` in a script or a plugin
 };
 
+// Whose pass it is, which decides what a difference the effect check finds means.
+enum class PassOrigin : uint8_t {
+  // airscope's own or the user's: a difference is a bug of the pass, and the
+  // pass is rolled back.
+  kAirscope,
+  // TorchAir's (or npugraph_ex's) pass as airscope models it: TorchAir runs
+  // no such check, so what the pass does is what TorchAir does. The stage
+  // keeps the pass's result and says what changed (PassOutcome::effects_changed),
+  // never showing a graph TorchAir does not produce.
+  kTorchAir,
+};
+
 struct PassInfo {
   std::string name;     // TorchAir's name: "optimize_noop_ops"
   std::string summary;  // one line for listings
@@ -107,6 +119,7 @@ struct PassInfo {
   // Other names that find this pass (airscope's earlier short names: "remove_noop").
   std::vector<std::string> aliases = {};
   EffectPolicy effects = EffectPolicy::kPreserveValues;
+  PassOrigin origin = PassOrigin::kAirscope;
 };
 
 // The passes airscope knows: builtin ones plus those the user defined.

@@ -125,7 +125,8 @@ PassInfo ApplyPatternPassesPass() {
           PassKind::kPipeline,
           RunApplyPatternPasses,
           {},
-          EffectPolicy::kPreserveAliasing};
+          EffectPolicy::kPreserveAliasing,
+          PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

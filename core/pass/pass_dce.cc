@@ -27,7 +27,9 @@ PassInfo DcePass() {
           "Models torch.fx's eliminate_dead_code as TorchAir's AclConcreteGraph runs it.",
           PassKind::kPipeline,
           RunDce,
-          {"dce"}};
+          {"dce"},
+          EffectPolicy::kPreserveValues,
+          PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

@@ -433,7 +433,8 @@ PassInfo DecomposeAutoFunctionalizedPass() {
           PassKind::kPipeline,
           RunDecomposeAutoFunctionalized,
           {},
-          EffectPolicy::kPreserveWrites};
+          EffectPolicy::kPreserveWrites,
+          PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

@@ -44,7 +44,8 @@ Result<bool> RunEliminateSelfCopy(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo EliminateSelfCopyPass() {
-  return {"eliminate_self_copy", "npugraph_ex's pass: erase unused copy_(x, x)",
+  return {"eliminate_self_copy",
+          "npugraph_ex's pass: erase unused copy_(x, x)",
           "Erases every aten.copy_.default whose destination and source are the same node and whose result "
           "nobody uses: the no-op copy decompose_auto_functionalized leaves for a mutable argument that "
           "reinplace_input_mutated_ops reinplaced, which DCE keeps because copy_ writes. This is the npugraph_ex "
@@ -52,7 +53,11 @@ PassInfo EliminateSelfCopyPass() {
           "graph_pass.py:1480-1503), run after the reinplace passes (fx2acl_converter.py:277-280); TorchAir's "
           "reduce-overhead pipeline (python/torchair), which airscope's default pipeline models, does not run it. "
           "Insert it: pipeline insert eliminate_self_copy after decompose_auto_functionalized.",
-          PassKind::kOptional, RunEliminateSelfCopy};
+          PassKind::kOptional,
+          RunEliminateSelfCopy,
+          {},
+          EffectPolicy::kPreserveValues,
+          PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

@@ -149,7 +149,9 @@ PassInfo EventClosurePass() {
           "and collects the labels and stream ids for codegen; airscope has no such table.",
           PassKind::kPipeline,
           EventClosure,
-          {"event_closure"}};
+          {"event_closure"},
+          EffectPolicy::kPreserveValues,
+          PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

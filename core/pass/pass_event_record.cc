@@ -62,7 +62,9 @@ PassInfo EventRecordPass() {
       "recorded on the current stream, and a wait per record; airscope's lower makes them event tasks.",
       PassKind::kPipeline,
       EventRecord,
-      {"event_record"}};
+      {"event_record"},
+      EffectPolicy::kPreserveValues,
+      PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

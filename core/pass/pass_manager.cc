@@ -42,11 +42,11 @@ PendingEffects ReadyEffects(std::shared_ptr<const EffectSummary> summary) {
 }
 
 PendingEffects SummarizeEffectsLater(const Graph& graph, const OpRegistry& registry, std::shared_ptr<ValueTable> table,
-                                     const OpSchemaTable* schemas) {
+                                     EffectTables tables) {
   graph.PrepareConcurrentReads();
   return std::async(std::launch::async | std::launch::deferred,
-                    [&graph, &registry, table = std::move(table), schemas] {
-                      return SummarizeEffects(graph, registry, table, schemas);
+                    [&graph, &registry, table = std::move(table), tables] {
+                      return SummarizeEffects(graph, registry, table, tables);
                     })
       .share();
 }
@@ -75,6 +75,7 @@ Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassCon
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   Status failure;
   std::shared_ptr<const EffectSummary> effects;
+  std::string effects_changed;
   auto broke = [&](const Status& lint) {
     return Status::Errorf("pass '{}' broke the graph: lint: {}", pass.name, lint.message());
   };
@@ -96,14 +97,14 @@ Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassCon
     const OpRegistry& registry = RegistryOf(context);
     std::shared_ptr<const EffectSummary> before_effects = pristine_effects.valid() ? pristine_effects.get() : nullptr;
     if (!before_effects) {
-      before_effects = SummarizeEffects(pristine ? *pristine : *before, registry, nullptr, context.schemas);
+      before_effects = SummarizeEffects(pristine ? *pristine : *before, registry, nullptr, EffectTablesOf(context));
     }
     // Summarizing, the rest of lint and `alongside` only read the graph (and
     // the summary writes only its own table), so they run side by side. The
     // node list is sound (LintList), and the summary takes what LintUses may
     // yet reject (a use of another graph's node, or of one defined later)
     // for a value it cannot know; `alongside` waits for LintUses.
-    PendingEffects summary = SummarizeEffectsLater(graph, registry, before_effects->table, context.schemas);
+    PendingEffects summary = SummarizeEffectsLater(graph, registry, before_effects->table, EffectTablesOf(context));
     Status uses = graph.LintUses();
     if (uses.ok() && alongside) alongside(graph);
     effects = summary.get();
@@ -114,13 +115,15 @@ Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassCon
       // EffectSummary::unmodelled) does not roll a pass back: it is said.
       std::vector<std::string> rough = before_effects->unmodelled;
       rough.insert(rough.end(), effects->unmodelled.begin(), effects->unmodelled.end());
-      if (rough.empty()) {
-        failure = Status::Errorf("pass '{}' changed the graph's effects: {}", pass.name, check.message());
-      } else {
+      if (!rough.empty()) {
         context.remarks.push_back(
-            fmt::format("the effect check could not verify this pass: it finds \"{}\", but it values a slice only "
-                        "with int bounds and {}",
-                        check.message(), fmt::join(rough, ", ")));
+            fmt::format("the effect check could not verify this pass: it finds \"{}\", but its model is rough "
+                        "here: {}",
+                        check.message(), fmt::join(rough, "; ")));
+      } else if (pass.origin == PassOrigin::kTorchAir) {
+        effects_changed = check.message();
+      } else {
+        failure = Status::Errorf("pass '{}' changed the graph's effects: {}", pass.name, check.message());
       }
     }
   }
@@ -138,6 +141,7 @@ Result<PassOutcome> PassManager::Run(const PassInfo& pass, Graph& graph, PassCon
   outcome.seconds = seconds;
   outcome.remarks = FoldRepeatedRemarks(std::move(context.remarks));
   outcome.effects = std::move(effects);
+  outcome.effects_changed = std::move(effects_changed);
   context.remarks.clear();
   return outcome;
 }

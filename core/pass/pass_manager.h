@@ -50,6 +50,10 @@ struct PassOutcome {
   // (the pass touched the graph); a caller may give it back as the next
   // run's `pristine_effects`.
   std::shared_ptr<const EffectSummary> effects;
+  // What the effect check found a TorchAir pass (PassOrigin::kTorchAir) to
+  // change beyond its EffectPolicy ("output 0 now holds a different value:
+  // ..."): the result is kept, as TorchAir keeps it. "" when nothing.
+  std::string effects_changed;
 };
 
 // An effect summary that may still be in the making on another thread
@@ -60,9 +64,9 @@ using PendingEffects = std::shared_future<std::shared_ptr<const EffectSummary>>;
 PendingEffects ReadyEffects(std::shared_ptr<const EffectSummary> summary);
 // SummarizeEffects(graph, ...) on another thread (or, when no thread can be
 // started, in get()). Calls graph.PrepareConcurrentReads(); `graph` must not
-// change, and it, `registry` and `schemas` must live, until the summary is done.
+// change, and it, `registry` and `tables` must live, until the summary is done.
 PendingEffects SummarizeEffectsLater(const Graph& graph, const OpRegistry& registry, std::shared_ptr<ValueTable> table,
-                                     const OpSchemaTable* schemas);
+                                     EffectTables tables);
 
 // The effect summary of one snapshot, given to the next pass's effect check
 // so it is not made again for every pass; perhaps still in the making on
@@ -89,11 +93,11 @@ class EffectsCache {
     return Holds(snapshot) ? effects_ : PendingEffects();
   }
   bool Holds(const std::shared_ptr<const Graph>& snapshot) const { return of_.lock() == snapshot; }
-  // Starts summarizing `snapshot` on another thread; `registry` and `schemas` must outlive it.
-  void Start(const std::shared_ptr<const Graph>& snapshot, const OpRegistry& registry, const OpSchemaTable* schemas) {
+  // Starts summarizing `snapshot` on another thread; `registry` and `tables` must outlive it.
+  void Start(const std::shared_ptr<const Graph>& snapshot, const OpRegistry& registry, EffectTables tables) {
     Wait();
     of_ = snapshot;
-    effects_ = SummarizeEffectsLater(*snapshot, registry, nullptr, schemas);
+    effects_ = SummarizeEffectsLater(*snapshot, registry, nullptr, tables);
   }
   // A summary already made (a pass's effect check made it of the graph it left).
   void Set(const std::shared_ptr<const Graph>& snapshot, std::shared_ptr<const EffectSummary> summary) {
@@ -118,7 +122,8 @@ class PassManager {
 
   // Runs `pass` on `graph`. On error the graph is unchanged and the Status
   // reads "pass 'NAME' failed: ...", "pass 'NAME' broke the graph: lint: ..."
-  // or "pass 'NAME' changed the graph's effects: ...".
+  // or "pass 'NAME' changed the graph's effects: ..." (never for a TorchAir
+  // pass: its change of effects is kept and put in PassOutcome::effects_changed).
   //
   // `pristine`, when given, must be SameGraph as `graph` and outlive the call:
   // the manager restores from it on failure instead of copying `graph` before

@@ -111,7 +111,8 @@ PassInfo RecoverViewInplacePatternPass() {
           PassKind::kPipeline,
           RunRecoverViewInplace,
           {},
-          EffectPolicy::kPreserveWrites};
+          EffectPolicy::kPreserveWrites,
+          PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

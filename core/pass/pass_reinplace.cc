@@ -482,7 +482,8 @@ PassInfo ReinplaceInplaceableOpsPass() {
       PassKind::kPipeline,
       RunReinplaceInplaceableOps,
       {"reinplace"},
-      EffectPolicy::kPreserveValues};
+      EffectPolicy::kPreserveValues,
+      PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

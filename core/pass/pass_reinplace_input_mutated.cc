@@ -5,6 +5,7 @@
 // alias of x is read between foo and that first copy_; the copy_ goes when
 // its dst is foo's args[0]. For auto_functionalized_v2 it decides which
 // bases decompose_auto_functionalized must still clone.
+#include <algorithm>
 #include <fmt/format.h>
 
 #include <map>
@@ -64,6 +65,9 @@ class InputReinplacer {
       if (!error_.ok()) return error_;
     }
     // gp:517-522: erase the copy_s (and getitems) made redundant.
+    size_t copies = std::count_if(replace_order_.begin(), replace_order_.end(),
+                                  [](const auto& entry) { return IsTarget(*entry.first, "aten.copy_.default"); });
+    size_t getitems = replace_order_.size() - copies;
     for (auto& [node, replacement] : replace_order_) {
       Node* to = replacement;
       while (replace_.count(to)) to = replace_.at(to);
@@ -72,8 +76,8 @@ class InputReinplacer {
       AIRSCOPE_RETURN_IF_ERROR(graph_.Erase(node));
     }
     if (reinplaced_ > 0) {
-      remarks.push_back(fmt::format("reinplaced {} op(s) into graph inputs; removed {} copy_ epilogue(s)", reinplaced_,
-                                    replace_order_.size()));
+      remarks.push_back(fmt::format("reinplaced {} op(s) into graph inputs; removed {} copy_ epilogue(s){}",
+                                    reinplaced_, copies, getitems ? fmt::format(" and {} getitem(s)", getitems) : ""));
     }
     ReportCounters(remarks);
     return reinplaced_ > 0 || annotated_ > 0 || !replace_order_.empty();
@@ -150,15 +154,21 @@ class InputReinplacer {
 
   void Visit(Node* node, std::vector<std::string>& remarks) {
     if (const InplaceableNpuOp* multi = FindInplaceableNpuOp(*node, &inplaceable_)) {
-      // gp:448-466.
+      // gp:448-466, with TorchAir's debug lines as remarks.
       std::vector<Node*> mutated;
       for (size_t idx : multi->mutated_args) {
         Node* arg = PositionalNodeArg(*node, idx);
-        if (arg == nullptr || !copy_by_args_.count({arg, node})) return;  // every one needs its copy_
+        if (arg == nullptr || !copy_by_args_.count({arg, node})) {
+          remarks.push_back(fmt::format("{}: reinplace failed, all mutated args(get_item) must have copy epilogues: {}",
+                                        node->name(), CallTarget(*node)));
+          return;
+        }
         mutated.push_back(arg);
       }
       if (!CanInplaceAll(*node, mutated) ||
           !CheckMultiReinplaceStreams(*node, multi->mutated_args, LeafCount(*node, &schemas_).value_or(0), labels_)) {
+        remarks.push_back(fmt::format("{}: can_inplace return False, will skip reinplacing for node: {}", node->name(),
+                                      CallTarget(*node)));
         return;
       }
       for (Node* arg : mutated) {
@@ -443,7 +453,8 @@ PassInfo ReinplaceInputMutatedOpsPass() {
           PassKind::kPipeline,
           RunReinplaceInputMutatedOps,
           {},
-          EffectPolicy::kPreserveValues};
+          EffectPolicy::kPreserveValues,
+          PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

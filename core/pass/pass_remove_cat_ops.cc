@@ -230,7 +230,8 @@ Result<bool> RunRemoveCatOps(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo RemoveCatOpsPass() {
-  return {"remove_cat_ops", "cat along dim 0 becomes one buffer its inputs write into (.out ops)",
+  return {"remove_cat_ops",
+          "cat along dim 0 becomes one buffer its inputs write into (.out ops)",
           "TorchAir's optimize_cat_with_out_tensor (_acl_concrete_graph/cat_optimization.py:138-253), run by\n"
           "AclConcreteGraph when config.debug.aclgraph.remove_cat_ops (default true, fx2acl_converter.py:240-243).\n"
           "A cat is optimised when (cat:72-106): it has >= 2 inputs; its dim is the int 0 (absent = 0; -1 or a\n"
@@ -250,7 +251,11 @@ PassInfo RemoveCatOpsPass() {
           "its SymInt placeholder (acl_graph.py:607-643): operator.mul(2, arg0_1), one node an operation, built\n"
           "before the earliest input and reused for the same text; airscope evaluates + - * // % ** and\n"
           "parentheses, and skips the cat with a remark for anything else (Max(1, s0), /).",
-          PassKind::kPipeline, RunRemoveCatOps};
+          PassKind::kPipeline,
+          RunRemoveCatOps,
+          {},
+          EffectPolicy::kPreserveValues,
+          PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

@@ -136,7 +136,8 @@ PassInfo OptimizeNoopOpsPass() {
           PassKind::kPipeline,
           RunOptimizeNoopOps,
           {"remove_noop"},
-          EffectPolicy::kPreserveAliasing};
+          EffectPolicy::kPreserveAliasing,
+          PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

@@ -180,7 +180,11 @@ PassInfo ReplaceCoreLimitNodesPass() {
           "airscope simplifies: targets are spelled torch.npu.current_stream/get_stream_limit/set_stream_limit as\n"
           "TorchAir's source writes them (FX prints them by their defining torch_npu module), they run nothing on\n"
           "the simulated device, and TorchAir also turns the static-kernel option off, which airscope only reports.",
-          PassKind::kPipeline, ReplaceCoreLimitNodes};
+          PassKind::kPipeline,
+          ReplaceCoreLimitNodes,
+          {},
+          EffectPolicy::kPreserveValues,
+          PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

@@ -136,7 +136,8 @@ PassInfo ReplaceDynamicWorkspaceOpsPass() {
       PassKind::kPipeline,
       ReplaceDynamicWorkspaceOps,
       {},
-      EffectPolicy::kPreserveAliasing};
+      EffectPolicy::kPreserveAliasing,
+      PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

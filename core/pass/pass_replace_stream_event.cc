@@ -278,7 +278,8 @@ PassInfo ReplaceStreamEventPass() {
           PassKind::kPipeline,
           ReplaceStreamEvent,
           {},
-          EffectPolicy::kPreserveAliasing};
+          EffectPolicy::kPreserveAliasing,
+          PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

@@ -98,7 +98,9 @@ PassInfo ResolveDefaultStreamMarkersPass() {
           "codegen does. airscope simplifies: the getattr/str nodes run nothing on the simulated device.",
           PassKind::kPipeline,
           ResolveDefaultStreamMarkers,
-          {"resolve_stream_markers"}};
+          {"resolve_stream_markers"},
+          EffectPolicy::kPreserveValues,
+          PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

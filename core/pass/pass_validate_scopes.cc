@@ -115,7 +115,9 @@ PassInfo ValidGraphPass() {
           "repr of the args is airscope's Python spelling of them (nodes print as their names).",
           PassKind::kPipeline,
           ValidGraph,
-          {"validate_scopes"}};
+          {"validate_scopes"},
+          EffectPolicy::kPreserveValues,
+          PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

@@ -24,12 +24,17 @@ Result<bool> RunViewToReshape(Graph& graph, PassContext& context) {
 }  // namespace
 
 PassInfo ViewToReshapePass() {
-  return {"view_to_reshape", "aten.view.default becomes aten.reshape.default (TorchAir's _view_to_reshape)",
+  return {"view_to_reshape",
+          "aten.view.default becomes aten.reshape.default (TorchAir's _view_to_reshape)",
           "TorchAir's _view_to_reshape (npu_fx_compiler.py:304-309, always run by _optimize_fx nfc:340) sets\n"
           "node.target = torch.ops.aten.reshape.default on every node whose target is aten.view.default,\n"
           "keeping its name, args, users and meta. Every other op, aten._unsafe_view.default and\n"
           "aten.view.dtype included, is left alone. airscope simplifies nothing here.",
-          PassKind::kPipeline, RunViewToReshape};
+          PassKind::kPipeline,
+          RunViewToReshape,
+          {},
+          EffectPolicy::kPreserveValues,
+          PassOrigin::kTorchAir};
 }
 
 }  // namespace airscope

@@ -146,7 +146,7 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
   std::shared_ptr<const Graph> base = snapshots_.back();
   if (env.context->check_effects && !effects_.Holds(base)) {
     // The registry and schemas outlive the run's call, and the call waits for the summary.
-    effects_.Start(base, RegistryOf(*env.context), env.context->schemas);
+    effects_.Start(base, RegistryOf(*env.context), EffectTablesOf(*env.context));
   }
   if (!work_.graph || work_.base != base || work_.graph->version() != work_.version) {
     work_.graph = base->Clone();
@@ -191,6 +191,7 @@ Status PipelineRun::RunOne(const PipelineEnv& env) {
   record.changed = changed;
   record.seconds = outcome->seconds;
   record.remarks = std::move(outcome->remarks);
+  record.effects_changed = std::move(outcome->effects_changed);
   if (changed != outcome->changed) {
     record.remarks.push_back(changed ? "the pass said it changed nothing, but the graph differs"
                                      : "the pass said it changed the graph, but it is the same");

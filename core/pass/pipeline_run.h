@@ -58,8 +58,9 @@ struct StageRecord {
   bool changed = false;  // the graph differs from the previous stage's
   double seconds = 0;    // the pass's own time (0 when skipped)
   std::vector<std::string> remarks;
-  std::string error;  // kFailed: the pass's error
-  size_t nodes = 0;   // node count after the stage
+  std::string effects_changed;  // a TorchAir pass's change of effects (PassOutcome::effects_changed)
+  std::string error;            // kFailed: the pass's error
+  size_t nodes = 0;             // node count after the stage
 };
 
 // Bytes per node of a cloned graph (Node, its args vector and UserList, the name

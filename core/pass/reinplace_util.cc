@@ -48,6 +48,14 @@ const InplaceableNpuOp* InplaceableNpuOps::Find(std::string_view target) const {
   return nullptr;
 }
 
+const InplaceableNpuOp* InplaceableNpuOps::FindByInplace(std::string_view target) const {
+  target = StripTorchOps(target);
+  for (auto op = ops_.rbegin(); op != ops_.rend(); ++op) {
+    if (op->inplace == target) return &*op;
+  }
+  return nullptr;
+}
+
 const OpSchemaTable& SchemasOf(const PassContext& context) {
   return context.schemas ? *context.schemas : OpSchemaTable::Builtin();
 }

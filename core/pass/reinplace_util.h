@@ -44,6 +44,9 @@ class InplaceableNpuOps {
   // without `torch.ops.`; indices must be distinct.
   Status Register(InplaceableNpuOp op);
   const InplaceableNpuOp* Find(std::string_view target) const;
+  // The entry whose in-place op is `target` (the last one registered, as
+  // more than one functional form may name it), or nullptr.
+  const InplaceableNpuOp* FindByInplace(std::string_view target) const;
   const std::vector<InplaceableNpuOp>& All() const { return ops_; }
   bool IsBuiltin(const InplaceableNpuOp& op) const { return &op < ops_.data() + builtin_count_; }
 

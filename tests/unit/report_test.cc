@@ -214,9 +214,10 @@ ReportData SmallReport() {
   graph.source = "test.py (readable)";
   graph.loaded = input;
   graph.pipeline = {"add_neg", "nothing", "not_run"};
-  graph.stages.push_back({0, "input", "input", false, 0, 3, {}, "", input});
-  graph.stages.push_back({1, "add_neg", "ran", true, 1e-5, 4, {"added <neg>"}, "", after});
-  graph.stages.push_back({2, "nothing", "ran", false, 1e-6, 4, {}, "", after});
+  graph.stages.push_back({0, "input", "input", false, 0, 3, {}, "", input, ""});
+  graph.stages.push_back(
+      {1, "add_neg", "ran", true, 1e-5, 4, {"added <neg>"}, "", after, "output 0 now holds a different value"});
+  graph.stages.push_back({2, "nothing", "ran", false, 1e-6, 4, {}, "", after, ""});
   graph.calls = {{1, "x=f32[4]", "compiled", "0/0"}, {2, "x=f32[4]", "hit", "0/0"}};
   data.graphs.push_back(graph);
   data.commands.push_back({"-c", 1, "echo <img src=x onerror=alert(1)>", "<img src=x onerror=alert(1)>\n", ""});
@@ -243,6 +244,11 @@ TEST(WriteReport, WritesEveryPageWithTheChangesOfEachStage) {
   EXPECT_NE(stage1.find("<li class=\"change added\">neg</li>"), std::string::npos);
   EXPECT_NE(stage1.find("<li class=\"change changed\">output"), std::string::npos);
   EXPECT_NE(stage1.find("added &lt;neg&gt;"), std::string::npos);
+  // A TorchAir pass's change of effects is said on its stage page, as an error is.
+  EXPECT_NE(stage1.find("<p class=\"error\">This TorchAir pass changes what the graph computes: output 0 now holds a "
+                        "different value."),
+            std::string::npos);
+  EXPECT_EQ(ReadText(out / "stage-0-2.html").find("changes what the graph computes"), std::string::npos);
   EXPECT_NE(stage1.find("class=\"sbs\""), std::string::npos);
   EXPECT_NE(stage1.find("<script src=\"data/svg-0-1.js\">"), std::string::npos);
   EXPECT_EQ(stage1.find("data-lazy=\"1\""), std::string::npos);  // a small earlier drawing is shown at once

@@ -35,6 +35,7 @@ struct ReportStage {
   // their predecessor's graph (the same pointer), which the writer uses to
   // draw each distinct graph once. Null when it could not be recomputed.
   std::shared_ptr<const Graph> graph;
+  std::string effects_changed;  // what a TorchAir pass changed of the graph's effects (StageRecord)
 };
 
 struct ReportGraph {

@@ -394,6 +394,7 @@ void AddStagePages(const ReportData& data, size_t g, const GraphPlan& plan, cons
     ctx["seconds"] = Seconds(stage.seconds);
     ctx["nodes"] = stage.nodes;
     ctx["remarks"] = stage.remarks;
+    ctx["effects_changed"] = stage.effects_changed;
     ctx["error"] = stage.error;
     if (i > 0) ctx["prev_href"] = StagePage(g, graph.stages[i - 1].number);
     if (i + 1 < graph.stages.size()) ctx["next_href"] = StagePage(g, graph.stages[i + 1].number);
@@ -466,6 +467,7 @@ void AddGraphPage(const ReportData& data, size_t g, const GraphPlan& plan, const
                       {"seconds", Seconds(s.seconds)},
                       {"nodes", s.nodes},
                       {"remarks", s.remarks},
+                      {"effects_changed", s.effects_changed},
                       {"error", s.error}});
   }
   ctx["stages"] = stages;
