@@ -91,7 +91,7 @@ class ReplaySandbox {
         if (!r.graph) continue;
         const AclGraphStats& s = r.graph->stats();
         counts.captures += s.captures;
-        counts.recaptures += s.recaptures_mutated + s.recaptures_core_limit;
+        counts.recaptures += s.recaptures();
         counts.replays += s.replays;
         counts.aclgraph_eager += s.eager_runs;
         for (const GraphMeta& m : r.graph->graphs_meta()) {
@@ -173,7 +173,7 @@ std::vector<AdviseCandidate> Candidates(const Variation& v, const Settings& sett
                                         AdviseScope scope) {
   std::vector<AdviseCandidate> out;
   bool recompiles = scope != AdviseScope::kCaptures;
-  bool captures = scope != AdviseScope::kRecompiles && settings.Get("mode") == "reduce-overhead";
+  bool captures = scope != AdviseScope::kRecompiles && settings.CapturesAclGraphs();
   auto set = [](std::string_view name, auto value) { return fmt::format("set {} {}", name, value); };
   if (recompiles || captures) {
     std::vector<std::string> all;
@@ -206,16 +206,23 @@ std::vector<AdviseCandidate> Candidates(const Variation& v, const Settings& sett
     out.push_back(std::move(c));
   }
   if (captures) {
+    // The same switches under the names of the package in force.
+    bool npugraph_ex = settings.TorchAir().npugraph_ex;
     if (base.aclgraph_eager > 0) {
       size_t limit = base.captures + base.aclgraph_eager;
-      std::string name = "config.debug.aclgraph.static_capture_size_limit";
+      std::string name = npugraph_ex ? "npugraph_ex.capture_limit" : "config.debug.aclgraph.static_capture_size_limit";
       AdviseCandidate c = Lines(set(name, limit), {set(name, limit)});
       c.limit_setting = name;
       c.limit_counts = &ReplayCounts::captures;
       out.push_back(std::move(c));
     }
-    for (std::string_view name : {"config.experimental_config.frozen_parameter", "config.debug.aclgraph.clone_input",
-                                  "config.debug.aclgraph.disable_mempool_reuse_in_same_fx"}) {
+    std::vector<std::string_view> switches = {"config.experimental_config.frozen_parameter",
+                                              "config.debug.aclgraph.clone_input",
+                                              "config.debug.aclgraph.disable_mempool_reuse_in_same_fx"};
+    if (npugraph_ex) {
+      switches = {"npugraph_ex.frozen_parameter", "npugraph_ex.clone_input", "npugraph_ex.reuse_graph_pool_in_same_fx"};
+    }
+    for (std::string_view name : switches) {
       std::string flipped = settings.Get(name) == "true" ? "false" : "true";
       out.push_back(Lines(set(name, flipped), {set(name, flipped)}));
     }

@@ -150,7 +150,7 @@ Status AdviseCommand(CommandContext& ctx) {
   }
   AIRSCOPE_ASSIGN_OR_RETURN(AdviseResult r, Advise(ctx.interpreter, std::move(history).value(), scope));
   const CallHistory& h = r.history;
-  bool captures = ctx.session.settings().Get("mode") == "reduce-overhead";
+  bool captures = ctx.session.settings().CapturesAclGraphs();
   ctx.out.Styled(Style::kHeading, "advise: frame {} ({}), {} call(s) from {}", h.frame, h.function, h.calls.size(),
                  h.origin);
   if (h.from_log) {

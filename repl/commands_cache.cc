@@ -68,7 +68,7 @@ FrameOptions OptionsFrom(const Settings& settings) {
   return options;
 }
 
-bool ReduceOverhead(const Settings& settings) { return settings.Get("mode") == "reduce-overhead"; }
+bool ReduceOverhead(const Settings& settings) { return settings.CapturesAclGraphs(); }
 
 // A new frame for `entry`, not yet kept: frames are numbered in the order graphs get one.
 std::unique_ptr<Frame> NewFrame(const Session& session, const Session::Entry& entry) {
@@ -161,12 +161,13 @@ Status Call(CommandContext& ctx) {
   if (!reduce_overhead) {
     // Buffers, parameters and kept outputs are what TorchAir's AclGraph runtime reads.
     if (parsed.keep) {
-      return ColumnErrorf(parsed.keep_column, "'keep' keeps the outputs of an AclGraph call: set mode reduce-overhead");
+      return ColumnErrorf(parsed.keep_column,
+                          "'keep' keeps the outputs of an AclGraph call: set mode reduce-overhead (or npugraph_ex)");
     }
     for (const CallInput& in : parsed.inputs) {
       if (!in.buffer.empty() || in.parameter) {
         return ColumnErrorf(in.buffer.empty() ? in.column : in.buffer_column,
-                            "`{}` is for TorchAir's AclGraph runtime: set mode reduce-overhead",
+                            "`{}` is for TorchAir's AclGraph runtime: set mode reduce-overhead (or npugraph_ex)",
                             in.buffer.empty() ? "param" : "in");
       }
     }
@@ -572,13 +573,18 @@ void RegisterCacheCommands(CommandTable& table) {
        "freed buffer, get an `aclgraph warning`.\n"
        "Each call prints TorchAir's log lines as its logger writes them at DEBUG (TORCH_COMPILE_DEBUG=1), as\n"
        "  [LEVEL] TORCHAIR [acl_graph.py:LINE] text        (the text word for word; pid, time, thread left out)\n"
-       "and airscope's own as `aclgraph: ...`. Not printed: the memory-state lines (ag:1043-1056, 1122-1145)\n"
-       "and the foreach-copy timing (au:206-210). A key is recaptured when the calling stream's core limits\n"
+       "and airscope's own as `aclgraph: ...`. Not printed: the memory-state lines (ag:1043-1056, 1122-1140)\n"
+       "and the foreach-copy timing (au:206-210); ag:1143's \"After capturing\" line is, with torch_npu's\n"
+       "checkpoint state marked as not simulated. A key is recaptured when the calling stream's core limits\n"
        "(`stream limit`) differ from its capture's (ag:1375-1385). Not modelled: the task updates of\n"
        "FIA-style ops after a replay (ag:526-577; TorchAir's\n"
        "\"updated node num\" counts them), custom pools, backward graphs. `timeline`, `runstats`, `mem` and\n"
        "`mem --graph` show what the call did. A call that fails in the runtime (a capture refused) keeps its\n"
        "cache entry, as Dynamo installs it before the code runs, and leaves buffers and device as they were.\n"
+       "In npugraph_ex mode the same runtime is npugraph_ex's copy of it: its NPUGRAPH_EX log lines and line\n"
+       "numbers, \"capture_limit\" for static_capture_size_limit, npugraph_ex.force_eager (every call eager,\n"
+       "nothing captured) and npugraph_ex.force_recapture (every call recaptures); the ag: notes above cite\n"
+       "python/torchair's file, whose code npugraph_ex's copy holds a few lines earlier.\n"
        "TorchAir's config.* is read when an entry's AclGraph is made (its first call in this mode) and fixed\n"
        "from then on, as a compiled graph's config is. Simplified: a CPU input lives in a device buffer too\n"
        "(TorchAir stages only NPU tensors, ag:1204, and so does airscope).",

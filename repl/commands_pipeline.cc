@@ -186,7 +186,7 @@ Status PipelineCommand(CommandContext& ctx) {
   } else if ((args[0].text == "set" && args.size() == 2) || (args[0].text == "default" && args.size() == 1)) {
     std::vector<std::string> passes;
     if (args[0].text == "default") {
-      passes = DefaultPipeline();
+      passes = ctx.session.settings().DefaultPasses();
     } else {
       for (size_t start = 0; start <= args[1].text.size();) {
         size_t end = std::min(args[1].text.find(',', start), args[1].text.size());

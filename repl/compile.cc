@@ -12,7 +12,7 @@ Result<Compiled> CompileThroughPipeline(std::shared_ptr<const Graph> graph, cons
   env.passes = &session.passes();
   env.context = &context;
   env.ignore_breakpoints = true;
-  PipelineRun run(std::move(graph));
+  PipelineRun run(std::move(graph), session.settings().DefaultPasses());
   Result<RunReport> report = run.RunUntil(std::nullopt, env);
   if (!report.ok()) return report.status().WithPrefix("compile");
   if (report->stopped_early()) return report->error.WithPrefix("compile");

@@ -79,7 +79,7 @@ Completion Complete(const CommandTable& table, const Session& session, std::stri
         break;
       case CompletionKind::kPass:
         for (const PassInfo* pass : session.passes().All()) options.push_back(pass->name);
-        for (const std::string& pass : DefaultPipeline()) options.push_back(pass);
+        for (const std::string& pass : session.settings().DefaultPasses()) options.push_back(pass);
         if (const Session::Entry* current = session.current(); current && current->pipeline) {
           for (const std::string& pass : current->pipeline->passes()) options.push_back(pass);
         }
@@ -97,7 +97,7 @@ Completion Complete(const CommandTable& table, const Session& session, std::stri
         // those of the AclGraph runtime only in reduce-overhead mode.
         if (!args.empty() && args.back().find('=') != std::string::npos) {
           options.push_back("grad");
-          if (session.settings().Get("mode") == "reduce-overhead") {
+          if (session.settings().CapturesAclGraphs()) {
             options.push_back("in");
             options.push_back("param");
             for (const std::string& flag : rule.fixed) options.push_back(flag);

@@ -49,7 +49,7 @@ Coverage BuildCoverage(const CacheState& state) {
     const AclGraphStats& s = runtime.graph->stats();
     hits += s.hits;
     captures += s.captures;
-    recaptures += s.recaptures_mutated + s.recaptures_core_limit;
+    recaptures += s.recaptures();
     eager += s.eager_runs;
   }
   size_t replayed = 0, captured = 0, recaptured = 0, fallback = 0;

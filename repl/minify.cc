@@ -55,7 +55,7 @@ class CandidateTrial {
       auto fresh = std::make_unique<PipelineRun>(entry->loaded.graph,
                                                  passes     ? *passes
                                                  : pipeline ? pipeline->passes()
-                                                            : DefaultPipeline(),
+                                                            : session_.settings().DefaultPasses(),
                                                  pipeline ? pipeline->options() : PipelineOptions{});
       if (pipeline) {
         for (const std::string& pass : pipeline->breakpoints()) (void)fresh->SetBreakpoint(pass, true);
@@ -94,7 +94,7 @@ class CandidateTrial {
   // The pass list the current graph's pipeline has (the default when it has none yet).
   std::vector<std::string> passes() {
     const Session::Entry* entry = session_.Find(entry_name_);
-    return entry && entry->pipeline ? entry->pipeline->passes() : DefaultPipeline();
+    return entry && entry->pipeline ? entry->pipeline->passes() : session_.settings().DefaultPasses();
   }
 
  private:

@@ -215,7 +215,7 @@ std::string ReproPyText(const Graph& graph, const std::string& graph_name, const
   out += "    import torchair\n";
   out += "    from torchair.configs.compiler_config import CompilerConfig\n\n";
   out += "    config = CompilerConfig()\n";
-  if (settings.Get("mode") == "reduce-overhead") {
+  if (settings.CapturesAclGraphs()) {
     out += "    config.mode = \"reduce-overhead\"\n";
   } else {
     out += "    # the session's mode was 'default': CompilerConfig's own mode is kept\n";

@@ -29,6 +29,9 @@ AclGraphConfig ConfigOf(const Settings& settings) {
   config.enable_output_clone = c.enable_output_clone;
   config.clone_input = c.clone_input;
   config.static_capture_size_limit = c.static_capture_size_limit;
+  config.npugraph_ex = c.npugraph_ex;
+  config.force_eager = c.force_eager;
+  config.force_recapture = c.force_recapture;
   return config;
 }
 
@@ -83,8 +86,9 @@ std::string DescribeRun(const RunResult& r) {
 void PrintLine(const RuntimeLine& line, CommandOutput& out) {
   switch (line.source) {
     case RuntimeLine::Source::kTorchAir:
-      out.Styled(line.level == "WARNING" ? Style::kBad : Style::kDim, "  [{}] TORCHAIR [{}] {}", line.level, line.where,
-                 line.text);
+    case RuntimeLine::Source::kNpugraphEx:
+      out.Styled(line.level == "WARNING" ? Style::kBad : Style::kDim, "  [{}] {} [{}] {}", line.level,
+                 line.source == RuntimeLine::Source::kTorchAir ? "TORCHAIR" : "NPUGRAPH_EX", line.where, line.text);
       break;
     case RuntimeLine::Source::kPythonWarning:
       out.Styled(Style::kBad, "  {} [{}] {}", line.level, line.where, line.text);
@@ -354,17 +358,25 @@ void PrintEntryRuntime(const CacheState& state, size_t index, CommandOutput& out
   const AclGraphStats& s = g.stats();
   out.Print(
       "        AclGraph {}: {} call(s), {} key(s), {} capture(s) ({} recapture(s): {} mutated input moved, {} core "
-      "limit changed), {} replay(s), {} hit(s){}",
-      g.name(), s.calls, s.keys.size(), s.captures, s.recaptures_mutated + s.recaptures_core_limit,
-      s.recaptures_mutated, s.recaptures_core_limit, s.replays, s.hits,
+      "limit changed{}), {} replay(s), {} hit(s){}",
+      g.name(), s.calls, s.keys.size(), s.captures, s.recaptures(), s.recaptures_mutated, s.recaptures_core_limit,
+      s.recaptures_forced ? fmt::format(", {} force_recapture", s.recaptures_forced) : "", s.replays, s.hits,
       s.eager_runs ? fmt::format(", {} eager run(s)", s.eager_runs) : "");
   const AclGraphConfig& c = g.config();
   auto on = [](bool b) { return b ? "on" : "off"; };
-  out.Print(
-      "          config (fixed when it was made): clone_input {}, mempool reuse {}, frozen_parameter {}, "
-      "enable_output_clone {}, static_capture_size_limit {}",
-      on(c.clone_input), on(!c.disable_mempool_reuse_in_same_fx), on(c.frozen_parameter), on(c.enable_output_clone),
-      c.static_capture_size_limit);
+  if (c.npugraph_ex) {
+    out.Print(
+        "          npugraph_ex config (fixed when it was made): clone_input {}, reuse_graph_pool_in_same_fx {}, "
+        "frozen_parameter {}, clone_output {}, capture_limit {}, force_eager {}, force_recapture {}",
+        on(c.clone_input), on(!c.disable_mempool_reuse_in_same_fx), on(c.frozen_parameter), on(c.enable_output_clone),
+        c.static_capture_size_limit, on(c.force_eager), on(c.force_recapture));
+  } else {
+    out.Print(
+        "          config (fixed when it was made): clone_input {}, mempool reuse {}, frozen_parameter {}, "
+        "enable_output_clone {}, static_capture_size_limit {}",
+        on(c.clone_input), on(!c.disable_mempool_reuse_in_same_fx), on(c.frozen_parameter), on(c.enable_output_clone),
+        c.static_capture_size_limit);
+  }
   if (g.fallback_to_eager()) {
     out.Print("          fell back to eager for good at call {} (graph key {}): {} captured graph(s) released",
               s.fell_back_at_call, s.fell_back_key, s.released_graphs);

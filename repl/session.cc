@@ -128,7 +128,7 @@ Result<PipelineRun*> Session::CurrentPipeline() {
   options.memory_budget = settings_.GetUnsigned("pipeline.memory-budget");
   std::unique_ptr<PipelineRun>& run = entry->pipeline;
   if (!run) {
-    run = std::make_unique<PipelineRun>(entry->loaded.graph, DefaultPipeline(), options);
+    run = std::make_unique<PipelineRun>(entry->loaded.graph, settings_.DefaultPasses(), options);
   } else if (run->options().memory_budget != options.memory_budget) {
     run->set_memory_budget(options.memory_budget);
   }

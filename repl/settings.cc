@@ -1,5 +1,6 @@
 #include "repl/settings.h"
 
+#include "core/pass/pass.h"
 #include "core/suggest.h"
 
 #include <algorithm>
@@ -95,9 +96,11 @@ Settings::Settings() {
            SettingSpec::Kind::kChoice});
   Declare({"mode",
            "default",
-           "compile mode: default, or reduce-overhead (calls run TorchAir's AclGraph: a device "
-           "graph captured per graph key, help call)",
-           {"default", "reduce-overhead"},
+           "compile mode: default, reduce-overhead (calls run TorchAir's AclGraph: a device "
+           "graph captured per graph key, help call) or npugraph_ex (the npugraph_ex package's backend: the "
+           "same AclGraph and passes, eliminate_self_copy among them, configured by its npugraph_ex.* "
+           "options; a graph's pipeline is chosen when it is first used, `pipeline default` takes the mode's)",
+           {"default", "reduce-overhead", "npugraph_ex"},
            SettingSpec::Kind::kChoice});
   // InferenceConfig.dynamic_gears_merge_policy (configs/inference_config.py:13): how `gears ge-options`
   // combines the gear lists (generate_dynamic_dims_option, _gear_utils.py:106-114).
@@ -125,6 +128,10 @@ Settings::Settings() {
   for (const ConfigOptionInfo& option : TorchAirConfigOptions()) {
     Declare({option.name, option.default_value, option.help, {}, SettingSpec::Kind::kConfig});
   }
+  // npugraph_ex's, in force under `mode npugraph_ex` (the config.* ones are not).
+  for (const ConfigOptionInfo& option : NpugraphExConfigOptions()) {
+    Declare({option.name, option.default_value, option.help, {}, SettingSpec::Kind::kConfig});
+  }
 }
 
 namespace {
@@ -138,13 +145,23 @@ std::string_view CanonicalSettingName(std::string_view name) {
 }  // namespace
 
 TorchAirConfig Settings::TorchAir() const {
-  TorchAirConfig config;
-  for (const ConfigOptionInfo& option : TorchAirConfigOptions()) {
+  bool npugraph_ex = Get("mode") == "npugraph_ex";
+  TorchAirConfig config = npugraph_ex ? NpugraphExDefaults() : TorchAirConfig();
+  for (const ConfigOptionInfo& option : npugraph_ex ? NpugraphExConfigOptions() : TorchAirConfigOptions()) {
     Status status = SetConfigOption(config, option.name, Get(option.name));
     assert(status.ok());  // stored values were validated by Set
     (void)status;
   }
   return config;
+}
+
+bool Settings::CapturesAclGraphs() const {
+  const std::string& mode = Get("mode");
+  return mode == "reduce-overhead" || mode == "npugraph_ex";
+}
+
+const std::vector<std::string>& Settings::DefaultPasses() const {
+  return Get("mode") == "npugraph_ex" ? NpugraphExPipeline() : DefaultPipeline();
 }
 
 void Settings::Declare(SettingSpec spec) {
@@ -165,8 +182,9 @@ Status Settings::Set(std::string_view name, std::string_view value) {
   if (!spec) {
     std::vector<std::string> names;
     for (const SettingSpec& s : specs_) names.push_back(s.name);
-    return Status::Errorf("unknown setting '{}'{} (settings: {})", name, DidYouMean(name, names),
-                          fmt::join(names, ", "));
+    // Not the whole list (43 names): `set` prints it, with values and help.
+    return Status::Errorf("unknown setting '{}'{}; `set` lists the {} settings", name, DidYouMean(name, names),
+                          names.size());
   }
   switch (spec->kind) {
     case SettingSpec::Kind::kChoice: {

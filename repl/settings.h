@@ -35,8 +35,16 @@ class Settings {
   // The setting a name means: itself, or what an older name now stands for
   // ("static_capture_size_limit" -> "config.debug.aclgraph.static_capture_size_limit").
   const SettingSpec* Find(std::string_view name) const;
-  // TorchAir's options as the settings hold them.
+  // The options in force as the settings hold them: TorchAir's config.*
+  // ones, or under `mode npugraph_ex` npugraph_ex's npugraph_ex.* ones
+  // (TorchAirConfig::npugraph_ex set).
   TorchAirConfig TorchAir() const;
+  // `mode` is reduce-overhead or npugraph_ex: calls run an AclGraph (captured
+  // per graph key), not the graph as compiled.
+  bool CapturesAclGraphs() const;
+  // The pipeline a graph gets when it has none: DefaultPipeline, or
+  // NpugraphExPipeline under `mode npugraph_ex`.
+  const std::vector<std::string>& DefaultPasses() const;
 
  private:
   std::vector<SettingSpec> specs_;

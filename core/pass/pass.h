@@ -147,5 +147,10 @@ class PassRegistry {
 // TorchAir's order and with its names (../shared/TORCHAIR.md §1), then lower:
 // the PassKind::kPipeline rows of core/pass/builtin_passes.def, in its order.
 const std::vector<std::string>& DefaultPipeline();
+// The npugraph_ex package's pipeline (`set mode npugraph_ex`): the same
+// stages, with eliminate_self_copy after decompose_auto_functionalized, which
+// its AclConcreteGraph runs after the reinplace passes whatever the config
+// (npugraph_ex/_acl_concrete_graph/fx2acl_converter.py:278-280).
+const std::vector<std::string>& NpugraphExPipeline();
 
 }  // namespace airscope

@@ -20,7 +20,7 @@ namespace {
 
 Result<bool> RunApplyPatternPasses(Graph& graph, PassContext& context) {
   if (!context.config.pattern_fusion_pass) {
-    context.remarks.push_back("skipped: config.experimental_config.pattern_fusion_pass is false");
+    context.remarks.push_back("skipped: " + SwitchedOff(context.config, &TorchAirConfig::pattern_fusion_pass));
     return false;
   }
   if (CompareVersions(context.env.torch_version, "2.6") < 0) {

@@ -372,8 +372,8 @@ class Decomposer {
 
 Result<bool> RunDecomposeAutoFunctionalized(Graph& graph, PassContext& context) {
   if (context.config.disable_reinplace_input_mutated_ops_pass) {
-    context.remarks.push_back(
-        "skipped: config.debug.aclgraph.disable_reinplace_input_mutated_ops_pass is set (f2a:281-288)");
+    context.remarks.push_back("skipped: " +
+                              SwitchedOff(context.config, &TorchAirConfig::disable_reinplace_input_mutated_ops_pass));
     return false;
   }
   if (CompareVersions(context.env.torch_version, "2.6") < 0) {

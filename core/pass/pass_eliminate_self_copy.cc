@@ -3,8 +3,8 @@
 // AclConcreteGraph runs right after the reinplace passes
 // (npugraph_ex/_acl_concrete_graph/fx2acl_converter.py:277-280).
 // python/torchair's pipeline (mode reduce-overhead) has no such pass, so it is
-// optional here: `pipeline insert eliminate_self_copy after
-// decompose_auto_functionalized` shows what npugraph_ex does.
+// optional here, and in the pipeline under `mode npugraph_ex`
+// (NpugraphExPipeline).
 //
 // decompose_auto_functionalized writes `copy_(x, x)` for a mutable argument
 // that reinplace_input_mutated_ops already reinplaced; the copy is a no-op,
@@ -51,8 +51,9 @@ PassInfo EliminateSelfCopyPass() {
           "reinplace_input_mutated_ops reinplaced, which DCE keeps because copy_ writes. This is the npugraph_ex "
           "package's pass (torch.compile(backend=\"npugraph_ex\"); npugraph_ex/_acl_concrete_graph/"
           "graph_pass.py:1480-1503), run after the reinplace passes (fx2acl_converter.py:277-280); TorchAir's "
-          "reduce-overhead pipeline (python/torchair), which airscope's default pipeline models, does not run it. "
-          "Insert it: pipeline insert eliminate_self_copy after decompose_auto_functionalized.",
+          "reduce-overhead pipeline (python/torchair), which airscope's default pipeline models, does not run it: "
+          "it is in the pipeline under `set mode npugraph_ex`; elsewhere, pipeline insert eliminate_self_copy "
+          "after decompose_auto_functionalized.",
           PassKind::kOptional,
           RunEliminateSelfCopy,
           {},

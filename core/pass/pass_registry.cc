@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cassert>
 
 #include <fmt/format.h>
@@ -61,6 +62,16 @@ const std::vector<std::string>& DefaultPipeline() {
       PassInfo info = make();
       if (info.kind == PassKind::kPipeline) names.push_back(std::move(info.name));
     }
+    return names;
+  }();
+  return kPipeline;
+}
+
+const std::vector<std::string>& NpugraphExPipeline() {
+  static const std::vector<std::string> kPipeline = [] {
+    std::vector<std::string> names = DefaultPipeline();
+    auto at = std::find(names.begin(), names.end(), "decompose_auto_functionalized");
+    names.insert(at == names.end() ? at : at + 1, "eliminate_self_copy");
     return names;
   }();
   return kPipeline;

@@ -435,8 +435,8 @@ class Reinplacer {
 
 Result<bool> RunReinplaceInplaceableOps(Graph& graph, PassContext& context) {
   if (context.config.disable_reinplace_inplaceable_ops_pass) {
-    context.remarks.push_back(
-        "skipped: config.debug.aclgraph.disable_reinplace_inplaceable_ops_pass is set (f2a:274-278)");
+    context.remarks.push_back("skipped: " +
+                              SwitchedOff(context.config, &TorchAirConfig::disable_reinplace_inplaceable_ops_pass));
     return false;
   }
   return Reinplacer(graph, context).Run(context.remarks);

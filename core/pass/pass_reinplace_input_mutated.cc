@@ -414,8 +414,8 @@ class InputReinplacer {
 
 Result<bool> RunReinplaceInputMutatedOps(Graph& graph, PassContext& context) {
   if (context.config.disable_reinplace_input_mutated_ops_pass) {
-    context.remarks.push_back(
-        "skipped: config.debug.aclgraph.disable_reinplace_input_mutated_ops_pass is set (f2a:281-288)");
+    context.remarks.push_back("skipped: " +
+                              SwitchedOff(context.config, &TorchAirConfig::disable_reinplace_input_mutated_ops_pass));
     return false;
   }
   return InputReinplacer(graph, context).Run(context.remarks);

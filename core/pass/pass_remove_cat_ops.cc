@@ -195,8 +195,9 @@ Result<bool> RewriteCat(Graph& graph, Node* cat, const std::string& stream, cons
 
 Result<bool> RunRemoveCatOps(Graph& graph, PassContext& context) {
   if (!context.config.remove_cat_ops) {
-    context.remarks.push_back(
-        "skipped: config.debug.aclgraph.remove_cat_ops is false (TorchAir does not run the pass)");
+    context.remarks.push_back(fmt::format("skipped: {} ({} does not run the pass)",
+                                          SwitchedOff(context.config, &TorchAirConfig::remove_cat_ops),
+                                          context.config.npugraph_ex ? "npugraph_ex" : "TorchAir"));
     return false;
   }
   std::vector<Node*> cats;

@@ -57,8 +57,9 @@ class StorageSet {
 
 Result<bool> RunOptimizeNoopOps(Graph& graph, PassContext& context) {
   if (!context.config.remove_noop_ops) {
-    context.remarks.push_back(
-        "skipped: config.experimental_config.remove_noop_ops is false (TorchAir does not run the pass)");
+    context.remarks.push_back(fmt::format("skipped: {} ({} does not run the pass)",
+                                          SwitchedOff(context.config, &TorchAirConfig::remove_noop_ops),
+                                          context.config.npugraph_ex ? "npugraph_ex" : "TorchAir"));
     return false;
   }
   const Node* output = graph.output();

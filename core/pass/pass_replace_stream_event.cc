@@ -243,8 +243,36 @@ class StreamEventRewriter {
   bool changed_ = false;
 };
 
+// npugraph_ex registers TorchAir's stream ops under its own namespace
+// (torch.ops.npugraph_ex.scope_enter, ..., npugraph_ex/_acl_concrete_graph/
+// graph_pass.py:620-759); airscope's passes know the air.* names only. Said,
+// so that a graph npugraph_ex wrote is not taken for one without streams.
+void SayNpugraphExNames(const Graph& graph, PassContext& context) {
+  const Node* first = nullptr;
+  size_t count = 0;
+  for (const Node* node : graph) {
+    if (node->op() != OpKind::kCallFunction || !StripTorchOps(node->target()).starts_with("npugraph_ex.")) continue;
+    first = first ? first : node;
+    ++count;
+  }
+  if (first) {
+    context.remarks.push_back(fmt::format(
+        "{} node(s) call npugraph_ex's stream/event ops ('{}' is {}): airscope's passes, lowering and checks know "
+        "them only by TorchAir's air.* names, so here they are opaque ops and their streams and events are not "
+        "modelled",
+        count, first->name(), StripTorchOps(first->target())));
+  }
+}
+
 Result<bool> ReplaceStreamEvent(Graph& graph, PassContext& context) {
-  return StreamEventRewriter(graph, context).Run();
+  SayNpugraphExNames(graph, context);
+  AIRSCOPE_ASSIGN_OR_RETURN(bool changed, StreamEventRewriter(graph, context).Run());
+  if (changed && context.config.npugraph_ex) {
+    context.remarks.push_back(
+        "npugraph_ex's own replace_stream_event_pass makes these ops torch.ops.npugraph_ex.*; airscope writes "
+        "TorchAir's torch.ops.air.* (the same schemas and rules)");
+  }
+  return changed;
 }
 
 }  // namespace

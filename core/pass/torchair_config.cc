@@ -1,6 +1,7 @@
 #include "core/pass/torchair_config.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <charconv>
 
@@ -14,6 +15,7 @@ struct OptionRow {
   ConfigOptionInfo info;
   bool TorchAirConfig::*flag = nullptr;       // kBool
   int64_t TorchAirConfig::*number = nullptr;  // kInt
+  bool inverted = false;                      // kBool: the field holds the option's negation
 };
 
 const std::vector<OptionRow>& Rows() {
@@ -60,14 +62,88 @@ const std::vector<OptionRow>& Rows() {
   return kRows;
 }
 
+// npugraph_ex/configs/compiler_config.py:25-52 (cc:), read by its
+// npu_fx_compiler.py, fx2acl_converter.py and acl_graph.py as TorchAir's
+// files read the options each one stands for.
+const std::vector<OptionRow>& NpugraphExRows() {
+  using K = ConfigValueKind;
+  using C = TorchAirConfig;
+  static const std::vector<OptionRow> kRows = {
+      {{"npugraph_ex.force_eager", K::kBool, "false", 0, 0,
+        "npugraph_ex only: every call runs the FX graph eagerly, never captured (cc:25, acl_graph.py:823-826)"},
+       &C::force_eager},
+      {{"npugraph_ex.reuse_graph_pool_in_same_fx", K::kBool, "true", 0, 0,
+        "captures of one FX graph share the memory pool's free blocks (cc:27; TorchAir's "
+        "disable_mempool_reuse_in_same_fx, inverted)"},
+       &C::disable_mempool_reuse_in_same_fx,
+       nullptr,
+       true},
+      {{"npugraph_ex.capture_limit", K::kInt, "64", 1, INT64_MAX,
+        "captured graphs per FX graph before every later call falls back to eager (cc:28, acl_graph.py:989-1000; "
+        "TorchAir's static_capture_size_limit)"},
+       nullptr,
+       &C::static_capture_size_limit},
+      {{"npugraph_ex.clone_input", K::kBool, "true", 0, 0,
+        "replays first copy each user input into its capture-time staging buffer (cc:29)"},
+       &C::clone_input},
+      {{"npugraph_ex.clone_output", K::kBool, "false", 0, 0,
+        "replays return clones of outputs that do not alias inputs (cc:30; TorchAir's enable_output_clone)"},
+       &C::enable_output_clone},
+      {{"npugraph_ex.static_kernel_compile", K::kBool, "false", 0, 0,
+        "static-shape aclnn kernels; with a core limit and CANN < 9.0.0 npugraph_ex turns it off (cc:32, "
+        "graph_pass.py:780-791; TorchAir's _aclnn_static_shape_kernel)"},
+       &C::aclnn_static_shape_kernel},
+      {{"npugraph_ex.frozen_parameter", K::kBool, "false", 0, 0,
+        "parameter addresses stay out of AclGraph's graph key (cc:33)"},
+       &C::frozen_parameter},
+      {{"npugraph_ex.remove_noop_ops", K::kBool, "true", 0, 0,
+        "run optimize_noop_ops (cc:34, npu_fx_compiler.py:311-312)"},
+       &C::remove_noop_ops},
+      {{"npugraph_ex.remove_cat_ops", K::kBool, "true", 0, 0,
+        "run remove_cat_ops (cc:35, fx2acl_converter.py:228-231)"},
+       &C::remove_cat_ops},
+      {{"npugraph_ex.inplace_pass", K::kBool, "true", 0, 0,
+        "run reinplace_inplaceable_ops_pass (cc:36, fx2acl_converter.py:262-266; TorchAir's "
+        "disable_reinplace_inplaceable_ops_pass, inverted)"},
+       &C::disable_reinplace_inplaceable_ops_pass,
+       nullptr,
+       true},
+      {{"npugraph_ex.input_inplace_pass", K::kBool, "true", 0, 0,
+        "run reinplace_input_mutated_ops and decompose_auto_functionalized (cc:37, fx2acl_converter.py:269-276; "
+        "TorchAir's disable_reinplace_input_mutated_ops_pass, inverted)"},
+       &C::disable_reinplace_input_mutated_ops_pass,
+       nullptr,
+       true},
+      {{"npugraph_ex.pattern_fusion_pass", K::kBool, "true", 0, 0,
+        "run apply_pattern_passes (cc:38, npu_fx_compiler.py:318-319)"},
+       &C::pattern_fusion_pass},
+      {{"npugraph_ex.force_recapture", K::kBool, "false", 0, 0,
+        "npugraph_ex only: every call recaptures its key's graph, counted as recapture_due_to_force_recapture "
+        "(cc:52, acl_graph.py:1361-1363)"},
+       &C::force_recapture},
+  };
+  return kRows;
+}
+
 const OptionRow* FindRow(std::string_view name) {
-  for (const OptionRow& row : Rows()) {
-    if (row.info.name == name) return &row;
+  for (const std::vector<OptionRow>* rows : {&Rows(), &NpugraphExRows()}) {
+    for (const OptionRow& row : *rows) {
+      if (row.info.name == name) return &row;
+    }
   }
   return nullptr;
 }
 
+std::vector<ConfigOptionInfo> InfosOf(const std::vector<OptionRow>& rows) {
+  std::vector<ConfigOptionInfo> infos;
+  for (const OptionRow& row : rows) infos.push_back(row.info);
+  return infos;
+}
+
 Status UnknownOption(std::string_view name) {
+  if (name.starts_with("npugraph_ex.")) {
+    return Status::Errorf("no npugraph_ex option '{}' (`set` lists the npugraph_ex.* options airscope models)", name);
+  }
   return Status::Errorf("no TorchAir option '{}' (`set` lists the config.* options airscope models)", name);
 }
 
@@ -116,12 +192,36 @@ std::vector<VersionPart> SplitVersion(std::string_view text) {
 }  // namespace
 
 const std::vector<ConfigOptionInfo>& TorchAirConfigOptions() {
-  static const std::vector<ConfigOptionInfo> kInfos = [] {
-    std::vector<ConfigOptionInfo> infos;
-    for (const OptionRow& row : Rows()) infos.push_back(row.info);
-    return infos;
-  }();
+  static const std::vector<ConfigOptionInfo> kInfos = InfosOf(Rows());
   return kInfos;
+}
+
+const std::vector<ConfigOptionInfo>& NpugraphExConfigOptions() {
+  static const std::vector<ConfigOptionInfo> kInfos = InfosOf(NpugraphExRows());
+  return kInfos;
+}
+
+TorchAirConfig NpugraphExDefaults() {
+  TorchAirConfig config;
+  config.npugraph_ex = true;
+  // npu_fx_compiler.py:901 passes keep_inference_input_mutations=True to aot;
+  // it has no option.
+  config.keep_inference_input_mutations = true;
+  for (const OptionRow& row : NpugraphExRows()) {
+    Status set = SetConfigOption(config, row.info.name, row.info.default_value);
+    assert(set.ok());
+    (void)set;
+  }
+  return config;
+}
+
+std::string SwitchedOff(const TorchAirConfig& config, bool TorchAirConfig::*field) {
+  for (const OptionRow& row : config.npugraph_ex ? NpugraphExRows() : Rows()) {
+    if (row.flag != field) continue;
+    bool option = config.*field != row.inverted;
+    return fmt::format("{} is {}", row.info.name, option ? "true" : "false");
+  }
+  return "an option airscope does not name";
 }
 
 Result<std::string> NormalizeConfigValue(std::string_view name, std::string_view value) {
@@ -140,7 +240,7 @@ Status SetConfigOption(TorchAirConfig& config, std::string_view name, std::strin
   if (!row) return UnknownOption(name);
   if (row->info.kind == ConfigValueKind::kBool) {
     AIRSCOPE_ASSIGN_OR_RETURN(bool parsed, ParseBool(name, value));
-    config.*(row->flag) = parsed;
+    config.*(row->flag) = parsed != row->inverted;
   } else {
     AIRSCOPE_ASSIGN_OR_RETURN(int64_t parsed, ParseInt(row->info, value));
     config.*(row->number) = parsed;
@@ -151,7 +251,7 @@ Status SetConfigOption(TorchAirConfig& config, std::string_view name, std::strin
 std::string GetConfigOption(const TorchAirConfig& config, std::string_view name) {
   const OptionRow* row = FindRow(name);
   assert(row);
-  if (row->info.kind == ConfigValueKind::kBool) return config.*(row->flag) ? "true" : "false";
+  if (row->info.kind == ConfigValueKind::kBool) return config.*(row->flag) != row->inverted ? "true" : "false";
   return fmt::format("{}", config.*(row->number));
 }
 

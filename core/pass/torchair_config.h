@@ -39,6 +39,14 @@ struct TorchAirConfig {
   bool clone_input = true;
   bool remove_cat_ops = true;
 
+  // The npugraph_ex package's backend (`set mode npugraph_ex`): the same
+  // passes and AclGraph runtime, configured by npugraph_ex's own options
+  // (NpugraphExConfigOptions), which fill the fields above; these two exist
+  // only there (npugraph_ex/configs/compiler_config.py:25,52).
+  bool npugraph_ex = false;
+  bool force_eager = false;      // every call runs the graph eagerly, never captured
+  bool force_recapture = false;  // every call recaptures its key's graph
+
   bool operator==(const TorchAirConfig&) const = default;
 };
 
@@ -54,10 +62,25 @@ struct ConfigOptionInfo {
 
 // Every option, in TorchAir's order (experimental_config, then debug.aclgraph).
 const std::vector<ConfigOptionInfo>& TorchAirConfigOptions();
+// npugraph_ex's options that airscope models, named `npugraph_ex.NAME` after
+// its CompilerConfig attribute (the `options` key of torch.compile); each
+// fills a TorchAirConfig field, some inverted (inplace_pass is
+// !disable_reinplace_inplaceable_ops_pass). In npugraph_ex's order.
+const std::vector<ConfigOptionInfo>& NpugraphExConfigOptions();
+// The config npugraph_ex's options make: npugraph_ex = true, and the fields
+// it has no option for at npugraph_ex's values (it keeps inference input
+// mutations, npu_fx_compiler.py:901). Call SetConfigOption with npugraph_ex
+// names on it.
+TorchAirConfig NpugraphExDefaults();
+// How a pass says that `config` switched it off: the option by the name the
+// config's package gives it ("config.debug.aclgraph.remove_cat_ops is false",
+// "npugraph_ex.inplace_pass is false"). `field` is the TorchAirConfig switch.
+std::string SwitchedOff(const TorchAirConfig& config, bool TorchAirConfig::*field);
 
 // Parses `value` the way a pasted Python config spells it too: booleans as
 // true/false, True/False, 1/0; integers in the option's range. On success the
 // option's value is stored in `config`; on error `config` is unchanged.
+// `name` is a TorchAir or an npugraph_ex option.
 Status SetConfigOption(TorchAirConfig& config, std::string_view name, std::string_view value);
 // The value as shown ("true", "64"); the name must be one of the options.
 std::string GetConfigOption(const TorchAirConfig& config, std::string_view name);

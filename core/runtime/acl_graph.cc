@@ -14,8 +14,25 @@ namespace {
 int64_t BytesOf(const TensorMeta& meta) { return meta.NumBytes().value_or(0); }
 bool IsNpu(const TensorMeta& meta) { return meta.device.empty() || meta.device.starts_with("npu"); }
 
-RuntimeLine TorchAirLine(std::string level, int line, std::string text) {
-  return {RuntimeLine::Source::kTorchAir, std::move(level), fmt::format("acl_graph.py:{}", line), std::move(text)};
+// Where each log line of AclGraph is in TorchAir's acl_graph.py and in
+// npugraph_ex's copy of it.
+struct LogSite {
+  int torchair;
+  int npugraph_ex;
+};
+constexpr LogSite kFindCaptured{974, 962};
+constexpr LogSite kNeedsRecapture{977, 965};
+constexpr LogSite kNoNeedsRecapture{982, 970};
+constexpr LogSite kLimitReached{1011, 999};
+constexpr LogSite kCounters{1018, 1006};
+constexpr LogSite kNoFindCaptured{1114, 1104};
+constexpr LogSite kAfterCapturing{1143, 1133};
+constexpr LogSite kCaptureSucceeded{1243, 1233};
+constexpr LogSite kFixedAddresses{1472, 1470};
+
+RuntimeLine LogLine(const AclGraphConfig& config, std::string level, LogSite site, std::string text) {
+  return {config.npugraph_ex ? RuntimeLine::Source::kNpugraphEx : RuntimeLine::Source::kTorchAir, std::move(level),
+          fmt::format("acl_graph.py:{}", config.npugraph_ex ? site.npugraph_ex : site.torchair), std::move(text)};
 }
 
 RuntimeLine Note(std::string text) { return {RuntimeLine::Source::kNote, "", "", std::move(text)}; }
@@ -72,9 +89,15 @@ std::string AclGraph::Describe(const GraphMeta& meta) const {
 }
 
 std::string AclGraph::NeedRecapture(GraphMeta& meta, const std::vector<CallArg>& args, const CallEnv& env,
-                                    bool* core_limits) {
+                                    RecaptureCause* cause) {
+  // npugraph_ex's force_recapture comes before everything (its acl_graph.py:1361-1363).
+  if (config_.force_recapture) {
+    ++counter_forced_;
+    *cause = RecaptureCause::kForced;
+    return "npugraph_ex.force_recapture is on";
+  }
   // is_need_to_recapture (ag:1365-1385): mutated inputs first.
-  *core_limits = false;
+  *cause = RecaptureCause::kMutatedInput;
   for (const auto& [idx, ptr] : meta.captured_mutated_inputs) {
     if (ptr != args[idx].data_ptr) {
       ++counter_mutated_;
@@ -85,7 +108,7 @@ std::string AclGraph::NeedRecapture(GraphMeta& meta, const std::vector<CallArg>&
   // Then the calling stream's core limits against the capture's (ag:1375-1385).
   if (env.stream_limits != meta.captured_limits) {
     ++counter_core_;
-    *core_limits = true;
+    *cause = RecaptureCause::kCoreLimits;
     return fmt::format(
         "the calling stream's core limits are (cube {}, vector {}), the capture's were (cube {}, vector {})",
         env.stream_limits.cube, env.stream_limits.vector, meta.captured_limits.cube, meta.captured_limits.vector);
@@ -156,6 +179,20 @@ Result<CallReport> AclGraph::Call(const std::vector<CallArg>& args, CallEnv& env
 
   CallReport report;
   ++stats_.calls;
+  if (config_.force_eager) {
+    // npugraph_ex's __call__ runs eagerly before compile (its acl_graph.py:
+    // 823-826): no mempool, no graph key, no capture. Its compiler warned
+    // once, when it compiled the graph.
+    if (stats_.calls == 1) {
+      report.lines.push_back(
+          {RuntimeLine::Source::kNpugraphEx, "WARNING", "npu_fx_compiler.py:645", npugraph_ex_text::ForceEager()});
+    }
+    report.lines.push_back(Note(fmt::format(
+        "{}: npugraph_ex.force_eager: run eagerly, op by op, never captured (acl_graph.py:823-826)", name_)));
+    Status ran = RunEagerly(args, env, report);
+    if (!ran.ok()) return rollback(ran);
+    return report;
+  }
   if (!initialized_) {
     // compile(), first call (ag:931-964): the dummy capture that makes the mempool.
     pool_ = env.device.allocator().CreatePool(name_);
@@ -176,14 +213,15 @@ Result<CallReport> AclGraph::Call(const std::vector<CallArg>& args, CallEnv& env
   if (std::find(stats_.keys.begin(), stats_.keys.end(), key) == stats_.keys.end()) stats_.keys.push_back(key);
   int found = FindMeta(key);
   std::string cause;
-  bool core_limits = false;
+  RecaptureCause recapture = RecaptureCause::kMutatedInput;
   std::optional<uint32_t> saved;
   if (found >= 0) {
     GraphMeta& meta = metas_[static_cast<size_t>(found)];
-    report.lines.push_back(TorchAirLine("INFO", 974, torchair_text::FindCaptured(meta.graph, name_, key)));
-    cause = NeedRecapture(meta, args, env, &core_limits);
+    report.lines.push_back(
+        LogLine(config_, "INFO", kFindCaptured, torchair_text::FindCaptured(meta.graph, name_, key)));
+    cause = NeedRecapture(meta, args, env, &recapture);
     if (cause.empty()) {
-      report.lines.push_back(TorchAirLine("DEBUG", 982, torchair_text::NoNeedsRecapture(name_, key)));
+      report.lines.push_back(LogLine(config_, "DEBUG", kNoNeedsRecapture, torchair_text::NoNeedsRecapture(name_, key)));
       ++meta.hits;
       ++stats_.hits;
       report.action = CallReport::Action::kReplay;
@@ -191,9 +229,9 @@ Result<CallReport> AclGraph::Call(const std::vector<CallArg>& args, CallEnv& env
       if (!replayed.ok()) return rollback(replayed);
       return report;
     }
-    report.lines.push_back(TorchAirLine("DEBUG", 977, torchair_text::NeedsRecapture(name_, key)));
-    report.lines.push_back(
-        Note(fmt::format("{} recaptures: {} (is_need_to_recapture, acl_graph.py:1365-1374)", Describe(meta), cause)));
+    report.lines.push_back(LogLine(config_, "DEBUG", kNeedsRecapture, torchair_text::NeedsRecapture(name_, key)));
+    report.lines.push_back(Note(fmt::format("{} recaptures: {} (is_need_to_recapture, acl_graph.py:{})", Describe(meta),
+                                            cause, config_.npugraph_ex ? "1360-1383" : "1365-1385")));
     saved = meta.graph;
   }
   const bool reuse = !config_.disable_mempool_reuse_in_same_fx;
@@ -203,8 +241,10 @@ Result<CallReport> AclGraph::Call(const std::vector<CallArg>& args, CallEnv& env
   }
   if (static_cast<int64_t>(metas_.size()) == config_.static_capture_size_limit) {
     // ag:999-1014: warnings.warn and logger.warning of the same text.
-    std::string text = torchair_text::LimitReached(name_, key, config_.static_capture_size_limit);
-    report.lines.push_back(TorchAirLine("WARNING", 1011, text));
+    std::string text = config_.npugraph_ex
+                           ? npugraph_ex_text::LimitReached(name_, key, config_.static_capture_size_limit)
+                           : torchair_text::LimitReached(name_, key, config_.static_capture_size_limit);
+    report.lines.push_back(LogLine(config_, "WARNING", kLimitReached, text));
     fallback_ = true;
     stats_.fell_back_at_call = env.call;
     stats_.fell_back_key = key;
@@ -216,11 +256,16 @@ Result<CallReport> AclGraph::Call(const std::vector<CallArg>& args, CallEnv& env
   }
   Status captured = CaptureForKey(key, args, env, report);
   if (!captured.ok()) return rollback(captured);
-  report.lines.push_back(
-      TorchAirLine("DEBUG", 1018, torchair_text::Counters(name_, counter_captured_, counter_mutated_, counter_core_)));
+  report.lines.push_back(LogLine(
+      config_, "DEBUG", kCounters,
+      config_.npugraph_ex
+          ? npugraph_ex_text::Counters(name_, counter_captured_, counter_mutated_, counter_core_, counter_forced_)
+          : torchair_text::Counters(name_, counter_captured_, counter_mutated_, counter_core_)));
   report.action = saved ? CallReport::Action::kRecapture : CallReport::Action::kCapture;
   if (saved) {
-    ++(core_limits ? stats_.recaptures_core_limit : stats_.recaptures_mutated);
+    ++(recapture == RecaptureCause::kCoreLimits ? stats_.recaptures_core_limit
+       : recapture == RecaptureCause::kForced   ? stats_.recaptures_forced
+                                                : stats_.recaptures_mutated);
     report.lines.push_back(Note(fmt::format("the old AclGraph {} is reset (acl_graph.py:1021-1022)", *saved)));
     (void)env.device.Release(*saved);
   }
@@ -380,10 +425,16 @@ Status AclGraph::CaptureForKey(const std::string& key, const std::vector<CallArg
   }
   meta.retained_outputs = retain;
 
-  report.lines.push_back(TorchAirLine("DEBUG", 1114, torchair_text::NoFindCaptured(meta.graph, name_, key)));
-  if (!reset_note.empty()) report.lines.push_back(Note(reset_note));
   report.lines.push_back(
-      TorchAirLine("INFO", 1243, torchair_text::CaptureSucceeded(name_, key, meta.graph, info_.updated_nodes.size())));
+      LogLine(config_, "DEBUG", kNoFindCaptured, torchair_text::NoFindCaptured(meta.graph, name_, key)));
+  if (!reset_note.empty()) report.lines.push_back(Note(reset_note));
+  // torch_npu's checkpoint state of the pool is not simulated: the line says so where it would print it.
+  report.lines.push_back(LogLine(config_, "DEBUG", kAfterCapturing,
+                                 torchair_text::AfterCapturing(name_, key, meta.graph, reuse,
+                                                               "(airscope: torch_npu's checkpoint state is not "
+                                                               "simulated; `mem` shows the pool)")));
+  report.lines.push_back(LogLine(config_, "INFO", kCaptureSucceeded,
+                                 torchair_text::CaptureSucceeded(name_, key, meta.graph, info_.updated_nodes.size())));
   const PoolStats& pool = memory.Stats(pool_);
   report.lines.push_back(Note(fmt::format(
       "captured {} ({} task{}) into mempool '{}': {} reserved, {} allocated{}", Describe(meta), c->tasks.tasks.size(),
@@ -464,7 +515,9 @@ void AclGraph::ReconstructOutputs(GraphMeta& meta, CallEnv& env, CallReport& rep
     if (!alive && !config_.enable_output_clone && env.output_warning_shown && !*env.output_warning_shown) {
       *env.output_warning_shown = true;
       report.lines.push_back(
-          {RuntimeLine::Source::kPythonWarning, "UserWarning", "acl_graph.py:1472", torchair_text::FixedAddresses()});
+          {RuntimeLine::Source::kPythonWarning, "UserWarning",
+           fmt::format("acl_graph.py:{}", config_.npugraph_ex ? kFixedAddresses.npugraph_ex : kFixedAddresses.torchair),
+           config_.npugraph_ex ? npugraph_ex_text::FixedAddresses() : torchair_text::FixedAddresses()});
     }
   }
   std::vector<std::string> names;
@@ -563,7 +616,7 @@ void AclGraph::ResetCapturedGraph(CallEnv& env, CallReport& report) {
   }
   stats_.released_graphs += graphs;
   metas_.clear();
-  counter_captured_ = counter_mutated_ = counter_core_ = 0;
+  counter_captured_ = counter_mutated_ = counter_core_ = counter_forced_ = 0;
   int64_t reserved = memory.HasPool(pool_) ? memory.Stats(pool_).reserved : 0;
   if (memory.HasPool(pool_)) {
     FreePoolBlocks(memory, pool_);

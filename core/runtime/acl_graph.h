@@ -87,6 +87,13 @@ struct AclGraphConfig {
   bool enable_output_clone = false;
   bool clone_input = true;
   int64_t static_capture_size_limit = 64;
+  // The npugraph_ex package's copy of AclGraph
+  // (npugraph_ex/_acl_concrete_graph/acl_graph.py): the same rules, its own
+  // logger (NPUGRAPH_EX), line numbers and option names in its messages, and
+  // two options of its own.
+  bool npugraph_ex = false;
+  bool force_eager = false;      // __call__ runs every call eagerly, before compile (acl_graph.py:823-826)
+  bool force_recapture = false;  // is_need_to_recapture is always true (acl_graph.py:1361-1363)
 };
 
 // An address a captured graph baked in, for `mem --graph` and the checks.
@@ -139,6 +146,7 @@ struct AclGraphStats {
   uint64_t captures = 0;               // first captures and recaptures
   uint64_t recaptures_mutated = 0;     // recapture_due_to_mutated_input_change_
   uint64_t recaptures_core_limit = 0;  // recapture_due_to_global_limit_core_change_
+  uint64_t recaptures_forced = 0;      // recapture_due_to_force_recapture_ (npugraph_ex)
   uint64_t replays = 0;
   uint64_t hits = 0;              // a key found, no recapture
   uint64_t eager_runs = 0;        // after the fallback
@@ -146,12 +154,14 @@ struct AclGraphStats {
   std::string fell_back_key;
   std::vector<std::string> keys;  // every key seen, in order
   uint64_t released_graphs = 0;   // captured graphs the fallback reset
+
+  uint64_t recaptures() const { return recaptures_mutated + recaptures_core_limit + recaptures_forced; }
 };
 
 struct CallReport {
   enum class Action : uint8_t { kReplay, kCapture, kRecapture, kEager };
   Action action = Action::kReplay;
-  std::string key;  // "fallback_to_eager" after the fallback, as compile() returns it
+  std::string key;  // "fallback_to_eager" after the fallback, as compile() returns it; "" under force_eager
   std::vector<RuntimeLine> lines;
   RunResult run;
   std::vector<std::string> outputs;  // handle names; "" for an output that is not a tensor
@@ -202,9 +212,11 @@ class AclGraph {
 
  private:
   int FindMeta(const std::string& key) const;
-  // Why the key's graph must be captured again, "" when it need not; sets
-  // *core_limits when the cause is the stream's core limits.
-  std::string NeedRecapture(GraphMeta& meta, const std::vector<CallArg>& args, const CallEnv& env, bool* core_limits);
+  // Why the key's graph must be captured again, "" when it need not; *cause
+  // says which counter the recapture counts in.
+  enum class RecaptureCause : uint8_t { kMutatedInput, kCoreLimits, kForced };
+  std::string NeedRecapture(GraphMeta& meta, const std::vector<CallArg>& args, const CallEnv& env,
+                            RecaptureCause* cause);
   Status CaptureForKey(const std::string& key, const std::vector<CallArg>& args, CallEnv& env, CallReport& report);
   // The graph at a call's sizes, lowered: its tasks and its outputs' metas.
   struct Lowered {
@@ -233,6 +245,7 @@ class AclGraph {
   int64_t counter_captured_ = 0;
   int64_t counter_mutated_ = 0;
   int64_t counter_core_ = 0;
+  int64_t counter_forced_ = 0;  // npugraph_ex's recapture_due_to_force_recapture_
   AclGraphStats stats_;
 };
 

@@ -2,6 +2,35 @@
 
 #include <fmt/format.h>
 
+namespace airscope {
+namespace {
+
+// The two packages' AclGraph say these alike but for the option's name.
+std::string LimitReachedText(const std::string& fx_graph, const std::string& key, int64_t limit,
+                             std::string_view option, std::string_view setting) {
+  return fmt::format(
+      "The {} reached when capturing fx_graph {} with graph key {}, we will fall back to eager for all subsequent "
+      "executions. Excessive recapture can degrade performance due to the each recapture overhead, and result in "
+      "unexpected resources consumption, including stream, memory, etc. This may lead to program error: The "
+      "resources are insufficient. The current {} is {}. If recapture are expected, consider increasing {} to an "
+      "appropriate value.",
+      option, fx_graph, key, option, limit, setting);
+}
+
+std::string FixedAddressesText(std::string_view option) {
+  return fmt::format(
+      "Because acl graph fixes memory addresses, acl graphs do not have a great way of handling live tensors from a "
+      "previous invocation. The retained memory of acl graph output tensors will be overwritten by subsequent "
+      "executions, which may cause precision issues. See "
+      "https://docs.pytorch.org/docs/main/torch.compiler_cudagraph_trees.html#limitations for more details. To "
+      "resolve this, you can either: 1. Remove the memory retention of all the output tensors in your script; 2. "
+      "Enable debug option by setting {}=True.",
+      option);
+}
+
+}  // namespace
+}  // namespace airscope
+
 namespace airscope::torchair_text {
 
 std::string FindCaptured(uint32_t id, const std::string& fx_graph, const std::string& key) {
@@ -19,13 +48,8 @@ std::string NoNeedsRecapture(const std::string& fx_graph, const std::string& key
 }
 
 std::string LimitReached(const std::string& fx_graph, const std::string& key, int64_t limit) {
-  return fmt::format(
-      "The static_capture_size_limit reached when capturing fx_graph {} with graph key {}, we will fall back to eager "
-      "for all subsequent executions. Excessive recapture can degrade performance due to the each recapture overhead, "
-      "and result in unexpected resources consumption, including stream, memory, etc. This may lead to program error: "
-      "The resources are insufficient. The current static_capture_size_limit is {}. If recapture are expected, "
-      "consider increasing debug.aclgraph.static_capture_size_limit to an appropriate value.",
-      fx_graph, key, limit);
+  return LimitReachedText(fx_graph, key, limit, "static_capture_size_limit",
+                          "debug.aclgraph.static_capture_size_limit");
 }
 
 std::string Counters(const std::string& fx_graph, int64_t captures, int64_t mutated, int64_t core) {
@@ -41,6 +65,14 @@ std::string NoFindCaptured(uint32_t id, const std::string& fx_graph, const std::
       fx_graph, key);
 }
 
+std::string AfterCapturing(const std::string& fx_graph, const std::string& key, uint32_t id, bool reuse,
+                           std::string_view state) {
+  return fmt::format(
+      "After capturing fx_graph {} for graph key{{{}}} to AclGraph{{id: {}}}, memory pool reuse is {}, the memory "
+      "state is {{{}}}.",
+      fx_graph, key, id, reuse ? "enable" : "disable", state);
+}
+
 std::string CaptureSucceeded(const std::string& fx_graph, const std::string& key, uint32_t id, size_t updated) {
   return fmt::format(
       "Success to capture fx_graph {} for graph key{{{}}}. Start to run AclGraph{{id: {}}} with the updated node num "
@@ -48,13 +80,27 @@ std::string CaptureSucceeded(const std::string& fx_graph, const std::string& key
       fx_graph, key, id, updated);
 }
 
-std::string FixedAddresses() {
-  return "Because acl graph fixes memory addresses, acl graphs do not have a great way of handling live tensors from "
-         "a previous invocation. The retained memory of acl graph output tensors will be overwritten by subsequent "
-         "executions, which may cause precision issues. See "
-         "https://docs.pytorch.org/docs/main/torch.compiler_cudagraph_trees.html#limitations for more details. To "
-         "resolve this, you can either: 1. Remove the memory retention of all the output tensors in your script; 2. "
-         "Enable debug option by setting debug.aclgraph.enable_output_clone=True.";
-}
+std::string FixedAddresses() { return FixedAddressesText("debug.aclgraph.enable_output_clone"); }
 
 }  // namespace airscope::torchair_text
+
+namespace airscope::npugraph_ex_text {
+
+std::string LimitReached(const std::string& fx_graph, const std::string& key, int64_t limit) {
+  return LimitReachedText(fx_graph, key, limit, "capture_limit", "capture_limit");
+}
+
+std::string Counters(const std::string& fx_graph, int64_t captures, int64_t mutated, int64_t core, int64_t forced) {
+  // TorchAir's line and one clause more (acl_graph.py:1006-1009 of npugraph_ex).
+  return fmt::format("{}, and count of recaptures caused by force_recapture is {}",
+                     torchair_text::Counters(fx_graph, captures, mutated, core), forced);
+}
+
+std::string FixedAddresses() { return FixedAddressesText("clone_output"); }
+
+std::string ForceEager() {
+  return "When force_eager=True is enabled, the graph FALLS BACK to EAGER execution. Once running finished, please "
+         "make sure to disable the force_eager=True config to ensure that the graph is compiled and executed.";
+}
+
+}  // namespace airscope::npugraph_ex_text

@@ -8,12 +8,14 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace airscope {
 
 struct RuntimeLine {
   enum class Source : uint8_t {
     kTorchAir,       // logger "torchair" (core/utils.py:100-130)
+    kNpugraphEx,     // npugraph_ex's logger, "[LEVEL] NPUGRAPH_EX(...)" (npugraph_ex/core/utils.py:34-36)
     kPythonWarning,  // warnings.warn(...) in acl_graph.py
     kNote,           // airscope: what the runtime did
     kWarning,        // airscope: a hazard it found (held output overwritten, freed buffer baked in)
@@ -32,9 +34,23 @@ std::string NoNeedsRecapture(const std::string& fx_graph, const std::string& key
 std::string LimitReached(const std::string& fx_graph, const std::string& key, int64_t limit);        // :1002-1011
 std::string Counters(const std::string& fx_graph, int64_t captures, int64_t mutated, int64_t core);  // :1018-1020
 std::string NoFindCaptured(uint32_t id, const std::string& fx_graph, const std::string& key);        // :1114
+// `state` stands where TorchAir prints torch_npu's memory checkpoint state.
+std::string AfterCapturing(const std::string& fx_graph, const std::string& key, uint32_t id, bool reuse,
+                           std::string_view state);  // :1143-1146
 std::string CaptureSucceeded(const std::string& fx_graph, const std::string& key, uint32_t id,
                              size_t updated);  // :1243
 std::string FixedAddresses();                  // :1462-1472
 }  // namespace torchair_text
+
+// npugraph_ex's versions where they differ from TorchAir's
+// (npugraph_ex/_acl_concrete_graph/acl_graph.py; the others are the same text).
+namespace npugraph_ex_text {
+std::string LimitReached(const std::string& fx_graph, const std::string& key, int64_t limit);  // :990-999
+std::string Counters(const std::string& fx_graph, int64_t captures, int64_t mutated, int64_t core,
+                     int64_t forced);  // :1006-1009
+std::string FixedAddresses();          // :1462-1470
+// npu_fx_compiler.py:645-647, logged when the graph is compiled.
+std::string ForceEager();
+}  // namespace npugraph_ex_text
 
 }  // namespace airscope

@@ -362,6 +362,67 @@ TEST_F(AclGraphTest, TheLimitFallsBackToEagerAndReleasesEveryCapture) {
   EXPECT_EQ(graph_->stats().eager_runs, 2u);
 }
 
+// npugraph_ex's copy of AclGraph: its logger and line numbers, and its
+// capture_limit wording (npugraph_ex/_acl_concrete_graph/acl_graph.py:989-999).
+TEST_F(AclGraphTest, NpugraphExSaysTheLimitInItsOwnWordsAndLines) {
+  config_.npugraph_ex = true;
+  config_.static_capture_size_limit = 1;
+  Make(ParseRuntimeForward("arg0_1: \"f32[s0, 64]\", arg1_1: \"f32[s0, 64]\"", kAddBody));
+  Result<CallReport> first = Call({{4, 64}, {4, 64}}, {"x4", "y4"});
+  ASSERT_TRUE(first.ok());
+  bool logged_as_npugraph_ex = false;
+  for (const RuntimeLine& line : first->lines) {
+    if (line.text.starts_with("Success to capture")) {
+      logged_as_npugraph_ex = line.source == RuntimeLine::Source::kNpugraphEx && line.where == "acl_graph.py:1233";
+    }
+  }
+  EXPECT_TRUE(logged_as_npugraph_ex);
+  EXPECT_TRUE(Says(*first, "and count of recaptures caused by force_recapture is 0"));
+  Result<CallReport> second = Call({{8, 64}, {8, 64}}, {"x8", "y8"});
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(second->action, CallReport::Action::kEager);
+  EXPECT_TRUE(Says(*second, "The capture_limit reached when capturing fx_graph graph_1 with graph key [8]"));
+  EXPECT_TRUE(Says(*second, "consider increasing capture_limit to an appropriate value."));
+  EXPECT_FALSE(Says(*second, "static_capture_size_limit"));
+}
+
+TEST_F(AclGraphTest, ForceRecaptureRecapturesEveryCallOfAKey) {
+  config_.npugraph_ex = true;
+  config_.force_recapture = true;
+  Make(ParseRuntimeForward(
+      "arg0_1: \"f32[4, 64]\", arg1_1: \"f32[4, 64]\"",
+      "        add: \"f32[4, 64]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)\n        return (add,)\n"));
+  EXPECT_EQ(Call({{4, 64}, {4, 64}}, {"x", "y"})->action, CallReport::Action::kCapture);
+  for (int i = 1; i <= 2; ++i) {
+    Result<CallReport> again = Call({{4, 64}, {4, 64}}, {"x", "y"});
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(again->action, CallReport::Action::kRecapture);
+    EXPECT_TRUE(Says(*again, fmt::format("and count of recaptures caused by force_recapture is {}", i)));
+  }
+  EXPECT_EQ(graph_->stats().recaptures_forced, 2u);
+  EXPECT_EQ(graph_->stats().recaptures(), 2u);
+  EXPECT_EQ(graph_->stats().recaptures_mutated, 0u);
+  EXPECT_EQ(device_.captured().size(), 1u);  // each recapture resets the old graph
+}
+
+TEST_F(AclGraphTest, ForceEagerNeverCapturesNorMakesAPool) {
+  config_.npugraph_ex = true;
+  config_.force_eager = true;
+  Make(ParseRuntimeForward("arg0_1: \"f32[s0, 64]\", arg1_1: \"f32[s0, 64]\"", kAddBody));
+  Result<CallReport> first = Call({{4, 64}, {4, 64}}, {"x4", "y4"});
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(first->action, CallReport::Action::kEager);
+  EXPECT_EQ(first->key, "");
+  EXPECT_TRUE(Says(*first, "When force_eager=True is enabled, the graph FALLS BACK to EAGER execution."));
+  Result<CallReport> second = Call({{8, 64}, {8, 64}}, {"x8", "y8"});
+  ASSERT_TRUE(second.ok());
+  EXPECT_FALSE(Says(*second, "When force_eager=True"));  // the compiler's warning, once
+  EXPECT_EQ(graph_->pool(), 0u);
+  EXPECT_TRUE(device_.captured().empty());
+  EXPECT_EQ(graph_->stats().eager_runs, 2u);
+  EXPECT_TRUE(graph_->stats().keys.empty());
+}
+
 // Whether any range graph `b` writes overlaps graph `a`'s output 0.
 bool WritesOverOutput(const DeviceBuffers& buffers, const GraphMeta& a, const GraphMeta& b) {
   const Storage& out = buffers.storage(static_cast<uint32_t>(a.output_storage[0]));
