@@ -97,9 +97,11 @@ Settings::Settings() {
   Declare({"mode",
            "default",
            "compile mode: default, reduce-overhead (calls run TorchAir's AclGraph: a device "
-           "graph captured per graph key, help call) or npugraph_ex (the npugraph_ex package's backend: the "
-           "same AclGraph and passes, eliminate_self_copy among them, configured by its npugraph_ex.* "
-           "options; a graph's pipeline is chosen when it is first used, `pipeline default` takes the mode's)",
+           "graph captured per graph key, help call) or npugraph_ex (the standalone npugraph_ex package's "
+           "backend: the same AclGraph and passes, eliminate_self_copy among them, configured by its "
+           "npugraph_ex.* options; TorchAir's own mode \"npugraph_ex\" maps those names onto config.* and "
+           "runs reduce-overhead's pipeline, so model it with reduce-overhead; a graph's pipeline is chosen "
+           "when it is first used, `pipeline default` takes the mode's)",
            {"default", "reduce-overhead", "npugraph_ex"},
            SettingSpec::Kind::kChoice});
   // InferenceConfig.dynamic_gears_merge_policy (configs/inference_config.py:13): how `gears ge-options`

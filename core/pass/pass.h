@@ -150,7 +150,7 @@ const std::vector<std::string>& DefaultPipeline();
 // The npugraph_ex package's pipeline (`set mode npugraph_ex`): the same
 // stages, with eliminate_self_copy after decompose_auto_functionalized, which
 // its AclConcreteGraph runs after the reinplace passes whatever the config
-// (npugraph_ex/_acl_concrete_graph/fx2acl_converter.py:278-280).
+// (nxf2a:278-280).
 const std::vector<std::string>& NpugraphExPipeline();
 
 }  // namespace airscope

@@ -244,8 +244,7 @@ class StreamEventRewriter {
 };
 
 // npugraph_ex registers TorchAir's stream ops under its own namespace
-// (torch.ops.npugraph_ex.scope_enter, ..., npugraph_ex/_acl_concrete_graph/
-// graph_pass.py:620-759); airscope's passes know the air.* names only. Said,
+// (torch.ops.npugraph_ex.scope_enter, ..., nxgp:620-759); airscope's passes know the air.* names only. Said,
 // so that a graph npugraph_ex wrote is not taken for one without streams.
 void SayNpugraphExNames(const Graph& graph, PassContext& context) {
   const Node* first = nullptr;

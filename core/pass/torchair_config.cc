@@ -62,64 +62,62 @@ const std::vector<OptionRow>& Rows() {
   return kRows;
 }
 
-// npugraph_ex/configs/compiler_config.py:25-52 (cc:), read by its
+// The npugraph_ex package's options (nxcc:25-52), read by its
 // npu_fx_compiler.py, fx2acl_converter.py and acl_graph.py as TorchAir's
-// files read the options each one stands for.
+// files read the options each one stands for; TorchAir's own mapping of the
+// same names onto its config (ngx:33-75) agrees on each field and inversion.
 const std::vector<OptionRow>& NpugraphExRows() {
   using K = ConfigValueKind;
   using C = TorchAirConfig;
   static const std::vector<OptionRow> kRows = {
       {{"npugraph_ex.force_eager", K::kBool, "false", 0, 0,
-        "npugraph_ex only: every call runs the FX graph eagerly, never captured (cc:25, acl_graph.py:823-826)"},
+        "npugraph_ex only: every call runs the FX graph eagerly, never captured (nxcc:25, nxag:823-826)"},
        &C::force_eager},
       {{"npugraph_ex.reuse_graph_pool_in_same_fx", K::kBool, "true", 0, 0,
-        "captures of one FX graph share the memory pool's free blocks (cc:27; TorchAir's "
+        "captures of one FX graph share the memory pool's free blocks (nxcc:27; TorchAir's "
         "disable_mempool_reuse_in_same_fx, inverted)"},
        &C::disable_mempool_reuse_in_same_fx,
        nullptr,
        true},
       {{"npugraph_ex.capture_limit", K::kInt, "64", 1, INT64_MAX,
-        "captured graphs per FX graph before every later call falls back to eager (cc:28, acl_graph.py:989-1000; "
+        "captured graphs per FX graph before every later call falls back to eager (nxcc:28, nxag:989-999; "
         "TorchAir's static_capture_size_limit)"},
        nullptr,
        &C::static_capture_size_limit},
       {{"npugraph_ex.clone_input", K::kBool, "true", 0, 0,
-        "replays first copy each user input into its capture-time staging buffer (cc:29)"},
+        "replays first copy each user input into its capture-time staging buffer (nxcc:29)"},
        &C::clone_input},
       {{"npugraph_ex.clone_output", K::kBool, "false", 0, 0,
-        "replays return clones of outputs that do not alias inputs (cc:30; TorchAir's enable_output_clone)"},
+        "replays return clones of outputs that do not alias inputs (nxcc:30; TorchAir's enable_output_clone)"},
        &C::enable_output_clone},
       {{"npugraph_ex.static_kernel_compile", K::kBool, "false", 0, 0,
-        "static-shape aclnn kernels; with a core limit and CANN < 9.0.0 npugraph_ex turns it off (cc:32, "
-        "graph_pass.py:780-791; TorchAir's _aclnn_static_shape_kernel)"},
+        "static-shape aclnn kernels; with a core limit and CANN < 9.0.0 npugraph_ex turns it off (nxcc:32, "
+        "nxgp:780-791; TorchAir's _aclnn_static_shape_kernel)"},
        &C::aclnn_static_shape_kernel},
       {{"npugraph_ex.frozen_parameter", K::kBool, "false", 0, 0,
-        "parameter addresses stay out of AclGraph's graph key (cc:33)"},
+        "parameter addresses stay out of AclGraph's graph key (nxcc:33)"},
        &C::frozen_parameter},
-      {{"npugraph_ex.remove_noop_ops", K::kBool, "true", 0, 0,
-        "run optimize_noop_ops (cc:34, npu_fx_compiler.py:311-312)"},
+      {{"npugraph_ex.remove_noop_ops", K::kBool, "true", 0, 0, "run optimize_noop_ops (nxcc:34, nxnfc:311-312)"},
        &C::remove_noop_ops},
-      {{"npugraph_ex.remove_cat_ops", K::kBool, "true", 0, 0,
-        "run remove_cat_ops (cc:35, fx2acl_converter.py:228-231)"},
+      {{"npugraph_ex.remove_cat_ops", K::kBool, "true", 0, 0, "run remove_cat_ops (nxcc:35, nxf2a:228-231)"},
        &C::remove_cat_ops},
       {{"npugraph_ex.inplace_pass", K::kBool, "true", 0, 0,
-        "run reinplace_inplaceable_ops_pass (cc:36, fx2acl_converter.py:262-266; TorchAir's "
+        "run reinplace_inplaceable_ops_pass (nxcc:36, nxf2a:262-266; TorchAir's "
         "disable_reinplace_inplaceable_ops_pass, inverted)"},
        &C::disable_reinplace_inplaceable_ops_pass,
        nullptr,
        true},
       {{"npugraph_ex.input_inplace_pass", K::kBool, "true", 0, 0,
-        "run reinplace_input_mutated_ops and decompose_auto_functionalized (cc:37, fx2acl_converter.py:269-276; "
+        "run reinplace_input_mutated_ops and decompose_auto_functionalized (nxcc:37, nxf2a:269-276; "
         "TorchAir's disable_reinplace_input_mutated_ops_pass, inverted)"},
        &C::disable_reinplace_input_mutated_ops_pass,
        nullptr,
        true},
-      {{"npugraph_ex.pattern_fusion_pass", K::kBool, "true", 0, 0,
-        "run apply_pattern_passes (cc:38, npu_fx_compiler.py:318-319)"},
+      {{"npugraph_ex.pattern_fusion_pass", K::kBool, "true", 0, 0, "run apply_pattern_passes (nxcc:38, nxnfc:318-319)"},
        &C::pattern_fusion_pass},
       {{"npugraph_ex.force_recapture", K::kBool, "false", 0, 0,
         "npugraph_ex only: every call recaptures its key's graph, counted as recapture_due_to_force_recapture "
-        "(cc:52, acl_graph.py:1361-1363)"},
+        "(nxcc:52, nxag:1361-1363)"},
        &C::force_recapture},
   };
   return kRows;
@@ -204,7 +202,7 @@ const std::vector<ConfigOptionInfo>& NpugraphExConfigOptions() {
 TorchAirConfig NpugraphExDefaults() {
   TorchAirConfig config;
   config.npugraph_ex = true;
-  // npu_fx_compiler.py:901 passes keep_inference_input_mutations=True to aot;
+  // nxnfc:901 passes keep_inference_input_mutations=True to aot;
   // it has no option.
   config.keep_inference_input_mutations = true;
   for (const OptionRow& row : NpugraphExRows()) {

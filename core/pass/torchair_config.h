@@ -42,7 +42,7 @@ struct TorchAirConfig {
   // The npugraph_ex package's backend (`set mode npugraph_ex`): the same
   // passes and AclGraph runtime, configured by npugraph_ex's own options
   // (NpugraphExConfigOptions), which fill the fields above; these two exist
-  // only there (npugraph_ex/configs/compiler_config.py:25,52).
+  // only there (nxcc:25, nxcc:52).
   bool npugraph_ex = false;
   bool force_eager = false;      // every call runs the graph eagerly, never captured
   bool force_recapture = false;  // every call recaptures its key's graph
@@ -69,7 +69,7 @@ const std::vector<ConfigOptionInfo>& TorchAirConfigOptions();
 const std::vector<ConfigOptionInfo>& NpugraphExConfigOptions();
 // The config npugraph_ex's options make: npugraph_ex = true, and the fields
 // it has no option for at npugraph_ex's values (it keeps inference input
-// mutations, npu_fx_compiler.py:901). Call SetConfigOption with npugraph_ex
+// mutations, nxnfc:901). Call SetConfigOption with npugraph_ex
 // names on it.
 TorchAirConfig NpugraphExDefaults();
 // How a pass says that `config` switched it off: the option by the name the

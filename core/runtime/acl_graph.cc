@@ -90,7 +90,7 @@ std::string AclGraph::Describe(const GraphMeta& meta) const {
 
 std::string AclGraph::NeedRecapture(GraphMeta& meta, const std::vector<CallArg>& args, const CallEnv& env,
                                     RecaptureCause* cause) {
-  // npugraph_ex's force_recapture comes before everything (its acl_graph.py:1361-1363).
+  // npugraph_ex's force_recapture comes before everything (nxag:1361-1363).
   if (config_.force_recapture) {
     ++counter_forced_;
     *cause = RecaptureCause::kForced;
@@ -180,15 +180,16 @@ Result<CallReport> AclGraph::Call(const std::vector<CallArg>& args, CallEnv& env
   CallReport report;
   ++stats_.calls;
   if (config_.force_eager) {
-    // npugraph_ex's __call__ runs eagerly before compile (its acl_graph.py:
-    // 823-826): no mempool, no graph key, no capture. Its compiler warned
-    // once, when it compiled the graph.
+    // npugraph_ex's __call__ runs eagerly before compile (nxag:823-826): no
+    // mempool, no graph key, no capture. Its compiler warned once, when it
+    // compiled the graph (nxnfc:644-647).
     if (stats_.calls == 1) {
       report.lines.push_back(
           {RuntimeLine::Source::kNpugraphEx, "WARNING", "npu_fx_compiler.py:645", npugraph_ex_text::ForceEager()});
     }
     report.lines.push_back(Note(fmt::format(
-        "{}: npugraph_ex.force_eager: run eagerly, op by op, never captured (acl_graph.py:823-826)", name_)));
+        "{}: npugraph_ex.force_eager: run eagerly, op by op, never captured (npugraph_ex's acl_graph.py:823-826)",
+        name_)));
     Status ran = RunEagerly(args, env, report);
     if (!ran.ok()) return rollback(ran);
     return report;

@@ -87,13 +87,12 @@ struct AclGraphConfig {
   bool enable_output_clone = false;
   bool clone_input = true;
   int64_t static_capture_size_limit = 64;
-  // The npugraph_ex package's copy of AclGraph
-  // (npugraph_ex/_acl_concrete_graph/acl_graph.py): the same rules, its own
+  // The npugraph_ex package's copy of AclGraph (nxag): the same rules, its own
   // logger (NPUGRAPH_EX), line numbers and option names in its messages, and
   // two options of its own.
   bool npugraph_ex = false;
-  bool force_eager = false;      // __call__ runs every call eagerly, before compile (acl_graph.py:823-826)
-  bool force_recapture = false;  // is_need_to_recapture is always true (acl_graph.py:1361-1363)
+  bool force_eager = false;      // __call__ runs every call eagerly, before compile (nxag:823-826)
+  bool force_recapture = false;  // is_need_to_recapture is always true (nxag:1361-1363)
 };
 
 // An address a captured graph baked in, for `mem --graph` and the checks.

@@ -91,7 +91,7 @@ std::string LimitReached(const std::string& fx_graph, const std::string& key, in
 }
 
 std::string Counters(const std::string& fx_graph, int64_t captures, int64_t mutated, int64_t core, int64_t forced) {
-  // TorchAir's line and one clause more (acl_graph.py:1006-1009 of npugraph_ex).
+  // TorchAir's line and one clause more (nxag:1006-1009).
   return fmt::format("{}, and count of recaptures caused by force_recapture is {}",
                      torchair_text::Counters(fx_graph, captures, mutated, core), forced);
 }

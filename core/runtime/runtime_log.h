@@ -42,14 +42,14 @@ std::string CaptureSucceeded(const std::string& fx_graph, const std::string& key
 std::string FixedAddresses();                  // :1462-1472
 }  // namespace torchair_text
 
-// npugraph_ex's versions where they differ from TorchAir's
-// (npugraph_ex/_acl_concrete_graph/acl_graph.py; the others are the same text).
+// npugraph_ex's versions where they differ from TorchAir's (nxag; the others
+// are the same text).
 namespace npugraph_ex_text {
-std::string LimitReached(const std::string& fx_graph, const std::string& key, int64_t limit);  // :990-999
+std::string LimitReached(const std::string& fx_graph, const std::string& key, int64_t limit);  // nxag:990-999
 std::string Counters(const std::string& fx_graph, int64_t captures, int64_t mutated, int64_t core,
-                     int64_t forced);  // :1006-1009
-std::string FixedAddresses();          // :1462-1470
-// npu_fx_compiler.py:645-647, logged when the graph is compiled.
+                     int64_t forced);  // nxag:1006-1009
+std::string FixedAddresses();          // nxag:1462-1470
+// nxnfc:645-647, logged when the graph is compiled.
 std::string ForceEager();
 }  // namespace npugraph_ex_text
 

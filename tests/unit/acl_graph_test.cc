@@ -363,7 +363,7 @@ TEST_F(AclGraphTest, TheLimitFallsBackToEagerAndReleasesEveryCapture) {
 }
 
 // npugraph_ex's copy of AclGraph: its logger and line numbers, and its
-// capture_limit wording (npugraph_ex/_acl_concrete_graph/acl_graph.py:989-999).
+// capture_limit wording (nxag:989-999).
 TEST_F(AclGraphTest, NpugraphExSaysTheLimitInItsOwnWordsAndLines) {
   config_.npugraph_ex = true;
   config_.static_capture_size_limit = 1;
