@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/analysis/alias_analysis.h"
+#include "core/analysis/known_strides.h"
 #include "core/fx/python_repr.h"
 #include "core/glob.h"
 #include "core/ops/dim_math.h"
@@ -75,8 +76,30 @@ const Node* InputWithOtherLayout(const Node& node, const OpRegistry& registry) {
   return nullptr;
 }
 
+// Why the contiguous strides airscope gives a call without stated ones may
+// be wrong, or "" when they are right as far as airscope knows. The layout
+// rules are core/analysis/known_strides.h's, which optimize_noop_ops reads
+// too; for an op they do not cover, an input of another stated layout is the
+// sign (InputWithOtherLayout).
+std::string LayoutAssumption(const Node& node, const OpRegistry& registry) {
+  const TensorMeta* t = node.tensor();
+  if (node.op() != OpKind::kCallFunction || IsViewOp(node, registry) || !t || !t->strides.empty()) return "";
+  KnownStrides known = KnownStridesOf(&node);
+  if (known.strides) {
+    if (*known.strides == t->ContiguousStrides()) return "";
+    return fmt::format("torch gives it {}'s layout, strides {}, which airscope's shapes do not carry",
+                       known.from ? known.from->name() : "an input", FormatDims(*known.strides));
+  }
+  const Node* other = InputWithOtherLayout(node, registry);
+  if (!other) return "";
+  return fmt::format(
+      "input {} has strides {}, and torch gives many ops their input's layout, which airscope does "
+      "not model",
+      other->name(), FormatDims(other->tensor()->strides));
+}
+
 // For a view: the op its chain of views starts from, when that op's strides
-// are such an assumption (InputWithOtherLayout): the view's computed strides
+// are such an assumption (LayoutAssumption): the view's computed strides
 // rest on it. Null otherwise.
 const Node* ViewOfAssumedLayout(const Node& node, const OpRegistry& registry) {
   const Node* base = &node;
@@ -86,8 +109,7 @@ const Node* ViewOfAssumedLayout(const Node& node, const OpRegistry& registry) {
     base = arg0->as_node();
   }
   if (base == &node) return nullptr;
-  const TensorMeta* t = base->tensor();
-  return t != nullptr && t->strides.empty() && InputWithOtherLayout(*base, registry) ? base : nullptr;
+  return LayoutAssumption(*base, registry).empty() ? nullptr : base;
 }
 
 }  // namespace
@@ -155,12 +177,8 @@ void DescribeNode(const Node& node, const OpRegistry& registry, CommandOutput& o
   }
   if (const TensorMeta* t = meta ? meta->tensor() : nullptr) {
     std::string strides = FormatDims(t->EffectiveStrides());
-    const Node* other = t->strides.empty() ? InputWithOtherLayout(node, registry) : nullptr;
-    if (other != nullptr) {
-      out.Styled(Style::kBad,
-                 "  strides:  {} (assumed contiguous: input {} has strides {}, and torch gives many ops their "
-                 "input's layout, which airscope does not model)",
-                 strides, other->name(), FormatDims(other->tensor()->strides));
+    if (std::string assumption = LayoutAssumption(node, registry); !assumption.empty()) {
+      out.Styled(Style::kBad, "  strides:  {} (assumed contiguous: {})", strides, assumption);
     } else if (const Node* base = ViewOfAssumedLayout(node, registry)) {
       out.Styled(Style::kBad, "  strides:  {} (computed from {}'s, which are assumed contiguous: see node {})", strides,
                  base->name(), base->name());

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/known_strides.h"
 #include "core/analysis/node_util.h"
 #include "core/ops/op_helpers.h"
 #include "core/ops/op_registry.h"
@@ -171,51 +172,6 @@ const NoopRule* FindNoopRule(std::string_view target) {
   return it == NoopRules().end() ? nullptr : &it->second;
 }
 
-namespace {
-
-bool IsPlainClone(const Node& node) {
-  const Argument* format = node.kwarg("memory_format");
-  return !format || format->is_none() ||
-         (format->kind() == Argument::Kind::kMemoryFormat && format->as_memory_format() == MemoryFormat::kPreserve);
-}
-
-// The strides of a node's value as far as airscope can tell (nullopt:
-// unknown). Stated strides win. A placeholder without stated strides is taken
-// as contiguous (make_fx prints inputs that way). The table's ops give their
-// value the layout torch gives it: the first argument's for the ops that keep
-// it (identity views, preserve-format clone, dtype/device conversions,
-// pointwise int ops, slice_scatter and copy, which write into a copy of
-// `self`), contiguous for the ones that allocate (repeat, constant_pad_nd,
-// cat, clone to contiguous); other results are contiguous when KnownContiguous.
-std::optional<std::vector<Dim>> StridesOf(const Node* node, int depth = 0) {
-  const TensorMeta* t = TensorOf(node);
-  if (!t || depth > 64) return std::nullopt;
-  if (!t->strides.empty()) return t->strides;
-  if (node->op() == OpKind::kPlaceholder) return t->ContiguousStrides();
-  std::string_view target = CallTarget(*node);
-  bool keeps_input_layout =
-      target == "aten.slice.Tensor" || target == "aten.view.dtype" || target == "aten.alias.default" ||
-      target == "prims.convert_element_type.default" || target == "prims.device_put.default" ||
-      target == "aten.ceil.default" || target == "aten.floor.default" || target == "aten.round.default" ||
-      target == "aten.trunc.default" || target == "aten.pow.Tensor_Scalar" || target == "aten.slice_scatter.default" ||
-      target == "aten.copy.default" || (target == "aten.clone.default" && IsPlainClone(*node));
-  if ((target == "aten.view.default" || target == "aten.expand.default") && Arg0(*node) && TensorOf(Arg0(*node)) &&
-      TensorOf(Arg0(*node))->sizes == t->sizes) {
-    keeps_input_layout = true;  // a view or expand to the same sizes keeps the strides
-  }
-  if (keeps_input_layout) {
-    const Node* input = Arg0(*node);
-    return input ? StridesOf(input, depth + 1) : std::nullopt;
-  }
-  if (target == "aten.repeat.default" || target == "aten.constant_pad_nd.default" || target == "aten.cat.default" ||
-      target == "aten.clone.default" || KnownContiguous(node)) {
-    return t->ContiguousStrides();
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
 bool SameMeta(const Node& a, const Node& b) {
   const TensorMeta* x = TensorOf(&a);
   const TensorMeta* y = TensorOf(&b);
@@ -223,8 +179,10 @@ bool SameMeta(const Node& a, const Node& b) {
       x->device != y->device) {
     return false;
   }
-  std::optional<std::vector<Dim>> sa = StridesOf(&a), sb = StridesOf(&b);
-  return sa && sb && *sa == *sb;
+  // Strides as torch has them, where airscope knows (same_meta compares them).
+  const KnownStrides sa = KnownStridesOf(&a);
+  const KnownStrides sb = KnownStridesOf(&b);
+  return sa.strides.has_value() && sb.strides.has_value() && *sa.strides == *sb.strides;
 }
 
 }  // namespace airscope
