@@ -9,7 +9,7 @@
 namespace airscope {
 namespace {
 
-bool IsPreserveFormatClone(const Node& node) {
+bool IsPreserveFormat(const Node& node) {
   const Argument* format = node.kwarg("memory_format");
   return !format || format->is_none() ||
          (format->kind() == Argument::Kind::kMemoryFormat && format->as_memory_format() == MemoryFormat::kPreserve);
@@ -26,7 +26,9 @@ std::optional<const Node*> LayoutSource(const Node& node, const TensorMeta& resu
                target == "aten.ceil.default" || target == "aten.floor.default" || target == "aten.round.default" ||
                target == "aten.trunc.default" || target == "aten.pow.Tensor_Scalar" ||
                target == "aten.slice_scatter.default" || target == "aten.copy.default" ||
-               (target == "aten.clone.default" && IsPreserveFormatClone(node));
+               // preserve_format (their default): a dense input's strides (torch's empty_like)
+               ((target == "aten.clone.default" || target == "aten.zero.default" || target.ends_with("_like.default")) &&
+                IsPreserveFormat(node));
   // A view or expand to the same sizes keeps the strides.
   if ((target == "aten.view.default" || target == "aten.expand.default") && self && TensorOf(self) &&
       TensorOf(self)->sizes == result.sizes) {

@@ -24,10 +24,10 @@ struct KnownStrides {
     kStated,       // the node's meta holds strides (a file's, or a view's computed ones)
     kGraphInput,   // a placeholder without stated strides: contiguous, as make_fx prints inputs
     kKeepsLayout,  // torch gives the result `from`'s layout (identity views to the same sizes,
-                   // preserve-format clone, dtype/device conversions, int-valued pointwise ops,
-                   // slice_scatter and copy, which write into a copy of self)
+                   // preserve-format clone, zero and *_like ops, dtype/device conversions,
+                   // int-valued pointwise ops, slice_scatter and copy, which write into a copy of self)
     kAllocates,    // a fresh contiguous tensor: repeat, constant_pad_nd, cat, clone to contiguous,
-                   // matmul/reduction/creation ops, pointwise ops of contiguous inputs
+                   // matmul/reduction ops, creation from sizes, pointwise ops of contiguous inputs
     kUnknown,      // airscope does not know the op's layout rule (or the chain is too deep)
   };
   Why why = Why::kUnknown;

@@ -119,15 +119,26 @@ const TensorMeta* TensorOf(const Node* node) { return node ? node->tensor() : nu
 
 namespace {
 
+// A creation op that gives its result its input's layout: `*_like` and
+// aten.zero (zeros_like), whose memory_format defaults to preserve_format.
+bool TakesItsInputsLayout(const Node& node) {
+  std::string_view target = CallTarget(node);
+  return target.find("_like.") != std::string_view::npos || target.starts_with("aten.zero.");
+}
+
 // Stated contiguous strides, or a fresh result of an op that always writes
-// a contiguous tensor (matmul, reductions, creation).
+// a contiguous tensor (matmul, reductions, creation from sizes). Not the
+// creation ops that take a tensor's layout: `*_like` and aten.zero (which
+// is zeros_like) default to preserve_format, and empty_strided is given its
+// strides.
 bool ContiguousByItself(const Node* node, const TensorMeta& tensor) {
   if (!tensor.strides.empty()) return !tensor.HasNonContiguousStrides();
   if (node->op() != OpKind::kCallFunction) return false;
   const OpInfo* info = OpRegistry::Builtin().Find(node->target());
   if (!info || info->inplace) return false;
-  return info->category == OpCategory::kMatmul || info->category == OpCategory::kReduction ||
-         info->category == OpCategory::kCreation;
+  if (info->category == OpCategory::kCreation)
+    return !TakesItsInputsLayout(*node) && !IsTarget(*node, "aten.empty_strided.default");
+  return info->category == OpCategory::kMatmul || info->category == OpCategory::kReduction;
 }
 
 }  // namespace
@@ -136,12 +147,15 @@ bool KnownContiguous(const Node* node) {
   const TensorMeta* tensor = TensorOf(node);
   if (!tensor) return false;
   if (ContiguousByItself(node, *tensor)) return true;
-  // A pointwise result follows its inputs' layout (TensorIterator): it is
-  // contiguous when every tensor input is, judged one level up only (no
-  // recursion over long chains; unknown means "not known contiguous").
+  // A pointwise result follows its inputs' layout (TensorIterator), a
+  // *_like result its input's: contiguous when every tensor input is,
+  // judged one level up only (no recursion over long chains; unknown means
+  // "not known contiguous").
   if (!tensor->strides.empty() || node->op() != OpKind::kCallFunction) return false;
   const OpInfo* info = OpRegistry::Builtin().Find(node->target());
-  if (!info || info->inplace || info->category != OpCategory::kPointwise) return false;
+  if (!info || info->inplace || (info->category != OpCategory::kPointwise && !TakesItsInputsLayout(*node))) {
+    return false;
+  }
   for (const Node* input : node->inputs()) {
     const TensorMeta* in = TensorOf(input);
     if (!in || !ContiguousByItself(input, *in)) return false;

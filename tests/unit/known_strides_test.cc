@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/analysis/node_util.h"
 #include "tests/unit/graph_test_util.h"
 
 namespace airscope {
@@ -61,6 +62,29 @@ TEST(KnownStridesTest, AllocatingOpsAreContiguousAndOthersUnknown) {
   KnownStrides sin = KnownStridesOf(g->Find("sin"));
   EXPECT_EQ(sin.why, KnownStrides::Why::kUnknown);
   EXPECT_FALSE(sin.strides.has_value());
+}
+
+// zero is zeros_like (preserve_format), as every *_like op: the input's
+// layout, not a fresh contiguous tensor as creation from sizes is.
+TEST(KnownStridesTest, ZeroAndLikeOpsKeepTheirInputsLayout) {
+  auto g = testing_util::ParseForward(
+      "arg0_1: \"f32[4, 8]\"",
+      "        t: \"f32[8, 4][1, 8]\" = torch.ops.aten.t.default(arg0_1)\n"
+      "        zero: \"f32[8, 4]\" = torch.ops.aten.zero.default(t)\n"
+      "        like: \"f32[8, 4]\" = torch.ops.aten.empty_like.default(t)\n"
+      "        fresh: \"f32[8, 4]\" = torch.ops.aten.zeros.default([8, 4], device = device(type='cpu'))\n"
+      "        return (zero, like, fresh)\n",
+      "like.py");
+  EXPECT_EQ(KnownStridesOf(g->Find("zero")).strides, D({1, 8}));
+  EXPECT_EQ(KnownStridesOf(g->Find("like")).strides, D({1, 8}));
+  EXPECT_EQ(KnownStridesOf(g->Find("fresh")).strides, D({4, 1}));
+  EXPECT_FALSE(KnownContiguous(g->Find("zero")));
+  auto contiguous = testing_util::ParseForward(
+      "arg0_1: \"f32[4, 8]\", arg1_1: \"f32[8, 8]\"",
+      "        mm: \"f32[4, 8]\" = torch.ops.aten.mm.default(arg0_1, arg1_1)\n"
+      "        zero: \"f32[4, 8]\" = torch.ops.aten.zero.default(mm)\n        return (zero,)\n",
+      "c.py");
+  EXPECT_TRUE(KnownContiguous(contiguous->Find("zero")));  // of a fresh contiguous tensor
 }
 
 }  // namespace
