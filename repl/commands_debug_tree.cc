@@ -111,6 +111,9 @@ Status LoadDebugTree(CommandContext& ctx, const std::string& dir, const std::str
     }
     // GE mode's stages are pbtxt, whose reader may have taken _meta over a desc.
     warnings.insert(warnings.end(), loaded->read_warnings.begin(), loaded->read_warnings.end());
+    if (std::string note = InferenceDisagreementNote(name, loaded->inference); !note.empty()) {
+      warnings.push_back(std::move(note));
+    }
     add(name, std::move(loaded).value(), g.path);
   }
   std::map<std::string, std::shared_ptr<const TraceLog>> trace_of;  // graph -> its log

@@ -191,6 +191,9 @@ std::vector<std::pair<std::string, LoadedGraph>> TorchLogsGraphs(CommandContext&
       }
     }
     loaded->path = path;
+    if (std::string note = InferenceDisagreementNote(name, loaded->inference); !note.empty()) {
+      warnings->push_back(std::move(note));
+    }
     (*names)[i] = name;
     graphs.emplace_back(name, std::move(loaded).value());
   }

@@ -375,6 +375,9 @@ std::vector<std::pair<std::string, LoadedGraph>> TraceLogGraphs(CommandContext& 
       continue;
     }
     loaded->path = path;
+    if (std::string note = InferenceDisagreementNote(name, loaded->inference); !note.empty()) {
+      warnings->push_back(std::move(note));
+    }
     graphs.emplace_back(name, std::move(loaded).value());
   }
   return graphs;

@@ -1,5 +1,7 @@
 #include "repl/graph_loader.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/file_util.h"
@@ -7,6 +9,16 @@
 namespace airscope {
 
 std::string_view GraphFormatName(const InputFormat* format) { return format ? format->name : "?"; }
+
+std::string InferenceDisagreementNote(const std::string& name, const InferenceReport& report) {
+  if (report.disagreements == 0) return "";
+  constexpr size_t kShown = 3;
+  std::vector<std::string> shown(report.warnings.begin(),
+                                 report.warnings.begin() + std::min(kShown, report.warnings.size()));
+  size_t more = report.disagreements - shown.size();
+  return fmt::format("{}: {} annotation(s) that inference disagrees with: {}{}; `node NAME` shows each", name,
+                     report.disagreements, fmt::join(shown, "; "), more ? fmt::format("; ... and {} more", more) : "");
+}
 
 Result<LoadedGraph> LoadGraphText(std::string_view content, const std::string& path, const OpRegistry& registry,
                                   const ReleaseTextBefore& release_text, std::string_view name) {

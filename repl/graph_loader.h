@@ -34,6 +34,11 @@ struct LoadedGraph {
   std::shared_ptr<const ModuleTable> modules;
 };
 
+// For the loaders that read graphs out of logs and trees (which print no
+// shape summary per graph): one warning naming the annotations `name`'s
+// inference disagrees with, the first few and a count, or "" when none.
+std::string InferenceDisagreementNote(const std::string& name, const InferenceReport& report);
+
 // The graph is named `name`, or DefaultGraphName(path) (formats/registry.h) when `name` is empty.
 Result<LoadedGraph> LoadGraphFile(const std::string& path, uint64_t max_bytes, const OpRegistry& registry,
                                   std::string_view name = {});

@@ -309,6 +309,9 @@ Status ReadTensorMeta(const json& object, size_t index, TensorMeta* out) {
   AIRSCOPE_RETURN_IF_ERROR(ReadDims(object["sizes"], what + ".sizes", &out->sizes));
   if (object.contains("strides")) {
     AIRSCOPE_RETURN_IF_ERROR(ReadDims(object["strides"], what + ".strides", &out->strides));
+    if (!out->strides.empty() && out->strides.size() != out->sizes.size()) {
+      return Status::Errorf("{}.strides: {} strides for {} sizes", what, out->strides.size(), out->sizes.size());
+    }
   }
   // The one size check every reader applies (core/ir/tensor_meta.h).
   AIRSCOPE_RETURN_IF_ERROR(CheckTensorSize(*out).WithPrefix(what + ".sizes"));

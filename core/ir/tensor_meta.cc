@@ -198,6 +198,10 @@ Result<TensorMeta> TensorMeta::ParseAnnotation(std::string_view text, size_t* er
 Status CheckTensorSize(const TensorMeta& meta, size_t* bad_dim) {
   size_t scratch = 0;
   size_t* bad = bad_dim ? bad_dim : &scratch;
+  if (!meta.strides.empty() && meta.strides.size() != meta.sizes.size()) {
+    *bad = meta.sizes.size();
+    return Status::Errorf("{} strides for {} sizes", meta.strides.size(), meta.sizes.size());
+  }
   for (size_t i = 0; i < meta.strides.size(); ++i) {
     const Dim& d = meta.strides[i];
     if (d.is_static() && d.value() < 0) {

@@ -66,13 +66,14 @@ struct TensorMeta {
 
 // The one size check: what every reader (readable code, JSON, pbtxt, logs)
 // and every command that takes a shape (`call`, `load --shapes`, `set input`)
-// applies before a tensor enters a graph or a call. A size or stride is >= 0
+// applies before a tensor enters a graph or a call. Stated strides are one
+// per size (the views' inference indexes them by dim). A size or stride is >= 0
 // (a parser refuses a number past int64 before it makes a Dim: use
 // ParseSizeNumber), and the element count and byte count of the static sizes
 // fit int64; a tensor past that is no tensor any device holds, and its
 // figures (bytes, FLOPs, buffers) would wrap. On failure *bad_dim is the index
 // of the size (or, for a stride, sizes.size() + its index) that is negative or
-// made a count overflow.
+// made a count overflow (sizes.size() for a stride count that differs).
 Status CheckTensorSize(const TensorMeta& meta, size_t* bad_dim = nullptr);
 
 // A size or stride as the shape parsers read it: an int64, or an error

@@ -33,6 +33,10 @@ TEST(CheckTensorSize, RefusesNegativeSizesAndCountsPastInt64) {
   EXPECT_TRUE(CheckTensorSize(symbolic).ok());
   TensorMeta zero{DType::kFloat32, {Dim(0), Dim(int64_t{1} << 62), Dim(1024)}, {}, ""};
   EXPECT_TRUE(CheckTensorSize(zero).ok());  // no elements, however wide the other dims
+  // One stride per size: the views' inference indexes strides by dim.
+  TensorMeta short_strides{DType::kFloat32, {Dim(3), Dim(4)}, {Dim(1)}, ""};
+  EXPECT_EQ(Error(CheckTensorSize(short_strides, &bad)), "1 strides for 2 sizes");
+  EXPECT_EQ(bad, 2u);
 }
 
 TEST(CheckTensorSize, AnnotationsRefuseNumbersPastInt64InsteadOfNamingSymbolsByThem) {
@@ -87,6 +91,15 @@ std::string JsonWithSizes(std::string_view sizes) {
    "meta": {{"kind": "tensor", "source": "annotated", "tensors": [{{"dtype": "f32", "sizes": {}}}]}}}},
   {{"name": "output", "op": "output", "target": "output", "args": [{{"tuple": [{{"node": "x"}}]}}], "kwargs": []}}]}})",
       sizes);
+}
+
+TEST(CheckTensorSize, JsonRefusesStridesThatAreNotOnePerSize) {
+  std::string json = JsonWithSizes("[3, 4]");
+  json.replace(json.find("\"sizes\": [3, 4]"), 15, "\"sizes\": [3, 4], \"strides\": [1]");
+  Result<std::unique_ptr<Graph>> graph = ParseGraphJson(json, "g.json");
+  ASSERT_FALSE(graph.ok());
+  EXPECT_NE(graph.status().message().find("meta.tensors[0].strides: 1 strides for 2 sizes"), std::string::npos)
+      << graph.status().message();
 }
 
 TEST(CheckTensorSize, JsonRefusesNegativeAndOverflowingSizes) {
