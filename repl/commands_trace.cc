@@ -425,6 +425,20 @@ Status LoadTraceLogDir(CommandContext& ctx, const std::string& dir, const std::s
         "instead",
         shown);
   }
+  // TORCH_TRACE=DIR reused by another run adds a second log per rank (a new
+  // random suffix); their graphs would take the same names, the later file
+  // replacing the earlier, and rank comparison would compare a rank with
+  // itself. Refused, naming the files.
+  std::map<int, std::vector<std::string>> by_rank;
+  for (const auto& [rank, file] : files) by_rank[rank].push_back(std::filesystem::path(file).filename().string());
+  for (const auto& [rank, names] : by_rank) {
+    if (names.size() > 1) {
+      return Status::Errorf(
+          "{} holds {} TORCH_TRACE logs of rank {} ({}): more than one run wrote into this directory; load each "
+          "file by itself, or a directory of one run",
+          shown, names.size(), rank, JoinAtMost(names, 4));
+    }
+  }
   std::vector<std::pair<int, std::shared_ptr<const TraceLog>>> logs;
   std::vector<std::string> warnings;
   auto bundle = std::make_shared<LogBundle>();

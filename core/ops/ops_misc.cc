@@ -40,6 +40,22 @@ TensorMeta Created(const Node& node, std::vector<Dim> sizes, DType dtype) {
   return t;
 }
 
+// empty_strided(size, stride, *, dtype=None, ...): the strides given, one
+// per size, kept even when contiguous (a stated layout, core/analysis/known_strides.h).
+Result<NodeMeta> InferEmptyStrided(const Node& node) {
+  AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, DimListArg(node, 0, "size"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto strides, DimListArg(node, 1, "stride"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, DTypeArg(node, 99, "dtype"));
+  if (strides.size() != sizes.size()) {
+    return OpError(node, "mismatch in length of strides and shape ({} strides for size {})", strides.size(),
+                   FormatDims(sizes));
+  }
+  TensorMeta t = Created(node, std::move(sizes), dtype.value_or(DType::kFloat32));
+  t.strides = std::move(strides);
+  if (Status size = CheckTensorSize(t); !size.ok()) return OpError(node, "{}", size.message());
+  return TensorResult(std::move(t));
+}
+
 // ones/zeros/empty(size, *, dtype=None, layout, device, pin_memory): dtype defaults to f32.
 Result<NodeMeta> InferFilled(const Node& node) {
   AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, DimListArg(node, 0, "size"));
@@ -344,7 +360,7 @@ void RegisterMiscOps(OpRegistry& r) {
        {"aten.ones.default", "aten.zeros.default", "aten.empty.default", "aten.empty.memory_format"}) {
     AddOp(r, name, C, InferFilled, CopyCost());
   }
-  AddOp(r, "aten.empty_strided.default", C, InferFilled, CopyCost());
+  AddOp(r, "aten.empty_strided.default", C, InferEmptyStrided, CopyCost());
   AddOp(r, "aten.full.default", C, InferFull, CopyCost());
   AddOp(r, "aten.scalar_tensor.default", C, InferScalarTensor, CopyCost());
   for (const char* name : {"aten.zeros_like.default", "aten.ones_like.default", "aten.empty_like.default",

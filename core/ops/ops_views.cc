@@ -417,11 +417,27 @@ Result<NodeMeta> InferGetitem(const Node& node) {
 }
 
 // _reshape_alias(self, size, stride) and as_strided(self, size, stride, offset):
-// the size is given outright.
+// the size and strides are given outright, one stride per size
+// (torch: "mismatch in length of strides and shape"), none negative.
+// _reshape_alias is a reshape: its element count is the input's.
 Result<NodeMeta> InferGivenSize(const Node& node) {
   AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
   AIRSCOPE_ASSIGN_OR_RETURN(auto shape, DimListArg(node, 1, "size"));
-  return TensorResult(Like(*self, std::move(shape)));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto strides, DimListArg(node, 2, "stride"));
+  if (strides.size() != shape.size()) {
+    return OpError(node, "mismatch in length of strides and shape ({} strides for size {})", strides.size(),
+                   FormatDims(shape));
+  }
+  TensorMeta given = Like(*self, shape);
+  given.strides = strides;
+  if (Status size = CheckTensorSize(given); !size.ok()) return OpError(node, "{}", size.message());
+  if (node.target().ends_with("_reshape_alias.default") && AllStatic(shape) && AllStatic(self->sizes)) {
+    int64_t in = 1, out = 1;
+    for (const Dim& d : self->sizes) in *= d.value();
+    for (const Dim& d : shape) out *= d.value();
+    if (in != out) return OpError(node, "shape '{}' is invalid for input of size {}", FormatDims(shape), in);
+  }
+  return ViewResult(*self, std::move(shape), std::move(strides));
 }
 
 }  // namespace

@@ -175,6 +175,18 @@ TEST(ShapeInferenceTest, ViewStridesAreTorchs) {
   // torch: "view size is not compatible with input tensor's size and stride"; reshape copies instead.
   EXPECT_NE(strides_of("aten.view.default", {N(t), Ints({24})}).find("use .reshape(...)"), std::string::npos);
   EXPECT_EQ(strides_of("aten.reshape.default", {N(t), Ints({24})}), "f32[24]");
+  // as_strided, _reshape_alias and empty_strided are given their strides: they are the result's.
+  EXPECT_EQ(strides_of("aten.as_strided.default", {N(m), Ints({6, 4}), Ints({1, 6})}), "f32[6, 4][1, 6]");
+  EXPECT_EQ(strides_of("aten._reshape_alias.default", {N(m), Ints({2, 12}), Ints({12, 1})}), "f32[2, 12]");
+  EXPECT_EQ(strides_of("aten.empty_strided.default", {Ints({3, 2}), Ints({1, 3})}), "f32[3, 2][1, 3]");
+  EXPECT_NE(strides_of("aten.as_strided.default", {N(m), Ints({6, 4}), Ints({1})})
+                .find("mismatch in length of strides and shape (1 strides for size [6, 4])"),
+            std::string::npos);
+  EXPECT_NE(strides_of("aten._reshape_alias.default", {N(m), Ints({5, 5}), Ints({5, 1})})
+                .find("shape '[5, 5]' is invalid for input of size 24"),
+            std::string::npos);
+  EXPECT_NE(strides_of("aten.as_strided.default", {N(m), Ints({6, -1}), Ints({1, 6})}).find("negative size -1"),
+            std::string::npos);
 }
 
 // A MobileNetV2 inverted-residual head: conv + batch norm + hardtanh_, then
