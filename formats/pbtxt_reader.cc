@@ -343,7 +343,10 @@ class Reader {
             return Error(attr.value->value_offset,
                          fmt::format("attr '{}': dim '{}' is not an integer", attr.key, d.value));
           }
-          tensor.sizes.push_back(value >= 0 ? Dim(value) : Dim::Symbol("?"));
+          // GE writes -1 for a dim it does not know and a lone -2 for a
+          // rank it does not know. Each unknown dim is a symbol of its own
+          // (?0, ?1, ...): two of them are not known to be equal.
+          tensor.sizes.push_back(value >= 0 ? Dim(value) : Dim::Symbol(fmt::format("?{}", unknown_dims_++)));
           dims.push_back(value);
         }
         has_tensor = true;
@@ -371,6 +374,8 @@ class Reader {
         meta.kind = meta_text.starts_with("Sym(") ? ValueKind::kSymInt : ValueKind::kOpaque;
         meta.annotation = meta_text;
       }
+    } else if (has_tensor && dims.size() == 1 && dims[0] == -2) {
+      // Unknown rank, and no _meta to say more: no shape rather than a 1-d one.
     } else if (has_tensor) {
       *has_value = true;
       if (Status sized = CheckTensorSize(tensor); !sized.ok()) {
@@ -603,6 +608,7 @@ class Reader {
   std::vector<std::string>* warnings_;  // null: the caller does not want them
   static constexpr size_t kListedWarnings = 20;
   size_t unlisted_warnings_ = 0;  // past kListedWarnings: counted, said at the end
+  size_t unknown_dims_ = 0;       // names the desc dims GE does not know: ?0, ?1, ...
 };
 
 }  // namespace

@@ -397,6 +397,25 @@ TEST(Pbtxt, ADescShapeThatContradictsItsMetaIsSaid) {
   }
 }
 
+// Without _meta the desc is all there is: each dim GE does not know (-1) is
+// a symbol of its own, never equal to another's; an unknown rank (-2) gives
+// no shape, not a 1-d one.
+TEST(Pbtxt, UnknownDescDimsAreDistinctAndAnUnknownRankIsNoShape) {
+  std::string text =
+      "node { name: \"x\" op: \"Data\" attr { key: \"[o]y\" value { s: 'name: \"y\"\\ndtype: DT_FLOAT\\nshape "
+      "{\\n  dim: -1\\n  dim: 4\\n}\\n' } } }\n"
+      "node { name: \"z\" op: \"Data\" attr { key: \"[o]y\" value { s: 'name: \"y\"\\ndtype: DT_FLOAT\\nshape "
+      "{\\n  dim: -1\\n  dim: 4\\n}\\n' } } }\n"
+      "node { name: \"r\" op: \"Data\" attr { key: \"[o]y\" value { s: 'name: \"y\"\\ndtype: DT_FLOAT\\nshape "
+      "{\\n  dim: -2\\n}\\n' } } }\n"
+      "node { name: \"out\" op: \"NetOutput\" input: \"x\" input: \"z\" input: \"r\" }\n";
+  auto g = ParsePbtxt(text, "unknown.pbtxt");
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  EXPECT_EQ((*g)->Find("x")->meta()->ShapeString(), "f32[?0, 4]");
+  EXPECT_EQ((*g)->Find("z")->meta()->ShapeString(), "f32[?1, 4]");
+  EXPECT_EQ((*g)->Find("r")->meta(), nullptr);
+}
+
 // A file with many contradictions lists a screenful and counts the rest:
 // a hostile one must not hold a message per node.
 TEST(Pbtxt, ManyContradictionsAreListedTwentyAndCounted) {
