@@ -354,6 +354,10 @@ struct TraceLogReader::State {
     const nlohmann::json& body = e.body;
     if (base_id.empty() || !body.is_object()) return;
     TraceCompile& c = Compile(base_id, e.frame, e.compile, e.ca, e.at);
+    // A second record for one compile id: a log of several runs (a reused
+    // TORCH_TRACE file, torch._dynamo.reset()). The last one is shown; an
+    // earlier run that ended otherwise is said, not merged away.
+    std::string previous = c.has_metrics ? c.status : "";
     c.has_metrics = true;
     if (std::string name = StringOr(body, "co_name"); !name.empty()) c.function = name;
     if (std::string file = StringOr(body, "co_filename"); !file.empty()) {
@@ -400,6 +404,11 @@ struct TraceLogReader::State {
     } else {
       c.status = "success";
       c.reason.clear();
+    }
+    if (!previous.empty() && previous != c.status) {
+      Problem(e.at, fmt::format("compile {} has compilation_metrics again (a log of several runs): airscope shows "
+                                "this run's status ({}); an earlier run's was {}",
+                                c.id, c.status, previous));
     }
   }
 

@@ -192,6 +192,30 @@ TEST(TorchTraceTest, BrokenEnvelopesAndStrayLinesAreProblemsNotCrashes) {
   EXPECT_FALSE(LooksLikeTraceLog("class GraphModule(torch.nn.Module):"));
 }
 
+// A log of two runs (a reused TORCH_TRACE file) holds compilation_metrics
+// twice for 0/0: the last run's status is shown, and that the first ended
+// otherwise is a problem at the second record's line; equal runs say nothing.
+TEST(TorchTraceTest, ASecondRunThatEndedOtherwiseIsSaidNotMerged) {
+  const std::string start =
+      "V0101 00:00:00.000000 1 a.py:1] {\"dynamo_start\": {\"stack\": []}, \"frame_id\": 0, \"frame_compile_id\": "
+      "0}\n";
+  const std::string failed =
+      "V0101 00:00:00.000000 1 a.py:1] {\"compilation_metrics\": {\"co_name\": \"f\", \"fail_type\": "
+      "\"Unsupported\", \"fail_reason\": \"x\"}, \"frame_id\": 0, \"frame_compile_id\": 0}\n";
+  const std::string succeeded =
+      "V0101 00:00:00.000000 1 a.py:1] {\"compilation_metrics\": {\"co_name\": \"f\"}, \"frame_id\": 0, "
+      "\"frame_compile_id\": 0}\n";
+  TraceLog log = ParseTraceLog(start + failed + start + succeeded, "t.log");
+  ASSERT_EQ(log.compiles.size(), 1u);
+  EXPECT_EQ(log.compiles[0].status, "success");
+  ASSERT_EQ(log.problems.size(), 1u);
+  EXPECT_EQ(log.problems[0].line, 4u);
+  EXPECT_EQ(log.problems[0].message,
+            "compile 0/0 has compilation_metrics again (a log of several runs): airscope shows this run's status "
+            "(success); an earlier run's was failure");
+  EXPECT_TRUE(ParseTraceLog(start + succeeded + start + succeeded, "t.log").problems.empty());
+}
+
 // A record nested 70,000 deep crashed nlohmann's recursive dump() (issue
 // 12, item 5): deep JSON is now unparsable, and the log still loads.
 TEST(TorchTraceTest, DeeplyNestedJsonIsRefusedNotACrash) {
