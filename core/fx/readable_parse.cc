@@ -29,14 +29,15 @@
 namespace airscope {
 namespace {
 
-// NodeMeta for an annotation string (without its quotes). A tensor annotation
-// is kept as a TensorMeta only when it prints back identically, so every
-// file round-trips; anything else is kept verbatim.
+// NodeMeta for an annotation string (without its quotes). A tensor
+// annotation is a TensorMeta, spelled as torch spells it when written back
+// ("f32[2,3]" of a hand-edited file becomes "f32[2, 3]": the shape is kept
+// rather than the spelling); anything else is kept verbatim.
 NodeMeta MetaFromAnnotation(std::string_view annotation) {
   NodeMeta meta;
   meta.source = MetaSource::kAnnotated;
   auto tensor = TensorMeta::ParseAnnotation(annotation);
-  if (tensor.ok() && tensor->ToAnnotation() == annotation) {
+  if (tensor.ok()) {
     meta.kind = ValueKind::kTensor;
     meta.tensors.push_back(std::move(tensor.value()));
     return meta;

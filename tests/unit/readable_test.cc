@@ -173,6 +173,24 @@ TEST(Readable, UnquotedAnnotationsOfTorch21MeanTheQuotedOnes) {
   EXPECT_NE(bad.status().message().find("bad.py:1:"), std::string::npos) << bad.status().message();
 }
 
+// An annotation spelled otherwise than torch prints it (a hand-edited
+// "f32[2,3]") is still a shape: it was kept as opaque text before, so the
+// node lost its shape and inference never compared it. Written back as torch
+// spells it.
+TEST(Readable, AnAnnotationSpelledOtherwiseIsStillAShape) {
+  auto g = ParseReadable(
+      "class GraphModule(torch.nn.Module):\n"
+      "    def forward(self, x: \"f32[2,3]\"):\n"
+      "        y: \"f32[2,3]\" = torch.ops.aten.neg.default(x)\n"
+      "        return (y,)\n",
+      "spelled.py");
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  ASSERT_NE((*g)->Find("y")->meta()->tensor(), nullptr);
+  EXPECT_EQ((*g)->Find("y")->meta()->tensor()->ShapeString(), "f32[2, 3]");
+  EXPECT_NE(PrintReadable(**g).find("y: \"f32[2, 3]\" = torch.ops.aten.neg.default(x)"), std::string::npos)
+      << PrintReadable(**g);
+}
+
 TEST(Readable, OperatorCallsAreWrittenAsTorchWritesThemAndReadBack) {
   // torch/fx/graph.py magic_methods: a call of an `operator` function is written as the operator.
   const std::string text =
