@@ -1,7 +1,9 @@
 #include "core/fx/json_text.h"
 
 #include <algorithm>
+#include <set>
 #include <string>
+#include <vector>
 
 namespace airscope {
 
@@ -90,6 +92,49 @@ struct ScanSax : nlohmann::json_sax<nlohmann::json> {
   }
 };
 
+// nlohmann's own DOM builder, which also notes the first key an object
+// states twice: JSON allows it and nlohmann keeps the last, so a document
+// that says two things about one field would be read silently. Keys of one
+// object are few and short (no allocation, a linear search); one vector per
+// nesting level is reused.
+struct DomRefusingDuplicateKeys {
+  using Json = nlohmann::json;
+  explicit DomRefusingDuplicateKeys(Json& root) : dom(root) {}
+  bool null() { return dom.null(); }
+  bool boolean(bool v) { return dom.boolean(v); }
+  bool number_integer(Json::number_integer_t v) { return dom.number_integer(v); }
+  bool number_unsigned(Json::number_unsigned_t v) { return dom.number_unsigned(v); }
+  bool number_float(Json::number_float_t v, const Json::string_t& s) { return dom.number_float(v, s); }
+  bool string(Json::string_t& v) { return dom.string(v); }
+  bool binary(Json::binary_t& v) { return dom.binary(v); }
+  bool start_object(std::size_t n) {
+    if (keys.size() <= depth) keys.emplace_back();
+    keys[depth++].clear();
+    return dom.start_object(n);
+  }
+  bool key(Json::string_t& k) {
+    std::vector<std::string>& seen = keys[depth - 1];
+    if (duplicate.empty() && std::find(seen.begin(), seen.end(), k) != seen.end()) duplicate = k;
+    seen.push_back(k);
+    return dom.key(k);
+  }
+  bool end_object() {
+    --depth;
+    return dom.end_object();
+  }
+  bool start_array(std::size_t n) { return dom.start_array(n); }
+  bool end_array() { return dom.end_array(); }
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& e) {
+    return dom.parse_error(position, token, e);  // throws it, as nlohmann::json::parse does
+  }
+
+  nlohmann::detail::json_sax_dom_parser<Json> dom;
+  std::vector<std::vector<std::string>> keys;  // by nesting level of objects
+  size_t depth = 0;
+  std::string duplicate;  // the first key stated twice in one object
+};
+
 }  // namespace
 
 JsonScan ScanJson(std::string_view text) {
@@ -103,7 +148,16 @@ Result<nlohmann::json> ParseJsonText(std::string_view text, std::string_view fil
     return Status::Errorf("{}:{}", filename, depth.message());  // "FILE:LINE:COL: ..."
   }
   try {
-    return nlohmann::json::parse(text.begin(), text.end());
+    nlohmann::json doc;
+    DomRefusingDuplicateKeys sax(doc);
+    nlohmann::json::sax_parse(text.begin(), text.end(), &sax);
+    if (!sax.duplicate.empty()) {
+      return Status::Errorf(
+          "{}: key \"{}\" appears twice in one object (JSON readers keep one of them; airscope "
+          "does not guess which was meant)",
+          filename, sax.duplicate);
+    }
+    return doc;
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte counts the bytes read, so the offending byte is the one before.
     TextPosition pos = PositionOfOffset(text, e.byte > 0 ? e.byte - 1 : 0);

@@ -289,6 +289,10 @@ TEST(GraphJsonTest, SchemaErrorsNameTheNode) {
                               "meta": {"kind": "tensor", "source": "annotated", "tensors": [{"dtype": "f32", "sizes": [1.5]}]}}]})")
                 .find("nodes[1] ('y'): meta.tensors[0].sizes[0]: a dim must be"),
             std::string::npos);
+  // JSON allows a key twice and readers keep one: airscope refuses rather than guess.
+  EXPECT_EQ(JsonLoadError(head + R"({"name": "y", "op": "call_function", "target": "f", "target": "g"}]})"),
+            "t.json: key \"target\" appears twice in one object (JSON readers keep one of them; airscope does not "
+            "guess which was meant)");
   EXPECT_NE(JsonLoadError(head + R"({"name": "y", "op": "call_function", "target": "f", "colour": 1}]})")
                 .find("unknown key \"colour\""),
             std::string::npos);
