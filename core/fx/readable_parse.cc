@@ -32,11 +32,18 @@ namespace {
 // NodeMeta for an annotation string (without its quotes). A tensor
 // annotation is a TensorMeta, spelled as torch spells it when written back
 // ("f32[2,3]" of a hand-edited file becomes "f32[2, 3]": the shape is kept
-// rather than the spelling); anything else is kept verbatim.
+// rather than the spelling). Such a tensor is what its written-back form
+// reads as (a device without strides is written with them), so a file
+// written and read again is the same graph; anything else is kept verbatim.
 NodeMeta MetaFromAnnotation(std::string_view annotation) {
   NodeMeta meta;
   meta.source = MetaSource::kAnnotated;
   auto tensor = TensorMeta::ParseAnnotation(annotation);
+  if (tensor.ok() && tensor->ToAnnotation() != annotation) {
+    std::string written = tensor->ToAnnotation();
+    tensor = TensorMeta::ParseAnnotation(written);
+    if (tensor.ok() && tensor->ToAnnotation() != written) tensor = Status::Error("not a fixed point");
+  }
   if (tensor.ok()) {
     meta.kind = ValueKind::kTensor;
     meta.tensors.push_back(std::move(tensor.value()));

@@ -189,6 +189,19 @@ TEST(Readable, AnAnnotationSpelledOtherwiseIsStillAShape) {
   EXPECT_EQ((*g)->Find("y")->meta()->tensor()->ShapeString(), "f32[2, 3]");
   EXPECT_NE(PrintReadable(**g).find("y: \"f32[2, 3]\" = torch.ops.aten.neg.default(x)"), std::string::npos)
       << PrintReadable(**g);
+  // A device without strides is written with them (torch's form): the node
+  // holds what that form reads as, so writing and reading again is the same
+  // graph (a fuzz-found case: "f32[4, 4]1e17").
+  auto dev = ParseReadable(
+      "class GraphModule(torch.nn.Module):\n"
+      "    def forward(self, x: \"f32[4, 4]npu\"):\n"
+      "        y: \"f32[4, 4]npu\" = torch.ops.aten.neg.default(x)\n"
+      "        return (y,)\n",
+      "device.py");
+  ASSERT_TRUE(dev.ok()) << dev.status().message();
+  auto again = ParseReadable(PrintReadable(**dev), "again.py");
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  EXPECT_TRUE(SameGraph(**dev, **again)) << PrintReadable(**dev);
 }
 
 TEST(Readable, OperatorCallsAreWrittenAsTorchWritesThemAndReadBack) {
