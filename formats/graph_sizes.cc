@@ -17,7 +17,8 @@ const TorchLogsGraphSizes* GraphSizesTableOf(const TorchLogs& log, const TorchLo
   return nullptr;
 }
 
-size_t ApplyGraphSizes(Graph& graph, const TorchLogsGraphSizes& table, std::vector<std::string>* unread) {
+size_t ApplyGraphSizes(Graph& graph, const TorchLogsGraphSizes& table, std::vector<std::string>* unread,
+                       std::vector<std::string>* contradicted) {
   size_t applied = 0;
   for (const std::string& line : table.sizes) {
     size_t colon = line.find(": ");
@@ -43,7 +44,13 @@ size_t ApplyGraphSizes(Graph& graph, const TorchLogsGraphSizes& table, std::vect
     }
     // A node whose meta holds only its `# File:` comments has no value yet: it keeps the comments.
     const NodeMeta* had = node->meta();
-    if (had && (had->kind != ValueKind::kOpaque || !had->annotation.empty())) continue;
+    if (had && (had->kind != ValueKind::kOpaque || !had->annotation.empty())) {
+      const TensorMeta* kept = had->tensor();
+      if (kept && had->kind == ValueKind::kTensor && kept->sizes != tensor->sizes) {
+        contradicted->push_back(fmt::format("{}, but the graph has {}", line, kept->ShapeString()));
+      }
+      continue;
+    }
     tensor->dtype = DType::kUnknown;
     NodeMeta meta;
     if (had) meta.stack_trace = had->stack_trace;

@@ -26,7 +26,11 @@ const TorchLogsGraphSizes* GraphSizesTableOf(const TorchLogs& log, const TorchLo
 // Gives the table's sizes to the nodes of `graph` that have no value yet (no
 // meta, or one holding only `# File:` comments, which it keeps). Returns how
 // many nodes got sizes; a line naming no node of the graph or sizes it cannot
-// read goes to *unread, whole.
-size_t ApplyGraphSizes(Graph& graph, const TorchLogsGraphSizes& table, std::vector<std::string>* unread);
+// read goes to *unread, whole. A node that has a tensor value keeps it; where
+// the table says other sizes (an edited log, or two rows for one node), the
+// line and the kept value go to *contradicted ("neg: (9,), but the graph has
+// f32[8]").
+size_t ApplyGraphSizes(Graph& graph, const TorchLogsGraphSizes& table, std::vector<std::string>* unread,
+                       std::vector<std::string>* contradicted);
 
 }  // namespace airscope

@@ -180,14 +180,20 @@ std::vector<std::pair<std::string, LoadedGraph>> TorchLogsGraphs(CommandContext&
     }
     if (const TorchLogsGraphSizes* table = GraphSizesTableOf(log, g)) {
       std::unique_ptr<Graph> sized = loaded->graph->Clone();
-      std::vector<std::string> unread;
-      if (ApplyGraphSizes(*sized, *table, &unread) > 0) {
+      std::vector<std::string> unread, contradicted;
+      if (ApplyGraphSizes(*sized, *table, &unread, &contradicted) > 0) {
         loaded->inference = InferShapes(*sized, ctx.session.registry());
         loaded->graph = std::move(sized);
       }
       if (!unread.empty()) {
         warnings->push_back(fmt::format("{}: {} line(s) of the graph-sizes table (line {}) not applied: {}", name,
                                         unread.size(), table->line, JoinAtMost(unread, 3)));
+      }
+      if (!contradicted.empty()) {
+        warnings->push_back(
+            fmt::format("{}: {} line(s) of the graph-sizes table (line {}) disagree with the "
+                        "graph's own shapes, which airscope keeps: {}",
+                        name, contradicted.size(), table->line, JoinAtMost(contradicted, 3)));
       }
     }
     loaded->path = path;

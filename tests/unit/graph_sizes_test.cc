@@ -39,7 +39,9 @@ TEST(GraphSizesTest, TheTablesSizesWithoutADtypeAndNothingElse) {
   auto graph = ParseReadable(kDocGraph, "ex.py");
   ASSERT_TRUE(graph.ok()) << graph.status().message();
   std::vector<std::string> unread;
-  EXPECT_EQ(ApplyGraphSizes(**graph, DocTable(), &unread), 4u);
+  std::vector<std::string> contradicted;
+  EXPECT_EQ(ApplyGraphSizes(**graph, DocTable(), &unread, &contradicted), 4u);
+  EXPECT_TRUE(contradicted.empty());
   for (const char* name : {"l_a_", "l_b_", "mul", "mul_1"}) {
     const TensorMeta* tensor = (*graph)->Find(name)->tensor();
     ASSERT_NE(tensor, nullptr) << name;
@@ -63,9 +65,11 @@ TEST(GraphSizesTest, AStatedValueIsKeptAndTheTableFindsItsGraph) {
   ASSERT_TRUE(graph.ok());
   TorchLogsGraphSizes table;
   table.sizes = {"x: (8,)", "neg: (9,)"};
-  std::vector<std::string> unread;
-  EXPECT_EQ(ApplyGraphSizes(**graph, table, &unread), 0u);  // annotations win: nothing is overwritten
+  std::vector<std::string> unread, contradicted;
+  EXPECT_EQ(ApplyGraphSizes(**graph, table, &unread, &contradicted), 0u);  // annotations win: nothing is overwritten
   EXPECT_EQ((*graph)->Find("neg")->tensor()->ShapeString(), "f32[8]");
+  // ... and where the table says otherwise, that is said.
+  EXPECT_EQ(contradicted, std::vector<std::string>{"neg: (9,), but the graph has f32[8]"});
 
   TorchLogs log;
   log.graph_sizes.push_back(DocTable());
