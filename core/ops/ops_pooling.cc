@@ -4,25 +4,37 @@
 // mean over the last two dims: AdaptiveAveragePooling.cpp). Output sizes by
 // aten/src/ATen/native/Pool.h pooling_output_shape_pad_lr; an empty stride is
 // the kernel size, and a one-element list stands for both dims (int[2]).
+#include <cstdint>
+#include <optional>
+
+#include <fmt/format.h>
+
 #include "core/ops/op_families.h"
 #include "core/ops/op_helpers.h"
 
 namespace airscope {
 namespace {
 
-// Floor division rounding toward negative infinity (Pool.h div_rtn).
-int64_t DivRtn(int64_t x, int64_t y) {
-  int64_t q = x / y;
+// Floor division rounding toward negative infinity (Pool.h div_rtn). In
+// 128 bits: a file's kernel, padding and dilation are any int64s, whose
+// products would overflow int64.
+__int128 DivRtn(__int128 x, __int128 y) {
+  __int128 q = x / y;
   if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
   return q;
 }
 
-int64_t PoolingOutputSize(int64_t input, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation,
-                          bool ceil_mode) {
-  int64_t out = DivRtn(input + 2 * pad - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0), stride) + 1;
+// The output size, or nullopt when it does not fit int64. `stride` > 0.
+std::optional<int64_t> PoolingOutputSize(int64_t input, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation,
+                                         bool ceil_mode) {
+  using I = __int128;
+  I out =
+      DivRtn(I{input} + 2 * I{pad} - I{dilation} * (I{kernel} - 1) - 1 + (ceil_mode ? I{stride} - 1 : 0), I{stride}) +
+      1;
   // ensure that the last pooling starts inside the image
-  if (ceil_mode && (out - 1) * stride >= input + pad) --out;
-  return out;
+  if (ceil_mode && (out - 1) * I{stride} >= I{input} + I{pad}) --out;
+  if (out > INT64_MAX || out < INT64_MIN) return std::nullopt;
+  return static_cast<int64_t>(out);
 }
 
 Result<std::vector<int64_t>> Pair(const Node& node, size_t index, std::string_view name,
@@ -52,13 +64,38 @@ Result<std::vector<Dim>> PoolSizes(const Node& node, int dilation_index, size_t 
     dilation = *d;
   }
   AIRSCOPE_ASSIGN_OR_RETURN(auto ceil_mode, BoolArg(node, ceil_index, "ceil_mode", false));
+  if (padding->size() != 2 || stride->size() != 2) return OpError(node, "stride and padding must have 1 or 2 values");
+  // pooling_output_shape's checks, then pool2d_shape_check's (Pool.h), in
+  // torch's words and order.
+  if ((*stride)[0] == 0 || (*stride)[1] == 0) return OpError(node, "stride should not be zero");
+  for (size_t i = 0; i < 2; ++i) {
+    int64_t pad = (*padding)[i];
+    if (pad < 0) return OpError(node, "pad must be non-negative, but got pad: {}", pad);
+    if (pad > ((__int128{kernel[i]} - 1) * dilation[i] + 1) / 2) {
+      return OpError(node,
+                     "pad should be at most half of effective kernel size, but got pad={}, kernel_size={} and "
+                     "dilation={}",
+                     pad, kernel[i], dilation[i]);
+    }
+  }
+  if (kernel[0] <= 0 || kernel[1] <= 0) {
+    return OpError(node, "kernel size should be greater than zero, but got kH: {} kW: {}", kernel[0], kernel[1]);
+  }
+  if ((*stride)[0] < 0 || (*stride)[1] < 0) {
+    return OpError(node, "stride should be greater than zero, but got dH: {} dW: {}", (*stride)[0], (*stride)[1]);
+  }
+  if (dilation[0] <= 0 || dilation[1] <= 0) {
+    return OpError(node, "dilation should be greater than zero, but got dilationH: {} dilationW: {}", dilation[0],
+                   dilation[1]);
+  }
   std::vector<Dim> out(in.begin(), in.end() - 2);
   for (size_t i = 0; i < 2; ++i) {
     const Dim& size = in[in.size() - 2 + i];
     if (!size.is_static()) return OpError(node, "symbolic spatial sizes are not modelled");
-    int64_t o = PoolingOutputSize(size.value(), kernel[i], (*padding)[i], (*stride)[i], dilation[i], ceil_mode);
-    if (o <= 0) return OpError(node, "output size is too small ({})", o);
-    out.push_back(o);
+    std::optional<int64_t> o =
+        PoolingOutputSize(size.value(), kernel[i], (*padding)[i], (*stride)[i], dilation[i], ceil_mode);
+    if (!o || *o <= 0) return OpError(node, "output size is too small ({})", o ? fmt::format("{}", *o) : "past int64");
+    out.push_back(*o);
   }
   return out;
 }

@@ -728,6 +728,28 @@ TEST(AotOpsTest, PoolingShapes) {
   EXPECT_EQ(Shape(b.Call("aten._adaptive_avg_pool2d.default", {N(x), Ints({2, 3})})), "f32[1, 8, 2, 3]");
 }
 
+// What torch refuses (Pool.h pooling_output_shape, then pool2d_shape_check),
+// in its words, rather than a division by zero or an int64 overflow.
+TEST(AotOpsTest, PoolingRefusesWhatTorchRefuses) {
+  GraphBuilder b;
+  Node* x = b.Input("x", "f32[1, 8, 8, 8]");
+  auto pool = [&](std::vector<int64_t> kernel, std::vector<int64_t> stride, std::vector<int64_t> pad) {
+    return Shape(b.Call("aten.max_pool2d_with_indices.default", {N(x), Ints(kernel), Ints(stride), Ints(pad)}));
+  };
+  EXPECT_NE(pool({3, 3}, {0, 2}, {1, 1}).find("stride should not be zero"), std::string::npos);
+  EXPECT_NE(pool({3, 3}, {2, 2}, {2, 1})
+                .find("pad should be at most half of effective kernel size, but got pad=2, kernel_size=3 and "
+                      "dilation=1"),
+            std::string::npos);
+  EXPECT_NE(pool({3, 3}, {2, 2}, {-1, 0}).find("pad must be non-negative, but got pad: -1"), std::string::npos);
+  EXPECT_NE(pool({0, 3}, {2, 2}, {0, 0}).find("kernel size should be greater than zero, but got kH: 0 kW: 3"),
+            std::string::npos);
+  EXPECT_NE(pool({3, 3}, {-2, 2}, {0, 0}).find("stride should be greater than zero, but got dH: -2 dW: 2"),
+            std::string::npos);
+  int64_t huge = std::numeric_limits<int64_t>::max();
+  EXPECT_NE(pool({huge, 3}, {2, 2}, {0, 0}).find("output size is too small"), std::string::npos);
+}
+
 // TorchAir's NPU meta: both statistics `input.new_zeros((0,))`; group norm's are [N, group].
 TEST(AotOpsTest, NoTrainingBatchNormAndGroupNorm) {
   GraphBuilder b;
