@@ -40,6 +40,19 @@ TensorMeta Created(const Node& node, std::vector<Dim> sizes, DType dtype) {
   return t;
 }
 
+// A created tensor's sizes as torch checks them (check_size_nonnegative):
+// "Trying to create tensor with negative dimension -1: [-1]", and counts
+// that fit int64 (CheckTensorSize).
+Result<NodeMeta> CreatedResult(const Node& node, TensorMeta t) {
+  for (const Dim& d : t.sizes) {
+    if (d.is_static() && d.value() < 0) {
+      return OpError(node, "Trying to create tensor with negative dimension {}: {}", d.value(), FormatDims(t.sizes));
+    }
+  }
+  if (Status size = CheckTensorSize(t); !size.ok()) return OpError(node, "{}", size.message());
+  return TensorResult(std::move(t));
+}
+
 // empty_strided(size, stride, *, dtype=None, ...): the strides given, one
 // per size, kept even when contiguous (a stated layout, core/analysis/known_strides.h).
 Result<NodeMeta> InferEmptyStrided(const Node& node) {
@@ -52,15 +65,14 @@ Result<NodeMeta> InferEmptyStrided(const Node& node) {
   }
   TensorMeta t = Created(node, std::move(sizes), dtype.value_or(DType::kFloat32));
   t.strides = std::move(strides);
-  if (Status size = CheckTensorSize(t); !size.ok()) return OpError(node, "{}", size.message());
-  return TensorResult(std::move(t));
+  return CreatedResult(node, std::move(t));
 }
 
 // ones/zeros/empty(size, *, dtype=None, layout, device, pin_memory): dtype defaults to f32.
 Result<NodeMeta> InferFilled(const Node& node) {
   AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, DimListArg(node, 0, "size"));
   AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, DTypeArg(node, 99, "dtype"));
-  return TensorResult(Created(node, std::move(sizes), dtype.value_or(DType::kFloat32)));
+  return CreatedResult(node, Created(node, std::move(sizes), dtype.value_or(DType::kFloat32)));
 }
 
 DType ScalarDType(const Argument* value) {
@@ -77,7 +89,7 @@ Result<NodeMeta> InferFull(const Node& node) {
   AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, DimListArg(node, 0, "size"));
   AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, DTypeArg(node, 99, "dtype"));
   DType fallback = ScalarDType(FindArg(node, 1, "fill_value"));
-  return TensorResult(Created(node, std::move(sizes), dtype.value_or(fallback)));
+  return CreatedResult(node, Created(node, std::move(sizes), dtype.value_or(fallback)));
 }
 
 // zeros_like(self, *, dtype=None, device=None, ...) and friends.
@@ -96,7 +108,7 @@ Result<NodeMeta> InferNewFilled(const Node& node) {
   AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, DTypeArg(node, 99, "dtype"));
   TensorMeta out = Like(*self, std::move(sizes), dtype.value_or(self->dtype));
   if (std::string device = StatedDevice(node); !device.empty()) out.device = device;
-  return TensorResult(std::move(out));
+  return CreatedResult(node, std::move(out));
 }
 
 Result<double> NumberArg(const Node& node, size_t index, std::string_view name, bool* is_float) {

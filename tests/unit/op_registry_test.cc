@@ -578,6 +578,13 @@ TEST(MiscTest, Creation) {
   EXPECT_EQ(Shape(b.Call("aten.arange.start", {I(2), I(10)})), "i64[8]");
   EXPECT_EQ(Shape(b.Call("aten.arange.start_step", {I(0), I(10), I(3)})), "i64[4]");
   EXPECT_EQ(Shape(b.Call("aten.arange.start", {F(0.0), F(1.0)})), "f32[1]");
+  // torch's check_size_nonnegative, in its words; new_* too.
+  EXPECT_EQ(Shape(b.Call("aten.zeros.default", {Ints({3, -1})})),
+            "error: zeros: Trying to create tensor with negative dimension -1: [3, -1]");
+  EXPECT_EQ(Shape(b.Call("aten.full.default", {Ints({-2}), I(7)})),
+            "error: full: Trying to create tensor with negative dimension -2: [-2]");
+  EXPECT_EQ(Shape(b.Call("aten.new_zeros.default", {N(b.Input("s", "f32[2]")), Ints({-1})})),
+            "error: new_zeros: Trying to create tensor with negative dimension -1: [-1]");
   auto cost = Cost(ones);
   ASSERT_TRUE(cost);
   EXPECT_EQ(cost->bytes_written, 16 * 16 * 4);
