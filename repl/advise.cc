@@ -206,23 +206,19 @@ std::vector<AdviseCandidate> Candidates(const Variation& v, const Settings& sett
     out.push_back(std::move(c));
   }
   if (captures) {
-    // The same switches under the names of the package in force.
-    bool npugraph_ex = settings.TorchAir().npugraph_ex;
+    // The switches under the names of the package in force (the option table's).
+    TorchAirConfig config = settings.TorchAir();
     if (base.aclgraph_eager > 0) {
       size_t limit = base.captures + base.aclgraph_eager;
-      std::string name = npugraph_ex ? "npugraph_ex.capture_limit" : "config.debug.aclgraph.static_capture_size_limit";
+      std::string name = OptionName(config, &TorchAirConfig::static_capture_size_limit);
       AdviseCandidate c = Lines(set(name, limit), {set(name, limit)});
       c.limit_setting = name;
       c.limit_counts = &ReplayCounts::captures;
       out.push_back(std::move(c));
     }
-    std::vector<std::string_view> switches = {"config.experimental_config.frozen_parameter",
-                                              "config.debug.aclgraph.clone_input",
-                                              "config.debug.aclgraph.disable_mempool_reuse_in_same_fx"};
-    if (npugraph_ex) {
-      switches = {"npugraph_ex.frozen_parameter", "npugraph_ex.clone_input", "npugraph_ex.reuse_graph_pool_in_same_fx"};
-    }
-    for (std::string_view name : switches) {
+    for (bool TorchAirConfig::*field : {&TorchAirConfig::frozen_parameter, &TorchAirConfig::clone_input,
+                                        &TorchAirConfig::disable_mempool_reuse_in_same_fx}) {
+      std::string name = OptionName(config, field);
       std::string flipped = settings.Get(name) == "true" ? "false" : "true";
       out.push_back(Lines(set(name, flipped), {set(name, flipped)}));
     }

@@ -21,15 +21,13 @@ std::optional<const Node*> LayoutSource(const Node& node, const TensorMeta& resu
   if (node.op() != OpKind::kCallFunction) return std::nullopt;
   std::string_view target = CallTarget(node);
   const Node* self = FindNodeArg(node, 0, "self");
-  bool keeps =
-      target == "aten.slice.Tensor" || target == "aten.view.dtype" || target == "aten.alias.default" ||
-      target == "prims.convert_element_type.default" || target == "prims.device_put.default" ||
-      target == "aten.ceil.default" || target == "aten.floor.default" || target == "aten.round.default" ||
-      target == "aten.trunc.default" || target == "aten.pow.Tensor_Scalar" || target == "aten.slice_scatter.default" ||
-      target == "aten.copy.default" ||
-      // preserve_format (their default): a dense input's strides (torch's empty_like)
-      ((target == "aten.clone.default" || target == "aten.zero.default" || target.ends_with("_like.default")) &&
-       IsPreserveFormat(node));
+  bool keeps = target == "aten.slice.Tensor" || target == "aten.view.dtype" || target == "aten.alias.default" ||
+               target == "prims.convert_element_type.default" || target == "prims.device_put.default" ||
+               target == "aten.ceil.default" || target == "aten.floor.default" || target == "aten.round.default" ||
+               target == "aten.trunc.default" || target == "aten.pow.Tensor_Scalar" ||
+               target == "aten.slice_scatter.default" || target == "aten.copy.default" ||
+               // preserve_format (their default): a dense input's strides (torch's empty_like)
+               ((target == "aten.clone.default" || TakesItsInputsLayout(node)) && IsPreserveFormat(node));
   // A view or expand to the same sizes keeps the strides.
   if ((target == "aten.view.default" || target == "aten.expand.default") && self && TensorOf(self) &&
       TensorOf(self)->sizes == result.sizes) {

@@ -117,14 +117,12 @@ FlatNodeMap<size_t> Positions(const Graph& graph) {
 
 const TensorMeta* TensorOf(const Node* node) { return node ? node->tensor() : nullptr; }
 
-namespace {
-
-// A creation op that gives its result its input's layout: `*_like` and
-// aten.zero (zeros_like), whose memory_format defaults to preserve_format.
 bool TakesItsInputsLayout(const Node& node) {
   std::string_view target = CallTarget(node);
   return target.find("_like.") != std::string_view::npos || target.starts_with("aten.zero.");
 }
+
+namespace {
 
 // Stated contiguous strides, or a fresh result of an op that always writes
 // a contiguous tensor (matmul, reductions, creation from sizes). Not the

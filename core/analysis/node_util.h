@@ -88,4 +88,9 @@ std::map<std::string, Node*> SymIntPlaceholders(const Graph& graph);
 // made by a computing op (which allocates a fresh, contiguous result).
 bool KnownContiguous(const Node* node);
 
+// A creation op that gives its result its input's layout by default:
+// `*_like` and aten.zero (zeros_like), whose memory_format defaults to
+// preserve_format.
+bool TakesItsInputsLayout(const Node& node);
+
 }  // namespace airscope

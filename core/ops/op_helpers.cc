@@ -219,6 +219,15 @@ Result<std::vector<Dim>> DimListArg(const Node& node, size_t index, std::string_
   return out;
 }
 
+Result<std::vector<Dim>> StridesArg(const Node& node, size_t index, const std::vector<Dim>& sizes) {
+  AIRSCOPE_ASSIGN_OR_RETURN(auto strides, DimListArg(node, index, "stride"));
+  if (strides.size() != sizes.size()) {
+    return OpError(node, "mismatch in length of strides and shape ({} strides for size {})", strides.size(),
+                   FormatDims(sizes));
+  }
+  return strides;
+}
+
 Result<std::optional<DType>> DTypeArg(const Node& node, size_t index, std::string_view name) {
   const Argument* arg = FindArg(node, index, name);
   if (!arg || arg->is_none()) return std::optional<DType>();

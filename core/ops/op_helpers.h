@@ -56,6 +56,9 @@ Result<std::vector<int64_t>> IntListArg(const Node& node, size_t index, std::str
 // A size list whose items may be ints, SymInt nodes (their `Sym(s0)`
 // annotation, else the node's name, becomes the symbol) or symbol text.
 Result<std::vector<Dim>> DimListArg(const Node& node, size_t index, std::string_view name);
+// A `stride` argument given beside `sizes` (as_strided, empty_strided): one
+// stride per size, else torch's "mismatch in length of strides and shape".
+Result<std::vector<Dim>> StridesArg(const Node& node, size_t index, const std::vector<Dim>& sizes);
 // dtype argument or kwarg; absent/None -> nullopt.
 Result<std::optional<DType>> DTypeArg(const Node& node, size_t index, std::string_view name);
 // device kwarg as torch's str(): "cpu", "npu:0"; "" when absent.

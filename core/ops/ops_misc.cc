@@ -57,12 +57,8 @@ Result<NodeMeta> CreatedResult(const Node& node, TensorMeta t) {
 // per size, kept even when contiguous (a stated layout, core/analysis/known_strides.h).
 Result<NodeMeta> InferEmptyStrided(const Node& node) {
   AIRSCOPE_ASSIGN_OR_RETURN(auto sizes, DimListArg(node, 0, "size"));
-  AIRSCOPE_ASSIGN_OR_RETURN(auto strides, DimListArg(node, 1, "stride"));
+  AIRSCOPE_ASSIGN_OR_RETURN(auto strides, StridesArg(node, 1, sizes));
   AIRSCOPE_ASSIGN_OR_RETURN(auto dtype, DTypeArg(node, 99, "dtype"));
-  if (strides.size() != sizes.size()) {
-    return OpError(node, "mismatch in length of strides and shape ({} strides for size {})", strides.size(),
-                   FormatDims(sizes));
-  }
   TensorMeta t = Created(node, std::move(sizes), dtype.value_or(DType::kFloat32));
   t.strides = std::move(strides);
   return CreatedResult(node, std::move(t));

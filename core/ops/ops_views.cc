@@ -423,19 +423,12 @@ Result<NodeMeta> InferGetitem(const Node& node) {
 Result<NodeMeta> InferGivenSize(const Node& node) {
   AIRSCOPE_ASSIGN_OR_RETURN(auto self, TensorArg(node, 0, "self"));
   AIRSCOPE_ASSIGN_OR_RETURN(auto shape, DimListArg(node, 1, "size"));
-  AIRSCOPE_ASSIGN_OR_RETURN(auto strides, DimListArg(node, 2, "stride"));
-  if (strides.size() != shape.size()) {
-    return OpError(node, "mismatch in length of strides and shape ({} strides for size {})", strides.size(),
-                   FormatDims(shape));
-  }
+  AIRSCOPE_ASSIGN_OR_RETURN(auto strides, StridesArg(node, 2, shape));
   TensorMeta given = Like(*self, shape);
   given.strides = strides;
   if (Status size = CheckTensorSize(given); !size.ok()) return OpError(node, "{}", size.message());
-  if (node.target().ends_with("_reshape_alias.default") && AllStatic(shape) && AllStatic(self->sizes)) {
-    int64_t in = 1, out = 1;
-    for (const Dim& d : self->sizes) in *= d.value();
-    for (const Dim& d : shape) out *= d.value();
-    if (in != out) return OpError(node, "shape '{}' is invalid for input of size {}", FormatDims(shape), in);
+  if (node.target().ends_with("_reshape_alias.default")) {
+    AIRSCOPE_ASSIGN_OR_RETURN(shape, ResolveShape(node, self->sizes, std::move(shape)));  // a reshape's count check
   }
   return ViewResult(*self, std::move(shape), std::move(strides));
 }

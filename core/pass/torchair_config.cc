@@ -213,13 +213,24 @@ TorchAirConfig NpugraphExDefaults() {
   return config;
 }
 
-std::string SwitchedOff(const TorchAirConfig& config, bool TorchAirConfig::*field) {
+std::string OptionName(const TorchAirConfig& config, bool TorchAirConfig::*field) {
   for (const OptionRow& row : config.npugraph_ex ? NpugraphExRows() : Rows()) {
-    if (row.flag != field) continue;
-    bool option = config.*field != row.inverted;
-    return fmt::format("{} is {}", row.info.name, option ? "true" : "false");
+    if (row.flag == field) return row.info.name;
   }
-  return "an option airscope does not name";
+  return "";
+}
+
+std::string OptionName(const TorchAirConfig& config, int64_t TorchAirConfig::*field) {
+  for (const OptionRow& row : config.npugraph_ex ? NpugraphExRows() : Rows()) {
+    if (row.number == field) return row.info.name;
+  }
+  return "";
+}
+
+std::string SwitchedOff(const TorchAirConfig& config, bool TorchAirConfig::*field) {
+  std::string name = OptionName(config, field);
+  if (name.empty()) return "an option airscope does not name";
+  return fmt::format("{} is {}", name, GetConfigOption(config, name));
 }
 
 Result<std::string> NormalizeConfigValue(std::string_view name, std::string_view value) {

@@ -72,6 +72,11 @@ const std::vector<ConfigOptionInfo>& NpugraphExConfigOptions();
 // mutations, nxnfc:901). Call SetConfigOption with npugraph_ex
 // names on it.
 TorchAirConfig NpugraphExDefaults();
+// The option that sets `field` under the name of `config`'s package
+// ("config.debug.aclgraph.clone_input", "npugraph_ex.clone_input"), or ""
+// when that package has none.
+std::string OptionName(const TorchAirConfig& config, bool TorchAirConfig::*field);
+std::string OptionName(const TorchAirConfig& config, int64_t TorchAirConfig::*field);
 // How a pass says that `config` switched it off: the option by the name the
 // config's package gives it ("config.debug.aclgraph.remove_cat_ops is false",
 // "npugraph_ex.inplace_pass is false"). `field` is the TorchAirConfig switch.

@@ -30,9 +30,14 @@ constexpr LogSite kAfterCapturing{1143, 1133};
 constexpr LogSite kCaptureSucceeded{1243, 1233};
 constexpr LogSite kFixedAddresses{1472, 1470};
 
+// "acl_graph.py:LINE" in the package `config` is.
+std::string Where(const AclGraphConfig& config, LogSite site) {
+  return fmt::format("acl_graph.py:{}", config.npugraph_ex ? site.npugraph_ex : site.torchair);
+}
+
 RuntimeLine LogLine(const AclGraphConfig& config, std::string level, LogSite site, std::string text) {
   return {config.npugraph_ex ? RuntimeLine::Source::kNpugraphEx : RuntimeLine::Source::kTorchAir, std::move(level),
-          fmt::format("acl_graph.py:{}", config.npugraph_ex ? site.npugraph_ex : site.torchair), std::move(text)};
+          Where(config, site), std::move(text)};
 }
 
 RuntimeLine Note(std::string text) { return {RuntimeLine::Source::kNote, "", "", std::move(text)}; }
@@ -516,8 +521,7 @@ void AclGraph::ReconstructOutputs(GraphMeta& meta, CallEnv& env, CallReport& rep
     if (!alive && !config_.enable_output_clone && env.output_warning_shown && !*env.output_warning_shown) {
       *env.output_warning_shown = true;
       report.lines.push_back(
-          {RuntimeLine::Source::kPythonWarning, "UserWarning",
-           fmt::format("acl_graph.py:{}", config_.npugraph_ex ? kFixedAddresses.npugraph_ex : kFixedAddresses.torchair),
+          {RuntimeLine::Source::kPythonWarning, "UserWarning", Where(config_, kFixedAddresses),
            config_.npugraph_ex ? npugraph_ex_text::FixedAddresses() : torchair_text::FixedAddresses()});
     }
   }
